@@ -1,0 +1,51 @@
+/**
+ * The closed list of error codes the API answers with. Codes are never renamed or reused; each has
+ * one HTTP status and one default user-facing message (the spec's text where the spec has one).
+ * Branch on the code, never on the message.
+ */
+export const ERRORS = {
+  VALIDATION__INVALID_INPUT: { status: 400, message: 'Invalid input' },
+  REQUEST__MALFORMED_JSON: { status: 400, message: 'Malformed JSON body' },
+  REQUEST__BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
+  REQUEST__UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
+  REQUEST__RATE_LIMITED: { status: 429, message: 'Too many requests. Please try again later.' },
+  ROUTE__NOT_FOUND: { status: 404, message: 'Not found' },
+  INTERNAL: { status: 500, message: 'Internal server error' },
+
+  AUTH__NOT_AUTHENTICATED: { status: 401, message: 'Not authenticated' },
+  AUTH__TOKEN_INVALID: { status: 401, message: 'Invalid or expired token' },
+  AUTH__INVALID_CREDENTIALS: { status: 401, message: 'Invalid email or password' },
+  AUTH__EMAIL_TAKEN: { status: 409, message: 'Email already registered' },
+  AUTH__USERNAME_TAKEN: { status: 409, message: 'Username already taken' },
+  AUTH__PASSWORD_TOO_SHORT: { status: 400, message: 'Password must be at least 8 characters long' },
+  AUTH__RESET_TOKEN_INVALID: {
+    status: 400,
+    message: 'Invalid reset link. Please request a new password reset.',
+  },
+  AUTH__USER_NOT_FOUND: { status: 404, message: 'User not found' },
+  AUTH__NO_PASSWORD: { status: 400, message: 'This account signs in with a wallet' },
+
+  WALLET__CHALLENGE_INVALID: {
+    status: 400,
+    message: 'Sign-in challenge is unknown or was already used. Please try again.',
+  },
+  WALLET__CHALLENGE_EXPIRED: { status: 400, message: 'Sign-in challenge expired. Please try again.' },
+  WALLET__CHALLENGE_MISMATCH: { status: 400, message: 'Signed message does not match the sign-in challenge' },
+  WALLET__SIGNATURE_REQUIRED: { status: 400, message: 'A signed sign-in message is required for this wallet' },
+  WALLET__SIGNATURE_INVALID: { status: 401, message: 'Wallet signature verification failed' },
+  WALLET__ADDRESS_INVALID: { status: 400, message: 'Invalid wallet address for this wallet type' },
+  WALLET__ALREADY_LINKED: { status: 409, message: 'This wallet is already linked to another account' },
+  WALLET__WATCH_ONLY: {
+    status: 403,
+    message: 'This is a watch-only wallet. Connect a signing wallet (Phantom, Solflare) to trade.',
+  },
+
+  DEV__NOT_AVAILABLE: { status: 404, message: 'Not available on mainnet' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** HTTP status of an error code. */
+export function statusOf(code: ErrorCode): number {
+  return ERRORS[code].status;
+}

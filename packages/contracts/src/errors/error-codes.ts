@@ -16,14 +16,12 @@ export const ERRORS = {
   AUTH__TOKEN_INVALID: { status: 401, message: 'Invalid or expired token' },
   AUTH__INVALID_CREDENTIALS: { status: 401, message: 'Invalid email or password' },
   AUTH__EMAIL_TAKEN: { status: 409, message: 'Email already registered' },
-  AUTH__USERNAME_TAKEN: { status: 409, message: 'Username already taken' },
   AUTH__PASSWORD_TOO_SHORT: { status: 400, message: 'Password must be at least 8 characters long' },
   AUTH__RESET_TOKEN_INVALID: {
     status: 400,
     message: 'Invalid reset link. Please request a new password reset.',
   },
   AUTH__USER_NOT_FOUND: { status: 404, message: 'User not found' },
-  AUTH__NO_PASSWORD: { status: 400, message: 'This account signs in with a wallet' },
 
   WALLET__CHALLENGE_INVALID: {
     status: 400,
@@ -38,6 +36,11 @@ export const ERRORS = {
   WALLET__WATCH_ONLY: {
     status: 403,
     message: 'This is a watch-only wallet. Connect a signing wallet (Phantom, Solflare) to trade.',
+  },
+
+  WALLET__WATCH_ONLY_ACCOUNT: {
+    status: 403,
+    message: 'A watch-only account cannot link wallets. Sign in with your wallet instead.',
   },
 
   DEV__NOT_AVAILABLE: { status: 404, message: 'Not available on mainnet' },

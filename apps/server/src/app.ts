@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { isTestNetwork } from '@solterm/contracts';
+import type { AppConfig } from './config/env';
+import { openDatabase, type Database } from './db/database';
+import { readOrCreateSecret } from './lib/data-dir-secret';
+import { registerApiDocs } from './plugins/api-docs';
+import { createRequireAuth } from './plugins/authenticate';
+import { registerErrorHandling } from './plugins/error-handler';
+import { registerWebApp } from './plugins/web-app';
+import { createAuthRepository } from './modules/auth/auth.repository';
+import { registerAuthRoutes } from './modules/auth/auth.routes';
+import { createAuthService, type AuthService } from './modules/auth/auth.service';
+import { createSessionTokens } from './modules/auth/session-tokens';
+import { createEmailService, type EmailService } from './modules/email/email.service';
+import { registerOutboxRoutes } from './modules/email/outbox.routes';
+import { registerHealthRoutes } from './modules/health/health.routes';
+import { createRealtimeHub, type RealtimeHub } from './modules/realtime/realtime.hub';
+import { registerRealtimeRoutes } from './modules/realtime/realtime.routes';
+
+const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const VERSION = (JSON.parse(fs.readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as { version: string }).version;
+
+export interface BuildOptions {
+  /** An already-open database (tests share one per file); otherwise opened from the config. */
+  database?: Database;
+  /** The clock every service reads; tests move it to expire challenges, tokens and reset links. */
+  now?: () => Date;
+}
+
+export interface App {
+  server: FastifyInstance;
+  database: Database;
+  hub: RealtimeHub;
+  services: { auth: AuthService; email: EmailService };
+  close(): Promise<void>;
+}
+
+/** Builds the whole server (not listening). The composition root: every dependency is wired here. */
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<App> {
+  const server = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.token', '*.signature'],
+    },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  server.setValidatorCompiler(validatorCompiler);
+  server.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(server);
+
+  const ownsDatabase = !options.database;
+  const database =
+    options.database ??
+    (await openDatabase(
+      config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') },
+    ));
+  const now = options.now ?? (() => new Date());
+
+  const jwtSecret = config.jwtSecret ? new TextEncoder().encode(config.jwtSecret) : await readOrCreateSecret(config.dataDir, 'jwt-secret', 32);
+  const walletEncryptionKey = config.walletEncryptionKey
+    ? Buffer.from(config.walletEncryptionKey, 'hex')
+    : await readOrCreateSecret(config.dataDir, 'wallet-encryption-key', 32);
+
+  const email = createEmailService({ db: database.db, smtpUrl: config.smtpUrl, from: config.emailFrom, log: server.log });
+  const auth = createAuthService({
+    repo: createAuthRepository(database.db),
+    tokens: createSessionTokens(jwtSecret),
+    email,
+    walletEncryptionKey,
+    network: config.network,
+    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    sessionTtlHours: config.sessionTtlHours,
+    rememberMeTtlDays: config.rememberMeTtlDays,
+    now,
+    log: server.log,
+  });
+  const hub = createRealtimeHub({ database, log: server.log });
+  await hub.start();
+
+  await server.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        frameSrc: ["'self'", 'https:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        frameAncestors: ["'none'"],
+        // The app is served over plain http on localhost; upgrading would break it there.
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await server.register(fastifyRateLimit, { global: false });
+  await server.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  await registerApiDocs(server, VERSION);
+
+  const requireAuth = createRequireAuth(auth);
+  registerHealthRoutes(server, { network: config.network, database: database.kind, version: VERSION });
+  registerAuthRoutes(server, {
+    auth,
+    requireAuth,
+    rateLimit: { max: config.authRateLimit.max, timeWindow: config.authRateLimit.windowMs },
+    publicUrl: config.publicUrl,
+  });
+  if (isTestNetwork(config.network)) registerOutboxRoutes(server, { email });
+  registerRealtimeRoutes(server, { hub, auth });
+  await registerWebApp(server, config.webDistDir ?? path.resolve(SERVER_DIR, '../web/dist'));
+
+  return {
+    server,
+    database,
+    hub,
+    services: { auth, email },
+    async close() {
+      await server.close();
+      await hub.stop();
+      if (ownsDatabase) await database.close();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { NETWORKS } from '@solterm/contracts';
+
+const ZPort = z.coerce.number().int().min(0).max(65535);
+const ZPositiveInt = z.coerce.number().int().positive();
+
+/**
+ * Every setting the server reads, parsed once at boot. Behaviour branches on these explicit settings,
+ * never on NODE_ENV. Unset optional URLs mean "use the embedded implementation".
+ */
+const ZConfigSchema = z
+  .object({
+    PORT: ZPort.default(8080),
+    HOST: z.string().min(1).default('localhost'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z.url().optional(),
+    JWT_SECRET: z.string().min(32, { message: 'JWT_SECRET must be at least 32 characters' }).optional(),
+    WALLET_ENCRYPTION_KEY: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, { message: 'WALLET_ENCRYPTION_KEY must be 64 hex characters (32 bytes)' })
+      .optional(),
+    SOLANA_NETWORK: z.enum(NETWORKS).default('localnet'),
+    PUBLIC_URL: z.url().optional(),
+    SMTP_URL: z.string().min(1).optional(),
+    EMAIL_FROM: z.string().min(3).default('solterm <no-reply@solterm.local>'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    BODY_LIMIT_BYTES: ZPositiveInt.default(256 * 1024),
+    AUTH_RATE_LIMIT_MAX: ZPositiveInt.default(20),
+    AUTH_RATE_LIMIT_WINDOW_MS: ZPositiveInt.default(60_000),
+    SESSION_TTL_HOURS: ZPositiveInt.default(24),
+    REMEMBER_ME_TTL_DAYS: ZPositiveInt.default(30),
+    WEB_DIST_DIR: z.string().min(1).optional(),
+    TRUST_PROXY: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((value) => value === 'true'),
+  })
+  .transform((raw) => ({
+    port: raw.PORT,
+    host: raw.HOST,
+    dataDir: path.resolve(raw.DATA_DIR),
+    databaseUrl: raw.DATABASE_URL,
+    jwtSecret: raw.JWT_SECRET,
+    walletEncryptionKey: raw.WALLET_ENCRYPTION_KEY,
+    network: raw.SOLANA_NETWORK,
+    publicUrl: raw.PUBLIC_URL,
+    smtpUrl: raw.SMTP_URL,
+    emailFrom: raw.EMAIL_FROM,
+    logLevel: raw.LOG_LEVEL,
+    bodyLimitBytes: raw.BODY_LIMIT_BYTES,
+    authRateLimit: { max: raw.AUTH_RATE_LIMIT_MAX, windowMs: raw.AUTH_RATE_LIMIT_WINDOW_MS },
+    sessionTtlHours: raw.SESSION_TTL_HOURS,
+    rememberMeTtlDays: raw.REMEMBER_ME_TTL_DAYS,
+    webDistDir: raw.WEB_DIST_DIR ? path.resolve(raw.WEB_DIST_DIR) : undefined,
+    trustProxy: raw.TRUST_PROXY,
+  }));
+
+export type AppConfig = Readonly<z.output<typeof ZConfigSchema>>;
+
+/** Names of every environment variable the server reads (the README's configuration table lists them). */
+export const CONFIG_KEYS = Object.keys((ZConfigSchema.in as z.ZodObject).shape);
+
+/**
+ * Parses configuration from an environment map, listing every bad key on failure.
+ * Keys the server does not know are ignored (the process environment holds many unrelated ones).
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const relevant = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => CONFIG_KEYS.includes(key) && value !== undefined && value !== ''),
+  );
+  const parsed = ZConfigSchema.safeParse(relevant);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return Object.freeze(parsed.data);
+}

@@ -1,0 +1,114 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** The typed Drizzle handle, the same type over PGlite and PostgreSQL. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/** A connected, migrated database plus the notification channel used for cross-process fan-out. */
+export interface Database {
+  readonly kind: DatabaseKind;
+  readonly db: Db;
+  /** Publishes a payload on a Postgres channel (NOTIFY); delivered to every listener in every process. */
+  notify(channel: string, payload: string): Promise<void>;
+  /** Subscribes to a Postgres channel (LISTEN). Returns an unsubscribe function. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+// Serialises migrations when several server processes start against one PostgreSQL at once.
+const MIGRATION_LOCK_ID = 727_001;
+
+export type DatabaseOptions =
+  | { kind: 'postgres'; url: string }
+  | { kind: 'pglite'; dataDir?: string /* undefined = in memory */ };
+
+/** Opens the configured database and applies pending migrations. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.kind === 'postgres' ? openPostgres(options.url) : openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  if (dataDir) await fs.mkdir(dataDir, { recursive: true });
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const db = drizzlePglite(client, { schema });
+  await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  return {
+    kind: 'pglite',
+    db: db as unknown as Db,
+    async notify(channel, payload) {
+      await client.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    async listen(channel, onPayload) {
+      const unlisten = await client.listen(channel, onPayload);
+      return async () => unlisten();
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = drizzlePg(pool, { schema });
+  const lockClient = await pool.connect();
+  try {
+    await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+    lockClient.release();
+  }
+
+  // LISTEN needs one dedicated connection for the life of the process, opened on first use.
+  let listener: pg.Client | undefined;
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  async function getListener(): Promise<pg.Client> {
+    if (listener) return listener;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    client.on('notification', (message) => {
+      for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+    });
+    listener = client;
+    return client;
+  }
+
+  return {
+    kind: 'postgres',
+    db: db as unknown as Db,
+    async notify(channel, payload) {
+      await db.execute(sql`select pg_notify(${channel}, ${payload})`);
+    },
+    async listen(channel, onPayload) {
+      const client = await getListener();
+      let set = handlers.get(channel);
+      if (!set) {
+        set = new Set();
+        handlers.set(channel, set);
+        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      }
+      set.add(onPayload);
+      return async () => {
+        set.delete(onPayload);
+      };
+    },
+    async close() {
+      await listener?.end().catch(() => undefined);
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,4 @@
+// Every module's tables, gathered for drizzle-kit and the typed database handle. Modules own their
+// tables; only the module's repository queries them.
+export * from '../modules/auth/auth.tables';
+export * from '../modules/email/email.tables';

@@ -1,0 +1,141 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { custodialWallets, passwordResetTokens, sessions, users, walletChallenges, walletIdentities } from './auth.tables';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+
+/** Postgres unique_violation, raised the same by PGlite and node-postgres. */
+export function isUniqueViolation(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export function createAuthRepository(db: Db) {
+  return {
+    async findUserById(id: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return row;
+    },
+
+    async findUserByEmail(email: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+      return row;
+    },
+
+    async insertUser(values: NewUserRow): Promise<UserRow> {
+      const [row] = await db.insert(users).values(values).returning();
+      return row!;
+    },
+
+    async updateUser(id: string, values: Partial<NewUserRow>): Promise<UserRow> {
+      const [row] = await db
+        .update(users)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(users.id, id))
+        .returning();
+      return row!;
+    },
+
+    async findWalletIdentity(walletKey: string) {
+      const [row] = await db.select().from(walletIdentities).where(eq(walletIdentities.walletKey, walletKey)).limit(1);
+      return row;
+    },
+
+    /** Creates the user and its wallet identity in one transaction. */
+    async insertUserWithIdentity(
+      user: NewUserRow,
+      identity: { walletKey: string; address: string; walletType: string; chainId?: string | null },
+    ): Promise<UserRow> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(users).values(user).returning();
+        await tx.insert(walletIdentities).values({ ...identity, userId: row!.id });
+        return row!;
+      });
+    },
+
+    async insertWalletIdentity(values: typeof walletIdentities.$inferInsert): Promise<void> {
+      await db.insert(walletIdentities).values(values);
+    },
+
+    async insertSession(values: typeof sessions.$inferInsert): Promise<void> {
+      await db.insert(sessions).values(values);
+    },
+
+    async findActiveSession(id: string, now: Date) {
+      const [row] = await db
+        .select()
+        .from(sessions)
+        .where(and(eq(sessions.id, id), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+        .limit(1);
+      return row;
+    },
+
+    async revokeSession(id: string, now: Date): Promise<void> {
+      await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+    },
+
+    async revokeAllSessions(userId: string, now: Date): Promise<void> {
+      await db
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    },
+
+    async insertChallenge(values: typeof walletChallenges.$inferInsert): Promise<void> {
+      await db.insert(walletChallenges).values(values);
+    },
+
+    /** Marks a challenge used and returns it; undefined if unknown or already used (a replay). */
+    async consumeChallenge(nonce: string, now: Date) {
+      const [row] = await db
+        .update(walletChallenges)
+        .set({ usedAt: now })
+        .where(and(eq(walletChallenges.nonce, nonce), isNull(walletChallenges.usedAt)))
+        .returning();
+      return row;
+    },
+
+    async deleteExpiredChallenges(before: Date): Promise<void> {
+      await db.delete(walletChallenges).where(sql`${walletChallenges.expiresAt} < ${before}`);
+    },
+
+    async insertResetToken(values: typeof passwordResetTokens.$inferInsert): Promise<void> {
+      await db.insert(passwordResetTokens).values(values);
+    },
+
+    /** Consumes a reset token: single use, not expired. Returns the user id or undefined. */
+    async consumeResetToken(tokenHash: string, now: Date): Promise<string | undefined> {
+      const [row] = await db
+        .update(passwordResetTokens)
+        .set({ usedAt: now })
+        .where(
+          and(
+            eq(passwordResetTokens.tokenHash, tokenHash),
+            isNull(passwordResetTokens.usedAt),
+            gt(passwordResetTokens.expiresAt, now),
+          ),
+        )
+        .returning({ userId: passwordResetTokens.userId });
+      return row?.userId;
+    },
+
+    async findCustodialWallet(userId: string) {
+      const [row] = await db.select().from(custodialWallets).where(eq(custodialWallets.userId, userId)).limit(1);
+      return row;
+    },
+
+    async insertCustodialWallet(values: typeof custodialWallets.$inferInsert): Promise<boolean> {
+      const rows = await db.insert(custodialWallets).values(values).onConflictDoNothing().returning();
+      return rows.length > 0;
+    },
+  };
+}
+
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

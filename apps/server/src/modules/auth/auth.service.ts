@@ -1,0 +1,346 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  type TAuthResult,
+  type TConnectWalletRequest,
+  type TCreateWalletResult,
+  type TLoginRequest,
+  type TNetwork,
+  type TRegisterRequest,
+  type TUser,
+  type TWalletChallenge,
+  type TWalletChallengeQuery,
+  type TWalletType,
+} from '@solterm/contracts';
+import { AppError } from '../../lib/app-error';
+import type { EmailService } from '../email/email.service';
+import { isUniqueViolation, type AuthRepository, type UserRow } from './auth.repository';
+import { encryptSecret, generateCustodialKeypair } from './custodial-wallet';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
+import type { SessionTokens } from './session-tokens';
+import { buildChallengeMessage, CHALLENGE_TTL_MS, parseChallengeNonce } from './wallet-challenge';
+import { isEvmAddress, isSolanaPublicKey, verifyEvmSignature, verifySolanaSignature } from './wallet-signature';
+
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+export interface RequestMeta {
+  ip?: string;
+  userAgent?: string;
+}
+
+/** Where the request came from, used to bind a sign-in challenge to this site. */
+export interface Origin {
+  domain: string;
+  uri: string;
+}
+
+export interface AuthContext {
+  user: UserRow;
+  sessionId: string;
+  expiresAt: Date;
+}
+
+interface WalletProof {
+  walletKey: string;
+  address: string;
+  walletType: TWalletType;
+  chainId: string | null;
+  isWatchOnly: boolean;
+}
+
+export interface AuthServiceDeps {
+  repo: AuthRepository;
+  tokens: SessionTokens;
+  email: EmailService;
+  walletEncryptionKey: Uint8Array;
+  network: TNetwork;
+  publicUrl: string;
+  sessionTtlHours: number;
+  rememberMeTtlDays: number;
+  now: () => Date;
+  log: FastifyBaseLogger;
+}
+
+/** Emails are identities: compared trimmed and lower-cased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function toUserDto(row: UserRow): TUser {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    solana_wallet_address: row.solanaWalletAddress,
+    wallet_type: row.walletType,
+    is_watch_only: row.isWatchOnly,
+    has_password: row.passwordHash !== null,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+function sha256Hex(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** Accounts, sessions and wallet sign-in. Every failure is an AppError with a stable code. */
+export function createAuthService(deps: AuthServiceDeps) {
+  const { repo, tokens, now } = deps;
+
+  async function startSession(user: UserRow, rememberMe: boolean, meta: RequestMeta): Promise<TAuthResult> {
+    const issuedAt = now();
+    const ttlMs = rememberMe ? deps.rememberMeTtlDays * 86_400_000 : deps.sessionTtlHours * 3_600_000;
+    const expiresAt = new Date(issuedAt.getTime() + ttlMs);
+    const issued = await tokens.issue(user.id, expiresAt, issuedAt);
+    await repo.insertSession({
+      id: issued.sessionId,
+      userId: user.id,
+      expiresAt,
+      ip: meta.ip?.slice(0, 64) ?? null,
+      userAgent: meta.userAgent?.slice(0, 256) ?? null,
+    });
+    return { token: issued.token, user: toUserDto(user), expires_at: expiresAt.toISOString() };
+  }
+
+  async function proveWallet(request: TConnectWalletRequest): Promise<WalletProof> {
+    const address = request.wallet_address;
+    if (request.wallet_type === 'manual') {
+      // A typed address proves nothing: it is keyed apart from signed wallets and is watch-only.
+      return { walletKey: `watch:${address}`, address, walletType: 'manual', chainId: request.chain_id ?? null, isWatchOnly: true };
+    }
+    const isEvm = request.wallet_type === 'metamask';
+    if (isEvm ? !isEvmAddress(address) : !isSolanaPublicKey(address)) throw new AppError('WALLET__ADDRESS_INVALID');
+    if (!request.signature || !request.message) throw new AppError('WALLET__SIGNATURE_REQUIRED');
+
+    const nonce = parseChallengeNonce(request.message);
+    if (!nonce) throw new AppError('WALLET__CHALLENGE_MISMATCH');
+    const challenge = await repo.consumeChallenge(nonce, now());
+    if (!challenge) throw new AppError('WALLET__CHALLENGE_INVALID');
+    const sameAddress = isEvm
+      ? challenge.walletAddress.toLowerCase() === address.toLowerCase()
+      : challenge.walletAddress === address;
+    const sameFamily = (challenge.walletType === 'metamask') === isEvm;
+    if (!sameAddress || !sameFamily || challenge.message !== request.message) {
+      throw new AppError('WALLET__CHALLENGE_MISMATCH');
+    }
+    if (challenge.expiresAt.getTime() <= now().getTime()) throw new AppError('WALLET__CHALLENGE_EXPIRED');
+
+    const valid = isEvm
+      ? await verifyEvmSignature(address, request.message, request.signature)
+      : verifySolanaSignature(address, request.message, request.signature);
+    if (!valid) throw new AppError('WALLET__SIGNATURE_INVALID');
+
+    return {
+      walletKey: isEvm ? `evm:${address.toLowerCase()}` : `solana:${address}`,
+      address,
+      walletType: request.wallet_type,
+      chainId: isEvm ? (request.chain_id ?? null) : null,
+      isWatchOnly: false,
+    };
+  }
+
+  async function requireUser(userId: string): Promise<UserRow> {
+    const user = await repo.findUserById(userId);
+    if (!user) throw new AppError('AUTH__USER_NOT_FOUND');
+    return user;
+  }
+
+  return {
+    async register(request: TRegisterRequest, meta: RequestMeta): Promise<TAuthResult> {
+      const email = normalizeEmail(request.email);
+      if (await repo.findUserByEmail(email)) throw new AppError('AUTH__EMAIL_TAKEN');
+      const passwordHash = await hashPassword(request.password);
+      try {
+        const user = await repo.insertUser({ username: request.username, email, passwordHash });
+        return await startSession(user, false, meta);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError('AUTH__EMAIL_TAKEN');
+        throw error;
+      }
+    },
+
+    async login(request: TLoginRequest, meta: RequestMeta): Promise<TAuthResult> {
+      const user = await repo.findUserByEmail(normalizeEmail(request.email));
+      if (!user?.passwordHash) {
+        await verifyAgainstDummy(request.password);
+        throw new AppError('AUTH__INVALID_CREDENTIALS');
+      }
+      if (!(await verifyPassword(user.passwordHash, request.password))) throw new AppError('AUTH__INVALID_CREDENTIALS');
+      return startSession(user, request.remember_me ?? false, meta);
+    },
+
+    async logout(sessionId: string): Promise<void> {
+      await repo.revokeSession(sessionId, now());
+    },
+
+    /** Resolves a bearer token to its live session and user, or throws AUTH__TOKEN_INVALID. */
+    async authenticate(token: string): Promise<AuthContext> {
+      const verified = await tokens.verify(token, now());
+      const session = await repo.findActiveSession(verified.sessionId, now());
+      if (!session || session.userId !== verified.userId) throw new AppError('AUTH__TOKEN_INVALID');
+      const user = await repo.findUserById(verified.userId);
+      if (!user) throw new AppError('AUTH__TOKEN_INVALID');
+      return { user, sessionId: session.id, expiresAt: session.expiresAt };
+    },
+
+    async getProfile(userId: string): Promise<TUser> {
+      return toUserDto(await requireUser(userId));
+    },
+
+    /** Always succeeds for a well-formed email, so the endpoint does not reveal who has an account. */
+    async forgotPassword(rawEmail: string): Promise<void> {
+      const user = await repo.findUserByEmail(normalizeEmail(rawEmail));
+      if (!user?.email) {
+        deps.log.info('password reset requested for an unknown email');
+        return;
+      }
+      const token = randomBytes(32).toString('base64url');
+      await repo.insertResetToken({
+        userId: user.id,
+        tokenHash: sha256Hex(token),
+        expiresAt: new Date(now().getTime() + RESET_TOKEN_TTL_MS),
+      });
+      const link = `${deps.publicUrl}/reset-password?token=${token}`;
+      await deps.email.send({
+        to: user.email,
+        subject: 'Reset your solterm password',
+        text: [
+          `Hello ${user.username},`,
+          '',
+          'Someone asked to reset the password of your solterm account. Open this link within one hour to choose a new one:',
+          '',
+          link,
+          '',
+          'If it was not you, ignore this email; your password stays as it is.',
+        ].join('\n'),
+      });
+    },
+
+    /** Sets a new password with a single-use token and signs the user out everywhere. */
+    async resetPassword(token: string, newPassword: string): Promise<void> {
+      const passwordHash = await hashPassword(newPassword);
+      const userId = await repo.consumeResetToken(sha256Hex(token), now());
+      if (!userId) throw new AppError('AUTH__RESET_TOKEN_INVALID');
+      await repo.updateUser(userId, { passwordHash });
+      await repo.revokeAllSessions(userId, now());
+    },
+
+    async createChallenge(query: TWalletChallengeQuery, origin: Origin): Promise<TWalletChallenge> {
+      const isEvm = query.wallet_type === 'metamask';
+      if (isEvm ? !isEvmAddress(query.wallet_address) : !isSolanaPublicKey(query.wallet_address)) {
+        throw new AppError('WALLET__ADDRESS_INVALID');
+      }
+      const issuedAt = now();
+      const expiresAt = new Date(issuedAt.getTime() + CHALLENGE_TTL_MS);
+      const nonce = randomBytes(16).toString('hex');
+      const message = buildChallengeMessage({
+        domain: origin.domain,
+        uri: origin.uri,
+        address: query.wallet_address,
+        walletType: query.wallet_type,
+        network: deps.network,
+        nonce,
+        issuedAt,
+        expiresAt,
+      });
+      await repo.insertChallenge({
+        nonce,
+        walletAddress: query.wallet_address,
+        walletType: query.wallet_type,
+        message,
+        expiresAt,
+      });
+      await repo.deleteExpiredChallenges(new Date(issuedAt.getTime() - 86_400_000));
+      return { message, nonce, issued_at: issuedAt.toISOString(), expires_at: expiresAt.toISOString() };
+    },
+
+    /** Signs in with a wallet, creating its account on first use. */
+    async connectWallet(request: TConnectWalletRequest, meta: RequestMeta): Promise<TAuthResult> {
+      const proof = await proveWallet(request);
+      let identity = await repo.findWalletIdentity(proof.walletKey);
+      if (!identity) {
+        try {
+          const user = await repo.insertUserWithIdentity(
+            {
+              username: `wallet_${proof.address.slice(0, 8)}`,
+              email: null,
+              solanaWalletAddress: proof.address,
+              walletType: proof.walletType,
+              isWatchOnly: proof.isWatchOnly,
+            },
+            { walletKey: proof.walletKey, address: proof.address, walletType: proof.walletType, chainId: proof.chainId },
+          );
+          return await startSession(user, false, meta);
+        } catch (error) {
+          // Two first sign-ins of one wallet raced: the other created the account; use it.
+          if (!isUniqueViolation(error)) throw error;
+          identity = await repo.findWalletIdentity(proof.walletKey);
+          if (!identity) throw error;
+        }
+      }
+      const user = await repo.updateUser(identity.userId, {
+        solanaWalletAddress: proof.address,
+        walletType: proof.walletType,
+      });
+      return startSession(user, false, meta);
+    },
+
+    /** Links a wallet to the signed-in account and makes it the connected wallet. */
+    async connectWalletToUser(userId: string, request: TConnectWalletRequest): Promise<TUser> {
+      const user = await requireUser(userId);
+      if (user.isWatchOnly) throw new AppError('WALLET__WATCH_ONLY_ACCOUNT');
+      if (request.wallet_type === 'manual') {
+        const updated = await repo.updateUser(userId, { solanaWalletAddress: request.wallet_address, walletType: 'manual' });
+        return toUserDto(updated);
+      }
+      const proof = await proveWallet(request);
+      const identity = await repo.findWalletIdentity(proof.walletKey);
+      if (identity && identity.userId !== userId) throw new AppError('WALLET__ALREADY_LINKED');
+      if (!identity) {
+        try {
+          await repo.insertWalletIdentity({
+            userId,
+            walletKey: proof.walletKey,
+            address: proof.address,
+            walletType: proof.walletType,
+            chainId: proof.chainId,
+          });
+        } catch (error) {
+          if (isUniqueViolation(error)) throw new AppError('WALLET__ALREADY_LINKED');
+          throw error;
+        }
+      }
+      const updated = await repo.updateUser(userId, { solanaWalletAddress: proof.address, walletType: proof.walletType });
+      return toUserDto(updated);
+    },
+
+    /** Clears the connected wallet. A wallet's sign-in identity stays, so the owner can sign in again. */
+    async disconnectWallet(userId: string): Promise<TUser> {
+      await requireUser(userId);
+      return toUserDto(await repo.updateUser(userId, { solanaWalletAddress: null, walletType: null }));
+    },
+
+    /** Creates (once) a server-held Solana keypair for the user; the secret is encrypted at rest. */
+    async createWallet(userId: string): Promise<TCreateWalletResult> {
+      const user = await requireUser(userId);
+      if (user.isWatchOnly) throw new AppError('WALLET__WATCH_ONLY');
+      const existing = await repo.findCustodialWallet(userId);
+      if (existing) return { wallet_address: existing.publicKey, wallet_type: 'custodial', created: false };
+      const keypair = generateCustodialKeypair();
+      const inserted = await repo.insertCustodialWallet({
+        userId,
+        publicKey: keypair.address,
+        encryptedSecret: encryptSecret(deps.walletEncryptionKey, keypair.seed, keypair.address),
+      });
+      keypair.seed.fill(0);
+      if (!inserted) {
+        const winner = await repo.findCustodialWallet(userId);
+        return { wallet_address: winner!.publicKey, wallet_type: 'custodial', created: false };
+      }
+      return { wallet_address: keypair.address, wallet_type: 'custodial', created: true };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+

@@ -1,0 +1,60 @@
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { getBase58Encoder } from '@solana/kit';
+import { verifyMessage } from 'viem';
+
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const EVM_SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
+
+/** Decodes a base58 string, or undefined when it is not base58. */
+export function decodeBase58(value: string): Uint8Array | undefined {
+  if (!BASE58.test(value)) return undefined;
+  try {
+    return new Uint8Array(getBase58Encoder().encode(value));
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the text is a Solana public key: base58 of exactly 32 bytes. */
+export function isSolanaPublicKey(address: string): boolean {
+  return decodeBase58(address)?.length === 32;
+}
+
+export function isEvmAddress(address: string): boolean {
+  return EVM_ADDRESS.test(address);
+}
+
+/** Wallets hand signatures back as base58 (Phantom, Solflare), base64 or hex; all are 64 bytes. */
+function decodeEd25519Signature(signature: string): Uint8Array | undefined {
+  const base58 = decodeBase58(signature);
+  if (base58?.length === 64) return base58;
+  if (/^[0-9a-fA-F]{128}$/.test(signature)) return new Uint8Array(Buffer.from(signature, 'hex'));
+  if (/^[A-Za-z0-9+/]{86}(==)?$/.test(signature)) {
+    const bytes = Buffer.from(signature, 'base64');
+    if (bytes.length === 64) return new Uint8Array(bytes);
+  }
+  return undefined;
+}
+
+/** Verifies an ed25519 signature of the UTF-8 message by a Solana address. Never throws. */
+export function verifySolanaSignature(address: string, message: string, signature: string): boolean {
+  const publicKey = decodeBase58(address);
+  const signatureBytes = decodeEd25519Signature(signature);
+  if (publicKey?.length !== 32 || !signatureBytes) return false;
+  try {
+    return ed25519.verify(signatureBytes, new TextEncoder().encode(message), publicKey);
+  } catch {
+    return false;
+  }
+}
+
+/** Verifies an EIP-191 `personal_sign` signature by an Ethereum address. Never throws. */
+export async function verifyEvmSignature(address: string, message: string, signature: string): Promise<boolean> {
+  if (!EVM_ADDRESS.test(address) || !EVM_SIGNATURE.test(signature)) return false;
+  try {
+    return await verifyMessage({ address: address as `0x${string}`, message, signature: signature as `0x${string}` });
+  } catch {
+    return false;
+  }
+}

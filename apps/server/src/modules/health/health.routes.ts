@@ -1,0 +1,19 @@
+import { success, ZHealthSchema, type TNetwork } from '@solterm/contracts';
+import type { DatabaseKind } from '../../db/database';
+import { ok } from '../../lib/reply';
+import type { ZodApp } from '../../lib/zod-app';
+
+export function registerHealthRoutes(app: ZodApp, deps: { network: TNetwork; database: DatabaseKind; version: string }): void {
+  const startedAt = Date.now();
+  app.get('/api/health', {
+    schema: { tags: ['system'], summary: 'Liveness, network mode, version and database kind', response: { 200: success(ZHealthSchema) } },
+    handler: async () =>
+      ok({
+        status: 'ok' as const,
+        network: deps.network,
+        version: deps.version,
+        database: deps.database,
+        uptime_s: Math.round((Date.now() - startedAt) / 1000),
+      }),
+  });
+}

@@ -38,11 +38,14 @@ export const WALLET_MESSAGES = {
   extensionNotConnected: 'Wallet is not connected. Please connect your wallet extension first.',
   /** 'User rejected the MetaMask connection request.'; without a name 'User rejected the connection request.' */
   userRejected: (walletName?: string): string =>
-    walletName ? `User rejected the ${walletName} connection request.` : 'User rejected the connection request.',
+    walletName
+      ? `User rejected the ${walletName} connection request.`
+      : 'User rejected the connection request.',
   /** 'Failed to connect Phantom. Please try again.' */
   connectFailed: (walletName: string): string => `Failed to connect ${walletName}. Please try again.`,
   /** Dashboard wallet card failure: 'Failed to connect' plus the name and the message (separator ours). */
-  connectFailedWithReason: (walletName: string, reason: string): string => `Failed to connect ${walletName}: ${reason}`,
+  connectFailedWithReason: (walletName: string, reason: string): string =>
+    `Failed to connect ${walletName}: ${reason}`,
   /** Success toast when the extension connected but the backend sync failed (wording ours). */
   connectedLocallyOnly: (walletName: string): string =>
     `${walletName} connected locally. Backend sync may be needed.`,
@@ -63,6 +66,8 @@ export const SEARCH_MESSAGES = {
 export const MARKET_MESSAGES = {
   usdPriceUnavailable: 'USD price not available',
   loadingCurrentPrice: 'Loading current price...',
+  /** Info toast when editing the price auto-fills an empty amount (wording ours). */
+  amountAutoFilled: 'Amount auto-filled with 0.001 to calculate the total',
   chartTokenNotSupported: 'Token not supported by GMGN charts',
   chartTokenInfoFailed: 'Failed to load token information',
   chartLoadFailed: 'Failed to load GMGN chart - Token may not be supported or have insufficient trading data',
@@ -76,7 +81,8 @@ export const DASHBOARD_MESSAGES = {
   portfolioLoadFailed: 'Failed to load portfolio data. Please try again.',
   noWallet: 'No wallet connected',
   noWalletConnectFirst: 'No wallet connected. Please connect a wallet first.',
-  portfolioSolanaOnly: 'Portfolio data is only available for Solana wallets. Please connect Phantom or Solflare.',
+  portfolioSolanaOnly:
+    'Portfolio data is only available for Solana wallets. Please connect Phantom or Solflare.',
 } as const;
 
 /** Spot and quick trade: chain errors, wallet state and fallbacks. */

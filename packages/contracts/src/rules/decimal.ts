@@ -7,7 +7,7 @@ import { Decimal } from 'decimal.js';
  * its own clone because it must not depend on the engine.
  *
  * @example
- * new SpecDecimal('0.01').div('0.9975').toString(); // '0.0100250626566416040'
+ * new SpecDecimal('0.01').div('0.9975').toString(); // '0.010025062656641604'
  */
 export const SpecDecimal = Decimal.clone({ precision: 18, rounding: Decimal.ROUND_HALF_UP });
 

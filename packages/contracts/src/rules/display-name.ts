@@ -88,7 +88,9 @@ export function shortenAddress(address: string, head = 4, tail = 4): string {
  */
 export function isWalletDerivedEmail(email: string): boolean {
   const lower = email.trim().toLowerCase();
-  return lower.endsWith(WALLET_EMAIL_DOMAIN) || lower.includes(WALLET_USERNAME_PREFIX) || lower.includes('temp');
+  return (
+    lower.endsWith(WALLET_EMAIL_DOMAIN) || lower.includes(WALLET_USERNAME_PREFIX) || lower.includes('temp')
+  );
 }
 
 /**

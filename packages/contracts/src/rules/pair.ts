@@ -17,7 +17,8 @@ function parsePairSide(text: string): { symbol: string; mint?: string } | null {
   const side = text.trim();
   if (side === '') return null;
   // No symbol is 32+ base58 characters, so any address form is a mint. The spec's recogniser says
-  // 44 characters, but real mints such as JUP's are 43; accepting 32–44 keeps those pairs working.
+  // 44 characters, but real mints such as wrapped SOL's and JUP's are 43; accepting 32–44 keeps
+  // those pairs working.
   if (isSolanaAddress(side)) {
     const known = getTokenByMint(side);
     return { symbol: known?.symbol ?? side, mint: side };
@@ -110,7 +111,9 @@ export type DashboardCoin = keyof typeof DASHBOARD_COIN_PAIRS;
  * @example
  * getDashboardCoinPair('BTC'); // 'BTC/SOL'
  */
-export function getDashboardCoinPair(symbol: string): (typeof DASHBOARD_COIN_PAIRS)[DashboardCoin] | undefined {
+export function getDashboardCoinPair(
+  symbol: string,
+): (typeof DASHBOARD_COIN_PAIRS)[DashboardCoin] | undefined {
   const key = symbol.trim().toLowerCase();
   return Object.hasOwn(DASHBOARD_COIN_PAIRS, key) ? DASHBOARD_COIN_PAIRS[key as DashboardCoin] : undefined;
 }

@@ -37,16 +37,41 @@ export const TOKEN_IDENTITIES: readonly TokenIdentity[] = [
   // The Solana-native "Pepe" token most lists map PEPE to (6 decimals), not a Wormhole bridge of
   // the Ethereum PEPE.
   { symbol: 'PEPE', name: 'Pepe', mint: 'F9CpWoyeBJfoRB8f2pBe2ZNPbPsEE76mWZWme3StsvHK', decimals: 6 },
-  { symbol: 'SHIB', name: 'Shiba Inu (Wormhole)', mint: 'CiKu4eHsVrc1eueVQeHn7qhXTcVu95gSQmBpX4utjL9z', decimals: 8 },
-  { symbol: 'BTC', name: 'Wrapped BTC (Wormhole)', mint: '3NZ9JMVBmGAqocybic2c7LQCJScmgsAZ6vQqTDzcqmJh', decimals: 8 },
-  { symbol: 'ETH', name: 'Ether (Wormhole)', mint: '7vfCXTUXx5WJV5JADk17DUJ4ksgau7utNKj4b963voxs', decimals: 8 },
+  {
+    symbol: 'SHIB',
+    name: 'Shiba Inu (Wormhole)',
+    mint: 'CiKu4eHsVrc1eueVQeHn7qhXTcVu95gSQmBpX4utjL9z',
+    decimals: 8,
+  },
+  {
+    symbol: 'BTC',
+    name: 'Wrapped BTC (Wormhole)',
+    mint: '3NZ9JMVBmGAqocybic2c7LQCJScmgsAZ6vQqTDzcqmJh',
+    decimals: 8,
+  },
+  {
+    symbol: 'ETH',
+    name: 'Ether (Wormhole)',
+    mint: '7vfCXTUXx5WJV5JADk17DUJ4ksgau7utNKj4b963voxs',
+    decimals: 8,
+  },
   // A second, older wrapped ether (Sollet bridge): the map needs one mint per symbol.
-  { symbol: 'WETH', name: 'Wrapped Ether (Sollet)', mint: '2FPyTwcZLUg1MDrwsyoP4D6s1tM7hAkHYRjkNb5w6Pxk', decimals: 6 },
+  {
+    symbol: 'WETH',
+    name: 'Wrapped Ether (Sollet)',
+    mint: '2FPyTwcZLUg1MDrwsyoP4D6s1tM7hAkHYRjkNb5w6Pxk',
+    decimals: 6,
+  },
   { symbol: 'RAY', name: 'Raydium', mint: '4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R', decimals: 6 },
   { symbol: 'JUP', name: 'Jupiter', mint: 'JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN', decimals: 6 },
   { symbol: 'ORCA', name: 'Orca', mint: 'orcaEKTdK7LKz57vaAYr9QeNsVEPfiu6QeMU1kektZE', decimals: 6 },
   { symbol: 'SRM', name: 'Serum', mint: 'SRMuApVNdxXokk5GT7XD5cUUgXMBCoAz2LHeuAoKWRt', decimals: 6 },
-  { symbol: 'DAI', name: 'Dai (Wormhole)', mint: 'EjmyN6qEC1Tf1JxiG1ae7UTJhUxSwk1TCWNWqxWV4J6o', decimals: 8 },
+  {
+    symbol: 'DAI',
+    name: 'Dai (Wormhole)',
+    mint: 'EjmyN6qEC1Tf1JxiG1ae7UTJhUxSwk1TCWNWqxWV4J6o',
+    decimals: 8,
+  },
 ];
 
 /**
@@ -170,7 +195,8 @@ export function isSolanaAddress(text: string): boolean {
 
 /**
  * The spec's mint recogniser: 44 base58 characters (a valid 32-byte address). Real mints can be
- * shorter (JUP and ORCA are 43); use {@link isSolanaAddress} where any address must be accepted.
+ * shorter — the wrapped SOL, JUP, ORCA and SRM mints are 43 — so use {@link isSolanaAddress} where
+ * any mint must be accepted.
  *
  * @example
  * isMintAddress('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'); // true

@@ -19,4 +19,4 @@ step "build the web app"
 npm run --silent build
 step "end-to-end journeys (Playwright + Chromium)"
 bash scripts/ensure-chromium.sh
-npx playwright test
+npx playwright test --project=journeys

@@ -73,18 +73,59 @@ async function openPostgres(url: string): Promise<Database> {
     lockClient.release();
   }
 
-  // LISTEN needs one dedicated connection for the life of the process, opened on first use.
+  // A client that fails while idle (a server restart, an idle timeout) is dropped by the pool, which
+  // then opens a new one; without a handler its 'error' event would crash the process.
+  pool.on('error', () => undefined);
+
+  // LISTEN needs one dedicated connection for the life of the process, opened on first use. If it
+  // drops, it is reopened (retrying while the server is away) and listens to every channel again.
   let listener: pg.Client | undefined;
+  let connecting: Promise<pg.Client> | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let closed = false;
   const handlers = new Map<string, Set<(payload: string) => void>>();
-  async function getListener(): Promise<pg.Client> {
-    if (listener) return listener;
+
+  async function connectListener(): Promise<pg.Client> {
     const client = new pg.Client({ connectionString: url });
-    await client.connect();
     client.on('notification', (message) => {
       for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
     });
+    client.on('error', () => {
+      void client.end().catch(() => undefined);
+      if (listener !== client) return;
+      listener = undefined;
+      reconnect(0);
+    });
+    try {
+      await client.connect();
+      for (const channel of handlers.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      if (closed) throw new Error('database closed');
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
     listener = client;
     return client;
+  }
+
+  function getListener(): Promise<pg.Client> {
+    if (listener) return Promise.resolve(listener);
+    connecting ??= connectListener().finally(() => {
+      connecting = undefined;
+    });
+    return connecting;
+  }
+
+  function reconnect(attempt: number): void {
+    if (closed) return;
+    retryTimer = setTimeout(
+      () => {
+        retryTimer = undefined;
+        getListener().catch(() => reconnect(attempt + 1));
+      },
+      Math.min(30_000, 250 * 2 ** attempt),
+    );
+    retryTimer.unref();
   }
 
   return {
@@ -107,6 +148,8 @@ async function openPostgres(url: string): Promise<Database> {
       };
     },
     async close() {
+      closed = true;
+      clearTimeout(retryTimer);
       await listener?.end().catch(() => undefined);
       await pool.end();
     },

@@ -15,6 +15,23 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'REQUEST__MALFORMED_JSON',
 };
 
+/** The SQLSTATE of a database error, found on the error or one of its causes (Drizzle wraps the driver's). */
+function sqlStateOf(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+// 22021 character_not_in_repertoire (U+0000 is the one character a JS string holds that Postgres text
+// cannot store) and 22P05 untranslatable_character: bad input, not a server fault.
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
 /**
  * Turns every failure into the `{ success: false, error, code }` envelope. Validation errors name the
  * field (`email: Please enter a valid email address`). Expected failures are logged at info, bugs at error.
@@ -42,6 +59,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (mapped) {
       request.log.info({ code: error.code }, error.message);
       return reply.code(ERRORS[mapped].status).send(failure(mapped, ERRORS[mapped].message));
+    }
+    const sqlState = sqlStateOf(error);
+    if (sqlState && UNSTORABLE_TEXT.has(sqlState)) {
+      request.log.info({ sqlState }, 'request rejected: text the database cannot store');
+      return reply
+        .code(400)
+        .send(failure('VALIDATION__INVALID_INPUT', 'Text must not contain NUL characters'));
     }
     if (error.statusCode === 429) {
       return reply.code(429).send(failure('REQUEST__RATE_LIMITED', ERRORS.REQUEST__RATE_LIMITED.message));

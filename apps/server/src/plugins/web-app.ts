@@ -17,6 +17,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: distDir,
+      // One route per built file; everything else (/, /dashboard…) falls through to index.html below.
+      wildcard: false,
       index: false,
       setHeaders(res, filePath) {
         // Vite fingerprints everything under assets/, so those files never change.

@@ -136,7 +136,8 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
       tags,
       security: bearer,
       summary: 'Clear the connected wallet of the signed-in account',
-      body: z.object({}).passthrough().optional(),
+      // A bodyless POST reaches the validator as null; accept it like an empty object.
+      body: z.object({}).passthrough().nullish(),
       response: { 200: success(ZUserSchema) },
     },
     handler: async (request) => ok(await auth.disconnectWallet(authOf(request).user.id)),
@@ -148,7 +149,8 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
       tags,
       security: bearer,
       summary: 'Create (once) a custodial Solana wallet whose secret is encrypted at rest',
-      body: z.object({}).passthrough().optional(),
+      // A bodyless POST reaches the validator as null; accept it like an empty object.
+      body: z.object({}).passthrough().nullish(),
       response: { 200: success(ZCreateWalletResultSchema) },
     },
     handler: async (request) => ok(await auth.createWallet(authOf(request).user.id)),

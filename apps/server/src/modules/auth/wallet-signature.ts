@@ -43,7 +43,9 @@ export function verifySolanaSignature(address: string, message: string, signatur
   const signatureBytes = decodeEd25519Signature(signature);
   if (publicKey?.length !== 32 || !signatureBytes) return false;
   try {
-    return ed25519.verify(signatureBytes, new TextEncoder().encode(message), publicKey);
+    // Strict RFC 8032 (not ZIP-215): refuses small-order public keys, for which a fixed signature
+    // verifies against every message, so anyone could sign in as such an address.
+    return ed25519.verify(signatureBytes, new TextEncoder().encode(message), publicKey, { zip215: false });
   } catch {
     return false;
   }

@@ -1,0 +1,152 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_KEYS, loadConfig } from './env';
+
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('expected loadConfig to throw');
+}
+
+describe('loadConfig', () => {
+  it('applies the defaults to an empty environment', () => {
+    const config = loadConfig({});
+
+    expect(config).toMatchObject({
+      port: 8080,
+      host: 'localhost',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      jwtSecret: undefined,
+      walletEncryptionKey: undefined,
+      network: 'localnet',
+      publicUrl: undefined,
+      smtpUrl: undefined,
+      emailFrom: 'solterm <no-reply@solterm.local>',
+      logLevel: 'info',
+      bodyLimitBytes: 256 * 1024,
+      authRateLimit: { max: 20, windowMs: 60_000 },
+      sessionTtlHours: 24,
+      rememberMeTtlDays: 30,
+      webDistDir: undefined,
+      trustProxy: false,
+    });
+  });
+
+  it('is frozen', () => {
+    const config = loadConfig({});
+
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('parses every setting it is given', () => {
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/solterm',
+      DATABASE_URL: 'postgres://u@db:5432/solterm',
+      JWT_SECRET: 's'.repeat(32),
+      WALLET_ENCRYPTION_KEY: 'AbCdEf'.padEnd(64, '0'),
+      SOLANA_NETWORK: 'devnet',
+      PUBLIC_URL: 'https://solterm.example',
+      SMTP_URL: 'smtp://mail:25',
+      EMAIL_FROM: 'ops@solterm.example',
+      LOG_LEVEL: 'warn',
+      BODY_LIMIT_BYTES: '1024',
+      AUTH_RATE_LIMIT_MAX: '5',
+      AUTH_RATE_LIMIT_WINDOW_MS: '1000',
+      SESSION_TTL_HOURS: '2',
+      REMEMBER_ME_TTL_DAYS: '7',
+      WEB_DIST_DIR: 'apps/web/dist',
+      TRUST_PROXY: 'true',
+    });
+
+    expect(config).toMatchObject({
+      port: 0,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/solterm',
+      databaseUrl: 'postgres://u@db:5432/solterm',
+      network: 'devnet',
+      publicUrl: 'https://solterm.example',
+      logLevel: 'warn',
+      bodyLimitBytes: 1024,
+      authRateLimit: { max: 5, windowMs: 1000 },
+      sessionTtlHours: 2,
+      rememberMeTtlDays: 7,
+      webDistDir: path.resolve('apps/web/dist'),
+      trustProxy: true,
+    });
+  });
+
+  it('ignores keys it does not know and treats empty values as unset', () => {
+    const config = loadConfig({ PATH: '/usr/bin', NODE_ENV: 'production', PORT: '', JWT_SECRET: '' });
+
+    expect(config.port).toBe(8080);
+    expect(config.jwtSecret).toBeUndefined();
+  });
+
+  it('lists every bad key at once', () => {
+    const message = configError({
+      PORT: 'eighty',
+      JWT_SECRET: 'short',
+      WALLET_ENCRYPTION_KEY: 'not-hex',
+      SOLANA_NETWORK: 'moonnet',
+      DATABASE_URL: 'not a url',
+      TRUST_PROXY: 'yes',
+      HOST: '0.0.0.0',
+    });
+
+    expect(message).toMatch(/^Invalid configuration:/);
+    for (const key of [
+      'PORT',
+      'JWT_SECRET',
+      'WALLET_ENCRYPTION_KEY',
+      'SOLANA_NETWORK',
+      'DATABASE_URL',
+      'TRUST_PROXY',
+    ]) {
+      expect(message).toContain(`  ${key}: `);
+    }
+    expect(message).not.toContain('HOST');
+    expect(message).toContain('JWT_SECRET must be at least 32 characters');
+    expect(message).toContain('WALLET_ENCRYPTION_KEY must be 64 hex characters (32 bytes)');
+  });
+
+  it.each([
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['BODY_LIMIT_BYTES', '0'],
+    ['AUTH_RATE_LIMIT_MAX', '1.5'],
+    ['LOG_LEVEL', 'verbose'],
+  ])('refuses %s=%s', (key, value) => {
+    expect(configError({ [key]: value })).toContain(`  ${key}: `);
+  });
+
+  it('names every setting in CONFIG_KEYS', () => {
+    expect(CONFIG_KEYS).toEqual(
+      expect.arrayContaining([
+        'PORT',
+        'HOST',
+        'DATA_DIR',
+        'DATABASE_URL',
+        'JWT_SECRET',
+        'WALLET_ENCRYPTION_KEY',
+        'SOLANA_NETWORK',
+        'PUBLIC_URL',
+        'SMTP_URL',
+        'EMAIL_FROM',
+        'LOG_LEVEL',
+        'BODY_LIMIT_BYTES',
+        'AUTH_RATE_LIMIT_MAX',
+        'AUTH_RATE_LIMIT_WINDOW_MS',
+        'SESSION_TTL_HOURS',
+        'REMEMBER_ME_TTL_DAYS',
+        'WEB_DIST_DIR',
+        'TRUST_PROXY',
+      ]),
+    );
+  });
+});

@@ -1,0 +1,253 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openDatabase } from '../src/db/database';
+import { WS_CLOSE_UNAUTHORIZED } from '../src/modules/realtime/realtime.routes';
+import {
+  createTestApp,
+  databaseTargets,
+  openTestDatabase,
+  registerUser,
+  type TestApp,
+  type TestDatabase,
+} from './helpers/test-app';
+import { listen, TestSocket } from './helpers/ws-client';
+
+const statusMessage = (botId: string) =>
+  ({
+    type: 'bot_status_change',
+    message_type: 'bot_status_change',
+    data: { bot_id: botId, status: 'running', message: 'Bot started' },
+  }) as const;
+
+describe.each(databaseTargets())('WebSocket /ws on %s', (target) => {
+  let database: TestDatabase;
+  let app: TestApp;
+  let url: string;
+  const sockets: TestSocket[] = [];
+
+  async function open(token?: string): Promise<TestSocket> {
+    const socket = token ? await TestSocket.authenticated(url, token) : await TestSocket.open(url);
+    sockets.push(socket);
+    return socket;
+  }
+
+  beforeAll(async () => {
+    database = await openTestDatabase(target);
+    app = await createTestApp({ database });
+    url = await listen(app);
+  });
+
+  afterEach(async () => {
+    await Promise.all(sockets.splice(0).map((socket) => socket.close()));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.cleanup();
+  });
+
+  it('answers auth with a good token with auth_success and the user id', async () => {
+    const { token, user } = await registerUser(app);
+    const socket = await open();
+
+    socket.send({ type: 'auth', token });
+
+    expect(await socket.next()).toEqual({ type: 'auth_success', user_id: user.id });
+    await vi.waitFor(() => expect(app.hub.connectionCount(user.id)).toBe(1));
+  });
+
+  it('answers ping with pong, echoing the timestamp', async () => {
+    const socket = await open();
+
+    socket.send({ type: 'ping', timestamp: 1234 });
+    const echoed = await socket.next();
+    socket.send({ type: 'ping' });
+    const stamped = await socket.next();
+
+    expect(echoed).toEqual({ type: 'pong', timestamp: 1234 });
+    expect(stamped).toEqual({ type: 'pong', timestamp: expect.any(Number) });
+  });
+
+  it.each([
+    ['garbage', 'not-a-token'],
+    ['a token with alg none', `${Buffer.from('{"alg":"none"}').toString('base64url')}.e30.`],
+  ])('answers auth with %s with an error, then closes with 4401', async (_name, token) => {
+    const socket = await open();
+
+    socket.send({ type: 'auth', token });
+
+    expect(await socket.next()).toEqual({ type: 'error', error: 'Invalid or expired token' });
+    expect(await socket.closed).toEqual({ code: WS_CLOSE_UNAUTHORIZED, reason: 'Invalid token' });
+  });
+
+  it('refuses a revoked token', async () => {
+    const { token } = await registerUser(app);
+    await app.server.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const socket = await open();
+
+    socket.send({ type: 'auth', token });
+
+    expect((await socket.next()).type).toBe('error');
+    expect((await socket.closed).code).toBe(WS_CLOSE_UNAUTHORIZED);
+  });
+
+  it.each([
+    ['invalid JSON', '{"type": "ping"'],
+    ['an unknown message type', { type: 'launch_rockets' }],
+    ['auth without a token', { type: 'auth' }],
+    ['a JSON array', '[1, 2, 3]'],
+  ])('answers %s with an error and keeps the socket open', async (_name, message) => {
+    const socket = await open();
+
+    socket.send(message);
+
+    expect(await socket.next()).toEqual({ type: 'error', error: 'Invalid message' });
+    socket.send({ type: 'ping', timestamp: 7 });
+    expect(await socket.next()).toEqual({ type: 'pong', timestamp: 7 });
+  });
+
+  it('closes a socket that sends more than 64 KiB in one message', async () => {
+    const socket = await open();
+
+    socket.send('x'.repeat(65 * 1024));
+
+    expect((await socket.closed).code).toBe(1009);
+  });
+
+  it("publish reaches every socket of that user and no one else's", async () => {
+    const alice = await registerUser(app);
+    const bob = await registerUser(app);
+    const aliceTab1 = await open(alice.token);
+    const aliceTab2 = await open(alice.token);
+    const bobTab = await open(bob.token);
+    const anonymous = await open();
+
+    await app.hub.publish(alice.user.id, statusMessage('alice-bot'));
+    // Notifications are delivered in order, so once Bob has his own message, Alice's was already routed.
+    await app.hub.publish(bob.user.id, statusMessage('bob-bot'));
+
+    expect(await aliceTab1.next()).toEqual(statusMessage('alice-bot'));
+    expect(await aliceTab2.next()).toEqual(statusMessage('alice-bot'));
+    expect(await bobTab.next()).toEqual(statusMessage('bob-bot'));
+    expect(await bobTab.drain()).toEqual([]);
+    expect(await anonymous.drain()).toEqual([]);
+    expect(await aliceTab1.drain()).toEqual([]);
+  });
+
+  it('re-authenticating as another user moves the socket to that user', async () => {
+    const alice = await registerUser(app);
+    const bob = await registerUser(app);
+    const socket = await open(alice.token);
+
+    socket.send({ type: 'auth', token: bob.token });
+    expect(await socket.next()).toEqual({ type: 'auth_success', user_id: bob.user.id });
+    await app.hub.publish(alice.user.id, statusMessage('for-alice'));
+    await app.hub.publish(bob.user.id, statusMessage('for-bob'));
+
+    expect(await socket.next()).toEqual(statusMessage('for-bob'));
+    expect(app.hub.connectionCount(alice.user.id)).toBe(0);
+  });
+
+  it('forgets a socket once it closes', async () => {
+    const { token, user } = await registerUser(app);
+    const socket = await open(token);
+    expect(app.hub.connectionCount(user.id)).toBe(1);
+
+    await socket.close();
+
+    await vi.waitFor(() => expect(app.hub.connectionCount(user.id)).toBe(0));
+    await expect(app.hub.publish(user.id, statusMessage('nobody-listens'))).resolves.toBeUndefined();
+  });
+
+  it('broadcast reaches the sockets subscribed to a channel until they unsubscribe', async () => {
+    const subscriber = await open();
+    const bystander = await open();
+    const channel = `prices:SOL-${Math.random()}`;
+
+    subscriber.send({ type: 'subscribe', channel });
+    expect(await subscriber.next()).toEqual({ type: 'subscribed', channel });
+    const delivered = app.hub.broadcast(channel, { price: '142.50' });
+
+    expect(delivered).toBe(1);
+    expect(await subscriber.next()).toEqual({ type: 'channel', channel, data: { price: '142.50' } });
+    expect(await bystander.drain()).toEqual([]);
+
+    subscriber.send({ type: 'unsubscribe', channel });
+    expect(await subscriber.next()).toEqual({ type: 'unsubscribed', channel });
+    expect(app.hub.broadcast(channel, { price: '143.00' })).toBe(0);
+    expect(await subscriber.drain()).toEqual([]);
+  });
+
+  it('limits a socket to 64 channels', async () => {
+    const socket = await open();
+    for (let index = 0; index < 64; index += 1)
+      socket.send({ type: 'subscribe', channel: `channel-${index}` });
+    for (let index = 0; index < 64; index += 1) expect((await socket.next()).type).toBe('subscribed');
+
+    socket.send({ type: 'subscribe', channel: 'one-too-many' });
+
+    expect(await socket.next()).toEqual({ type: 'error', error: 'At most 64 channels per connection' });
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)(
+  'WebSocket fan-out across server processes (PostgreSQL)',
+  () => {
+    let shared: TestDatabase;
+    let first: TestApp;
+    let second: TestApp;
+    let secondUrl: string;
+    let firstUrl: string;
+    const sockets: TestSocket[] = [];
+
+    beforeAll(async () => {
+      shared = await openTestDatabase('postgres');
+      // Each app gets its own pool and LISTEN connection, as two processes would.
+      const secondConnection = await openDatabase({ kind: 'postgres', url: shared.url! });
+      first = await createTestApp({ database: shared });
+      second = await createTestApp({
+        database: { target: 'postgres', database: secondConnection, cleanup: () => secondConnection.close() },
+      });
+      firstUrl = await listen(first);
+      secondUrl = await listen(second);
+    });
+
+    afterAll(async () => {
+      await Promise.all(sockets.map((socket) => socket.close()));
+      await first?.close();
+      await second?.close();
+      await second?.database.close();
+      await shared?.cleanup();
+    });
+
+    it("a publish from one process reaches the user's sockets on every process, and only that user's", async () => {
+      const alice = await registerUser(first);
+      const bob = await registerUser(first);
+      const aliceOnSecond = await TestSocket.authenticated(secondUrl, alice.token);
+      const aliceOnFirst = await TestSocket.authenticated(firstUrl, alice.token);
+      const bobOnSecond = await TestSocket.authenticated(secondUrl, bob.token);
+      sockets.push(aliceOnSecond, aliceOnFirst, bobOnSecond);
+
+      await first.hub.publish(alice.user.id, statusMessage('cross-process'));
+      await first.hub.publish(bob.user.id, statusMessage('marker'));
+
+      expect(await aliceOnSecond.next()).toEqual(statusMessage('cross-process'));
+      expect(await aliceOnFirst.next()).toEqual(statusMessage('cross-process'));
+      expect(await bobOnSecond.next()).toEqual(statusMessage('marker'));
+      expect(await bobOnSecond.drain()).toEqual([]);
+    });
+
+    it('delivers in the other direction too', async () => {
+      const carol = await registerUser(second);
+      const carolOnFirst = await TestSocket.authenticated(firstUrl, carol.token);
+      sockets.push(carolOnFirst);
+
+      await second.hub.publish(carol.user.id, statusMessage('from-second'));
+
+      expect(await carolOnFirst.next()).toEqual(statusMessage('from-second'));
+    });
+  },
+);

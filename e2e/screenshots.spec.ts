@@ -21,3 +21,17 @@ for (const viewport of VIEWPORTS) {
     });
   }
 }
+
+test('the signed-in shell at both widths', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/wallet-connect');
+  await page.getByRole('tab', { name: 'Wallets', exact: true }).click();
+  const card = page.getByRole('region', { name: 'Local wallet' });
+  await card.getByRole('button', { name: /^Create/ }).click();
+  await card.getByRole('button', { name: 'Sign in with Local wallet' }).click();
+  await page.waitForURL(/\/dashboard$/);
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: 'docs/screenshots/dashboard-desktop.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'docs/screenshots/dashboard-phone.png' });
+});

@@ -2,7 +2,9 @@ import { expect, test } from '@playwright/test';
 import { logIn, logOut, PASSWORD, readLatestEmail, signUp, uniqueEmail } from './support/app';
 
 test.describe('accounts', () => {
-  test('a new user signs up, stays signed in across a reload, logs out and logs back in', async ({ page }) => {
+  test('a new user signs up, stays signed in across a reload, logs out and logs back in', async ({
+    page,
+  }) => {
     const email = uniqueEmail('trader');
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -44,7 +46,10 @@ test.describe('accounts', () => {
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await expect(page).toHaveURL(/\/forgot-password$/);
     await page.getByRole('form', { name: 'Forgot password' }).getByLabel('Email').fill(email);
-    await page.getByRole('form', { name: 'Forgot password' }).getByRole('button', { name: /send|reset/i }).click();
+    await page
+      .getByRole('form', { name: 'Forgot password' })
+      .getByRole('button', { name: /send|reset/i })
+      .click();
     await expect(page).toHaveURL(/\/otp-verification$/, { timeout: 5_000 });
 
     const mail = await readLatestEmail(request, email);
@@ -67,10 +72,21 @@ test.describe('accounts', () => {
     // The link is single use.
     await logOut(page);
     await page.goto(new URL(link!).pathname + new URL(link!).search);
-    await page.getByRole('form', { name: 'Reset password' }).getByLabel('New password', { exact: true }).fill('yet-another-pass-9');
-    await page.getByRole('form', { name: 'Reset password' }).getByLabel('Confirm new password').fill('yet-another-pass-9');
-    await page.getByRole('form', { name: 'Reset password' }).getByRole('button', { name: 'Reset password' }).click();
-    await expect(page.getByText('Invalid reset link. Please request a new password reset.').first()).toBeVisible();
+    await page
+      .getByRole('form', { name: 'Reset password' })
+      .getByLabel('New password', { exact: true })
+      .fill('yet-another-pass-9');
+    await page
+      .getByRole('form', { name: 'Reset password' })
+      .getByLabel('Confirm new password')
+      .fill('yet-another-pass-9');
+    await page
+      .getByRole('form', { name: 'Reset password' })
+      .getByRole('button', { name: 'Reset password' })
+      .click();
+    await expect(
+      page.getByText('Invalid reset link. Please request a new password reset.').first(),
+    ).toBeVisible();
   });
 
   test('a trader signs in with the browser Local wallet', async ({ page }) => {
@@ -107,8 +123,29 @@ test.describe('accounts', () => {
 });
 
 test.describe('routes', () => {
-  const PROTECTED = ['/dashboard', '/bots', '/trade', '/market', '/future', '/backtest', '/earning', '/support', '/sub', '/dashboardd', '/potfolio'];
-  const PUBLIC = ['/', '/auth', '/wallet-connect', '/forgot-password', '/reset-password', '/otp-verification', '/terms', '/privacy'];
+  const PROTECTED = [
+    '/dashboard',
+    '/bots',
+    '/trade',
+    '/market',
+    '/future',
+    '/backtest',
+    '/earning',
+    '/support',
+    '/sub',
+    '/dashboardd',
+    '/potfolio',
+  ];
+  const PUBLIC = [
+    '/',
+    '/auth',
+    '/wallet-connect',
+    '/forgot-password',
+    '/reset-password',
+    '/otp-verification',
+    '/terms',
+    '/privacy',
+  ];
 
   test('protected pages send a visitor to /auth', async ({ page }) => {
     for (const path of PROTECTED) {

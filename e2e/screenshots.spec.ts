@@ -17,7 +17,10 @@ for (const viewport of VIEWPORTS) {
       await page.setViewportSize({ width: viewport.width, height: viewport.height });
       await page.goto(target.path);
       await page.waitForLoadState('networkidle');
-      await page.screenshot({ path: `docs/screenshots/${target.name}-${viewport.name}.png`, fullPage: false });
+      await page.screenshot({
+        path: `docs/screenshots/${target.name}-${viewport.name}.png`,
+        fullPage: false,
+      });
     });
   }
 }

@@ -41,7 +41,16 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['fastify*', '@fastify/*', 'drizzle-orm*', '@electric-sql/*', 'litesvm', 'react*', 'pg', 'node:*'],
+              group: [
+                'fastify*',
+                '@fastify/*',
+                'drizzle-orm*',
+                '@electric-sql/*',
+                'litesvm',
+                'react*',
+                'pg',
+                'node:*',
+              ],
               message: 'contracts and engine are pure: no I/O, framework or runtime imports.',
             },
           ],

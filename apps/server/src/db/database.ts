@@ -32,8 +32,7 @@ const MIGRATIONS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.meta.ur
 const MIGRATION_LOCK_ID = 727_001;
 
 export type DatabaseOptions =
-  | { kind: 'postgres'; url: string }
-  | { kind: 'pglite'; dataDir?: string /* undefined = in memory */ };
+  { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir?: string /* undefined = in memory */ };
 
 /** Opens the configured database and applies pending migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {

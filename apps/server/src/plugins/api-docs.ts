@@ -13,7 +13,9 @@ export async function registerApiDocs(app: FastifyInstance, version: string): Pr
           'Every response is `{ success: true, data }` or `{ success: false, error, code }`. Protected routes take `Authorization: Bearer <token>`.',
         version,
       },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
     },
     transform: jsonSchemaTransform,
   });

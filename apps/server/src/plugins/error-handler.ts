@@ -3,7 +3,11 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { ERRORS, type ErrorCode, type TApiFailure } from '@solterm/contracts';
 import { isAppError } from '../lib/app-error';
 
-function failure(code: ErrorCode, error: string, extra?: Record<string, unknown>): TApiFailure & Record<string, unknown> {
+function failure(
+  code: ErrorCode,
+  error: string,
+  extra?: Record<string, unknown>,
+): TApiFailure & Record<string, unknown> {
   return { success: false, error, code, ...extra };
 }
 
@@ -40,12 +44,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((issue) => {
-        const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || error.validationContext || 'input';
+        const field =
+          issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || error.validationContext || 'input';
         return { field, message: issue.message ?? 'Invalid value' };
       });
       const first = issues[0] ?? { field: 'input', message: 'Invalid input' };
       request.log.info({ issues, context: error.validationContext }, 'request rejected by validation');
-      return reply.code(400).send(failure('VALIDATION__INVALID_INPUT', `${first.field}: ${first.message}`, { field: first.field, issues }));
+      return reply
+        .code(400)
+        .send(
+          failure('VALIDATION__INVALID_INPUT', `${first.field}: ${first.message}`, {
+            field: first.field,
+            issues,
+          }),
+        );
     }
     if (isAppError(error)) {
       request.log.info({ code: error.code }, error.message);

@@ -35,10 +35,16 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     const isApi = API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !isApi;
     if (wantsPage && hasBuild) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .sendFile('index.html');
     }
     if (wantsPage) {
-      return reply.code(404).type('text/plain').send('The web app is not built. Run `npm run build` (npm start does it for you).');
+      return reply
+        .code(404)
+        .type('text/plain')
+        .send('The web app is not built. Run `npm run build` (npm start does it for you).');
     }
     return reply.code(404).send({
       success: false,

@@ -10,7 +10,11 @@ export const ZWalletTypeSchema = z.enum(WALLET_TYPES);
 export type TWalletType = z.infer<typeof ZWalletTypeSchema>;
 
 /** Wallet types whose signatures are ed25519 over a Solana public key. */
-export const SOLANA_WALLET_TYPES = ['phantom', 'solflare', 'solana'] as const satisfies readonly TWalletType[];
+export const SOLANA_WALLET_TYPES = [
+  'phantom',
+  'solflare',
+  'solana',
+] as const satisfies readonly TWalletType[];
 
 const ZEmailSchema = z
   .string()
@@ -62,7 +66,11 @@ export const ZForgotPasswordRequestSchema = z.object({ email: ZEmailSchema });
 export type TForgotPasswordRequest = z.infer<typeof ZForgotPasswordRequestSchema>;
 
 export const ZResetPasswordRequestSchema = z.object({
-  token: z.string().trim().min(1, { message: 'Invalid reset link. Please request a new password reset.' }).max(200),
+  token: z
+    .string()
+    .trim()
+    .min(1, { message: 'Invalid reset link. Please request a new password reset.' })
+    .max(200),
   new_password: ZPasswordSchema.min(PASSWORD_MIN_LENGTH, {
     message: 'Password must be at least 8 characters long',
   }),
@@ -109,5 +117,9 @@ export const ZCreateWalletResultSchema = z.object({
 });
 export type TCreateWalletResult = z.infer<typeof ZCreateWalletResultSchema>;
 
-export const ZValidateTokenResultSchema = z.object({ user_id: z.string(), valid: z.literal(true), expires_at: z.string() });
+export const ZValidateTokenResultSchema = z.object({
+  user_id: z.string(),
+  valid: z.literal(true),
+  expires_at: z.string(),
+});
 export type TValidateTokenResult = z.infer<typeof ZValidateTokenResultSchema>;

@@ -29,7 +29,10 @@ export const ERRORS = {
   },
   WALLET__CHALLENGE_EXPIRED: { status: 400, message: 'Sign-in challenge expired. Please try again.' },
   WALLET__CHALLENGE_MISMATCH: { status: 400, message: 'Signed message does not match the sign-in challenge' },
-  WALLET__SIGNATURE_REQUIRED: { status: 400, message: 'A signed sign-in message is required for this wallet' },
+  WALLET__SIGNATURE_REQUIRED: {
+    status: 400,
+    message: 'A signed sign-in message is required for this wallet',
+  },
   WALLET__SIGNATURE_INVALID: { status: 401, message: 'Wallet signature verification failed' },
   WALLET__ADDRESS_INVALID: { status: 400, message: 'Invalid wallet address for this wallet type' },
   WALLET__ALREADY_LINKED: { status: 409, message: 'This wallet is already linked to another account' },
@@ -44,6 +47,30 @@ export const ERRORS = {
   },
 
   DEV__NOT_AVAILABLE: { status: 404, message: 'Not available on mainnet' },
+
+  MARKET__TOKEN_NOT_FOUND: { status: 404, message: 'Token not found' },
+  MARKET__PAIR_NOT_FOUND: { status: 404, message: 'Trading pair is not available' },
+  MARKET__INVALID_ADDRESS: { status: 400, message: 'Invalid token mint address' },
+  MARKET__INVALID_PAIR: { status: 400, message: 'A pair must be BASE/QUOTE, as symbols or mint addresses' },
+  MARKET__RANGE_TOO_LARGE: {
+    status: 400,
+    message: 'Too many candles requested; narrow from/to or use a larger interval',
+  },
+  MARKET__INTERVAL_UNAVAILABLE: {
+    status: 400,
+    message: 'This interval is not available from the market data provider',
+  },
+  MARKET__NO_DATA: { status: 404, message: 'No market data for this token' },
+  MARKET__SEARCH_FAILED: { status: 502, message: 'Search failed' },
+  MARKET__PROVIDER_TIMEOUT: { status: 504, message: 'Request timed out. Please try again.' },
+  MARKET__PROVIDER_RATE_LIMITED: {
+    status: 503,
+    message: 'The market data provider is rate limiting requests. Please try again shortly.',
+  },
+  MARKET__PROVIDER_UNAVAILABLE: {
+    status: 502,
+    message: 'The market data provider is unavailable. Please try again.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -1,6 +1,13 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { custodialWallets, passwordResetTokens, sessions, users, walletChallenges, walletIdentities } from './auth.tables';
+import {
+  custodialWallets,
+  passwordResetTokens,
+  sessions,
+  users,
+  walletChallenges,
+  walletIdentities,
+} from './auth.tables';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
@@ -44,7 +51,11 @@ export function createAuthRepository(db: Db) {
     },
 
     async findWalletIdentity(walletKey: string) {
-      const [row] = await db.select().from(walletIdentities).where(eq(walletIdentities.walletKey, walletKey)).limit(1);
+      const [row] = await db
+        .select()
+        .from(walletIdentities)
+        .where(eq(walletIdentities.walletKey, walletKey))
+        .limit(1);
       return row;
     },
 
@@ -78,7 +89,10 @@ export function createAuthRepository(db: Db) {
     },
 
     async revokeSession(id: string, now: Date): Promise<void> {
-      await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+      await db
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
     },
 
     async revokeAllSessions(userId: string, now: Date): Promise<void> {
@@ -127,7 +141,11 @@ export function createAuthRepository(db: Db) {
     },
 
     async findCustodialWallet(userId: string) {
-      const [row] = await db.select().from(custodialWallets).where(eq(custodialWallets.userId, userId)).limit(1);
+      const [row] = await db
+        .select()
+        .from(custodialWallets)
+        .where(eq(custodialWallets.userId, userId))
+        .limit(1);
       return row;
     },
 

@@ -48,19 +48,34 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
 
   app.post('/api/auth/register', {
     config: limited,
-    schema: { tags, summary: 'Create an account with email and password', body: ZRegisterRequestSchema, response: { 200: success(ZAuthResultSchema) } },
+    schema: {
+      tags,
+      summary: 'Create an account with email and password',
+      body: ZRegisterRequestSchema,
+      response: { 200: success(ZAuthResultSchema) },
+    },
     handler: async (request) => ok(await auth.register(request.body, metaOf(request))),
   });
 
   app.post('/api/auth/login', {
     config: limited,
-    schema: { tags, summary: 'Sign in with email and password', body: ZLoginRequestSchema, response: { 200: success(ZAuthResultSchema) } },
+    schema: {
+      tags,
+      summary: 'Sign in with email and password',
+      body: ZLoginRequestSchema,
+      response: { 200: success(ZAuthResultSchema) },
+    },
     handler: async (request) => ok(await auth.login(request.body, metaOf(request))),
   });
 
   app.post('/api/auth/logout', {
     preHandler: requireAuth,
-    schema: { tags, security: bearer, summary: 'Revoke the current session token', response: { 200: success(ZMessageResultSchema) } },
+    schema: {
+      tags,
+      security: bearer,
+      summary: 'Revoke the current session token',
+      response: { 200: success(ZMessageResultSchema) },
+    },
     handler: async (request) => {
       await auth.logout(authOf(request).sessionId);
       return ok({ message: 'Logged out' });
@@ -110,7 +125,8 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
     config: limited,
     schema: {
       tags,
-      summary: 'Sign in with a wallet (signed challenge), or watch-only with a typed address (wallet_type manual)',
+      summary:
+        'Sign in with a wallet (signed challenge), or watch-only with a typed address (wallet_type manual)',
       body: ZConnectWalletRequestSchema,
       response: { 200: success(ZAuthResultSchema) },
     },
@@ -158,7 +174,12 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
 
   app.get('/api/user/validate-token', {
     preHandler: requireAuth,
-    schema: { tags: ['user'], security: bearer, summary: 'Check the bearer token', response: { 200: success(ZValidateTokenResultSchema) } },
+    schema: {
+      tags: ['user'],
+      security: bearer,
+      summary: 'Check the bearer token',
+      response: { 200: success(ZValidateTokenResultSchema) },
+    },
     handler: async (request) => {
       const { user, expiresAt } = authOf(request);
       return ok({ user_id: user.id, valid: true as const, expires_at: expiresAt.toISOString() });
@@ -167,7 +188,12 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
 
   app.get('/api/user/profile', {
     preHandler: requireAuth,
-    schema: { tags: ['user'], security: bearer, summary: 'The signed-in user', response: { 200: success(ZUserSchema) } },
+    schema: {
+      tags: ['user'],
+      security: bearer,
+      summary: 'The signed-in user',
+      response: { 200: success(ZUserSchema) },
+    },
     handler: async (request) => ok(await auth.getProfile(authOf(request).user.id)),
   });
 }

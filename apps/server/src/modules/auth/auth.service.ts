@@ -19,7 +19,12 @@ import { encryptSecret, generateCustodialKeypair } from './custodial-wallet';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
 import type { SessionTokens } from './session-tokens';
 import { buildChallengeMessage, CHALLENGE_TTL_MS, parseChallengeNonce } from './wallet-challenge';
-import { isEvmAddress, isSolanaPublicKey, verifyEvmSignature, verifySolanaSignature } from './wallet-signature';
+import {
+  isEvmAddress,
+  isSolanaPublicKey,
+  verifyEvmSignature,
+  verifySolanaSignature,
+} from './wallet-signature';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
@@ -106,10 +111,17 @@ export function createAuthService(deps: AuthServiceDeps) {
     const address = request.wallet_address;
     if (request.wallet_type === 'manual') {
       // A typed address proves nothing: it is keyed apart from signed wallets and is watch-only.
-      return { walletKey: `watch:${address}`, address, walletType: 'manual', chainId: request.chain_id ?? null, isWatchOnly: true };
+      return {
+        walletKey: `watch:${address}`,
+        address,
+        walletType: 'manual',
+        chainId: request.chain_id ?? null,
+        isWatchOnly: true,
+      };
     }
     const isEvm = request.wallet_type === 'metamask';
-    if (isEvm ? !isEvmAddress(address) : !isSolanaPublicKey(address)) throw new AppError('WALLET__ADDRESS_INVALID');
+    if (isEvm ? !isEvmAddress(address) : !isSolanaPublicKey(address))
+      throw new AppError('WALLET__ADDRESS_INVALID');
     if (!request.signature || !request.message) throw new AppError('WALLET__SIGNATURE_REQUIRED');
 
     const nonce = parseChallengeNonce(request.message);
@@ -165,7 +177,8 @@ export function createAuthService(deps: AuthServiceDeps) {
         await verifyAgainstDummy(request.password);
         throw new AppError('AUTH__INVALID_CREDENTIALS');
       }
-      if (!(await verifyPassword(user.passwordHash, request.password))) throw new AppError('AUTH__INVALID_CREDENTIALS');
+      if (!(await verifyPassword(user.passwordHash, request.password)))
+        throw new AppError('AUTH__INVALID_CREDENTIALS');
       return startSession(user, request.remember_me ?? false, meta);
     },
 
@@ -268,7 +281,12 @@ export function createAuthService(deps: AuthServiceDeps) {
               walletType: proof.walletType,
               isWatchOnly: proof.isWatchOnly,
             },
-            { walletKey: proof.walletKey, address: proof.address, walletType: proof.walletType, chainId: proof.chainId },
+            {
+              walletKey: proof.walletKey,
+              address: proof.address,
+              walletType: proof.walletType,
+              chainId: proof.chainId,
+            },
           );
           return await startSession(user, false, meta);
         } catch (error) {
@@ -290,7 +308,10 @@ export function createAuthService(deps: AuthServiceDeps) {
       const user = await requireUser(userId);
       if (user.isWatchOnly) throw new AppError('WALLET__WATCH_ONLY_ACCOUNT');
       if (request.wallet_type === 'manual') {
-        const updated = await repo.updateUser(userId, { solanaWalletAddress: request.wallet_address, walletType: 'manual' });
+        const updated = await repo.updateUser(userId, {
+          solanaWalletAddress: request.wallet_address,
+          walletType: 'manual',
+        });
         return toUserDto(updated);
       }
       const proof = await proveWallet(request);
@@ -310,7 +331,10 @@ export function createAuthService(deps: AuthServiceDeps) {
           throw error;
         }
       }
-      const updated = await repo.updateUser(userId, { solanaWalletAddress: proof.address, walletType: proof.walletType });
+      const updated = await repo.updateUser(userId, {
+        solanaWalletAddress: proof.address,
+        walletType: proof.walletType,
+      });
       return toUserDto(updated);
     },
 
@@ -343,4 +367,3 @@ export function createAuthService(deps: AuthServiceDeps) {
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
-

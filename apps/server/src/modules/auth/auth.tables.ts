@@ -38,7 +38,10 @@ export const walletIdentities = pgTable(
     chainId: text('chain_id'),
     createdAt: createdAt(),
   },
-  (table) => [uniqueIndex('wallet_identities_key_unique').on(table.walletKey), index('wallet_identities_user_idx').on(table.userId)],
+  (table) => [
+    uniqueIndex('wallet_identities_key_unique').on(table.walletKey),
+    index('wallet_identities_user_idx').on(table.userId),
+  ],
 );
 
 /** One row per issued JWT (its `jti`), so logout and password resets can revoke tokens. */

@@ -52,10 +52,18 @@ export function verifySolanaSignature(address: string, message: string, signatur
 }
 
 /** Verifies an EIP-191 `personal_sign` signature by an Ethereum address. Never throws. */
-export async function verifyEvmSignature(address: string, message: string, signature: string): Promise<boolean> {
+export async function verifyEvmSignature(
+  address: string,
+  message: string,
+  signature: string,
+): Promise<boolean> {
   if (!EVM_ADDRESS.test(address) || !EVM_SIGNATURE.test(signature)) return false;
   try {
-    return await verifyMessage({ address: address as `0x${string}`, message, signature: signature as `0x${string}` });
+    return await verifyMessage({
+      address: address as `0x${string}`,
+      message,
+      signature: signature as `0x${string}`,
+    });
   } catch {
     return false;
   }

@@ -32,7 +32,10 @@ export function createEmailService(deps: { db: Db; smtpUrl?: string; from: strin
         await transport.sendMail({ from: deps.from, to: email.to, subject: email.subject, text: email.text });
         deps.log.info({ to: email.to, subject: email.subject }, 'email sent via SMTP');
       } else {
-        deps.log.info({ to: email.to, subject: email.subject, text: email.text }, 'email written to the dev outbox');
+        deps.log.info(
+          { to: email.to, subject: email.subject, text: email.text },
+          'email written to the dev outbox',
+        );
       }
     },
 

@@ -3,10 +3,17 @@ import type { DatabaseKind } from '../../db/database';
 import { ok } from '../../lib/reply';
 import type { ZodApp } from '../../lib/zod-app';
 
-export function registerHealthRoutes(app: ZodApp, deps: { network: TNetwork; database: DatabaseKind; version: string }): void {
+export function registerHealthRoutes(
+  app: ZodApp,
+  deps: { network: TNetwork; database: DatabaseKind; version: string },
+): void {
   const startedAt = Date.now();
   app.get('/api/health', {
-    schema: { tags: ['system'], summary: 'Liveness, network mode, version and database kind', response: { 200: success(ZHealthSchema) } },
+    schema: {
+      tags: ['system'],
+      summary: 'Liveness, network mode, version and database kind',
+      response: { 200: success(ZHealthSchema) },
+    },
     handler: async () =>
       ok({
         status: 'ok' as const,

@@ -12,7 +12,10 @@ export const WS_CLOSE_UNAUTHORIZED = 4401;
  * /ws: `{type:"auth",token}` → `{type:"auth_success"}` (a bad token gets an error and the socket is
  * closed); `{type:"ping"}` → `{type:"pong"}`; `subscribe`/`unsubscribe` to channels.
  */
-export function registerRealtimeRoutes(app: FastifyInstance, deps: { hub: RealtimeHub; auth: AuthService }): void {
+export function registerRealtimeRoutes(
+  app: FastifyInstance,
+  deps: { hub: RealtimeHub; auth: AuthService },
+): void {
   app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
     let userId: string | undefined;
     const channels = new Set<string>();

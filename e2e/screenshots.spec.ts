@@ -1,4 +1,4 @@
-import { test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 
 // `npm run screenshots` refreshes docs/screenshots/ (desktop 1280×800 and phone 390×844).
 const VIEWPORTS = [
@@ -37,4 +37,42 @@ test('the signed-in shell at both widths', async ({ page }) => {
   await page.screenshot({ path: 'docs/screenshots/dashboard-desktop.png' });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: 'docs/screenshots/dashboard-phone.png' });
+});
+
+test('the dashboard chart and the open token search at both widths', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/wallet-connect');
+  await page.getByRole('tab', { name: 'Wallets', exact: true }).click();
+  const card = page.getByRole('region', { name: 'Local wallet' });
+  await card.getByRole('button', { name: /^Create/ }).click();
+  await card.getByRole('button', { name: 'Sign in with Local wallet' }).click();
+  await page.waitForURL(/\/dashboard$/);
+  const chart = page.getByTestId('price-chart');
+  await expect(chart).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
+  await expect(page.getByTestId('live-indicator').first()).toHaveAttribute('data-state', 'open');
+  // Let the sign-in toast go and the sparklines load.
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 10_000 });
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: 'docs/screenshots/dashboard-chart-desktop.png' });
+
+  const search = page.getByRole('combobox', { name: 'Search tokens' });
+  await search.fill('bo');
+  await expect(page.getByTestId('search-result').first()).toBeVisible();
+  await search.press('ArrowDown');
+  await page.screenshot({ path: 'docs/screenshots/search-dropdown-desktop.png' });
+  await search.press('Escape');
+  await search.fill('');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('coin-card-sol').scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, 150));
+  await expect(chart).toHaveAttribute('data-state', 'ready');
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: 'docs/screenshots/dashboard-chart-phone.png' });
+
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.getByRole('button', { name: 'Search tokens' }).click();
+  await page.getByRole('combobox', { name: 'Search tokens' }).fill('bo');
+  await expect(page.getByTestId('search-result').first()).toBeVisible();
+  await page.screenshot({ path: 'docs/screenshots/search-dropdown-phone.png' });
 });

@@ -23,9 +23,24 @@ import { registerOutboxRoutes } from './modules/email/outbox.routes';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { createRealtimeHub, type RealtimeHub } from './modules/realtime/realtime.hub';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes';
+import {
+  createSimulatedHolderSource,
+  createSimulatedWalletDirectory,
+} from './modules/holders/simulated-holder-source';
+import { registerHoldersRoutes } from './modules/holders/holders.routes';
+import { createHoldersService, type HoldersService } from './modules/holders/holders.service';
+import type { MarketData } from './modules/market/market-data';
+import { createMarketData } from './modules/market/market-data.factory';
+import { createMarketRepository } from './modules/market/market.repository';
+import { registerMarketRoutes } from './modules/market/market.routes';
+import { createMarketService, type MarketService } from './modules/market/market.service';
+import { createMarketStream, type MarketStream } from './modules/market/market.stream';
+import { createTokenFactsLookup } from './modules/market/simulator/simulated-tokens';
 
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const VERSION = (JSON.parse(fs.readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(fs.readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 export interface BuildOptions {
   /** An already-open database (tests share one per file); otherwise opened from the config. */
@@ -38,7 +53,9 @@ export interface App {
   server: FastifyInstance;
   database: Database;
   hub: RealtimeHub;
-  services: { auth: AuthService; email: EmailService };
+  services: { auth: AuthService; email: EmailService; market: MarketService; holders: HoldersService };
+  /** The market data source (simulator or live) and the real-time market publisher. */
+  market: { data: MarketData; stream: MarketStream };
   close(): Promise<void>;
 }
 
@@ -47,7 +64,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const server = Fastify({
     logger: {
       level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.token', '*.signature'],
+      redact: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        '*.password',
+        '*.new_password',
+        '*.token',
+        '*.signature',
+      ],
     },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -62,16 +86,25 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const database =
     options.database ??
     (await openDatabase(
-      config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') },
+      config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl }
+        : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') },
     ));
   const now = options.now ?? (() => new Date());
 
-  const jwtSecret = config.jwtSecret ? new TextEncoder().encode(config.jwtSecret) : await readOrCreateSecret(config.dataDir, 'jwt-secret', 32);
+  const jwtSecret = config.jwtSecret
+    ? new TextEncoder().encode(config.jwtSecret)
+    : await readOrCreateSecret(config.dataDir, 'jwt-secret', 32);
   const walletEncryptionKey = config.walletEncryptionKey
     ? Buffer.from(config.walletEncryptionKey, 'hex')
     : await readOrCreateSecret(config.dataDir, 'wallet-encryption-key', 32);
 
-  const email = createEmailService({ db: database.db, smtpUrl: config.smtpUrl, from: config.emailFrom, log: server.log });
+  const email = createEmailService({
+    db: database.db,
+    smtpUrl: config.smtpUrl,
+    from: config.emailFrom,
+    log: server.log,
+  });
   const auth = createAuthService({
     repo: createAuthRepository(database.db),
     tokens: createSessionTokens(jwtSecret),
@@ -86,6 +119,32 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   const hub = createRealtimeHub({ database, log: server.log });
   await hub.start();
+
+  const marketData = createMarketData(config.market, {
+    repository: createMarketRepository(database.db),
+    now,
+    log: server.log,
+  });
+  const market = createMarketService({ data: marketData, now, log: server.log });
+  const tokenFacts = createTokenFactsLookup();
+  // Holder balances come from the simulator until the local chain provides token accounts (holder-source.ts).
+  const holders = createHoldersService({
+    market,
+    source: createSimulatedHolderSource({
+      seed: config.market.seed,
+      now,
+      facts: tokenFacts,
+      async priceOf(mint) {
+        const token = await market.findToken(mint);
+        return token ? (await marketData.getQuote(token))?.price : undefined;
+      },
+    }),
+    directory: createSimulatedWalletDirectory({
+      seed: config.market.seed,
+      dexOf: (mint) => tokenFacts(mint)?.dex,
+    }),
+  });
+  const marketStream = createMarketStream({ hub, market, tickMs: config.market.tickMs, log: server.log });
 
   await server.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -119,15 +178,24 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   if (isTestNetwork(config.network)) registerOutboxRoutes(server, { email });
   registerRealtimeRoutes(server, { hub, auth });
+  registerMarketRoutes(server, { market, now });
+  registerHoldersRoutes(server, { holders });
   await registerWebApp(server, config.webDistDir ?? path.resolve(SERVER_DIR, '../web/dist'));
+
+  // Last: the market's background history backfill must not slow the registration above.
+  await marketData.start();
+  marketStream.start();
 
   return {
     server,
     database,
     hub,
-    services: { auth, email },
+    services: { auth, email, market, holders },
+    market: { data: marketData, stream: marketStream },
     async close() {
       await server.close();
+      marketStream.stop();
+      await marketData.stop();
       await hub.stop();
       if (ownsDatabase) await database.close();
     },

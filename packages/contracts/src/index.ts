@@ -19,3 +19,7 @@ export * from './rules/price-format';
 export * from './rules/risk-labels';
 export * from './rules/token-identity';
 export * from './rules/trade-amount';
+export * from './market/chart-interval';
+export * from './market/market-channels';
+export * from './market/market.schemas';
+export * from './market/symbol-lookup';

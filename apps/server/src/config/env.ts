@@ -35,6 +35,32 @@ const ZConfigSchema = z
       .enum(['true', 'false'])
       .default('false')
       .transform((value) => value === 'true'),
+    // Market data: the embedded simulator (default, no network) or the live providers.
+    MARKET_DATA: z.enum(['simulator', 'live']).default('simulator'),
+    MARKET_SEED: z.string().min(1).max(200).default('solterm'),
+    MARKET_BACKFILL: z.enum(['background', 'await', 'off']).default('background'),
+    MARKET_BACKFILL_HOURLY_DAYS: ZPositiveInt.max(3650).default(365),
+    MARKET_BACKFILL_MINUTE_DAYS: ZPositiveInt.max(90).default(7),
+    MARKET_BACKFILL_TOKENS: z
+      .string()
+      .min(1)
+      .default('all')
+      .transform((value) =>
+        value.trim().toLowerCase() === 'all'
+          ? ('all' as const)
+          : value
+              .split(',')
+              .map((symbol) => symbol.trim())
+              .filter(Boolean),
+      ),
+    MARKET_TICK_MS: ZPositiveInt.min(100).default(1000),
+    MARKET_PROVIDER_TIMEOUT_MS: ZPositiveInt.default(10_000),
+    COINGECKO_API_URL: z.url().default('https://api.coingecko.com/api/v3'),
+    COINGECKO_API_KEY: z.string().min(1).optional(),
+    DEXSCREENER_API_URL: z.url().default('https://api.dexscreener.com'),
+    JUPITER_PRICE_API_URL: z.url().default('https://lite-api.jup.ag/price/v3'),
+    JUPITER_TOKENS_API_URL: z.url().default('https://lite-api.jup.ag/tokens/v2'),
+    JUPITER_API_KEY: z.string().min(1).optional(),
   })
   .transform((raw) => ({
     port: raw.PORT,
@@ -54,6 +80,22 @@ const ZConfigSchema = z
     rememberMeTtlDays: raw.REMEMBER_ME_TTL_DAYS,
     webDistDir: raw.WEB_DIST_DIR ? path.resolve(raw.WEB_DIST_DIR) : undefined,
     trustProxy: raw.TRUST_PROXY,
+    market: {
+      data: raw.MARKET_DATA,
+      seed: raw.MARKET_SEED,
+      backfill: raw.MARKET_BACKFILL,
+      hourlyDays: raw.MARKET_BACKFILL_HOURLY_DAYS,
+      minuteDays: raw.MARKET_BACKFILL_MINUTE_DAYS,
+      storedSymbols: raw.MARKET_BACKFILL_TOKENS,
+      tickMs: raw.MARKET_TICK_MS,
+      providerTimeoutMs: raw.MARKET_PROVIDER_TIMEOUT_MS,
+      coingeckoUrl: raw.COINGECKO_API_URL,
+      coingeckoApiKey: raw.COINGECKO_API_KEY,
+      dexscreenerUrl: raw.DEXSCREENER_API_URL,
+      jupiterPriceUrl: raw.JUPITER_PRICE_API_URL,
+      jupiterTokensUrl: raw.JUPITER_TOKENS_API_URL,
+      jupiterApiKey: raw.JUPITER_API_KEY,
+    },
   }));
 
 export type AppConfig = Readonly<z.output<typeof ZConfigSchema>>;
@@ -67,11 +109,15 @@ export const CONFIG_KEYS = Object.keys((ZConfigSchema.in as z.ZodObject).shape);
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const relevant = Object.fromEntries(
-    Object.entries(env).filter(([key, value]) => CONFIG_KEYS.includes(key) && value !== undefined && value !== ''),
+    Object.entries(env).filter(
+      ([key, value]) => CONFIG_KEYS.includes(key) && value !== undefined && value !== '',
+    ),
   );
   const parsed = ZConfigSchema.safeParse(relevant);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return Object.freeze(parsed.data);

@@ -50,14 +50,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       });
       const first = issues[0] ?? { field: 'input', message: 'Invalid input' };
       request.log.info({ issues, context: error.validationContext }, 'request rejected by validation');
-      return reply
-        .code(400)
-        .send(
-          failure('VALIDATION__INVALID_INPUT', `${first.field}: ${first.message}`, {
-            field: first.field,
-            issues,
-          }),
-        );
+      return reply.code(400).send(
+        failure('VALIDATION__INVALID_INPUT', `${first.field}: ${first.message}`, {
+          field: first.field,
+          issues,
+        }),
+      );
     }
     if (isAppError(error)) {
       request.log.info({ code: error.code }, error.message);

@@ -10,6 +10,26 @@ interface Envelope {
   message: TServerMessage;
 }
 
+/** An unmasked, final text frame (server to client) holding `text`. */
+function textFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const length = payload.length;
+  const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(headerLength + length);
+  frame[0] = 0x81; // FIN, opcode 1 (text)
+  if (length < 126) {
+    frame[1] = length;
+  } else if (length < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(length), 2);
+  }
+  payload.copy(frame, headerLength);
+  return frame;
+}
+
 /**
  * Tracks open sockets by user and by subscribed channel. `publish` reaches one user's sockets in every
  * server process: through Postgres NOTIFY when the database is PostgreSQL, in-process otherwise.
@@ -40,6 +60,29 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
         socket.send(raw);
         sent += 1;
       }
+    }
+    return sent;
+  }
+
+  /**
+   * Sends one text message to many sockets, framed once: the WebSocket frame (RFC 6455 §5.2) is
+   * built a single time and written to each connection's TCP socket in one write, instead of each
+   * socket encoding and framing it again. Used when a socket negotiated no extension (this server
+   * enables none, so frames are never compressed or queued); otherwise `send` is used.
+   */
+  function sendFramed(sockets: Iterable<WebSocket> | undefined, text: string): number {
+    let sent = 0;
+    let frame: Buffer | undefined;
+    for (const socket of sockets ?? []) {
+      if (socket.readyState !== socket.OPEN) continue;
+      const tcp = (socket as unknown as { _socket?: { write(chunk: Buffer): boolean } })._socket;
+      if (socket.extensions === '' && tcp) {
+        frame ??= textFrame(text);
+        tcp.write(frame);
+      } else {
+        socket.send(text);
+      }
+      sent += 1;
     }
     return sent;
   }
@@ -75,7 +118,7 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
     broadcast(channel: string, data: unknown): number {
       const sockets = socketsByChannel.get(channel);
       if (!sockets) return 0;
-      return sendRaw(sockets, JSON.stringify({ type: 'channel', channel, data } satisfies TServerMessage));
+      return sendFramed(sockets, JSON.stringify({ type: 'channel', channel, data } satisfies TServerMessage));
     },
 
     bindUser(socket: WebSocket, userId: string): void {
@@ -94,6 +137,16 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
     detach(socket: WebSocket, userId: string | undefined, channels: Iterable<string>): void {
       if (userId) removeFrom(socketsByUser, userId, socket);
       for (const channel of channels) removeFrom(socketsByChannel, channel, socket);
+    },
+
+    /** Channels with at least one subscribed socket in this process (publishers compute only these). */
+    activeChannels(): string[] {
+      return [...socketsByChannel.keys()];
+    },
+
+    /** Sockets of this process subscribed to a channel. */
+    subscriberCount(channel: string): number {
+      return socketsByChannel.get(channel)?.size ?? 0;
     },
 
     connectionCount(userId: string): number {

@@ -5,25 +5,22 @@ import {
   CandlestickChart,
   Eye,
   History,
-  LineChart,
   PieChart,
   ShieldCheck,
   UserRound,
   Wallet,
 } from 'lucide-react';
 import { formatWalletTypeName, getDisplayName, shortenAddress } from '@solterm/contracts';
-import { ChartPreview, TablePreview, UpcomingPanel } from '../../components/layout/upcoming';
+import { TablePreview, UpcomingPanel } from '../../components/layout/upcoming';
 import { Badge } from '../../components/ui/badge';
 import { buttonClasses } from '../../components/ui/button';
 import { Card, CardBody, CardHeader } from '../../components/ui/card';
 import { PageHeader } from '../../components/ui/page-header';
 import { useAuth } from '../../features/auth/use-auth';
-
-const COINS = [
-  { symbol: 'BTC', name: 'Bitcoin', pair: 'BTC/SOL' },
-  { symbol: 'ETH', name: 'Ethereum', pair: 'ETH/SOL' },
-  { symbol: 'SOL', name: 'Solana', pair: 'SOL/USDC' },
-];
+import { CoinCards } from '../../features/market/components/coin-cards';
+import { PairHeader } from '../../features/market/components/pair-header';
+import { PriceChart } from '../../features/market/components/price-chart';
+import { useTradingSelection } from '../../features/market/hooks/use-trading-selection';
 
 const RECENT_TRADE_COLUMNS = ['Symbol', 'Side', 'Quantity', 'Price', 'Time', 'Order type', 'Status'];
 
@@ -94,41 +91,16 @@ function AccountCard() {
   );
 }
 
-function CoinCardPreview({ symbol, name, pair }: { symbol: string; name: string; pair: string }) {
-  return (
-    <Card className="p-4">
-      <div className="flex items-center justify-between">
-        <div className="flex items-center gap-2.5">
-          <span className="flex size-8 items-center justify-center rounded-full bg-raised text-[11px] font-bold ring-1 ring-line">
-            {symbol}
-          </span>
-          <div>
-            <p className="text-sm font-semibold">{symbol}</p>
-            <p className="text-xs text-muted">{name}</p>
-          </div>
-        </div>
-        <span className="text-[11px] text-faint">{pair}</span>
-      </div>
-      <div className="mt-4 flex items-end justify-between">
-        <div>
-          <p className="num text-lg font-semibold text-faint">$ —</p>
-          <p className="num text-xs text-faint">24h —</p>
-        </div>
-        <span className="h-8 w-24 rounded bg-gradient-to-r from-raised to-transparent" aria-hidden="true" />
-      </div>
-    </Card>
-  );
-}
-
-/** /dashboard: welcome, account, and the market and trading widgets (arriving with their issues). */
+/** /dashboard: welcome, live coin cards and chart, account, and the on-chain widgets (arriving). */
 export default function DashboardPage() {
   const { user } = useAuth();
+  const selection = useTradingSelection();
   return (
     <>
       <PageHeader
         eyebrow="Dashboard"
         title={`Welcome back, ${getDisplayName(user)}`}
-        description="Your account at a glance. Prices, portfolio and trading widgets fill in as the market and on-chain features go live."
+        className="mb-4"
         actions={
           <Link to="/trade" className={buttonClasses({ size: 'sm' })}>
             <ArrowLeftRight className="size-4" />
@@ -137,7 +109,42 @@ export default function DashboardPage() {
         }
       />
 
-      <div className="grid grid-cols-1 gap-4 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+      <CoinCards />
+
+      <div className="mt-4 grid grid-cols-1 gap-4 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        <Card className="min-w-0 overflow-hidden" aria-label="Market chart">
+          <PairHeader selection={selection} className="border-b border-line" />
+          <PriceChart selection={selection} heightClassName="h-[300px] sm:h-[360px]" />
+        </Card>
+        <div className="flex min-w-0 flex-col gap-4">
+          <AccountCard />
+          <UpcomingPanel
+            className="flex-1"
+            title="Quick trade"
+            icon={CandlestickChart}
+            arrivesWith="on-chain trading"
+            description="Buy or sell the selected pair at the market price with a linked amount / price / total calculator and 0.001 · 0.01 · 0.1 quick amounts. The terminal builds the swap; your wallet signs it."
+            preview={
+              <div className="space-y-2.5 p-4">
+                <div className="grid grid-cols-2 gap-2">
+                  <span className="h-8 rounded-md bg-up/30" />
+                  <span className="h-8 rounded-md bg-raised" />
+                </div>
+                {['Amount', 'Price', 'Total'].map((label) => (
+                  <div
+                    key={label}
+                    className="flex h-9 items-center rounded-md border border-line px-3 text-xs text-faint"
+                  >
+                    {label}
+                  </div>
+                ))}
+              </div>
+            }
+          />
+        </div>
+      </div>
+
+      <div className="mt-4 grid grid-cols-1 gap-4 xl:grid-cols-2">
         <UpcomingPanel
           title="Portfolio overview"
           icon={PieChart}
@@ -154,61 +161,14 @@ export default function DashboardPage() {
             </div>
           }
         />
-        <AccountCard />
-      </div>
-
-      <section aria-label="Coin prices" className="mt-4">
-        <div className="mb-2 flex items-center justify-between">
-          <h2 className="text-[13px] font-semibold">Markets</h2>
-          <Badge tone="neutral">Live prices arrive with market data</Badge>
-        </div>
-        <div className="grid gap-3 sm:grid-cols-3">
-          {COINS.map((coin) => (
-            <CoinCardPreview key={coin.symbol} {...coin} />
-          ))}
-        </div>
-      </section>
-
-      <div className="mt-4 grid grid-cols-1 gap-4 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <UpcomingPanel
-          title="Market chart"
-          icon={LineChart}
-          arrivesWith="market data"
-          description="A live chart of the selected pair with dark and light themes and intervals from 1 second to 1 day (15 minutes by default). Clicking a coin card switches the pair."
-          preview={<ChartPreview />}
-        />
-        <UpcomingPanel
-          title="Quick trade"
-          icon={CandlestickChart}
+          title="Recent trades"
+          icon={History}
           arrivesWith="on-chain trading"
-          description="Buy or sell at the market price with a linked amount / price / total calculator and 0.001 · 0.01 · 0.1 quick amounts. The terminal builds the swap; your wallet signs it."
-          preview={
-            <div className="space-y-2.5 p-4">
-              <div className="grid grid-cols-2 gap-2">
-                <span className="h-8 rounded-md bg-up/30" />
-                <span className="h-8 rounded-md bg-raised" />
-              </div>
-              {['Amount', 'Price', 'Total'].map((label) => (
-                <div
-                  key={label}
-                  className="flex h-9 items-center rounded-md border border-line px-3 text-xs text-faint"
-                >
-                  {label}
-                </div>
-              ))}
-            </div>
-          }
+          description="Your last 10 trades, newest first, with their on-chain status."
+          preview={<TablePreview columns={RECENT_TRADE_COLUMNS} />}
         />
       </div>
-
-      <UpcomingPanel
-        className="mt-4"
-        title="Recent trades"
-        icon={History}
-        arrivesWith="on-chain trading"
-        description="Your last 10 trades, newest first, with their on-chain status."
-        preview={<TablePreview columns={RECENT_TRADE_COLUMNS} />}
-      />
     </>
   );
 }

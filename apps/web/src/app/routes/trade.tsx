@@ -1,62 +1,49 @@
-import { ArrowLeftRight, BookOpen, Flame, LineChart, ListOrdered, Wallet } from 'lucide-react';
-import { ChartPreview, TablePreview, UpcomingPage } from '../../components/layout/upcoming';
-import { Card, CardHeader } from '../../components/ui/card';
+import { useRef } from 'react';
+import { ListOrdered } from 'lucide-react';
+import { TablePreview, UpcomingPanel } from '../../components/layout/upcoming';
+import { Card } from '../../components/ui/card';
 import { PageHeader } from '../../components/ui/page-header';
+import { OrderIntentPanel } from '../../features/market/components/order-intent-panel';
+import { PairHeader } from '../../features/market/components/pair-header';
+import { PriceChart } from '../../features/market/components/price-chart';
+import { TrendingTokens } from '../../features/market/components/trending-tokens';
+import { useTradingSelection } from '../../features/market/hooks/use-trading-selection';
 
-const CAPABILITIES = [
-  {
-    icon: LineChart,
-    title: 'Live chart',
-    text: 'Dark or light theme, intervals 1S, 1M, 5M, 15M, 1H, 4H, 12H and 1D.',
-  },
-  {
-    icon: ArrowLeftRight,
-    title: 'Place orders',
-    text: 'Market or limit, buy or sell, sized in the base token or as a USDC total; your wallet signs the transaction.',
-  },
-  {
-    icon: Wallet,
-    title: 'Balances',
-    text: 'SOL, USDC, USDT and more from your connected wallet, checked before every order.',
-  },
-  {
-    icon: ListOrdered,
-    title: 'Orders and positions',
-    text: 'Your spot orders with their on-chain status, and open positions with a one-click Close.',
-  },
-  { icon: BookOpen, title: 'All trades', text: 'A feed of the latest trades, refreshed every 5 seconds.' },
-  {
-    icon: Flame,
-    title: 'Trending tokens',
-    text: 'What is moving now; Buy switches the pair to that token against SOL and fills the form.',
-  },
-];
-
-/** /trade: spot trading (arrives with on-chain trading). */
+/**
+ * /trade (spec part 2 §2): the selected pair's price and live chart, the Place Order panel (its
+ * form arrives with on-chain trading; a Trending Buy prefills it), and Trending Tokens.
+ */
 export default function TradePage() {
+  const selection = useTradingSelection();
+  const orderPanelRef = useRef<HTMLDivElement>(null);
   return (
     <>
-      <PageHeader title="Trade" description="Spot trading on Solana, signed in your own wallet." />
-      <UpcomingPage
+      <PageHeader
+        title="Trade"
+        description="Spot trading on Solana, signed in your own wallet."
+        className="mb-4"
+      />
+      <div className="grid grid-cols-1 gap-4 xl:grid-cols-[minmax(0,1fr)_320px]">
+        <Card className="min-w-0 overflow-hidden" aria-label="Chart">
+          <PairHeader selection={selection} className="border-b border-line" />
+          <PriceChart selection={selection} heightClassName="h-[340px] sm:h-[440px]" />
+        </Card>
+        <OrderIntentPanel selection={selection} ref={orderPanelRef} />
+      </div>
+
+      <div className="mt-4">
+        <TrendingTokens
+          onBuy={() => orderPanelRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'nearest' })}
+        />
+      </div>
+
+      <UpcomingPanel
+        className="mt-4"
+        title="Your spot orders, positions and all trades"
+        icon={ListOrdered}
         arrivesWith="on-chain trading"
-        summary="The terminal builds each swap as a Solana transaction with you as fee payer; your wallet signs it and the backend sends and confirms it."
-        capabilities={CAPABILITIES}
-        preview={
-          <div className="grid grid-cols-1 gap-4 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
-            <Card>
-              <CardHeader title="SOL / USDC" icon={<LineChart className="size-4" />} />
-              <div className="opacity-40" aria-hidden="true">
-                <ChartPreview height="h-72" />
-              </div>
-            </Card>
-            <Card>
-              <CardHeader title="Your spot orders" icon={<ListOrdered className="size-4" />} />
-              <div className="opacity-40" aria-hidden="true">
-                <TablePreview columns={['Pair', 'Side', 'Amount', 'Status']} rows={5} />
-              </div>
-            </Card>
-          </div>
-        }
+        description="Balances, your spot orders with their on-chain status, open positions with a one-click Close, and the All Trades feed refreshed every 5 seconds."
+        preview={<TablePreview columns={['Pair', 'Side', 'Type', 'Amount', 'Price', 'Status', 'Time']} />}
       />
     </>
   );

@@ -1,5 +1,11 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Outlet, useNavigation } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { USER_LOGGED_IN_EVENT } from '../../features/auth/auth-events';
+import { useAuth } from '../../features/auth/use-auth';
+import { marketKeys } from '../../features/market/api/market-api';
+import { TokenSearch } from '../../features/market/components/token-search';
+import { useRealtimeConnection } from '../../lib/ws-client';
 import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';
 
@@ -19,17 +25,35 @@ function NavigationProgress() {
 }
 
 /**
- * Frame of the protected pages: sidebar, top bar and the page (the route outlet, or `children`).
- * The token search (market data issue) plugs into the top bar's `search` slot.
+ * The signed-in session's real-time side: keeps /ws open (authenticated as the user), and refetches
+ * prices when a user logs in (spec part 1 §4: the userLoggedIn event makes the price refetch).
+ */
+function useSessionRealtime(): void {
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  useRealtimeConnection(user?.id ?? null);
+  useEffect(() => {
+    const onLoggedIn = () => {
+      void queryClient.invalidateQueries({ queryKey: marketKeys.pairPriceAll });
+    };
+    window.addEventListener(USER_LOGGED_IN_EVENT, onLoggedIn);
+    return () => window.removeEventListener(USER_LOGGED_IN_EVENT, onLoggedIn);
+  }, [queryClient]);
+}
+
+/**
+ * Frame of the protected pages: sidebar, top bar with the token search, and the page (the route
+ * outlet, or `children`).
  */
 export function AppShell({ children }: { children?: ReactNode }) {
   const [isMenuOpen, setIsMenuOpen] = useState(false);
+  useSessionRealtime();
   return (
     <div className="flex min-h-dvh bg-canvas">
       <NavigationProgress />
       <Sidebar isOpen={isMenuOpen} onClose={() => setIsMenuOpen(false)} />
       <div className="flex min-w-0 flex-1 flex-col">
-        <TopBar onOpenMenu={() => setIsMenuOpen(true)} />
+        <TopBar onOpenMenu={() => setIsMenuOpen(true)} search={<TokenSearch />} />
         <main className="mx-auto w-full max-w-[1600px] flex-1 px-3 py-4 sm:px-5 sm:py-6">
           {children ?? <Outlet />}
         </main>

@@ -1,0 +1,37 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from '../../config/env';
+import { createLiveMarket } from './live/live-market';
+import type { MarketData } from './market-data';
+import type { MarketRepository } from './market.repository';
+import { createSimulatedMarket } from './simulator/simulated-market';
+
+/** Chooses the MarketData implementation from MARKET_DATA. */
+export function createMarketData(
+  config: AppConfig['market'],
+  deps: { repository: MarketRepository; now: () => Date; log: FastifyBaseLogger; fetch?: typeof fetch },
+): MarketData {
+  if (config.data === 'live') {
+    return createLiveMarket({
+      coingeckoUrl: config.coingeckoUrl,
+      coingeckoApiKey: config.coingeckoApiKey,
+      dexscreenerUrl: config.dexscreenerUrl,
+      jupiterPriceUrl: config.jupiterPriceUrl,
+      jupiterTokensUrl: config.jupiterTokensUrl,
+      jupiterApiKey: config.jupiterApiKey,
+      timeoutMs: config.providerTimeoutMs,
+      now: deps.now,
+      log: deps.log,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    });
+  }
+  return createSimulatedMarket({
+    seed: config.seed,
+    repository: deps.repository,
+    hourlyDays: config.hourlyDays,
+    minuteDays: config.minuteDays,
+    storedSymbols: config.storedSymbols,
+    backfill: config.backfill,
+    now: deps.now,
+    log: deps.log,
+  });
+}

@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import {
+  success,
+  ZChartQuerySchema,
+  ZChartSchema,
+  ZDashboardCoinsSchema,
+  ZDexScreenerSearchQuerySchema,
+  ZEnhancedTrendingTokenSchema,
+  ZHistoricalChartQuerySchema,
+  ZHistoricalChartSchema,
+  ZMarketHistoryQuerySchema,
+  ZMarketHistorySchema,
+  ZPairPriceSchema,
+  ZPoolSchema,
+  ZPoolsParamsSchema,
+  ZSolscanSearchQuerySchema,
+  ZTokenDecimalsRequestSchema,
+  ZTokenDecimalsSchema,
+  ZTokenMarketDataSchema,
+  ZTokenPathParamsSchema,
+  ZTokenSearchResultSchema,
+  ZTrendingTokenSchema,
+} from '@solterm/contracts';
+import { ok } from '../../lib/reply';
+import type { ZodApp } from '../../lib/zod-app';
+import type { MarketService } from './market.service';
+
+const ZPairParamsSchema = z.object({
+  id: z
+    .string()
+    .trim()
+    .min(1, { message: 'pair is required' })
+    .max(100, { message: 'pair must be at most 100 characters' }),
+});
+
+const ZPairPartsParamsSchema = z.object({
+  base: z.string().trim().min(1).max(64, { message: 'base must be at most 64 characters' }),
+  quote: z.string().trim().min(1).max(64, { message: 'quote must be at most 64 characters' }),
+});
+
+const ZChartParamsSchema = z.object({
+  symbol: z
+    .string()
+    .trim()
+    .min(1, { message: 'symbol is required' })
+    .max(100, { message: 'symbol must be at most 100 characters' }),
+});
+
+/**
+ * The serialised envelope of a hot answer that changes at most once a second (the market ticks on
+ * whole seconds): validated against its schema and stringified once per second, then sent as is.
+ */
+function createPerSecondJson<T>(schema: z.ZodType<T>, now: () => Date, build: () => Promise<T>) {
+  let cached: { second: number; json: Promise<string> } | undefined;
+  return (): Promise<string> => {
+    const second = Math.floor(now().getTime() / 1000);
+    if (cached?.second === second) return cached.json;
+    const json = build().then((data) => JSON.stringify(ok(schema.parse(data))));
+    cached = { second, json };
+    json.catch(() => {
+      if (cached?.json === json) cached = undefined;
+    });
+    return json;
+  };
+}
+
+/**
+ * Market routes (spec part 1 §7 and part 2 §7), all public and under /api. Every response is the
+ * `{ success, data }` envelope; money is decimal strings. Inputs are validated by the contracts'
+ * zod schemas (400 with a clear message); unknown tokens are 404s.
+ */
+export function registerMarketRoutes(app: ZodApp, deps: { market: MarketService; now: () => Date }): void {
+  const { market } = deps;
+  const tags = ['market'];
+  const dashboardCoinsJson = createPerSecondJson(ZDashboardCoinsSchema, deps.now, () =>
+    market.getDashboardCoins(),
+  );
+
+  app.get('/api/market/dashboard-coins', {
+    schema: {
+      tags,
+      summary: 'BTC, ETH and SOL prices with 24 h change, keyed by lower-case symbol',
+      response: { 200: success(ZDashboardCoinsSchema) },
+    },
+    // The hottest route (every dashboard polls it): serialised once per second and sent as a JSON
+    // string, which Fastify passes through without serialising it again.
+    handler: async (_request, reply) =>
+      reply.type('application/json; charset=utf-8').send((await dashboardCoinsJson()) as never),
+  });
+
+  app.get('/api/market/data', {
+    schema: {
+      tags,
+      summary: 'Market data of every listed token, largest market cap first',
+      response: { 200: success(z.array(ZTokenMarketDataSchema)) },
+    },
+    handler: async () => ok(await market.listMarkets()),
+  });
+
+  app.get('/api/market/data/:symbol', {
+    schema: {
+      tags,
+      summary:
+        'Market data of one token by symbol, name or mint (a truncated symbol is retried with its full name)',
+      params: ZTokenPathParamsSchema,
+      response: { 200: success(ZTokenMarketDataSchema) },
+    },
+    handler: async (request) => ok(await market.getMarketData(request.params.symbol)),
+  });
+
+  app.get('/api/market/data/:symbol/history', {
+    schema: {
+      tags,
+      summary: 'Hourly price history of a token (limit default 100, at most 1000)',
+      params: ZTokenPathParamsSchema,
+      querystring: ZMarketHistoryQuerySchema,
+      response: { 200: success(ZMarketHistorySchema) },
+    },
+    handler: async (request) => ok(await market.getHistory(request.params.symbol, request.query.limit)),
+  });
+
+  app.get('/api/market/chart/:symbol', {
+    schema: {
+      tags,
+      summary:
+        'OHLCV candles of a token in USD or of a pair (SOL-USDC, SOL%2FUSDC); interval 1S 1M 5M 15M 1H 4H 12H 1D (or 1S 1 5 15 60 240 720 1D)',
+      params: ZChartParamsSchema,
+      querystring: ZChartQuerySchema,
+      response: { 200: success(ZChartSchema) },
+    },
+    // Up to 10,000 candles (a year of hours is 1.1 MB of JSON): the response is built by typed code,
+    // so it is stringified directly instead of being re-validated candle by candle on the way out.
+    handler: async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(ok(await market.getChart(request.params.symbol, request.query))) as never),
+  });
+
+  app.get('/api/chart/historical/:symbol', {
+    schema: {
+      tags,
+      summary: 'A historical chart over a span (timeframe 1h 4h 1d 7d 30d 90d 1y) as a line or as candles',
+      params: ZTokenPathParamsSchema,
+      querystring: ZHistoricalChartQuerySchema,
+      response: { 200: success(ZHistoricalChartSchema) },
+    },
+    handler: async (request) =>
+      ok(
+        await market.getHistoricalChart(request.params.symbol, request.query.timeframe, request.query.format),
+      ),
+  });
+
+  app.get('/api/trading/pair/:id', {
+    schema: {
+      tags,
+      summary: 'Price of a pair written as symbols (SOL%2FUSDC, SOL-USDC) or as base-mint/quote-mint',
+      params: ZPairParamsSchema,
+      response: { 200: success(ZPairPriceSchema) },
+    },
+    handler: async (request) => ok(await market.getPairPrice(request.params.id)),
+  });
+
+  app.get('/api/trading/pair/:base/:quote', {
+    schema: {
+      tags,
+      summary: 'Price of a pair given as two path segments (/trading/pair/SOL/USDC)',
+      params: ZPairPartsParamsSchema,
+      response: { 200: success(ZPairPriceSchema) },
+    },
+    handler: async (request) =>
+      ok(await market.getPairPrice(`${request.params.base}/${request.params.quote}`)),
+  });
+
+  app.get('/api/trading/dexscreener', {
+    schema: {
+      tags,
+      summary: 'Token search, primary source (limit default 20); under 2 characters gives empty data',
+      querystring: ZDexScreenerSearchQuerySchema,
+      response: { 200: success(z.array(ZTokenSearchResultSchema)) },
+    },
+    handler: async (request) => ok(await market.search(request.query.query, request.query.limit, 'primary')),
+  });
+
+  app.get('/api/trading/solscan', {
+    schema: {
+      tags,
+      summary: 'Token search, fallback source (limit default 15)',
+      querystring: ZSolscanSearchQuerySchema,
+      response: { 200: success(z.array(ZTokenSearchResultSchema)) },
+    },
+    handler: async (request) => ok(await market.search(request.query.query, request.query.limit, 'fallback')),
+  });
+
+  app.get('/api/trading/dexscreener/pools/:address', {
+    schema: {
+      tags,
+      summary: 'Pools of a token mint, or the pool at a pool address',
+      params: ZPoolsParamsSchema,
+      response: { 200: success(z.array(ZPoolSchema)) },
+    },
+    handler: async (request) => ok(await market.getPools(request.params.address)),
+  });
+
+  app.get('/api/trending', {
+    schema: {
+      tags,
+      summary: 'Trending tokens, hottest first',
+      response: { 200: success(z.array(ZTrendingTokenSchema)) },
+    },
+    handler: async () => ok(await market.getTrending()),
+  });
+
+  app.get('/api/trending/enhanced', {
+    schema: {
+      tags,
+      summary: 'Trending tokens with pool facts (liquidity, main pair, DEX)',
+      response: { 200: success(z.array(ZEnhancedTrendingTokenSchema)) },
+    },
+    handler: async () => ok(await market.getEnhancedTrending()),
+  });
+
+  app.post('/api/tokens/decimals', {
+    schema: {
+      tags,
+      summary: 'Decimals of a token by symbol and/or mint, with the spec fallback table',
+      body: ZTokenDecimalsRequestSchema,
+      response: { 200: success(ZTokenDecimalsSchema) },
+    },
+    handler: async (request) => ok(await market.getTokenDecimals(request.body)),
+  });
+}

@@ -1,0 +1,117 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { parseMarketChannel, PRICES_CHANNEL, type TCandle, type TCandleTick } from '@solterm/contracts';
+import { isAppError } from '../../lib/app-error';
+import type { RealtimeHub } from '../realtime/realtime.hub';
+import type { MarketService } from './market.service';
+
+export interface MarketStreamDeps {
+  hub: RealtimeHub;
+  market: MarketService;
+  /** Tick period (1000 ms: prices tick every second). */
+  tickMs: number;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Pushes market ticks to /ws subscribers: `prices`, `price:<SYMBOL>` and
+ * `candles:<BASE/QUOTE>:<interval>` (see @solterm/contracts market-channels). Each tick looks at the
+ * channels that have subscribers in this process and computes only those; payloads are serialised
+ * once per channel by the hub. Every server process runs its own stream (the simulator is
+ * deterministic and live data is cached per process), so no cross-process fan-out is needed.
+ */
+export function createMarketStream(deps: MarketStreamDeps) {
+  const { hub, market, log } = deps;
+  /** Last candle open time sent per candle channel, to detect when a candle closed. */
+  const lastOpen = new Map<string, number>();
+  /** Channels that failed (unknown symbol): not recomputed every tick. */
+  const rejected = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let ticking = false;
+  let stopped = false;
+
+  async function publishCandles(
+    channel: string,
+    pairText: string,
+    interval: TCandleTick['interval'],
+  ): Promise<void> {
+    const pair = await market.resolvePair(pairText);
+    const previous = lastOpen.get(channel);
+    const candles: TCandle[] = await market.getRecentCandles(pair, interval, previous);
+    const forming = candles[candles.length - 1];
+    if (!forming) return;
+    for (const candle of candles.slice(0, -1)) {
+      hub.broadcast(channel, { pair: pair.text, interval, candle, closed: true } satisfies TCandleTick);
+    }
+    hub.broadcast(channel, {
+      pair: pair.text,
+      interval,
+      candle: forming,
+      closed: false,
+    } satisfies TCandleTick);
+    lastOpen.set(channel, forming.time);
+  }
+
+  /** Computes and broadcasts every subscribed market channel once. Returns the channels published. */
+  async function tick(): Promise<number> {
+    let published = 0;
+    const active = new Set(hub.activeChannels());
+    for (const channel of lastOpen.keys()) if (!active.has(channel)) lastOpen.delete(channel);
+    for (const channel of rejected) if (!active.has(channel)) rejected.delete(channel);
+    for (const channel of active) {
+      if (rejected.has(channel)) continue;
+      const parsed = parseMarketChannel(channel);
+      if (!parsed) continue;
+      try {
+        if (parsed.kind === 'prices') {
+          hub.broadcast(PRICES_CHANNEL, await market.getPricesTick());
+        } else if (parsed.kind === 'price') {
+          hub.broadcast(channel, await market.getPriceTick(parsed.symbol));
+        } else {
+          await publishCandles(channel, parsed.pair, parsed.interval);
+        }
+        published += 1;
+      } catch (error) {
+        if (isAppError(error) && error.status < 500) {
+          // An unknown token or pair: tell the subscribers once, then leave the channel alone.
+          rejected.add(channel);
+          hub.broadcast(channel, { error: error.message, code: error.code });
+        } else {
+          log.warn({ err: error, channel }, 'market tick failed');
+        }
+      }
+    }
+    return published;
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    // Align ticks to the start of each second, as prices change on whole seconds.
+    const delay = deps.tickMs - (Date.now() % deps.tickMs) + 5;
+    timer = setTimeout(() => {
+      if (!ticking) {
+        ticking = true;
+        tick()
+          .catch((error: unknown) => log.error({ err: error }, 'market stream tick failed'))
+          .finally(() => {
+            ticking = false;
+          });
+      }
+      schedule();
+    }, delay);
+    timer.unref();
+  }
+
+  return {
+    tick,
+    start(): void {
+      stopped = false;
+      schedule();
+    },
+    stop(): void {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+export type MarketStream = ReturnType<typeof createMarketStream>;

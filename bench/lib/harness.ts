@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Prints the one machine-readable result line of a benchmark:
+ * `bench=<name> <measure>=<value>… <target>… pass=<bool>`, e.g.
+ * `bench=dashboard-coins rps=6123 p99_ms=11 target_rps>=5000 target_p99_ms<25 pass=true`.
+ */
+export function report(
+  name: string,
+  measures: Record<string, string | number>,
+  targets: readonly string[],
+  pass: boolean,
+): void {
+  const parts = [
+    `bench=${name}`,
+    ...Object.entries(measures).map(([key, value]) => `${key}=${value}`),
+    ...targets,
+    `pass=${pass}`,
+  ];
+  console.log(parts.join(' '));
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real server (`apps/server/src/server.ts`) in a child process on a free loopback port,
+ * with an embedded database in a fresh temporary DATA_DIR, and waits until it answers /api/health.
+ * The benchmark client runs in this process, so the two do not share an event loop.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'solterm-bench-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('server did not start within 180 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Percentile of a list of numbers (nearest rank). */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export const round = (value: number, digits = 1) => Number(value.toFixed(digits));

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { ArrowLeft, KeyRound, Mail } from 'lucide-react';
+import { ArrowLeft, KeyRound } from 'lucide-react';
 import { AUTH_MESSAGES, REDIRECT_AFTER_PASSWORD_RESET_MS } from '@solterm/contracts';
 import { AuthLayout } from '../../components/layout/auth-layout';
 import { Button } from '../../components/ui/button';
-import { Input } from '../../components/ui/input';
 import { authApi } from '../../features/auth/api/auth-api';
+import { EmailInput } from '../../features/auth/components/email-input';
 import { ApiError, isTransportError } from '../../lib/api-client';
 import { notify } from '../../lib/toast';
 import { useDelayedNavigate } from '../../lib/use-delayed-navigate';
@@ -48,18 +48,7 @@ export default function ForgotPasswordPage() {
         Enter the email you registered with and we will send you instructions to reset it.
       </p>
       <form onSubmit={onSubmit} className="space-y-4" aria-label="Forgot password">
-        <Input
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          leading={<Mail className="size-4" />}
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          required
-          disabled={isSent}
-        />
+        <EmailInput value={email} onChange={(event) => setEmail(event.target.value)} disabled={isSent} />
         <Button type="submit" size="lg" isBlock isLoading={isSubmitting}>
           {isSent ? 'Email sent' : isSubmitting ? 'Sending...' : 'Send reset link'}
         </Button>

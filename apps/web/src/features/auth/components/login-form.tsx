@@ -1,16 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { Mail } from 'lucide-react';
-import { AUTH_MESSAGES, REDIRECT_AFTER_LOGIN_MS } from '@solterm/contracts';
+import { AUTH_MESSAGES } from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
-import { Input } from '../../../components/ui/input';
-import { getErrorMessage } from '../../../lib/api-client';
-import { notify } from '../../../lib/toast';
-import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { authApi } from '../api/auth-api';
+import { useSignInSubmit } from '../use-sign-in-submit';
+import { EmailInput } from './email-input';
 import { PasswordInput } from './password-input';
-import { useAuth } from '../use-auth';
 
 /**
  * Email login (spec part 1 §5): email, password, remember me. On success a toast, the session is
@@ -18,41 +14,23 @@ import { useAuth } from '../use-auth';
  * Used on /auth and in the 'Sign In (Optional)' tab of /wallet-connect.
  */
 export function LoginForm({ onSignedIn }: { onSignedIn?: () => void }) {
-  const { completeLogin } = useAuth();
-  const navigateLater = useDelayedNavigate();
+  const { isSubmitting, submit } = useSignInSubmit({
+    successMessage: 'Login successful! Redirecting to your dashboard...',
+    failureMessage: AUTH_MESSAGES.loginFailed,
+    onSignedIn,
+  });
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [rememberMe, setRememberMe] = useState(false);
-  const [isSubmitting, setIsSubmitting] = useState(false);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setIsSubmitting(true);
-    try {
-      const result = await authApi.login({ email: email.trim(), password, remember_me: rememberMe });
-      onSignedIn?.();
-      completeLogin(result);
-      notify.success('Login successful! Redirecting to your dashboard...');
-      navigateLater('/dashboard', REDIRECT_AFTER_LOGIN_MS);
-    } catch (error) {
-      notify.error(getErrorMessage(error, AUTH_MESSAGES.loginFailed));
-      setIsSubmitting(false);
-    }
+    void submit(() => authApi.login({ email: email.trim(), password, remember_me: rememberMe }));
   }
 
   return (
     <form onSubmit={onSubmit} className="space-y-4" aria-label="Login">
-      <Input
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="email"
-        placeholder="you@example.com"
-        leading={<Mail className="size-4" />}
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        required
-      />
+      <EmailInput value={email} onChange={(event) => setEmail(event.target.value)} />
       <PasswordInput
         label="Password"
         name="password"

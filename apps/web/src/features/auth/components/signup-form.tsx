@@ -1,15 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { AtSign, Mail } from 'lucide-react';
-import { AUTH_MESSAGES, REDIRECT_AFTER_LOGIN_MS, VALIDATION_MESSAGES } from '@solterm/contracts';
+import { AtSign } from 'lucide-react';
+import { AUTH_MESSAGES, VALIDATION_MESSAGES } from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Input } from '../../../components/ui/input';
-import { getErrorMessage } from '../../../lib/api-client';
-import { notify } from '../../../lib/toast';
-import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { authApi } from '../api/auth-api';
-import { useAuth } from '../use-auth';
+import { useSignInSubmit } from '../use-sign-in-submit';
+import { EmailInput } from './email-input';
 import { PasswordInput } from './password-input';
 
 /**
@@ -17,16 +15,18 @@ import { PasswordInput } from './password-input';
  * unticked terms are shown as alerts; failures as an error toast (server error or 'Registration failed').
  */
 export function SignupForm({ onSignedIn }: { onSignedIn?: () => void }) {
-  const { completeLogin } = useAuth();
-  const navigateLater = useDelayedNavigate();
+  const { isSubmitting, submit } = useSignInSubmit({
+    successMessage: 'Account created! Redirecting to your dashboard...',
+    failureMessage: AUTH_MESSAGES.registrationFailed,
+    onSignedIn,
+  });
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
   const [hasAgreed, setHasAgreed] = useState(false);
-  const [isSubmitting, setIsSubmitting] = useState(false);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (password !== confirmPassword) {
       window.alert(VALIDATION_MESSAGES.passwordsDoNotMatch);
@@ -36,17 +36,7 @@ export function SignupForm({ onSignedIn }: { onSignedIn?: () => void }) {
       window.alert(VALIDATION_MESSAGES.agreeToTerms);
       return;
     }
-    setIsSubmitting(true);
-    try {
-      const result = await authApi.register({ username: username.trim(), email: email.trim(), password });
-      onSignedIn?.();
-      completeLogin(result);
-      notify.success('Account created! Redirecting to your dashboard...');
-      navigateLater('/dashboard', REDIRECT_AFTER_LOGIN_MS);
-    } catch (error) {
-      notify.error(getErrorMessage(error, AUTH_MESSAGES.registrationFailed));
-      setIsSubmitting(false);
-    }
+    void submit(() => authApi.register({ username: username.trim(), email: email.trim(), password }));
   }
 
   return (
@@ -61,17 +51,7 @@ export function SignupForm({ onSignedIn }: { onSignedIn?: () => void }) {
         onChange={(event) => setUsername(event.target.value)}
         required
       />
-      <Input
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="email"
-        placeholder="you@example.com"
-        leading={<Mail className="size-4" />}
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        required
-      />
+      <EmailInput value={email} onChange={(event) => setEmail(event.target.value)} />
       <PasswordInput
         label="Password"
         name="password"

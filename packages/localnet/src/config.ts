@@ -1,0 +1,45 @@
+/**
+ * Configuration of the standalone localnet process, read once from the environment, strictly:
+ * every bad variable is listed, nothing falls back silently.
+ */
+
+export interface LocalnetConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly slotDurationMs: number;
+}
+
+function readInteger(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  problems: string[],
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    problems.push(`${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+    return fallback;
+  }
+  return value;
+}
+
+/** Parses LOCALNET_PORT, LOCALNET_HOST, LOCALNET_DATA_DIR, and LOCALNET_SLOT_MS. */
+export function readLocalnetConfig(env: NodeJS.ProcessEnv): LocalnetConfig {
+  const problems: string[] = [];
+  const config: LocalnetConfig = Object.freeze({
+    port: readInteger(env, 'LOCALNET_PORT', 8899, 0, 65535, problems),
+    host: env.LOCALNET_HOST === undefined || env.LOCALNET_HOST === '' ? '127.0.0.1' : env.LOCALNET_HOST,
+    dataDir:
+      env.LOCALNET_DATA_DIR === undefined || env.LOCALNET_DATA_DIR === ''
+        ? './data/localnet'
+        : env.LOCALNET_DATA_DIR,
+    slotDurationMs: readInteger(env, 'LOCALNET_SLOT_MS', 400, 1, 60_000, problems),
+  });
+  if (problems.length > 0) throw new Error(`invalid localnet configuration:\n  ${problems.join('\n  ')}`);
+  return config;
+}

@@ -1,0 +1,174 @@
+/**
+ * The cluster's genesis state: the SPL mints of the token identity map at their real mainnet
+ * addresses and decimals (mint authority: the treasury), a funded treasury, and a market maker
+ * holding SOL plus an associated token account of every token (wrapped SOL included).
+ */
+import { AccountState, getMintEncoder, getTokenEncoder } from '@solana-program/token';
+import { address, getAddressEncoder, getProgramDerivedAddress, type Address } from '@solana/kit';
+import { ASSOCIATED_TOKEN_PROGRAM_ID, SYSTEM_PROGRAM_ID } from './program-ids';
+import { NATIVE_MINT, TOKEN_PROGRAM_ID } from './token-layout';
+
+export const LAMPORTS_PER_SOL = 1_000_000_000n;
+
+/** A token the cluster creates at genesis. */
+export interface GenesisToken {
+  readonly symbol: string;
+  /** Mint address (base58); the wrapped-SOL native mint is recognised and not re-created. */
+  readonly mint: string;
+  readonly decimals: number;
+}
+
+/** What the market maker holds at genesis, in whole tokens by symbol (SOL: native lamports). */
+export interface MarketMakerInventory {
+  /** Native SOL in the maker's system account, in whole SOL. */
+  readonly sol: bigint;
+  /** Whole tokens per symbol (`SOL` here means wrapped SOL in its token account). */
+  readonly tokens: Readonly<Record<string, bigint>>;
+  /** Whole tokens for a symbol missing from `tokens`. */
+  readonly defaultTokens: bigint;
+}
+
+/** Roughly US$10–50 million of each token at 2025 prices: deep enough for any local trade. */
+export const DEFAULT_MARKET_MAKER_INVENTORY: MarketMakerInventory = {
+  sol: 100_000n,
+  tokens: {
+    SOL: 50_000n,
+    USDC: 50_000_000n,
+    USDT: 50_000_000n,
+    BONK: 1_000_000_000_000n,
+    WIF: 10_000_000n,
+    PEPE: 1_000_000_000n,
+    SHIB: 10_000_000_000n,
+    BTC: 500n,
+    ETH: 10_000n,
+    WETH: 10_000n,
+    RAY: 10_000_000n,
+    JUP: 50_000_000n,
+    ORCA: 10_000_000n,
+    SRM: 100_000_000n,
+    DAI: 50_000_000n,
+  },
+  defaultTokens: 1_000_000n,
+};
+
+/** The treasury's genesis balance: one million SOL for the faucet and fees. */
+export const DEFAULT_TREASURY_LAMPORTS = 1_000_000n * LAMPORTS_PER_SOL;
+
+const U64_MAX = 2n ** 64n - 1n;
+
+/** One account to write at genesis. */
+export interface GenesisAccount {
+  readonly address: string;
+  readonly lamports: bigint;
+  readonly owner: string;
+  readonly data: Uint8Array;
+}
+
+/** A token as created on the cluster, with the maker's associated token account. */
+export interface GenesisMint extends GenesisToken {
+  /** The market maker's associated token account for this mint. */
+  readonly makerTokenAccount: string;
+  /** The maker's genesis balance in base units. */
+  readonly makerAmount: bigint;
+}
+
+export interface GenesisPlan {
+  readonly accounts: readonly GenesisAccount[];
+  readonly mints: readonly GenesisMint[];
+}
+
+export interface GenesisInput {
+  readonly tokens: readonly GenesisToken[];
+  readonly treasury: Address;
+  readonly marketMaker: Address;
+  readonly treasuryLamports: bigint;
+  readonly inventory: MarketMakerInventory;
+  /** Rent-exempt minimum for an account of `size` bytes. */
+  readonly rentExemptMinimum: (size: number) => bigint;
+}
+
+/** The associated token account of `owner` for `mint` under the classic token program. */
+export async function findAssociatedTokenAddress(owner: string, mint: string): Promise<string> {
+  const encoder = getAddressEncoder();
+  const [derived] = await getProgramDerivedAddress({
+    programAddress: address(ASSOCIATED_TOKEN_PROGRAM_ID),
+    seeds: [
+      encoder.encode(address(owner)),
+      encoder.encode(address(TOKEN_PROGRAM_ID)),
+      encoder.encode(address(mint)),
+    ],
+  });
+  return derived;
+}
+
+function toBaseUnits(symbol: string, whole: bigint, decimals: number): bigint {
+  const amount = whole * 10n ** BigInt(decimals);
+  if (amount > U64_MAX)
+    throw new Error(`genesis inventory of ${symbol} (${whole}) overflows u64 at ${decimals} decimals`);
+  return amount;
+}
+
+/** Computes every genesis account; pure apart from PDA derivation. */
+export async function planGenesis(input: GenesisInput): Promise<GenesisPlan> {
+  const { tokens, treasury, marketMaker, inventory, rentExemptMinimum } = input;
+  const accounts: GenesisAccount[] = [
+    {
+      address: treasury,
+      lamports: input.treasuryLamports,
+      owner: SYSTEM_PROGRAM_ID,
+      data: new Uint8Array(0),
+    },
+    {
+      address: marketMaker,
+      lamports: inventory.sol * LAMPORTS_PER_SOL,
+      owner: SYSTEM_PROGRAM_ID,
+      data: new Uint8Array(0),
+    },
+  ];
+  const mints: GenesisMint[] = [];
+  const mintRent = rentExemptMinimum(82);
+  const tokenAccountRent = rentExemptMinimum(165);
+  for (const token of tokens) {
+    const makerAmount = toBaseUnits(
+      token.symbol,
+      inventory.tokens[token.symbol] ?? inventory.defaultTokens,
+      token.decimals,
+    );
+    const makerTokenAccount = await findAssociatedTokenAddress(marketMaker, token.mint);
+    const isNative = token.mint === NATIVE_MINT;
+    if (!isNative) {
+      const mintData = getMintEncoder().encode({
+        mintAuthority: treasury,
+        supply: makerAmount,
+        decimals: token.decimals,
+        isInitialized: true,
+        freezeAuthority: null,
+      });
+      accounts.push({
+        address: token.mint,
+        lamports: mintRent,
+        owner: TOKEN_PROGRAM_ID,
+        data: new Uint8Array(mintData),
+      });
+    }
+    const tokenData = getTokenEncoder().encode({
+      mint: address(token.mint),
+      owner: marketMaker,
+      amount: makerAmount,
+      delegate: null,
+      state: AccountState.Initialized,
+      // A wrapped-SOL account records its rent-exempt reserve; its lamports are reserve + amount.
+      isNative: isNative ? tokenAccountRent : null,
+      delegatedAmount: 0n,
+      closeAuthority: null,
+    });
+    accounts.push({
+      address: makerTokenAccount,
+      lamports: isNative ? tokenAccountRent + makerAmount : tokenAccountRent,
+      owner: TOKEN_PROGRAM_ID,
+      data: new Uint8Array(tokenData),
+    });
+    mints.push({ ...token, makerTokenAccount, makerAmount });
+  }
+  return { accounts, mints };
+}

@@ -1,0 +1,648 @@
+/**
+ * A local Solana cluster on LiteSVM: the real SVM runtime with the SPL Token and Associated Token
+ * programs, plus what LiteSVM leaves to its host — a slot clock, a queue of recent blockhashes
+ * that expire after 150 slots, a signature log with replay protection, durable persistence and a
+ * genesis with the product's tokens at their mainnet mint addresses.
+ *
+ * Business code never calls this directly: it talks JSON-RPC to it (see `rpc/json-rpc-handler`).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { getTransferSolInstruction } from '@solana-program/system';
+import {
+  address,
+  appendTransactionMessageInstructions,
+  blockhash as toBlockhash,
+  createTransactionMessage,
+  getTransactionEncoder,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type KeyPairSigner,
+} from '@solana/kit';
+import { TOKEN_IDENTITIES } from '@solterm/contracts';
+import { encodeBase58 } from './base58';
+import { lockDataDir } from './data-dir-lock';
+import { BlockhashQueue, MAX_PROCESSING_AGE, type RecentBlockhash } from './blockhash-queue';
+import { calculateTransactionFee } from './fees';
+import {
+  DEFAULT_MARKET_MAKER_INVENTORY,
+  DEFAULT_TREASURY_LAMPORTS,
+  planGenesis,
+  type GenesisMint,
+  type GenesisToken,
+  type MarketMakerInventory,
+} from './genesis';
+import { generateStoredKeyPair, loadOrCreateKeyPairFile, type StoredKeyPair } from './keypair-store';
+import { Ledger, type AccountStateTuple, type LedgerReplay, type TransactionRecord } from './ledger';
+import { MEMO_PROGRAM_ID, SYSTEM_PROGRAM_ID } from './program-ids';
+import {
+  RENT_EXEMPT_EPOCH,
+  SvmRuntime,
+  toBase64,
+  type AccountView,
+  type ExecutionReport,
+  type SimulationResult,
+} from './svm-runtime';
+import type { TransactionErrorJson } from './transaction-error';
+import { parseWireTransaction, type WireTransaction } from './wire-transaction';
+
+export type { AccountView, ExecutionReport, SimulationResult } from './svm-runtime';
+
+/** Default slot duration, as on mainnet. */
+export const DEFAULT_SLOT_DURATION_MS = 400;
+/** Slots after which a confirmed transaction counts as finalized (mainnet: 32-slot lockout). */
+export const DEFAULT_FINALIZATION_DEPTH = 32;
+/** Slots per epoch, as on mainnet. */
+export const SLOTS_PER_EPOCH = 432_000;
+/** A slot marker is logged every this many slots; a restart resumes past the last marker. */
+const SLOT_MARKER_INTERVAL = 25;
+
+export const TREASURY_KEYPAIR_FILE = 'treasury-keypair.json';
+export const MARKET_MAKER_KEYPAIR_FILE = 'market-maker-keypair.json';
+const CLUSTER_META_FILE = 'cluster.json';
+
+export interface LocalClusterOptions {
+  /** Directory for keypairs and the ledger; omit for an in-memory cluster that forgets everything. */
+  readonly dataDir?: string;
+  /** Milliseconds per slot (default 400). */
+  readonly slotDurationMs?: number;
+  /** 'auto' (default) advances slots on a timer; 'manual' leaves it to {@link LocalCluster.advanceSlots}. */
+  readonly slotClock?: 'auto' | 'manual';
+  /** Tokens created at genesis (default: the token identity map of @solterm/contracts). */
+  readonly tokens?: readonly GenesisToken[];
+  /** Treasury lamports at genesis (default one million SOL). */
+  readonly treasuryLamports?: bigint;
+  /** The market maker's genesis inventory. */
+  readonly marketMakerInventory?: MarketMakerInventory;
+  /** Slots until a transaction is finalized (default 32). */
+  readonly finalizationDepth?: number;
+  /** fdatasync each ledger batch (default true). */
+  readonly fsync?: boolean;
+  /** Wall clock in milliseconds (default Date.now), for block times and the slot timer. */
+  readonly now?: () => number;
+  /** Where operational messages go (default: nowhere). */
+  readonly log?: (message: string) => void;
+}
+
+/** A signature's status in the sense of getSignatureStatuses. */
+export interface SignatureStatus {
+  readonly slot: number;
+  /** Slots since the transaction's slot; null once finalized. */
+  readonly confirmations: number | null;
+  readonly err: TransactionErrorJson | null;
+  readonly confirmationStatus: 'processed' | 'confirmed' | 'finalized';
+}
+
+/**
+ * What sending a transaction did. `committed`: it is in the signature log (with `record.err` set
+ * when it failed but was charged a fee). `rejected`: nothing changed on chain — a validator would
+ * report a preflight failure, or silently drop the transaction when preflight is skipped.
+ */
+export type SendOutcome =
+  | { readonly kind: 'committed'; readonly signature: string; readonly record: TransactionRecord }
+  | ({
+      readonly kind: 'rejected';
+      readonly signature: string;
+      readonly err: TransactionErrorJson;
+    } & ExecutionReport);
+
+export interface SendOptions {
+  /** Commit a transaction that fails during execution (charging its fee), as skipPreflight does. */
+  readonly skipPreflight?: boolean;
+  /** The base64 text the bytes came from, stored as-is to avoid re-encoding. */
+  readonly base64?: string;
+}
+
+export interface SimulateOptions {
+  readonly sigVerify?: boolean;
+  readonly replaceRecentBlockhash?: boolean;
+}
+
+/** Thrown by {@link LocalCluster.requestAirdrop} when the faucet transfer does not land. */
+export class AirdropError extends Error {
+  override readonly name = 'AirdropError';
+}
+
+interface StoredTransaction {
+  readonly record: TransactionRecord;
+  /** Ledger sequence number; durable once the ledger's durableSeq reaches it. */
+  readonly seq: number;
+}
+
+/**
+ * Creates (or reopens, when `dataDir` holds a previous run) a local cluster.
+ *
+ * @example
+ * const cluster = await createLocalCluster({ dataDir: './data/localnet' });
+ * const { blockhash } = cluster.getLatestBlockhash();
+ * // … later
+ * await cluster.close();
+ */
+export async function createLocalCluster(options: LocalClusterOptions = {}): Promise<LocalCluster> {
+  const { dataDir } = options;
+  let treasury: StoredKeyPair;
+  let marketMaker: StoredKeyPair;
+  let blockhashSeed: Uint8Array;
+  let ledger: Ledger | null = null;
+  let replay: LedgerReplay | null = null;
+  let unlock = async (): Promise<void> => undefined;
+  if (dataDir === undefined) {
+    treasury = await generateStoredKeyPair();
+    marketMaker = await generateStoredKeyPair();
+    blockhashSeed = randomBytes(32);
+  } else {
+    await mkdir(dataDir, { recursive: true });
+    unlock = await lockDataDir(dataDir);
+    try {
+      treasury = await loadOrCreateKeyPairFile(join(dataDir, TREASURY_KEYPAIR_FILE));
+      marketMaker = await loadOrCreateKeyPairFile(join(dataDir, MARKET_MAKER_KEYPAIR_FILE));
+      blockhashSeed = await loadOrCreateBlockhashSeed(join(dataDir, CLUSTER_META_FILE));
+      const opened = await Ledger.open(dataDir, {
+        fsync: options.fsync ?? true,
+        onError: (error) => options.log?.(`localnet: ledger write failed: ${String(error)}`),
+      });
+      ledger = opened.ledger;
+      replay = opened.replay;
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
+  }
+  const cluster = new LocalCluster(
+    options,
+    treasury.signer,
+    marketMaker.signer,
+    blockhashSeed,
+    ledger,
+    unlock,
+  );
+  try {
+    await cluster.initialise(replay);
+  } catch (error) {
+    await cluster.close();
+    throw error;
+  }
+  return cluster;
+}
+
+async function loadOrCreateBlockhashSeed(path: string): Promise<Uint8Array> {
+  try {
+    const meta = JSON.parse(await readFile(path, 'utf8')) as { blockhashSeed?: unknown };
+    if (typeof meta.blockhashSeed === 'string' && /^[0-9a-f]{64}$/.test(meta.blockhashSeed)) {
+      return Buffer.from(meta.blockhashSeed, 'hex');
+    }
+    throw new Error(`${path} has no valid blockhashSeed`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const seed = randomBytes(32);
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(
+    temporary,
+    `${JSON.stringify({ version: 1, blockhashSeed: seed.toString('hex') }, null, 2)}\n`,
+  );
+  await rename(temporary, path);
+  return seed;
+}
+
+export class LocalCluster {
+  /** The treasury: funded SOL, mint authority of every genesis mint, the faucet's source. */
+  readonly treasury: KeyPairSigner;
+  /** The market maker: SOL and an associated token account of every genesis token. */
+  readonly marketMaker: KeyPairSigner;
+  /** Milliseconds per slot. */
+  readonly slotDurationMs: number;
+
+  private readonly runtime = new SvmRuntime();
+  private readonly blockhashes: BlockhashQueue;
+  private readonly transactions = new Map<string, StoredTransaction>();
+  private readonly signaturesByAddress = new Map<string, string[]>();
+  private readonly finalizationDepth: number;
+  private readonly now: () => number;
+  private genesisMints: readonly GenesisMint[] = [];
+  private currentSlot = 0;
+  private currentBlockTime = 0;
+  private processedCount = 0;
+  private slotTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  /** @internal use {@link createLocalCluster}. */
+  constructor(
+    private readonly options: LocalClusterOptions,
+    treasury: KeyPairSigner,
+    marketMaker: KeyPairSigner,
+    blockhashSeed: Uint8Array,
+    private readonly ledger: Ledger | null,
+    private readonly unlock: () => Promise<void> = async () => undefined,
+  ) {
+    this.treasury = treasury;
+    this.marketMaker = marketMaker;
+    this.slotDurationMs = options.slotDurationMs ?? DEFAULT_SLOT_DURATION_MS;
+    if (!(this.slotDurationMs > 0)) throw new RangeError('slotDurationMs must be positive');
+    this.finalizationDepth = options.finalizationDepth ?? DEFAULT_FINALIZATION_DEPTH;
+    this.now = options.now ?? Date.now;
+    this.blockhashes = new BlockhashQueue(blockhashSeed);
+  }
+
+  /** @internal genesis, then the ledger's account states and signatures on top. */
+  async initialise(replay: LedgerReplay | null): Promise<void> {
+    const tokens =
+      this.options.tokens ??
+      TOKEN_IDENTITIES.map((token) => ({ symbol: token.symbol, mint: token.mint, decimals: token.decimals }));
+    const plan = await planGenesis({
+      tokens,
+      treasury: this.treasury.address,
+      marketMaker: this.marketMaker.address,
+      treasuryLamports: this.options.treasuryLamports ?? DEFAULT_TREASURY_LAMPORTS,
+      inventory: this.options.marketMakerInventory ?? DEFAULT_MARKET_MAKER_INVENTORY,
+      rentExemptMinimum: (size) => this.minimumBalanceForRentExemption(size),
+    });
+    for (const account of plan.accounts) {
+      const { address: accountAddress, lamports, owner, data } = account;
+      this.runtime.writeAccount([
+        accountAddress,
+        lamports.toString(),
+        owner,
+        0,
+        toBase64(data),
+        RENT_EXEMPT_EPOCH.toString(),
+      ]);
+    }
+    this.genesisMints = plan.mints;
+    let startSlot = 0;
+    if (replay !== null) {
+      for (const state of replay.accounts.values()) this.runtime.writeAccount(state);
+      for (const record of replay.transactions) this.indexTransaction(record, 0, this.accountKeysOf(record));
+      this.processedCount = replay.transactions.length;
+      if (replay.lastSlot >= 0) {
+        // Resume past any slot the previous run may have reached after its last marker.
+        startSlot = Math.max(replay.lastMarkerSlot + SLOT_MARKER_INTERVAL, replay.lastSlot) + 1;
+      }
+    }
+    this.setSlot(startSlot);
+    this.ledger?.appendSlot(startSlot);
+    if ((this.options.slotClock ?? 'auto') === 'auto') this.startSlotClock();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Clock
+
+  /** The current slot. Block height equals the slot: this cluster never skips a slot. */
+  get slot(): number {
+    return this.currentSlot;
+  }
+
+  get blockHeight(): number {
+    return this.currentSlot;
+  }
+
+  /** Unix time (seconds) of the current slot. */
+  get blockTime(): number {
+    return this.currentBlockTime;
+  }
+
+  /** Transactions in the signature log. */
+  get transactionCount(): number {
+    return this.processedCount;
+  }
+
+  /** The blockhash of slot 0, this cluster's identity across restarts (getGenesisHash). */
+  get genesisHash(): string {
+    return this.blockhashes.hashForSlot(0).blockhash;
+  }
+
+  /** The genesis tokens with the market maker's token account for each. */
+  get mints(): readonly GenesisMint[] {
+    return this.genesisMints;
+  }
+
+  /** Advances the clock by `count` slots (tests drive the clock with this). */
+  advanceSlots(count = 1): void {
+    if (!Number.isInteger(count) || count < 0) throw new RangeError('count must be a non-negative integer');
+    if (count === 0) return;
+    const previous = this.currentSlot;
+    this.setSlot(previous + count);
+    const crossedMarker =
+      Math.floor(this.currentSlot / SLOT_MARKER_INTERVAL) > Math.floor(previous / SLOT_MARKER_INTERVAL);
+    if (crossedMarker && !this.closed) this.ledger?.appendSlot(this.currentSlot);
+  }
+
+  /** Starts advancing one slot per `slotDurationMs` of wall time (catching up after stalls). */
+  startSlotClock(): void {
+    if (this.slotTimer !== undefined || this.closed) return;
+    const startedAt = this.now();
+    const startSlot = this.currentSlot;
+    this.slotTimer = setInterval(() => {
+      const target = startSlot + Math.floor((this.now() - startedAt) / this.slotDurationMs);
+      if (target > this.currentSlot) this.advanceSlots(target - this.currentSlot);
+    }, this.slotDurationMs);
+    this.slotTimer.unref();
+  }
+
+  stopSlotClock(): void {
+    if (this.slotTimer !== undefined) clearInterval(this.slotTimer);
+    this.slotTimer = undefined;
+  }
+
+  private setSlot(slot: number): void {
+    this.currentSlot = slot;
+    this.currentBlockTime = Math.floor(this.now() / 1000);
+    this.blockhashes.advanceTo(slot);
+    const epoch = Math.floor(slot / SLOTS_PER_EPOCH);
+    const slotsIntoEpoch = slot - epoch * SLOTS_PER_EPOCH;
+    const epochStart = this.currentBlockTime - Math.floor((slotsIntoEpoch * this.slotDurationMs) / 1000);
+    this.runtime.setClock({
+      slot,
+      epoch,
+      epochStartTimestamp: epochStart,
+      unixTimestamp: this.currentBlockTime,
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Blockhashes and fees
+
+  /** The newest blockhash and the last block height at which it is accepted. */
+  getLatestBlockhash(): { blockhash: string; lastValidBlockHeight: bigint } {
+    const latest = this.blockhashes.latest();
+    return { blockhash: latest.blockhash, lastValidBlockHeight: BigInt(latest.slot + MAX_PROCESSING_AGE) };
+  }
+
+  /** Whether a transaction with this recent blockhash would still be accepted. */
+  isBlockhashValid(blockhash: string): boolean {
+    return this.blockhashes.findByText(blockhash) !== undefined;
+  }
+
+  /** The fee for a message, or null when its blockhash has expired (as getFeeForMessage answers). */
+  getFeeForMessage(message: WireTransaction): bigint | null {
+    if (this.blockhashes.findByBytes(message.bytes, message.blockhashOffset) === undefined) return null;
+    return calculateTransactionFee(message);
+  }
+
+  minimumBalanceForRentExemption(dataLength: number): bigint {
+    return this.runtime.minimumBalanceForRentExemption(dataLength);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Accounts
+
+  getAccount(address: string): AccountView | null {
+    return this.runtime.getAccount(address);
+  }
+
+  getBalance(address: string): bigint {
+    return this.runtime.getBalance(address);
+  }
+
+  /** Every account owned by `programId`. */
+  getProgramAccounts(programId: string): AccountView[] {
+    return this.runtime.getProgramAccounts(programId);
+  }
+
+  /** Decimals of a mint, or undefined when the account is not a mint. */
+  getMintDecimals(mint: string): number | undefined {
+    return this.runtime.getMintDecimals(mint);
+  }
+
+  /**
+   * Writes an account outside any transaction (tests and tooling; real clusters cannot do this).
+   * Persisted like a transaction's writes. Zero lamports deletes the account.
+   */
+  setAccount(account: {
+    address: string;
+    lamports: bigint;
+    owner?: string;
+    data?: Uint8Array;
+    executable?: boolean;
+  }): void {
+    const state: AccountStateTuple = [
+      account.address,
+      account.lamports.toString(),
+      account.owner ?? SYSTEM_PROGRAM_ID,
+      account.executable === true ? 1 : 0,
+      toBase64(account.data ?? new Uint8Array(0)),
+      RENT_EXEMPT_EPOCH.toString(),
+    ];
+    this.runtime.writeAccount(state);
+    this.ledger?.appendAccounts([state]);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Transactions
+
+  /**
+   * Executes a wire transaction (bytes, or already parsed). Expected failures are values
+   * ({@link SendOutcome}); malformed bytes throw `WireFormatError`.
+   */
+  sendTransaction(input: Uint8Array | WireTransaction, options: SendOptions = {}): SendOutcome {
+    if (this.closed) throw new Error('the cluster is closed');
+    const transaction = input instanceof Uint8Array ? parseWireTransaction(input) : input;
+    const bytes = transaction.bytes;
+    const signature = encodeBase58(transaction.signatures[0]!);
+    if (this.blockhashes.findByBytes(bytes, transaction.blockhashOffset) === undefined) {
+      return rejected(signature, 'BlockhashNotFound');
+    }
+    if (this.transactions.has(signature)) return rejected(signature, 'AlreadyProcessed');
+    const resolved = this.runtime.resolveAccountKeys(transaction);
+    if (!('keys' in resolved)) return rejected(signature, resolved.err);
+    const pre = this.runtime.readPreState(resolved, transaction);
+    const { meta, err } = this.runtime.execute(transaction);
+    // A failure is committed only when preflight is skipped and the runtime charged the fee;
+    // otherwise nothing may change, so undo the fee LiteSVM may have taken.
+    if (err !== null && (options.skipPreflight !== true || !this.runtime.wasFeeCharged(resolved, pre))) {
+      this.runtime.rollback(resolved, pre);
+      return { kind: 'rejected', signature, ...this.runtime.report(meta, err, resolved), err };
+    }
+    const post = this.runtime.readPostState(resolved, pre);
+    const report = this.runtime.report(meta, err, resolved);
+    const record: TransactionRecord = {
+      signature,
+      slot: this.currentSlot,
+      blockTime: this.currentBlockTime,
+      err,
+      fee: post.fee.toString(),
+      logs: report.logs,
+      transaction: options.base64 ?? toBase64(bytes),
+      loadedAddresses: resolved.loadedAddresses,
+      preBalances: pre.lamports.map(String),
+      postBalances: post.postBalances,
+      preTokenBalances: pre.tokenBalances,
+      postTokenBalances: post.postTokenBalances,
+      computeUnitsConsumed: Number(report.unitsConsumed),
+      innerInstructions: report.innerInstructions,
+      returnData: report.returnData,
+    };
+    const seq = this.ledger?.appendTransaction(record, post.states) ?? 0;
+    this.indexTransaction(record, seq, resolved.addresses);
+    this.processedCount += 1;
+    return { kind: 'committed', signature, record };
+  }
+
+  /** Simulates without committing anything, as simulateTransaction does. */
+  simulateTransaction(input: Uint8Array | WireTransaction, options: SimulateOptions = {}): SimulationResult {
+    const transaction = input instanceof Uint8Array ? parseWireTransaction(input) : input;
+    const bytes = transaction.bytes;
+    let executed = bytes;
+    let replacement: RecentBlockhash | null = null;
+    if (options.replaceRecentBlockhash === true) {
+      replacement = this.blockhashes.latest();
+      executed = new Uint8Array(bytes);
+      executed.set(replacement.bytes, transaction.blockhashOffset);
+    } else if (this.blockhashes.findByBytes(bytes, transaction.blockhashOffset) === undefined) {
+      return { ...this.runtime.emptySimulation('BlockhashNotFound'), replacementBlockhash: null };
+    }
+    const simulation = this.runtime.simulate(transaction, executed, options.sigVerify === true);
+    return {
+      ...simulation,
+      replacementBlockhash:
+        replacement === null
+          ? null
+          : {
+              blockhash: replacement.blockhash,
+              lastValidBlockHeight: BigInt(replacement.slot + MAX_PROCESSING_AGE),
+            },
+    };
+  }
+
+  /**
+   * Sends `lamports` from the treasury to `recipient` in a real, signed transfer (so it appears in
+   * the signature log like any transaction) and returns its signature.
+   */
+  async requestAirdrop(recipient: string, lamports: bigint): Promise<string> {
+    if (lamports <= 0n) throw new AirdropError('airdrop amount must be positive');
+    const latest = this.getLatestBlockhash();
+    // A random memo keeps two identical requests in one slot from having the same signature.
+    const memo = {
+      programAddress: address(MEMO_PROGRAM_ID),
+      accounts: [],
+      data: new TextEncoder().encode(`faucet ${randomBytes(6).toString('hex')}`),
+    };
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (draft) => setTransactionMessageFeePayerSigner(this.treasury, draft),
+      (draft) =>
+        setTransactionMessageLifetimeUsingBlockhash(
+          { blockhash: toBlockhash(latest.blockhash), lastValidBlockHeight: latest.lastValidBlockHeight },
+          draft,
+        ),
+      (draft) =>
+        appendTransactionMessageInstructions(
+          [
+            getTransferSolInstruction({
+              source: this.treasury,
+              destination: address(recipient),
+              amount: lamports,
+            }),
+            memo,
+          ],
+          draft,
+        ),
+    );
+    const signed = await signTransactionMessageWithSigners(message);
+    const outcome = this.sendTransaction(new Uint8Array(getTransactionEncoder().encode(signed)));
+    if (outcome.kind === 'rejected') {
+      throw new AirdropError(`airdrop transfer failed: ${JSON.stringify(outcome.err)}`);
+    }
+    return outcome.signature;
+  }
+
+  /** The signature-log entry of a transaction, if the cluster processed it. */
+  getTransactionRecord(signature: string): TransactionRecord | undefined {
+    return this.transactions.get(signature)?.record;
+  }
+
+  /** getSignatureStatuses for one signature: null when the cluster never processed it. */
+  getSignatureStatus(signature: string): SignatureStatus | null {
+    const stored = this.transactions.get(signature);
+    if (stored === undefined) return null;
+    const { slot, err } = stored.record;
+    const age = this.currentSlot - slot;
+    const durable = this.ledger === null || stored.seq <= this.ledger.durableSeq;
+    if (!durable) return { slot, confirmations: age, err, confirmationStatus: 'processed' };
+    if (age >= this.finalizationDepth)
+      return { slot, confirmations: null, err, confirmationStatus: 'finalized' };
+    return { slot, confirmations: age, err, confirmationStatus: 'confirmed' };
+  }
+
+  /** Newest-first signatures of transactions that referenced `address`. */
+  getSignaturesForAddress(
+    accountAddress: string,
+    options: { limit?: number; before?: string; until?: string } = {},
+  ): TransactionRecord[] {
+    const signatures = this.signaturesByAddress.get(accountAddress) ?? [];
+    const limit = options.limit ?? 1000;
+    const out: TransactionRecord[] = [];
+    let index = signatures.length - 1;
+    if (options.before !== undefined) {
+      const position = signatures.lastIndexOf(options.before);
+      index = position === -1 ? -1 : position - 1;
+    }
+    for (; index >= 0 && out.length < limit; index -= 1) {
+      const signature = signatures[index]!;
+      if (signature === options.until) break;
+      out.push(this.transactions.get(signature)!.record);
+    }
+    return out;
+  }
+
+  /** Whether the cluster can accept transactions (false once a ledger write failed). */
+  isHealthy(): boolean {
+    return !this.closed && this.ledger?.error === undefined;
+  }
+
+  /** Resolves once everything committed so far is on disk. */
+  async flush(): Promise<void> {
+    await this.ledger?.flush();
+  }
+
+  /** Stops the clock, records the slot and flushes the ledger. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.stopSlotClock();
+    this.ledger?.appendSlot(this.currentSlot);
+    this.closed = true;
+    try {
+      await this.ledger?.close();
+    } finally {
+      await this.unlock();
+    }
+  }
+
+  private indexTransaction(record: TransactionRecord, seq: number, accountKeys: readonly string[]): void {
+    this.transactions.set(record.signature, { record, seq });
+    // Keys of a sanitized transaction are unique (a duplicate fails with AccountLoadedTwice).
+    for (const key of accountKeys) {
+      let list = this.signaturesByAddress.get(key);
+      if (list === undefined) {
+        list = [];
+        this.signaturesByAddress.set(key, list);
+      }
+      list.push(record.signature);
+    }
+  }
+
+  /** Every account key of a logged transaction: static keys then loaded ones. */
+  private accountKeysOf(record: TransactionRecord): string[] {
+    const transaction = parseWireTransaction(Buffer.from(record.transaction, 'base64'));
+    return [
+      ...transaction.staticAccountKeys.map((key) => this.runtime.addressOf(key)),
+      ...record.loadedAddresses.writable,
+      ...record.loadedAddresses.readonly,
+    ];
+  }
+}
+
+function rejected(signature: string, err: TransactionErrorJson): SendOutcome {
+  return {
+    kind: 'rejected',
+    signature,
+    err,
+    logs: [],
+    unitsConsumed: 0n,
+    innerInstructions: [],
+    returnData: null,
+  };
+}

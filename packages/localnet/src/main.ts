@@ -1,0 +1,49 @@
+/**
+ * `npm run localnet`: the local cluster alone, as a Solana JSON-RPC endpoint (default
+ * http://127.0.0.1:8899, data under ./data/localnet).
+ */
+import { readLocalnetConfig } from './config';
+import { startLocalnetServer } from './http-server';
+import { createLocalCluster } from './local-cluster';
+import { createJsonRpcHandler } from './rpc/json-rpc-handler';
+
+async function main(): Promise<void> {
+  const config = readLocalnetConfig(process.env);
+  const log = (message: string): void => console.error(message);
+  const cluster = await createLocalCluster({
+    dataDir: config.dataDir,
+    slotDurationMs: config.slotDurationMs,
+    log,
+  });
+  const server = await startLocalnetServer({
+    handler: createJsonRpcHandler(cluster, { log }),
+    port: config.port,
+    host: config.host,
+  });
+  console.log(`localnet: listening on ${server.url} (slot ${cluster.slot}, data ${config.dataDir})`);
+  console.log(`localnet: treasury ${cluster.treasury.address}, market maker ${cluster.marketMaker.address}`);
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`localnet: ${signal}, flushing the ledger and stopping`);
+    server
+      .close()
+      .then(() => cluster.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('localnet: shutdown failed', error);
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

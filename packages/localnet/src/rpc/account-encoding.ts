@@ -1,0 +1,100 @@
+/**
+ * Account answers in the encodings of the Solana RPC: legacy `binary` (a bare base58 string),
+ * `base58` and `base64` (`[data, encoding]`), and `jsonParsed` for SPL mints and token accounts
+ * (other accounts fall back to base64, as validators do).
+ */
+import { encodeBase58 } from '../base58';
+import type { AccountView, LocalCluster } from '../local-cluster';
+import { isMintData, isTokenAccountData, toParsedMint, toParsedTokenAccount } from '../token-layout';
+import type { Config } from './params';
+import { invalidParams, JSON_RPC_INVALID_REQUEST, RpcError } from './rpc-error';
+
+export type AccountEncoding = 'binary' | 'base58' | 'base64' | 'jsonParsed';
+
+const MAX_BASE58_BYTES = 128;
+
+export interface DataSlice {
+  readonly offset: number;
+  readonly length: number;
+}
+
+export function readAccountEncoding(config: Config, fallback: AccountEncoding = 'binary'): AccountEncoding {
+  const value = config.encoding;
+  if (value === undefined || value === null) return fallback;
+  if (value === 'binary' || value === 'base58' || value === 'base64' || value === 'jsonParsed') return value;
+  if (value === 'base64+zstd')
+    throw invalidParams('base64+zstd encoding is not supported by the local cluster');
+  throw invalidParams(
+    `unknown variant \`${String(value)}\`, expected one of \`binary\`, \`base58\`, \`base64\`, \`jsonParsed\``,
+  );
+}
+
+export function readDataSlice(config: Config): DataSlice | undefined {
+  const value = config.dataSlice;
+  if (value === undefined || value === null) return undefined;
+  const slice = value as { offset?: unknown; length?: unknown };
+  if (
+    typeof slice.offset !== 'number' ||
+    typeof slice.length !== 'number' ||
+    !Number.isSafeInteger(slice.offset) ||
+    !Number.isSafeInteger(slice.length) ||
+    slice.offset < 0 ||
+    slice.length < 0
+  ) {
+    throw invalidParams('invalid dataSlice: expected { offset, length } non-negative integers');
+  }
+  return { offset: slice.offset, length: slice.length };
+}
+
+function encodeData(
+  account: AccountView,
+  encoding: AccountEncoding,
+  slice: DataSlice | undefined,
+  cluster: LocalCluster,
+): unknown {
+  if (encoding === 'jsonParsed' && slice === undefined) {
+    const parsed = parseAccountData(account, cluster);
+    if (parsed !== undefined) return parsed;
+    encoding = 'base64';
+  }
+  const data =
+    slice === undefined ? account.data : account.data.subarray(slice.offset, slice.offset + slice.length);
+  if (encoding === 'base64' || encoding === 'jsonParsed') {
+    return [Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64'), 'base64'];
+  }
+  if (data.length > MAX_BASE58_BYTES) {
+    throw new RpcError(
+      JSON_RPC_INVALID_REQUEST,
+      `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`,
+    );
+  }
+  const text = encodeBase58(data);
+  return encoding === 'binary' ? text : [text, 'base58'];
+}
+
+function parseAccountData(account: AccountView, cluster: LocalCluster): object | undefined {
+  if (isMintData(account.owner, account.data)) return toParsedMint(account.owner, account.data);
+  if (isTokenAccountData(account.owner, account.data)) {
+    const mint = encodeBase58(account.data.subarray(0, 32));
+    const decimals = cluster.getMintDecimals(mint);
+    if (decimals !== undefined) return toParsedTokenAccount(account.owner, account.data, decimals);
+  }
+  return undefined;
+}
+
+/** The RPC `AccountInfo` object of an account. */
+export function encodeAccount(
+  account: AccountView,
+  encoding: AccountEncoding,
+  slice: DataSlice | undefined,
+  cluster: LocalCluster,
+): object {
+  return {
+    data: encodeData(account, encoding, slice, cluster),
+    executable: account.executable,
+    lamports: account.lamports,
+    owner: account.owner,
+    rentEpoch: account.rentEpoch,
+    space: BigInt(account.data.length),
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * Account and token methods: balances, account infos, program accounts and the SPL Token queries.
+ */
+import { decodeBase58, decodeBase58Exact, encodeBase58 } from '../base58';
+import type { AccountView, LocalCluster } from '../local-cluster';
+import {
+  decodeMint,
+  isMintData,
+  isTokenAccountData,
+  isTokenProgram,
+  readTokenAmount,
+  toUiTokenAmount,
+} from '../token-layout';
+import { encodeAccount, readAccountEncoding, readDataSlice, type AccountEncoding } from './account-encoding';
+import {
+  checkContext,
+  readAddress,
+  readArray,
+  readConfig,
+  readOptionalBoolean,
+  requireParam,
+  type Config,
+} from './params';
+import { invalidParam, invalidParams } from './rpc-error';
+import { withContext, type RpcMethod } from './rpc-method';
+
+const MAX_MULTIPLE_ACCOUNTS = 100;
+const MAX_LARGEST_ACCOUNTS = 20;
+
+const getBalance: RpcMethod = (params, cluster) => {
+  const address = readAddress(requireParam(params, 0, 'pubkey'));
+  checkContext(readConfig(params, 1), cluster);
+  return withContext(cluster, cluster.getBalance(address));
+};
+
+function encodeOrNull(cluster: LocalCluster, account: AccountView | null, config: Config): object | null {
+  if (account === null) return null;
+  return encodeAccount(account, readAccountEncoding(config), readDataSlice(config), cluster);
+}
+
+const getAccountInfo: RpcMethod = (params, cluster) => {
+  const address = readAddress(requireParam(params, 0, 'pubkey'));
+  const config = readConfig(params, 1);
+  checkContext(config, cluster);
+  return withContext(cluster, encodeOrNull(cluster, cluster.getAccount(address), config));
+};
+
+const getMultipleAccounts: RpcMethod = (params, cluster) => {
+  const addresses = readArray(requireParam(params, 0, 'pubkeys'), 'pubkeys', MAX_MULTIPLE_ACCOUNTS).map(
+    readAddress,
+  );
+  const config = readConfig(params, 1);
+  checkContext(config, cluster);
+  return withContext(
+    cluster,
+    addresses.map((address) => encodeOrNull(cluster, cluster.getAccount(address), config)),
+  );
+};
+
+type AccountFilter = (account: AccountView) => boolean;
+
+function readProgramAccountFilters(config: Config): AccountFilter[] {
+  const value = config.filters;
+  if (value === undefined || value === null) return [];
+  return readArray(value, 'filters', 4).map((filter): AccountFilter => {
+    const entry = filter as {
+      dataSize?: unknown;
+      memcmp?: { offset?: unknown; bytes?: unknown; encoding?: unknown };
+    };
+    if (typeof entry.dataSize === 'number') {
+      const size = entry.dataSize;
+      return (account) => account.data.length === size;
+    }
+    const memcmp = entry.memcmp;
+    if (memcmp !== undefined && typeof memcmp.offset === 'number' && typeof memcmp.bytes === 'string') {
+      const offset = memcmp.offset;
+      const bytes =
+        memcmp.encoding === 'base64'
+          ? new Uint8Array(Buffer.from(memcmp.bytes, 'base64'))
+          : decodeBase58OrThrow(memcmp.bytes);
+      return (account) => {
+        if (account.data.length < offset + bytes.length) return false;
+        for (let index = 0; index < bytes.length; index += 1) {
+          if (account.data[offset + index] !== bytes[index]) return false;
+        }
+        return true;
+      };
+    }
+    throw invalidParams('unsupported filter: expected { dataSize } or { memcmp: { offset, bytes } }');
+  });
+}
+
+function decodeBase58OrThrow(text: string): Uint8Array {
+  const bytes = text.length <= 175 ? decodeBase58(text) : undefined;
+  if (bytes === undefined) throw invalidParams('invalid memcmp bytes: not base58 (at most 128 bytes)');
+  return bytes;
+}
+
+const getProgramAccounts: RpcMethod = (params, cluster) => {
+  const programId = readAddress(requireParam(params, 0, 'program id'));
+  const config = readConfig(params, 1);
+  checkContext(config, cluster);
+  const encoding = readAccountEncoding(config);
+  const slice = readDataSlice(config);
+  const filters = readProgramAccountFilters(config);
+  const accounts = cluster
+    .getProgramAccounts(programId)
+    .filter((account) => filters.every((filter) => filter(account)))
+    .map((account) => ({
+      pubkey: account.address,
+      account: encodeAccount(account, encoding, slice, cluster),
+    }));
+  return readOptionalBoolean(config, 'withContext') === true ? withContext(cluster, accounts) : accounts;
+};
+
+/** Token accounts of one token program, optionally narrowed to a mint and an owner. */
+function findTokenAccounts(
+  cluster: LocalCluster,
+  programId: string,
+  where: { mint?: string; owner?: string },
+): AccountView[] {
+  const mintBytes = where.mint === undefined ? undefined : decodeBase58Exact(where.mint, 32);
+  const ownerBytes = where.owner === undefined ? undefined : decodeBase58Exact(where.owner, 32);
+  return cluster.getProgramAccounts(programId).filter((account) => {
+    if (!isTokenAccountData(account.owner, account.data)) return false;
+    if (mintBytes !== undefined && !bytesEqual(account.data, 0, mintBytes)) return false;
+    if (ownerBytes !== undefined && !bytesEqual(account.data, 32, ownerBytes)) return false;
+    return true;
+  });
+}
+
+function bytesEqual(data: Uint8Array, offset: number, expected: Uint8Array): boolean {
+  for (let index = 0; index < expected.length; index += 1) {
+    if (data[offset + index] !== expected[index]) return false;
+  }
+  return true;
+}
+
+function requireMint(cluster: LocalCluster, mint: string): AccountView {
+  const account = cluster.getAccount(mint);
+  if (account === null || !isMintData(account.owner, account.data)) throw invalidParam('could not find mint');
+  return account;
+}
+
+const getTokenAccountsByOwner: RpcMethod = (params, cluster) => {
+  const owner = readAddress(requireParam(params, 0, 'owner'));
+  const filter = requireParam(params, 1, 'filter') as { mint?: unknown; programId?: unknown } | null;
+  const config = readConfig(params, 2);
+  checkContext(config, cluster);
+  const encoding: AccountEncoding = readAccountEncoding(config);
+  const slice = readDataSlice(config);
+  let programId: string;
+  let mint: string | undefined;
+  if (
+    filter !== null &&
+    typeof filter === 'object' &&
+    filter.mint !== undefined &&
+    filter.programId === undefined
+  ) {
+    mint = readAddress(filter.mint);
+    programId = requireMint(cluster, mint).owner;
+  } else if (
+    filter !== null &&
+    typeof filter === 'object' &&
+    filter.programId !== undefined &&
+    filter.mint === undefined
+  ) {
+    programId = readAddress(filter.programId);
+    if (!isTokenProgram(programId)) throw invalidParam('unrecognized Token program id');
+  } else {
+    throw invalidParams('expected a filter object with exactly one of `mint` or `programId`');
+  }
+  const accounts = findTokenAccounts(cluster, programId, { owner, mint }).map((account) => ({
+    pubkey: account.address,
+    account: encodeAccount(account, encoding, slice, cluster),
+  }));
+  return withContext(cluster, accounts);
+};
+
+const getTokenAccountBalance: RpcMethod = (params, cluster) => {
+  const address = readAddress(requireParam(params, 0, 'token account'));
+  checkContext(readConfig(params, 1), cluster);
+  const account = cluster.getAccount(address);
+  if (account === null || !isTokenAccountData(account.owner, account.data))
+    throw invalidParam('not a Token account');
+  const decimals = cluster.getMintDecimals(encodeBase58(account.data.subarray(0, 32)));
+  if (decimals === undefined) throw invalidParam('could not find mint');
+  return withContext(cluster, toUiTokenAmount(readTokenAmount(account.data), decimals));
+};
+
+const getTokenSupply: RpcMethod = (params, cluster) => {
+  const mint = readAddress(requireParam(params, 0, 'mint'));
+  checkContext(readConfig(params, 1), cluster);
+  const account = cluster.getAccount(mint);
+  if (account === null || !isMintData(account.owner, account.data)) throw invalidParam('not a Token mint');
+  const fields = decodeMint(account.data);
+  return withContext(cluster, toUiTokenAmount(fields.supply, fields.decimals));
+};
+
+const getTokenLargestAccounts: RpcMethod = (params, cluster) => {
+  const mint = readAddress(requireParam(params, 0, 'mint'));
+  checkContext(readConfig(params, 1), cluster);
+  const mintAccount = requireMint(cluster, mint);
+  const decimals = decodeMint(mintAccount.data).decimals;
+  const largest = findTokenAccounts(cluster, mintAccount.owner, { mint })
+    .map((account) => ({ address: account.address, amount: readTokenAmount(account.data) }))
+    .sort((left, right) => (left.amount === right.amount ? 0 : left.amount > right.amount ? -1 : 1))
+    .slice(0, MAX_LARGEST_ACCOUNTS)
+    .map((entry) => ({ address: entry.address, ...toUiTokenAmount(entry.amount, decimals) }));
+  return withContext(cluster, largest);
+};
+
+export const ACCOUNT_METHODS: Readonly<Record<string, RpcMethod>> = {
+  getBalance,
+  getAccountInfo,
+  getMultipleAccounts,
+  getProgramAccounts,
+  getTokenAccountsByOwner,
+  getTokenAccountBalance,
+  getTokenSupply,
+  getTokenLargestAccounts,
+};

@@ -1,0 +1,141 @@
+/**
+ * Cluster-level methods: health, version, clock, blockhashes, fees, rent and the faucet.
+ */
+import { MAX_PROCESSING_AGE } from '../blockhash-queue';
+import { AirdropError, SLOTS_PER_EPOCH, type LocalCluster } from '../local-cluster';
+import { parseWireMessage, WireFormatError } from '../wire-transaction';
+import { checkContext, readAddress, readConfig, readInteger, readString, requireParam } from './params';
+import { invalidParams, JSON_RPC_INTERNAL_ERROR, RpcError, RPC_NODE_UNHEALTHY } from './rpc-error';
+import { SOLANA_CORE_VERSION, withContext, type RpcMethod } from './rpc-method';
+
+function assertHealthy(cluster: LocalCluster): void {
+  if (!cluster.isHealthy()) throw new RpcError(RPC_NODE_UNHEALTHY, 'Node is unhealthy', {});
+}
+
+const getHealth: RpcMethod = (_params, cluster) => {
+  assertHealthy(cluster);
+  return 'ok';
+};
+
+const getVersion: RpcMethod = () => ({ 'solana-core': SOLANA_CORE_VERSION, 'feature-set': 0 });
+
+const getSlot: RpcMethod = (params, cluster) => {
+  checkContext(readConfig(params, 0), cluster);
+  return cluster.slot;
+};
+
+const getBlockHeight: RpcMethod = (params, cluster) => {
+  checkContext(readConfig(params, 0), cluster);
+  return cluster.blockHeight;
+};
+
+const getEpochInfo: RpcMethod = (params, cluster) => {
+  checkContext(readConfig(params, 0), cluster);
+  const slot = cluster.slot;
+  return {
+    absoluteSlot: slot,
+    blockHeight: cluster.blockHeight,
+    epoch: Math.floor(slot / SLOTS_PER_EPOCH),
+    slotIndex: slot % SLOTS_PER_EPOCH,
+    slotsInEpoch: SLOTS_PER_EPOCH,
+    transactionCount: cluster.transactionCount,
+  };
+};
+
+const getEpochSchedule: RpcMethod = () => ({
+  firstNormalEpoch: 0,
+  firstNormalSlot: 0,
+  leaderScheduleSlotOffset: SLOTS_PER_EPOCH,
+  slotsPerEpoch: SLOTS_PER_EPOCH,
+  warmup: false,
+});
+
+const getLatestBlockhash: RpcMethod = (params, cluster) => {
+  checkContext(readConfig(params, 0), cluster);
+  return withContext(cluster, cluster.getLatestBlockhash());
+};
+
+const isBlockhashValid: RpcMethod = (params, cluster) => {
+  const blockhash = readString(requireParam(params, 0, 'blockhash'), 'blockhash');
+  checkContext(readConfig(params, 1), cluster);
+  return withContext(cluster, cluster.isBlockhashValid(blockhash));
+};
+
+const getFeeForMessage: RpcMethod = (params, cluster) => {
+  const encoded = readString(requireParam(params, 0, 'message'), 'message');
+  checkContext(readConfig(params, 1), cluster);
+  let message;
+  try {
+    message = parseWireMessage(Buffer.from(encoded, 'base64'));
+  } catch (error) {
+    if (error instanceof WireFormatError) throw invalidParams(`invalid message: ${error.message}`);
+    throw error;
+  }
+  return withContext(cluster, cluster.getFeeForMessage(message));
+};
+
+const getMinimumBalanceForRentExemption: RpcMethod = (params, cluster) => {
+  const size = readInteger(requireParam(params, 0, 'data length'), 'data length');
+  checkContext(readConfig(params, 1), cluster);
+  return cluster.minimumBalanceForRentExemption(size);
+};
+
+const getTransactionCount: RpcMethod = (params, cluster) => {
+  checkContext(readConfig(params, 0), cluster);
+  return cluster.transactionCount;
+};
+
+const getGenesisHash: RpcMethod = (_params, cluster) => cluster.genesisHash;
+
+const getIdentity: RpcMethod = (_params, cluster) => ({ identity: cluster.treasury.address });
+
+const getFirstAvailableBlock: RpcMethod = () => 0;
+
+const minimumLedgerSlot: RpcMethod = () => 0;
+
+const getMaxRetransmitSlot: RpcMethod = (_params, cluster) => cluster.slot;
+
+const getRecentPrioritizationFees: RpcMethod = (_params, cluster) => {
+  // No fee market here: report zero for the slots a client would look at.
+  const first = Math.max(0, cluster.slot - MAX_PROCESSING_AGE);
+  return Array.from({ length: cluster.slot - first + 1 }, (_, index) => ({
+    slot: first + index,
+    prioritizationFee: 0,
+  }));
+};
+
+const requestAirdrop: RpcMethod = async (params, cluster) => {
+  const recipient = readAddress(requireParam(params, 0, 'pubkey'));
+  const lamports = readInteger(requireParam(params, 1, 'lamports'), 'lamports');
+  checkContext(readConfig(params, 2), cluster);
+  if (lamports === 0) throw invalidParams('lamports must be positive');
+  try {
+    return await cluster.requestAirdrop(recipient, BigInt(lamports));
+  } catch (error) {
+    if (error instanceof AirdropError) throw new RpcError(JSON_RPC_INTERNAL_ERROR, error.message);
+    throw error;
+  }
+};
+
+export const CLUSTER_METHODS: Readonly<Record<string, RpcMethod>> = {
+  getHealth,
+  getVersion,
+  getSlot,
+  getBlockHeight,
+  getEpochInfo,
+  getEpochSchedule,
+  getLatestBlockhash,
+  isBlockhashValid,
+  getFeeForMessage,
+  getMinimumBalanceForRentExemption,
+  getTransactionCount,
+  getGenesisHash,
+  getIdentity,
+  getFirstAvailableBlock,
+  minimumLedgerSlot,
+  getMaxRetransmitSlot,
+  getRecentPrioritizationFees,
+  requestAirdrop,
+};
+
+export { assertHealthy };

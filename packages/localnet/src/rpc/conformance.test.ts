@@ -1,0 +1,480 @@
+/**
+ * RPC conformance: @solana/kit's own client against the standalone HTTP server. Every answer must
+ * parse into kit's types (bigints, addresses, typed errors) exactly as against a real validator.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getMintDecoder,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
+import {
+  address,
+  createSolanaRpc,
+  generateKeyPairSigner,
+  isSolanaError,
+  lamports,
+  signature as toSignature,
+  SOLANA_ERROR__JSON_RPC__INVALID_PARAMS,
+  SOLANA_ERROR__JSON_RPC__METHOD_NOT_FOUND,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
+  SOLANA_ERROR__TRANSACTION_ERROR__ACCOUNT_NOT_FOUND,
+  SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED,
+  SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
+  SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
+  type Base64EncodedWireTransaction,
+  type KeyPairSigner,
+  type Rpc,
+  type Signature,
+  type SolanaRpcApi,
+  type TransactionMessageBytesBase64,
+} from '@solana/kit';
+import { USDC_MINT } from '@solterm/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAMPORTS_PER_SOL } from '../genesis';
+import { startLocalnetServer, type LocalnetServer } from '../http-server';
+import { createLocalCluster, type LocalCluster } from '../local-cluster';
+import { signInstructions, signTransfer, type SignedTransaction } from '../test-helpers';
+import { createJsonRpcHandler } from './json-rpc-handler';
+
+const USDC = address(USDC_MINT);
+let dataDir: string;
+let cluster: LocalCluster;
+let server: LocalnetServer;
+let rpc: Rpc<SolanaRpcApi>;
+
+async function rawCall(
+  method: string,
+  params: unknown[],
+): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }> {
+  const response = await fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return (await response.json()) as {
+    result?: unknown;
+    error?: { code: number; message: string; data?: unknown };
+  };
+}
+
+async function send(transaction: SignedTransaction): Promise<Signature> {
+  return rpc
+    .sendTransaction(transaction.base64 as Base64EncodedWireTransaction, { encoding: 'base64' })
+    .send();
+}
+
+async function sendError(transaction: SignedTransaction): Promise<unknown> {
+  return send(transaction).then(
+    () => {
+      throw new Error('expected sendTransaction to fail');
+    },
+    (error: unknown) => error,
+  );
+}
+
+async function latestLifetime(): Promise<{ blockhash: string; lastValidBlockHeight: bigint }> {
+  const { value } = await rpc.getLatestBlockhash().send();
+  return value;
+}
+
+async function airdrop(recipient: KeyPairSigner, sol: bigint): Promise<Signature> {
+  const signature = await rpc.requestAirdrop(recipient.address, lamports(sol * LAMPORTS_PER_SOL)).send();
+  await cluster.flush();
+  return signature;
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'localnet-rpc-'));
+  cluster = await createLocalCluster({ dataDir, slotClock: 'manual' });
+  server = await startLocalnetServer({ handler: createJsonRpcHandler(cluster), port: 0 });
+  rpc = createSolanaRpc(server.url);
+});
+
+afterAll(async () => {
+  await server.close();
+  await cluster.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('cluster methods parse with kit', () => {
+  it('getHealth, getVersion, getSlot, getBlockHeight, getEpochInfo', async () => {
+    cluster.advanceSlots(3);
+    expect(await rpc.getHealth().send()).toBe('ok');
+    expect((await rpc.getVersion().send())['solana-core']).toMatch(/^\d+\.\d+\.\d+/);
+    const slot = await rpc.getSlot({ commitment: 'confirmed' }).send();
+    expect(slot).toBe(BigInt(cluster.slot));
+    expect(await rpc.getBlockHeight().send()).toBe(BigInt(cluster.blockHeight));
+    const epoch = await rpc.getEpochInfo().send();
+    expect(epoch).toMatchObject({ absoluteSlot: slot, epoch: 0n, slotIndex: slot, slotsInEpoch: 432_000n });
+    expect(typeof epoch.transactionCount).toBe('bigint');
+  });
+
+  it('getLatestBlockhash, isBlockhashValid, getFeeForMessage, getMinimumBalanceForRentExemption', async () => {
+    const latest = await rpc.getLatestBlockhash({ commitment: 'finalized' }).send();
+    expect(latest.context.slot).toBe(BigInt(cluster.slot));
+    expect(latest.value.lastValidBlockHeight).toBe(BigInt(cluster.blockHeight + 150));
+    expect((await rpc.isBlockhashValid(latest.value.blockhash).send()).value).toBe(true);
+    const payer = await generateKeyPairSigner();
+    const transfer = await signTransfer(payer, payer.address, 1n, latest.value);
+    const fee = await rpc.getFeeForMessage(transfer.messageBase64 as TransactionMessageBytesBase64).send();
+    expect(fee.value).toBe(5000n);
+    expect(await rpc.getMinimumBalanceForRentExemption(165n).send()).toBe(2_039_280n);
+  });
+
+  it('rejects unknown methods and bad params with the JSON-RPC codes', async () => {
+    const error = await rpc
+      .getBalance('not-an-address' as never)
+      .send()
+      .catch((caught: unknown) => caught);
+    expect(isSolanaError(error, SOLANA_ERROR__JSON_RPC__INVALID_PARAMS)).toBe(true);
+    expect((await rawCall('getBogus', [])).error?.code).toBe(SOLANA_ERROR__JSON_RPC__METHOD_NOT_FOUND);
+    expect((await rawCall('getSlot', [{ commitment: 'soon' }])).error?.code).toBe(-32602);
+    expect((await rawCall('getSlot', [{ minContextSlot: 10_000_000 }])).error?.code).toBe(-32016);
+  });
+
+  it('answers batches in order', async () => {
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 'a', method: 'getSlot' },
+        { jsonrpc: '2.0', id: 'b', method: 'getHealth' },
+      ]),
+    });
+    expect(await response.json()).toEqual([
+      { jsonrpc: '2.0', id: 'a', result: cluster.slot },
+      { jsonrpc: '2.0', id: 'b', result: 'ok' },
+    ]);
+  });
+});
+
+describe('account and token methods parse with kit', () => {
+  it('getBalance, getAccountInfo (base64 and jsonParsed), getMultipleAccounts', async () => {
+    const balance = await rpc.getBalance(cluster.treasury.address).send();
+    expect(typeof balance.value).toBe('bigint');
+    const mint = await rpc.getAccountInfo(USDC, { encoding: 'base64' }).send();
+    expect(mint.value?.owner).toBe(TOKEN_PROGRAM_ADDRESS);
+    // kit's type no longer lists rentEpoch, but validators still send it (u64::MAX when exempt).
+    expect((mint.value as unknown as { rentEpoch: bigint }).rentEpoch).toBe(18446744073709551615n);
+    const decoded = getMintDecoder().decode(Buffer.from(mint.value!.data[0], 'base64'));
+    expect(decoded.decimals).toBe(6);
+    const parsed = await rpc.getAccountInfo(USDC, { encoding: 'jsonParsed' }).send();
+    expect(parsed.value?.data).toMatchObject({
+      program: 'spl-token',
+      parsed: { type: 'mint', info: { decimals: 6 } },
+    });
+    const nobody = await generateKeyPairSigner();
+    const many = await rpc.getMultipleAccounts([USDC, nobody.address], { encoding: 'base64' }).send();
+    expect(many.value[0]?.space).toBe(82n);
+    expect(many.value[1]).toBeNull();
+  });
+
+  it('getTokenAccountsByOwner by mint and by program, getTokenAccountBalance, getTokenLargestAccounts', async () => {
+    const maker = cluster.marketMaker.address;
+    const byMint = await rpc
+      .getTokenAccountsByOwner(maker, { mint: USDC }, { encoding: 'jsonParsed' })
+      .send();
+    expect(byMint.value).toHaveLength(1);
+    const info = byMint.value[0]!.account.data.parsed.info;
+    expect(info.tokenAmount).toEqual({
+      amount: '50000000000000',
+      decimals: 6,
+      uiAmount: 50_000_000,
+      uiAmountString: '50000000',
+    });
+    expect(info.owner).toBe(maker);
+    const byProgram = await rpc
+      .getTokenAccountsByOwner(maker, { programId: TOKEN_PROGRAM_ADDRESS }, { encoding: 'base64' })
+      .send();
+    expect(byProgram.value.length).toBe(cluster.mints.length);
+    const balance = await rpc.getTokenAccountBalance(byMint.value[0]!.pubkey).send();
+    expect(balance.value).toEqual({
+      amount: '50000000000000',
+      decimals: 6,
+      uiAmount: 50_000_000,
+      uiAmountString: '50000000',
+    });
+    const largest = await rpc.getTokenLargestAccounts(USDC).send();
+    expect(largest.value[0]).toMatchObject({ address: byMint.value[0]!.pubkey, amount: '50000000000000' });
+  });
+});
+
+describe('transactions through kit', () => {
+  it('sends a kit-built SOL transfer and confirms it with getSignatureStatuses and getTransaction', async () => {
+    // Given a funded payer
+    const payer = await generateKeyPairSigner();
+    const airdropSignature = await airdrop(payer, 2n);
+    const airdropStatus = await rpc.getSignatureStatuses([airdropSignature]).send();
+    expect(airdropStatus.value[0]?.confirmationStatus).toBe('confirmed');
+    const recipient = await generateKeyPairSigner();
+
+    // When a transfer built and signed with kit is sent over JSON-RPC
+    const transfer = await signTransfer(
+      payer,
+      recipient.address,
+      LAMPORTS_PER_SOL / 2n,
+      await latestLifetime(),
+    );
+    const sent = await send(transfer);
+    expect(sent).toBe(transfer.signature);
+    await cluster.flush();
+
+    // Then its status is confirmed and both balances moved, the fee paid by the payer
+    const statuses = await rpc
+      .getSignatureStatuses([sent, toSignature(transfer.signature)], { searchTransactionHistory: true })
+      .send();
+    expect(statuses.value[0]).toMatchObject({
+      err: null,
+      status: { Ok: null },
+      confirmationStatus: 'confirmed',
+      slot: BigInt(cluster.slot),
+    });
+    expect((await rpc.getBalance(recipient.address).send()).value).toBe(LAMPORTS_PER_SOL / 2n);
+    expect((await rpc.getBalance(payer.address).send()).value).toBe(
+      2n * LAMPORTS_PER_SOL - LAMPORTS_PER_SOL / 2n - 5000n,
+    );
+    const fetched = await rpc
+      .getTransaction(sent, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 })
+      .send();
+    expect(fetched?.meta?.fee).toBe(5000n);
+    expect(fetched?.meta?.err).toBeNull();
+    expect(fetched?.meta?.postBalances[1]).toBe(LAMPORTS_PER_SOL / 2n);
+    expect(fetched?.version).toBe(0);
+    expect(fetched?.transaction.message.accountKeys[0]).toBe(payer.address);
+    const asBase64 = await rpc
+      .getTransaction(sent, {
+        commitment: 'confirmed',
+        maxSupportedTransactionVersion: 0,
+        encoding: 'base64',
+      })
+      .send();
+    expect(asBase64?.transaction[0]).toBe(transfer.base64);
+    // Finalized needs 32 more slots; until then a finalized read does not see it.
+    const finalized = {
+      commitment: 'finalized',
+      encoding: 'json',
+      maxSupportedTransactionVersion: 0,
+    } as const;
+    expect(await rpc.getTransaction(sent, finalized).send()).toBeNull();
+    cluster.advanceSlots(32);
+    expect((await rpc.getTransaction(sent, finalized).send())?.slot).toBe(fetched?.slot);
+    const history = await rpc.getSignaturesForAddress(recipient.address).send();
+    expect(history.map((entry) => entry.signature)).toEqual([sent]);
+  });
+
+  it('moves SPL tokens between associated token accounts', async () => {
+    // Given a payer holding USDC from the market maker
+    const payer = await generateKeyPairSigner();
+    await airdrop(payer, 1n);
+    const recipient = await generateKeyPairSigner();
+    const [makerUsdc] = await findAssociatedTokenPda({
+      owner: cluster.marketMaker.address,
+      mint: USDC,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const [payerUsdc] = await findAssociatedTokenPda({
+      owner: payer.address,
+      mint: USDC,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const [recipientUsdc] = await findAssociatedTokenPda({
+      owner: recipient.address,
+      mint: USDC,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const funding = await signInstructions(
+      payer,
+      [
+        getCreateAssociatedTokenIdempotentInstruction({
+          payer,
+          ata: payerUsdc,
+          owner: payer.address,
+          mint: USDC,
+        }),
+        getTransferCheckedInstruction({
+          source: makerUsdc,
+          mint: USDC,
+          destination: payerUsdc,
+          authority: cluster.marketMaker,
+          amount: 100_000_000n,
+          decimals: 6,
+        }),
+      ],
+      await latestLifetime(),
+    );
+    await send(funding);
+
+    // When the payer creates the recipient's account and sends 25 USDC with transferChecked
+    const transfer = await signInstructions(
+      payer,
+      [
+        getCreateAssociatedTokenIdempotentInstruction({
+          payer,
+          ata: recipientUsdc,
+          owner: recipient.address,
+          mint: USDC,
+        }),
+        getTransferCheckedInstruction({
+          source: payerUsdc,
+          mint: USDC,
+          destination: recipientUsdc,
+          authority: payer,
+          amount: 25_000_000n,
+          decimals: 6,
+        }),
+      ],
+      await latestLifetime(),
+    );
+    await send(transfer);
+    await cluster.flush();
+
+    // Then both token balances read back through getTokenAccountBalance
+    expect((await rpc.getTokenAccountBalance(payerUsdc).send()).value).toMatchObject({
+      amount: '75000000',
+      uiAmountString: '75',
+    });
+    expect((await rpc.getTokenAccountBalance(recipientUsdc).send()).value).toMatchObject({
+      amount: '25000000',
+      uiAmount: 25,
+    });
+    const fetched = await rpc
+      .getTransaction(toSignature(transfer.signature), {
+        commitment: 'confirmed',
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
+    const post = fetched?.meta?.postTokenBalances?.find((balance) => balance.owner === recipient.address);
+    expect(post?.uiTokenAmount.amount).toBe('25000000');
+    expect(fetched?.meta?.innerInstructions?.length).toBeGreaterThan(0);
+  });
+
+  it('simulates without committing, with post-state accounts', async () => {
+    const payer = await generateKeyPairSigner();
+    await airdrop(payer, 1n);
+    const recipient = await generateKeyPairSigner();
+    const transfer = await signTransfer(payer, recipient.address, 1_000_000n, await latestLifetime());
+    const simulation = await rpc
+      .simulateTransaction(transfer.base64 as Base64EncodedWireTransaction, {
+        encoding: 'base64',
+        sigVerify: true,
+        accounts: { addresses: [recipient.address], encoding: 'base64' },
+      })
+      .send();
+    expect(simulation.value.err).toBeNull();
+    expect(simulation.value.unitsConsumed).toBeGreaterThan(0n);
+    expect(simulation.value.accounts[0]?.lamports).toBe(1_000_000n);
+    expect(simulation.value.fee).toBe(5000n);
+    expect((await rpc.getBalance(recipient.address).send()).value).toBe(0n);
+    const replaced = await rpc
+      .simulateTransaction(transfer.base64 as Base64EncodedWireTransaction, {
+        encoding: 'base64',
+        replaceRecentBlockhash: true,
+      })
+      .send();
+    expect(replaced.value.replacementBlockhash?.blockhash).toBe(cluster.getLatestBlockhash().blockhash);
+  });
+
+  it('answers an expired blockhash with "Blockhash not found"', async () => {
+    const payer = await generateKeyPairSigner();
+    await airdrop(payer, 1n);
+    const transfer = await signTransfer(payer, cluster.treasury.address, 1n, await latestLifetime());
+    cluster.advanceSlots(151);
+    const error = await sendError(transfer);
+    expect(
+      isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE),
+    ).toBe(true);
+    expect(isSolanaError((error as Error).cause, SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND)).toBe(
+      true,
+    );
+    const raw = await rawCall('sendTransaction', [transfer.base64, { encoding: 'base64' }]);
+    expect(raw.error).toMatchObject({
+      code: -32002,
+      message: 'Transaction simulation failed: Blockhash not found',
+      data: { err: 'BlockhashNotFound' },
+    });
+    // Without preflight a validator accepts and then drops it: nothing lands.
+    expect(
+      (await rawCall('sendTransaction', [transfer.base64, { encoding: 'base64', skipPreflight: true }]))
+        .result,
+    ).toBe(transfer.signature);
+    expect((await rpc.getSignatureStatuses([toSignature(transfer.signature)]).send()).value[0]).toBeNull();
+  });
+
+  it('refuses a replayed transaction', async () => {
+    const payer = await generateKeyPairSigner();
+    await airdrop(payer, 1n);
+    const transfer = await signTransfer(payer, cluster.treasury.address, 1_000n, await latestLifetime());
+    await send(transfer);
+    const balance = (await rpc.getBalance(payer.address).send()).value;
+    const error = await sendError(transfer);
+    expect(isSolanaError((error as Error).cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED)).toBe(
+      true,
+    );
+    expect((await rpc.getBalance(payer.address).send()).value).toBe(balance);
+  });
+
+  it('answers insufficient funds with -32002, the real error text and the simulation logs', async () => {
+    // A payer that never received lamports: the runtime cannot even charge the fee.
+    const broke = await generateKeyPairSigner();
+    const noCredit = await signTransfer(broke, cluster.treasury.address, 1n, await latestLifetime());
+    const raw = await rawCall('sendTransaction', [noCredit.base64, { encoding: 'base64' }]);
+    expect(raw.error).toMatchObject({
+      code: -32002,
+      message:
+        'Transaction simulation failed: Attempt to debit an account but found no record of a prior credit.',
+      data: { err: 'AccountNotFound', logs: [] },
+    });
+    const kitError = await sendError(noCredit);
+    expect(isSolanaError((kitError as Error).cause, SOLANA_ERROR__TRANSACTION_ERROR__ACCOUNT_NOT_FOUND)).toBe(
+      true,
+    );
+
+    // A payer with some SOL sending more than it has: the system program refuses.
+    const poor = await generateKeyPairSigner();
+    await airdrop(poor, 1n);
+    const tooMuch = await signTransfer(
+      poor,
+      cluster.treasury.address,
+      5n * LAMPORTS_PER_SOL,
+      await latestLifetime(),
+    );
+    const error = await sendError(tooMuch);
+    expect(
+      isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE),
+    ).toBe(true);
+    expect(isSolanaError((error as Error).cause, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM)).toBe(true);
+    const logs = (error as { context: { logs: string[] } }).context.logs;
+    expect(logs.some((line) => line.startsWith('Transfer: insufficient lamports'))).toBe(true);
+    expect((await rpc.getBalance(poor.address).send()).value).toBe(LAMPORTS_PER_SOL);
+  });
+
+  it('answers a bad signature with -32003 and malformed bytes with -32602', async () => {
+    const payer = await generateKeyPairSigner();
+    await airdrop(payer, 1n);
+    const transfer = await signTransfer(payer, cluster.treasury.address, 1n, await latestLifetime());
+    const tampered = Buffer.from(transfer.bytes);
+    tampered[10]! ^= 0xff;
+    const bad = { ...transfer, base64: tampered.toString('base64') };
+    expect(
+      isSolanaError(
+        await sendError(bad),
+        SOLANA_ERROR__JSON_RPC__SERVER_ERROR_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
+      ),
+    ).toBe(true);
+    const truncated = await rawCall('sendTransaction', [
+      transfer.base64.slice(0, 40),
+      { encoding: 'base64' },
+    ]);
+    expect(truncated.error?.code).toBe(-32602);
+    expect(truncated.error?.message).toMatch(/^failed to deserialize/);
+    const base58 = await rawCall('sendTransaction', [Buffer.from('not base58 0OIl').toString()]);
+    expect(base58.error?.code).toBe(-32602);
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * JSON-RPC 2.0 over any transport: single and batch requests, the Solana method set of
+ * cluster-methods, account-methods and transaction-methods, and the standard error envelope.
+ */
+import type { LocalCluster } from '../local-cluster';
+import { ACCOUNT_METHODS } from './account-methods';
+import { CLUSTER_METHODS } from './cluster-methods';
+import { stringifyJson } from './json';
+import {
+  JSON_RPC_INTERNAL_ERROR,
+  JSON_RPC_INVALID_PARAMS,
+  JSON_RPC_INVALID_REQUEST,
+  JSON_RPC_METHOD_NOT_FOUND,
+  JSON_RPC_PARSE_ERROR,
+  RpcError,
+} from './rpc-error';
+import type { RpcMethod } from './rpc-method';
+import { TRANSACTION_METHODS } from './transaction-methods';
+
+export type JsonRpcId = string | number | null;
+
+export interface JsonRpcSuccess {
+  readonly jsonrpc: '2.0';
+  readonly result: unknown;
+  readonly id: JsonRpcId;
+}
+
+export interface JsonRpcFailure {
+  readonly jsonrpc: '2.0';
+  readonly error: { readonly code: number; readonly message: string; readonly data?: unknown };
+  readonly id: JsonRpcId;
+}
+
+export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
+
+/** Answers JSON-RPC requests against one cluster. */
+export interface JsonRpcHandler {
+  /**
+   * Handles a parsed request body (an object, or an array for a batch). Results may hold bigint
+   * (u64 values) and `JsonFloat`: serialise them with `stringifyJson`, not `JSON.stringify`.
+   * A string or bytes body is parsed first (answering -32700 when it is not JSON).
+   */
+  handleJsonRpc(body: unknown): Promise<JsonRpcResponse | JsonRpcResponse[]>;
+  /** Handles a raw request body and returns the serialised response: the whole transport job. */
+  handleJsonRpcText(body: string | Uint8Array): Promise<string>;
+}
+
+/** Every method this server answers, by name. */
+export const RPC_METHODS: Readonly<Record<string, RpcMethod>> = {
+  ...CLUSTER_METHODS,
+  ...ACCOUNT_METHODS,
+  ...TRANSACTION_METHODS,
+};
+
+function failure(id: JsonRpcId, code: number, message: string, data?: unknown): JsonRpcFailure {
+  return data === undefined
+    ? { jsonrpc: '2.0', error: { code, message }, id }
+    : { jsonrpc: '2.0', error: { code, message, data }, id };
+}
+
+function readId(request: Record<string, unknown>): JsonRpcId {
+  const id = request.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/**
+ * Creates the JSON-RPC handler of a cluster.
+ *
+ * @example
+ * const rpc = createJsonRpcHandler(cluster);
+ * const text = await rpc.handleJsonRpcText('{"jsonrpc":"2.0","id":1,"method":"getSlot"}');
+ */
+export function createJsonRpcHandler(
+  cluster: LocalCluster,
+  options: { log?: (message: string) => void } = {},
+): JsonRpcHandler {
+  /** Answers one request; synchronous methods (all but requestAirdrop) answer without a promise. */
+  function handleOne(request: unknown): JsonRpcResponse | Promise<JsonRpcResponse> {
+    if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+      return failure(null, JSON_RPC_INVALID_REQUEST, 'Invalid request');
+    }
+    const fields = request as Record<string, unknown>;
+    const id = readId(fields);
+    if (fields.jsonrpc !== '2.0' || typeof fields.method !== 'string') {
+      return failure(id, JSON_RPC_INVALID_REQUEST, 'Invalid request');
+    }
+    const method = Object.hasOwn(RPC_METHODS, fields.method) ? RPC_METHODS[fields.method] : undefined;
+    if (method === undefined) return failure(id, JSON_RPC_METHOD_NOT_FOUND, 'Method not found');
+    const params = fields.params ?? [];
+    if (!Array.isArray(params)) {
+      return failure(id, JSON_RPC_INVALID_PARAMS, 'Invalid params: invalid type: map, expected a sequence');
+    }
+    const onError = (error: unknown): JsonRpcFailure => {
+      if (error instanceof RpcError) return failure(id, error.code, error.message, error.data);
+      options.log?.(
+        `localnet rpc: ${String(fields.method)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+      return failure(id, JSON_RPC_INTERNAL_ERROR, 'Internal error');
+    };
+    try {
+      const result = method(params, cluster);
+      if (result instanceof Promise) {
+        return result.then(
+          (value: unknown): JsonRpcResponse => ({ jsonrpc: '2.0', result: value, id }),
+          onError,
+        );
+      }
+      return { jsonrpc: '2.0', result, id };
+    } catch (error) {
+      return onError(error);
+    }
+  }
+
+  function handle(
+    body: unknown,
+  ): JsonRpcResponse | JsonRpcResponse[] | Promise<JsonRpcResponse | JsonRpcResponse[]> {
+    let request = body;
+    if (typeof body === 'string' || body instanceof Uint8Array) {
+      try {
+        const text =
+          typeof body === 'string'
+            ? body
+            : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+        request = JSON.parse(text);
+      } catch {
+        return failure(null, JSON_RPC_PARSE_ERROR, 'Parse error');
+      }
+    }
+    if (Array.isArray(request)) {
+      if (request.length === 0) return failure(null, JSON_RPC_INVALID_REQUEST, 'Invalid request');
+      return handleBatch(request);
+    }
+    return handleOne(request);
+  }
+
+  async function handleBatch(requests: readonly unknown[]): Promise<JsonRpcResponse[]> {
+    const responses: JsonRpcResponse[] = [];
+    // One at a time: the cluster is single-threaded and batch order is observable.
+    for (const item of requests) responses.push(await handleOne(item));
+    return responses;
+  }
+
+  return {
+    handleJsonRpc: async (body) => handle(body),
+    handleJsonRpcText: (body) => {
+      const answer = handle(body);
+      return answer instanceof Promise ? answer.then(stringifyJson) : Promise.resolve(stringifyJson(answer));
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Reading positional JSON-RPC params at the trust boundary: addresses, signatures, config objects,
+ * commitments, encodings, integers. Each failure is the -32602 a validator would answer.
+ */
+import { decodeBase58Exact } from '../base58';
+import type { LocalCluster } from '../local-cluster';
+import { invalidParam, invalidParams, RpcError, RPC_MIN_CONTEXT_SLOT_NOT_REACHED } from './rpc-error';
+
+export type Commitment = 'processed' | 'confirmed' | 'finalized';
+export type Config = Readonly<Record<string, unknown>>;
+
+const LEGACY_COMMITMENTS: Readonly<Record<string, Commitment>> = {
+  processed: 'processed',
+  confirmed: 'confirmed',
+  finalized: 'finalized',
+  recent: 'processed',
+  single: 'confirmed',
+  singleGossip: 'confirmed',
+  root: 'finalized',
+  max: 'finalized',
+};
+
+/** The param at `index`, which must be present. */
+export function requireParam(params: readonly unknown[], index: number, name: string): unknown {
+  if (params.length <= index || params[index] === undefined) {
+    throw invalidParams(`\`params\` should have at least ${index + 1} argument(s) (missing ${name})`);
+  }
+  return params[index];
+}
+
+export function readAddress(value: unknown): string {
+  if (typeof value !== 'string') throw invalidParams('invalid type: expected a base58 address string');
+  if (decodeBase58Exact(value, 32) === undefined) throw invalidParam('Invalid');
+  return value;
+}
+
+export function readSignature(value: unknown): string {
+  if (typeof value !== 'string') throw invalidParams('invalid type: expected a base58 signature string');
+  if (decodeBase58Exact(value, 64) === undefined) throw invalidParam('Invalid');
+  return value;
+}
+
+export function readString(value: unknown, name: string): string {
+  if (typeof value !== 'string') throw invalidParams(`invalid type: expected a string for ${name}`);
+  return value;
+}
+
+/** A non-negative safe integer (u64 params beyond 2^53 are not needed by any client here). */
+export function readInteger(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw invalidParams(`invalid value for ${name}: expected a non-negative integer`);
+  }
+  return value;
+}
+
+/** The optional config object at `index` (absent or null → empty). */
+export function readConfig(params: readonly unknown[], index: number): Config {
+  const value = params[index];
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw invalidParams('invalid type: expected a config object');
+  return value as Config;
+}
+
+export function readCommitment(config: Config, fallback: Commitment = 'finalized'): Commitment {
+  const value = config.commitment;
+  if (value === undefined || value === null) return fallback;
+  const commitment = typeof value === 'string' ? LEGACY_COMMITMENTS[value] : undefined;
+  if (commitment === undefined) {
+    throw invalidParams(
+      `unknown variant \`${String(value)}\`, expected one of \`processed\`, \`confirmed\`, \`finalized\``,
+    );
+  }
+  return commitment;
+}
+
+/** Validates commitment and minContextSlot of a config, as every read method does. */
+export function checkContext(config: Config, cluster: LocalCluster): Commitment {
+  const commitment = readCommitment(config);
+  if (config.minContextSlot !== undefined && config.minContextSlot !== null) {
+    const minContextSlot = readInteger(config.minContextSlot, 'minContextSlot');
+    if (minContextSlot > cluster.slot) {
+      throw new RpcError(RPC_MIN_CONTEXT_SLOT_NOT_REACHED, 'Minimum context slot has not been reached', {
+        contextSlot: cluster.slot,
+      });
+    }
+  }
+  return commitment;
+}
+
+export function readOptionalBoolean(config: Config, name: string): boolean | undefined {
+  const value = config[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw invalidParams(`invalid type: expected a boolean for ${name}`);
+  return value;
+}
+
+export function readArray(value: unknown, name: string, max: number): readonly unknown[] {
+  if (!Array.isArray(value)) throw invalidParams(`invalid type: expected an array for ${name}`);
+  if (value.length > max) throw invalidParams(`Too many inputs provided; max ${max}`);
+  return value;
+}

@@ -1,0 +1,16 @@
+import type { LocalCluster } from '../local-cluster';
+
+/**
+ * The agave RPC API level whose answer shapes this server reproduces (fields such as
+ * `replacementBlockhash` and `loadedAddresses` in simulateTransaction). The runtime underneath is
+ * LiteSVM 1.5.0.
+ */
+export const SOLANA_CORE_VERSION = '2.3.0';
+
+/** One JSON-RPC method: positional params in, result out; throws RpcError for error answers. */
+export type RpcMethod = (params: readonly unknown[], cluster: LocalCluster) => unknown;
+
+/** Wraps a value in the `RpcResponse` envelope: `{ context: { apiVersion, slot }, value }`. */
+export function withContext(cluster: LocalCluster, value: unknown): object {
+  return { context: { apiVersion: SOLANA_CORE_VERSION, slot: cluster.slot }, value };
+}

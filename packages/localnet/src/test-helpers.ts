@@ -1,0 +1,68 @@
+/**
+ * Helpers for the localnet tests: kit-built, kit-signed transactions. Not part of the package's
+ * public face.
+ */
+import { getTransferSolInstruction } from '@solana-program/system';
+import {
+  appendTransactionMessageInstructions,
+  blockhash as toBlockhash,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  getTransactionEncoder,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Address,
+  type Instruction,
+  type TransactionSigner,
+} from '@solana/kit';
+
+export interface SignedTransaction {
+  readonly signature: string;
+  readonly bytes: Uint8Array;
+  readonly base64: string;
+  /** The message bytes alone, base64 (what getFeeForMessage takes). */
+  readonly messageBase64: string;
+}
+
+export interface Lifetime {
+  readonly blockhash: string;
+  readonly lastValidBlockHeight: bigint;
+}
+
+/** Builds and signs a v0 transaction with kit. */
+export async function signInstructions(
+  feePayer: TransactionSigner,
+  instructions: readonly Instruction[],
+  lifetime: Lifetime,
+): Promise<SignedTransaction> {
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (draft) => setTransactionMessageFeePayerSigner(feePayer, draft),
+    (draft) =>
+      setTransactionMessageLifetimeUsingBlockhash(
+        { blockhash: toBlockhash(lifetime.blockhash), lastValidBlockHeight: lifetime.lastValidBlockHeight },
+        draft,
+      ),
+    (draft) => appendTransactionMessageInstructions(instructions, draft),
+  );
+  const transaction = await signTransactionMessageWithSigners(message);
+  return {
+    signature: getSignatureFromTransaction(transaction),
+    bytes: new Uint8Array(getTransactionEncoder().encode(transaction)),
+    base64: getBase64EncodedWireTransaction(transaction),
+    messageBase64: Buffer.from(transaction.messageBytes).toString('base64'),
+  };
+}
+
+/** A signed SOL transfer. */
+export function signTransfer(
+  source: TransactionSigner,
+  destination: Address,
+  amount: bigint,
+  lifetime: Lifetime,
+): Promise<SignedTransaction> {
+  return signInstructions(source, [getTransferSolInstruction({ source, destination, amount })], lifetime);
+}

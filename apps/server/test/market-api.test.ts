@@ -35,9 +35,20 @@ const MARKET_ENV = {
   MARKET_TICK_MS: '3600000',
 };
 
-function isDecimalString(value: unknown): boolean {
-  return typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value);
+/**
+ * A JSON number rounded in decimals: finite, and its shortest text a decimal of at most
+ * `significant` significant digits and `decimals` fraction digits.
+ */
+function isRoundedNumber(value: unknown, limits: { significant?: number; decimals?: number } = {}): boolean {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+  const decimal = new Dec(value);
+  return decimal.sd() <= (limits.significant ?? 15) && decimal.decimalPlaces() <= (limits.decimals ?? 100);
 }
+
+/** A simulator price: 10 significant digits at most. */
+const isPrice = (value: unknown) => isRoundedNumber(value, { significant: 10 });
+/** A USD value or a percentage: two decimals at most. */
+const isTwoDecimals = (value: unknown) => isRoundedNumber(value, { decimals: 2 });
 
 describe('market API on the simulator', () => {
   let app: TestApp;
@@ -53,28 +64,30 @@ describe('market API on the simulator', () => {
   const get = <T>(url: string) => call<T>(app, { method: 'GET', url });
 
   describe('GET /api/market/dashboard-coins', () => {
-    it('answers btc, eth and sol with a decimal price and a 24 h change', async () => {
-      const { status, body } = await get<Record<string, { price: string; change_24h: string }>>(
+    it('answers btc, eth and sol with a price and a 24 h change as JSON numbers', async () => {
+      const { status, body } = await get<Record<string, { price: number; change_24h: number }>>(
         '/api/market/dashboard-coins',
       );
       expect(status).toBe(200);
       expect(body.success).toBe(true);
       expect(ZDashboardCoinsSchema.parse(body.data)).toBeTruthy();
       for (const coin of ['btc', 'eth', 'sol']) {
-        expect(isDecimalString(body.data[coin]!.price), coin).toBe(true);
-        expect(body.data[coin]!.change_24h).toMatch(/^-?\d+\.\d{2}$/);
+        expect(typeof body.data[coin]!.price, coin).toBe('number');
+        expect(body.data[coin]!.price, coin).toBeGreaterThan(0);
+        expect(isPrice(body.data[coin]!.price), coin).toBe(true);
+        expect(isTwoDecimals(body.data[coin]!.change_24h), coin).toBe(true);
       }
-      expect(Number(body.data.btc!.price)).toBeGreaterThan(Number(body.data.eth!.price));
+      expect(body.data.btc!.price).toBeGreaterThan(body.data.eth!.price);
     });
 
     it('moves when the clock moves and repeats for the same second', async () => {
-      const first = (await get<{ sol: { price: string } }>('/api/market/dashboard-coins')).body.data.sol
+      const first = (await get<{ sol: { price: number } }>('/api/market/dashboard-coins')).body.data.sol
         .price;
-      expect((await get<{ sol: { price: string } }>('/api/market/dashboard-coins')).body.data.sol.price).toBe(
+      expect((await get<{ sol: { price: number } }>('/api/market/dashboard-coins')).body.data.sol.price).toBe(
         first,
       );
       app.clock.advance(5000);
-      const later = (await get<{ sol: { price: string } }>('/api/market/dashboard-coins')).body.data.sol
+      const later = (await get<{ sol: { price: number } }>('/api/market/dashboard-coins')).body.data.sol
         .price;
       app.clock.advance(-5000);
       expect(later).not.toBe(first);
@@ -86,8 +99,15 @@ describe('market API on the simulator', () => {
       const { status, body } = await get<Array<Record<string, unknown>>>('/api/market/data');
       expect(status).toBe(200);
       expect(body.data.length).toBeGreaterThanOrEqual(40);
-      for (const market of body.data) ZTokenMarketDataSchema.parse(market);
-      const caps = body.data.map((market) => new Dec(market.market_cap as string));
+      for (const market of body.data) {
+        ZTokenMarketDataSchema.parse(market);
+        expect(isPrice(market.price), String(market.symbol)).toBe(true);
+        for (const field of ['change_24h', 'market_cap', 'volume_24h', 'liquidity_usd']) {
+          expect(isTwoDecimals(market[field]), `${String(market.symbol)} ${field}`).toBe(true);
+        }
+        expect(typeof market.total_supply).toBe('number');
+      }
+      const caps = body.data.map((market) => new Dec(market.market_cap as number));
       for (let index = 1; index < caps.length; index += 1)
         expect(caps[index - 1]!.gte(caps[index]!)).toBe(true);
       expect(body.data.map((market) => market.market_cap_rank)).toEqual(
@@ -98,12 +118,19 @@ describe('market API on the simulator', () => {
 
   describe('GET /api/market/data/{symbol}', () => {
     it('finds a token by symbol, case-insensitively, and by mint', async () => {
-      const bySymbol = await get<{ symbol: string; address: string; price: string; decimals: number }>(
+      const bySymbol = await get<{ symbol: string; address: string; price: number; decimals: number }>(
         '/api/market/data/bonk',
       );
       expect(bySymbol.status).toBe(200);
-      expect(bySymbol.body.data).toMatchObject({ symbol: 'BONK', address: BONK_MINT, decimals: 5 });
-      const byMint = await get<{ symbol: string; price: string }>(`/api/market/data/${BONK_MINT}`);
+      expect(bySymbol.body.data).toMatchObject({
+        symbol: 'BONK',
+        address: BONK_MINT,
+        decimals: 5,
+        price: expect.any(Number),
+        circulating_supply: 77_000_000_000_000,
+        total_supply: 88_000_000_000_000,
+      });
+      const byMint = await get<{ symbol: string; price: number }>(`/api/market/data/${BONK_MINT}`);
       expect(byMint.body.data.price).toBe(bySymbol.body.data.price);
     });
 
@@ -133,15 +160,18 @@ describe('market API on the simulator', () => {
 
   describe('GET /api/market/data/{symbol}/history', () => {
     it('answers 100 hourly points by default, oldest first, the last for the hour in progress', async () => {
-      const { status, body } = await get<{ points: Array<{ time: number; price: string }> }>(
+      const { status, body } = await get<{ points: Array<{ time: number; price: number; volume: number }> }>(
         '/api/market/data/SOL/history',
       );
       expect(status).toBe(200);
       ZMarketHistorySchema.parse(body.data);
       expect(body.data.points).toHaveLength(100);
       expect(body.data.points.at(-1)!.time).toBe(Math.floor(NOW_S / 3600) * 3600);
-      const market = await get<{ price: string }>('/api/market/data/SOL');
+      const market = await get<{ price: number }>('/api/market/data/SOL');
       expect(body.data.points.at(-1)!.price).toBe(market.body.data.price);
+      expect(body.data.points.every((point) => isPrice(point.price) && isTwoDecimals(point.volume))).toBe(
+        true,
+      );
     });
 
     it('honours limit', async () => {
@@ -160,13 +190,12 @@ describe('market API on the simulator', () => {
       expect(body.data.interval).toBe(interval);
       expect(body.data.candles.length).toBeGreaterThan(0);
       for (const candle of body.data.candles) {
-        for (const field of ['open', 'high', 'low', 'close', 'volume'] as const) {
-          expect(isDecimalString(candle[field]), field).toBe(true);
+        for (const field of ['open', 'high', 'low', 'close'] as const) {
+          expect(isPrice(candle[field]), field).toBe(true);
         }
-        expect(Number(candle.high)).toBeGreaterThanOrEqual(
-          Math.max(Number(candle.open), Number(candle.close)),
-        );
-        expect(Number(candle.low)).toBeLessThanOrEqual(Math.min(Number(candle.open), Number(candle.close)));
+        expect(isTwoDecimals(candle.volume)).toBe(true);
+        expect(candle.high).toBeGreaterThanOrEqual(Math.max(candle.open, candle.close));
+        expect(candle.low).toBeLessThanOrEqual(Math.min(candle.open, candle.close));
       }
     });
 
@@ -183,10 +212,11 @@ describe('market API on the simulator', () => {
       const candles = minutes.body.data.candles;
       expect(candles[0]!.open).toBe(closedHour.open);
       expect(candles.at(-1)!.close).toBe(closedHour.close);
-      expect(Math.max(...candles.map((candle) => Number(candle.high)))).toBe(Number(closedHour.high));
-      expect(Math.min(...candles.map((candle) => Number(candle.low)))).toBe(Number(closedHour.low));
+      expect(Math.max(...candles.map((candle) => candle.high))).toBe(closedHour.high);
+      expect(Math.min(...candles.map((candle) => candle.low))).toBe(closedHour.low);
+      // Summed in decimals, the minutes' volumes are exactly the hour's.
       const volume = candles.reduce((sum, candle) => sum.plus(candle.volume), new Dec(0));
-      expect(volume.toFixed(2)).toBe(closedHour.volume);
+      expect(volume.toFixed(2)).toBe(new Dec(closedHour.volume).toFixed(2));
     });
 
     it('serves the same candles from the stored history as from the process', async () => {
@@ -199,7 +229,7 @@ describe('market API on the simulator', () => {
       };
       const sol = direct.tokens.find((token) => token.symbol === 'SOL')!;
       const closed = stored.body.data.candles[10]!;
-      expect(Number(closed.close)).toBe(direct.priceProcess.hourCandle(sol.params, closed.time / 3600).close);
+      expect(closed.close).toBe(direct.priceProcess.hourCandle(sol.params, closed.time / 3600).close);
     });
 
     it('charts a pair quoted in another token', async () => {
@@ -209,8 +239,9 @@ describe('market API on the simulator', () => {
       expect(status).toBe(200);
       expect(body.data).toMatchObject({ symbol: 'BTC/SOL', quote: 'SOL' });
       expect(body.data.candles).toHaveLength(4);
-      const pair = await get<{ price: string }>('/api/trading/pair/BTC%2FSOL');
+      const pair = await get<{ price: number }>('/api/trading/pair/BTC%2FSOL');
       expect(body.data.candles.at(-1)!.close).toBe(pair.body.data.price);
+      expect(body.data.candles.every((candle) => isPrice(candle.high) && isPrice(candle.low))).toBe(true);
     });
 
     it('answers an unknown interval with a 400 listing the valid ones', async () => {
@@ -258,14 +289,14 @@ describe('market API on the simulator', () => {
   describe('GET /api/chart/historical/{symbol}', () => {
     it('answers a one-day line of five-minute closes by default', async () => {
       const { status, body } = await get<{
-        points: Array<{ time: number; value: string }>;
+        points: Array<{ time: number; value: number }>;
         interval: string;
       }>('/api/chart/historical/ETH?timeframe=1d&format=line');
       expect(status).toBe(200);
       ZHistoricalChartSchema.parse(body.data);
       expect(body.data.interval).toBe('5M');
       expect(body.data.points.length).toBe(289);
-      expect(body.data.points.every((point) => isDecimalString(point.value))).toBe(true);
+      expect(body.data.points.every((point) => isPrice(point.value))).toBe(true);
     });
 
     it('answers candles for format=ohlc and refuses unknown timeframes', async () => {
@@ -285,23 +316,29 @@ describe('market API on the simulator', () => {
       ZPairPriceSchema.parse(encoded.body.data);
       const split = await get<Record<string, unknown>>('/api/trading/pair/SOL/USDC');
       expect(split.body.data.price).toBe(encoded.body.data.price);
-      const data = encoded.body.data as { price: string; base_price_usd: string; quote_price_usd: string };
-      // price = base / quote, 10 significant digits, computed in decimals
-      expect(data.price).toBe(
+      const data = encoded.body.data as {
+        price: number;
+        base_price_usd: number;
+        quote_price_usd: number;
+        change_24h: number;
+      };
+      // price = base / quote, 10 significant digits, computed in decimals; the number's text is that decimal
+      expect(String(data.price)).toBe(
         new Dec(data.base_price_usd)
           .div(data.quote_price_usd)
           .toSignificantDigits(10, Dec.ROUND_HALF_UP)
-          .toFixed(),
+          .toString(),
       );
+      expect(isTwoDecimals(data.change_24h)).toBe(true);
     });
 
     it('prices a pair written as base-mint/quote-mint', async () => {
-      const { status, body } = await get<{ base: string; quote: string; price: string }>(
+      const { status, body } = await get<{ base: string; quote: string; price: number }>(
         `/api/trading/pair/${encodeURIComponent(`${WRAPPED_SOL_MINT}/${USDC_MINT}`)}`,
       );
       expect(status).toBe(200);
       expect(body.data).toMatchObject({ base: 'SOL', quote: 'USDC' });
-      expect(Number(body.data.price)).toBeGreaterThan(0);
+      expect(body.data.price).toBeGreaterThan(0);
     });
 
     it('answers an unknown pair with a 404 and a malformed one with a 400', async () => {
@@ -323,9 +360,11 @@ describe('market API on the simulator', () => {
       for (const result of body.data) {
         ZTokenSearchResultSchema.parse(result);
         expect(result.current_price).toBe(result.price);
+        expect(result.price).toBeGreaterThan(0);
+        expect(isTwoDecimals(result.market_cap) && isTwoDecimals(result.price_change_24h)).toBe(true);
         expect(result.chain_id).toBe('solana');
       }
-      const caps = body.data.map((result) => new Dec(result.market_cap as string));
+      const caps = body.data.map((result) => new Dec(result.market_cap as number));
       for (let index = 1; index < caps.length; index += 1)
         expect(caps[index - 1]!.gte(caps[index]!)).toBe(true);
     });
@@ -374,7 +413,10 @@ describe('market API on the simulator', () => {
       );
       expect(status).toBe(200);
       expect(body.data.length).toBeGreaterThanOrEqual(1);
-      for (const pool of body.data) ZPoolSchema.parse(pool);
+      for (const pool of body.data) {
+        ZPoolSchema.parse(pool);
+        expect(isPrice(pool.price_native) && isTwoDecimals(pool.fdv)).toBe(true);
+      }
       const address = body.data[0]!.pair_address as string;
       const single = await get<Array<{ pair_address: string }>>(`/api/trading/dexscreener/pools/${address}`);
       expect(single.body.data.map((pool) => pool.pair_address)).toEqual([address]);
@@ -404,7 +446,15 @@ describe('market API on the simulator', () => {
     it('adds pool facts on /enhanced', async () => {
       const { body } = await get<Array<Record<string, unknown>>>('/api/trending/enhanced');
       for (const token of body.data) ZEnhancedTrendingTokenSchema.parse(token);
-      expect(body.data[0]).toMatchObject({ chain_id: 'solana', dex_id: expect.any(String) });
+      expect(body.data[0]).toMatchObject({
+        chain_id: 'solana',
+        dex_id: expect.any(String),
+        price: expect.any(Number),
+        market_cap: expect.any(Number),
+        total_volume: expect.any(Number),
+        liquidity_usd: expect.any(Number),
+        price_change_24h: expect.any(Number),
+      });
     });
   });
 
@@ -416,7 +466,12 @@ describe('market API on the simulator', () => {
       expect(status).toBe(200);
       ZHolderAnalysisSchema.parse(body.data);
       expect(body.data.holders).toHaveLength(10);
-      const shares = body.data.holders.map((holder) => Number(holder.owned_percentage));
+      for (const holder of body.data.holders) {
+        expect(isRoundedNumber(holder.owned_percentage, { decimals: 4 })).toBe(true);
+        expect(isRoundedNumber(holder.sol_balance, { decimals: 4 })).toBe(true);
+        expect(isRoundedNumber(holder.balance)).toBe(true);
+      }
+      const shares = body.data.holders.map((holder) => holder.owned_percentage as number);
       expect(shares).toEqual([...shares].sort((a, b) => b - a));
       expect(body.data.holders[0]).toMatchObject({ name: 'Raydium pool' });
     });
@@ -437,12 +492,13 @@ describe('market API on the simulator', () => {
     });
 
     it('answers stats of the top 100', async () => {
-      const { status, body } = await get<Record<string, string>>('/api/holder-analysis/BONK/stats');
+      const { status, body } = await get<Record<string, number>>('/api/holder-analysis/BONK/stats');
       expect(status).toBe(200);
       ZHolderStatsSchema.parse(body.data);
-      expect(Number(body.data.top100_owned)).toBeGreaterThan(0);
-      expect(Number(body.data.top100_owned)).toBeLessThanOrEqual(100);
-      expect(isDecimalString(body.data.top100_avg_cost)).toBe(true);
+      expect(body.data.top100_owned).toBeGreaterThan(0);
+      expect(body.data.top100_owned).toBeLessThanOrEqual(100);
+      expect(isTwoDecimals(body.data.top100_owned) && isTwoDecimals(body.data.top100_avg_sold)).toBe(true);
+      expect(isPrice(body.data.top100_avg_cost)).toBe(true);
     });
 
     it('refuses unknown holder types and tokens', async () => {

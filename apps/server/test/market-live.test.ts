@@ -133,9 +133,9 @@ describe('live market data against a fake provider server', () => {
     const { status, body } = await get('/api/market/dashboard-coins');
     expect(status).toBe(200);
     expect(body.data).toEqual({
-      btc: { price: '97234.12', change_24h: '2.35' },
-      eth: { price: '3287.55', change_24h: '-1.20' },
-      sol: { price: '187.42', change_24h: '4.88' },
+      btc: { price: 97234.12, change_24h: 2.35 },
+      eth: { price: 3287.55, change_24h: -1.2 },
+      sol: { price: 187.42, change_24h: 4.88 },
     });
     const request = fake.requests.find((entry) => entry.path === '/coingecko/simple/price')!;
     expect(request.headers['x-cg-demo-api-key']).toBe('demo-key');
@@ -157,9 +157,9 @@ describe('live market data against a fake provider server', () => {
     expect(bonk).toMatchObject({
       address: BONK_MINT,
       decimals: 5,
-      price: '0.00002134',
-      change_24h: '-6.43',
-      market_cap: '1612345678.00',
+      price: 0.00002134,
+      change_24h: -6.43,
+      market_cap: 1612345678,
       market_cap_rank: 58,
       source: 'coingecko',
     });
@@ -167,19 +167,19 @@ describe('live market data against a fake provider server', () => {
 
   it('answers one token and prices a pair from the quotes', async () => {
     expect((await get<{ symbol: string }>('/api/market/data/SOLAN')).body.data.symbol).toBe('SOL');
-    const { body } = await get<{ price: string; change_24h: string }>('/api/trading/pair/SOL%2FUSDC');
-    // 187.42 / 0.999912 in decimals, 10 significant digits
-    expect(body.data.price).toBe(
-      new Dec('187.42').div('0.999912').toSignificantDigits(10, Dec.ROUND_HALF_UP).toFixed(),
+    const { body } = await get<{ price: number; change_24h: number }>('/api/trading/pair/SOL%2FUSDC');
+    // 187.42 / 0.999912 in decimals, 10 significant digits: the number's text is that decimal
+    expect(String(body.data.price)).toBe(
+      new Dec('187.42').div('0.999912').toSignificantDigits(10, Dec.ROUND_HALF_UP).toString(),
     );
   });
 
   it('prices a mint outside the universe through Jupiter', async () => {
-    const { status, body } = await get<{ base: string; base_price_usd: string; price: string }>(
+    const { status, body } = await get<{ base: string; base_price_usd: number; price: number }>(
       `/api/trading/pair/${PUMP_MINT}-USD`,
     );
     expect(status).toBe(200);
-    expect(body.data).toMatchObject({ base: 'FWOG', base_price_usd: '0.0412345', price: '0.0412345' });
+    expect(body.data).toMatchObject({ base: 'FWOG', base_price_usd: 0.0412345, price: 0.0412345 });
     const decimals = await call(app, {
       method: 'POST',
       url: '/api/tokens/decimals',
@@ -200,16 +200,16 @@ describe('live market data against a fake provider server', () => {
     expect(body.data[0]).toMatchObject({
       id: BONK_MINT,
       address: BONK_MINT,
-      current_price: '0.00002134',
-      price: '0.00002134',
-      market_cap: '1612345678.00',
-      price_change_24h: '-6.43',
+      current_price: 0.00002134,
+      price: 0.00002134,
+      market_cap: 1612345678,
+      price_change_24h: -6.43,
       decimals: 5,
       source: 'dexscreener',
       pair_address: '3ne4mWqdYuNiYrYZC9TrA3FcfuFdErghH97vNPbjicr1',
       dex_id: 'raydium',
-      liquidity_usd: '8123456.78',
-      volume_24h: '18234567.12',
+      liquidity_usd: 8123456.78,
+      volume_24h: 18234567.12,
     });
   });
 
@@ -219,20 +219,21 @@ describe('live market data against a fake provider server', () => {
     expect(body.data[1]).toMatchObject({
       id: 'JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN',
       decimals: 6,
-      price: '0.57001',
-      market_cap: '1804234567.10',
-      price_change_24h: '-3.21',
-      volume_24h: '81111111.00',
+      price: 0.57001,
+      market_cap: 1804234567.1,
+      price_change_24h: -3.21,
+      volume_24h: 81111111,
       source: 'jupiter',
     });
   });
 
   it.each([
-    ['slow', 'Search failed: DexScreener did not answer within 0.3 s'],
-    ['rate-limited', 'Search failed: DexScreener rate limit reached. Please try again shortly.'],
-    ['broken', 'Search failed: DexScreener is unavailable (HTTP 500)'],
-    ['garbage', 'Search failed: DexScreener returned an invalid response'],
-  ] as const)('maps a %s provider to success false with "Search failed: …"', async (behaviour, message) => {
+    ['slow', 'DexScreener did not answer within 0.3 s'],
+    ['rate-limited', 'DexScreener rate limit reached. Please try again shortly.'],
+    ['broken', 'DexScreener is unavailable (HTTP 500)'],
+    ['garbage', 'DexScreener returned an invalid response'],
+  ] as const)('maps a %s provider to a 502 whose error is only the reason', async (behaviour, message) => {
+    // Clients show 'Search failed: ' + error themselves (spec part 1 §9), so the server does not prefix it.
     fake.setBehaviour(behaviour);
     const { status, body } = await get(`/api/trading/dexscreener?query=${behaviour}-query`);
     expect(status).toBe(502);
@@ -272,15 +273,15 @@ describe('live market data against a fake provider server', () => {
     expect(body.data[0]).toMatchObject({
       symbol: 'FARTCOIN',
       address: '9BB6NFEcjBCtnNLFko2FqVQBq8HHM13kCyYcdQbgpump',
-      market_cap: '887051234.00',
-      total_volume: '412345678.00',
-      price: '0.887123',
-      price_change_24h: '11.53',
+      market_cap: 887051234,
+      total_volume: 412345678,
+      price: 0.887123,
+      price_change_24h: 11.53,
       market_cap_rank: 98,
       score: 0,
       holders: null,
     });
-    expect(body.data[2]).toMatchObject({ symbol: 'SNC', price: '0.00', address: null });
+    expect(body.data[2]).toMatchObject({ symbol: 'SNC', price: 0.00001167, address: null });
   });
 
   it('answers enhanced trending from DexScreener boosts, Solana only, with pool facts', async () => {
@@ -292,7 +293,7 @@ describe('live market data against a fake provider server', () => {
     ]);
     expect(body.data[0]).toMatchObject({
       pair_address: 'Bzc9NZfMqkXR6fz1DBph7BDf9BroyEf6pnzESP7v5iiw',
-      liquidity_usd: '41234567.80',
+      liquidity_usd: 41234567.8,
       dex_id: 'raydium',
       created_at: '2024-10-18T00:00:00.000Z',
     });
@@ -306,7 +307,8 @@ describe('live market data against a fake provider server', () => {
     ZChartSchema.parse(body.data);
     expect(body.data.candles).toHaveLength(25);
     for (const candle of body.data.candles) {
-      expect(Number(candle.high)).toBeGreaterThanOrEqual(Math.max(Number(candle.open), Number(candle.close)));
+      expect(candle.high).toBeGreaterThanOrEqual(Math.max(candle.open, candle.close));
+      expect(typeof candle.volume).toBe('number');
     }
     const seconds = await get('/api/market/chart/SOL?interval=1S');
     expect(seconds.status).toBe(400);

@@ -52,11 +52,15 @@ describe('market channels on /ws', () => {
     expect(message).toMatchObject({ type: 'channel', channel: 'prices' });
     const data = ZPricesTickSchema.parse(message.data);
     expect(Object.keys(data.prices).length).toBeGreaterThanOrEqual(40);
-    const cards = await call<Record<string, { price: string; change_24h: string }>>(app, {
+    const cards = await call<Record<string, { price: number; change_24h: number }>>(app, {
       method: 'GET',
       url: '/api/market/dashboard-coins',
     });
     expect(data.prices.SOL).toEqual(cards.body.data.sol);
+    expect(typeof data.prices.SOL!.price).toBe('number');
+    // Keyed by each token's own symbol case, unlike the dashboard cards' lower-case keys.
+    expect(data.prices).toHaveProperty('jitoSOL');
+    expect(data.prices).not.toHaveProperty('sol');
     expect(data.timestamp).toBe(NOW.toISOString());
   });
 
@@ -69,7 +73,12 @@ describe('market channels on /ws', () => {
     );
     expect(bySymbol.BONK).toMatchObject({
       channel: 'price:BONK',
-      data: { symbol: 'BONK', price: expect.any(String) },
+      data: {
+        symbol: 'BONK',
+        price: expect.any(Number),
+        change_24h: expect.any(Number),
+        volume_24h: expect.any(Number),
+      },
     });
     expect(bySymbol.WIF).toMatchObject({ channel: 'price:wif' });
   });

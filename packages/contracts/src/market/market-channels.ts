@@ -5,13 +5,18 @@ import { parseChartInterval } from './chart-interval';
  * Real-time market channels on /ws. A client sends `{type:"subscribe", channel}` and then receives
  * `{type:"channel", channel, data}` messages:
  *
- * - `prices` — every tick (1 s): {@link TPricesTick}, every token's price and 24 h change.
+ * - `prices` — every tick (1 s): {@link TPricesTick}, every token's price and 24 h change, keyed
+ *   by the token's canonical symbol in its own case (`SOL`, `BONK`, `jitoSOL`, `mSOL`). This differs
+ *   from GET /market/dashboard-coins, which keys by lower-case `btc`, `eth`, `sol`: a client that
+ *   merges ticks into those cards normalises the keys (`symbol.toLowerCase()`), as the web does.
  * - `price:<SYMBOL>` — every tick: {@link TPriceTick} of one token (`price:SOL`).
  * - `candles:<BASE>/<QUOTE>:<interval>` — every tick: {@link TCandleTick}, the forming candle of a
  *   pair; when a candle closes, first that candle with `closed: true`. The interval is a chart
  *   label or chart-service value (`candles:SOL/USDC:1` is one-minute candles, also `:1M`, `:1S`, `:60`).
  *
- * Market channels need no authentication. The server computes only channels that have subscribers.
+ * Prices, percentages and volumes in the payloads are JSON numbers rounded in decimal arithmetic,
+ * exactly as in the REST answers (see market.schemas.ts). Market channels need no authentication.
+ * The server computes only channels that have subscribers.
  */
 export const PRICES_CHANNEL = 'prices';
 

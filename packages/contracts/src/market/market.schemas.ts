@@ -9,15 +9,42 @@ import {
 import { isSolanaAddress } from '../rules/token-identity';
 import { CHART_INTERVAL_SPELLINGS, MAX_CHART_CANDLES, parseChartInterval } from './chart-interval';
 
-// Every money or percentage value is a decimal string (decimal.js, 18 significant digits, ROUND_HALF_UP):
-// never a binary float. Times are ISO 8601 strings, except candle `time`, which is unix seconds (UTC)
-// as charting libraries expect.
+// Every price, USD value, percentage and token quantity is a JSON number, as CoinGecko- and
+// DexScreener-style APIs send them. The server computes and rounds every one of them in decimal
+// arithmetic (decimal.js, 18 significant digits, ROUND_HALF_UP) and converts only the rounded
+// decimal to a number at the edge: prices to 10 significant digits, USD values and percentages to
+// two decimals, so a number's shortest text is exactly the decimal the server computed. Decimals
+// longer than the 15 significant digits a double carries exactly (a huge supply or balance) are
+// rounded half up to 15 first. Clients that compute with these values should parse them into
+// decimals too (`parseSpecDecimal`). Times are ISO 8601 strings, except candle `time`, which is
+// unix seconds (UTC) as charting libraries expect.
 
-/** A decimal number written as a string, e.g. `"187.42"` or `"0.00002134"`. */
-export const ZDecimalStringSchema = z.string().describe('decimal number as a string');
+/**
+ * A price as a JSON number: USD per token, or quote units per base unit for pairs and pools, e.g.
+ * `187.42` or `0.00002134`. Rounded in decimal arithmetic (10 significant digits for computed
+ * prices); providers' prices pass through as they sent them.
+ */
+export const ZPriceNumberSchema = z
+  .number()
+  .describe('price as a JSON number, rounded in decimal arithmetic (10 significant digits)');
 
-/** A percentage written as a decimal string with two decimals, e.g. `"-3.25"` for −3.25 %. */
-export const ZPercentStringSchema = z.string().describe('percentage as a decimal string, two decimals');
+/** A US-dollar value (market cap, volume, liquidity, FDV) as a JSON number with at most two decimals, e.g. `1612345678.5`. */
+export const ZUsdNumberSchema = z
+  .number()
+  .describe('USD value as a JSON number, rounded half up to two decimals in decimal arithmetic');
+
+/** A percentage as a JSON number with at most two decimals, e.g. `-3.25` for −3.25 %. */
+export const ZPercentNumberSchema = z
+  .number()
+  .describe('percentage as a JSON number, rounded half up to two decimals in decimal arithmetic');
+
+/**
+ * A token quantity in whole tokens (decimals applied: a supply, a balance) as a JSON number, e.g.
+ * `88000000000000` or `1234.56789`. Rounded in decimal arithmetic; exact up to 15 significant digits.
+ */
+export const ZTokenQuantityNumberSchema = z
+  .number()
+  .describe('token quantity in whole tokens as a JSON number, rounded in decimal arithmetic');
 
 /** The longest search query accepted; longer ones are refused with a 400. */
 export const MAX_SEARCH_QUERY_LENGTH = 200;
@@ -74,7 +101,7 @@ export const ZHolderTokenParamsSchema = z.object({
 // ── Prices ──────────────────────────────────────────────────────────────────────────────────────
 
 /** A headline coin price: `price` in USD and `change_24h` in percent. */
-export const ZCoinPriceSchema = z.object({ price: ZDecimalStringSchema, change_24h: ZPercentStringSchema });
+export const ZCoinPriceSchema = z.object({ price: ZPriceNumberSchema, change_24h: ZPercentNumberSchema });
 export type TCoinPrice = z.infer<typeof ZCoinPriceSchema>;
 
 /** GET /market/dashboard-coins: the dashboard cards, keyed by lower-case symbol. */
@@ -92,16 +119,18 @@ export const ZTokenMarketDataSchema = z.object({
   /** Mint address on Solana; null for a live token without one. */
   address: z.string().nullable(),
   decimals: z.number().int().nullable(),
-  price: ZDecimalStringSchema,
-  change_24h: ZPercentStringSchema,
-  market_cap: ZDecimalStringSchema.nullable(),
+  price: ZPriceNumberSchema,
+  change_24h: ZPercentNumberSchema,
+  market_cap: ZUsdNumberSchema.nullable(),
   market_cap_rank: z.number().int().nullable(),
-  volume_24h: ZDecimalStringSchema.nullable(),
-  high_24h: ZDecimalStringSchema.nullable(),
-  low_24h: ZDecimalStringSchema.nullable(),
-  liquidity_usd: ZDecimalStringSchema.nullable(),
-  circulating_supply: ZDecimalStringSchema.nullable(),
-  total_supply: ZDecimalStringSchema.nullable(),
+  volume_24h: ZUsdNumberSchema.nullable(),
+  high_24h: ZPriceNumberSchema.nullable(),
+  low_24h: ZPriceNumberSchema.nullable(),
+  liquidity_usd: ZUsdNumberSchema.nullable(),
+  /** Whole tokens. */
+  circulating_supply: ZTokenQuantityNumberSchema.nullable(),
+  /** Whole tokens. */
+  total_supply: ZTokenQuantityNumberSchema.nullable(),
   last_updated: z.string(),
   source: ZMarketSourceSchema,
 });
@@ -118,9 +147,9 @@ export const ZMarketHistoryPointSchema = z.object({
   /** Start of the hour, unix seconds. */
   time: z.number().int(),
   /** Close of the hour in USD (the latest price for the hour in progress). */
-  price: ZDecimalStringSchema,
+  price: ZPriceNumberSchema,
   /** Traded value in the hour, USD. */
-  volume: ZDecimalStringSchema,
+  volume: ZUsdNumberSchema,
 });
 /** GET /market/data/{symbol}/history: hourly points, oldest first. */
 export const ZMarketHistorySchema = z.object({
@@ -137,11 +166,12 @@ export const ZPairPriceSchema = z.object({
   quote: z.string(),
   base_mint: z.string().nullable(),
   quote_mint: z.string().nullable(),
-  price: ZDecimalStringSchema,
-  base_price_usd: ZDecimalStringSchema,
-  quote_price_usd: ZDecimalStringSchema,
+  /** Quote units per base unit, 10 significant digits. */
+  price: ZPriceNumberSchema,
+  base_price_usd: ZPriceNumberSchema,
+  quote_price_usd: ZPriceNumberSchema,
   /** 24 h change of the pair price, percent. */
-  change_24h: ZPercentStringSchema,
+  change_24h: ZPercentNumberSchema,
   timestamp: z.string(),
   source: ZMarketSourceSchema,
 });
@@ -209,11 +239,11 @@ export type TChartQuery = z.output<typeof ZChartQuerySchema>;
 /** One OHLCV candle. `time` is the open time in unix seconds (UTC); `volume` is traded value in USD. */
 export const ZCandleSchema = z.object({
   time: z.number().int(),
-  open: ZDecimalStringSchema,
-  high: ZDecimalStringSchema,
-  low: ZDecimalStringSchema,
-  close: ZDecimalStringSchema,
-  volume: ZDecimalStringSchema,
+  open: ZPriceNumberSchema,
+  high: ZPriceNumberSchema,
+  low: ZPriceNumberSchema,
+  close: ZPriceNumberSchema,
+  volume: ZUsdNumberSchema,
 });
 export type TCandle = z.infer<typeof ZCandleSchema>;
 
@@ -257,7 +287,7 @@ export const ZHistoricalChartQuerySchema = z.object({
 });
 
 /** A line-chart point: `time` unix seconds, `value` the close in USD. */
-export const ZLinePointSchema = z.object({ time: z.number().int(), value: ZDecimalStringSchema });
+export const ZLinePointSchema = z.object({ time: z.number().int(), value: ZPriceNumberSchema });
 
 /** A historical chart: `points` for format=line, `candles` for format=ohlc. */
 export const ZHistoricalChartSchema = z.object({
@@ -296,11 +326,11 @@ export const ZTokenSearchResultSchema = z.object({
   id: z.string(),
   name: z.string(),
   symbol: z.string(),
-  current_price: ZDecimalStringSchema,
+  current_price: ZPriceNumberSchema,
   /** The same value as `current_price` (both names are read). */
-  price: ZDecimalStringSchema,
-  market_cap: ZDecimalStringSchema,
-  price_change_24h: ZPercentStringSchema,
+  price: ZPriceNumberSchema,
+  market_cap: ZUsdNumberSchema,
+  price_change_24h: ZPercentNumberSchema,
   /** Token address (the mint on Solana). */
   address: z.string(),
   decimals: z.number().int().nullable(),
@@ -309,8 +339,8 @@ export const ZTokenSearchResultSchema = z.object({
   dex_id: z.string().nullable(),
   /** `solana` for Solana tokens; other chains are tagged in the dropdown. */
   chain_id: z.string(),
-  liquidity_usd: ZDecimalStringSchema.nullable(),
-  volume_24h: ZDecimalStringSchema.nullable(),
+  liquidity_usd: ZUsdNumberSchema.nullable(),
+  volume_24h: ZUsdNumberSchema.nullable(),
 });
 export type TTokenSearchResult = z.infer<typeof ZTokenSearchResultSchema>;
 
@@ -335,13 +365,14 @@ export const ZPoolSchema = z.object({
   labels: z.array(z.string()),
   base_token: ZPoolTokenSchema,
   quote_token: ZPoolTokenSchema,
-  price_usd: ZDecimalStringSchema.nullable(),
-  price_native: ZDecimalStringSchema.nullable(),
-  liquidity_usd: ZDecimalStringSchema.nullable(),
-  volume_24h: ZDecimalStringSchema.nullable(),
-  price_change_24h: ZPercentStringSchema.nullable(),
-  fdv: ZDecimalStringSchema.nullable(),
-  market_cap: ZDecimalStringSchema.nullable(),
+  price_usd: ZPriceNumberSchema.nullable(),
+  /** Price of the base token in quote tokens. */
+  price_native: ZPriceNumberSchema.nullable(),
+  liquidity_usd: ZUsdNumberSchema.nullable(),
+  volume_24h: ZUsdNumberSchema.nullable(),
+  price_change_24h: ZPercentNumberSchema.nullable(),
+  fdv: ZUsdNumberSchema.nullable(),
+  market_cap: ZUsdNumberSchema.nullable(),
   pair_created_at: z.string().nullable(),
 });
 export type TPool = z.infer<typeof ZPoolSchema>;
@@ -356,11 +387,11 @@ export const ZTrendingTokenSchema = z.object({
   /** Time since launch, compact (`3h`, `12d`, `1y 4m`); null when unknown. */
   age: z.string().nullable(),
   created_at: z.string().nullable(),
-  total_volume: ZDecimalStringSchema.nullable(),
-  market_cap: ZDecimalStringSchema.nullable(),
+  total_volume: ZUsdNumberSchema.nullable(),
+  market_cap: ZUsdNumberSchema.nullable(),
   holders: z.number().int().nullable(),
-  price_change_24h: ZPercentStringSchema.nullable(),
-  price: ZDecimalStringSchema.nullable(),
+  price_change_24h: ZPercentNumberSchema.nullable(),
+  price: ZPriceNumberSchema.nullable(),
   market_cap_rank: z.number().int().nullable(),
   /** Rank in the trending list, 0 = hottest (CoinGecko's convention). */
   score: z.number().int(),
@@ -371,7 +402,7 @@ export type TTrendingToken = z.infer<typeof ZTrendingTokenSchema>;
 
 /** /trending/enhanced adds pool facts to each trending token. */
 export const ZEnhancedTrendingTokenSchema = ZTrendingTokenSchema.extend({
-  liquidity_usd: ZDecimalStringSchema.nullable(),
+  liquidity_usd: ZUsdNumberSchema.nullable(),
   pair_address: z.string().nullable(),
   dex_id: z.string().nullable(),
   chain_id: z.string().nullable(),
@@ -398,12 +429,14 @@ export const ZHolderSchema = z.object({
   address: z.string(),
   /** A label when the wallet is known (smart money, KOL/VC, a remark), else the shortened address. */
   name: z.string(),
-  /** Share of the supply, percent with four decimals. */
-  owned_percentage: z.string(),
-  /** Balance in token units (decimals applied). */
-  balance: ZDecimalStringSchema,
-  /** SOL balance of the owner wallet. */
-  sol_balance: ZDecimalStringSchema,
+  /** Share of the supply, percent, rounded half up to four decimals in decimal arithmetic. */
+  owned_percentage: z
+    .number()
+    .describe('share of the supply as a JSON number, percent, rounded half up to four decimals'),
+  /** Balance in whole tokens (decimals applied). */
+  balance: ZTokenQuantityNumberSchema,
+  /** SOL balance of the owner wallet, rounded half up to four decimals (0 when unknown). */
+  sol_balance: ZTokenQuantityNumberSchema,
   last_activity: z.string().nullable(),
   /** Categories the wallet belongs to: smart, kol, remarks, tracking. */
   tags: z.array(z.enum(['smart', 'kol', 'remarks', 'tracking'])),
@@ -426,11 +459,11 @@ export const ZHolderStatsSchema = z.object({
   token: z.string(),
   mint: z.string(),
   /** Share of the supply held by the top 100 holders, percent. */
-  top100_owned: ZPercentStringSchema,
+  top100_owned: ZPercentNumberSchema,
   /** Balance-weighted average cost of the top 100 holders' tokens, USD; null when the source has no trade history. */
-  top100_avg_cost: ZDecimalStringSchema.nullable(),
+  top100_avg_cost: ZPriceNumberSchema.nullable(),
   /** Average share of what each top-100 holder acquired that it has sold, percent; null without trade history. */
-  top100_avg_sold: ZPercentStringSchema.nullable(),
+  top100_avg_sold: ZPercentNumberSchema.nullable(),
   holder_count: z.number().int(),
   source: z.string(),
 });
@@ -473,9 +506,19 @@ export type TTokenDecimals = z.infer<typeof ZTokenDecimalsSchema>;
 
 // ── Real-time ticks (WS channel payloads) ───────────────────────────────────────────────────────
 
-/** Payload of the `prices` channel. */
+/**
+ * Payload of the `prices` channel: every listed token's price and 24 h change, keyed by the token's
+ * canonical symbol **as the token spells it** (`SOL`, `BONK`, `jitoSOL`, `mSOL`), unlike
+ * GET /market/dashboard-coins, which keys its three cards by lower-case `btc`, `eth`, `sol`.
+ * Clients that merge the two normalise the keys (e.g. `symbol.toLowerCase()`).
+ *
+ * @example
+ * { "timestamp": "2026-02-10T09:00:20.000Z",
+ *   "prices": { "SOL": { "price": 187.42, "change_24h": 4.88 }, "jitoSOL": { "price": 229.1, "change_24h": 4.91 } } }
+ */
 export const ZPricesTickSchema = z.object({
   timestamp: z.string(),
+  /** Keyed by canonical symbol case (`jitoSOL`), not lower case. */
   prices: z.record(z.string(), ZCoinPriceSchema),
 });
 export type TPricesTick = z.infer<typeof ZPricesTickSchema>;
@@ -483,9 +526,10 @@ export type TPricesTick = z.infer<typeof ZPricesTickSchema>;
 /** Payload of a `price:<SYMBOL>` channel. */
 export const ZPriceTickSchema = z.object({
   symbol: z.string(),
-  price: ZDecimalStringSchema,
-  change_24h: ZPercentStringSchema,
-  volume_24h: ZDecimalStringSchema.nullable(),
+  price: ZPriceNumberSchema,
+  change_24h: ZPercentNumberSchema,
+  /** Traded value of the last 24 h, USD; null when the source does not say. */
+  volume_24h: ZUsdNumberSchema.nullable(),
   timestamp: z.string(),
 });
 export type TPriceTick = z.infer<typeof ZPriceTickSchema>;

@@ -1,6 +1,6 @@
 import type { THolder, THolderAnalysis, THolderStats, THolderType } from '@solterm/contracts';
 import { AppError } from '../../lib/app-error';
-import { Dec, toSignificant } from '../market/market-decimal';
+import { Dec, toSignificant, toWireNumber } from '../market/market-decimal';
 import type { MarketService } from '../market/market.service';
 import type { HolderSnapshot, HolderSource, WalletDirectory } from './holder-source';
 
@@ -28,9 +28,10 @@ export function createHoldersService(deps: HoldersServiceDeps) {
     return { symbol: token.symbol, snapshot };
   }
 
-  function percentOf(amount: bigint, supply: bigint, decimals: number): string {
-    if (supply === 0n) return '0.0000';
-    return new Dec(amount.toString()).div(supply.toString()).times(100).toFixed(decimals);
+  /** Share of the supply in percent, rounded half up to `decimals` in decimals, on the wire. */
+  function percentOf(amount: bigint, supply: bigint, decimals: number): number {
+    if (supply === 0n) return 0;
+    return toWireNumber(new Dec(amount.toString()).div(supply.toString()).times(100).toFixed(decimals));
   }
 
   return {
@@ -45,9 +46,12 @@ export function createHoldersService(deps: HoldersServiceDeps) {
           address: holder.owner,
           name: label.name ?? shortAddress(holder.owner),
           owned_percentage: percentOf(holder.amount, snapshot.supply, 4),
-          balance: new Dec(holder.amount.toString()).div(scale).toFixed(),
+          // Whole tokens: exact in decimals, then at most 15 significant digits on the wire.
+          balance: toWireNumber(new Dec(holder.amount.toString()).div(scale)),
           sol_balance:
-            holder.solLamports === null ? '0' : new Dec(holder.solLamports.toString()).div(1e9).toFixed(4),
+            holder.solLamports === null
+              ? 0
+              : toWireNumber(new Dec(holder.solLamports.toString()).div(1e9).toFixed(4)),
           last_activity: holder.lastActivity?.toISOString() ?? null,
           tags: label.tags,
         });
@@ -85,8 +89,10 @@ export function createHoldersService(deps: HoldersServiceDeps) {
         token: symbol,
         mint: snapshot.mint,
         top100_owned: percentOf(owned, snapshot.supply, 2),
-        top100_avg_cost: costWeight.isZero() ? null : toSignificant(weightedCost.div(costWeight)),
-        top100_avg_sold: soldCount === 0 ? null : soldSum.div(soldCount).toFixed(2),
+        top100_avg_cost: costWeight.isZero()
+          ? null
+          : toWireNumber(toSignificant(weightedCost.div(costWeight))),
+        top100_avg_sold: soldCount === 0 ? null : toWireNumber(soldSum.div(soldCount).toFixed(2)),
         holder_count: snapshot.holderCount,
         source: deps.source.name,
       };

@@ -18,7 +18,10 @@ export interface MarketToken {
   decimals: number | null;
 }
 
-/** The current USD price of a token and its 24 h change (percent, two decimals). */
+/**
+ * The current USD price of a token and its 24 h change (percent, two decimals). Internal: decimal
+ * strings that the service computes with; it turns them into wire numbers (`toWireNumber`) last.
+ */
 export interface TokenQuote {
   token: MarketToken;
   /** USD price, decimal string. */
@@ -62,7 +65,7 @@ export interface MarketData {
   stop(): Promise<void>;
   /** Every listed token's market data, largest market cap first. */
   listMarkets(): Promise<TTokenMarketData[]>;
-  /** Every listed token's price and 24 h change only (the `prices` channel, every second). */
+  /** Every listed token's price and 24 h change only, as decimal strings (the `prices` channel, every second). */
   listPrices(): Promise<Array<{ symbol: string; price: string; change24h: string }>>;
   /** Finds a token by symbol, alias, full name or mint (case-insensitive except mints). */
   findToken(query: string): Promise<MarketToken | undefined>;

@@ -66,7 +66,8 @@ function createPerSecondJson<T>(schema: z.ZodType<T>, now: () => Date, build: ()
 
 /**
  * Market routes (spec part 1 §7 and part 2 §7), all public and under /api. Every response is the
- * `{ success, data }` envelope; money is decimal strings. Inputs are validated by the contracts'
+ * `{ success, data }` envelope; prices, USD values and percentages are JSON numbers, computed and
+ * rounded in decimal arithmetic before they become numbers. Inputs are validated by the contracts'
  * zod schemas (400 with a clear message); unknown tokens are 404s.
  */
 export function registerMarketRoutes(app: ZodApp, deps: { market: MarketService; now: () => Date }): void {
@@ -128,8 +129,9 @@ export function registerMarketRoutes(app: ZodApp, deps: { market: MarketService;
       querystring: ZChartQuerySchema,
       response: { 200: success(ZChartSchema) },
     },
-    // Up to 10,000 candles (a year of hours is 1.1 MB of JSON): the response is built by typed code,
-    // so it is stringified directly instead of being re-validated candle by candle on the way out.
+    // Up to 10,000 candles (a year of hours is about 1 MB of JSON): the response is built by typed
+    // code (numbers already rounded at the service's wire edge), so it is stringified directly
+    // instead of being re-validated candle by candle on the way out.
     handler: async (request, reply) =>
       reply
         .type('application/json; charset=utf-8')

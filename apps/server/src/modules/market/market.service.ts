@@ -31,7 +31,7 @@ import {
 import { AppError, isAppError } from '../../lib/app-error';
 import type { RawCandle } from './candle-aggregation';
 import type { MarketData, MarketToken, SearchSource, TokenQuote } from './market-data';
-import { centsToUsd, Dec, decimalString, percentChange, toSignificant } from './market-decimal';
+import { centsToUsd, Dec, decimalString, percentChange, toSignificant, toWireNumber } from './market-decimal';
 
 /** The quote every market-data price is expressed in. */
 const USD: MarketToken = { symbol: 'USD', name: 'US Dollar', mint: null, decimals: 6 };
@@ -61,19 +61,25 @@ export interface MarketServiceDeps {
   log: FastifyBaseLogger;
 }
 
+/**
+ * A USD candle on the wire. Raw prices already are the doubles of rounded decimals (the simulator's
+ * 10 significant digits, or the provider's own JSON numbers), so they go out unchanged; the volume
+ * is whole cents, written as a two-decimal USD amount.
+ */
 function formatCandle(candle: RawCandle): TCandle {
   return {
     time: candle.time,
-    open: decimalString(candle.open),
-    high: decimalString(candle.high),
-    low: decimalString(candle.low),
-    close: decimalString(candle.close),
-    volume: centsToUsd(candle.volumeCents),
+    open: candle.open,
+    high: candle.high,
+    low: candle.low,
+    close: candle.close,
+    volume: toWireNumber(centsToUsd(candle.volumeCents)),
   };
 }
 
-function compareDecimalStrings(a: string | null, b: string | null): number {
-  return new Dec(a ?? 0).comparedTo(new Dec(b ?? 0));
+/** Largest market cap first; unknown caps last. Doubles of decimals compare exactly. */
+function byMarketCapDescending(a: { market_cap: number | null }, b: { market_cap: number | null }): number {
+  return (b.market_cap ?? 0) - (a.market_cap ?? 0);
 }
 
 /**
@@ -105,7 +111,7 @@ export function createMarketService(deps: MarketServiceDeps) {
         (result) =>
           result.symbol.toUpperCase().startsWith(upper) || result.name.toUpperCase().startsWith(upper),
       );
-      candidates.sort((a, b) => compareDecimalStrings(b.market_cap, a.market_cap));
+      candidates.sort(byMarketCapDescending);
       const best = candidates[0];
       if (best) return data.findToken(best.address);
     }
@@ -203,11 +209,11 @@ export function createMarketService(deps: MarketServiceDeps) {
       const low = Dec.min(open, close, new Dec(decimalString(candle.low)).div(mid));
       out.push({
         time: candle.time,
-        open: toSignificant(open),
-        high: toSignificant(high),
-        low: toSignificant(low),
-        close: toSignificant(close),
-        volume: centsToUsd(candle.volumeCents),
+        open: toWireNumber(toSignificant(open)),
+        high: toWireNumber(toSignificant(high)),
+        low: toWireNumber(toSignificant(low)),
+        close: toWireNumber(toSignificant(close)),
+        volume: toWireNumber(centsToUsd(candle.volumeCents)),
       });
     }
     return out;
@@ -222,11 +228,12 @@ export function createMarketService(deps: MarketServiceDeps) {
     } catch (error) {
       const reason = isAppError(error) ? error.message : 'unexpected error';
       if (!isAppError(error)) deps.log.error({ err: error }, 'token search failed');
-      throw new AppError('MARKET__SEARCH_FAILED', `Search failed: ${reason}`);
+      // Only the reason: clients put the spec's 'Search failed: ' in front themselves.
+      throw new AppError('MARKET__SEARCH_FAILED', reason);
     }
     return results
       .filter((result) => result.symbol.trim() !== '')
-      .sort((a, b) => compareDecimalStrings(b.market_cap, a.market_cap))
+      .sort(byMarketCapDescending)
       .slice(0, limit);
   }
 
@@ -243,7 +250,10 @@ export function createMarketService(deps: MarketServiceDeps) {
         const [btc, eth, sol] = await Promise.all(
           ['BTC', 'ETH', 'SOL'].map(async (symbol) => quoteOf(await resolveToken(symbol))),
         );
-        const card = (quote: TokenQuote) => ({ price: quote.price, change_24h: quote.change24h });
+        const card = (quote: TokenQuote) => ({
+          price: toWireNumber(quote.price),
+          change_24h: toWireNumber(quote.change24h),
+        });
         return { btc: card(btc!), eth: card(eth!), sol: card(sol!) };
       })();
       dashboardCache = { second, value };
@@ -275,8 +285,8 @@ export function createMarketService(deps: MarketServiceDeps) {
         points: candles.slice(-limit).map((candle) => ({
           timestamp: new Date(candle.time * 1000).toISOString(),
           time: candle.time,
-          price: decimalString(candle.close),
-          volume: centsToUsd(candle.volumeCents),
+          price: candle.close,
+          volume: toWireNumber(centsToUsd(candle.volumeCents)),
         })),
       };
     },
@@ -334,10 +344,10 @@ export function createMarketService(deps: MarketServiceDeps) {
         quote: pair.quote.symbol,
         base_mint: pair.base.mint,
         quote_mint: pair.quote.mint,
-        price: toSignificant(price),
-        base_price_usd: base.price,
-        quote_price_usd: quote.price,
-        change_24h: percentChange(price, price24hAgo),
+        price: toWireNumber(toSignificant(price)),
+        base_price_usd: toWireNumber(base.price),
+        quote_price_usd: toWireNumber(quote.price),
+        change_24h: toWireNumber(percentChange(price, price24hAgo)),
         timestamp: new Date(Math.max(base.observedAt, quote.observedAt)).toISOString(),
         source: data.source,
       };
@@ -383,7 +393,11 @@ export function createMarketService(deps: MarketServiceDeps) {
       const value = (async () => {
         const prices: TPricesTick['prices'] = {};
         for (const quote of await data.listPrices()) {
-          prices[quote.symbol] = { price: quote.price, change_24h: quote.change24h };
+          // Keyed by the token's own symbol case (`jitoSOL`), see market-channels.ts.
+          prices[quote.symbol] = {
+            price: toWireNumber(quote.price),
+            change_24h: toWireNumber(quote.change24h),
+          };
         }
         return { timestamp: new Date(second * 1000).toISOString(), prices };
       })();
@@ -398,9 +412,9 @@ export function createMarketService(deps: MarketServiceDeps) {
       const quote = await quoteOf(await resolveToken(symbol));
       return {
         symbol: quote.token.symbol,
-        price: quote.price,
-        change_24h: quote.change24h,
-        volume_24h: quote.volume24h,
+        price: toWireNumber(quote.price),
+        change_24h: toWireNumber(quote.change24h),
+        volume_24h: quote.volume24h === null ? null : toWireNumber(quote.volume24h),
         timestamp: new Date(nowSeconds() * 1000).toISOString(),
       };
     },

@@ -1,17 +1,15 @@
-import { toDecimal, type WireDecimal } from './market-values';
-
 /*
- * Readers for the market channel payloads (contracts market-channels.ts). They check the shape by
- * hand rather than with the contracts' zod schemas so a switch of decimals from strings to JSON
- * numbers does not silently stop live updates.
+ * Readers for the market channel payloads (contracts market-channels.ts, schemas ZCandleTickSchema
+ * and ZPricesTickSchema): prices, volumes and changes are JSON numbers. They check the shape by hand,
+ * cheaply every second, and leave out a malformed entry rather than dropping the whole tick.
  */
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function isWireDecimal(value: unknown): value is WireDecimal {
-  return (typeof value === 'string' || typeof value === 'number') && toDecimal(value) !== null;
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
 }
 
 /** One candle as the chart draws it: numbers, time in unix seconds. */
@@ -26,18 +24,12 @@ export interface CandlePoint {
 
 /** A candle from the wire (`{time, open, high, low, close, volume}`), or null when malformed. */
 export function readCandle(value: unknown): CandlePoint | null {
-  if (!isRecord(value) || typeof value.time !== 'number' || !Number.isFinite(value.time)) return null;
-  const fields = ['open', 'high', 'low', 'close'] as const;
-  if (!fields.every((field) => isWireDecimal(value[field]))) return null;
-  const number = (field: string) => Number(toDecimal(value[field] as WireDecimal)?.toString() ?? 0);
-  return {
-    time: value.time,
-    open: number('open'),
-    high: number('high'),
-    low: number('low'),
-    close: number('close'),
-    volume: isWireDecimal(value.volume) ? number('volume') : 0,
-  };
+  if (!isRecord(value) || !isFiniteNumber(value.time)) return null;
+  const { open, high, low, close, volume } = value;
+  if (!isFiniteNumber(open) || !isFiniteNumber(high) || !isFiniteNumber(low) || !isFiniteNumber(close)) {
+    return null;
+  }
+  return { time: value.time, open, high, low, close, volume: isFiniteNumber(volume) ? volume : 0 };
 }
 
 export type CandleTick =
@@ -53,22 +45,23 @@ export function readCandleTick(data: unknown): CandleTick | null {
 
 /** A price and 24 h change as sent on the `prices` channel and by /market/dashboard-coins. */
 export interface WirePrice {
-  price: WireDecimal;
-  change_24h: WireDecimal;
+  price: number;
+  change_24h: number;
 }
 
 /**
- * The `prices` payload (`{timestamp, prices: {BTC: {price, change_24h}, …}}`) keyed by lower-case
- * symbol, or null when malformed. Malformed entries are left out.
+ * The `prices` payload (`{timestamp, prices: {BTC: {price, change_24h}, jitoSOL: …}}`) re-keyed by
+ * lower-case symbol, as /market/dashboard-coins keys its cards (the channel keys by the token's own
+ * case), or null when malformed. Malformed entries are left out.
  */
 export function readPricesTick(data: unknown): Record<string, WirePrice> | null {
   if (!isRecord(data) || !isRecord(data.prices)) return null;
   const prices: Record<string, WirePrice> = {};
   for (const [symbol, entry] of Object.entries(data.prices)) {
-    if (!isRecord(entry) || !isWireDecimal(entry.price)) continue;
+    if (!isRecord(entry) || !isFiniteNumber(entry.price)) continue;
     prices[symbol.toLowerCase()] = {
       price: entry.price,
-      change_24h: isWireDecimal(entry.change_24h) ? entry.change_24h : 0,
+      change_24h: isFiniteNumber(entry.change_24h) ? entry.change_24h : 0,
     };
   }
   return prices;

@@ -4,16 +4,16 @@ import { lookupPairPrice, lookupQuoteUsd, type PriceSources, type WireCoinPrices
 import { selectionFromPair, selectionFromToken } from './trading-state';
 
 const COINS: WireCoinPrices = {
-  btc: { price: '91301.68', change_24h: '-3.27' },
-  eth: { price: '2948.18', change_24h: '-2.78' },
-  sol: { price: '185.83', change_24h: '-3.46' },
+  btc: { price: 91301.68, change_24h: -3.27 },
+  eth: { price: 2948.18, change_24h: -2.78 },
+  sol: { price: 185.83, change_24h: -3.46 },
 };
 
 /** Sources that record the order of calls; each answers what `answers` says or fails. */
 function sources(answers: {
-  pair?: { price: string | number; change_24h?: string | number; base_price_usd?: string | number } | Error;
+  pair?: { price: number; change_24h?: number; base_price_usd?: number } | Error;
   coins?: WireCoinPrices | Error;
-  market?: Record<string, { price: string | number; change_24h?: string | number }>;
+  market?: Record<string, { price: number; change_24h?: number }>;
 }) {
   const calls: string[] = [];
   const result: PriceSources = {
@@ -40,7 +40,7 @@ function sources(answers: {
 describe('price lookup chain (spec part 1 §4)', () => {
   it('1. uses the pair endpoint when it answers a price above 0', async () => {
     const { sources: s, calls } = sources({
-      pair: { price: '0.0000001792480288', change_24h: '10.22', base_price_usd: '0.0000333' },
+      pair: { price: 0.0000001792480288, change_24h: 10.22, base_price_usd: 0.0000333 },
     });
     const result = await lookupPairPrice(s, selectionFromPair('BONK/SOL')!);
     expect(calls).toEqual(['pair BONK/SOL']);
@@ -50,15 +50,21 @@ describe('price lookup chain (spec part 1 §4)', () => {
     expect(result.message).toBeNull();
   });
 
-  it('accepts JSON numbers as well as decimal strings', async () => {
+  it('reads the JSON numbers as the decimals they stand for', async () => {
     const { sources: s } = sources({ pair: { price: 185.91, change_24h: -2.5, base_price_usd: 185.91 } });
     const result = await lookupPairPrice(s, selectionFromPair('SOL/USDC')!);
     expect(result.price.toString()).toBe('185.91');
     expect(result.change24h?.toString()).toBe('-2.5');
+    // 0.1 + 0.2 in doubles is 0.30000000000000004; in decimals it is 0.3.
+    const sum = await lookupPairPrice(
+      sources({ pair: { price: 0.1, base_price_usd: 0.2 } }).sources,
+      selectionFromPair('SOL/USDC')!,
+    );
+    expect(sum.price.plus(sum.baseUsd!).toString()).toBe('0.3');
   });
 
   it('2. falls back to the dashboard coin price of the base, divided by the quote price', async () => {
-    const { sources: s, calls } = sources({ pair: { price: '0' }, coins: COINS });
+    const { sources: s, calls } = sources({ pair: { price: 0 }, coins: COINS });
     const result = await lookupPairPrice(s, selectionFromPair('BTC/SOL')!);
     expect(calls).toEqual(['pair BTC/SOL', 'dashboard']);
     expect(result.source).toBe('dashboard');
@@ -78,7 +84,7 @@ describe('price lookup chain (spec part 1 §4)', () => {
   it('3. then the symbol market data, with the quote from the dashboard prices', async () => {
     const { sources: s, calls } = sources({
       coins: COINS,
-      market: { BONK: { price: '0.00003716', change_24h: '1.5' } },
+      market: { BONK: { price: 0.00003716, change_24h: 1.5 } },
     });
     const result = await lookupPairPrice(
       s,
@@ -92,7 +98,7 @@ describe('price lookup chain (spec part 1 §4)', () => {
   it('retries a truncated symbol with its full name', async () => {
     const { sources: s, calls } = sources({
       coins: new Error('down'),
-      market: { BITCOIN: { price: '91000' } },
+      market: { BITCOIN: { price: 91000 } },
     });
     const result = await lookupPairPrice(
       s,
@@ -103,7 +109,7 @@ describe('price lookup chain (spec part 1 §4)', () => {
   });
 
   it('quote fallback: stablecoins, dashboard, then market data', async () => {
-    const { sources: s, calls } = sources({ coins: COINS, market: { JUP: { price: '0.75' } } });
+    const { sources: s, calls } = sources({ coins: COINS, market: { JUP: { price: 0.75 } } });
     expect((await lookupQuoteUsd(s, 'USDT'))?.toString()).toBe('1');
     expect(calls).toEqual([]);
     expect((await lookupQuoteUsd(s, 'SOL'))?.toString()).toBe('185.83');
@@ -124,7 +130,7 @@ describe('price lookup chain (spec part 1 §4)', () => {
   });
 
   it('is unavailable when the quote cannot be priced', async () => {
-    const { sources: s } = sources({ coins: COINS, market: { WIF: { price: '0.58' } } });
+    const { sources: s } = sources({ coins: COINS, market: { WIF: { price: 0.58 } } });
     const result = await lookupPairPrice(s, selectionFromPair('WIF/RAY')!);
     expect(result.message).toBe('USD price not available');
   });

@@ -4,26 +4,24 @@ import {
   MARKET_MESSAGES,
   SpecDecimal,
 } from '@solterm/contracts';
-import { isPositive, toDecimal, type WireDecimal } from './market-values';
+import { isPositive, toDecimal } from './market-values';
 import { getPairId, type PairSelection } from './trading-state';
 
-/** Dashboard coin prices keyed by lower-case symbol (GET /market/dashboard-coins). */
-export type WireCoinPrices = Readonly<
-  Record<string, { price: WireDecimal; change_24h: WireDecimal } | undefined>
->;
+/** Dashboard coin prices keyed by lower-case symbol (GET /market/dashboard-coins), JSON numbers. */
+export type WireCoinPrices = Readonly<Record<string, { price: number; change_24h: number } | undefined>>;
 
 /** The calls the lookup makes, injected so the order can be tested and caches shared. */
 export interface PriceSources {
   /** GET /trading/pair/{id}. */
   getPairPrice(pairId: string): Promise<{
-    price: WireDecimal;
-    change_24h?: WireDecimal | null;
-    base_price_usd?: WireDecimal | null;
+    price: number;
+    change_24h?: number | null;
+    base_price_usd?: number | null;
   }>;
   /** GET /market/dashboard-coins (btc, eth, sol). */
   getDashboardCoins(): Promise<WireCoinPrices>;
   /** GET /market/data/{symbol}. */
-  getMarketData(symbol: string): Promise<{ price: WireDecimal; change_24h?: WireDecimal | null }>;
+  getMarketData(symbol: string): Promise<{ price: number; change_24h?: number | null }>;
 }
 
 /** Where the displayed price came from. */

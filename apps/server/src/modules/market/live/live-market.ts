@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   CHART_INTERVAL_SECONDS,
   isSolanaAddress,
+  parseSpecDecimal,
   type TEnhancedTrendingToken,
   type TPool,
   type TTokenMarketData,
@@ -11,7 +12,7 @@ import {
 import { AppError } from '../../../lib/app-error';
 import type { RawCandle } from '../candle-aggregation';
 import type { CandleRequest, MarketData, MarketToken, TokenQuote } from '../market-data';
-import { Dec, decimalString } from '../market-decimal';
+import { Dec, decimalString, toSignificant, toWireNumber } from '../market-decimal';
 import { formatAge } from '../simulator/token-art';
 import { TOKEN_UNIVERSE, type UniverseToken } from '../simulator/token-universe';
 import { createCoinGecko, type TCoinMarket } from './coingecko';
@@ -35,27 +36,55 @@ export interface LiveMarketOptions {
 const DAY = 86_400;
 const TRENDING_SIZE = 15;
 
-/** A JSON number as a plain decimal string; null stays null. */
-function decimalOf(value: number | null | undefined): string | null {
-  return value === null || value === undefined || !Number.isFinite(value) ? null : decimalString(value);
-}
-
-function usdOf(value: number | null | undefined): string | null {
+/** A provider's JSON number as a decimal (through its shortest text); null when missing or not finite. */
+function decimalOf(value: number | null | undefined): Dec | null {
   return value === null || value === undefined || !Number.isFinite(value)
     ? null
-    : new Dec(decimalString(value)).toFixed(2);
+    : new Dec(decimalString(value));
 }
 
-function percentOf(value: number | null | undefined): string {
-  return value === null || value === undefined || !Number.isFinite(value)
-    ? '0.00'
-    : new Dec(decimalString(value)).toFixed(2);
+/**
+ * A number the provider computed (a price, a supply) on the wire as the provider sent it: a
+ * double's shortest text is the decimal the provider meant. Null when missing or not finite.
+ */
+function providerNumberOf(value: number | null | undefined): number | null {
+  return value === null || value === undefined || !Number.isFinite(value) ? null : value;
 }
 
-/** CoinGecko writes trending market caps as text ("$1,234,567"). */
-function usdFromText(text: string | undefined): string | null {
+/** A provider's decimal text (DexScreener prices) on the wire; null when missing or unparsable. */
+function numberFromText(text: string | null | undefined): number | null {
+  const decimal = parseSpecDecimal(text);
+  return decimal ? toWireNumber(decimal) : null;
+}
+
+/** A USD amount rounded half up to cents, as a decimal string (internal quotes). */
+function usdText(value: number | null | undefined): string | null {
+  return decimalOf(value)?.toFixed(2) ?? null;
+}
+
+/** A USD amount rounded half up to cents, on the wire. */
+function usdOf(value: number | null | undefined): number | null {
+  const text = usdText(value);
+  return text === null ? null : toWireNumber(text);
+}
+
+/** A percentage rounded half up to two decimals, on the wire (0 when missing). */
+function percentOf(value: number | null | undefined): number {
+  return toWireNumber(decimalOf(value)?.toFixed(2) ?? '0');
+}
+
+/** CoinGecko writes trending market caps as text ("$1,234,567"): rounded to cents, on the wire. */
+function usdFromText(text: string | undefined): number | null {
   const digits = text?.replace(/[^0-9.]/g, '');
-  return digits ? new Dec(digits).toFixed(2) : null;
+  const decimal = digits ? parseSpecDecimal(digits) : null;
+  return decimal ? toWireNumber(decimal.toFixed(2)) : null;
+}
+
+/** CoinGecko sometimes writes a trending price as text ("$0.00001167"): a price keeps its significant digits. */
+function priceFromText(text: string): number | null {
+  const digits = text.replace(/[^0-9.]/g, '');
+  const decimal = digits ? parseSpecDecimal(digits) : null;
+  return decimal ? toWireNumber(toSignificant(decimal)) : null;
 }
 
 function bestPair(pairs: readonly TDexPair[]): TDexPair | undefined {
@@ -71,8 +100,8 @@ function poolOf(pair: TDexPair): TPool {
     labels: pair.labels ?? [],
     base_token: pair.baseToken,
     quote_token: pair.quoteToken,
-    price_usd: pair.priceUsd ?? null,
-    price_native: pair.priceNative ?? null,
+    price_usd: numberFromText(pair.priceUsd),
+    price_native: numberFromText(pair.priceNative),
     liquidity_usd: usdOf(pair.liquidity?.usd),
     volume_24h: usdOf(pair.volume?.h24),
     price_change_24h: pair.priceChange?.h24 === undefined ? null : percentOf(pair.priceChange.h24),
@@ -158,16 +187,16 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
       name: token.name,
       address: token.mint,
       decimals: token.decimals,
-      price: decimalOf(coin.current_price) ?? '0',
+      price: providerNumberOf(coin.current_price) ?? 0,
       change_24h: percentOf(coin.price_change_percentage_24h),
       market_cap: usdOf(coin.market_cap),
       market_cap_rank: coin.market_cap_rank ?? null,
       volume_24h: usdOf(coin.total_volume),
-      high_24h: decimalOf(coin.high_24h),
-      low_24h: decimalOf(coin.low_24h),
+      high_24h: providerNumberOf(coin.high_24h),
+      low_24h: providerNumberOf(coin.low_24h),
       liquidity_usd: null,
-      circulating_supply: decimalOf(coin.circulating_supply),
-      total_supply: decimalOf(coin.total_supply),
+      circulating_supply: providerNumberOf(coin.circulating_supply),
+      total_supply: providerNumberOf(coin.total_supply),
       last_updated: coin.last_updated ?? options.now().toISOString(),
       source: 'coingecko',
     };
@@ -179,7 +208,7 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
       name: token.name,
       address: token.mint,
       decimals: token.decimals,
-      price: pair.priceUsd ?? '0',
+      price: numberFromText(pair.priceUsd) ?? 0,
       change_24h: percentOf(pair.priceChange?.h24),
       market_cap: usdOf(pair.marketCap ?? pair.fdv),
       market_cap_rank: null,
@@ -195,14 +224,14 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
   }
 
   function searchResultOfPair(pair: TDexPair): TTokenSearchResult {
-    const price = pair.priceUsd ?? '0';
+    const price = numberFromText(pair.priceUsd) ?? 0;
     return {
       id: pair.baseToken.address,
       name: pair.baseToken.name,
       symbol: pair.baseToken.symbol,
       current_price: price,
       price,
-      market_cap: usdOf(pair.marketCap ?? pair.fdv) ?? '0.00',
+      market_cap: usdOf(pair.marketCap ?? pair.fdv) ?? 0,
       price_change_24h: percentOf(pair.priceChange?.h24),
       address: pair.baseToken.address,
       decimals: byMint.get(pair.baseToken.address)?.decimals ?? null,
@@ -232,8 +261,8 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
     async listPrices() {
       return (await this.listMarkets()).map((market) => ({
         symbol: market.symbol,
-        price: market.price,
-        change24h: market.change_24h,
+        price: decimalString(market.price),
+        change24h: new Dec(decimalString(market.change_24h)).toFixed(2),
       }));
     },
 
@@ -306,7 +335,7 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
         price: current.toFixed(),
         price24hAgo: before.toSignificantDigits(10).toFixed(),
         change24h: changePercent.toFixed(2),
-        volume24h: usdOf(volume),
+        volume24h: usdText(volume),
         observedAt,
       };
     },
@@ -355,7 +384,7 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
     async searchTokens(query, _limit, source) {
       if (source === 'fallback') {
         return (await jupiter.searchTokens(query)).map((token) => {
-          const price = decimalOf(token.usdPrice) ?? '0';
+          const price = providerNumberOf(token.usdPrice) ?? 0;
           const volume = (token.stats24h?.buyVolume ?? 0) + (token.stats24h?.sellVolume ?? 0);
           return {
             id: token.id,
@@ -363,7 +392,7 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
             symbol: token.symbol,
             current_price: price,
             price,
-            market_cap: usdOf(token.mcap ?? token.fdv) ?? '0.00',
+            market_cap: usdOf(token.mcap ?? token.fdv) ?? 0,
             price_change_24h: percentOf(token.stats24h?.priceChange),
             address: token.id,
             decimals: token.decimals,
@@ -414,8 +443,8 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
             price === undefined
               ? null
               : typeof price === 'number'
-                ? decimalString(price)
-                : (usdFromText(price) ?? null),
+                ? providerNumberOf(price)
+                : priceFromText(price),
           market_cap_rank: item.market_cap_rank ?? null,
           score: item.score,
           thumb: item.thumb ?? null,
@@ -449,7 +478,7 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
             market_cap: usdOf(pair.marketCap ?? pair.fdv),
             holders: null,
             price_change_24h: percentOf(pair.priceChange?.h24),
-            price: pair.priceUsd ?? null,
+            price: numberFromText(pair.priceUsd),
             market_cap_rank: null,
             score: index,
             thumb: boost.icon ?? pair.info?.imageUrl ?? null,

@@ -10,7 +10,14 @@ import {
 import { deriveAddress } from '../../../lib/derived-address';
 import { aggregateCandles, type RawCandle } from '../candle-aggregation';
 import type { CandleRequest, MarketData, MarketToken, SearchSource, TokenQuote } from '../market-data';
-import { centsToUsd, Dec, decimalString, percentChange, toSignificant } from '../market-decimal';
+import {
+  centsToUsd,
+  Dec,
+  decimalString,
+  percentChange,
+  toSignificant,
+  toWireNumber,
+} from '../market-decimal';
 import type { MarketRepository } from '../market.repository';
 import { createCandleStore, type SyncReport } from './candle-store';
 import { HOUR, MINUTE, PriceProcess } from './price-process';
@@ -56,7 +63,10 @@ function selectStoredTokens(
   return selected;
 }
 
-/** What the simulator knows of a token at one second. */
+/**
+ * What the simulator knows of a token at one second. Prices are doubles of decimals quantised by the
+ * price process (10 significant digits, 6 for stablecoins): they go on the wire as they are.
+ */
 interface TokenSnapshot {
   readonly token: SimulatedToken;
   readonly price: number;
@@ -242,16 +252,16 @@ export function createSimulatedMarket(options: SimulatedMarketOptions): MarketDa
       name: token.name,
       address: token.mint,
       decimals: token.decimals,
-      price: decimalString(entry.price),
-      change_24h: entry.change24h,
-      market_cap: entry.marketCap.toFixed(2),
+      price: entry.price,
+      change_24h: toWireNumber(entry.change24h),
+      market_cap: toWireNumber(entry.marketCap.toFixed(2)),
       market_cap_rank: rankOf(token.mint),
-      volume_24h: centsToUsd(entry.volume24hCents),
-      high_24h: decimalString(entry.high24h),
-      low_24h: decimalString(entry.low24h),
-      liquidity_usd: centsToUsd(entry.liquidityCents),
-      circulating_supply: token.circulatingSupply,
-      total_supply: token.totalSupply,
+      volume_24h: toWireNumber(centsToUsd(entry.volume24hCents)),
+      high_24h: entry.high24h,
+      low_24h: entry.low24h,
+      liquidity_usd: toWireNumber(centsToUsd(entry.liquidityCents)),
+      circulating_supply: toWireNumber(token.circulatingSupply),
+      total_supply: toWireNumber(token.totalSupply),
       last_updated: new Date(snapshotSecond * 1000).toISOString(),
       source: 'simulator',
     };
@@ -268,23 +278,22 @@ export function createSimulatedMarket(options: SimulatedMarketOptions): MarketDa
   function searchResultOf(entry: TokenSnapshot): TTokenSearchResult {
     const { token } = entry;
     const mainPool = pools.get(token.mint)?.[0];
-    const price = decimalString(entry.price);
     return {
       id: token.mint,
       name: token.name,
       symbol: token.symbol,
-      current_price: price,
-      price,
-      market_cap: entry.marketCap.toFixed(2),
-      price_change_24h: entry.change24h,
+      current_price: entry.price,
+      price: entry.price,
+      market_cap: toWireNumber(entry.marketCap.toFixed(2)),
+      price_change_24h: toWireNumber(entry.change24h),
       address: token.mint,
       decimals: token.decimals,
       source: 'simulator',
       pair_address: mainPool?.address ?? null,
       dex_id: mainPool?.dex ?? null,
       chain_id: 'solana',
-      liquidity_usd: centsToUsd(entry.liquidityCents),
-      volume_24h: centsToUsd(entry.volume24hCents),
+      liquidity_usd: toWireNumber(centsToUsd(entry.liquidityCents)),
+      volume_24h: toWireNumber(centsToUsd(entry.volume24hCents)),
     };
   }
 
@@ -301,13 +310,13 @@ export function createSimulatedMarket(options: SimulatedMarketOptions): MarketDa
       labels: dexLabels(pool.dex),
       base_token: { address: token.mint, name: token.name, symbol: token.symbol },
       quote_token: { address: pool.quote.mint, name: pool.quote.name, symbol: pool.quote.symbol },
-      price_usd: decimalString(base.price),
-      price_native: toSignificant(priceNative),
-      liquidity_usd: centsToUsd(Math.round(base.liquidityCents * pool.liquidityShare)),
-      volume_24h: centsToUsd(Math.round(base.volume24hCents * pool.volumeShare)),
-      price_change_24h: base.change24h,
-      fdv: new Dec(decimalString(base.price)).times(token.totalSupply).toFixed(2),
-      market_cap: base.marketCap.toFixed(2),
+      price_usd: base.price,
+      price_native: toWireNumber(toSignificant(priceNative)),
+      liquidity_usd: toWireNumber(centsToUsd(Math.round(base.liquidityCents * pool.liquidityShare))),
+      volume_24h: toWireNumber(centsToUsd(Math.round(base.volume24hCents * pool.volumeShare))),
+      price_change_24h: toWireNumber(base.change24h),
+      fdv: toWireNumber(new Dec(decimalString(base.price)).times(token.totalSupply).toFixed(2)),
+      market_cap: toWireNumber(base.marketCap.toFixed(2)),
       pair_created_at: pool.createdAt,
     };
   }
@@ -335,11 +344,11 @@ export function createSimulatedMarket(options: SimulatedMarketOptions): MarketDa
       address: token.mint,
       age: formatAge(nowSeconds() - token.launchedAtSeconds),
       created_at: new Date(token.launchedAtSeconds * 1000).toISOString(),
-      total_volume: centsToUsd(entry.volume24hCents),
-      market_cap: entry.marketCap.toFixed(2),
+      total_volume: toWireNumber(centsToUsd(entry.volume24hCents)),
+      market_cap: toWireNumber(entry.marketCap.toFixed(2)),
       holders: estimateHolderCount(token),
-      price_change_24h: entry.change24h,
-      price: decimalString(entry.price),
+      price_change_24h: toWireNumber(entry.change24h),
+      price: entry.price,
       market_cap_rank: rankOf(token.mint),
       score,
       thumb: thumbs.get(token.mint) ?? null,
@@ -493,7 +502,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions): MarketDa
         const mainPool = pools.get(entry.token.mint)?.[0];
         return {
           ...trendingOf(entry, index),
-          liquidity_usd: centsToUsd(entry.liquidityCents),
+          liquidity_usd: toWireNumber(centsToUsd(entry.liquidityCents)),
           pair_address: mainPool?.address ?? null,
           dex_id: mainPool?.dex ?? null,
           chain_id: 'solana',

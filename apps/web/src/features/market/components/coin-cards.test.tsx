@@ -11,9 +11,9 @@ import { ok, renderMarket, stubApi } from '../test/market-test-utils';
 import { CoinCards } from './coin-cards';
 
 const COINS = {
-  btc: { price: '91301.68285', change_24h: '-3.27' },
-  eth: { price: '2948.187932', change_24h: '1.05' },
-  sol: { price: '185.827408', change_24h: '-3.46' },
+  btc: { price: 91301.68285, change_24h: -3.27 },
+  eth: { price: 2948.187932, change_24h: 1.05 },
+  sol: { price: 185.827408, change_24h: -3.46 },
 };
 
 function history(symbol: string) {
@@ -24,7 +24,7 @@ function history(symbol: string) {
       timestamp: new Date(index * 3_600_000).toISOString(),
       time: index * 3600,
       price: String(100 + index),
-      volume: '1',
+      volume: 1,
     })),
   });
 }
@@ -87,9 +87,9 @@ describe('dashboard coin cards', () => {
         data: {
           timestamp: '2030-01-01T00:00:00.000Z',
           prices: {
-            BTC: { price: '91400.5', change_24h: '-3.10' },
+            BTC: { price: 91400.5, change_24h: -3.1 },
             SOL: { price: 186.5, change_24h: -3.2 },
-            BONK: { price: '0.00003', change_24h: '1' },
+            BONK: { price: 0.00003, change_24h: 1 },
           },
         },
       }),

@@ -10,7 +10,6 @@ import { cn } from '../../../lib/cn';
 import { marketApi, marketKeys } from '../api/market-api';
 import { useDashboardCoins } from '../hooks/use-market-data';
 import { useSwitchPair, useTradingSelection } from '../hooks/use-trading-selection';
-import { toNumber } from '../market-values';
 import { selectionFromPair } from '../trading-state';
 import { ChangeText, TokenAvatar, usePriceFlash } from './market-bits';
 
@@ -29,8 +28,8 @@ function useDaySparkline(symbol: string, livePrice: number | null): number[] {
     refetchInterval: 10 * 60_000,
   });
   const points = (query.data?.points ?? [])
-    .map((point) => toNumber(point.price))
-    .filter((value): value is number => value !== null);
+    .map((point) => point.price)
+    .filter((value) => Number.isFinite(value));
   // The hour in progress ends at the live price.
   if (points.length > 0 && livePrice !== null) points[points.length - 1] = livePrice;
   return points;
@@ -45,8 +44,8 @@ function CoinCard({
   onSelect,
 }: {
   symbol: (typeof DASHBOARD_COIN_SYMBOLS)[number];
-  price: string | number | undefined;
-  change: string | number | undefined;
+  price: number | undefined;
+  change: number | undefined;
   isSelected: boolean;
   isLoading: boolean;
   onSelect: () => void;
@@ -54,7 +53,7 @@ function CoinCard({
   const ticker = symbol.toUpperCase();
   const pair = getDashboardCoinPair(symbol) ?? `${ticker}/SOL`;
   const flash = usePriceFlash(price);
-  const sparkline = useDaySparkline(ticker, toNumber(price));
+  const sparkline = useDaySparkline(ticker, price !== undefined && Number.isFinite(price) ? price : null);
   return (
     <button
       type="button"

@@ -18,9 +18,9 @@ function holders(type: string) {
             {
               address: '6ovHcCpryr5u9DQxChut3q5iQukcckb1jA7GuFwNPV1t',
               name: type === 'kol' ? 'KOL · @onchain_ollie' : 'Raydium pool',
-              owned_percentage: '11.5214',
-              balance: '10138830255224',
-              sol_balance: '23.2160',
+              owned_percentage: 11.5214,
+              balance: 10138830255224,
+              sol_balance: 23.216,
               last_activity: new Date(Date.now() - 3 * 3_600_000).toISOString(),
               tags: ['remarks'],
             },
@@ -38,8 +38,8 @@ describe('holder analysis', () => {
         return ok({
           token: 'BONK',
           mint: BONK_MINT,
-          top100_owned: '64.61',
-          top100_avg_cost: '0.0000451440476',
+          top100_owned: 64.61,
+          top100_avg_cost: 0.0000451440476,
           top100_avg_sold: 33.74,
           holder_count: 270674,
           source: 'simulator',

@@ -40,7 +40,7 @@ export function formatRelativeTime(iso: string | null, now: number = Date.now())
   return new Date(at).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 }
 
-function percent(value: string | number | null | undefined, digits = 2): string {
+function percent(value: number | null | undefined, digits = 2): string {
   const decimal = toDecimal(value);
   return decimal ? `${decimal.toFixed(digits)}%` : '—';
 }
@@ -184,7 +184,7 @@ export function HolderAnalysis({ selection }: { selection: PairSelection }) {
                             <span
                               className="block h-full rounded-full bg-accent"
                               style={{
-                                width: `${Math.min(100, Number(toDecimal(holder.owned_percentage) ?? 0))}%`,
+                                width: `${Math.min(100, Math.max(0, holder.owned_percentage))}%`,
                               }}
                             />
                           </span>

@@ -3,7 +3,7 @@ import { Check, Copy, TrendingDown, TrendingUp } from 'lucide-react';
 import { shortenAddress, type SpecDecimal } from '@solterm/contracts';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
-import { formatPercentChange, getChangeDirection, toDecimal, type WireDecimal } from '../market-values';
+import { formatPercentChange, getChangeDirection, toDecimal } from '../market-values';
 
 /** Hue of a symbol's avatar: stable per symbol. */
 function hueOf(symbol: string): number {
@@ -59,7 +59,7 @@ export function ChangeText({
   withIcon = false,
   className,
 }: {
-  value: WireDecimal | SpecDecimal | null | undefined;
+  value: number | SpecDecimal | null | undefined;
   withIcon?: boolean;
   className?: string;
 }) {
@@ -126,11 +126,11 @@ export function CopyAddress({ address, className }: { address: string; className
  * 'up' or 'down' for a moment after a value rises or falls (a price flashing green or red), else
  * null.
  */
-export function usePriceFlash(value: WireDecimal | SpecDecimal | null | undefined): 'up' | 'down' | null {
+export function usePriceFlash(value: number | SpecDecimal | null | undefined): 'up' | 'down' | null {
   const previous = useRef<SpecDecimal | null>(null);
   const [flash, setFlash] = useState<{ direction: 'up' | 'down'; at: number } | null>(null);
   const current =
-    value === null || value === undefined ? null : typeof value === 'object' ? value : toDecimal(value);
+    value === null || value === undefined ? null : typeof value === 'number' ? toDecimal(value) : value;
   const key = current?.toString() ?? null;
 
   useEffect(() => {

@@ -7,7 +7,7 @@ import { PairHeader } from './pair-header';
 
 afterEach(() => vi.unstubAllGlobals());
 
-function pairAnswer(price: string | number, change: string | number = '10.22') {
+function pairAnswer(price: number, change = 10.22) {
   return ok({
     pair: 'X/Y',
     base: 'X',
@@ -15,8 +15,8 @@ function pairAnswer(price: string | number, change: string | number = '10.22') {
     base_mint: null,
     quote_mint: null,
     price,
-    base_price_usd: '0.00003331267673',
-    quote_price_usd: '185.8468233',
+    base_price_usd: 0.00003331267673,
+    quote_price_usd: 185.8468233,
     change_24h: change,
     timestamp: '2030-01-01T00:00:00.000Z',
     source: 'simulator',
@@ -25,10 +25,10 @@ function pairAnswer(price: string | number, change: string | number = '10.22') {
 
 describe('pair header: the precision table', () => {
   it.each([
-    ['0.0000001792480288', '1.79e-7 SOL'],
-    ['0.0099', '0.009900 SOL'],
-    ['0.5', '0.5000 SOL'],
-    ['491.3183', '491.32 SOL'],
+    [1.792480288e-7, '1.79e-7 SOL'],
+    [0.0099, '0.009900 SOL'],
+    [0.5, '0.5000 SOL'],
+    [491.3183, '491.32 SOL'],
   ])('shows a pair price of %s as %s', async (price, shown) => {
     stubApi((path) => (path.startsWith('/trading/pair/') ? pairAnswer(price) : undefined));
     renderMarket(<PairHeader selection={selectionFromPair('BONK/SOL')!} />);
@@ -59,7 +59,7 @@ describe('pair header: the precision table', () => {
   });
 
   it('follows the pair live from its one-minute candles, keeping the 24 h change consistent', async () => {
-    stubApi((path) => (path.startsWith('/trading/pair/') ? pairAnswer('100', '25') : undefined));
+    stubApi((path) => (path.startsWith('/trading/pair/') ? pairAnswer(100, 25) : undefined));
     const realtime = createFakeRealtime();
     renderMarket(<PairHeader selection={selectionFromPair('SOL/USDC')!} />, { realtime });
     await waitFor(() => expect(screen.getByTestId('pair-price')).toHaveTextContent('$100.00'));
@@ -73,7 +73,7 @@ describe('pair header: the precision table', () => {
         data: {
           pair: 'SOL/USDC',
           interval: '1M',
-          candle: { time: 1, open: '100', high: '120', low: '99', close: '120', volume: '5' },
+          candle: { time: 1, open: 100, high: 120, low: 99, close: 120, volume: 5 },
           closed: false,
         },
       }),

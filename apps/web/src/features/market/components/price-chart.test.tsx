@@ -64,11 +64,11 @@ import { PriceChart } from './price-chart';
 function candles(count: number, step: number, start = 1_700_000_000) {
   return Array.from({ length: count }, (_, index) => ({
     time: start + index * step,
-    open: '185.10',
-    high: '186.00',
-    low: '184.90',
-    close: index % 2 ? '185.50' : '184.95',
-    volume: '1200.50',
+    open: 185.1,
+    high: 186.0,
+    low: 184.9,
+    close: index % 2 ? 185.5 : 184.95,
+    volume: 1200.5,
   }));
 }
 
@@ -178,7 +178,7 @@ describe('price chart', () => {
     expect(socket.sentOfType('subscribe')).toEqual([{ type: 'subscribe', channel: 'candles:SOL/USDC:15' }]);
 
     const last = 1_700_000_000 + 4 * 900;
-    const tick = (time: number, close: string | number, closed = false) =>
+    const tick = (time: number, close: number, closed = false) =>
       act(() =>
         socket.receive({
           type: 'channel',
@@ -186,15 +186,15 @@ describe('price chart', () => {
           data: {
             pair: 'SOL/USDC',
             interval: '15M',
-            candle: { time, open: '185.10', high: '190', low: '184', close, volume: '99' },
+            candle: { time, open: 185.1, high: 190, low: 184, close, volume: 99 },
             closed,
           },
         }),
       );
-    tick(last, '189.25');
-    tick(last, 189.5, true); // numbers work as well as strings
-    tick(last + 900, '189.60');
-    tick(last - 900, '150'); // older than the last candle: ignored
+    tick(last, 189.25);
+    tick(last, 189.5, true);
+    tick(last + 900, 189.6);
+    tick(last - 900, 150); // older than the last candle: ignored
     const updates = series('candles').update.mock.calls.map(
       ([bar]) => bar as { time: number; close: number },
     );

@@ -57,11 +57,7 @@ export function useDashboardCoins() {
       for (const key of ['btc', 'eth', 'sol'] as const) {
         const tick = prices[key];
         if (!tick) continue;
-        next[key] = {
-          ...next[key],
-          price: tick.price,
-          change_24h: tick.change_24h,
-        } as TDashboardCoins[typeof key];
+        next[key] = { ...next[key], price: tick.price, change_24h: tick.change_24h };
         isChanged = true;
       }
       return isChanged ? next : current;

@@ -37,17 +37,18 @@ const defaultSources: SearchSources = {
 
 const PREFIX = SEARCH_MESSAGES.failed('');
 
-/** The reason to show after 'Search failed: ' (the server's text, without its own prefix). */
+/**
+ * The reason to show after 'Search failed: ': the server's error text as it is (a failed search
+ * answers 502 MARKET__SEARCH_FAILED with only the reason, e.g. 'DexScreener did not answer within
+ * 10 s'), or the client's own message for a time-out or a network failure.
+ */
 function reasonOf(error: unknown): string {
-  const text =
-    error instanceof ApiError
-      ? error.kind === 'http' || error.kind === 'unauthorized'
-        ? (error.serverMessage ?? error.message)
-        : error.message
-      : error instanceof Error
-        ? error.message
-        : 'unexpected error';
-  return text.startsWith(PREFIX) ? text.slice(PREFIX.length) : text;
+  if (error instanceof ApiError) {
+    return error.kind === 'http' || error.kind === 'unauthorized'
+      ? (error.serverMessage ?? error.message)
+      : error.message;
+  }
+  return error instanceof Error ? error.message : 'unexpected error';
 }
 
 /** Entries with a symbol, largest market cap first (spec part 1 §9), without duplicates. */

@@ -98,24 +98,24 @@ export function renderMarket(ui: ReactElement, options: MarketRenderOptions = {}
 
 /** A token search result with the spec's fields. */
 export function makeSearchResult(
-  overrides: Partial<Record<keyof TTokenSearchResult, unknown>> & { symbol: string },
+  overrides: Partial<TTokenSearchResult> & { symbol: string },
 ): TTokenSearchResult {
-  const address = (overrides.address as string | undefined) ?? 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263';
+  const address = overrides.address ?? 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263';
   return {
     id: address,
     name: overrides.symbol,
-    current_price: '0.00003334',
-    price: '0.00003334',
-    market_cap: '2567381672.24',
-    price_change_24h: '6.58',
+    current_price: 0.00003334,
+    price: 0.00003334,
+    market_cap: 2567381672.24,
+    price_change_24h: 6.58,
     address,
     decimals: 5,
     source: 'simulator',
     pair_address: 'AwSBGdK77hvafjmi4kEyQPPjdvHFDLGRGsoHHXvqY3qE',
     dex_id: 'raydium',
     chain_id: 'solana',
-    liquidity_usd: '30777158.70',
-    volume_24h: '185626283.18',
+    liquidity_usd: 30777158.7,
+    volume_24h: 185626283.18,
     ...overrides,
-  } as TTokenSearchResult;
+  };
 }

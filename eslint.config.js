@@ -85,4 +85,23 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The composition root starts the embedded cluster; every other server module uses JSON-RPC.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/app.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@solterm/web', '**/apps/web/**'], message: 'apps do not import each other.' },
+            {
+              group: ['litesvm', '@solterm/localnet'],
+              message: 'the server reaches the chain only through RPC (app.ts starts the cluster).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

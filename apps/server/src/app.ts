@@ -7,6 +7,9 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { isTestNetwork } from '@solterm/contracts';
+// The composition root is the one place the server imports the local cluster: to start it and serve
+// it at /rpc. Business code reaches the chain only through JSON-RPC (modules/chain), as a real cluster.
+import { createJsonRpcHandler, createLocalCluster, type LocalCluster } from '@solterm/localnet';
 import type { AppConfig } from './config/env';
 import { openDatabase, type Database } from './db/database';
 import { readOrCreateSecret } from './lib/data-dir-secret';
@@ -17,6 +20,7 @@ import { registerWebApp } from './plugins/web-app';
 import { createAuthRepository } from './modules/auth/auth.repository';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAuthService, type AuthService } from './modules/auth/auth.service';
+import { createChainService, type ChainService } from './modules/chain/chain.service';
 import { createSessionTokens } from './modules/auth/session-tokens';
 import { createEmailService, type EmailService } from './modules/email/email.service';
 import { registerOutboxRoutes } from './modules/email/outbox.routes';
@@ -36,6 +40,8 @@ import { registerMarketRoutes } from './modules/market/market.routes';
 import { createMarketService, type MarketService } from './modules/market/market.service';
 import { createMarketStream, type MarketStream } from './modules/market/market.stream';
 import { createTokenFactsLookup } from './modules/market/simulator/simulated-tokens';
+import { registerWalletRoutes } from './modules/wallet/wallet.routes';
+import { createWalletService, type WalletService } from './modules/wallet/wallet.service';
 
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const VERSION = (
@@ -47,13 +53,29 @@ export interface BuildOptions {
   database?: Database;
   /** The clock every service reads; tests move it to expire challenges, tokens and reset links. */
   now?: () => Date;
+  /** 'memory': the embedded cluster (used when SOLANA_RPC_URL is unset) keeps nothing on disk. */
+  embeddedCluster?: 'memory';
 }
+
+/** Largest JSON-RPC request body /rpc accepts (a signed transaction is at most 1232 bytes). */
+const RPC_BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface App {
   server: FastifyInstance;
   database: Database;
   hub: RealtimeHub;
-  services: { auth: AuthService; email: EmailService; market: MarketService; holders: HoldersService };
+  services: {
+    auth: AuthService;
+    email: EmailService;
+    market: MarketService;
+    holders: HoldersService;
+    chain: ChainService;
+    wallet: WalletService;
+  };
+  /** The embedded local cluster when SOLANA_RPC_URL is unset (tests and tooling only). */
+  cluster?: LocalCluster;
+  /** The JSON-RPC URL the server reaches the chain at (known once the server listens). */
+  rpcUrl(): string;
   /** The market data source (simulator or live) and the real-time market publisher. */
   market: { data: MarketData; stream: MarketStream };
   close(): Promise<void>;
@@ -146,6 +168,38 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   const marketStream = createMarketStream({ hub, market, tickMs: config.market.tickMs, log: server.log });
 
+  // Chain: a configured RPC URL, or the embedded cluster served at /rpc on this server's own port.
+  const cluster = config.solanaRpcUrl
+    ? undefined
+    : await createLocalCluster({
+        dataDir: options.embeddedCluster === 'memory' ? undefined : path.join(config.dataDir, 'localnet'),
+        slotDurationMs: config.localnetSlotMs,
+        slotClock: 'auto',
+        log: (line) => server.log.info({ component: 'localnet' }, line),
+      });
+  const rpcUrl = (): string => {
+    if (config.solanaRpcUrl) return config.solanaRpcUrl;
+    const bound = server.server.address();
+    if (bound && typeof bound === 'object') {
+      const host =
+        bound.address === '::' || bound.address === '0.0.0.0'
+          ? '127.0.0.1'
+          : bound.family === 'IPv6'
+            ? `[${bound.address}]`
+            : bound.address;
+      return `http://${host}:${bound.port}/rpc`;
+    }
+    return `http://127.0.0.1:${config.port}/rpc`;
+  };
+  const chain = createChainService({ rpcUrl, log: server.log });
+  const wallet = createWalletService({
+    chain,
+    market,
+    network: config.network,
+    faucetRateLimit: config.faucetRateLimit,
+    now,
+  });
+
   await server.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
@@ -180,6 +234,27 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerRealtimeRoutes(server, { hub, auth });
   registerMarketRoutes(server, { market, now });
   registerHoldersRoutes(server, { holders });
+  registerWalletRoutes(server, { wallet, requireAuth });
+  if (cluster) {
+    const rpcHandler = createJsonRpcHandler(cluster, { log: (line) => server.log.error(line) });
+    // Raw text in and out: answers hold u64 values beyond 2^53, written as exact integer literals.
+    await server.register(async (scope) => {
+      scope.removeContentTypeParser('application/json');
+      scope.addContentTypeParser(
+        'application/json',
+        { parseAs: 'string', bodyLimit: RPC_BODY_LIMIT_BYTES },
+        (_request, body, done) => done(null, body),
+      );
+      scope.post(
+        '/rpc',
+        { bodyLimit: RPC_BODY_LIMIT_BYTES, schema: { hide: true } },
+        async (request, reply) =>
+          reply
+            .type('application/json; charset=utf-8')
+            .send(await rpcHandler.handleJsonRpcText(request.body as string)),
+      );
+    });
+  }
   await registerWebApp(server, config.webDistDir ?? path.resolve(SERVER_DIR, '../web/dist'));
 
   // Last: the market's background history backfill must not slow the registration above.
@@ -190,10 +265,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     server,
     database,
     hub,
-    services: { auth, email, market, holders },
+    services: { auth, email, market, holders, chain, wallet },
     market: { data: marketData, stream: marketStream },
+    cluster,
+    rpcUrl,
     async close() {
       await server.close();
+      await cluster?.close();
       marketStream.stop();
       await marketData.stop();
       await hub.stop();

@@ -23,3 +23,4 @@ export * from './market/chart-interval';
 export * from './market/market-channels';
 export * from './market/market.schemas';
 export * from './market/symbol-lookup';
+export * from './wallet/wallet.schemas';

@@ -21,6 +21,11 @@ const ZConfigSchema = z
       .regex(/^[0-9a-fA-F]{64}$/, { message: 'WALLET_ENCRYPTION_KEY must be 64 hex characters (32 bytes)' })
       .optional(),
     SOLANA_NETWORK: z.enum(NETWORKS).default('localnet'),
+    // Chain: unset runs the embedded local cluster, served at /rpc on this server's port.
+    SOLANA_RPC_URL: z.url().optional(),
+    LOCALNET_SLOT_MS: ZPositiveInt.min(10).max(60_000).default(400),
+    FAUCET_RATE_LIMIT_MAX: ZPositiveInt.default(10),
+    FAUCET_RATE_LIMIT_WINDOW_MS: ZPositiveInt.default(3_600_000),
     PUBLIC_URL: z.url().optional(),
     SMTP_URL: z.string().min(1).optional(),
     EMAIL_FROM: z.string().min(3).default('solterm <no-reply@solterm.local>'),
@@ -70,6 +75,9 @@ const ZConfigSchema = z
     jwtSecret: raw.JWT_SECRET,
     walletEncryptionKey: raw.WALLET_ENCRYPTION_KEY,
     network: raw.SOLANA_NETWORK,
+    solanaRpcUrl: raw.SOLANA_RPC_URL,
+    localnetSlotMs: raw.LOCALNET_SLOT_MS,
+    faucetRateLimit: { max: raw.FAUCET_RATE_LIMIT_MAX, windowMs: raw.FAUCET_RATE_LIMIT_WINDOW_MS },
     publicUrl: raw.PUBLIC_URL,
     smtpUrl: raw.SMTP_URL,
     emailFrom: raw.EMAIL_FROM,

@@ -96,6 +96,8 @@ export interface TestAppOptions {
   /** Settings layered over the test defaults. */
   env?: Record<string, string>;
   clock?: TestClock;
+  /** The embedded cluster (SOLANA_RPC_URL unset): in memory (default) or under DATA_DIR/localnet. */
+  embeddedCluster?: 'memory' | 'data-dir';
 }
 
 /** Builds the real app (not listening) with test settings, a temporary DATA_DIR and a built-web stand-in. */
@@ -121,7 +123,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const clock = options.clock ?? createClock();
-  const app = await buildApp(config, { database: testDatabase.database, now: clock.now });
+  const app = await buildApp(config, {
+    database: testDatabase.database,
+    now: clock.now,
+    embeddedCluster: options.embeddedCluster === 'data-dir' ? undefined : 'memory',
+  });
   return {
     ...app,
     config,

@@ -46,6 +46,27 @@ export const ERRORS = {
     message: 'A watch-only account cannot link wallets. Sign in with your wallet instead.',
   },
 
+  WALLET__NOT_CONNECTED: { status: 400, message: 'No wallet connected. Please connect a wallet first.' },
+  WALLET__SOLANA_ONLY: {
+    status: 400,
+    message: 'Portfolio data is only available for Solana wallets. Please connect Phantom or Solflare.',
+  },
+  WALLET__FAUCET_MAINNET: {
+    status: 403,
+    message: 'The faucet is only available on test networks, not on mainnet.',
+  },
+  WALLET__FAUCET_RATE_LIMITED: {
+    status: 429,
+    message: 'Too many funding requests. Please try again later.',
+  },
+
+  CHAIN__RPC_UNAVAILABLE: { status: 502, message: 'The Solana RPC node is unavailable. Please try again.' },
+  CHAIN__AIRDROP_FAILED: { status: 502, message: 'Airdrop failed. Please try again.' },
+  CHAIN__CONFIRMATION_TIMEOUT: {
+    status: 504,
+    message: 'The transaction was not confirmed in time. Please check your balance before retrying.',
+  },
+
   DEV__NOT_AVAILABLE: { status: 404, message: 'Not available on mainnet' },
 
   MARKET__TOKEN_NOT_FOUND: { status: 404, message: 'Token not found' },

@@ -20,6 +20,9 @@ import type { ZodApp } from '../../lib/zod-app';
 import { authOf } from '../../plugins/authenticate';
 import type { AuthService, Origin, RequestMeta } from './auth.service';
 
+// A bodyless POST reaches the validator as null; accept it like an empty object.
+const ZEmptyBodySchema = z.object({}).passthrough().nullish();
+
 export interface AuthRoutesDeps {
   auth: AuthService;
   requireAuth: preHandlerAsyncHookHandler;
@@ -152,8 +155,7 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
       tags,
       security: bearer,
       summary: 'Clear the connected wallet of the signed-in account',
-      // A bodyless POST reaches the validator as null; accept it like an empty object.
-      body: z.object({}).passthrough().nullish(),
+      body: ZEmptyBodySchema,
       response: { 200: success(ZUserSchema) },
     },
     handler: async (request) => ok(await auth.disconnectWallet(authOf(request).user.id)),
@@ -165,8 +167,7 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
       tags,
       security: bearer,
       summary: 'Create (once) a custodial Solana wallet whose secret is encrypted at rest',
-      // A bodyless POST reaches the validator as null; accept it like an empty object.
-      body: z.object({}).passthrough().nullish(),
+      body: ZEmptyBodySchema,
       response: { 200: success(ZCreateWalletResultSchema) },
     },
     handler: async (request) => ok(await auth.createWallet(authOf(request).user.id)),

@@ -24,3 +24,4 @@ export * from './market/market-channels';
 export * from './market/market.schemas';
 export * from './market/symbol-lookup';
 export * from './wallet/wallet.schemas';
+export * from './trading/trading.schemas';

@@ -61,6 +61,7 @@ export const ERRORS = {
   },
 
   CHAIN__RPC_UNAVAILABLE: { status: 502, message: 'The Solana RPC node is unavailable. Please try again.' },
+  CHAIN__TRANSACTION_FAILED: { status: 502, message: 'The transaction failed on chain. Please try again.' },
   CHAIN__AIRDROP_FAILED: { status: 502, message: 'Airdrop failed. Please try again.' },
   CHAIN__CONFIRMATION_TIMEOUT: {
     status: 504,
@@ -68,6 +69,64 @@ export const ERRORS = {
   },
 
   DEV__NOT_AVAILABLE: { status: 404, message: 'Not available on mainnet' },
+
+  WALLET__TOKEN_NOT_FOUND: { status: 400, message: 'This address is not an SPL token mint' },
+  WALLET__FAUCET_UNAVAILABLE: {
+    status: 503,
+    message: 'The USDC faucet is only available on the embedded local cluster',
+  },
+  WALLET__RECIPIENT_INVALID: { status: 400, message: 'Please enter a valid Solana address to send to' },
+  WALLET__INSUFFICIENT_BALANCE: { status: 400, message: 'Insufficient balance: Please check your wallet balance.' },
+
+  TRADING__WALLET_REQUIRED: { status: 400, message: 'Wallet not found. Please connect a wallet to trade.' },
+  TRADING__PAIR_UNAVAILABLE: { status: 404, message: 'Trading pair is not available' },
+  TRADING__AMOUNT_TOO_SMALL: { status: 400, message: 'Amount and price must be greater than 0' },
+  TRADING__INSUFFICIENT_FUNDS: { status: 400, message: 'Insufficient balance: Please check your wallet balance.' },
+  TRADING__NO_LIQUIDITY: {
+    status: 400,
+    message: 'The market maker cannot fill this size. Try a smaller amount.',
+  },
+  TRADING__TRANSACTION_TOO_LARGE: {
+    status: 400,
+    message: 'Transaction too large. Try a smaller amount or different pair.',
+  },
+  TRADING__TRANSACTION_INVALID: { status: 400, message: 'The signed transaction could not be decoded' },
+  TRADING__TRANSACTION_UNKNOWN: {
+    status: 400,
+    message: 'This transaction was not built for your account. Please request a new transaction.',
+  },
+  TRADING__TRANSACTION_MODIFIED: {
+    status: 400,
+    message: 'The signed transaction differs from the one built for this order. Please try the trade again.',
+  },
+  TRADING__SIGNATURE_MISSING: { status: 400, message: 'The transaction is missing a required signature' },
+  TRADING__SIGNATURE_INVALID: { status: 400, message: 'A signature on the transaction is invalid' },
+  TRADING__ALREADY_EXECUTED: { status: 409, message: 'This transaction has already been executed' },
+  TRADING__TRANSACTION_EXPIRED: { status: 400, message: 'Transaction expired: Please try the trade again.' },
+  TRADING__INSUFFICIENT_BALANCE: {
+    status: 400,
+    message:
+      'Insufficient balance: Your wallet does not have enough funds for this transaction. Please check your wallet balance and try again.',
+  },
+  TRADING__SIMULATION_FAILED: {
+    status: 400,
+    message:
+      'Transaction failed: Your wallet may not have sufficient balance or the transaction is invalid. Please check your wallet balance.',
+  },
+  TRADING__EXECUTION_FAILED: { status: 502, message: 'Failed to execute transaction' },
+  TRADING__IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    message: 'This Idempotency-Key was already used with a different request',
+  },
+  TRADING__IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still being processed',
+  },
+  TRADING__ORDER_NOT_FOUND: { status: 404, message: 'Order not found' },
+  TRADING__ORDER_NOT_CANCELLABLE: { status: 409, message: 'Only a pending limit order can be cancelled' },
+  TRADING__TRADE_NOT_FOUND: { status: 404, message: 'No executed trade of yours has this transaction hash' },
+  TRADING__VENUE_UNAVAILABLE: { status: 502, message: 'The swap venue is unavailable. Please try again.' },
+  TRADING__PRICE_UNAVAILABLE: { status: 503, message: 'Unable to get market price' },
 
   MARKET__TOKEN_NOT_FOUND: { status: 404, message: 'Token not found' },
   MARKET__PAIR_NOT_FOUND: { status: 404, message: 'Trading pair is not available' },

@@ -1,6 +1,8 @@
 import {
   address,
   createSolanaRpc,
+  type Base64EncodedWireTransaction,
+  type TransactionError,
   isAddress,
   lamports,
   type Address,
@@ -37,6 +39,31 @@ interface ParsedTokenAccountInfo {
   mint: string;
   tokenAmount: { amount: string; decimals: number };
 }
+
+/** A signature's landing state in the sense of getSignatureStatuses. */
+export interface SignatureLanding {
+  slot: bigint;
+  err: TransactionError | null;
+  confirmationStatus: 'processed' | 'confirmed' | 'finalized' | null;
+}
+
+/** What a simulation said: the transaction error (null when it would succeed) and its logs. */
+export interface SimulationOutcome {
+  err: TransactionError | null;
+  logs: readonly string[];
+  unitsConsumed: bigint | null;
+}
+
+/** An SPL mint account's facts (null for an address that is not a mint of the token program). */
+export interface MintInfo {
+  decimals: number;
+  supply: bigint;
+}
+
+/** Size of an SPL Token mint account, and where its supply and decimals sit. */
+const MINT_ACCOUNT_SIZE = 82;
+const MINT_SUPPLY_OFFSET = 36;
+const MINT_DECIMALS_OFFSET = 44;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -104,6 +131,112 @@ export function createChainService(deps: ChainServiceDeps) {
         });
       }
       return balances;
+    },
+
+    /** The latest blockhash and the block height after which transactions using it are refused. */
+    async getLatestBlockhash(): Promise<{ blockhash: string; lastValidBlockHeight: bigint }> {
+      const { value } = await call('getLatestBlockhash', (client) =>
+        client.getLatestBlockhash({ commitment: 'confirmed' }).send(),
+      );
+      return { blockhash: value.blockhash, lastValidBlockHeight: value.lastValidBlockHeight };
+    },
+
+    /** The chain's current block height. */
+    getBlockHeight(): Promise<bigint> {
+      return call('getBlockHeight', (client) => client.getBlockHeight({ commitment: 'confirmed' }).send());
+    },
+
+    /** The mint's decimals and supply, or null when `mint` is not an SPL Token mint account. */
+    async getMintInfo(mint: string): Promise<MintInfo | null> {
+      const { value } = await call('getAccountInfo', (client) =>
+        client.getAccountInfo(toAddress(mint), { encoding: 'base64' }).send(),
+      );
+      if (!value || value.owner !== TOKEN_PROGRAM_ADDRESS) return null;
+      const data = Buffer.from(value.data[0], 'base64');
+      if (data.length !== MINT_ACCOUNT_SIZE) return null;
+      return { supply: data.readBigUInt64LE(MINT_SUPPLY_OFFSET), decimals: data[MINT_DECIMALS_OFFSET]! };
+    },
+
+    /** Simulates a signed transaction with signature verification, at the confirmed state. */
+    async simulateTransaction(wireBase64: string): Promise<SimulationOutcome> {
+      const { value } = await call('simulateTransaction', (client) =>
+        client
+          .simulateTransaction(wireBase64 as Base64EncodedWireTransaction, {
+            encoding: 'base64',
+            sigVerify: true,
+            replaceRecentBlockhash: false,
+            commitment: 'confirmed',
+          })
+          .send(),
+      );
+      return { err: value.err, logs: value.logs ?? [], unitsConsumed: value.unitsConsumed ?? null };
+    },
+
+    /**
+     * Sends signed bytes without preflight (the caller has just simulated them) and no node-side
+     * retries: the caller rebroadcasts the same bytes itself until they land or expire.
+     */
+    sendTransaction(wireBase64: string): Promise<Signature> {
+      return call('sendTransaction', (client) =>
+        client
+          .sendTransaction(wireBase64 as Base64EncodedWireTransaction, {
+            encoding: 'base64',
+            skipPreflight: true,
+            maxRetries: 0n,
+          })
+          .send(),
+      );
+    },
+
+    /**
+     * Sends a transaction the server signed alone (faucet mint, keeper fill, refund) and waits until
+     * it is confirmed; a failed transaction throws CHAIN__TRANSACTION_FAILED with its error logged.
+     */
+    async sendAndConfirm(wireBase64: string, signature: string): Promise<void> {
+      const simulation = await this.simulateTransaction(wireBase64);
+      if (simulation.err) {
+        deps.log.error({ signature, err: simulation.err, logs: simulation.logs }, 'server transaction would fail');
+        throw new AppError('CHAIN__TRANSACTION_FAILED');
+      }
+      await this.sendTransaction(wireBase64);
+      const deadline = Date.now() + confirmTimeoutMs;
+      for (let attempt = 0; ; attempt++) {
+        const [status] = await this.getSignatureStatuses([signature]);
+        if (status?.err) {
+          deps.log.error({ signature, err: status.err }, 'server transaction failed');
+          throw new AppError('CHAIN__TRANSACTION_FAILED');
+        }
+        if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') return;
+        if (Date.now() >= deadline) throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
+        if (attempt > 0 && attempt % 20 === 0) await this.sendTransaction(wireBase64);
+        await sleep(Math.min(10 * 2 ** attempt, 100));
+      }
+    },
+
+    /** Landing state of each signature (null: the node has not seen it). */
+    async getSignatureStatuses(signatures: readonly string[]): Promise<(SignatureLanding | null)[]> {
+      const { value } = await call('getSignatureStatuses', (client) =>
+        client.getSignatureStatuses(signatures as Signature[], { searchTransactionHistory: true }).send(),
+      );
+      return value.map((status) =>
+        status
+          ? { slot: status.slot, err: status.err, confirmationStatus: status.confirmationStatus ?? null }
+          : null,
+      );
+    },
+
+    /** The fee a landed transaction paid, in lamports, or null when the node does not know it. */
+    async getTransactionFee(signature: string): Promise<bigint | null> {
+      const result = await call('getTransaction', (client) =>
+        client
+          .getTransaction(signature as Signature, {
+            encoding: 'json',
+            commitment: 'confirmed',
+            maxSupportedTransactionVersion: 0,
+          })
+          .send(),
+      );
+      return result?.meta ? BigInt(result.meta.fee) : null;
     },
 
     /**

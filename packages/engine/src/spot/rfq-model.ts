@@ -1,0 +1,100 @@
+import { Dec, MAX_TOKEN_DECIMALS } from '../money/decimal';
+import { add, type Exact, exactOf, mul, shift, sub } from './exact';
+import type { RfqPricing } from './rfq-pricing';
+
+// The maker's pricing model, shared by the RFQ quote and the order-book ladder so both always agree.
+// Internal: not exported from the package.
+
+export type Side = 'Buy' | 'Sell';
+
+const BPS = 10_000n;
+const ONE_IN_BPS: Exact = { n: BPS, scale: 0 };
+
+/** A validated {@link RfqPricing}, in the forms the arithmetic needs. */
+export interface PricingModel {
+  readonly halfSpreadBps: Exact;
+  readonly venueFeeBps: Exact;
+  readonly impactBpsPerUsd10k: Dec;
+  readonly maxImpactBps: Dec;
+}
+
+/** The exact value of a trade, in whole quote tokens. */
+export interface TradeValue {
+  /** base × mid × (1 ± (spread + impact)), before the venue fee. */
+  readonly gross: Exact;
+  /** gross × fee. */
+  readonly fee: Exact;
+  /** What the trader pays (Buy: gross + fee) or receives (Sell: gross − fee). */
+  readonly total: Exact;
+}
+
+function bpsField(pricing: RfqPricing, field: keyof RfqPricing): number {
+  const value = pricing[field];
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new RangeError(`pricing.${field} must be a finite number ≥ 0, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Validates a pricing. The spread plus the largest impact, and the fee, must each stay below
+ * 100 %, so a sell always receives a positive price.
+ */
+export function pricingModel(pricing: RfqPricing): PricingModel {
+  const halfSpread = bpsField(pricing, 'halfSpreadBps');
+  const fee = bpsField(pricing, 'venueFeeBps');
+  const rate = bpsField(pricing, 'impactBpsPerUsd10k');
+  const maxImpact = bpsField(pricing, 'maxImpactBps');
+  const model: PricingModel = {
+    halfSpreadBps: exactOf(halfSpread),
+    venueFeeBps: exactOf(fee),
+    impactBpsPerUsd10k: new Dec(rate),
+    maxImpactBps: new Dec(maxImpact),
+  };
+  if (!model.maxImpactBps.plus(halfSpread).lt(10_000)) {
+    throw new RangeError('pricing.halfSpreadBps + pricing.maxImpactBps must be below 10000');
+  }
+  if (fee >= 10_000) throw new RangeError('pricing.venueFeeBps must be below 10000');
+  return model;
+}
+
+/** Size-based impact in bps: linear in the USD notional, capped. Monotone in the notional. */
+export function impactBps(notionalUsd: Dec, model: PricingModel): Dec {
+  return Dec.min(model.maxImpactBps, model.impactBpsPerUsd10k.times(notionalUsd).div(10_000));
+}
+
+/** The exact value of trading `base` whole tokens at `mid` with the given impact. */
+export function tradeValue(
+  side: Side,
+  base: Exact,
+  mid: Exact,
+  impact: Dec,
+  model: PricingModel,
+): TradeValue {
+  const offMid = add(model.halfSpreadBps, exactOf(impact));
+  const priceFactor = side === 'Buy' ? add(ONE_IN_BPS, offMid) : sub(ONE_IN_BPS, offMid);
+  const gross = shift(mul(mul(base, mid), priceFactor), -4);
+  const fee = shift(mul(gross, model.venueFeeBps), -4);
+  return { gross, fee, total: side === 'Buy' ? add(gross, fee) : sub(gross, fee) };
+}
+
+/** The fee-inclusive price of the smallest size (no impact), exact. */
+export function bestPrice(side: Side, mid: Exact, model: PricingModel): Exact {
+  return tradeValue(side, { n: 1n, scale: 0 }, mid, new Dec(0), model).total;
+}
+
+export function assertDecimals(decimals: number, name: string): void {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_TOKEN_DECIMALS) {
+    throw new RangeError(`${name} must be an integer from 0 to ${MAX_TOKEN_DECIMALS}, got ${decimals}`);
+  }
+}
+
+export function assertPositive(value: Dec, name: string): void {
+  if (!value.isFinite() || !value.gt(0)) {
+    throw new RangeError(`${name} must be a finite number > 0, got ${value.toString()}`);
+  }
+}
+
+export function assertPositiveUnits(units: bigint, name: string): void {
+  if (units <= 0n) throw new RangeError(`${name} must be > 0, got ${units}`);
+}

@@ -1,0 +1,126 @@
+import { Dec, fromBaseUnits } from '../money/decimal';
+import { ceil, exactOf, exactUnits, floor, shift, toDec } from './exact';
+import {
+  assertDecimals,
+  assertPositive,
+  assertPositiveUnits,
+  bestPrice,
+  impactBps,
+  pricingModel,
+  tradeValue,
+} from './rfq-model';
+
+/** How the local market maker prices a request for quote. All figures are basis points. */
+export interface RfqPricing {
+  /** Each side pays this much off mid. */
+  halfSpreadBps: number;
+  /** Venue fee on the notional (after spread and impact), charged in quote tokens, included in the fill price. */
+  venueFeeBps: number;
+  /** Size-based slippage, linear in the USD notional: this many bps per $10,000. */
+  impactBpsPerUsd10k: number;
+  /** Cap of the impact. */
+  maxImpactBps: number;
+}
+
+/** 5 bps half spread, 5 bps fee, 1 bp of impact per $10k capped at 250 bps. */
+export const DEFAULT_RFQ_PRICING: RfqPricing = Object.freeze({
+  halfSpreadBps: 5,
+  venueFeeBps: 5,
+  impactBpsPerUsd10k: 1,
+  maxImpactBps: 250,
+});
+
+export interface RfqQuoteInput {
+  /** The trader's side on the base token. */
+  side: 'Buy' | 'Sell';
+  /** Base units, > 0. */
+  baseAmount: bigint;
+  baseDecimals: number;
+  quoteDecimals: number;
+  /** Quote tokens per whole base token (> 0). */
+  midPrice: Dec;
+  /** USD per whole quote token, for the notional of the impact (≥ 0). */
+  quoteUsdPrice: Dec;
+  pricing?: RfqPricing;
+}
+
+export interface RfqQuote {
+  /**
+   * Quote base units the trader pays (Buy, rounded up) or receives (Sell, rounded down). May be 0n
+   * for a dust sell: the caller refuses it.
+   */
+  quoteAmount: bigint;
+  /** Effective whole quote per whole base: quoteAmount / baseAmount in whole tokens. */
+  price: Dec;
+  /** Venue fee in whole quote tokens (exact fee before the base-unit rounding, to 18 digits). */
+  venueFee: Dec;
+  priceImpactBps: Dec;
+  notionalUsd: Dec;
+}
+
+/**
+ * Quotes a spot trade against the local market maker. The fill price is
+ * `mid × (1 ± (halfSpread + impact)) × (1 ± fee)`; the impact is
+ * `min(maxImpact, impactBpsPerUsd10k × notionalUsd / 10 000)` with `notionalUsd = base × mid × quoteUsd`.
+ *
+ * The quote amount is computed exactly on bigints (no 18-digit rounding at any size) and rounded
+ * once, against the trader: up for a buy, down for a sell. So a buy followed by a sell of the same
+ * amount never returns more than it cost, and a larger size never gets a better exact price.
+ *
+ * @throws RangeError for a non-positive amount or mid, a negative quote USD price, invalid decimals
+ *   or an invalid pricing.
+ * @example
+ * quoteRfq({ side: 'Buy', baseAmount: 1_000_000_000n, baseDecimals: 9, quoteDecimals: 6,
+ *            midPrice: new Dec(150), quoteUsdPrice: new Dec(1) }).quoteAmount; // 150150263n
+ */
+export function quoteRfq(input: RfqQuoteInput): RfqQuote {
+  const { side, baseAmount, baseDecimals, quoteDecimals, midPrice, quoteUsdPrice } = input;
+  const model = pricingModel(input.pricing ?? DEFAULT_RFQ_PRICING);
+  assertPositiveUnits(baseAmount, 'baseAmount');
+  assertDecimals(baseDecimals, 'baseDecimals');
+  assertDecimals(quoteDecimals, 'quoteDecimals');
+  assertPositive(midPrice, 'midPrice');
+  if (!quoteUsdPrice.isFinite() || quoteUsdPrice.lt(0)) {
+    throw new RangeError(`quoteUsdPrice must be a finite number ≥ 0, got ${quoteUsdPrice.toString()}`);
+  }
+
+  const baseWhole = fromBaseUnits(baseAmount, baseDecimals);
+  const notionalUsd = baseWhole.times(midPrice).times(quoteUsdPrice);
+  const priceImpactBps = impactBps(notionalUsd, model);
+  const value = tradeValue(
+    side,
+    exactUnits(baseAmount, baseDecimals),
+    exactOf(midPrice),
+    priceImpactBps,
+    model,
+  );
+  const totalUnits = shift(value.total, quoteDecimals);
+  const quoteAmount = side === 'Buy' ? ceil(totalUnits) : floor(totalUnits);
+  return {
+    quoteAmount,
+    price: fromBaseUnits(quoteAmount, quoteDecimals).div(baseWhole),
+    venueFee: toDec(value.fee),
+    priceImpactBps,
+    notionalUsd,
+  };
+}
+
+/**
+ * The maker's best prices: what the smallest size pays (spread and fee, no impact), rounded to 18
+ * digits against the trader (bid down, ask up).
+ *
+ * @example
+ * rfqBestPrices(new Dec(100)); // { bid: 99.900025, ask: 100.100025 }
+ */
+export function rfqBestPrices(
+  midPrice: Dec,
+  pricing: RfqPricing = DEFAULT_RFQ_PRICING,
+): { bid: Dec; ask: Dec } {
+  const model = pricingModel(pricing);
+  assertPositive(midPrice, 'midPrice');
+  const mid = exactOf(midPrice);
+  return {
+    bid: toDec(bestPrice('Sell', mid, model), Dec.ROUND_FLOOR),
+    ask: toDec(bestPrice('Buy', mid, model), Dec.ROUND_CEIL),
+  };
+}

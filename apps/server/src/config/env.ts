@@ -24,6 +24,9 @@ const ZConfigSchema = z
     // Chain: unset runs the embedded local cluster, served at /rpc on this server's port.
     SOLANA_RPC_URL: z.url().optional(),
     LOCALNET_SLOT_MS: ZPositiveInt.min(10).max(60_000).default(400),
+    // Spot venue: the embedded RFQ market maker (needs the embedded cluster) or Jupiter.
+    SPOT_VENUE: z.enum(['local-rfq', 'jupiter']).optional(),
+    LIMIT_KEEPER_INTERVAL_MS: ZPositiveInt.min(50).max(60_000).default(1000),
     FAUCET_RATE_LIMIT_MAX: ZPositiveInt.default(10),
     FAUCET_RATE_LIMIT_WINDOW_MS: ZPositiveInt.default(3_600_000),
     PUBLIC_URL: z.url().optional(),
@@ -65,6 +68,7 @@ const ZConfigSchema = z
     DEXSCREENER_API_URL: z.url().default('https://api.dexscreener.com'),
     JUPITER_PRICE_API_URL: z.url().default('https://lite-api.jup.ag/price/v3'),
     JUPITER_TOKENS_API_URL: z.url().default('https://lite-api.jup.ag/tokens/v2'),
+    JUPITER_SWAP_API_URL: z.url().default('https://lite-api.jup.ag/swap/v1'),
     JUPITER_API_KEY: z.string().min(1).optional(),
   })
   .transform((raw) => ({
@@ -77,6 +81,8 @@ const ZConfigSchema = z
     network: raw.SOLANA_NETWORK,
     solanaRpcUrl: raw.SOLANA_RPC_URL,
     localnetSlotMs: raw.LOCALNET_SLOT_MS,
+    spotVenue: raw.SPOT_VENUE ?? (raw.SOLANA_RPC_URL ? ('jupiter' as const) : ('local-rfq' as const)),
+    limitKeeperIntervalMs: raw.LIMIT_KEEPER_INTERVAL_MS,
     faucetRateLimit: { max: raw.FAUCET_RATE_LIMIT_MAX, windowMs: raw.FAUCET_RATE_LIMIT_WINDOW_MS },
     publicUrl: raw.PUBLIC_URL,
     smtpUrl: raw.SMTP_URL,
@@ -102,6 +108,7 @@ const ZConfigSchema = z
       dexscreenerUrl: raw.DEXSCREENER_API_URL,
       jupiterPriceUrl: raw.JUPITER_PRICE_API_URL,
       jupiterTokensUrl: raw.JUPITER_TOKENS_API_URL,
+      jupiterSwapUrl: raw.JUPITER_SWAP_API_URL,
       jupiterApiKey: raw.JUPITER_API_KEY,
     },
   }));

@@ -17,7 +17,23 @@ export interface SolanaTestWallet {
   sign(message: string, encoding?: SignatureEncoding): string;
 }
 
-export function createSolanaWallet(): SolanaTestWallet {
+/** A test wallet that also signs transactions (the Local wallet's signTransaction). */
+export interface SolanaSigningWallet extends SolanaTestWallet {
+  /**
+   * Signs a base64 wire transaction as a wallet's signTransaction does: the message is signed and
+   * the signature placed in this wallet's slot; the other signatures are kept.
+   */
+  signTransaction(wireBase64: string): string;
+}
+
+/** The signer slot of `signer` in a wire transaction, and where the message starts. */
+function signatureSlots(wire: Uint8Array): { count: number; messageOffset: number } {
+  // Compact-u16 signature count: one byte below 128 (always, for a transaction of ≤ 1232 bytes).
+  const count = wire[0]!;
+  return { count, messageOffset: 1 + count * 64 };
+}
+
+export function createSolanaWallet(): SolanaSigningWallet {
   const secretKey = ed25519.utils.randomSecretKey();
   const address = toBase58(ed25519.getPublicKey(secretKey));
   return {
@@ -26,6 +42,23 @@ export function createSolanaWallet(): SolanaTestWallet {
       const signature = ed25519.sign(new TextEncoder().encode(message), secretKey);
       if (encoding === 'base58') return toBase58(signature);
       return Buffer.from(signature).toString(encoding);
+    },
+    signTransaction(wireBase64) {
+      const wire = new Uint8Array(Buffer.from(wireBase64, 'base64'));
+      const { count, messageOffset } = signatureSlots(wire);
+      const message = wire.subarray(messageOffset);
+      // Static account keys follow the header (and, for v0, the version byte): find ours among the signers.
+      const versioned = (message[0]! & 0x80) !== 0;
+      const keysOffset = (versioned ? 1 : 0) + 3 + 1;
+      const publicKey = ed25519.getPublicKey(secretKey);
+      for (let index = 0; index < count; index++) {
+        const key = message.subarray(keysOffset + index * 32, keysOffset + (index + 1) * 32);
+        if (Buffer.from(key).equals(Buffer.from(publicKey))) {
+          wire.set(ed25519.sign(message, secretKey), 1 + index * 64);
+          return Buffer.from(wire).toString('base64');
+        }
+      }
+      throw new Error('this wallet is not a signer of the transaction');
     },
   };
 }

@@ -76,12 +76,30 @@ export const ERRORS = {
     message: 'The USDC faucet is only available on the embedded local cluster',
   },
   WALLET__RECIPIENT_INVALID: { status: 400, message: 'Please enter a valid Solana address to send to' },
-  WALLET__INSUFFICIENT_BALANCE: { status: 400, message: 'Insufficient balance: Please check your wallet balance.' },
+  WALLET__INSUFFICIENT_BALANCE: {
+    status: 400,
+    message: 'Insufficient balance: Please check your wallet balance.',
+  },
+  WALLET__ADDRESS_MISMATCH: { status: 400, message: 'wallet_address is not your connected wallet' },
+  WALLET__MINT_INVALID: { status: 400, message: 'Please enter a valid token mint address or symbol' },
+  WALLET__RECIPIENT_IS_SENDER: { status: 400, message: 'You cannot send to your own wallet' },
+  WALLET__AMOUNT_TOO_SMALL: { status: 400, message: 'amount must be greater than 0' },
+  WALLET__RECIPIENT_BELOW_RENT: {
+    status: 400,
+    message: 'The recipient account is new and must receive at least 0.00089088 SOL',
+  },
+  WALLET__SENDER_BELOW_RENT: {
+    status: 400,
+    message: 'Keep at least 0.00089088 SOL in your wallet, or send your whole balance minus the network fee',
+  },
 
   TRADING__WALLET_REQUIRED: { status: 400, message: 'Wallet not found. Please connect a wallet to trade.' },
   TRADING__PAIR_UNAVAILABLE: { status: 404, message: 'Trading pair is not available' },
   TRADING__AMOUNT_TOO_SMALL: { status: 400, message: 'Amount and price must be greater than 0' },
-  TRADING__INSUFFICIENT_FUNDS: { status: 400, message: 'Insufficient balance: Please check your wallet balance.' },
+  TRADING__INSUFFICIENT_FUNDS: {
+    status: 400,
+    message: 'Insufficient balance: Please check your wallet balance.',
+  },
   TRADING__NO_LIQUIDITY: {
     status: 400,
     message: 'The market maker cannot fill this size. Try a smaller amount.',

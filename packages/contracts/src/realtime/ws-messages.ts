@@ -43,5 +43,7 @@ export const ZServerMessageSchema = z.discriminatedUnion('type', [
     data: ZBotStatusChangeSchema,
   }),
   z.object({ type: z.literal('channel'), channel: z.string(), data: z.unknown() }),
+  /** A spot order of the user changed (landed, filled by the keeper, cancelled): a TSpotOrder. */
+  z.object({ type: z.literal('order_update'), data: z.unknown() }),
 ]);
 export type TServerMessage = z.infer<typeof ZServerMessageSchema>;

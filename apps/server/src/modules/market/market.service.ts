@@ -242,6 +242,11 @@ export function createMarketService(deps: MarketServiceDeps) {
     findToken,
     resolvePair,
 
+    /** A token's current USD price as a decimal string (throws MARKET__NO_DATA without one). */
+    async getUsdPrice(token: MarketToken): Promise<string> {
+      return (await quoteOf(token)).price;
+    },
+
     /** GET /market/dashboard-coins: BTC, ETH and SOL, computed once per second. */
     getDashboardCoins(): Promise<TDashboardCoins> {
       const second = nowSeconds();

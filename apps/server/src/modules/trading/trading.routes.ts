@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto';
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import {
+  success,
+  ZExecuteSignedTransactionRequestSchema,
+  ZExecuteSignedTransactionResultSchema,
+  ZOrderBookSchema,
+  ZOrderIdParamsSchema,
+  ZOrderRequestSchema,
+  ZPositionSchema,
+  ZRecordSpotOrderRequestSchema,
+  ZSpotOrderSchema,
+  ZSuggestionRequestSchema,
+  ZSuggestionSchema,
+  ZTradeSchema,
+  ZTradesHistoryQuerySchema,
+  ZTradesHistorySchema,
+  ZTradesQuerySchema,
+  ZUnsignedTransactionSchema,
+} from '@solterm/contracts';
+import { AppError, isAppError } from '../../lib/app-error';
+import { ok } from '../../lib/reply';
+import type { ZodApp } from '../../lib/zod-app';
+import { authOf } from '../../plugins/authenticate';
+import type { LimitKeeper } from './limit-keeper';
+import type { TradingRepository } from './trading.repository';
+import type { TradingService } from './trading.service';
+
+export interface TradingRoutesDeps {
+  trading: TradingService;
+  keeper?: LimitKeeper;
+  repo: TradingRepository;
+  requireAuth: preHandlerAsyncHookHandler;
+}
+
+const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+const ZIdempotencyHeadersSchema = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1, { message: 'Idempotency-Key must not be empty' })
+    .max(MAX_IDEMPOTENCY_KEY_LENGTH, {
+      message: `Idempotency-Key is at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
+    })
+    .optional(),
+});
+const ZSymbolParamsSchema = z.object({ symbol: z.string().min(1).max(140) });
+
+/** Spot trading (part 1 §7 and part 2 §7): orders, transactions, fills, positions and the order book. */
+export function registerTradingRoutes(app: ZodApp, deps: TradingRoutesDeps): void {
+  const { trading, requireAuth, repo } = deps;
+  const tags = ['trading'];
+  const security = [{ bearerAuth: [] }];
+
+  app.post('/api/trading/suggestion', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'Suggested side and the SOL/USDC (and pair) balances read from the chain',
+      body: ZSuggestionRequestSchema,
+      response: { 200: success(ZSuggestionSchema) },
+    },
+    handler: async (request) => ok(await trading.suggestion(authOf(request).user, request.body.symbol)),
+  });
+
+  app.post('/api/trading/get-unsigned-transaction', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'Builds the order as a v0 transaction for the wallet to sign (≤ 1232 bytes)',
+      description:
+        'Market orders swap through the venue (the market maker has already signed its leg). Limit orders escrow the funds with the venue; the keeper fills them when the price crosses the limit.',
+      body: ZOrderRequestSchema,
+      response: { 200: success(ZUnsignedTransactionSchema) },
+    },
+    handler: async (request) => ok(await trading.buildOrder(authOf(request).user, request.body)),
+  });
+
+  app.post('/api/trading/execute-signed-transaction', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'Verifies, simulates, sends and confirms a signed transaction the server built',
+      description:
+        'An Idempotency-Key header makes retries safe: the same key and body answer the first result; the same key with another body is refused with 409.',
+      headers: ZIdempotencyHeadersSchema,
+      body: ZExecuteSignedTransactionRequestSchema,
+      response: { 200: success(ZExecuteSignedTransactionResultSchema) },
+    },
+    handler: async (request, reply) => {
+      const { user } = authOf(request);
+      const key = request.headers['idempotency-key'];
+      const run = () => trading.execute(user, request.body.signed_transaction);
+      if (!key) return ok(await run());
+      const requestHash = createHash('sha256').update(JSON.stringify(request.body)).digest('hex');
+      if (!(await repo.claimIdempotencyKey(user.id, key, requestHash))) {
+        const previous = await repo.findIdempotencyKey(user.id, key);
+        if (!previous || previous.requestHash !== requestHash)
+          throw new AppError('TRADING__IDEMPOTENCY_CONFLICT');
+        if (previous.state !== 'done') throw new AppError('TRADING__IDEMPOTENCY_IN_PROGRESS');
+        return reply.code(Number(previous.statusCode) as 200).send(previous.response as never);
+      }
+      try {
+        const answer = ok(await run());
+        await repo.completeIdempotencyKey(user.id, key, 200, answer);
+        return answer;
+      } catch (error) {
+        if (isAppError(error) && error.status < 500) {
+          await repo.completeIdempotencyKey(user.id, key, error.status, {
+            success: false,
+            error: error.message,
+            code: error.code,
+          });
+        } else {
+          // Unknown outcome (server or node failure): let the same key try again.
+          await repo.releaseIdempotencyKey(user.id, key);
+        }
+        throw error;
+      }
+    },
+  });
+
+  app.post('/api/trading/spot/order', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'The filled order recorded for an executed transaction (idempotent on tx_hash)',
+      body: ZRecordSpotOrderRequestSchema,
+      response: { 200: success(ZSpotOrderSchema) },
+    },
+    handler: async (request) => ok(await trading.recordSpotOrder(authOf(request).user, request.body)),
+  });
+
+  app.get('/api/trading/orders', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: "The user's spot orders, newest first",
+      response: { 200: success(z.array(ZSpotOrderSchema)) },
+    },
+    handler: async (request) => ok(await trading.listOrders(authOf(request).user)),
+  });
+
+  app.post('/api/trading/orders/:id/cancel', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'Cancels a pending limit order; the escrowed funds return to the wallet on chain',
+      params: ZOrderIdParamsSchema,
+      response: { 200: success(ZSpotOrderSchema) },
+    },
+    handler: async (request) => {
+      if (!deps.keeper) throw new AppError('TRADING__ORDER_NOT_CANCELLABLE');
+      return ok(await deps.keeper.cancel(authOf(request).user.id, request.params.id));
+    },
+  });
+
+  app.get('/api/trading/positions', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: "Positions derived from the user's fills (average cost), marked at the market",
+      response: { 200: success(z.array(ZPositionSchema)) },
+    },
+    handler: async (request) => ok(await trading.positions(authOf(request).user)),
+  });
+
+  app.get('/api/trading/trades', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: "The user's fills, newest first, with execution receipts",
+      querystring: ZTradesQuerySchema,
+      response: { 200: success(z.array(ZTradeSchema)) },
+    },
+    handler: async (request) => ok(await trading.listTrades(authOf(request).user, request.query.limit)),
+  });
+
+  app.get('/api/trading/trades/history', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: "One page of the user's fills with the total count",
+      querystring: ZTradesHistoryQuerySchema,
+      response: { 200: success(ZTradesHistorySchema) },
+    },
+    handler: async (request) =>
+      ok(await trading.tradeHistory(authOf(request).user, request.query.limit, request.query.offset)),
+  });
+
+  app.get('/api/trading/orderbook/:symbol', {
+    schema: {
+      tags,
+      summary: "The market maker's ladder for a pair (buys descending, sells ascending)",
+      params: ZSymbolParamsSchema,
+      response: { 200: success(ZOrderBookSchema) },
+    },
+    handler: async (request) => ok(await trading.orderBook(request.params.symbol)),
+  });
+}

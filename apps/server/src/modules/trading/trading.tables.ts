@@ -1,0 +1,135 @@
+import {
+  index,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from '../auth/auth.tables';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/**
+ * Every transaction built for a wallet to sign (see transaction-tickets.ts). `message_hash` finds the
+ * ticket of a signed transaction; once sent, `signature` and `signed_transaction` are stored first,
+ * so a crash between sending and recording is reconciled from the chain on the next start.
+ */
+export const transactionTickets = pgTable(
+  'transaction_tickets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    walletAddress: text('wallet_address').notNull(),
+    /** SHA-256 of the message bytes, hex. */
+    messageHash: text('message_hash').notNull(),
+    lastValidBlockHeight: numeric('last_valid_block_height').notNull(),
+    payload: jsonb('payload').notNull(),
+    orderId: uuid('order_id'),
+    /** open → sending → landed | failed | expired. */
+    status: text('status').notNull(),
+    signature: text('signature'),
+    signedTransaction: text('signed_transaction'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('transaction_tickets_message_unique').on(table.messageHash),
+    uniqueIndex('transaction_tickets_signature_unique').on(table.signature),
+    index('transaction_tickets_status_idx').on(table.status),
+  ],
+);
+
+/**
+ * Spot orders. Amounts are exact: `base_amount` and the escrow legs in base units, prices and
+ * quantities as decimals. A market order is written when its swap lands (Filled); a limit order when
+ * its escrow lands (Pending), then Filled by the keeper or Cancelled with a refund.
+ */
+export const spotOrders = pgTable(
+  'spot_orders',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    walletAddress: text('wallet_address').notNull(),
+    symbol: text('symbol').notNull(),
+    baseMint: text('base_mint').notNull(),
+    quoteMint: text('quote_mint').notNull(),
+    orderType: text('order_type').notNull(),
+    side: text('side').notNull(),
+    quantity: numeric('quantity').notNull(),
+    baseAmount: numeric('base_amount').notNull(),
+    price: numeric('price'),
+    status: text('status').notNull(),
+    txHash: text('tx_hash'),
+    settlementTxHash: text('settlement_tx_hash'),
+    /** While settling: the block height after which an unseen settlement transaction can never land. */
+    settlementValidUntil: numeric('settlement_valid_until'),
+    filledQuantity: numeric('filled_quantity').notNull(),
+    averageFillPrice: numeric('average_fill_price'),
+    /** Limit orders: which leg sits in escrow, how much, and what the fill pays out (base units). */
+    escrowLeg: text('escrow_leg'),
+    escrowAmount: numeric('escrow_amount'),
+    settleAmount: numeric('settle_amount'),
+    receipt: jsonb('receipt'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('spot_orders_tx_hash_unique').on(table.txHash),
+    index('spot_orders_user_idx').on(table.userId, table.createdAt),
+    index('spot_orders_status_idx').on(table.status),
+  ],
+);
+
+/** Fills: one per filled order (market swap or keeper fill), with its execution receipt. */
+export const spotTrades = pgTable(
+  'spot_trades',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => spotOrders.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    symbol: text('symbol').notNull(),
+    side: text('side').notNull(),
+    orderType: text('order_type').notNull(),
+    quantity: numeric('quantity').notNull(),
+    price: numeric('price').notNull(),
+    txHash: text('tx_hash').notNull(),
+    receipt: jsonb('receipt'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('spot_trades_order_unique').on(table.orderId),
+    index('spot_trades_user_idx').on(table.userId, table.createdAt),
+  ],
+);
+
+/** Answers of POST /trading/execute-signed-transaction by Idempotency-Key, per user. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** in_progress | done */
+    state: text('state').notNull(),
+    statusCode: numeric('status_code'),
+    response: jsonb('response'),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.key] })],
+);

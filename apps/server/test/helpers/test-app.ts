@@ -98,13 +98,15 @@ export interface TestAppOptions {
   clock?: TestClock;
   /** The embedded cluster (SOLANA_RPC_URL unset): in memory (default) or under DATA_DIR/localnet. */
   embeddedCluster?: 'memory' | 'data-dir';
+  /** A DATA_DIR the caller owns (kept on close), so a second app can restart on the same state. */
+  dataDir?: string;
 }
 
 /** Builds the real app (not listening) with test settings, a temporary DATA_DIR and a built-web stand-in. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownDatabase = options.database ? undefined : await openTestDatabase(options.target ?? 'pglite');
   const testDatabase = options.database ?? ownDatabase!;
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'solterm-test-data-'));
+  const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'solterm-test-data-')));
   const webDistDir = await fs.mkdtemp(path.join(os.tmpdir(), 'solterm-test-web-'));
   await fs.writeFile(
     path.join(webDistDir, 'index.html'),
@@ -135,7 +137,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async close() {
       await app.close();
       await ownDatabase?.cleanup();
-      await fs.rm(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) await fs.rm(dataDir, { recursive: true, force: true });
       await fs.rm(webDistDir, { recursive: true, force: true });
     },
   };

@@ -195,7 +195,10 @@ export function createChainService(deps: ChainServiceDeps) {
     async sendAndConfirm(wireBase64: string, signature: string): Promise<void> {
       const simulation = await this.simulateTransaction(wireBase64);
       if (simulation.err) {
-        deps.log.error({ signature, err: simulation.err, logs: simulation.logs }, 'server transaction would fail');
+        deps.log.error(
+          { signature, err: simulation.err, logs: simulation.logs },
+          'server transaction would fail',
+        );
         throw new AppError('CHAIN__TRANSACTION_FAILED');
       }
       await this.sendTransaction(wireBase64);

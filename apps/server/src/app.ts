@@ -5,8 +5,9 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { createKeyPairSignerFromPrivateKeyBytes, generateKeyPairSigner } from '@solana/kit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { isTestNetwork } from '@solterm/contracts';
+import { isTestNetwork, type TSpotOrder } from '@solterm/contracts';
 // The composition root is the one place the server imports the local cluster: to start it and serve
 // it at /rpc. Business code reaches the chain only through JSON-RPC (modules/chain), as a real cluster.
 import { createJsonRpcHandler, createLocalCluster, type LocalCluster } from '@solterm/localnet';
@@ -42,6 +43,13 @@ import { createMarketStream, type MarketStream } from './modules/market/market.s
 import { createTokenFactsLookup } from './modules/market/simulator/simulated-tokens';
 import { registerWalletRoutes } from './modules/wallet/wallet.routes';
 import { createWalletService, type WalletService } from './modules/wallet/wallet.service';
+import { createLimitKeeper, type LimitKeeper } from './modules/trading/limit-keeper';
+import { createTradingRepository } from './modules/trading/trading.repository';
+import { registerTradingRoutes } from './modules/trading/trading.routes';
+import { createTradingService, type TradingService } from './modules/trading/trading.service';
+import { createJupiterVenue } from './modules/trading/venues/jupiter-venue';
+import { createLocalRfqVenue } from './modules/trading/venues/local-rfq-venue';
+import type { SpotVenue } from './modules/trading/venues/spot-venue';
 
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const VERSION = (
@@ -71,7 +79,10 @@ export interface App {
     holders: HoldersService;
     chain: ChainService;
     wallet: WalletService;
+    trading: TradingService;
   };
+  /** The limit-order keeper of the local venue (absent with Jupiter). */
+  keeper?: LimitKeeper;
   /** The embedded local cluster when SOLANA_RPC_URL is unset (tests and tooling only). */
   cluster?: LocalCluster;
   /** The JSON-RPC URL the server reaches the chain at (known once the server listens). */
@@ -192,12 +203,73 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     return `http://127.0.0.1:${config.port}/rpc`;
   };
   const chain = createChainService({ rpcUrl, log: server.log });
+
+  // Spot venue: the local RFQ market maker on the embedded cluster (it holds the maker's key), else Jupiter.
+  if (config.spotVenue === 'local-rfq' && !cluster) {
+    throw new Error('SPOT_VENUE=local-rfq needs the embedded cluster: unset SOLANA_RPC_URL or use jupiter');
+  }
+  const venue: SpotVenue =
+    config.spotVenue === 'local-rfq' && cluster
+      ? createLocalRfqVenue({
+          chain,
+          maker: cluster.marketMaker,
+          async usdPriceOf(token) {
+            return market.getUsdPrice(await market.resolveToken(token.mint));
+          },
+        })
+      : createJupiterVenue({
+          baseUrl: config.market.jupiterSwapUrl,
+          apiKey: config.market.jupiterApiKey,
+          timeoutMs: config.market.providerTimeoutMs,
+          log: server.log,
+        });
+  // Limit orders escrow with a venue key of their own (kept under DATA_DIR) and settle against the maker.
+  const escrowSigner = cluster
+    ? options.embeddedCluster === 'memory'
+      ? await generateKeyPairSigner()
+      : await createKeyPairSignerFromPrivateKeyBytes(
+          await readOrCreateSecret(config.dataDir, 'venue-escrow-key', 32),
+        )
+    : undefined;
+  const tradingRepository = createTradingRepository(database.db);
+  const publishOrder = (userId: string, order: TSpotOrder) => {
+    void hub.publish(userId, { type: 'order_update', data: order }).catch(() => undefined);
+  };
+  const trading = createTradingService({
+    repo: tradingRepository,
+    chain,
+    market,
+    venue,
+    escrowAddress: escrowSigner?.address,
+    now,
+    log: server.log,
+    onOrderChanged: publishOrder,
+  });
+  const keeper: LimitKeeper | undefined =
+    escrowSigner && cluster
+      ? createLimitKeeper({
+          repo: tradingRepository,
+          chain,
+          trading,
+          escrow: escrowSigner,
+          maker: cluster.marketMaker,
+          intervalMs: config.limitKeeperIntervalMs,
+          fundEscrow: isTestNetwork(config.network),
+          now,
+          log: server.log,
+          onOrderChanged: publishOrder,
+        })
+      : undefined;
+  const tickets = trading.tickets;
   const wallet = createWalletService({
     chain,
     market,
     network: config.network,
     faucetRateLimit: config.faucetRateLimit,
     now,
+    // The embedded cluster's treasury is the mint authority of its tokens: the faucet mints USDC with it.
+    faucetMinter: cluster?.treasury,
+    tickets,
   });
 
   await server.register(fastifyHelmet, {
@@ -234,6 +306,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerRealtimeRoutes(server, { hub, auth });
   registerMarketRoutes(server, { market, now });
   registerHoldersRoutes(server, { holders });
+  registerTradingRoutes(server, { trading, keeper, repo: tradingRepository, requireAuth });
   registerWalletRoutes(server, { wallet, requireAuth });
   if (cluster) {
     const rpcHandler = createJsonRpcHandler(cluster, { log: (line) => server.log.error(line) });
@@ -260,17 +333,29 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Last: the market's background history backfill must not slow the registration above.
   await marketData.start();
   marketStream.start();
+  // The chain is reached over HTTP, possibly at this very server's /rpc: chain work starts once it listens.
+  // Sends interrupted by a previous stop are settled from the chain first, then the keeper starts.
+  server.addHook('onListen', async () => {
+    await trading
+      .reconcileSent()
+      .catch((error: unknown) => server.log.error({ err: error }, 'reconciliation after restart failed'));
+    await keeper
+      ?.start()
+      .catch((error: unknown) => server.log.error({ err: error }, 'limit keeper failed to start'));
+  });
 
   return {
     server,
     database,
     hub,
-    services: { auth, email, market, holders, chain, wallet },
+    services: { auth, email, market, holders, chain, wallet, trading },
+    keeper,
     market: { data: marketData, stream: marketStream },
     cluster,
     rpcUrl,
     async close() {
       await server.close();
+      await keeper?.stop();
       await cluster?.close();
       marketStream.stop();
       await marketData.stop();

@@ -78,7 +78,8 @@ describe('chain and wallet API on the embedded cluster', () => {
     expect(before.status).toBe(200);
     expect(before.body.data).toEqual({ wallet_address: user.address, sol_balance: 0, lamports: '0' });
 
-    const funded = await fund(user.token, { amount_sol: 2 });
+    // SOL only: the faucet's USDC leg (1000 by default) is covered in wallet-portfolio.test.ts.
+    const funded = await fund(user.token, { amount_sol: 2, amount_usdc: 0 });
     expect(funded.status).toBe(200);
     expect(funded.body.data).toMatchObject({ wallet_address: user.address, amount_sol: 2, sol_balance: 2 });
 

@@ -1,9 +1,17 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import {
   success,
-  ZFundWalletRequestSchema,
-  ZFundWalletResultSchema,
+  ZFundWalletWithUsdcRequestSchema,
+  ZFundWalletWithUsdcResultSchema,
+  ZPortfolioQuerySchema,
+  ZPortfolioSchema,
   ZSolanaBalanceSchema,
+  ZSolTransferRequestSchema,
+  ZTokenBalanceParamsSchema,
+  ZTokenBalanceQuerySchema,
+  ZTokenBalanceSchema,
+  ZTokenTransferRequestSchema,
+  ZTransferTransactionSchema,
   ZWalletBalanceSchema,
   ZWalletStatusSchema,
 } from '@solterm/contracts';
@@ -17,7 +25,10 @@ export interface WalletRoutesDeps {
   requireAuth: preHandlerAsyncHookHandler;
 }
 
-/** Wallet and chain reads of the signed-in user's connected wallet, and the localnet faucet. */
+/**
+ * Wallet and chain reads of the signed-in user's connected wallet, the localnet faucet, and transfers
+ * built for the wallet to sign (sent through POST /trading/execute-signed-transaction).
+ */
 export function registerWalletRoutes(app: ZodApp, deps: WalletRoutesDeps): void {
   const { wallet, requireAuth } = deps;
   const tags = ['wallet'];
@@ -58,15 +69,85 @@ export function registerWalletRoutes(app: ZodApp, deps: WalletRoutesDeps): void 
     handler: async (request) => ok(await wallet.balance(authOf(request).user)),
   });
 
+  app.get('/api/wallet/portfolio', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'SOL and every SPL token the connected wallet holds, from the chain, valued in USD',
+      description:
+        'wallet_address is optional; when given it must be the connected wallet. Native SOL is sol_balance; tokens lists SPL tokens (wrapped SOL included), largest value first.',
+      querystring: ZPortfolioQuerySchema,
+      response: { 200: success(ZPortfolioSchema) },
+    },
+    handler: async (request) =>
+      ok(await wallet.portfolio(authOf(request).user, request.query.wallet_address)),
+  });
+
+  app.get('/api/wallet/token-balance/:a/:b', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'One SPL token balance of the connected wallet (a), by mint address or symbol (b)',
+      params: ZTokenBalanceParamsSchema,
+      response: { 200: success(ZTokenBalanceSchema) },
+    },
+    handler: async (request) =>
+      ok(await wallet.tokenBalance(authOf(request).user, request.params.a, request.params.b)),
+  });
+
+  app.get('/api/solana/token-balance', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'One SPL token balance of the connected wallet, by mint address (or symbol)',
+      querystring: ZTokenBalanceQuerySchema,
+      response: { 200: success(ZTokenBalanceSchema) },
+    },
+    handler: async (request) =>
+      ok(await wallet.tokenBalance(authOf(request).user, undefined, request.query.mint_address)),
+  });
+
   app.post('/api/wallet/fund', {
     preHandler: requireAuth,
     schema: {
       tags,
       security,
-      summary: 'Faucet (test networks only): airdrop up to 10 SOL to the connected wallet, confirmed',
-      body: ZFundWalletRequestSchema,
-      response: { 200: success(ZFundWalletResultSchema) },
+      summary:
+        'Faucet (test networks only): airdrop up to 10 SOL and, on the embedded cluster, mint up to 100,000 USDC to the connected wallet, confirmed',
+      body: ZFundWalletWithUsdcRequestSchema,
+      response: { 200: success(ZFundWalletWithUsdcResultSchema) },
     },
-    handler: async (request) => ok(await wallet.fund(authOf(request).user, request.body.amount_sol)),
+    handler: async (request) => ok(await wallet.fund(authOf(request).user, request.body)),
+  });
+
+  for (const url of ['/api/wallet/transfer', '/api/solana/transfer']) {
+    app.post(url, {
+      preHandler: requireAuth,
+      schema: {
+        tags,
+        security,
+        summary:
+          'An unsigned SOL transfer from the connected wallet, to sign and send via execute-signed-transaction',
+        body: ZSolTransferRequestSchema,
+        response: { 200: success(ZTransferTransactionSchema) },
+      },
+      handler: async (request) => ok(await wallet.transferSol(authOf(request).user, request.body)),
+    });
+  }
+
+  app.post('/api/solana/transfer-token', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary:
+        "An unsigned SPL token transfer (creating the recipient's token account if needed), to sign and send via execute-signed-transaction",
+      body: ZTokenTransferRequestSchema,
+      response: { 200: success(ZTransferTransactionSchema) },
+    },
+    handler: async (request) => ok(await wallet.transferToken(authOf(request).user, request.body)),
   });
 }

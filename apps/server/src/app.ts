@@ -6,6 +6,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createKeyPairSignerFromPrivateKeyBytes, generateKeyPairSigner } from '@solana/kit';
+import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { isTestNetwork, type TSpotOrder } from '@solterm/contracts';
 // The composition root is the one place the server imports the local cluster: to start it and serve
@@ -202,7 +203,19 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }
     return `http://127.0.0.1:${config.port}/rpc`;
   };
-  const chain = createChainService({ rpcUrl, log: server.log });
+  const rpcHandler = cluster
+    ? createJsonRpcHandler(cluster, { log: (line) => server.log.error(line) })
+    : undefined;
+  // The embedded cluster is reached through its JSON-RPC handler in-process (the same JSON-RPC text
+  // as over HTTP, u64 values kept exact); a configured SOLANA_RPC_URL through HTTP.
+  const chain = createChainService({
+    rpcUrl,
+    log: server.log,
+    transport: rpcHandler
+      ? async <T>({ payload }: { payload: unknown }) =>
+          parseJsonWithBigInts(await rpcHandler.handleJsonRpcText(stringifyJsonWithBigInts(payload))) as T
+      : undefined,
+  });
 
   // Spot venue: the local RFQ market maker on the embedded cluster (it holds the maker's key), else Jupiter.
   if (config.spotVenue === 'local-rfq' && !cluster) {
@@ -308,8 +321,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerHoldersRoutes(server, { holders });
   registerTradingRoutes(server, { trading, keeper, repo: tradingRepository, requireAuth });
   registerWalletRoutes(server, { wallet, requireAuth });
-  if (cluster) {
-    const rpcHandler = createJsonRpcHandler(cluster, { log: (line) => server.log.error(line) });
+  if (rpcHandler) {
     // Raw text in and out: answers hold u64 values beyond 2^53, written as exact integer literals.
     await server.register(async (scope) => {
       scope.removeContentTypeParser('application/json');

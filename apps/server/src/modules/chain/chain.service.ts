@@ -1,6 +1,8 @@
+import type { RpcTransport } from '@solana/rpc-spec';
 import {
   address,
   createSolanaRpc,
+  createSolanaRpcFromTransport,
   type Base64EncodedWireTransaction,
   type TransactionError,
   isAddress,
@@ -23,6 +25,11 @@ export interface ChainServiceDeps {
    */
   rpcUrl: () => string;
   log: FastifyBaseLogger;
+  /**
+   * A JSON-RPC transport to use instead of HTTP to `rpcUrl` — the embedded cluster's handler, called
+   * in-process (the same JSON-RPC text, without the loopback HTTP round trip).
+   */
+  transport?: RpcTransport;
   /** How long requestAirdrop waits for `confirmed` before giving up (default 30 s). */
   confirmTimeoutMs?: number;
 }
@@ -75,7 +82,10 @@ export function createChainService(deps: ChainServiceDeps) {
   let cached: { url: string; rpc: Rpc<SolanaRpcApi> } | undefined;
   const confirmTimeoutMs = deps.confirmTimeoutMs ?? 30_000;
 
+  const direct = deps.transport ? createSolanaRpcFromTransport(deps.transport) : undefined;
+
   function rpc(): Rpc<SolanaRpcApi> {
+    if (direct) return direct;
     const url = deps.rpcUrl();
     if (cached?.url !== url) cached = { url, rpc: createSolanaRpc(url) };
     return cached.rpc;

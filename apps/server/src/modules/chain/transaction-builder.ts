@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import {
   getSetComputeUnitLimitInstruction,
   getSetComputeUnitPriceInstruction,
@@ -24,6 +25,8 @@ import { AppError } from '../../lib/app-error';
 
 /** Compute units every server-built transaction asks for (a swap with ATA creation uses ~60k). */
 export const DEFAULT_COMPUTE_UNIT_LIMIT = 200_000;
+/** Upper bound (exclusive) of the random units added to the default limit. */
+const COMPUTE_UNIT_JITTER = 10_000;
 /** The cluster's base fee per signature, in lamports. */
 export const LAMPORTS_PER_SIGNATURE = 5000n;
 
@@ -68,7 +71,10 @@ export function priorityFeeLamports(microLamportsPerUnit: number, computeUnitLim
  * 'Transaction too large. …'.
  */
 export async function buildTransaction(input: BuildTransactionInput): Promise<BuiltTransaction> {
-  const computeUnitLimit = input.computeUnitLimit ?? DEFAULT_COMPUTE_UNIT_LIMIT;
+  // A few units of jitter make every built transaction unique: the same order built twice on one
+  // blockhash would otherwise be byte-identical, and the second would be a replay of the first.
+  const computeUnitLimit =
+    input.computeUnitLimit ?? DEFAULT_COMPUTE_UNIT_LIMIT + randomInt(COMPUTE_UNIT_JITTER);
   const priorityFee = input.priorityFeeMicroLamports ?? 0;
   const budget: Instruction[] = [getSetComputeUnitLimitInstruction({ units: computeUnitLimit })];
   if (priorityFee > 0) budget.push(getSetComputeUnitPriceInstruction({ microLamports: BigInt(priorityFee) }));

@@ -361,6 +361,10 @@ export function createTradingService(deps: TradingServiceDeps) {
     pair: TradingPair,
   ): Promise<TUnsignedTransaction> {
     const baseAmount = baseUnitsOf(order.quantity, pair.base.decimals);
+    // The wallet's holdings are read while the venue quotes; awaited after the quote, so a venue
+    // error is still the one reported when both fail.
+    const holdingsRead = holdingsOf(wallet);
+    holdingsRead.catch(() => undefined);
     const quote = await venue
       .quote({
         base: pair.base,
@@ -374,7 +378,7 @@ export function createTradingService(deps: TradingServiceDeps) {
       order.side === 'Buy'
         ? [{ token: pair.quote, amount: quote.quoteAmountLimit }, pair.base]
         : [{ token: pair.base, amount: baseAmount }, pair.quote];
-    const holdings = await holdingsOf(wallet);
+    const holdings = await holdingsRead;
     const estimatedFee =
       2n * LAMPORTS_PER_SIGNATURE +
       BigInt(Math.ceil((order.priority_fee_micro_lamports * 200_000) / 1_000_000));
@@ -666,6 +670,9 @@ export function createTradingService(deps: TradingServiceDeps) {
     await chain.sendTransaction(wireBase64);
     let lastSend = performance.now();
     for (let attempt = 0; ; attempt++) {
+      // Wait before each look, the first included: a transaction just sent is not yet confirmed
+      // (the node still has to persist it), so a status read at once would be a wasted call.
+      await sleep(Math.min(2 ** attempt, 50));
       const [status] = await chain.getSignatureStatuses([signature]);
       if (status && status.confirmationStatus !== 'processed') {
         return { outcome: 'landed', slot: status.slot, err: status.err };
@@ -680,7 +687,6 @@ export function createTradingService(deps: TradingServiceDeps) {
         await chain.sendTransaction(wireBase64).catch(() => undefined);
         lastSend = performance.now();
       }
-      await sleep(Math.min(2 ** attempt, 50));
     }
   }
 
@@ -706,11 +712,15 @@ export function createTradingService(deps: TradingServiceDeps) {
     const wireBase64 = getBase64EncodedWireTransaction(transaction);
     const signature = getSignatureFromTransaction(transaction);
     const lastValidBlockHeight = BigInt(ticket.lastValidBlockHeight);
+    // The simulation runs alongside the expiry check (it changes nothing on chain); its outcome,
+    // or its failure, only counts once the blockhash is known to be still valid.
+    const simulating = chain.simulateTransaction(wireBase64);
+    simulating.catch(() => undefined);
     if ((await chain.getBlockHeight()) > lastValidBlockHeight) {
       await repo.setTicketStatus(ticket.id, 'expired', deps.now());
       throw new AppError('TRADING__TRANSACTION_EXPIRED');
     }
-    const simulation = await chain.simulateTransaction(wireBase64);
+    const simulation = await simulating;
     if (simulation.err) {
       const code = tradeErrorCodeOf(simulation.err);
       deps.log.info({ signature, err: simulation.err, code }, 'signed transaction refused in simulation');

@@ -96,6 +96,8 @@ export function createLocalRfqVenue(deps: LocalRfqVenueDeps): SpotVenue {
               { token: base, amount: baseAmount },
               { token: quoteToken, amount: quote.quoteAmount },
             ];
+      const lifetimeRead = deps.chain.getLatestBlockhash();
+      lifetimeRead.catch(() => undefined);
       const instructions = [
         ...(await tokenLegInstructions({ ...userGives, from: user, to: deps.maker.address })),
         ...(await tokenLegInstructions({
@@ -105,7 +107,7 @@ export function createLocalRfqVenue(deps: LocalRfqVenueDeps): SpotVenue {
           createRecipientAccount: user,
         })),
       ];
-      const lifetime = await deps.chain.getLatestBlockhash();
+      const lifetime = await lifetimeRead;
       const built = await buildTransaction({
         feePayer: user.address,
         instructions,

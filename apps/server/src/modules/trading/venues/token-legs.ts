@@ -9,14 +9,23 @@ import { address, type Address, type Instruction, type TransactionSigner } from 
 import { WRAPPED_SOL_MINT } from '@solterm/contracts';
 import type { VenueToken } from './spot-venue';
 
-/** The associated token account of `owner` for `mint`. */
-export async function associatedTokenAddress(owner: string, mint: string): Promise<Address> {
-  const [ata] = await findAssociatedTokenPda({
-    owner: address(owner),
-    mint: address(mint),
-    tokenProgram: TOKEN_PROGRAM_ADDRESS,
-  });
-  return ata;
+const MAX_CACHED_ADDRESSES = 10_000;
+const derivedAddresses = new Map<string, Promise<Address>>();
+
+/** The associated token account of `owner` for `mint` (derivations are cached: they never change). */
+export function associatedTokenAddress(owner: string, mint: string): Promise<Address> {
+  const key = `${owner}:${mint}`;
+  let derived = derivedAddresses.get(key);
+  if (!derived) {
+    derived = findAssociatedTokenPda({
+      owner: address(owner),
+      mint: address(mint),
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    }).then(([ata]) => ata);
+    if (derivedAddresses.size >= MAX_CACHED_ADDRESSES) derivedAddresses.clear();
+    derivedAddresses.set(key, derived);
+  }
+  return derived;
 }
 
 export interface TokenLeg {

@@ -1,0 +1,203 @@
+import fs from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { getBase58Decoder } from '@solana/kit';
+import { percentile, report, round, startServer } from './lib/harness';
+
+// A full spot swap round trip on loopback, p50 under 30 ms: POST /api/trading/get-unsigned-transaction
+// (SOL/USDC, 0.01 SOL, the local RFQ maker co-signs), the wallet signs it here, then POST
+// /api/trading/execute-signed-transaction, which verifies, simulates, sends and answers once the
+// embedded cluster reports the transaction `confirmed` (ledger fsync on, under the server's
+// DATA_DIR). Timed from sending the first request until the execute answer has arrived; one wallet,
+// one swap at a time, alternating Buy and Sell so the balances never run out. Each Buy/Sell pair
+// trades its own quantity (0.01 SOL plus one micro-SOL per pair): the same order built twice on one
+// blockhash at the same quote is byte-for-byte the same transaction, which the server cannot register
+// twice (it answers 500). BENCH_N sets the number of timed round trips (default 200).
+const TARGET_P50_MS = 30;
+const WARMUP = 20;
+const RUNS = Number(process.env.BENCH_N ?? 200);
+if (!Number.isSafeInteger(RUNS) || RUNS <= 0) throw new Error('BENCH_N must be a positive integer');
+const QUANTITY = 0.01;
+const quantityOf = (index: number) => round(QUANTITY + Math.floor(index / 2) * 1e-6, 6);
+
+interface Envelope<T> {
+  success: boolean;
+  data: T;
+  error?: string;
+  code?: string;
+}
+
+/** A Solana wallet as a browser wallet would act: signs messages and transactions with ed25519. */
+function createWallet() {
+  const secretKey = ed25519.utils.randomSecretKey();
+  const publicKey = ed25519.getPublicKey(secretKey);
+  const address = getBase58Decoder().decode(publicKey);
+  return {
+    address,
+    signMessage: (message: string) =>
+      getBase58Decoder().decode(ed25519.sign(new TextEncoder().encode(message), secretKey)),
+    /** Signs a base64 wire transaction in this wallet's signer slot, keeping the other signatures. */
+    signTransaction(wireBase64: string): string {
+      const wire = Buffer.from(wireBase64, 'base64');
+      // Compact-u16 signature count: one byte (a transaction of ≤ 1232 bytes has fewer than 128).
+      const count = wire[0]!;
+      const message = wire.subarray(1 + count * 64);
+      // Static account keys follow the version byte (v0) and the 3-byte header and 1-byte key count.
+      const keysOffset = ((message[0]! & 0x80) !== 0 ? 1 : 0) + 3 + 1;
+      for (let index = 0; index < count; index += 1) {
+        const key = message.subarray(keysOffset + index * 32, keysOffset + (index + 1) * 32);
+        if (key.equals(publicKey)) {
+          wire.set(ed25519.sign(message, secretKey), 1 + index * 64);
+          return wire.toString('base64');
+        }
+      }
+      throw new Error('the wallet is not a signer of the transaction');
+    },
+  };
+}
+
+/**
+ * CPU time (ms, user + system) used so far by the server (a child of this process), all its threads
+ * and its main thread alone, from /proc (Linux only). The main thread runs the event loop, so its
+ * CPU per round trip is a floor under the round trip's latency on an idle machine.
+ */
+async function serverCpuMs(): Promise<{ all: number; main: number } | undefined> {
+  const ticks = async (file: string) => {
+    const stat = await fs.readFile(file, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    return { ppid: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * 10 };
+  };
+  try {
+    for (const entry of await fs.readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const process_ = await ticks(`/proc/${entry}/stat`).catch(() => undefined);
+      if (process_?.ppid !== process.pid) continue;
+      // (tsx's esbuild service is a child too)
+      if (!(await fs.readFile(`/proc/${entry}/cmdline`, 'utf8')).includes('server.ts')) continue;
+      return { all: process_.ms, main: (await ticks(`/proc/${entry}/task/${entry}/stat`)).ms };
+    }
+  } catch {
+    // not Linux
+  }
+  return undefined;
+}
+
+const server = await startServer({ MARKET_BACKFILL: 'off' });
+try {
+  const api = async <T>(method: 'GET' | 'POST', path: string, body?: object, token?: string) => {
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: {
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const envelope = (await response.json()) as Envelope<T>;
+    return { status: response.status, envelope };
+  };
+  const must = <T>(what: string, answer: { status: number; envelope: Envelope<T> }): T => {
+    if (answer.status !== 200)
+      throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.envelope)}`);
+    return answer.envelope.data;
+  };
+
+  // Given a wallet signed in with its challenge and funded from the faucet
+  const wallet = createWallet();
+  const challenge = must(
+    'wallet-challenge',
+    await api<{ message: string }>(
+      'GET',
+      `/api/auth/wallet-challenge?wallet_address=${wallet.address}&wallet_type=phantom`,
+    ),
+  );
+  const { token } = must(
+    'connect-wallet',
+    await api<{ token: string }>('POST', '/api/auth/connect-wallet', {
+      wallet_address: wallet.address,
+      wallet_type: 'phantom',
+      signature: wallet.signMessage(challenge.message),
+      message: challenge.message,
+    }),
+  );
+  must('fund', await api('POST', '/api/wallet/fund', { amount_sol: 5, amount_usdc: 2000 }, token));
+
+  /** One swap: build, sign, execute; the times of each phase in milliseconds. */
+  const swap = async (index: number) => {
+    const side = index % 2 === 0 ? 'Buy' : 'Sell';
+    const started = performance.now();
+    const built = must(
+      `get-unsigned ${side}`,
+      await api<{ unsigned_transaction: string }>(
+        'POST',
+        '/api/trading/get-unsigned-transaction',
+        { symbol: 'SOL/USDC', side, quantity: quantityOf(index) },
+        token,
+      ),
+    );
+    const builtAt = performance.now();
+    const signed = wallet.signTransaction(built.unsigned_transaction);
+    const signedAt = performance.now();
+    const result = must(
+      `execute ${side}`,
+      await api<{ status: string; order: { status: string; receipt: { time_to_land_ms: number } } | null }>(
+        'POST',
+        '/api/trading/execute-signed-transaction',
+        { signed_transaction: signed },
+        token,
+      ),
+    );
+    const done = performance.now();
+    if (result.status !== 'confirmed' || result.order?.status !== 'Filled') {
+      throw new Error(`execute ${side} answered ${JSON.stringify(result)}`);
+    }
+    return {
+      total: done - started,
+      build: builtAt - started,
+      sign: signedAt - builtAt,
+      execute: done - signedAt,
+      serverExecute: result.order.receipt.time_to_land_ms,
+    };
+  };
+
+  // When it swaps 0.01 SOL back and forth, one round trip at a time (after a warm-up)
+  for (let index = 0; index < WARMUP; index += 1) await swap(index);
+  const runs: Awaited<ReturnType<typeof swap>>[] = [];
+  const cpuBefore = await serverCpuMs();
+  for (let index = WARMUP; index < WARMUP + RUNS; index += 1) runs.push(await swap(index));
+  const cpuAfter = await serverCpuMs();
+
+  // Then every round trip answered 200 with a filled order (must() throws otherwise), within target
+  const p50Of = (pick: (run: (typeof runs)[number]) => number) => round(percentile(runs.map(pick), 50));
+  console.error(
+    `phases p50 (ms): get-unsigned ${p50Of((run) => run.build)}, sign ${p50Of((run) => run.sign)}, ` +
+      `execute ${p50Of((run) => run.execute)} (server's time_to_land_ms ${p50Of((run) => run.serverExecute)})`,
+  );
+  // Diagnostics: the server's CPU per round trip, to tell its cost from a busy machine's.
+  const perTrip = (ms: number) => round(ms / runs.length);
+  console.error(
+    `server cpu per round trip (ms): ${
+      cpuBefore && cpuAfter
+        ? `${perTrip(cpuAfter.all - cpuBefore.all)} all threads, ${perTrip(cpuAfter.main - cpuBefore.main)} main thread`
+        : '?'
+    }; load average ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')}`,
+  );
+  const totals = runs.map((run) => run.total);
+  const p50 = percentile(totals, 50);
+  report(
+    'swap-round-trip',
+    {
+      p50_ms: round(p50),
+      p90_ms: round(percentile(totals, 90)),
+      p99_ms: round(percentile(totals, 99)),
+      max_ms: round(Math.max(...totals)),
+      n: runs.length,
+    },
+    [`target_p50_ms<${TARGET_P50_MS}`],
+    runs.length === RUNS && p50 < TARGET_P50_MS,
+  );
+} finally {
+  await server.stop();
+}

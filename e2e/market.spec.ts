@@ -105,7 +105,6 @@ test.describe('market data', () => {
     await expect(page.getByText(/^Switched to /)).toBeVisible();
     await expect(page.getByTestId('pair-name')).toHaveText(`${symbol}/SOL`);
     await expect(page.getByTestId('order-intent')).toContainText(`Buy ${symbol}`);
-    await expect(page.getByText('Place Order arrives with on-chain trading', { exact: false })).toBeVisible();
     await expect(chart(page)).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
 
     await page.goto('/future');

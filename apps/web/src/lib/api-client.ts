@@ -104,6 +104,8 @@ export interface ApiClientOptions {
 export interface RequestOptions {
   /** Aborting rejects this caller with the time-out message; the shared request goes on for others. */
   signal?: AbortSignal;
+  /** Extra request headers (e.g. Idempotency-Key); part of the in-flight dedupe key. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** The window event fired when the session was cleared after a 401 about the token. */
@@ -223,7 +225,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
     throw new ApiError(message, { status: response.status, code, kind, serverMessage });
   }
 
-  async function attempt(method: string, path: string, body: unknown, cancel: AbortSignal): Promise<unknown> {
+  async function attempt(
+    method: string,
+    path: string,
+    body: unknown,
+    extraHeaders: Readonly<Record<string, string>>,
+    cancel: AbortSignal,
+  ): Promise<unknown> {
     const controller = new AbortController();
     let didTimeOut = false;
     const onCancel = () => controller.abort();
@@ -234,7 +242,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       controller.abort();
     }, timeoutMs);
 
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { ...extraHeaders, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const token = getToken();
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -264,10 +272,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
     }
   }
 
-  async function execute(method: string, path: string, body: unknown, cancel: AbortSignal): Promise<unknown> {
+  async function execute(
+    method: string,
+    path: string,
+    body: unknown,
+    extraHeaders: Readonly<Record<string, string>>,
+    cancel: AbortSignal,
+  ): Promise<unknown> {
     for (let attemptIndex = 0; ; attemptIndex += 1) {
       try {
-        return await attempt(method, path, body, cancel);
+        return await attempt(method, path, body, extraHeaders, cancel);
       } catch (error) {
         const wait = retryDelaysMs[attemptIndex];
         if (wait === undefined || !isRetryable(error) || cancel.aborted) throw error;
@@ -316,12 +330,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
     body?: unknown,
     requestOptions?: RequestOptions,
   ): Promise<T> {
-    const key = `${method} ${path} ${body === undefined ? '' : JSON.stringify(body)}`;
+    const extraHeaders = requestOptions?.headers ?? {};
+    const key = `${method} ${path} ${body === undefined ? '' : JSON.stringify(body)} ${JSON.stringify(extraHeaders)}`;
     let shared = inFlight.get(key);
     if (!shared) {
       const controller = new AbortController();
       const created: SharedRequest = { key, controller, subscribers: 0, promise: Promise.resolve() };
-      created.promise = execute(method, path, body, controller.signal).finally(() => {
+      created.promise = execute(method, path, body, extraHeaders, controller.signal).finally(() => {
         if (inFlight.get(key) === created) inFlight.delete(key);
       });
       // Every subscriber may have left; the rejection must not surface as unhandled.

@@ -1,17 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import {
-  ArrowLeftRight,
-  CandlestickChart,
-  Eye,
-  History,
-  PieChart,
-  ShieldCheck,
-  UserRound,
-  Wallet,
-} from 'lucide-react';
+import { ArrowLeftRight, Eye, ShieldCheck, UserRound } from 'lucide-react';
 import { formatWalletTypeName, getDisplayName, shortenAddress } from '@solterm/contracts';
-import { TablePreview, UpcomingPanel } from '../../components/layout/upcoming';
 import { Badge } from '../../components/ui/badge';
 import { buttonClasses } from '../../components/ui/button';
 import { Card, CardBody, CardHeader } from '../../components/ui/card';
@@ -21,8 +11,11 @@ import { CoinCards } from '../../features/market/components/coin-cards';
 import { PairHeader } from '../../features/market/components/pair-header';
 import { PriceChart } from '../../features/market/components/price-chart';
 import { useTradingSelection } from '../../features/market/hooks/use-trading-selection';
-
-const RECENT_TRADE_COLUMNS = ['Symbol', 'Side', 'Quantity', 'Price', 'Time', 'Order type', 'Status'];
+import { PortfolioOverview } from '../../features/portfolio/components/portfolio-overview';
+import { WalletConnectionCard } from '../../features/portfolio/components/wallet-connection-card';
+import { QuickTradePanel } from '../../features/trading/components/quick-trade-panel';
+import { RecentTrades } from '../../features/trading/components/recent-trades';
+import { getWalletAccess } from '../../features/trading/wallet-access';
 
 function formatMemberSince(iso: string): string {
   const date = new Date(iso);
@@ -76,25 +69,18 @@ function AccountCard() {
           <AccountRow label="Member since">{formatMemberSince(user.created_at)}</AccountRow>
         </dl>
       </CardBody>
-      {!hasWallet && (
-        <div className="border-t border-line p-3">
-          <Link
-            to="/wallet-connect"
-            className={buttonClasses({ variant: 'secondary', size: 'sm', isBlock: true })}
-          >
-            <Wallet className="size-4" />
-            Connect a wallet
-          </Link>
-        </div>
-      )}
     </Card>
   );
 }
 
-/** /dashboard: welcome, live coin cards and chart, account, and the on-chain widgets (arriving). */
+/**
+ * /dashboard (spec part 1 §2): welcome, coin cards, the selected pair's chart beside the quick
+ * trade, the portfolio overview beside the wallet connection and account, and recent trades.
+ */
 export default function DashboardPage() {
   const { user } = useAuth();
   const selection = useTradingSelection();
+  const hasSolanaWallet = getWalletAccess(user).kind === 'solana';
   return (
     <>
       <PageHeader
@@ -114,61 +100,20 @@ export default function DashboardPage() {
       <div className="mt-4 grid grid-cols-1 gap-4 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <Card className="min-w-0 overflow-hidden" aria-label="Market chart">
           <PairHeader selection={selection} className="border-b border-line" />
-          <PriceChart selection={selection} heightClassName="h-[300px] sm:h-[360px]" />
+          <PriceChart selection={selection} heightClassName="h-[300px] sm:h-[380px] xl:h-[440px]" />
         </Card>
+        <QuickTradePanel selection={selection} />
+      </div>
+
+      <div className="mt-4 grid grid-cols-1 items-start gap-4 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        <PortfolioOverview />
         <div className="flex min-w-0 flex-col gap-4">
+          <WalletConnectionCard />
           <AccountCard />
-          <UpcomingPanel
-            className="flex-1"
-            title="Quick trade"
-            icon={CandlestickChart}
-            arrivesWith="on-chain trading"
-            description="Buy or sell the selected pair at the market price with a linked amount / price / total calculator and 0.001 · 0.01 · 0.1 quick amounts. The terminal builds the swap; your wallet signs it."
-            preview={
-              <div className="space-y-2.5 p-4">
-                <div className="grid grid-cols-2 gap-2">
-                  <span className="h-8 rounded-md bg-up/30" />
-                  <span className="h-8 rounded-md bg-raised" />
-                </div>
-                {['Amount', 'Price', 'Total'].map((label) => (
-                  <div
-                    key={label}
-                    className="flex h-9 items-center rounded-md border border-line px-3 text-xs text-faint"
-                  >
-                    {label}
-                  </div>
-                ))}
-              </div>
-            }
-          />
         </div>
       </div>
 
-      <div className="mt-4 grid grid-cols-1 gap-4 xl:grid-cols-2">
-        <UpcomingPanel
-          title="Portfolio overview"
-          icon={PieChart}
-          arrivesWith="on-chain trading"
-          description="Total value in USD, SOL balance and every SPL token in your connected Solana wallet (Phantom or Solflare), priced live and refreshed every 30 seconds."
-          preview={
-            <div className="grid grid-cols-3 gap-4 p-4">
-              {['Total value', 'SOL balance', 'Tokens'].map((label) => (
-                <div key={label}>
-                  <p className="text-xs text-muted">{label}</p>
-                  <p className="num mt-1 text-xl font-semibold text-faint">—</p>
-                </div>
-              ))}
-            </div>
-          }
-        />
-        <UpcomingPanel
-          title="Recent trades"
-          icon={History}
-          arrivesWith="on-chain trading"
-          description="Your last 10 trades, newest first, with their on-chain status."
-          preview={<TablePreview columns={RECENT_TRADE_COLUMNS} />}
-        />
-      </div>
+      <RecentTrades className="mt-4" isEnabled={hasSolanaWallet} />
     </>
   );
 }

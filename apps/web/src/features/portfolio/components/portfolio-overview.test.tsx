@@ -1,0 +1,165 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+const sonner = vi.hoisted(() => ({
+  toast: { success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn() },
+}));
+vi.mock('sonner', () => sonner);
+
+import type { TPortfolio } from '@solterm/contracts';
+import { makeUser } from '../../../test/test-utils';
+import { fail, ok, stubApi } from '../../market/test/market-test-utils';
+import {
+  makeAuth,
+  makeTrader,
+  renderTradingWidget,
+  WALLET_ADDRESS,
+} from '../../trading/test/trading-test-utils';
+import { WALLET_STATE_CHANGED_EVENT } from '../../wallet/wallet-storage';
+import { PortfolioOverview } from './portfolio-overview';
+
+const PORTFOLIO: TPortfolio = {
+  total_value_usd: 1150,
+  sol_balance: 1,
+  sol_price_usd: 150,
+  wallet_address: WALLET_ADDRESS,
+  tokens: [
+    {
+      symbol: 'USDC',
+      name: 'USD Coin',
+      balance: 1000,
+      decimals: 6,
+      price_usd: 1,
+      value_usd: 1000,
+      mint_address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    },
+  ],
+};
+
+const health = (network: string) => ok({ status: 'ok', network });
+
+beforeEach(() => {
+  for (const fn of Object.values(sonner.toast)) fn.mockClear();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('PortfolioOverview', () => {
+  it('shows total value, SOL with its USD value and every token', async () => {
+    stubApi((path) => {
+      if (path === '/health') return health('localnet');
+      if (path === '/wallet/portfolio') return ok(PORTFOLIO);
+      return undefined;
+    });
+    renderTradingWidget(<PortfolioOverview />);
+
+    expect(await screen.findByTestId('portfolio-total')).toHaveTextContent('$1,150.00');
+    expect(screen.getByTestId('portfolio-sol')).toHaveTextContent('1.0000SOL');
+    expect(screen.getByText('≈ $150.00')).toBeInTheDocument();
+    const usdc = screen.getByTestId('holding-USDC');
+    expect(usdc).toHaveTextContent('USDC');
+    expect(within(usdc).getByTestId('holding-balance-USDC')).toHaveTextContent('1,000.00');
+    expect(usdc).toHaveTextContent('$1,000.00');
+  });
+
+  it('funds the wallet on a test network and refetches', async () => {
+    let fundedCalls = 0;
+    const { paths } = stubApi((path, method) => {
+      if (path === '/health') return health('localnet');
+      if (path === '/wallet/portfolio') return ok(PORTFOLIO);
+      if (path === '/wallet/fund' && method === 'POST') {
+        fundedCalls += 1;
+        return ok({
+          wallet_address: WALLET_ADDRESS,
+          amount_sol: 1,
+          signature: 'sig',
+          sol_balance: 2,
+          amount_usdc: 1000,
+          usdc_signature: 'sig2',
+          usdc_balance: 2000,
+        });
+      }
+      return undefined;
+    });
+    renderTradingWidget(<PortfolioOverview />);
+    const fund = await screen.findByRole('button', { name: 'Fund wallet with test SOL and USDC' });
+    const before = paths.filter((path) => path === '/wallet/portfolio').length;
+
+    fireEvent.click(fund);
+
+    await waitFor(() =>
+      expect(sonner.toast.success).toHaveBeenCalledWith(
+        'Funded 1.0000 SOL and 1,000.00 USDC',
+        expect.anything(),
+      ),
+    );
+    expect(fundedCalls).toBe(1);
+    await waitFor(() =>
+      expect(paths.filter((path) => path === '/wallet/portfolio').length).toBeGreaterThan(before),
+    );
+  });
+
+  it('hides Fund on mainnet', async () => {
+    stubApi((path) => {
+      if (path === '/health') return health('mainnet');
+      if (path === '/wallet/portfolio') return ok(PORTFOLIO);
+      return undefined;
+    });
+    renderTradingWidget(<PortfolioOverview />);
+    await screen.findByTestId('portfolio-total');
+    expect(screen.queryByRole('button', { name: /Fund/ })).not.toBeInTheDocument();
+  });
+
+  it('says when no wallet is connected', () => {
+    stubApi(() => undefined);
+    renderTradingWidget(<PortfolioOverview />, { auth: makeAuth(makeUser()) });
+    expect(screen.getByText('No wallet connected')).toBeInTheDocument();
+    expect(screen.getByText('No wallet connected. Please connect a wallet first.')).toBeInTheDocument();
+  });
+
+  it('refuses wallets that are not Solana wallets', () => {
+    stubApi(() => undefined);
+    renderTradingWidget(<PortfolioOverview />, {
+      auth: makeAuth(
+        makeUser({
+          solana_wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7',
+          wallet_type: 'metamask',
+        }),
+      ),
+    });
+    expect(
+      screen.getByText(
+        'Portfolio data is only available for Solana wallets. Please connect Phantom or Solflare.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('offers a retry when the portfolio cannot be loaded', async () => {
+    let isBroken = true;
+    stubApi((path) => {
+      if (path === '/health') return health('localnet');
+      if (path === '/wallet/portfolio') return isBroken ? fail(400, 'boom') : ok(PORTFOLIO);
+      return undefined;
+    });
+    renderTradingWidget(<PortfolioOverview />, { auth: makeAuth(makeTrader()) });
+    expect(await screen.findByText('Failed to load portfolio data. Please try again.')).toBeInTheDocument();
+
+    isBroken = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByTestId('portfolio-total')).toHaveTextContent('$1,150.00');
+  });
+
+  it('refetches when the wallet changes', async () => {
+    const { paths } = stubApi((path) => {
+      if (path === '/health') return health('localnet');
+      if (path === '/wallet/portfolio') return ok(PORTFOLIO);
+      return undefined;
+    });
+    renderTradingWidget(<PortfolioOverview />);
+    await screen.findByTestId('portfolio-total');
+    const before = paths.filter((path) => path === '/wallet/portfolio').length;
+
+    window.dispatchEvent(new CustomEvent(WALLET_STATE_CHANGED_EVENT));
+
+    await waitFor(() => expect(paths.filter((path) => path === '/wallet/portfolio').length).toBe(before + 1));
+  });
+});

@@ -1,0 +1,72 @@
+import { DASHBOARD_MESSAGES, parseSpecDecimal, SpecDecimal, type TPortfolio } from '@solterm/contracts';
+import { ApiError } from '../../lib/api-client';
+
+/** One row of the holdings list: SOL first, then every token by value. */
+export interface HoldingRow {
+  readonly symbol: string;
+  readonly name: string;
+  readonly balance: number;
+  readonly priceUsd: number | null;
+  readonly valueUsd: SpecDecimal;
+  /** Share of the portfolio's total, 0–100 (0 when the total is 0). */
+  readonly sharePercent: number;
+  readonly mintAddress: string | null;
+}
+
+/**
+ * The holdings of a portfolio as rows: native SOL (valued at sol_price_usd) unless the token list
+ * already has it, then the tokens by value, largest first; each with its share of the total.
+ *
+ * @example buildHoldingRows(portfolio).map((row) => row.symbol); // ['SOL', 'USDC']
+ */
+export function buildHoldingRows(portfolio: TPortfolio): HoldingRow[] {
+  // A server that lists native SOL among the tokens already has its row.
+  const hasSolRow = portfolio.tokens.some((token) => token.symbol.toUpperCase() === 'SOL');
+  const rows: Omit<HoldingRow, 'sharePercent'>[] = [];
+  if (!hasSolRow) {
+    const balance = parseSpecDecimal(portfolio.sol_balance) ?? new SpecDecimal(0);
+    const price = parseSpecDecimal(portfolio.sol_price_usd);
+    rows.push({
+      symbol: 'SOL',
+      name: 'Solana',
+      balance: portfolio.sol_balance,
+      priceUsd: price ? portfolio.sol_price_usd : null,
+      valueUsd: price ? balance.times(price) : new SpecDecimal(0),
+      mintAddress: null,
+    });
+  }
+  const tokens = [...portfolio.tokens].sort((a, b) => b.value_usd - a.value_usd);
+  for (const token of tokens) {
+    rows.push({
+      symbol: token.symbol,
+      name: token.name,
+      balance: token.balance,
+      priceUsd: token.price_usd,
+      valueUsd: parseSpecDecimal(token.value_usd) ?? new SpecDecimal(0),
+      mintAddress: token.mint_address,
+    });
+  }
+  const total = rows.reduce((sum, row) => sum.plus(row.valueUsd), new SpecDecimal(0));
+  return rows.map((row) => ({
+    ...row,
+    sharePercent: total.gt(0) ? row.valueUsd.div(total).times(100).toDecimalPlaces(2).toNumber() : 0,
+  }));
+}
+
+/** True when the wallet holds nothing at all (no SOL, no token balance). */
+export function isPortfolioEmpty(portfolio: TPortfolio): boolean {
+  return !(portfolio.sol_balance > 0) && portfolio.tokens.every((token) => !(token.balance > 0));
+}
+
+/**
+ * The portfolio panel's message for a failed load: the server's wallet refusals keep the spec's
+ * texts (no wallet, not a Solana wallet); anything else is 'Failed to load portfolio data. Please
+ * try again.'
+ */
+export function getPortfolioErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.code === 'WALLET__NOT_CONNECTED') return DASHBOARD_MESSAGES.noWalletConnectFirst;
+    if (error.code === 'WALLET__SOLANA_ONLY') return DASHBOARD_MESSAGES.portfolioSolanaOnly;
+  }
+  return DASHBOARD_MESSAGES.portfolioLoadFailed;
+}

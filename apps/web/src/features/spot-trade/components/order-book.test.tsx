@@ -1,0 +1,88 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { TOrderBook } from '@solterm/contracts';
+
+const api = vi.hoisted(() => ({ tradingApi: { getOrderBook: vi.fn() }, walletApi: {} }));
+vi.mock('../../trading/trading-api', () => api);
+
+import { renderSpot, SOL_USDC } from '../test/spot-fixtures';
+import { buildBookRows, formatBookSize, getBookPriceDecimals, OrderBook } from './order-book';
+
+const BOOK: TOrderBook = {
+  symbol: 'SOL/USDC',
+  mid_price: 150,
+  spread: 0.2,
+  buys: [
+    { price: 149.8, amount: 2 },
+    { price: 149.9, amount: 1 },
+  ],
+  sells: [
+    { price: 150.2, amount: 3 },
+    { price: 150.1, amount: 1 },
+  ],
+  updated_at: '2025-01-02T09:03:04.000Z',
+};
+
+afterEach(() => {
+  vi.clearAllMocks();
+});
+
+describe('order book rows', () => {
+  it('orders each side outward from the spread with cumulative depth', () => {
+    const { asks, bids } = buildBookRows(BOOK);
+    expect(asks.map((row) => [row.price, row.cumulative.toString(), row.depth])).toEqual([
+      [150.1, '1', 0.25],
+      [150.2, '4', 1],
+    ]);
+    expect(bids.map((row) => [row.price, row.cumulative.toString(), row.depth])).toEqual([
+      [149.9, '1', 0.25],
+      [149.8, '3', 0.75],
+    ]);
+  });
+
+  it('prints enough decimals to tell neighbouring levels apart', () => {
+    expect(getBookPriceDecimals([150.1, 150.2], 150)).toBe(2);
+    expect(getBookPriceDecimals([183.82, 183.821, 183.83], 183.8)).toBe(3);
+    expect(getBookPriceDecimals([0.5, 0.5001], 0.5)).toBe(4);
+    expect(getBookPriceDecimals([1.8e-7, 1.81e-7], 1.8e-7)).toBe(9);
+  });
+
+  it('sizes fit the narrow columns', () => {
+    expect(formatBookSize(1361.93941)).toBe('1,361.94');
+    expect(formatBookSize(13.61571)).toBe('13.6157');
+    expect(formatBookSize(12_345_678)).toBe('12.35M');
+  });
+});
+
+describe('OrderBook', () => {
+  it('shows asks above rising upward, the mid and spread, bids below', async () => {
+    api.tradingApi.getOrderBook.mockResolvedValue(BOOK);
+    renderSpot(<OrderBook pair={SOL_USDC} />);
+    const asks = await screen.findAllByTestId('book-ask');
+    // Rendered nearest-first inside a column-reverse box: on screen the highest ask is on top.
+    expect(asks.map((row) => row.textContent)).toEqual(['150.1011', '150.2034']);
+    expect(screen.getByTestId('book-asks')).toHaveClass('flex-col-reverse');
+    expect(screen.getByTestId('book-mid')).toHaveTextContent('150.00');
+    expect(screen.getByTestId('book-mid')).toHaveTextContent('Spread 0.20 · 13.3 bps');
+    expect(screen.getAllByTestId('book-bid').map((row) => row.textContent)).toEqual(['149.9011', '149.8023']);
+    expect(api.tradingApi.getOrderBook).toHaveBeenCalledWith('SOL/USDC', expect.anything());
+  });
+
+  it('hands a clicked price to the order form', async () => {
+    api.tradingApi.getOrderBook.mockResolvedValue(BOOK);
+    const onPickPrice = vi.fn();
+    renderSpot(<OrderBook pair={SOL_USDC} onPickPrice={onPickPrice} />);
+    const bids = await screen.findAllByTestId('book-bid');
+    await userEvent.setup().click(bids[0]!);
+    expect(onPickPrice).toHaveBeenCalledWith(149.9);
+  });
+
+  it('says when the book is unavailable', async () => {
+    api.tradingApi.getOrderBook.mockRejectedValue(new Error('down'));
+    renderSpot(<OrderBook pair={SOL_USDC} />);
+    expect(
+      await within(screen.getByTestId('order-book')).findByText('Order book unavailable'),
+    ).toBeInTheDocument();
+  });
+});

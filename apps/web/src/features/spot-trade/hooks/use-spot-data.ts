@@ -1,0 +1,172 @@
+import { useCallback, useEffect, useRef } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  SPOT_ORDER_REFRESH_DELAY_MS,
+  TRADES_FEED_LIMIT,
+  TRADES_FEED_POLL_MS,
+  type TSpotOrder,
+} from '@solterm/contracts';
+import { notify } from '../../../lib/toast';
+import { tradingApi, walletApi } from '../../trading/trading-api';
+
+/*
+ * The trade page's reads. The spec fixes only the All Trades cadence (100 fills every 5 s) and the
+ * 2 s refresh after an order; the other cadences are ours: the order book moves with the market
+ * (2 s, as the futures book), positions carry a mark price (10 s), and orders poll only while one is
+ * Pending (the keeper may fill it at any moment).
+ */
+
+/** Order book refresh. */
+export const ORDER_BOOK_POLL_MS = 2_000;
+/** Positions refresh (their mark price and PnL move with the market). */
+export const POSITIONS_POLL_MS = 10_000;
+/** Orders refresh while at least one is Pending. */
+export const PENDING_ORDERS_POLL_MS = 5_000;
+/** Balances refresh between orders. */
+export const BALANCES_POLL_MS = 30_000;
+
+export const spotKeys = {
+  all: ['spot'] as const,
+  orders: ['spot', 'orders'] as const,
+  positions: ['spot', 'positions'] as const,
+  trades: ['spot', 'trades', TRADES_FEED_LIMIT] as const,
+  orderBook: (pairId: string) => ['spot', 'order-book', pairId] as const,
+  suggestion: (pairId: string) => ['spot', 'suggestion', pairId] as const,
+  walletBalance: ['spot', 'wallet-balance'] as const,
+};
+
+/** Your Spot Orders (GET /trading/orders), newest first. */
+export function useSpotOrders() {
+  return useQuery({
+    queryKey: spotKeys.orders,
+    queryFn: ({ signal }) => tradingApi.getOrders(signal),
+    refetchInterval: (query) =>
+      query.state.data?.some((order) => order.status === 'Pending') ? PENDING_ORDERS_POLL_MS : false,
+  });
+}
+
+/** Your Positions (GET /trading/positions), marked to market. */
+export function usePositions() {
+  return useQuery({
+    queryKey: spotKeys.positions,
+    queryFn: ({ signal }) => tradingApi.getPositions(signal),
+    refetchInterval: POSITIONS_POLL_MS,
+  });
+}
+
+/** All Trades: the latest 100 fills, every 5 s (part 2 §2, §9). */
+export function useTradesFeed() {
+  return useQuery({
+    queryKey: spotKeys.trades,
+    queryFn: ({ signal }) => tradingApi.getTrades(TRADES_FEED_LIMIT, signal),
+    refetchInterval: TRADES_FEED_POLL_MS,
+  });
+}
+
+/** The pair's order book (GET /trading/orderbook/{symbol}). */
+export function useOrderBook(pairId: string) {
+  return useQuery({
+    queryKey: spotKeys.orderBook(pairId),
+    queryFn: ({ signal }) => tradingApi.getOrderBook(pairId, signal),
+    refetchInterval: ORDER_BOOK_POLL_MS,
+    staleTime: 1_000,
+  });
+}
+
+/**
+ * Balances for the pair: POST /trading/suggestion (SOL, USDC, the pair's base and quote, read from
+ * the chain) and GET /wallet/balance (the wallet's total value).
+ */
+export function usePairBalances(pairId: string) {
+  const suggestion = useQuery({
+    queryKey: spotKeys.suggestion(pairId),
+    queryFn: () => tradingApi.suggestion(pairId),
+    refetchInterval: BALANCES_POLL_MS,
+  });
+  const wallet = useQuery({
+    queryKey: spotKeys.walletBalance,
+    queryFn: ({ signal }) => walletApi.getBalance(signal),
+    refetchInterval: BALANCES_POLL_MS,
+  });
+  return { suggestion, wallet };
+}
+
+/**
+ * Shows `message` as an error toast when a read starts failing, once per failure: a feed polled
+ * every 5 s toasts again only after it has recovered and failed anew.
+ */
+export function useFailureToast(isFailing: boolean, message: string): void {
+  const hasToasted = useRef(false);
+  useEffect(() => {
+    if (isFailing && !hasToasted.current) notify.error(message);
+    hasToasted.current = isFailing;
+  }, [isFailing, message]);
+}
+
+/** Toast when the keeper fills a resting limit order (wording ours). */
+export function getLimitFilledMessage(order: Pick<TSpotOrder, 'side' | 'symbol'>): string {
+  return `Limit ${order.side.toLowerCase()} order filled on ${order.symbol}`;
+}
+
+/**
+ * Watches Your Spot Orders for a Pending limit order the keeper has since filled: toasts it and
+ * reads positions, balances and fills again (they changed without any action on this page).
+ */
+export function useLimitFillWatcher(orders: readonly TSpotOrder[] | undefined): void {
+  const queryClient = useQueryClient();
+  const pendingIds = useRef<ReadonlySet<string> | null>(null);
+  useEffect(() => {
+    if (!orders) return;
+    const previous = pendingIds.current;
+    pendingIds.current = new Set(
+      orders.filter((order) => order.status === 'Pending').map((order) => order.id),
+    );
+    if (!previous) return;
+    const filled = orders.filter((order) => order.status === 'Filled' && previous.has(order.id));
+    if (filled.length === 0) return;
+    for (const order of filled) notify.success(getLimitFilledMessage(order));
+    void queryClient.invalidateQueries({
+      predicate: (query) => query.queryKey[0] === 'spot' && query.queryKey[1] !== 'orders',
+    });
+  }, [orders, queryClient]);
+}
+
+/** Puts an order the server just answered into Your Spot Orders (new first, or replaced in place). */
+export function mergeOrder(orders: readonly TSpotOrder[] | undefined, order: TSpotOrder): TSpotOrder[] {
+  const list = orders ?? [];
+  return list.some((existing) => existing.id === order.id)
+    ? list.map((existing) => (existing.id === order.id ? order : existing))
+    : [order, ...list];
+}
+
+/**
+ * After an order or a cancel (part 2 §4): the answered order shows at once, and 2 s later orders,
+ * positions, balances, fills and the book are read again. Pending refreshes are dropped when the
+ * page goes away.
+ */
+export function useOrderRefresh(): (order?: TSpotOrder | null) => void {
+  const queryClient = useQueryClient();
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending) clearTimeout(timer);
+      pending.clear();
+    };
+  }, []);
+
+  return useCallback(
+    (order?: TSpotOrder | null) => {
+      if (order) {
+        queryClient.setQueryData<TSpotOrder[]>(spotKeys.orders, (orders) => mergeOrder(orders, order));
+      }
+      const timer = setTimeout(() => {
+        timers.current.delete(timer);
+        void queryClient.invalidateQueries({ queryKey: spotKeys.all });
+      }, SPOT_ORDER_REFRESH_DELAY_MS);
+      timers.current.add(timer);
+    },
+    [queryClient],
+  );
+}

@@ -76,3 +76,64 @@ test('the dashboard chart and the open token search at both widths', async ({ pa
   await expect(page.getByTestId('search-result').first()).toBeVisible();
   await page.screenshot({ path: 'docs/screenshots/search-dropdown-phone.png' });
 });
+
+test('the dashboard quick trade after a fill, and /trade with a filled and a pending order', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/wallet-connect');
+  await page.getByRole('tab', { name: 'Wallets', exact: true }).click();
+  const card = page.getByRole('region', { name: 'Local wallet' });
+  await card.getByRole('button', { name: /^Create/ }).click();
+  await card.getByRole('button', { name: 'Sign in with Local wallet' }).click();
+  await page.waitForURL(/\/dashboard$/);
+
+  const portfolio = page.getByRole('region', { name: 'Portfolio overview' });
+  await portfolio.getByRole('button', { name: 'Fund wallet with test SOL and USDC' }).first().click();
+  await expect(portfolio.getByTestId('holding-USDC')).toBeVisible({ timeout: 30_000 });
+  const quickTrade = page.getByRole('region', { name: 'Quick trade' });
+  await expect(quickTrade.getByTestId('quick-trade-balance-USDC')).not.toHaveText('—', { timeout: 20_000 });
+  await expect(quickTrade.getByLabel('Price', { exact: true })).not.toHaveValue('', { timeout: 20_000 });
+  await quickTrade.getByLabel('Amount', { exact: true }).fill('0.5');
+  await quickTrade.getByRole('button', { name: 'Buy SOL' }).click();
+  await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'Bought 0.5000 SOL' })).toBeVisible({
+    timeout: 45_000,
+  });
+  await expect(page.getByRole('region', { name: 'Recent trades' }).getByText('No trades yet')).toHaveCount(
+    0,
+    {
+      timeout: 15_000,
+    },
+  );
+  await expect(page.getByTestId('price-chart')).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: 'docs/screenshots/dashboard-quick-trade-desktop.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await quickTrade.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: 'docs/screenshots/dashboard-quick-trade-phone.png' });
+
+  // /trade: a limit buy 10 % under the market waits in escrow beside the filled market buy.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/trade');
+  const form = page.getByRole('form', { name: 'Place order' });
+  await expect(page.getByTestId('price-chart')).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
+  await form.getByRole('radio', { name: 'Limit', exact: true }).click();
+  await form.getByRole('radio', { name: 'Buy', exact: true }).click();
+  await form.getByRole('button', { name: 'Use market' }).click();
+  const market = Number(await form.getByLabel('Limit price', { exact: true }).inputValue());
+  await form.getByLabel('Limit price', { exact: true }).fill((market * 0.9).toFixed(2));
+  await form.getByLabel('Amount', { exact: true }).fill('0.2');
+  await form.getByRole('button', { name: 'Buy SOL' }).click();
+  await expect(page.locator('[data-testid="spot-order-row"][data-status="Pending"]').first()).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: 'docs/screenshots/trade-desktop.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: 'docs/screenshots/trade-phone.png' });
+});

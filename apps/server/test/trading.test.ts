@@ -263,6 +263,17 @@ describe('spot trading on the embedded cluster', () => {
     });
     expect(limitWithoutPrice.status).toBe(400);
     expect(limitWithoutPrice.body.error).toContain('Please enter amount and price');
+    const dustLimit = await unsigned(user, {
+      symbol: 'SOL/USDC',
+      side: 'Sell',
+      order_type: 'Limit',
+      quantity: 0.0005,
+      price: 100_000,
+    });
+    expect(dustLimit.status).toBe(400);
+    expect(dustLimit.body.error).toBe(
+      'A limit order moves at least 0.00089088 SOL (the rent-exempt minimum)',
+    );
     const unknown = await unsigned(user, { symbol: 'NOPE/USDC', side: 'Buy', quantity: 1 });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe(TRADE_MESSAGES.pairUnavailable('NOPE/USDC'));

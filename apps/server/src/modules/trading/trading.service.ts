@@ -62,6 +62,8 @@ import { tokenLegInstructions } from './venues/token-legs';
 /** Rent of a new associated token account (165 bytes), which the wallet pays when it receives a new token. */
 const TOKEN_ACCOUNT_RENT_LAMPORTS = 2_039_280n;
 const SOL_DECIMALS = 9;
+/** Rent-exempt minimum of an account without data: the least SOL an empty account can receive. */
+const RENT_EXEMPT_MINIMUM_LAMPORTS = 890_880n;
 const MAX_ORDERS_LISTED = 200;
 
 export interface TradingServiceDeps {
@@ -456,6 +458,21 @@ export function createTradingService(deps: TradingServiceDeps) {
     if (escrow.escrowAmount <= 0n || escrow.settleAmount <= 0n)
       throw new AppError('TRADING__AMOUNT_TOO_SMALL');
     const escrowToken = escrow.escrowLeg === 'base' ? pair.base : pair.quote;
+    const settleToken = escrow.escrowLeg === 'base' ? pair.quote : pair.base;
+    // A refund or fill pays SOL to the wallet later, when its account may have been emptied: a
+    // payment below the rent-exempt minimum to an empty account would fail, so the leg is at least that.
+    const solLeg =
+      escrowToken.mint === WRAPPED_SOL_MINT
+        ? escrow.escrowAmount
+        : settleToken.mint === WRAPPED_SOL_MINT
+          ? escrow.settleAmount
+          : undefined;
+    if (solLeg !== undefined && solLeg < RENT_EXEMPT_MINIMUM_LAMPORTS) {
+      throw new AppError(
+        'TRADING__AMOUNT_TOO_SMALL',
+        `A limit order moves at least ${amountText(RENT_EXEMPT_MINIMUM_LAMPORTS, SOL_DECIMALS)} SOL (the rent-exempt minimum)`,
+      );
+    }
     const holdings = await holdingsOf(wallet);
     const networkFee =
       LAMPORTS_PER_SIGNATURE + BigInt(Math.ceil((order.priority_fee_micro_lamports * 200_000) / 1_000_000));

@@ -27,6 +27,8 @@ import { AppError } from '../../lib/app-error';
 export const DEFAULT_COMPUTE_UNIT_LIMIT = 200_000;
 /** Upper bound (exclusive) of the random units added to the default limit. */
 const COMPUTE_UNIT_JITTER = 10_000;
+/** The largest compute-unit limit a default-built transaction asks for (priority fees are priced at it). */
+export const MAX_DEFAULT_COMPUTE_UNIT_LIMIT = DEFAULT_COMPUTE_UNIT_LIMIT + COMPUTE_UNIT_JITTER;
 /** The cluster's base fee per signature, in lamports. */
 export const LAMPORTS_PER_SIGNATURE = 5000n;
 

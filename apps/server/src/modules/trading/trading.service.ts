@@ -42,10 +42,15 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, isAppError } from '../../lib/app-error';
 import type { ChainService } from '../chain/chain.service';
-import { buildTransaction, LAMPORTS_PER_SIGNATURE } from '../chain/transaction-builder';
+import {
+  buildTransaction,
+  LAMPORTS_PER_SIGNATURE,
+  MAX_DEFAULT_COMPUTE_UNIT_LIMIT,
+} from '../chain/transaction-builder';
 import { toSignificant, toWireNumber } from '../market/market-decimal';
 import type { MarketService } from '../market/market.service';
 import type { WalletOwner } from '../wallet/wallet.service';
+import { isUniqueViolation } from '../auth/auth.repository';
 import { tradeErrorCodeOf } from './chain-error-mapping';
 import type {
   NewOrderRow,
@@ -306,12 +311,16 @@ export function createTradingService(deps: TradingServiceDeps) {
         );
       }
     }
-    if (holdings.lamports < solNeeded) {
+    // What stays must be nothing (the account closes) or at least the rent-exempt minimum: the chain
+    // refuses to leave a system account with a balance in between.
+    const left = holdings.lamports - solNeeded;
+    if (left < 0n || (left > 0n && left < RENT_EXEMPT_MINIMUM_LAMPORTS)) {
+      const required = left < 0n ? solNeeded : solNeeded + RENT_EXEMPT_MINIMUM_LAMPORTS;
       throw new AppError(
         'TRADING__INSUFFICIENT_FUNDS',
         TRADE_MESSAGES.insufficientTokenBalance(
           'SOL',
-          amountText(solNeeded, SOL_DECIMALS),
+          amountText(required, SOL_DECIMALS),
           amountText(holdings.lamports, SOL_DECIMALS),
         ),
       );
@@ -383,7 +392,7 @@ export function createTradingService(deps: TradingServiceDeps) {
     const holdings = await holdingsRead;
     const estimatedFee =
       2n * LAMPORTS_PER_SIGNATURE +
-      BigInt(Math.ceil((order.priority_fee_micro_lamports * 200_000) / 1_000_000));
+      BigInt(Math.ceil((order.priority_fee_micro_lamports * MAX_DEFAULT_COMPUTE_UNIT_LIMIT) / 1_000_000));
     assertAffordable(holdings, pays, receives, estimatedFee);
     const swap = await venue
       .buildSwap({ quote, userAddress: wallet, priorityFeeMicroLamports: order.priority_fee_micro_lamports })
@@ -475,7 +484,8 @@ export function createTradingService(deps: TradingServiceDeps) {
     }
     const holdings = await holdingsOf(wallet);
     const networkFee =
-      LAMPORTS_PER_SIGNATURE + BigInt(Math.ceil((order.priority_fee_micro_lamports * 200_000) / 1_000_000));
+      LAMPORTS_PER_SIGNATURE +
+      BigInt(Math.ceil((order.priority_fee_micro_lamports * MAX_DEFAULT_COMPUTE_UNIT_LIMIT) / 1_000_000));
     // The escrow's token account may have to be created by this transaction (rent paid once per mint).
     assertAffordable(
       holdings,
@@ -785,9 +795,18 @@ export function createTradingService(deps: TradingServiceDeps) {
     async buildOrder(owner: WalletOwner & { id: string }, order: TOrder): Promise<TUnsignedTransaction> {
       const wallet = tradingWalletOf(owner);
       const pair = await resolvePair(order.symbol);
-      return order.order_type === 'Limit'
-        ? buildLimitOrder(owner, wallet, order, pair)
-        : buildMarketOrder(owner, wallet, order, pair);
+      const build = () =>
+        order.order_type === 'Limit'
+          ? buildLimitOrder(owner, wallet, order, pair)
+          : buildMarketOrder(owner, wallet, order, pair);
+      try {
+        return await build();
+      } catch (error) {
+        // The same order built twice on one blockhash can (rarely, despite the compute-limit jitter)
+        // compile to the same message as an earlier ticket: build it once more.
+        if (isUniqueViolation(error)) return build();
+        throw error;
+      }
     },
 
     /** POST /trading/execute-signed-transaction (idempotency is handled by the route). */

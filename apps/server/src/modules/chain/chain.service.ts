@@ -13,6 +13,7 @@ import {
   type Rpc,
 } from '@solana/kit';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ErrorCode } from '@solterm/contracts';
 import { AppError, isAppError } from '../../lib/app-error';
 
 /** The SPL Token program (token accounts of the identity map's mints live under it). */
@@ -107,6 +108,72 @@ export function createChainService(deps: ChainServiceDeps) {
     return value;
   }
 
+  /** Simulates a signed transaction with signature verification, at the confirmed state. */
+  async function simulateTransaction(wireBase64: string): Promise<SimulationOutcome> {
+    const { value } = await call('simulateTransaction', (client) =>
+      client
+        .simulateTransaction(wireBase64 as Base64EncodedWireTransaction, {
+          encoding: 'base64',
+          sigVerify: true,
+          replaceRecentBlockhash: false,
+          commitment: 'confirmed',
+        })
+        .send(),
+    );
+    return { err: value.err, logs: value.logs ?? [], unitsConsumed: value.unitsConsumed ?? null };
+  }
+
+  /**
+   * Sends signed bytes without preflight (the caller has just simulated them) and no node-side
+   * retries: the caller rebroadcasts the same bytes itself until they land or expire.
+   */
+  function sendTransaction(wireBase64: string): Promise<Signature> {
+    return call('sendTransaction', (client) =>
+      client
+        .sendTransaction(wireBase64 as Base64EncodedWireTransaction, {
+          encoding: 'base64',
+          skipPreflight: true,
+          maxRetries: 0n,
+        })
+        .send(),
+    );
+  }
+
+  /** Landing state of each signature (null: the node has not seen it). */
+  async function getSignatureStatuses(signatures: readonly string[]): Promise<(SignatureLanding | null)[]> {
+    const { value } = await call('getSignatureStatuses', (client) =>
+      client.getSignatureStatuses(signatures as Signature[], { searchTransactionHistory: true }).send(),
+    );
+    return value.map((status) =>
+      status
+        ? { slot: status.slot, err: status.err, confirmationStatus: status.confirmationStatus ?? null }
+        : null,
+    );
+  }
+
+  /**
+   * Polls until `signature` is confirmed: a failed transaction throws `failure` (logged), a slow one
+   * CHAIN__CONFIRMATION_TIMEOUT; `resend` is called every 20 polls while waiting.
+   */
+  async function waitUntilConfirmed(
+    signature: string,
+    failure: ErrorCode,
+    resend?: () => Promise<unknown>,
+  ): Promise<void> {
+    const deadline = Date.now() + confirmTimeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      const [status] = await getSignatureStatuses([signature]);
+      if (status?.err) {
+        deps.log.error({ signature, err: status.err }, 'transaction failed on chain');
+        throw new AppError(failure);
+      }
+      if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') return;
+      if (Date.now() >= deadline) throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
+      if (resend && attempt > 0 && attempt % 20 === 0) await resend();
+      await sleep(Math.min(10 * 2 ** attempt, 100));
+    }
+  }
+
   return {
     /** 'ok' when the node answers getHealth. */
     getHealth(): Promise<string> {
@@ -167,77 +234,6 @@ export function createChainService(deps: ChainServiceDeps) {
       return { supply: data.readBigUInt64LE(MINT_SUPPLY_OFFSET), decimals: data[MINT_DECIMALS_OFFSET]! };
     },
 
-    /** Simulates a signed transaction with signature verification, at the confirmed state. */
-    async simulateTransaction(wireBase64: string): Promise<SimulationOutcome> {
-      const { value } = await call('simulateTransaction', (client) =>
-        client
-          .simulateTransaction(wireBase64 as Base64EncodedWireTransaction, {
-            encoding: 'base64',
-            sigVerify: true,
-            replaceRecentBlockhash: false,
-            commitment: 'confirmed',
-          })
-          .send(),
-      );
-      return { err: value.err, logs: value.logs ?? [], unitsConsumed: value.unitsConsumed ?? null };
-    },
-
-    /**
-     * Sends signed bytes without preflight (the caller has just simulated them) and no node-side
-     * retries: the caller rebroadcasts the same bytes itself until they land or expire.
-     */
-    sendTransaction(wireBase64: string): Promise<Signature> {
-      return call('sendTransaction', (client) =>
-        client
-          .sendTransaction(wireBase64 as Base64EncodedWireTransaction, {
-            encoding: 'base64',
-            skipPreflight: true,
-            maxRetries: 0n,
-          })
-          .send(),
-      );
-    },
-
-    /**
-     * Sends a transaction the server signed alone (faucet mint, keeper fill, refund) and waits until
-     * it is confirmed; a failed transaction throws CHAIN__TRANSACTION_FAILED with its error logged.
-     */
-    async sendAndConfirm(wireBase64: string, signature: string): Promise<void> {
-      const simulation = await this.simulateTransaction(wireBase64);
-      if (simulation.err) {
-        deps.log.error(
-          { signature, err: simulation.err, logs: simulation.logs },
-          'server transaction would fail',
-        );
-        throw new AppError('CHAIN__TRANSACTION_FAILED');
-      }
-      await this.sendTransaction(wireBase64);
-      const deadline = Date.now() + confirmTimeoutMs;
-      for (let attempt = 0; ; attempt++) {
-        const [status] = await this.getSignatureStatuses([signature]);
-        if (status?.err) {
-          deps.log.error({ signature, err: status.err }, 'server transaction failed');
-          throw new AppError('CHAIN__TRANSACTION_FAILED');
-        }
-        if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') return;
-        if (Date.now() >= deadline) throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
-        if (attempt > 0 && attempt % 20 === 0) await this.sendTransaction(wireBase64);
-        await sleep(Math.min(10 * 2 ** attempt, 100));
-      }
-    },
-
-    /** Landing state of each signature (null: the node has not seen it). */
-    async getSignatureStatuses(signatures: readonly string[]): Promise<(SignatureLanding | null)[]> {
-      const { value } = await call('getSignatureStatuses', (client) =>
-        client.getSignatureStatuses(signatures as Signature[], { searchTransactionHistory: true }).send(),
-      );
-      return value.map((status) =>
-        status
-          ? { slot: status.slot, err: status.err, confirmationStatus: status.confirmationStatus ?? null }
-          : null,
-      );
-    },
-
     /** The fee a landed transaction paid, in lamports, or null when the node does not know it. */
     async getTransactionFee(signature: string): Promise<bigint | null> {
       const result = await call('getTransaction', (client) =>
@@ -250,6 +246,27 @@ export function createChainService(deps: ChainServiceDeps) {
           .send(),
       );
       return result?.meta ? BigInt(result.meta.fee) : null;
+    },
+
+    simulateTransaction,
+    sendTransaction,
+    getSignatureStatuses,
+
+    /**
+     * Sends a transaction the server signed alone (faucet mint, keeper fill, refund) and waits until
+     * it is confirmed; a failed transaction throws CHAIN__TRANSACTION_FAILED with its error logged.
+     */
+    async sendAndConfirm(wireBase64: string, signature: string): Promise<void> {
+      const simulation = await simulateTransaction(wireBase64);
+      if (simulation.err) {
+        deps.log.error(
+          { signature, err: simulation.err, logs: simulation.logs },
+          'server transaction would fail',
+        );
+        throw new AppError('CHAIN__TRANSACTION_FAILED');
+      }
+      await sendTransaction(wireBase64);
+      await waitUntilConfirmed(signature, 'CHAIN__TRANSACTION_FAILED', () => sendTransaction(wireBase64));
     },
 
     /**
@@ -266,22 +283,8 @@ export function createChainService(deps: ChainServiceDeps) {
         deps.log.error({ err: error }, 'airdrop request failed');
         throw new AppError('CHAIN__AIRDROP_FAILED');
       }
-      const deadline = Date.now() + confirmTimeoutMs;
-      for (let attempt = 0; ; attempt++) {
-        const { value } = await call('getSignatureStatuses', (c) =>
-          c.getSignatureStatuses([signature]).send(),
-        );
-        const status = value[0];
-        if (status?.err) {
-          deps.log.error({ signature, err: status.err }, 'airdrop transaction failed');
-          throw new AppError('CHAIN__AIRDROP_FAILED');
-        }
-        if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') {
-          return signature;
-        }
-        if (Date.now() >= deadline) throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
-        await sleep(Math.min(20 * 2 ** attempt, 500));
-      }
+      await waitUntilConfirmed(signature, 'CHAIN__AIRDROP_FAILED');
+      return signature;
     },
   };
 }

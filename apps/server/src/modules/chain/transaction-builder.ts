@@ -9,6 +9,7 @@ import {
   compileTransaction,
   createNoopSigner,
   createTransactionMessage,
+  getBase58Decoder,
   getBase64EncodedWireTransaction,
   getTransactionEncoder,
   getTransactionSize,
@@ -53,6 +54,8 @@ export interface BuiltTransaction {
   /** Wire bytes: the fee payer's signature slot is zero, every co-signer's is filled. */
   wireBytes: Uint8Array;
   base64: string;
+  /** The transaction id (the fee payer's signature) when the fee payer is a co-signer, else null. */
+  signature: string | null;
   /** The message the wallet signs; the server compares a signed transaction's message to it. */
   messageBytes: Uint8Array;
   lastValidBlockHeight: bigint;
@@ -100,7 +103,9 @@ export async function buildTransaction(input: BuildTransactionInput): Promise<Bu
     ? await partiallySignTransactionWithSigners(input.coSigners, compiled)
     : compiled;
   const signatureCount = BigInt(Object.keys(signed.signatures).length);
+  const feePayerSignature = signed.signatures[input.feePayer];
   return {
+    signature: feePayerSignature ? getBase58Decoder().decode(feePayerSignature) : null,
     wireBytes: new Uint8Array(getTransactionEncoder().encode(signed)),
     base64: getBase64EncodedWireTransaction(signed),
     messageBytes: new Uint8Array(signed.messageBytes),

@@ -1,9 +1,4 @@
-import {
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  getTransactionDecoder,
-  type KeyPairSigner,
-} from '@solana/kit';
+import type { KeyPairSigner } from '@solana/kit';
 import type { TExecutionReceipt, TSpotOrder } from '@solterm/contracts';
 import { Dec, limitOrderCrosses } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
@@ -13,7 +8,7 @@ import { buildTransaction } from '../chain/transaction-builder';
 import type { OrderRow, TradingRepository } from './trading.repository';
 import { orderToWire, type TradingService } from './trading.service';
 import type { VenueToken } from './venues/spot-venue';
-import { tokenLegInstructions } from './venues/token-legs';
+import { tokenLegInstructions } from '../chain/token-legs';
 
 export interface LimitKeeperDeps {
   repo: TradingRepository;
@@ -91,11 +86,11 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
       lifetime: await chain.getLatestBlockhash(),
       coSigners: kind === 'fill' ? [deps.escrow, deps.maker] : [deps.escrow],
     });
-    const transaction = getTransactionDecoder().decode(built.wireBytes);
     return {
       pair,
-      wireBase64: getBase64EncodedWireTransaction(transaction),
-      signature: getSignatureFromTransaction(transaction),
+      wireBase64: built.base64,
+      // The escrow owner pays the fee and has signed: the transaction id is known before sending.
+      signature: built.signature!,
       lastValidBlockHeight: built.lastValidBlockHeight,
     };
   }

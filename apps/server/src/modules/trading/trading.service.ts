@@ -12,7 +12,7 @@ import {
 } from '@solana/kit';
 import {
   getTokenBySymbol,
-  SOLANA_WALLET_TYPES,
+  SOL_DECIMALS,
   TRADE_MESSAGES,
   USDC_MINT,
   WRAPPED_SOL_MINT,
@@ -46,10 +46,11 @@ import {
   buildTransaction,
   LAMPORTS_PER_SIGNATURE,
   MAX_DEFAULT_COMPUTE_UNIT_LIMIT,
+  priorityFeeLamports,
 } from '../chain/transaction-builder';
 import { toSignificant, toWireNumber } from '../market/market-decimal';
 import type { MarketService } from '../market/market.service';
-import type { WalletOwner } from '../wallet/wallet.service';
+import { canTrade, type WalletOwner } from '../wallet/wallet.service';
 import { isUniqueViolation } from '../auth/auth.repository';
 import { tradeErrorCodeOf } from './chain-error-mapping';
 import type {
@@ -62,13 +63,12 @@ import type {
 } from './trading.repository';
 import type { NewTicket, TicketRegistry } from './transaction-tickets';
 import { VenueError, type SpotVenue, type VenueToken } from './venues/spot-venue';
-import { tokenLegInstructions } from './venues/token-legs';
+import {
+  RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS,
+  RENT_EXEMPT_WALLET_LAMPORTS,
+  tokenLegInstructions,
+} from '../chain/token-legs';
 
-/** Rent of a new associated token account (165 bytes), which the wallet pays when it receives a new token. */
-const TOKEN_ACCOUNT_RENT_LAMPORTS = 2_039_280n;
-const SOL_DECIMALS = 9;
-/** Rent-exempt minimum of an account without data: the least SOL an empty account can receive. */
-const RENT_EXEMPT_MINIMUM_LAMPORTS = 890_880n;
 const MAX_ORDERS_LISTED = 200;
 
 export interface TradingServiceDeps {
@@ -144,19 +144,10 @@ function sha256Hex(bytes: Uint8Array | ReadonlyUint8Array): string {
     .digest('hex');
 }
 
-function isTradingWallet(owner: WalletOwner): boolean {
-  return (
-    owner.solanaWalletAddress !== null &&
-    !owner.isWatchOnly &&
-    owner.walletType !== null &&
-    (SOLANA_WALLET_TYPES as readonly string[]).includes(owner.walletType)
-  );
-}
-
 /** The wallet that signs trades: 'Wallet not found…' without one, the Solana-only text for EVM/watch-only. */
 export function tradingWalletOf(owner: WalletOwner): string {
   if (!owner.solanaWalletAddress) throw new AppError('TRADING__WALLET_REQUIRED');
-  if (!isTradingWallet(owner)) throw new AppError('WALLET__SOLANA_ONLY');
+  if (!canTrade(owner)) throw new AppError('WALLET__SOLANA_ONLY');
   return owner.solanaWalletAddress;
 }
 
@@ -295,7 +286,7 @@ export function createTradingService(deps: TradingServiceDeps) {
   ): void {
     const rent =
       receives && receives.mint !== WRAPPED_SOL_MINT && !holdings.tokens.has(receives.mint)
-        ? TOKEN_ACCOUNT_RENT_LAMPORTS
+        ? RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS
         : 0n;
     const solNeeded = networkFeeLamports + rent + (pays.token.mint === WRAPPED_SOL_MINT ? pays.amount : 0n);
     if (pays.token.mint !== WRAPPED_SOL_MINT) {
@@ -314,8 +305,8 @@ export function createTradingService(deps: TradingServiceDeps) {
     // What stays must be nothing (the account closes) or at least the rent-exempt minimum: the chain
     // refuses to leave a system account with a balance in between.
     const left = holdings.lamports - solNeeded;
-    if (left < 0n || (left > 0n && left < RENT_EXEMPT_MINIMUM_LAMPORTS)) {
-      const required = left < 0n ? solNeeded : solNeeded + RENT_EXEMPT_MINIMUM_LAMPORTS;
+    if (left < 0n || (left > 0n && left < RENT_EXEMPT_WALLET_LAMPORTS)) {
+      const required = left < 0n ? solNeeded : solNeeded + RENT_EXEMPT_WALLET_LAMPORTS;
       throw new AppError(
         'TRADING__INSUFFICIENT_FUNDS',
         TRADE_MESSAGES.insufficientTokenBalance(
@@ -392,7 +383,7 @@ export function createTradingService(deps: TradingServiceDeps) {
     const holdings = await holdingsRead;
     const estimatedFee =
       2n * LAMPORTS_PER_SIGNATURE +
-      BigInt(Math.ceil((order.priority_fee_micro_lamports * MAX_DEFAULT_COMPUTE_UNIT_LIMIT) / 1_000_000));
+      priorityFeeLamports(order.priority_fee_micro_lamports, MAX_DEFAULT_COMPUTE_UNIT_LIMIT);
     assertAffordable(holdings, pays, receives, estimatedFee);
     const swap = await venue
       .buildSwap({ quote, userAddress: wallet, priorityFeeMicroLamports: order.priority_fee_micro_lamports })
@@ -476,22 +467,22 @@ export function createTradingService(deps: TradingServiceDeps) {
         : settleToken.mint === WRAPPED_SOL_MINT
           ? escrow.settleAmount
           : undefined;
-    if (solLeg !== undefined && solLeg < RENT_EXEMPT_MINIMUM_LAMPORTS) {
+    if (solLeg !== undefined && solLeg < RENT_EXEMPT_WALLET_LAMPORTS) {
       throw new AppError(
         'TRADING__AMOUNT_TOO_SMALL',
-        `A limit order moves at least ${amountText(RENT_EXEMPT_MINIMUM_LAMPORTS, SOL_DECIMALS)} SOL (the rent-exempt minimum)`,
+        `A limit order moves at least ${amountText(RENT_EXEMPT_WALLET_LAMPORTS, SOL_DECIMALS)} SOL (the rent-exempt minimum)`,
       );
     }
     const holdings = await holdingsOf(wallet);
     const networkFee =
       LAMPORTS_PER_SIGNATURE +
-      BigInt(Math.ceil((order.priority_fee_micro_lamports * MAX_DEFAULT_COMPUTE_UNIT_LIMIT) / 1_000_000));
+      priorityFeeLamports(order.priority_fee_micro_lamports, MAX_DEFAULT_COMPUTE_UNIT_LIMIT);
     // The escrow's token account may have to be created by this transaction (rent paid once per mint).
     assertAffordable(
       holdings,
       { token: escrowToken, amount: escrow.escrowAmount },
       null,
-      networkFee + TOKEN_ACCOUNT_RENT_LAMPORTS,
+      networkFee + RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS,
     );
     const user = createNoopSigner(address(wallet));
     const instructions = await tokenLegInstructions({

@@ -1,4 +1,14 @@
-import { address, isAddress, type Instruction, type TransactionPartialSigner } from '@solana/kit';
+import {
+  getCreateAssociatedTokenIdempotentInstruction,
+  getMintToCheckedInstruction,
+} from '@solana-program/token';
+import {
+  address,
+  createNoopSigner,
+  isAddress,
+  type Instruction,
+  type TransactionPartialSigner,
+} from '@solana/kit';
 import {
   FAUCET_DEFAULT_SOL,
   FAUCET_DEFAULT_USDC,
@@ -37,10 +47,8 @@ import {
   associatedTokenAddress,
   RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS,
   RENT_EXEMPT_WALLET_LAMPORTS,
-  signFaucetMint,
-  solTransferInstructions,
-  tokenTransferInstructions,
-} from './wallet-transactions';
+  tokenLegInstructions,
+} from '../chain/token-legs';
 
 /** What the wallet module needs to know about the signed-in user. */
 export interface WalletOwner {
@@ -98,7 +106,8 @@ function usd(value: SpecDecimal): number {
   return value.toDecimalPlaces(2).toNumber();
 }
 
-function canTrade(owner: WalletOwner): boolean {
+/** A Solana wallet that signs (not watch-only, not an EVM wallet): the only kind that may trade. */
+export function canTrade(owner: WalletOwner): boolean {
   return (
     owner.solanaWalletAddress !== null &&
     !owner.isWatchOnly &&
@@ -261,17 +270,31 @@ export function createWalletService(deps: WalletServiceDeps) {
     recipient: string,
     amount: number,
   ): Promise<string> {
-    const lifetime = await chain.getLatestBlockhash();
-    const { base64, signature } = await signFaucetMint({
-      minter,
-      recipient,
-      mint: USDC_MINT,
-      amount: toBaseUnits(amount, USDC_DECIMALS),
-      decimals: USDC_DECIMALS,
-      lifetime,
+    const mint = address(USDC_MINT);
+    const token = await associatedTokenAddress(recipient, USDC_MINT);
+    // The minter pays the fee and the recipient's token account, and signs as mint authority.
+    const built = await buildTransaction({
+      feePayer: minter.address,
+      instructions: [
+        getCreateAssociatedTokenIdempotentInstruction({
+          payer: minter,
+          ata: token,
+          owner: address(recipient),
+          mint,
+        }),
+        getMintToCheckedInstruction({
+          mint,
+          token,
+          mintAuthority: minter,
+          amount: toBaseUnits(amount, USDC_DECIMALS),
+          decimals: USDC_DECIMALS,
+        }),
+      ],
+      lifetime: await chain.getLatestBlockhash(),
+      coSigners: [minter],
     });
-    await chain.sendAndConfirm(base64, signature);
-    return signature;
+    await chain.sendAndConfirm(built.base64, built.signature!);
+    return built.signature!;
   }
 
   interface PreparedTransfer {
@@ -496,7 +519,12 @@ export function createWalletService(deps: WalletServiceDeps) {
         mint: null,
         units: lamportsToSend,
         decimals: SOL_DECIMALS,
-        instructions: solTransferInstructions(from, to, lamportsToSend),
+        instructions: await tokenLegInstructions({
+          token: { mint: WRAPPED_SOL_MINT, decimals: SOL_DECIMALS },
+          from: createNoopSigner(address(from)),
+          to,
+          amount: lamportsToSend,
+        }),
         lifetime,
       });
     },
@@ -528,12 +556,13 @@ export function createWalletService(deps: WalletServiceDeps) {
         mint,
         units,
         decimals: info.decimals,
-        instructions: await tokenTransferInstructions({
-          from,
+        // The sender pays the rent of the recipient's token account when it has to be created.
+        instructions: await tokenLegInstructions({
+          token: { mint, decimals: info.decimals },
+          from: createNoopSigner(address(from)),
           to,
-          mint,
           amount: units,
-          decimals: info.decimals,
+          createRecipientAccount: createNoopSigner(address(from)),
         }),
         lifetime,
       });

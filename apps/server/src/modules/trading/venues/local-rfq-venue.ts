@@ -12,7 +12,7 @@ import {
   type SpotVenue,
   type VenueToken,
 } from './spot-venue';
-import { tokenLegInstructions } from './token-legs';
+import { tokenLegInstructions } from '../../chain/token-legs';
 
 export interface LocalRfqVenueDeps {
   chain: ChainService;

@@ -103,27 +103,5 @@ export function formatDuration(milliseconds: number | null | undefined): string 
   return `${new SpecDecimal(milliseconds).div(1000).toFixed(2)} s`;
 }
 
-const TIME = new Intl.DateTimeFormat('en-US', {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hour12: false,
-});
-const DATE_TIME = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hour12: false,
-});
-
-/**
- * An order or fill time: the clock time for today, else the date and minute.
- *
- * @example formatTradeTime('2025-01-02T09:03:04Z', new Date('2025-01-02T12:00:00Z')); // '09:03:04' (in UTC)
- */
-export function formatTradeTime(iso: string, now: Date = new Date()): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return DASH;
-  return date.toDateString() === now.toDateString() ? TIME.format(date) : DATE_TIME.format(date);
-}
+/** An order or fill time: the clock time for today, else the date and minute (shared with the dashboard). */
+export { formatTradeTime } from '../trading/trade-format';

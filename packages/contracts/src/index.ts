@@ -14,6 +14,7 @@ export * from './rules/constants';
 export * from './rules/decimal';
 export * from './rules/display-name';
 export * from './rules/form-linkage';
+export * from './rules/listed-tokens';
 export * from './rules/pair';
 export * from './rules/price-format';
 export * from './rules/risk-labels';

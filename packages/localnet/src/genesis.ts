@@ -1,6 +1,6 @@
 /**
- * The cluster's genesis state: the SPL mints of the token identity map at their real mainnet
- * addresses and decimals (mint authority: the treasury), a funded treasury, and a market maker
+ * The cluster's genesis state: the SPL mints of every listed token (@solterm/contracts
+ * LISTED_TOKENS: the identity map and the market universe) at their real mainnet addresses and decimals (mint authority: the treasury), a funded treasury, and a market maker
  * holding SOL plus an associated token account of every token (wrapped SOL included).
  */
 import { AccountState, getMintEncoder, getTokenEncoder } from '@solana-program/token';
@@ -28,7 +28,11 @@ export interface MarketMakerInventory {
   readonly defaultTokens: bigint;
 }
 
-/** Roughly US$10–50 million of each token at 2025 prices: deep enough for any local trade. */
+/**
+ * Roughly US$ 10–50 million of each listed token at 2025 prices (comments: the value at the market
+ * simulator's reference price), deep enough for any local trade. Tokens with 8 or 9 decimals and a
+ * tiny price are capped below a quarter of u64 base units (SHIB: about US$ 0.6 million).
+ */
 export const DEFAULT_MARKET_MAKER_INVENTORY: MarketMakerInventory = {
   sol: 100_000n,
   tokens: {
@@ -37,16 +41,51 @@ export const DEFAULT_MARKET_MAKER_INVENTORY: MarketMakerInventory = {
     USDT: 50_000_000n,
     BONK: 1_000_000_000_000n,
     WIF: 10_000_000n,
-    PEPE: 1_000_000_000n,
-    SHIB: 10_000_000_000n,
+    PEPE: 4_000_000_000_000n, // ~US$ 4.8 M
+    SHIB: 40_000_000_000n, // ~US$ 0.6 M
     BTC: 500n,
     ETH: 10_000n,
     WETH: 10_000n,
     RAY: 10_000_000n,
     JUP: 50_000_000n,
     ORCA: 10_000_000n,
-    SRM: 100_000_000n,
+    SRM: 600_000_000n, // ~US$ 18.0 M
     DAI: 50_000_000n,
+    JTO: 10_000_000n, // ~US$ 19.0 M
+    PYTH: 100_000_000n, // ~US$ 14.0 M
+    BOME: 10_000_000_000n, // ~US$ 18.0 M
+    POPCAT: 60_000_000n, // ~US$ 19.2 M
+    MEW: 6_000_000_000n, // ~US$ 19.2 M
+    W: 200_000_000n, // ~US$ 18.0 M
+    TNSR: 100_000_000n, // ~US$ 14.0 M
+    RENDER: 5_000_000n, // ~US$ 19.0 M
+    HNT: 6_000_000n, // ~US$ 19.2 M
+    MOBILE: 30_000_000_000n, // ~US$ 18.0 M
+    KMNO: 300_000_000n, // ~US$ 18.0 M
+    DRIFT: 30_000_000n, // ~US$ 16.5 M
+    mSOL: 80_000n, // ~US$ 18.7 M
+    jitoSOL: 80_000n, // ~US$ 17.9 M
+    bSOL: 80_000n, // ~US$ 18.3 M
+    INF: 80_000n, // ~US$ 19.2 M
+    SAMO: 4_000_000_000n, // ~US$ 14.0 M
+    FIDA: 100_000_000n, // ~US$ 16.0 M
+    STEP: 800_000_000n, // ~US$ 20.0 M
+    ZEUS: 100_000_000n, // ~US$ 15.0 M
+    TRUMP: 2_000_000n, // ~US$ 19.0 M
+    FARTCOIN: 20_000_000n, // ~US$ 17.0 M
+    GRASS: 10_000_000n, // ~US$ 11.0 M
+    PENGU: 1_000_000_000n, // ~US$ 15.0 M
+    AI16Z: 100_000_000n, // ~US$ 20.0 M
+    PNUT: 90_000_000n, // ~US$ 19.8 M
+    GOAT: 200_000_000n, // ~US$ 18.0 M
+    MOODENG: 100_000_000n, // ~US$ 15.0 M
+    JLP: 4_000_000n, // ~US$ 18.4 M
+    WEN: 400_000_000_000n, // ~US$ 16.0 M
+    MYRO: 1_000_000_000n, // ~US$ 20.0 M
+    SLERF: 200_000_000n, // ~US$ 16.0 M
+    NOS: 30_000_000n, // ~US$ 18.0 M
+    SHDW: 200_000_000n, // ~US$ 18.0 M
+    GMT: 400_000_000n, // ~US$ 20.0 M
   },
   defaultTokens: 1_000_000n,
 };

@@ -72,7 +72,10 @@ describe('genesis', () => {
     const wrapped = cluster.getAccount(wrappedSol)!;
     expect(getTokenDecoder().decode(wrapped.data).amount).toBe(50_000n * LAMPORTS_PER_SOL);
     expect(wrapped.lamports).toBe(50_000n * LAMPORTS_PER_SOL + cluster.minimumBalanceForRentExemption(165));
-    expect(cluster.mints.map((mint) => mint.symbol)).toEqual(TOKEN_IDENTITIES.map((token) => token.symbol));
+    // Identity-map tokens first; every listed token is checked in genesis.test.ts.
+    expect(cluster.mints.slice(0, TOKEN_IDENTITIES.length).map((mint) => mint.symbol)).toEqual(
+      TOKEN_IDENTITIES.map((token) => token.symbol),
+    );
   });
 });
 

@@ -22,7 +22,7 @@ import {
   signTransactionMessageWithSigners,
   type KeyPairSigner,
 } from '@solana/kit';
-import { TOKEN_IDENTITIES } from '@solterm/contracts';
+import { LISTED_TOKENS } from '@solterm/contracts';
 import { encodeBase58 } from './base58';
 import { lockDataDir } from './data-dir-lock';
 import { BlockhashQueue, MAX_PROCESSING_AGE, type RecentBlockhash } from './blockhash-queue';
@@ -71,7 +71,7 @@ export interface LocalClusterOptions {
   readonly slotDurationMs?: number;
   /** 'auto' (default) advances slots on a timer; 'manual' leaves it to {@link LocalCluster.advanceSlots}. */
   readonly slotClock?: 'auto' | 'manual';
-  /** Tokens created at genesis (default: the token identity map of @solterm/contracts). */
+  /** Tokens created at genesis (default: every listed token of @solterm/contracts). */
   readonly tokens?: readonly GenesisToken[];
   /** Treasury lamports at genesis (default one million SOL). */
   readonly treasuryLamports?: bigint;
@@ -251,7 +251,7 @@ export class LocalCluster {
   async initialise(replay: LedgerReplay | null): Promise<void> {
     const tokens =
       this.options.tokens ??
-      TOKEN_IDENTITIES.map((token) => ({ symbol: token.symbol, mint: token.mint, decimals: token.decimals }));
+      LISTED_TOKENS.map((token) => ({ symbol: token.symbol, mint: token.mint, decimals: token.decimals }));
     const plan = await planGenesis({
       tokens,
       treasury: this.treasury.address,

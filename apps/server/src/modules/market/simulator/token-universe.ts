@@ -1,4 +1,4 @@
-import { getTokenBySymbol } from '@solterm/contracts';
+import { getListedToken } from '@solterm/contracts';
 
 /**
  * One token of the simulated market: identity (real mainnet mint and decimals), plausible market
@@ -36,30 +36,26 @@ export interface UniverseToken {
   readonly isStable?: boolean;
 }
 
-type TokenFacts = Omit<UniverseToken, 'mint' | 'decimals' | 'name'> & {
-  name?: string;
-  mint?: string;
-  decimals?: number;
-};
+type TokenFacts = Omit<UniverseToken, 'mint' | 'decimals' | 'name'> & { name?: string };
 
-/** Identity-map tokens take mint, decimals (and the name unless given) from @solterm/contracts. */
-function identity(facts: TokenFacts): UniverseToken {
-  const known = getTokenBySymbol(facts.symbol);
-  if (!known) throw new Error(`${facts.symbol} is not in the token identity map`);
+/**
+ * Mint, decimals (and the name unless given) come from the listed tokens of @solterm/contracts,
+ * the one list the local cluster's genesis also creates: a token the simulator shows is a token
+ * the embedded chain holds.
+ */
+function listed(facts: TokenFacts): UniverseToken {
+  const known = getListedToken(facts.symbol);
+  if (!known) throw new Error(`${facts.symbol} is not a listed token (@solterm/contracts LISTED_TOKENS)`);
   return { ...facts, name: facts.name ?? known.name, mint: known.mint, decimals: known.decimals };
 }
 
-function other(facts: TokenFacts & { name: string; mint: string; decimals: number }): UniverseToken {
-  return facts as UniverseToken;
-}
-
 /**
- * The simulated universe: every verified token of the spec's identity map (DOGE and GIVE have no
- * verified mainnet mint, see `UNVERIFIED_IDENTITY_SYMBOLS`, so they are absent) plus well-known
- * Solana tokens at their real mints. Market facts are round, plausible figures of 2025, not quotes.
+ * The simulated universe: every listed token (the spec's identity map — DOGE and GIVE have no
+ * verified mainnet mint, see `UNVERIFIED_IDENTITY_SYMBOLS`, so they are absent — plus well-known
+ * Solana tokens at their real mints). Market facts are round, plausible figures of 2025, not quotes.
  */
 export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
-  identity({
+  listed({
     symbol: 'SOL',
     name: 'Solana',
     basePrice: '180',
@@ -74,7 +70,7 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'solana',
     aliases: ['SOLANA', 'WSOL'],
   }),
-  identity({
+  listed({
     symbol: 'USDC',
     basePrice: '1',
     circulatingSupply: '9500000000',
@@ -89,7 +85,7 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     aliases: ['USD COIN'],
     isStable: true,
   }),
-  identity({
+  listed({
     symbol: 'USDT',
     basePrice: '1',
     circulatingSupply: '2400000000',
@@ -104,7 +100,7 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     aliases: ['TETHER'],
     isStable: true,
   }),
-  identity({
+  listed({
     symbol: 'BONK',
     basePrice: '0.000022',
     circulatingSupply: '77000000000000',
@@ -118,7 +114,7 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'bonk',
     aliases: [],
   }),
-  identity({
+  listed({
     symbol: 'WIF',
     basePrice: '0.85',
     circulatingSupply: '998900000',
@@ -132,7 +128,7 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'dogwifcoin',
     aliases: ['DOGWIFHAT'],
   }),
-  identity({
+  listed({
     symbol: 'PEPE',
     basePrice: '0.0000012',
     circulatingSupply: '1000000000000',
@@ -146,7 +142,7 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: null,
     aliases: [],
   }),
-  identity({
+  listed({
     symbol: 'SHIB',
     basePrice: '0.000014',
     circulatingSupply: '2000000000000',
@@ -160,7 +156,7 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'shiba-inu',
     aliases: ['SHIBA INU'],
   }),
-  identity({
+  listed({
     symbol: 'BTC',
     basePrice: '95000',
     circulatingSupply: '19900000',
@@ -174,7 +170,7 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'bitcoin',
     aliases: ['BITCOIN', 'WBTC'],
   }),
-  identity({
+  listed({
     symbol: 'ETH',
     basePrice: '3500',
     circulatingSupply: '120700000',
@@ -188,7 +184,7 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'ethereum',
     aliases: ['ETHEREUM'],
   }),
-  identity({
+  listed({
     symbol: 'WETH',
     basePrice: '3500',
     circulatingSupply: '1500',
@@ -203,7 +199,7 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     aliases: [],
     peg: { symbol: 'ETH', ratio: 1 },
   }),
-  identity({
+  listed({
     symbol: 'RAY',
     basePrice: '2.4',
     circulatingSupply: '290000000',
@@ -217,7 +213,7 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'raydium',
     aliases: ['RAYDIUM'],
   }),
-  identity({
+  listed({
     symbol: 'JUP',
     basePrice: '0.55',
     circulatingSupply: '3100000000',
@@ -231,7 +227,7 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'jupiter-exchange-solana',
     aliases: ['JUPITER'],
   }),
-  identity({
+  listed({
     symbol: 'ORCA',
     basePrice: '2.1',
     circulatingSupply: '60000000',
@@ -245,7 +241,7 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'orca',
     aliases: [],
   }),
-  identity({
+  listed({
     symbol: 'SRM',
     basePrice: '0.03',
     circulatingSupply: '263000000',
@@ -259,7 +255,7 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'serum',
     aliases: ['SERUM'],
   }),
-  identity({
+  listed({
     symbol: 'DAI',
     basePrice: '1',
     circulatingSupply: '12000000',
@@ -274,11 +270,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     aliases: [],
     isStable: true,
   }),
-  other({
+  listed({
     symbol: 'JTO',
-    name: 'Jito',
-    mint: 'jtojtomepa8beP8AuQc6eXt5FriJwfFMwQx2v2f9mCL',
-    decimals: 9,
     basePrice: '1.9',
     circulatingSupply: '350000000',
     totalSupply: '1000000000',
@@ -291,11 +284,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'jito-governance-token',
     aliases: ['JITO'],
   }),
-  other({
+  listed({
     symbol: 'PYTH',
-    name: 'Pyth Network',
-    mint: 'HZ1JovNiVvGrGNiiYvEozEVgZ58xaU3RKwX8eACQBCt3',
-    decimals: 6,
     basePrice: '0.14',
     circulatingSupply: '5700000000',
     totalSupply: '10000000000',
@@ -308,11 +298,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'pyth-network',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'BOME',
-    name: 'BOOK OF MEME',
-    mint: 'ukHH6c7mMyiWCf1b9pnWe25TSpkDDt3H5pQZgZ74J82',
-    decimals: 6,
     basePrice: '0.0018',
     circulatingSupply: '69000000000',
     totalSupply: '69000000000',
@@ -325,11 +312,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'book-of-meme',
     aliases: ['BOOK OF MEME'],
   }),
-  other({
+  listed({
     symbol: 'POPCAT',
-    name: 'Popcat',
-    mint: '7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr',
-    decimals: 9,
     basePrice: '0.32',
     circulatingSupply: '979970000',
     totalSupply: '979970000',
@@ -342,11 +326,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'popcat',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'MEW',
-    name: 'cat in a dogs world',
-    mint: 'MEW1gQWJ3nEXg2qgERiKu7FAFj79PHvQVREQUzScPP5',
-    decimals: 5,
     basePrice: '0.0032',
     circulatingSupply: '88888888888',
     totalSupply: '88888888888',
@@ -359,11 +340,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'cat-in-a-dogs-world',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'W',
-    name: 'Wormhole',
-    mint: '85VBFQZC9TZkfaptBWjvUw7YbZjy52A6mjtPGjstQAmQ',
-    decimals: 6,
     basePrice: '0.09',
     circulatingSupply: '4700000000',
     totalSupply: '10000000000',
@@ -376,11 +354,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'wormhole',
     aliases: ['WORMHOLE'],
   }),
-  other({
+  listed({
     symbol: 'TNSR',
-    name: 'Tensor',
-    mint: 'TNSRxcUxoT9xBG3de7PiJyTDYu7kskLqcpddxnEJAS6',
-    decimals: 9,
     basePrice: '0.14',
     circulatingSupply: '380000000',
     totalSupply: '1000000000',
@@ -393,11 +368,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'tensor',
     aliases: ['TENSOR'],
   }),
-  other({
+  listed({
     symbol: 'RENDER',
-    name: 'Render',
-    mint: 'rndrizKT3MK1iimdxRdWabcF7Zg7AR5T4nud4EkHBof',
-    decimals: 8,
     basePrice: '3.8',
     circulatingSupply: '518000000',
     totalSupply: '533000000',
@@ -410,11 +382,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'render-token',
     aliases: ['RNDR'],
   }),
-  other({
+  listed({
     symbol: 'HNT',
-    name: 'Helium',
-    mint: 'hntyVP6YFm1Hg25TN9WGLqM12b8TQmcknKrdu1oxWux',
-    decimals: 8,
     basePrice: '3.2',
     circulatingSupply: '180000000',
     totalSupply: '223000000',
@@ -427,11 +396,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'helium',
     aliases: ['HELIUM'],
   }),
-  other({
+  listed({
     symbol: 'MOBILE',
-    name: 'Helium Mobile',
-    mint: 'mb1eu7TzEc71KxDpsmsKoucSSuuoGLv1drys1oP2jh6',
-    decimals: 6,
     basePrice: '0.0006',
     circulatingSupply: '88000000000',
     totalSupply: '230000000000',
@@ -444,11 +410,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'helium-mobile',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'KMNO',
-    name: 'Kamino',
-    mint: 'KMNo3nJsBXfcpJTVhZcXLW7RmTwTt4GVFE7suUBo9sS',
-    decimals: 6,
     basePrice: '0.06',
     circulatingSupply: '2300000000',
     totalSupply: '10000000000',
@@ -461,11 +424,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'kamino',
     aliases: ['KAMINO'],
   }),
-  other({
+  listed({
     symbol: 'DRIFT',
-    name: 'Drift',
-    mint: 'DriFtupJYLTosbwoN8koMbEYSx54aFAVLddWsbksjwg7',
-    decimals: 6,
     basePrice: '0.55',
     circulatingSupply: '370000000',
     totalSupply: '1000000000',
@@ -478,11 +438,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'drift-protocol',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'mSOL',
-    name: 'Marinade staked SOL',
-    mint: 'mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So',
-    decimals: 9,
     basePrice: '234',
     circulatingSupply: '3500000',
     totalSupply: '3500000',
@@ -496,11 +453,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     aliases: ['MARINADE'],
     peg: { symbol: 'SOL', ratio: 1.3 },
   }),
-  other({
+  listed({
     symbol: 'jitoSOL',
-    name: 'Jito Staked SOL',
-    mint: 'J1toso1uCk3RLmjorhTtrVwY9HJ7X8V9yYac6Y7kGCPn',
-    decimals: 9,
     basePrice: '223.2',
     circulatingSupply: '14000000',
     totalSupply: '14000000',
@@ -514,11 +468,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     aliases: [],
     peg: { symbol: 'SOL', ratio: 1.24 },
   }),
-  other({
+  listed({
     symbol: 'bSOL',
-    name: 'BlazeStake Staked SOL',
-    mint: 'bSo13r4TkiE4KumL71LsHTPpL2euBYLFx6h9HP3piy1',
-    decimals: 9,
     basePrice: '228.6',
     circulatingSupply: '1100000',
     totalSupply: '1100000',
@@ -532,11 +483,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     aliases: [],
     peg: { symbol: 'SOL', ratio: 1.27 },
   }),
-  other({
+  listed({
     symbol: 'INF',
-    name: 'Infinity',
-    mint: '5oVNBeEEQvYi1cX3ir8Dx5n1P7pdxydbGF2X4TxVusJm',
-    decimals: 9,
     basePrice: '239.4',
     circulatingSupply: '1500000',
     totalSupply: '1500000',
@@ -550,11 +498,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     aliases: ['INFINITY'],
     peg: { symbol: 'SOL', ratio: 1.33 },
   }),
-  other({
+  listed({
     symbol: 'SAMO',
-    name: 'Samoyedcoin',
-    mint: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU',
-    decimals: 9,
     basePrice: '0.0035',
     circulatingSupply: '4700000000',
     totalSupply: '4700000000',
@@ -567,11 +512,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'samoyedcoin',
     aliases: ['SAMOYEDCOIN'],
   }),
-  other({
+  listed({
     symbol: 'FIDA',
-    name: 'Bonfida',
-    mint: 'EchesyfXePKdLtoiZSL8pBe8Myagyy8ZRqsACNCFGnvp',
-    decimals: 6,
     basePrice: '0.16',
     circulatingSupply: '600000000',
     totalSupply: '1000000000',
@@ -584,11 +526,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'bonfida',
     aliases: ['BONFIDA'],
   }),
-  other({
+  listed({
     symbol: 'STEP',
-    name: 'Step Finance',
-    mint: 'StepAscQoEioFxxWGnh2sLBDFp9d8rvKz2Yp39iDpyT',
-    decimals: 9,
     basePrice: '0.025',
     circulatingSupply: '300000000',
     totalSupply: '1000000000',
@@ -601,11 +540,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'step-finance',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'ZEUS',
-    name: 'Zeus Network',
-    mint: 'ZEUS1aR7aX8DFFJf5QjWj2ftDDdNTroMNGo8YoQm3Gq',
-    decimals: 6,
     basePrice: '0.15',
     circulatingSupply: '700000000',
     totalSupply: '1000000000',
@@ -618,11 +554,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'zeus-network',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'TRUMP',
-    name: 'OFFICIAL TRUMP',
-    mint: '6p6xgHyF7AeE6TZkSmFsko444wqoP15icUSqi2jfGiPN',
-    decimals: 6,
     basePrice: '9.5',
     circulatingSupply: '200000000',
     totalSupply: '1000000000',
@@ -635,11 +568,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'official-trump',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'FARTCOIN',
-    name: 'Fartcoin',
-    mint: '9BB6NFEcjBCtnNLFko2FqVQBq8HHM13kCyYcdQbgpump',
-    decimals: 6,
     basePrice: '0.85',
     circulatingSupply: '999990000',
     totalSupply: '999990000',
@@ -652,11 +582,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'fartcoin',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'GRASS',
-    name: 'Grass',
-    mint: 'Grass7B4RdKfBCjTKgSqnXkqjwiGvQyFbuSCUJr3XXjs',
-    decimals: 9,
     basePrice: '1.1',
     circulatingSupply: '244000000',
     totalSupply: '1000000000',
@@ -669,11 +596,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'grass',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'PENGU',
-    name: 'Pudgy Penguins',
-    mint: '2zMMhcVQEXDtdE6vsFS7S7D5oUodfJHE8vd1gnBouauv',
-    decimals: 6,
     basePrice: '0.015',
     circulatingSupply: '62860000000',
     totalSupply: '88880000000',
@@ -686,11 +610,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'pudgy-penguins',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'AI16Z',
-    name: 'ai16z',
-    mint: 'HeLp6NuQkmYB4pYWo2zYs22mESHXPQYzXbB8n4V98jwC',
-    decimals: 9,
     basePrice: '0.2',
     circulatingSupply: '1100000000',
     totalSupply: '1100000000',
@@ -703,11 +624,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'ai16z',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'PNUT',
-    name: 'Peanut the Squirrel',
-    mint: '2qEHjDLDLbuBgRYvsxhc5D6uDWAivNFZGan56P1tpump',
-    decimals: 6,
     basePrice: '0.22',
     circulatingSupply: '999850000',
     totalSupply: '999850000',
@@ -720,11 +638,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'peanut-the-squirrel',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'GOAT',
-    name: 'Goatseus Maximus',
-    mint: 'CzLSujWBLFsSjncfkh59rUFqvafWcY5tzedWJSuypump',
-    decimals: 6,
     basePrice: '0.09',
     circulatingSupply: '999990000',
     totalSupply: '999990000',
@@ -737,11 +652,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'goatseus-maximus',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'MOODENG',
-    name: 'Moo Deng',
-    mint: 'ED5nyyWEzpPPiWimP8vYm7sD7TD3LAt3Q3gRTWHzPJBY',
-    decimals: 6,
     basePrice: '0.15',
     circulatingSupply: '989970000',
     totalSupply: '989970000',
@@ -754,11 +666,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'moo-deng',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'JLP',
-    name: 'Jupiter Perps LP',
-    mint: '27G8MtK7VtTcCHkpASjSDdkWWYfoqT6ggEuKidVJidD4',
-    decimals: 6,
     basePrice: '4.6',
     circulatingSupply: '400000000',
     totalSupply: '400000000',
@@ -771,11 +680,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'jupiter-perpetuals-liquidity-provider-token',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'WEN',
-    name: 'Wen',
-    mint: 'WENWENvqqNya429ubCdR81ZmD69brwQaaBYY6p3LCpk',
-    decimals: 5,
     basePrice: '0.00004',
     circulatingSupply: '727000000000',
     totalSupply: '1000000000000',
@@ -788,11 +694,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'wen-4',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'MYRO',
-    name: 'Myro',
-    mint: 'HhJpBhRRn4g56VsyLuT8DL5Bv31HkXqsrahTTUCZeZg4',
-    decimals: 9,
     basePrice: '0.02',
     circulatingSupply: '944000000',
     totalSupply: '1000000000',
@@ -805,11 +708,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'myro',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'SLERF',
-    name: 'SLERF',
-    mint: '7BgBvyjrZX1YKz4oh9mjb8ZScatkkwb8DzFx7LoiVkM3',
-    decimals: 9,
     basePrice: '0.08',
     circulatingSupply: '500000000',
     totalSupply: '500000000',
@@ -822,11 +722,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'slerf',
     aliases: [],
   }),
-  other({
+  listed({
     symbol: 'NOS',
-    name: 'Nosana',
-    mint: 'nosXBVoaCTtYdLvKY6Csb4AC8JCdQKKAaWYtx2ZMoo7',
-    decimals: 6,
     basePrice: '0.6',
     circulatingSupply: '83000000',
     totalSupply: '100000000',
@@ -839,11 +736,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'nosana',
     aliases: ['NOSANA'],
   }),
-  other({
+  listed({
     symbol: 'SHDW',
-    name: 'Shadow Token',
-    mint: 'SHDWyBxihqiCj6YekG2GUr7wqKLeLAMK1gHZck9pL6y',
-    decimals: 9,
     basePrice: '0.09',
     circulatingSupply: '160000000',
     totalSupply: '200000000',
@@ -856,11 +750,8 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     coingeckoId: 'genesysgo-shadow',
     aliases: ['SHADOW'],
   }),
-  other({
+  listed({
     symbol: 'GMT',
-    name: 'STEPN',
-    mint: '7i5KKsX2weiTkry7jA4ZwSuXGhs5eJBEjY8vVxR4pfRx',
-    decimals: 9,
     basePrice: '0.05',
     circulatingSupply: '3000000000',
     totalSupply: '6000000000',

@@ -6,7 +6,7 @@ import { report, startServer } from './lib/harness';
 const TARGET_RPS = 5000;
 const TARGET_P99_MS = 25;
 
-const server = await startServer({ MARKET_BACKFILL: 'off' });
+const server = await startServer();
 try {
   const url = `${server.url}/api/market/dashboard-coins`;
   await autocannon({ url, connections: 50, duration: 3 }); // warm-up (JIT, sockets)

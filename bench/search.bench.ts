@@ -6,7 +6,7 @@ import { report, startServer } from './lib/harness';
 const TARGET_RPS = 1000;
 const TARGET_P99_MS = 50;
 
-const server = await startServer({ MARKET_BACKFILL: 'off' });
+const server = await startServer();
 try {
   const url = `${server.url}/api/trading/dexscreener?query=bo&limit=20`;
   const check = (await (await fetch(url)).json()) as { data: Array<{ symbol: string }> };

@@ -82,7 +82,7 @@ async function serverCpuMs(): Promise<{ all: number; main: number } | undefined>
   return undefined;
 }
 
-const server = await startServer({ MARKET_BACKFILL: 'off' });
+const server = await startServer();
 try {
   const api = async <T>(method: 'GET' | 'POST', path: string, body?: object, token?: string) => {
     const response = await fetch(`${server.url}${path}`, {

@@ -15,9 +15,7 @@ const TARGET_MS = 50;
 const now = () => performance.timeOrigin + performance.now();
 
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'solterm-bench-'));
-const app = await buildApp(
-  loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', MARKET_BACKFILL: 'off', MARKET_TICK_MS: '3600000' }),
-);
+const app = await buildApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', MARKET_TICK_MS: '3600000' }));
 await app.server.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.server.address() as { port: number };
 const clients = fork(

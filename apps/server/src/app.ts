@@ -37,7 +37,6 @@ import { registerHoldersRoutes } from './modules/holders/holders.routes';
 import { createHoldersService, type HoldersService } from './modules/holders/holders.service';
 import type { MarketData } from './modules/market/market-data';
 import { createMarketData } from './modules/market/market-data.factory';
-import { createMarketRepository } from './modules/market/market.repository';
 import { registerMarketRoutes } from './modules/market/market.routes';
 import { createMarketService, type MarketService } from './modules/market/market.service';
 import { createMarketStream, type MarketStream } from './modules/market/market.stream';
@@ -155,7 +154,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await hub.start();
 
   const marketData = createMarketData(config.market, {
-    repository: createMarketRepository(database.db),
     now,
     log: server.log,
   });
@@ -342,7 +340,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   }
   await registerWebApp(server, config.webDistDir ?? path.resolve(SERVER_DIR, '../web/dist'));
 
-  // Last: the market's background history backfill must not slow the registration above.
+  // Last: the market's first snapshot is warmed once everything is registered.
   await marketData.start();
   marketStream.start();
   // The chain is reached over HTTP, possibly at this very server's /rpc: chain work starts once it listens.

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TCandle } from '@solterm/contracts';
-import type { SyncReport } from '../src/modules/market/simulator/candle-store';
+import type { TCandle, TTokenMarketData } from '@solterm/contracts';
 import type { PriceProcess } from '../src/modules/market/simulator/price-process';
 import type { SimulatedToken } from '../src/modules/market/simulator/simulated-tokens';
 import {
@@ -14,42 +13,26 @@ import {
 } from './helpers/test-app';
 
 const NOW = new Date('2026-03-02T08:15:30Z');
+const HOUR = 3600;
+const DAY = 86_400;
 
-/** The simulator behind an app, with the extras the tests drive directly. */
+/** The simulator behind an app, with the extras the tests read directly. */
 interface Simulator {
-  syncHistory(): Promise<SyncReport>;
   priceProcess: PriceProcess;
   tokens: readonly SimulatedToken[];
+  cacheStats(): { chunks: number; candles: number };
 }
 const simulatorOf = (app: TestApp) => app.market.data as unknown as Simulator;
 
-async function counts(app: TestApp): Promise<Record<string, number>> {
-  const result = (await app.database.db.execute(
-    `select t.symbol, c.resolution_seconds as resolution, count(*)::int as count, min(c.open_time) as first, max(c.open_time) as last
-     from market_candles c join market_tokens t on t.id = c.token_id group by 1, 2`,
-  )) as unknown as {
-    rows: Array<{ symbol: string; resolution: number; count: number; first: number; last: number }>;
-  };
-  const out: Record<string, number> = {};
-  for (const row of result.rows) {
-    out[`${row.symbol}:${row.resolution}`] = row.count;
-    out[`${row.symbol}:${row.resolution}:first`] = Number(row.first);
-    out[`${row.symbol}:${row.resolution}:last`] = Number(row.last);
-  }
-  return out;
-}
-
-describe.each(databaseTargets())('stored market history on %s', (target) => {
+/**
+ * The simulator's price is a pure function of (seed, token, second), so its history is computed on
+ * demand (with a bounded cache) instead of being written at first start: a fresh data directory
+ * stays small and the first minute after start is not spent inserting a million rows.
+ */
+describe.each(databaseTargets())('market history computed on demand on %s', (target) => {
   let database: TestDatabase;
   let app: TestApp;
-  const env = {
-    MARKET_BACKFILL: 'await',
-    MARKET_BACKFILL_HOURLY_DAYS: '2',
-    MARKET_BACKFILL_MINUTE_DAYS: '1',
-    MARKET_BACKFILL_TOKENS: 'SOL,BONK',
-    MARKET_SEED: 'history-test',
-    MARKET_TICK_MS: '3600000',
-  };
+  const env = { MARKET_SEED: 'history-test', MARKET_TICK_MS: '3600000' };
   const clock = createClock(NOW);
   const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
 
@@ -63,86 +46,87 @@ describe.each(databaseTargets())('stored market history on %s', (target) => {
     await database?.cleanup();
   });
 
-  it('backfills the configured window at first start, in rows of one candle', async () => {
-    // Given a first start with a two-day hourly and one-day minute window for SOL and BONK
-    const stored = await counts(app);
-    // Then every closed candle of the window is stored
-    const lastClosedHour = Math.floor(nowSeconds() / 3600) * 3600 - 3600;
-    const lastClosedMinute = Math.floor(nowSeconds() / 60) * 60 - 60;
-    expect(stored['SOL:3600']).toBe(48);
-    expect(stored['SOL:3600:last']).toBe(lastClosedHour);
-    expect(stored['SOL:60']).toBe(1440);
-    expect(stored['SOL:60:last']).toBe(lastClosedMinute);
-    expect(stored['BONK:3600']).toBe(48);
-  });
+  const chart = (query: string) =>
+    call<{ candles: TCandle[] }>(app, { method: 'GET', url: `/api/market/chart/${query}` });
 
-  it('stores exactly what the deterministic process generates', async () => {
-    const simulator = simulatorOf(app);
-    const sol = simulator.tokens.find((token) => token.symbol === 'SOL')!;
-    const hour = Math.floor(nowSeconds() / 3600) - 5;
+  it('stores no candles: the database has no market history tables', async () => {
     const result = (await app.database.db.execute(
-      `select c.open::text as open, c.high::text as high, c.low::text as low, c.close::text as close, c.volume_usd::text as volume
-       from market_candles c join market_tokens t on t.id = c.token_id
-       where t.symbol = 'SOL' and c.resolution_seconds = 3600 and c.open_time = ${hour * 3600}`,
-    )) as unknown as { rows: Array<Record<string, string>> };
-    const expected = simulator.priceProcess.hourCandle(sol.params, hour);
-    expect(result.rows[0]).toEqual({
-      open: String(expected.open),
-      high: String(expected.high),
-      low: String(expected.low),
-      close: String(expected.close),
-      volume: (expected.volumeCents / 100).toFixed(2),
-    });
+      `select table_name from information_schema.tables
+       where table_schema = current_schema() and table_name like 'market_%'`,
+    )) as unknown as { rows: Array<{ table_name: string }> };
+    expect(result.rows.map((row) => row.table_name)).toEqual([]);
   });
 
-  it('extends the history as time passes and keeps the minute window bounded', async () => {
-    // When two hours pass and the extension job runs
-    clock.advance(2 * 3600 * 1000);
-    const report = await simulatorOf(app).syncHistory();
-    // Then the closed candles were appended and minutes older than the window pruned
-    const stored = await counts(app);
-    expect(report.candlesWritten).toBe(2 * (2 + 120));
-    expect(stored['SOL:3600']).toBe(50);
-    expect(stored['SOL:3600:last']).toBe(Math.floor(nowSeconds() / 3600) * 3600 - 3600);
-    expect(stored['SOL:60']).toBe(1440);
-    expect(stored['SOL:60:last']).toBe(Math.floor(nowSeconds() / 60) * 60 - 60);
-    // And a second run with nothing new writes nothing
-    expect((await simulatorOf(app).syncHistory()).candlesWritten).toBe(0);
-  });
-
-  it('serves charts that continue seamlessly from the stored candles to the forming one', async () => {
-    const { body } = await call<{ candles: TCandle[] }>(app, {
-      method: 'GET',
-      url: '/api/market/chart/SOL?interval=1M&limit=5',
-    });
+  it('serves a year of hourly candles, each the deterministic process own hour candle', async () => {
+    const from = nowSeconds() - 365 * DAY + HOUR;
+    const { status, body } = await chart(`SOL?interval=1H&from=${from}`);
+    expect(status).toBe(200);
     const candles = body.data.candles;
-    expect(candles).toHaveLength(5);
+    expect(candles).toHaveLength(365 * 24);
+    const { priceProcess, tokens } = simulatorOf(app);
+    const sol = tokens.find((token) => token.symbol === 'SOL')!;
+    for (const index of [0, 1234, 5000, candles.length - 2]) {
+      const candle = candles[index]!;
+      const expected = priceProcess.hourCandle(sol.params, candle.time / HOUR);
+      expect([candle.open, candle.high, candle.low, candle.close]).toEqual([
+        expected.open,
+        expected.high,
+        expected.low,
+        expected.close,
+      ]);
+      expect(candle.volume).toBe(expected.volumeCents / 100);
+    }
+    for (const candle of candles) {
+      expect(candle.high).toBeGreaterThanOrEqual(Math.max(candle.open, candle.close));
+      expect(candle.low).toBeLessThanOrEqual(Math.min(candle.open, candle.close));
+    }
+  });
+
+  it('keeps every interval within its history window: one year of hours, seven days of minutes', async () => {
+    const hours = await chart(`SOL?interval=1H&from=${nowSeconds() - 400 * DAY}`);
+    expect(hours.body.data.candles[0]!.time).toBe(Math.floor(nowSeconds() / HOUR) * HOUR - 365 * 24 * HOUR);
+    const minutes = await chart(
+      `SOL?interval=1M&from=${nowSeconds() - 8 * DAY}&to=${nowSeconds() - 6 * DAY}`,
+    );
+    expect(minutes.body.data.candles[0]!.time).toBe(Math.floor(nowSeconds() / 60) * 60 - 7 * 24 * 60 * 60);
+    for (const interval of ['1S', '1M', '5M', '15M', '1H', '4H', '12H', '1D']) {
+      const { status, body } = await chart(`BONK?interval=${interval}&limit=5`);
+      expect(status, interval).toBe(200);
+      expect(body.data.candles.length, interval).toBeGreaterThan(0);
+    }
+  });
+
+  it('extends the history as time passes, the latest candle agreeing with the live price', async () => {
+    clock.advance(2 * HOUR * 1000 + 17_000);
+    const { body } = await chart('SOL?interval=1M&limit=5');
+    const candles = body.data.candles;
+    expect(candles.at(-1)!.time).toBe(Math.floor(nowSeconds() / 60) * 60);
     for (let index = 1; index < candles.length; index += 1) {
       expect(candles[index]!.time - candles[index - 1]!.time).toBe(60);
       expect(candles[index]!.open).toBe(candles[index - 1]!.close);
     }
-    expect(candles.at(-1)!.time).toBe(Math.floor(nowSeconds() / 60) * 60);
+    const market = await call<TTokenMarketData>(app, { method: 'GET', url: '/api/market/data/SOL' });
+    expect(candles.at(-1)!.close).toBe(market.body.data.price);
   });
 
-  it('keeps history across restarts and rebuilds it when the seed changes', async () => {
+  it('bounds the candle cache', async () => {
+    for (const symbol of ['SOL', 'BTC', 'ETH', 'BONK', 'WIF', 'JUP']) {
+      await chart(`${symbol}?interval=1H&from=${nowSeconds() - 365 * DAY + HOUR}`);
+    }
+    expect(simulatorOf(app).cacheStats().candles).toBeLessThanOrEqual(1_000_000);
+    expect(simulatorOf(app).cacheStats().candles).toBeGreaterThan(0);
+  });
+
+  it('serves the same history after a restart, and another market for another seed', async () => {
+    const before = await chart('SOL?interval=1H&limit=3');
     await app.close();
-    // A restart with the same seed reuses every stored candle
     app = await createTestApp({ database, env, clock });
-    expect((await simulatorOf(app).syncHistory()).candlesWritten).toBe(0);
-    const before = await call<{ candles: TCandle[] }>(app, {
-      method: 'GET',
-      url: '/api/market/chart/SOL?interval=1H&limit=3',
-    });
+    const again = await chart('SOL?interval=1H&limit=3');
+    expect(again.body.data.candles).toEqual(before.body.data.candles);
     await app.close();
 
-    // A restart with another seed replaces the history with the new market's
     app = await createTestApp({ database, env: { ...env, MARKET_SEED: 'another-market' }, clock });
-    const stored = await counts(app);
-    expect(stored['SOL:3600']).toBe(48);
-    const after = await call<{ candles: TCandle[] }>(app, {
-      method: 'GET',
-      url: '/api/market/chart/SOL?interval=1H&limit=3',
-    });
+    const after = await chart('SOL?interval=1H&limit=3');
     expect(after.body.data.candles[0]!.close).not.toBe(before.body.data.candles[0]!.close);
   });
 });

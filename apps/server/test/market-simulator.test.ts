@@ -7,6 +7,7 @@ import {
   UNVERIFIED_IDENTITY_SYMBOLS,
 } from '@solterm/contracts';
 import { aggregateCandles, type RawCandle } from '../src/modules/market/candle-aggregation';
+import { createCandleStore } from '../src/modules/market/simulator/candle-store';
 import { HOUR, MINUTE, PriceProcess } from '../src/modules/market/simulator/price-process';
 import { buildSimulatedTokens } from '../src/modules/market/simulator/simulated-tokens';
 import { TOKEN_UNIVERSE } from '../src/modules/market/simulator/token-universe';
@@ -212,5 +213,24 @@ describe('candle aggregation', () => {
         expect(aggregateCandles(aggregateCandles(candles, 300), 900)).toEqual(aggregateCandles(candles, 900));
       }),
     );
+  });
+});
+
+describe('candle store (history on demand)', () => {
+  it('serves the same candles from a tiny cache as from the process, holding no more than its bound', async () => {
+    const now = T0;
+    const small = createCandleStore({ priceProcess: process, nowSeconds: () => now, maxCachedCandles: 2000 });
+    const from = now - 400 * 86_400;
+    const candles = await small.getRange(sol, HOUR, from, now);
+    expect(candles.length).toBe(365 * 24 + 1);
+    expect(small.cacheStats().candles).toBeLessThanOrEqual(2000);
+    for (const candle of candles.slice(0, -1).filter((_, index) => index % 997 === 0)) {
+      expect(candle).toEqual(process.hourCandle(sol.params, candle.time / HOUR));
+    }
+    // Read again: recomputed (evicted) or cached, the answer is identical.
+    expect(await small.getRange(sol, HOUR, from, now)).toEqual(candles);
+    // The forming hour aggregates its closed minutes and the forming minute.
+    const minutes = await small.getRange(sol, MINUTE, Math.floor(now / HOUR) * HOUR, now);
+    expect(aggregateCandles(minutes, HOUR)[0]).toEqual(candles.at(-1));
   });
 });

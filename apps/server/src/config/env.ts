@@ -46,21 +46,6 @@ const ZConfigSchema = z
     // Market data: the embedded simulator (default, no network) or the live providers.
     MARKET_DATA: z.enum(['simulator', 'live']).default('simulator'),
     MARKET_SEED: z.string().min(1).max(200).default('solterm'),
-    MARKET_BACKFILL: z.enum(['background', 'await', 'off']).default('background'),
-    MARKET_BACKFILL_HOURLY_DAYS: ZPositiveInt.max(3650).default(365),
-    MARKET_BACKFILL_MINUTE_DAYS: ZPositiveInt.max(90).default(7),
-    MARKET_BACKFILL_TOKENS: z
-      .string()
-      .min(1)
-      .default('all')
-      .transform((value) =>
-        value.trim().toLowerCase() === 'all'
-          ? ('all' as const)
-          : value
-              .split(',')
-              .map((symbol) => symbol.trim())
-              .filter(Boolean),
-      ),
     MARKET_TICK_MS: ZPositiveInt.min(100).default(1000),
     MARKET_PROVIDER_TIMEOUT_MS: ZPositiveInt.default(10_000),
     COINGECKO_API_URL: z.url().default('https://api.coingecko.com/api/v3'),
@@ -97,10 +82,6 @@ const ZConfigSchema = z
     market: {
       data: raw.MARKET_DATA,
       seed: raw.MARKET_SEED,
-      backfill: raw.MARKET_BACKFILL,
-      hourlyDays: raw.MARKET_BACKFILL_HOURLY_DAYS,
-      minuteDays: raw.MARKET_BACKFILL_MINUTE_DAYS,
-      storedSymbols: raw.MARKET_BACKFILL_TOKENS,
       tickMs: raw.MARKET_TICK_MS,
       providerTimeoutMs: raw.MARKET_PROVIDER_TIMEOUT_MS,
       coingeckoUrl: raw.COINGECKO_API_URL,

@@ -2,5 +2,4 @@
 // tables; only the module's repository queries them.
 export * from '../modules/auth/auth.tables';
 export * from '../modules/email/email.tables';
-export * from '../modules/market/market.tables';
 export * from '../modules/trading/trading.tables';

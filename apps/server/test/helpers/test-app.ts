@@ -120,8 +120,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     LOG_LEVEL: 'silent',
     AUTH_RATE_LIMIT_MAX: '1000',
     WEB_DIST_DIR: webDistDir,
-    // No candle backfill: these tests do not read market history, and it would compete for the database.
-    MARKET_BACKFILL: 'off',
     ...options.env,
   });
   const clock = options.clock ?? createClock();

@@ -2,13 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config/env';
 import { createLiveMarket } from './live/live-market';
 import type { MarketData } from './market-data';
-import type { MarketRepository } from './market.repository';
 import { createSimulatedMarket } from './simulator/simulated-market';
 
 /** Chooses the MarketData implementation from MARKET_DATA. */
 export function createMarketData(
   config: AppConfig['market'],
-  deps: { repository: MarketRepository; now: () => Date; log: FastifyBaseLogger; fetch?: typeof fetch },
+  deps: { now: () => Date; log: FastifyBaseLogger; fetch?: typeof fetch },
 ): MarketData {
   if (config.data === 'live') {
     return createLiveMarket({
@@ -26,11 +25,6 @@ export function createMarketData(
   }
   return createSimulatedMarket({
     seed: config.seed,
-    repository: deps.repository,
-    hourlyDays: config.hourlyDays,
-    minuteDays: config.minuteDays,
-    storedSymbols: config.storedSymbols,
-    backfill: config.backfill,
     now: deps.now,
     log: deps.log,
   });

@@ -59,7 +59,7 @@ export interface CandleRequest {
  */
 export interface MarketData {
   readonly source: TMarketSource;
-  /** Starts background work (history backfill, caches). Resolves when the data can be served. */
+  /** Starts background work (warm caches). Resolves when the data can be served. */
   start(): Promise<void>;
   /** Stops background work; pending work is abandoned. */
   stop(): Promise<void>;

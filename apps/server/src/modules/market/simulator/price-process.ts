@@ -376,7 +376,7 @@ export class PriceProcess {
 
   /** The candle of one whole hour (the aggregate of its 60 minutes, every second accounted for). */
   hourCandle(params: PathParams, hour: number): RawCandle {
-    // Not cached: a year of hour candles is computed once, in order, at backfill.
+    // Not cached here: the candle store caches whole hour candles, computed once, in order.
     const path = this.hours(params).get(hour) ?? this.computeHourPath(params, hour);
     const extremes = this.hourScratch;
     this.hourExtremes(path, 0, SHAPE_STEPS, extremes);

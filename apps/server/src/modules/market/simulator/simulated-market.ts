@@ -18,49 +18,20 @@ import {
   toSignificant,
   toWireNumber,
 } from '../market-decimal';
-import type { MarketRepository } from '../market.repository';
-import { createCandleStore, type SyncReport } from './candle-store';
+import { createCandleStore } from './candle-store';
 import { HOUR, MINUTE, PriceProcess } from './price-process';
 import { buildSimulatedTokens, estimateHolderCount, type SimulatedToken } from './simulated-tokens';
 import { formatAge, tokenThumb } from './token-art';
 
-/** Bump when the price model changes: stored history of another version is rebuilt. */
-export const SIMULATOR_MODEL_VERSION = 1;
 const DAY = 86_400;
 const TRENDING_SIZE = 15;
-/** How often closed candles are appended to the stored history. */
-const EXTEND_INTERVAL_MS = 60_000;
 
 export interface SimulatedMarketOptions {
   seed: string;
-  repository: MarketRepository;
-  /** Days of one-hour candles stored (default 365). */
-  hourlyDays: number;
-  /** Days of one-minute candles stored (default 7). */
-  minuteDays: number;
-  /** Symbols whose history is stored; `all` for every token. Others are computed on read. */
-  storedSymbols: readonly string[] | 'all';
-  /** `background`: start serving at once and backfill meanwhile; `await`: start() waits; `off`: never store. */
-  backfill: 'background' | 'await' | 'off';
   now: () => Date;
   log: FastifyBaseLogger;
-}
-
-/** The tokens whose history is stored: all, or those named (unknown names are reported, not fatal). */
-function selectStoredTokens(
-  tokens: readonly SimulatedToken[],
-  symbols: readonly string[] | 'all',
-  log: FastifyBaseLogger,
-): readonly SimulatedToken[] {
-  if (symbols === 'all') return tokens;
-  const wanted = new Set(symbols.map((symbol) => symbol.toUpperCase()));
-  const selected = tokens.filter((token) => wanted.has(token.symbol.toUpperCase()));
-  const unknown = [...wanted].filter(
-    (symbol) => !selected.some((token) => token.symbol.toUpperCase() === symbol),
-  );
-  if (unknown.length > 0)
-    log.warn({ unknown }, 'MARKET_BACKFILL_TOKENS names tokens the simulator does not list');
-  return selected;
+  /** Closed candles the history cache holds at most (default: candle-store's DEFAULT_MAX_CACHED_CANDLES). */
+  maxCachedCandles?: number;
 }
 
 /**
@@ -97,11 +68,12 @@ function dexLabels(dex: string): string[] {
 
 /**
  * The embedded market: a universe of Solana tokens whose prices follow the seeded process of
- * price-priceProcess.ts, history stored by the candle store, search, pools and trending derived from it.
+ * price-process.ts, history computed on demand by the candle store, search, pools and trending
+ * derived from it. Nothing is stored: the same seed gives the same market after any restart.
  */
 export function createSimulatedMarket(options: SimulatedMarketOptions): MarketData & {
-  /** Runs one backfill/extension pass now (tests and the first start). */
-  syncHistory(): Promise<SyncReport>;
+  /** What the candle cache holds (diagnostics and tests). */
+  cacheStats(): { chunks: number; candles: number };
   /** The simulator's tokens (holder simulation and tests read their facts). */
   readonly tokens: readonly SimulatedToken[];
   /** The price process (tests check determinism against it). */
@@ -116,18 +88,11 @@ export function createSimulatedMarket(options: SimulatedMarketOptions): MarketDa
     byAlias.set(token.name.toUpperCase(), token);
     for (const alias of token.aliases) byAlias.set(alias.toUpperCase(), token);
   }
-  const storedTokens =
-    options.backfill === 'off' ? [] : selectStoredTokens(tokens, options.storedSymbols, options.log);
   const nowSeconds = () => Math.floor(options.now().getTime() / 1000);
   const store = createCandleStore({
-    repository: options.repository,
     priceProcess,
-    storedTokens,
-    hourlyDays: options.hourlyDays,
-    minuteDays: options.minuteDays,
-    generator: `simulator:v${SIMULATOR_MODEL_VERSION}:${options.seed}`,
     nowSeconds,
-    log: options.log,
+    ...(options.maxCachedCandles === undefined ? {} : { maxCachedCandles: options.maxCachedCandles }),
   });
 
   const sol = bySymbol.get('SOL')!;
@@ -367,57 +332,19 @@ export function createSimulatedMarket(options: SimulatedMarketOptions): MarketDa
     return source === 'fallback' && query.length >= 4 && token.mint.startsWith(query);
   }
 
-  const abort = new AbortController();
-  let extendTimer: NodeJS.Timeout | undefined;
-  let backgroundSync: Promise<unknown> | undefined;
-
-  let historyRun: Promise<SyncReport> | undefined;
-
-  /** One backfill/extension pass; concurrent callers share it. */
-  function syncHistory(): Promise<SyncReport> {
-    historyRun ??= store
-      .sync(abort.signal)
-      .then((report) => {
-        if (report.candlesWritten > 0) options.log.info(report, 'market history stored');
-        return report;
-      })
-      .finally(() => {
-        historyRun = undefined;
-      });
-    return historyRun;
-  }
-
   return {
     source: 'simulator',
     tokens,
     priceProcess,
-    syncHistory,
+    cacheStats: () => store.cacheStats(),
 
     async start() {
       // Warm the first snapshot and its 24 h statistics so the first requests are fast.
       currentSnapshot();
       for (const entry of ranked) void entry.volume24hCents;
-      if (options.backfill === 'off') return;
-      if (options.backfill === 'await') await syncHistory();
-      else {
-        backgroundSync = syncHistory().catch((error: unknown) => {
-          if (!abort.signal.aborted) options.log.error({ err: error }, 'market history backfill failed');
-        });
-      }
-      extendTimer = setInterval(() => {
-        syncHistory().catch((error: unknown) => {
-          if (!abort.signal.aborted) options.log.error({ err: error }, 'extending market history failed');
-        });
-      }, EXTEND_INTERVAL_MS);
-      extendTimer.unref();
     },
 
-    async stop() {
-      abort.abort();
-      if (extendTimer) clearInterval(extendTimer);
-      // Let a running pass finish its current batch before the database closes.
-      await Promise.allSettled([backgroundSync, historyRun]);
-    },
+    async stop() {},
 
     async listPrices() {
       currentSnapshot();

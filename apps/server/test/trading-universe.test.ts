@@ -4,6 +4,7 @@ import {
   type TEnhancedTrendingToken,
   type TExecuteSignedTransactionResult,
   type TSuggestion,
+  type TTradable,
   type TUnsignedTransaction,
 } from '@solterm/contracts';
 import {
@@ -121,5 +122,23 @@ describe('trading the whole market universe on the embedded cluster', () => {
       // The wallet cannot pay for it: the answer is about the wallet's balance, never the maker's liquidity.
       expect(JSON.stringify(built.body), entry.symbol).not.toMatch(/liquidity|not available/i);
     }
+  });
+
+  it('tells which pairs are tradable before anyone clicks Buy (GET /api/trading/tradable)', async () => {
+    const { status, body } = await call<TTradable>(app, {
+      method: 'GET',
+      url: `/api/trading/tradable?pairs=${encodeURIComponent('GOAT/SOL,POPCAT/USDC,NOPE/SOL,SOL/USDC')}`,
+    });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.data.pairs).toEqual([
+      { pair: 'GOAT/SOL', tradable: true, reason: null },
+      { pair: 'POPCAT/USDC', tradable: true, reason: null },
+      { pair: 'NOPE/SOL', tradable: false, reason: 'Trading pair NOPE/SOL is not available' },
+      { pair: 'SOL/USDC', tradable: true, reason: null },
+    ]);
+    const tooMany = Array.from({ length: 51 }, () => 'SOL/USDC').join(',');
+    expect((await call(app, { method: 'GET', url: `/api/trading/tradable?pairs=${tooMany}` })).status).toBe(
+      400,
+    );
   });
 });

@@ -287,3 +287,37 @@ export const ZOrderBookSchema = z.object({
 export type TOrderBook = z.infer<typeof ZOrderBookSchema>;
 
 export const ZOrderIdParamsSchema = z.object({ id: z.string().uuid({ message: 'Invalid order id' }) });
+
+/** Most pairs one GET /trading/tradable answers (a trending table or a page of search results). */
+export const MAX_TRADABLE_PAIRS = 50;
+
+/** GET /trading/tradable query: pairs separated by commas, `BASE/QUOTE` (symbols or mints). */
+export const ZTradableQuerySchema = z.object({
+  pairs: z
+    .string()
+    .min(1, { message: 'pairs is required' })
+    .max(MAX_TRADABLE_PAIRS * 100)
+    .transform((value) =>
+      value
+        .split(',')
+        .map((pair) => pair.trim())
+        .filter(Boolean),
+    )
+    .refine((pairs) => pairs.length >= 1 && pairs.length <= MAX_TRADABLE_PAIRS, {
+      message: `pairs lists 1 to ${MAX_TRADABLE_PAIRS} pairs`,
+    }),
+});
+
+/** Whether one pair can be traded on the configured venue and chain, and why not. */
+export const ZPairTradabilitySchema = z.object({
+  /** The pair as asked. */
+  pair: z.string(),
+  tradable: z.boolean(),
+  /** The message a trade of this pair would fail with; null when tradable. */
+  reason: z.string().nullable(),
+});
+export type TPairTradability = z.infer<typeof ZPairTradabilitySchema>;
+
+/** GET /trading/tradable result, in the order asked. */
+export const ZTradableSchema = z.object({ pairs: z.array(ZPairTradabilitySchema) });
+export type TTradable = z.infer<typeof ZTradableSchema>;

@@ -13,6 +13,8 @@ import {
   ZSpotOrderSchema,
   ZSuggestionRequestSchema,
   ZSuggestionSchema,
+  ZTradableQuerySchema,
+  ZTradableSchema,
   ZTradeSchema,
   ZTradesHistoryQuerySchema,
   ZTradesHistorySchema,
@@ -195,6 +197,16 @@ export function registerTradingRoutes(app: ZodApp, deps: TradingRoutesDeps): voi
     },
     handler: async (request) =>
       ok(await trading.tradeHistory(authOf(request).user, request.query.limit, request.query.offset)),
+  });
+
+  app.get('/api/trading/tradable', {
+    schema: {
+      tags,
+      summary: 'Whether each pair can be traded here (tokens on the configured chain), and why not',
+      querystring: ZTradableQuerySchema,
+      response: { 200: success(ZTradableSchema) },
+    },
+    handler: async (request) => ok(await trading.tradability(request.query.pairs)),
   });
 
   app.get('/api/trading/orderbook/:symbol', {

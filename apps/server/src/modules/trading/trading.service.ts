@@ -24,6 +24,7 @@ import {
   type TRecordSpotOrderRequest,
   type TSpotOrder,
   type TSuggestion,
+  type TTradable,
   type TTrade,
   type TTradesHistory,
   type TUnsignedTransaction,
@@ -908,6 +909,27 @@ export function createTradingService(deps: TradingServiceDeps) {
         suggested_side: baseValue.gt(amountOf(pair.quote)) ? 'Sell' : 'Buy',
         available_balances: balances,
         price: mid ? priceNumber(mid) : null,
+      };
+    },
+
+    /**
+     * GET /trading/tradable: whether each pair resolves to two tokens that exist on the configured
+     * chain (the same check every order makes), so the web can mark a pair before anyone clicks Buy.
+     */
+    async tradability(pairs: readonly string[]): Promise<TTradable> {
+      return {
+        pairs: await Promise.all(
+          pairs.map(async (pair) => {
+            try {
+              await resolvePair(pair);
+              return { pair, tradable: true, reason: null };
+            } catch (error) {
+              if (isAppError(error) && error.status < 500)
+                return { pair, tradable: false, reason: error.message };
+              throw error;
+            }
+          }),
+        ),
       };
     },
 

@@ -9,6 +9,7 @@ import type {
   TRecordSpotOrderRequest,
   TSpotOrder,
   TSuggestion,
+  TTradable,
   TTrade,
   TTradesHistory,
   TUnsignedTransaction,
@@ -59,6 +60,10 @@ export const tradingApi = {
   /** GET /trading/trades/history?limit&offset: one page of fills with the total. */
   getTradeHistory: (limit: number, offset: number, signal?: AbortSignal) =>
     api.get<TTradesHistory>(`/trading/trades/history?limit=${limit}&offset=${offset}`, { signal }),
+
+  /** GET /trading/tradable?pairs=A/B,C/D: whether each pair can be traded here, and why not. */
+  getTradable: (pairs: readonly string[], signal?: AbortSignal) =>
+    api.get<TTradable>(`/trading/tradable?pairs=${encodeURIComponent(pairs.join(','))}`, { signal }),
 
   /** GET /trading/orderbook/{symbol}: the market maker's ladder. */
   getOrderBook: (symbol: string, signal?: AbortSignal) =>

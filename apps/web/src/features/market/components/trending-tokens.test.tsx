@@ -94,6 +94,35 @@ describe('trending tokens', () => {
     );
   });
 
+  it('marks a token that cannot be traded here before anyone clicks Buy', async () => {
+    // Given the server says BOME/SOL is not tradable (live venue, unknown token) and GOAT/SOL is
+    const { paths } = stubApi((path) => {
+      if (path === '/trending/enhanced')
+        return ok([GOAT, { ...GOAT, symbol: 'BOME', name: 'BOOK OF MEME', score: 1, address: null }]);
+      if (path.startsWith('/trading/tradable')) {
+        return ok({
+          pairs: [
+            { pair: 'BOME/SOL', tradable: false, reason: 'Trading pair BOME/SOL is not available' },
+            { pair: 'GOAT/SOL', tradable: true, reason: null },
+          ],
+        });
+      }
+      return undefined;
+    });
+    renderMarket(<TrendingTokens />, { route: '/trade' });
+
+    // Then BOME shows "Not tradable" instead of a Buy button, with the reason; GOAT keeps its Buy
+    const notTradable = await screen.findByTestId('not-tradable');
+    expect(notTradable).toHaveTextContent('Not tradable');
+    expect(notTradable).toHaveAttribute('title', 'Trading pair BOME/SOL is not available');
+    expect(screen.queryByRole('button', { name: 'Buy BOME with SOL' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Buy GOAT with SOL' })).toBeEnabled();
+    // And the table asked once, for every row's TOKEN/SOL pair
+    expect(paths.filter((path) => path.startsWith('/trading/tradable'))).toEqual([
+      `/trading/tradable?pairs=${encodeURIComponent('BOME/SOL,GOAT/SOL')}`,
+    ]);
+  });
+
   it('shows an empty state', async () => {
     stubApi((path) => (path === '/trending/enhanced' ? ok([]) : undefined));
     renderMarket(<TrendingTokens />);

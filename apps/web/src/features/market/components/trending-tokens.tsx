@@ -6,6 +6,7 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { getErrorMessage } from '../../../lib/api-client';
+import { useTradability } from '../../trading/use-tradability';
 import { marketApi, marketKeys } from '../api/market-api';
 import { useSwitchPair } from '../hooks/use-trading-selection';
 import { formatCompact, formatCompactUsd } from '../market-values';
@@ -41,8 +42,8 @@ export function TrendingTokens({ onBuy }: { onBuy?: (token: TEnhancedTrendingTok
   });
   const switchPair = useSwitchPair('trade');
 
-  function buy(token: TEnhancedTrendingToken) {
-    const selection = selectionFromToken(
+  const selectionOf = (token: TEnhancedTrendingToken) =>
+    selectionFromToken(
       {
         symbol: token.symbol,
         name: token.name,
@@ -51,6 +52,9 @@ export function TrendingTokens({ onBuy }: { onBuy?: (token: TEnhancedTrendingTok
       },
       'SOL',
     );
+
+  function buy(token: TEnhancedTrendingToken) {
+    const selection = selectionOf(token);
     if (!switchPair(selection)) return;
     orderIntentStore.set({
       side: 'buy',
@@ -65,6 +69,8 @@ export function TrendingTokens({ onBuy }: { onBuy?: (token: TEnhancedTrendingTok
   }
 
   const tokens = query.data ?? [];
+  // Which TOKEN/SOL pairs can be bought here, asked once for the whole table before anyone clicks.
+  const tradability = useTradability(tokens.map((token) => selectionOf(token).pair));
   return (
     <Card>
       <CardHeader
@@ -141,15 +147,25 @@ export function TrendingTokens({ onBuy }: { onBuy?: (token: TEnhancedTrendingTok
                       {token.age ?? '—'}
                     </Td>
                     <Td className="text-right">
-                      <Button
-                        variant="buy"
-                        size="xs"
-                        className="min-w-14"
-                        onClick={() => buy(token)}
-                        aria-label={`Buy ${token.symbol} with SOL`}
-                      >
-                        Buy
-                      </Button>
+                      {tradability.byPair.get(selectionOf(token).pair)?.tradable === false ? (
+                        <span
+                          className="text-[11px] whitespace-nowrap text-faint"
+                          title={tradability.byPair.get(selectionOf(token).pair)?.reason ?? undefined}
+                          data-testid="not-tradable"
+                        >
+                          Not tradable
+                        </span>
+                      ) : (
+                        <Button
+                          variant="buy"
+                          size="xs"
+                          className="min-w-14"
+                          onClick={() => buy(token)}
+                          aria-label={`Buy ${token.symbol} with SOL`}
+                        >
+                          Buy
+                        </Button>
+                      )}
                     </Td>
                   </Tr>
                 ))}

@@ -1,9 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TOrderBook } from '@solterm/contracts';
 
-const api = vi.hoisted(() => ({ tradingApi: { getOrderBook: vi.fn() }, walletApi: {} }));
+const api = vi.hoisted(() => ({
+  tradingApi: { getOrderBook: vi.fn(), getTradable: vi.fn() },
+  walletApi: {},
+}));
 vi.mock('../../trading/trading-api', () => api);
 
 import { renderSpot, SOL_USDC } from '../test/spot-fixtures';
@@ -26,6 +29,12 @@ const BOOK: TOrderBook = {
 
 afterEach(() => {
   vi.clearAllMocks();
+});
+
+beforeEach(() => {
+  api.tradingApi.getTradable.mockImplementation(async (pairs: string[]) => ({
+    pairs: pairs.map((pair) => ({ pair, tradable: true, reason: null })),
+  }));
 });
 
 describe('order book rows', () => {
@@ -84,5 +93,19 @@ describe('OrderBook', () => {
     expect(
       await within(screen.getByTestId('order-book')).findByText('Order book unavailable'),
     ).toBeInTheDocument();
+  });
+
+  it('shows a clear "Not tradable" state for an untradable pair and never polls its book', async () => {
+    api.tradingApi.getTradable.mockImplementation(async (pairs: string[]) => ({
+      pairs: pairs.map((pair) => ({
+        pair,
+        tradable: false,
+        reason: `Trading pair ${pair} is not available`,
+      })),
+    }));
+    renderSpot(<OrderBook pair={SOL_USDC} />);
+    expect(await screen.findByText('Not tradable')).toBeInTheDocument();
+    expect(screen.getByText(/cannot be traded here: Trading pair .* is not available/)).toBeInTheDocument();
+    expect(api.tradingApi.getOrderBook).not.toHaveBeenCalled();
   });
 });

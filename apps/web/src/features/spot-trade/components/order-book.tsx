@@ -181,7 +181,14 @@ export function OrderBook({
         <span>Size ({tokenLabel(pair.base)})</span>
         <span>Total</span>
       </div>
-      {query.isError && !book ? (
+      {query.isTradable === false ? (
+        <EmptyState
+          className="flex-1 py-8"
+          icon={<BookOpen className="size-4" />}
+          title="Not tradable"
+          description={`${pair.pair} cannot be traded here${query.notTradableReason ? `: ${query.notTradableReason}` : '.'}`}
+        />
+      ) : query.isError && !book ? (
         <EmptyState
           className="flex-1 py-8"
           icon={<BookOpen className="size-4" />}

@@ -8,6 +8,7 @@ import {
 } from '@solterm/contracts';
 import { notify } from '../../../lib/toast';
 import { tradingApi, walletApi } from '../../trading/trading-api';
+import { usePairTradability } from '../../trading/use-tradability';
 
 /*
  * The trade page's reads. The spec fixes only the All Trades cadence (100 fills every 5 s) and the
@@ -63,14 +64,20 @@ export function useTradesFeed() {
   });
 }
 
-/** The pair's order book (GET /trading/orderbook/{symbol}). */
+/**
+ * The pair's order book (GET /trading/orderbook/{symbol}), polled only once the pair is known to be
+ * tradable: an untradable pair (`isTradable` false, with the server's `reason`) is never polled.
+ */
 export function useOrderBook(pairId: string) {
-  return useQuery({
+  const tradability = usePairTradability(pairId);
+  const query = useQuery({
     queryKey: spotKeys.orderBook(pairId),
     queryFn: ({ signal }) => tradingApi.getOrderBook(pairId, signal),
     refetchInterval: ORDER_BOOK_POLL_MS,
     staleTime: 1_000,
+    enabled: tradability.canPoll,
   });
+  return { ...query, isTradable: tradability.isTradable, notTradableReason: tradability.reason };
 }
 
 /**
@@ -78,10 +85,13 @@ export function useOrderBook(pairId: string) {
  * the chain) and GET /wallet/balance (the wallet's total value).
  */
 export function usePairBalances(pairId: string) {
+  const { canPoll } = usePairTradability(pairId);
   const suggestion = useQuery({
     queryKey: spotKeys.suggestion(pairId),
     queryFn: () => tradingApi.suggestion(pairId),
     refetchInterval: BALANCES_POLL_MS,
+    // The suggestion names the pair: an untradable pair would answer 404 every 30 s.
+    enabled: canPoll,
   });
   const wallet = useQuery({
     queryKey: spotKeys.walletBalance,

@@ -124,20 +124,28 @@ export function createAuthRepository(db: Db) {
       await db.insert(passwordResetTokens).values(values);
     },
 
-    /** Consumes a reset token: single use, not expired. Returns the user id or undefined. */
+    /**
+     * Consumes a reset token (single use, not expired) together with every other outstanding reset
+     * token of its user, in one statement: once a link sets the password, no older link can set it
+     * again, and of two links used at once only one wins. Returns the user id or undefined.
+     */
     async consumeResetToken(tokenHash: string, now: Date): Promise<string | undefined> {
-      const [row] = await db
-        .update(passwordResetTokens)
-        .set({ usedAt: now })
+      const owner = db
+        .select({ userId: passwordResetTokens.userId })
+        .from(passwordResetTokens)
         .where(
           and(
             eq(passwordResetTokens.tokenHash, tokenHash),
             isNull(passwordResetTokens.usedAt),
             gt(passwordResetTokens.expiresAt, now),
           ),
-        )
-        .returning({ userId: passwordResetTokens.userId });
-      return row?.userId;
+        );
+      const rows = await db
+        .update(passwordResetTokens)
+        .set({ usedAt: now })
+        .where(and(eq(passwordResetTokens.userId, owner), isNull(passwordResetTokens.usedAt)))
+        .returning({ userId: passwordResetTokens.userId, tokenHash: passwordResetTokens.tokenHash });
+      return rows.find((row) => row.tokenHash === tokenHash)?.userId;
     },
 
     async findCustodialWallet(userId: string) {

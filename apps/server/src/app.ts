@@ -315,7 +315,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     rateLimit: { max: config.authRateLimit.max, timeWindow: config.authRateLimit.windowMs },
     publicUrl: config.publicUrl,
   });
-  if (isTestNetwork(config.network)) registerOutboxRoutes(server, { email });
+  if (config.devOutbox) registerOutboxRoutes(server, { email });
   registerRealtimeRoutes(server, { hub, auth });
   registerMarketRoutes(server, { market, now });
   registerHoldersRoutes(server, { holders });

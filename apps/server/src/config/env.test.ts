@@ -125,6 +125,18 @@ describe('loadConfig', () => {
     expect(configError({ [key]: value })).toContain(`  ${key}: `);
   });
 
+  it('turns the dev outbox on for localnet only, unless DEV_OUTBOX says otherwise', () => {
+    expect(loadConfig({}).devOutbox).toBe(true);
+    expect(loadConfig({ SOLANA_NETWORK: 'devnet' }).devOutbox).toBe(false);
+    expect(loadConfig({ SOLANA_NETWORK: 'devnet', DEV_OUTBOX: 'on' }).devOutbox).toBe(true);
+    expect(loadConfig({ DEV_OUTBOX: 'off' }).devOutbox).toBe(false);
+    expect(loadConfig({ SOLANA_NETWORK: 'mainnet' }).devOutbox).toBe(false);
+    expect(configError({ SOLANA_NETWORK: 'mainnet', DEV_OUTBOX: 'on' })).toContain(
+      '  DEV_OUTBOX: DEV_OUTBOX=on is refused on mainnet',
+    );
+    expect(configError({ DEV_OUTBOX: 'yes' })).toContain('  DEV_OUTBOX: ');
+  });
+
   it('names every setting in CONFIG_KEYS', () => {
     expect(CONFIG_KEYS).toEqual(
       expect.arrayContaining([

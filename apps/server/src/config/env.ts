@@ -31,6 +31,8 @@ const ZConfigSchema = z
     FAUCET_RATE_LIMIT_WINDOW_MS: ZPositiveInt.default(3_600_000),
     PUBLIC_URL: z.url().optional(),
     SMTP_URL: z.string().min(1).optional(),
+    // The dev outbox (GET /api/dev/outbox, loopback clients only): unset means on for localnet only.
+    DEV_OUTBOX: z.enum(['on', 'off']).optional(),
     EMAIL_FROM: z.string().min(3).default('solterm <no-reply@solterm.local>'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     BODY_LIMIT_BYTES: ZPositiveInt.default(256 * 1024),
@@ -71,6 +73,15 @@ const ZConfigSchema = z
     JUPITER_SWAP_API_URL: z.url().default('https://lite-api.jup.ag/swap/v1'),
     JUPITER_API_KEY: z.string().min(1).optional(),
   })
+  .superRefine((raw, context) => {
+    if (raw.DEV_OUTBOX === 'on' && raw.SOLANA_NETWORK === 'mainnet') {
+      context.addIssue({
+        code: 'custom',
+        path: ['DEV_OUTBOX'],
+        message: 'DEV_OUTBOX=on is refused on mainnet: the outbox holds password reset links',
+      });
+    }
+  })
   .transform((raw) => ({
     port: raw.PORT,
     host: raw.HOST,
@@ -86,6 +97,7 @@ const ZConfigSchema = z
     faucetRateLimit: { max: raw.FAUCET_RATE_LIMIT_MAX, windowMs: raw.FAUCET_RATE_LIMIT_WINDOW_MS },
     publicUrl: raw.PUBLIC_URL,
     smtpUrl: raw.SMTP_URL,
+    devOutbox: raw.DEV_OUTBOX ? raw.DEV_OUTBOX === 'on' : raw.SOLANA_NETWORK === 'localnet',
     emailFrom: raw.EMAIL_FROM,
     logLevel: raw.LOG_LEVEL,
     bodyLimitBytes: raw.BODY_LIMIT_BYTES,

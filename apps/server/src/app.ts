@@ -313,7 +313,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     auth,
     requireAuth,
     rateLimit: { max: config.authRateLimit.max, timeWindow: config.authRateLimit.windowMs },
-    publicUrl: config.publicUrl,
   });
   if (config.devOutbox) registerOutboxRoutes(server, { email });
   registerRealtimeRoutes(server, { hub, auth });

@@ -29,6 +29,10 @@ export const ERRORS = {
   },
   WALLET__CHALLENGE_EXPIRED: { status: 400, message: 'Sign-in challenge expired. Please try again.' },
   WALLET__CHALLENGE_MISMATCH: { status: 400, message: 'Signed message does not match the sign-in challenge' },
+  WALLET__CHALLENGE_WRONG_SITE: {
+    status: 400,
+    message: 'The signed message was issued for another website. Only sign messages shown by this site.',
+  },
   WALLET__SIGNATURE_REQUIRED: {
     status: 400,
     message: 'A signed sign-in message is required for this wallet',

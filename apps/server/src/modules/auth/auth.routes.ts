@@ -18,7 +18,7 @@ import {
 import { ok } from '../../lib/reply';
 import type { ZodApp } from '../../lib/zod-app';
 import { authOf } from '../../plugins/authenticate';
-import type { AuthService, Origin, RequestMeta } from './auth.service';
+import type { AuthService, RequestMeta } from './auth.service';
 
 // A bodyless POST reaches the validator as null; accept it like an empty object.
 const ZEmptyBodySchema = z.object({}).passthrough().nullish();
@@ -27,7 +27,6 @@ export interface AuthRoutesDeps {
   auth: AuthService;
   requireAuth: preHandlerAsyncHookHandler;
   rateLimit: { max: number; timeWindow: number };
-  publicUrl?: string;
 }
 
 function metaOf(request: FastifyRequest): RequestMeta {
@@ -40,14 +39,6 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
   const limited = { rateLimit: deps.rateLimit };
   const tags = ['auth'];
   const bearer = [{ bearerAuth: [] }];
-
-  function originOf(request: FastifyRequest): Origin {
-    if (deps.publicUrl) {
-      const url = new URL(deps.publicUrl);
-      return { domain: url.host, uri: url.origin };
-    }
-    return { domain: request.host, uri: `${request.protocol}://${request.host}` };
-  }
 
   app.post('/api/auth/register', {
     config: limited,
@@ -121,7 +112,7 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
       querystring: ZWalletChallengeQuerySchema,
       response: { 200: success(ZWalletChallengeSchema) },
     },
-    handler: async (request) => ok(await auth.createChallenge(request.query, originOf(request))),
+    handler: async (request) => ok(await auth.createChallenge(request.query)),
   });
 
   app.post('/api/auth/connect-wallet', {

@@ -18,7 +18,13 @@ import { isUniqueViolation, type AuthRepository, type UserRow } from './auth.rep
 import { encryptSecret, generateCustodialKeypair } from './custodial-wallet';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
 import type { SessionTokens } from './session-tokens';
-import { buildChallengeMessage, CHALLENGE_TTL_MS, parseChallengeNonce } from './wallet-challenge';
+import {
+  buildChallengeMessage,
+  CHALLENGE_TTL_MS,
+  originOfPublicUrl,
+  parseChallengeNonce,
+  parseChallengeOrigin,
+} from './wallet-challenge';
 import {
   isEvmAddress,
   isSolanaPublicKey,
@@ -31,12 +37,6 @@ export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 export interface RequestMeta {
   ip?: string;
   userAgent?: string;
-}
-
-/** Where the request came from, used to bind a sign-in challenge to this site. */
-export interface Origin {
-  domain: string;
-  uri: string;
 }
 
 export interface AuthContext {
@@ -59,6 +59,7 @@ export interface AuthServiceDeps {
   email: EmailService;
   walletEncryptionKey: Uint8Array;
   network: TNetwork;
+  /** This site's origin (PUBLIC_URL): reset links and the domain and URI of sign-in challenges. */
   publicUrl: string;
   sessionTtlHours: number;
   rememberMeTtlDays: number;
@@ -91,6 +92,9 @@ function sha256Hex(value: string): string {
 /** Accounts, sessions and wallet sign-in. Every failure is an AppError with a stable code. */
 export function createAuthService(deps: AuthServiceDeps) {
   const { repo, tokens, now } = deps;
+  // Sign-in messages name this site from configuration only: a Host header would let a phishing site
+  // get a message naming itself, signed by a victim, accepted here.
+  const siteOrigin = originOfPublicUrl(deps.publicUrl);
 
   async function startSession(user: UserRow, rememberMe: boolean, meta: RequestMeta): Promise<TAuthResult> {
     const issuedAt = now();
@@ -134,6 +138,10 @@ export function createAuthService(deps: AuthServiceDeps) {
     const sameFamily = (challenge.walletType === 'metamask') === isEvm;
     if (!sameAddress || !sameFamily || challenge.message !== request.message) {
       throw new AppError('WALLET__CHALLENGE_MISMATCH');
+    }
+    const origin = parseChallengeOrigin(request.message);
+    if (origin?.domain !== siteOrigin.domain || origin.uri !== siteOrigin.uri) {
+      throw new AppError('WALLET__CHALLENGE_WRONG_SITE');
     }
     if (challenge.expiresAt.getTime() <= now().getTime()) throw new AppError('WALLET__CHALLENGE_EXPIRED');
 
@@ -238,7 +246,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       await repo.revokeAllSessions(userId, now());
     },
 
-    async createChallenge(query: TWalletChallengeQuery, origin: Origin): Promise<TWalletChallenge> {
+    async createChallenge(query: TWalletChallengeQuery): Promise<TWalletChallenge> {
       const isEvm = query.wallet_type === 'metamask';
       if (isEvm ? !isEvmAddress(query.wallet_address) : !isSolanaPublicKey(query.wallet_address)) {
         throw new AppError('WALLET__ADDRESS_INVALID');
@@ -247,8 +255,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       const expiresAt = new Date(issuedAt.getTime() + CHALLENGE_TTL_MS);
       const nonce = randomBytes(16).toString('hex');
       const message = buildChallengeMessage({
-        domain: origin.domain,
-        uri: origin.uri,
+        domain: siteOrigin.domain,
+        uri: siteOrigin.uri,
         address: query.wallet_address,
         walletType: query.wallet_type,
         network: deps.network,

@@ -139,6 +139,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     from: config.emailFrom,
     log: server.log,
   });
+  // The hub comes first: revoking a session (logout, password reset) closes its sockets.
+  const hub = createRealtimeHub({ database, log: server.log, now });
+  await hub.start();
   const auth = createAuthService({
     repo: createAuthRepository(database.db),
     tokens: createSessionTokens(jwtSecret),
@@ -150,9 +153,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     rememberMeTtlDays: config.rememberMeTtlDays,
     now,
     log: server.log,
+    onSessionsRevoked: (revocation) => hub.revokeSessions(revocation),
   });
-  const hub = createRealtimeHub({ database, log: server.log });
-  await hub.start();
 
   const marketData = createMarketData(config.market, {
     repository: createMarketRepository(database.db),

@@ -71,7 +71,8 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
       response: { 200: success(ZMessageResultSchema) },
     },
     handler: async (request) => {
-      await auth.logout(authOf(request).sessionId);
+      const { user, sessionId } = authOf(request);
+      await auth.logout(user.id, sessionId);
       return ok({ message: 'Logged out' });
     },
   });

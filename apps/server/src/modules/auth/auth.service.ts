@@ -65,6 +65,8 @@ export interface AuthServiceDeps {
   rememberMeTtlDays: number;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** Told once sessions are revoked, so what acts for them elsewhere (open sockets) stops too. */
+  onSessionsRevoked?: (revocation: { userId: string; sessionId?: string }) => Promise<void>;
 }
 
 /** Emails are identities: compared trimmed and lower-cased. */
@@ -190,8 +192,14 @@ export function createAuthService(deps: AuthServiceDeps) {
       return startSession(user, request.remember_me ?? false, meta);
     },
 
-    async logout(sessionId: string): Promise<void> {
+    async logout(userId: string, sessionId: string): Promise<void> {
       await repo.revokeSession(sessionId, now());
+      await deps.onSessionsRevoked?.({ userId, sessionId });
+    },
+
+    /** True while a session is neither revoked nor expired. */
+    async isSessionActive(sessionId: string): Promise<boolean> {
+      return (await repo.findActiveSession(sessionId, now())) !== undefined;
     },
 
     /** Resolves a bearer token to its live session and user, or throws AUTH__TOKEN_INVALID. */
@@ -244,6 +252,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!userId) throw new AppError('AUTH__RESET_TOKEN_INVALID');
       await repo.updateUser(userId, { passwordHash });
       await repo.revokeAllSessions(userId, now());
+      await deps.onSessionsRevoked?.({ userId });
     },
 
     async createChallenge(query: TWalletChallengeQuery): Promise<TWalletChallenge> {

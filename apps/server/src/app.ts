@@ -12,7 +12,7 @@ import { isTestNetwork, type TSpotOrder } from '@solterm/contracts';
 // The composition root is the one place the server imports the local cluster: to start it and serve
 // it at /rpc. Business code reaches the chain only through JSON-RPC (modules/chain), as a real cluster.
 import { createJsonRpcHandler, createLocalCluster, type LocalCluster } from '@solterm/localnet';
-import type { AppConfig } from './config/env';
+import { toFastifyTrustProxy, type AppConfig } from './config/env';
 import { openDatabase, type Database } from './db/database';
 import { readOrCreateSecret } from './lib/data-dir-secret';
 import { registerApiDocs } from './plugins/api-docs';
@@ -108,7 +108,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       ],
     },
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: toFastifyTrustProxy(config.trustProxy),
     forceCloseConnections: true,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
@@ -151,6 +151,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
     sessionTtlHours: config.sessionTtlHours,
     rememberMeTtlDays: config.rememberMeTtlDays,
+    loginThrottle: config.loginThrottle,
     now,
     log: server.log,
     onSessionsRevoked: (revocation) => hub.revokeSessions(revocation),

@@ -71,6 +71,30 @@ describe.each(databaseTargets())('dev outbox GET /api/dev/outbox on %s', (target
     }
   });
 
+  describe('with TRUST_PROXY set, judges the socket, not the forwarded address', () => {
+    let proxied: TestApp;
+
+    beforeAll(async () => {
+      proxied = await createTestApp({ database, env: { TRUST_PROXY: '10.0.0.1,loopback' } });
+    });
+
+    afterAll(async () => {
+      await proxied?.close();
+    });
+
+    it('refuses a remote client whose trusted proxy says it is 127.0.0.1', async () => {
+      const { status } = await readOutbox(proxied, '10.0.0.1', { 'x-forwarded-for': '127.0.0.1' });
+
+      expect(status).toBe(404);
+    });
+
+    it('refuses a remote client relayed by a trusted proxy on this machine', async () => {
+      const { status } = await readOutbox(proxied, '127.0.0.1', { 'x-forwarded-for': '203.0.113.9' });
+
+      expect(status).toBe(404);
+    });
+  });
+
   describe.each([
     ['devnet', {}, 404],
     ['testnet', {}, 404],

@@ -22,6 +22,10 @@ export const ERRORS = {
     message: 'Invalid reset link. Please request a new password reset.',
   },
   AUTH__USER_NOT_FOUND: { status: 404, message: 'User not found' },
+  AUTH__LOGIN_LOCKED: {
+    status: 429,
+    message: 'Too many failed sign-in attempts for this email. Please try again later.',
+  },
 
   WALLET__CHALLENGE_INVALID: {
     status: 400,

@@ -15,6 +15,7 @@ import {
   ZWalletChallengeQuerySchema,
   ZWalletChallengeSchema,
 } from '@solterm/contracts';
+import { isAppError } from '../../lib/app-error';
 import { ok } from '../../lib/reply';
 import type { ZodApp } from '../../lib/zod-app';
 import { authOf } from '../../plugins/authenticate';
@@ -59,7 +60,17 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
       body: ZLoginRequestSchema,
       response: { 200: success(ZAuthResultSchema) },
     },
-    handler: async (request) => ok(await auth.login(request.body, metaOf(request))),
+    handler: async (request, reply) => {
+      try {
+        return ok(await auth.login(request.body, metaOf(request)));
+      } catch (error) {
+        // An email held back after failed sign-ins: say when to try again, as the per-client limit does.
+        if (isAppError(error) && error.code === 'AUTH__LOGIN_LOCKED') {
+          reply.header('retry-after', String(error.details?.retryAfterSeconds ?? 1));
+        }
+        throw error;
+      }
+    },
   });
 
   app.post('/api/auth/logout', {

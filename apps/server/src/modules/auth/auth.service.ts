@@ -16,6 +16,7 @@ import { AppError } from '../../lib/app-error';
 import type { EmailService } from '../email/email.service';
 import { isUniqueViolation, type AuthRepository, type UserRow } from './auth.repository';
 import { encryptSecret, generateCustodialKeypair } from './custodial-wallet';
+import { decideLoginAttempt, type LoginThrottlePolicy } from './login-throttle';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
 import type { SessionTokens } from './session-tokens';
 import {
@@ -63,6 +64,8 @@ export interface AuthServiceDeps {
   publicUrl: string;
   sessionTtlHours: number;
   rememberMeTtlDays: number;
+  /** Failed sign-ins allowed per email before a growing, bounded delay (persisted, all processes). */
+  loginThrottle: LoginThrottlePolicy;
   now: () => Date;
   log: FastifyBaseLogger;
   /** Told once sessions are revoked, so what acts for them elsewhere (open sockets) stops too. */
@@ -181,14 +184,34 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
     },
 
+    /**
+     * Signs in with email and password. Each email (known or not, answered alike) has a persisted
+     * failure count: past the limit, attempts are refused with a doubling, bounded delay.
+     */
     async login(request: TLoginRequest, meta: RequestMeta): Promise<TAuthResult> {
-      const user = await repo.findUserByEmail(normalizeEmail(request.email));
-      if (!user?.passwordHash) {
-        await verifyAgainstDummy(request.password);
+      const email = normalizeEmail(request.email);
+      const emailHash = sha256Hex(email);
+      const attemptAt = now();
+      const decision = await repo.decideLoginAttempt(emailHash, (state) =>
+        decideLoginAttempt(state, attemptAt, deps.loginThrottle),
+      );
+      if (!decision.admitted) {
+        throw new AppError('AUTH__LOGIN_LOCKED', undefined, {
+          retryAfterSeconds: Math.ceil(decision.retryAfterMs / 1000),
+        });
+      }
+      const user = await repo.findUserByEmail(email);
+      let isValid = false;
+      if (user?.passwordHash) isValid = await verifyPassword(user.passwordHash, request.password);
+      else await verifyAgainstDummy(request.password);
+      if (!user || !isValid) {
+        await repo.deleteStaleLoginThrottles(
+          new Date(attemptAt.getTime() - deps.loginThrottle.windowMs),
+          attemptAt,
+        );
         throw new AppError('AUTH__INVALID_CREDENTIALS');
       }
-      if (!(await verifyPassword(user.passwordHash, request.password)))
-        throw new AppError('AUTH__INVALID_CREDENTIALS');
+      await repo.clearLoginThrottle(emailHash);
       return startSession(user, request.remember_me ?? false, meta);
     },
 
@@ -250,8 +273,10 @@ export function createAuthService(deps: AuthServiceDeps) {
       const passwordHash = await hashPassword(newPassword);
       const userId = await repo.consumeResetToken(sha256Hex(token), now());
       if (!userId) throw new AppError('AUTH__RESET_TOKEN_INVALID');
-      await repo.updateUser(userId, { passwordHash });
+      const user = await repo.updateUser(userId, { passwordHash });
       await repo.revokeAllSessions(userId, now());
+      // Whoever reads the mailbox owns the account: failed sign-ins by others no longer hold it back.
+      if (user.email) await repo.clearLoginThrottle(sha256Hex(user.email));
       await deps.onSessionsRevoked?.({ userId });
     },
 

@@ -12,7 +12,7 @@ import { isTestNetwork, type TSpotOrder } from '@solterm/contracts';
 // The composition root is the one place the server imports the local cluster: to start it and serve
 // it at /rpc. Business code reaches the chain only through JSON-RPC (modules/chain), as a real cluster.
 import { createJsonRpcHandler, createLocalCluster, type LocalCluster } from '@solterm/localnet';
-import type { AppConfig } from './config/env';
+import { toFastifyTrustProxy, type AppConfig } from './config/env';
 import { openDatabase, type Database } from './db/database';
 import { readOrCreateSecret } from './lib/data-dir-secret';
 import { registerApiDocs } from './plugins/api-docs';
@@ -107,7 +107,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       ],
     },
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: toFastifyTrustProxy(config.trustProxy),
     forceCloseConnections: true,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
@@ -138,6 +138,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     from: config.emailFrom,
     log: server.log,
   });
+  // The hub comes first: revoking a session (logout, password reset) closes its sockets.
+  const hub = createRealtimeHub({ database, log: server.log, now });
+  await hub.start();
   const auth = createAuthService({
     repo: createAuthRepository(database.db),
     tokens: createSessionTokens(jwtSecret),
@@ -147,11 +150,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
     sessionTtlHours: config.sessionTtlHours,
     rememberMeTtlDays: config.rememberMeTtlDays,
+    loginThrottle: config.loginThrottle,
     now,
     log: server.log,
+    onSessionsRevoked: (revocation) => hub.revokeSessions(revocation),
   });
-  const hub = createRealtimeHub({ database, log: server.log });
-  await hub.start();
 
   const marketData = createMarketData(config.market, {
     now,
@@ -311,9 +314,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     auth,
     requireAuth,
     rateLimit: { max: config.authRateLimit.max, timeWindow: config.authRateLimit.windowMs },
-    publicUrl: config.publicUrl,
   });
-  if (isTestNetwork(config.network)) registerOutboxRoutes(server, { email });
+  if (config.devOutbox) registerOutboxRoutes(server, { email });
   registerRealtimeRoutes(server, { hub, auth });
   registerMarketRoutes(server, { market, now });
   registerHoldersRoutes(server, { holders });

@@ -361,6 +361,32 @@ describe.each(databaseTargets())('auth API on %s', (target) => {
       expect((await login(email, 'second new password')).status).toBe(401);
     });
 
+    it('a reset invalidates every other outstanding reset link of that user', async () => {
+      // Given two reset links sent to the same account
+      const { email } = await registerUser(app);
+      const firstLink = await requestResetToken(email);
+      const secondLink = await requestResetToken(email);
+
+      // When the first one is used
+      const first = await call(app, {
+        method: 'POST',
+        url: '/api/auth/reset-password',
+        payload: { token: firstLink, new_password: 'chosen by the owner' },
+      });
+      const second = await call(app, {
+        method: 'POST',
+        url: '/api/auth/reset-password',
+        payload: { token: secondLink, new_password: 'chosen by an attacker' },
+      });
+
+      // Then the second one no longer changes the password
+      expect(first.status).toBe(200);
+      expect(second.status).toBe(400);
+      expect(second.body.code).toBe('AUTH__RESET_TOKEN_INVALID');
+      expect((await login(email, 'chosen by the owner')).status).toBe(200);
+      expect((await login(email, 'chosen by an attacker')).status).toBe(401);
+    });
+
     it('refuses a reset token older than one hour', async () => {
       const { email, password } = await registerUser(app);
       const resetToken = await requestResetToken(email);

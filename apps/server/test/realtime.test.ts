@@ -2,14 +2,53 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { openDatabase } from '../src/db/database';
 import { WS_CLOSE_UNAUTHORIZED } from '../src/modules/realtime/realtime.routes';
 import {
+  bearer,
+  call,
   createTestApp,
   databaseTargets,
   openTestDatabase,
   registerUser,
+  type AuthData,
   type TestApp,
   type TestDatabase,
 } from './helpers/test-app';
 import { listen, TestSocket } from './helpers/ws-client';
+
+const DAY_MS = 86_400_000;
+
+/** Signs in again with the same credentials: a second, independent session of the same user. */
+async function login(app: TestApp, email: string, password: string): Promise<string> {
+  const { status, body } = await call<AuthData>(app, {
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password },
+  });
+  if (status !== 200) throw new Error(`login failed: ${status}`);
+  return body.data.token;
+}
+
+async function logout(app: TestApp, token: string): Promise<void> {
+  const { status } = await call(app, { method: 'POST', url: '/api/auth/logout', headers: bearer(token) });
+  expect(status).toBe(200);
+}
+
+/** Asks for a reset link (read from the dev outbox) and uses it. */
+async function resetPassword(app: TestApp, email: string): Promise<void> {
+  await call(app, { method: 'POST', url: '/api/auth/forgot-password', payload: { email } });
+  const outbox = await call<{ links: string[] }[]>(app, {
+    method: 'GET',
+    url: `/api/dev/outbox?to=${encodeURIComponent(email)}&limit=1`,
+  });
+  const token = new URL(outbox.body.data[0]!.links[0]!).searchParams.get('token');
+  const { status } = await call(app, {
+    method: 'POST',
+    url: '/api/auth/reset-password',
+    payload: { token, new_password: 'a new password after reset' },
+  });
+  expect(status).toBe(200);
+}
+
+const orderUpdate = (id: string) => ({ type: 'order_update', data: { id } }) as const;
 
 const statusMessage = (botId: string) =>
   ({
@@ -92,6 +131,65 @@ describe.each(databaseTargets())('WebSocket /ws on %s', (target) => {
 
     expect((await socket.next()).type).toBe('error');
     expect((await socket.closed).code).toBe(WS_CLOSE_UNAUTHORIZED);
+  });
+
+  describe('revocation', () => {
+    it("logout closes that session's sockets with 4401, and only that session's", async () => {
+      // Given one user signed in twice, with a socket on each session
+      const { token, email, password, user } = await registerUser(app);
+      const otherToken = await login(app, email, password);
+      const revoked = await open(token);
+      const kept = await open(otherToken);
+
+      // When the first session logs out
+      await logout(app, token);
+
+      // Then its socket is closed as if its token were bad, and receives nothing more
+      expect(await revoked.closed).toEqual({ code: WS_CLOSE_UNAUTHORIZED, reason: 'Session revoked' });
+      await app.hub.publish(user.id, orderUpdate('after-logout'));
+      expect(revoked.unread()).toEqual([]);
+      expect(await kept.next()).toEqual(orderUpdate('after-logout'));
+    });
+
+    it('a password reset closes every socket of the user', async () => {
+      const { token, email, password, user } = await registerUser(app);
+      const first = await open(token);
+      const second = await open(await login(app, email, password));
+      const bystander = await open((await registerUser(app)).token);
+
+      await resetPassword(app, email);
+
+      expect((await first.closed).code).toBe(WS_CLOSE_UNAUTHORIZED);
+      expect((await second.closed).code).toBe(WS_CLOSE_UNAUTHORIZED);
+      expect(app.hub.connectionCount(user.id)).toBe(0);
+      expect(await bystander.drain()).toEqual([]);
+    });
+
+    it("an expired session's socket is closed instead of sent the user's messages", async () => {
+      const { token, user } = await registerUser(app);
+      const socket = await open(token);
+      app.clock.advance(DAY_MS + 1000);
+
+      await app.hub.publish(user.id, orderUpdate('after-expiry'));
+
+      expect(await socket.closed).toEqual({ code: WS_CLOSE_UNAUTHORIZED, reason: 'Session expired' });
+      expect(socket.unread()).toEqual([]);
+    });
+
+    it("the expiry sweep closes an expired session's socket even when nothing is sent to it", async () => {
+      const { token } = await registerUser(app);
+      const socket = await open(token);
+      const alsoOld = await open((await registerUser(app)).token);
+      app.clock.advance(DAY_MS - 1000);
+      const live = await open((await registerUser(app)).token);
+      app.clock.advance(2000);
+
+      app.hub.closeExpiredSessions();
+
+      expect((await socket.closed).code).toBe(WS_CLOSE_UNAUTHORIZED);
+      expect((await alsoOld.closed).code).toBe(WS_CLOSE_UNAUTHORIZED);
+      expect(await live.drain()).toEqual([]);
+    });
   });
 
   it.each([
@@ -238,6 +336,30 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
       expect(await aliceOnFirst.next()).toEqual(statusMessage('cross-process'));
       expect(await bobOnSecond.next()).toEqual(statusMessage('marker'));
       expect(await bobOnSecond.drain()).toEqual([]);
+    });
+
+    it("a logout on one process closes that session's sockets on every process", async () => {
+      const dave = await registerUser(first);
+      const onSecond = await TestSocket.authenticated(secondUrl, dave.token);
+      const onFirst = await TestSocket.authenticated(firstUrl, dave.token);
+      sockets.push(onSecond, onFirst);
+
+      await logout(first, dave.token);
+
+      expect((await onSecond.closed).code).toBe(WS_CLOSE_UNAUTHORIZED);
+      expect((await onFirst.closed).code).toBe(WS_CLOSE_UNAUTHORIZED);
+    });
+
+    it("a password reset on one process closes the user's sockets on every process", async () => {
+      const erin = await registerUser(second);
+      const onFirst = await TestSocket.authenticated(firstUrl, erin.token);
+      const other = await TestSocket.authenticated(firstUrl, await login(second, erin.email, erin.password));
+      sockets.push(onFirst, other);
+
+      await resetPassword(second, erin.email);
+
+      expect((await onFirst.closed).code).toBe(WS_CLOSE_UNAUTHORIZED);
+      expect((await other.closed).code).toBe(WS_CLOSE_UNAUTHORIZED);
     });
 
     it('delivers in the other direction too', async () => {

@@ -56,7 +56,9 @@ describe.each(databaseTargets())('wallet sign-in API on %s', (target) => {
       const second = await getChallenge(app, wallet.address, 'phantom');
 
       const lines = first.message.split('\n');
-      expect(lines[0]).toBe('localhost:80 wants you to sign in with your Solana account:');
+      // PUBLIC_URL is unset in tests: the origin is http://localhost:$PORT (8080), never the Host header.
+      expect(lines[0]).toBe('localhost:8080 wants you to sign in with your Solana account:');
+      expect(first.message).toContain('URI: http://localhost:8080\n');
       expect(lines[1]).toBe(wallet.address);
       expect(first.message).toContain(`Nonce: ${first.nonce}`);
       expect(first.message).toContain('Chain ID: localnet');
@@ -64,6 +66,27 @@ describe.each(databaseTargets())('wallet sign-in API on %s', (target) => {
         CHALLENGE_TTL_MS,
       );
       expect(second.nonce).not.toBe(first.nonce);
+    });
+
+    it.each([
+      ['Host', { host: 'phish.example' }],
+      ['X-Forwarded-Host', { 'x-forwarded-host': 'phish.example', 'x-forwarded-proto': 'https' }],
+    ])('names the configured origin whatever the %s header says', async (_name, headers) => {
+      const wallet = createSolanaWallet();
+
+      const { status, body } = await call<{ message: string }>(app, {
+        method: 'GET',
+        url: '/api/auth/wallet-challenge',
+        query: { wallet_address: wallet.address, wallet_type: 'phantom' },
+        headers,
+      });
+
+      expect(status).toBe(200);
+      expect(body.data.message.split('\n')[0]).toBe(
+        'localhost:8080 wants you to sign in with your Solana account:',
+      );
+      expect(body.data.message).toContain('URI: http://localhost:8080\n');
+      expect(body.data.message).not.toContain('phish');
     });
 
     it('refuses an address that is not a Solana public key (or an EVM address for MetaMask)', async () => {
@@ -363,6 +386,67 @@ describe.each(databaseTargets())('wallet sign-in API on %s', (target) => {
       });
 
       expect(status).toBe(400);
+    });
+  });
+
+  describe('a message signed for another site', () => {
+    // A phishing deployment whose challenges land in the same database: its messages are real, stored,
+    // unexpired challenges, but they name the phishing site, so this server must refuse them.
+    let phishing: TestApp;
+
+    beforeAll(async () => {
+      phishing = await createTestApp({
+        database,
+        env: { WALLET_ENCRYPTION_KEY, PUBLIC_URL: 'https://solterm-login.example' },
+      });
+    });
+
+    afterAll(async () => {
+      await phishing?.close();
+    });
+
+    async function signedElsewhere(wallet: SolanaTestWallet) {
+      const challenge = await getChallenge(phishing, wallet.address, 'phantom');
+      expect(challenge.message).toMatch(/^solterm-login\.example wants you/);
+      return {
+        wallet_address: wallet.address,
+        wallet_type: 'phantom',
+        signature: wallet.sign(challenge.message),
+        message: challenge.message,
+      };
+    }
+
+    it('is refused by connect-wallet with 400 and no account is created', async () => {
+      const wallet = createSolanaWallet();
+
+      const { status, body } = await connect(await signedElsewhere(wallet));
+
+      expect(status).toBe(400);
+      expect(body).toEqual({
+        success: false,
+        error: 'The signed message was issued for another website. Only sign messages shown by this site.',
+        code: 'WALLET__CHALLENGE_WRONG_SITE',
+      });
+      const { rows } = (await app.database.db.execute(
+        `select count(*)::int as n from wallet_identities where address = '${wallet.address}'`,
+      )) as unknown as { rows: { n: number }[] };
+      expect(rows[0]!.n).toBe(0);
+    });
+
+    it('is refused by connect-wallet-to-user', async () => {
+      const owner = await registerUser(app);
+      const wallet = createSolanaWallet();
+
+      const { status, body } = await call(app, {
+        method: 'POST',
+        url: '/api/auth/connect-wallet-to-user',
+        headers: bearer(owner.token),
+        payload: await signedElsewhere(wallet),
+      });
+
+      expect(status).toBe(400);
+      expect(body.code).toBe('WALLET__CHALLENGE_WRONG_SITE');
+      expect((await profile(owner.token)).body.data.solana_wallet_address).toBeNull();
     });
   });
 

@@ -61,7 +61,7 @@ describe('loadConfig', () => {
       SESSION_TTL_HOURS: '2',
       REMEMBER_ME_TTL_DAYS: '7',
       WEB_DIST_DIR: 'apps/web/dist',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '1',
     });
 
     expect(config).toMatchObject({
@@ -77,7 +77,7 @@ describe('loadConfig', () => {
       sessionTtlHours: 2,
       rememberMeTtlDays: 7,
       webDistDir: path.resolve('apps/web/dist'),
-      trustProxy: true,
+      trustProxy: 1,
     });
   });
 
@@ -123,6 +123,58 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'verbose'],
   ])('refuses %s=%s', (key, value) => {
     expect(configError({ [key]: value })).toContain(`  ${key}: `);
+  });
+
+  it('turns the dev outbox on for localnet only, unless DEV_OUTBOX says otherwise', () => {
+    expect(loadConfig({}).devOutbox).toBe(true);
+    expect(loadConfig({ SOLANA_NETWORK: 'devnet' }).devOutbox).toBe(false);
+    expect(loadConfig({ SOLANA_NETWORK: 'devnet', DEV_OUTBOX: 'on' }).devOutbox).toBe(true);
+    expect(loadConfig({ DEV_OUTBOX: 'off' }).devOutbox).toBe(false);
+    expect(loadConfig({ SOLANA_NETWORK: 'mainnet' }).devOutbox).toBe(false);
+    expect(configError({ SOLANA_NETWORK: 'mainnet', DEV_OUTBOX: 'on' })).toContain(
+      '  DEV_OUTBOX: DEV_OUTBOX=on is refused on mainnet',
+    );
+    expect(configError({ DEV_OUTBOX: 'yes' })).toContain('  DEV_OUTBOX: ');
+  });
+
+  it.each([
+    ['false', false],
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.1', ['10.0.0.1']],
+    [' 10.0.0.1 , 10.9.0.0/16,fd00::/8 ', ['10.0.0.1', '10.9.0.0/16', 'fd00::/8']],
+    ['loopback,uniquelocal', ['loopback', 'uniquelocal']],
+  ])('reads TRUST_PROXY=%s as a hop count or a list of proxies', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('refuses TRUST_PROXY=true, which would trust every hop, and says what to write instead', () => {
+    expect(configError({ TRUST_PROXY: 'true' })).toContain(
+      '  TRUST_PROXY: TRUST_PROXY=true would trust every hop',
+    );
+  });
+
+  it.each(['yes', '1.5', '-1', '10.0.0.300', '10.0.0.0/33', '10.0.0.1,,10.0.0.2'])(
+    'refuses TRUST_PROXY=%s',
+    (value) => {
+      expect(configError({ TRUST_PROXY: value })).toContain('  TRUST_PROXY: ');
+    },
+  );
+
+  it('reads the per-account sign-in limit, with its defaults', () => {
+    expect(loadConfig({}).loginThrottle).toEqual({
+      maxFailures: 5,
+      windowMs: 900_000,
+      backoffMaxMs: 900_000,
+    });
+    expect(
+      loadConfig({
+        LOGIN_FAILURES_MAX: '3',
+        LOGIN_FAILURES_WINDOW_MS: '60000',
+        LOGIN_BACKOFF_MAX_MS: '120000',
+      }).loginThrottle,
+    ).toEqual({ maxFailures: 3, windowMs: 60_000, backoffMaxMs: 120_000 });
   });
 
   it('names every setting in CONFIG_KEYS', () => {

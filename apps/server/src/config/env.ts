@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { NETWORKS } from '@solterm/contracts';
@@ -5,10 +6,69 @@ import { NETWORKS } from '@solterm/contracts';
 const ZPort = z.coerce.number().int().min(0).max(65535);
 const ZPositiveInt = z.coerce.number().int().positive();
 
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies' X-Forwarded-For entries to believe: `false` (none, the default), a hop count, or a
+ * list of proxy addresses and CIDRs. `true` (every hop) is refused: with it the leftmost entry, which
+ * the client writes itself, becomes the client address, and per-client limits are void.
+ */
+const ZTrustProxy = z
+  .string()
+  .trim()
+  .default('false')
+  .superRefine((value, context) => {
+    if (value === 'true') {
+      context.addIssue({
+        code: 'custom',
+        message:
+          'TRUST_PROXY=true would trust every hop, so a forged X-Forwarded-For would pass as the client address; give the number of proxies in front of the server (e.g. 1) or their addresses (e.g. 10.0.0.1,10.9.0.0/16)',
+      });
+    } else if (
+      value !== 'false' &&
+      !/^\d+$/.test(value) &&
+      !value.split(',').every((entry) => isProxyAddress(entry.trim()))
+    ) {
+      context.addIssue({
+        code: 'custom',
+        message:
+          'TRUST_PROXY must be false, a hop count, or a comma-separated list of proxy addresses or CIDRs',
+      });
+    }
+  })
+  .transform((value): false | number | string[] => {
+    if (value === 'false') return false;
+    if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+    return value.split(',').map((entry) => entry.trim());
+  });
+
 /**
  * Every setting the server reads, parsed once at boot. Behaviour branches on these explicit settings,
  * never on NODE_ENV. Unset optional URLs mean "use the embedded implementation".
  */
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes a function trusting that many hops from the
+ * socket: Fastify 5 treats a bare number as "trust nothing", since a hop count cannot tell a proxy
+ * from a client connecting directly (so use a count only where clients reach the server through the
+ * proxy alone; otherwise list the proxies' addresses).
+ */
+export function toFastifyTrustProxy(
+  trustProxy: false | number | string[],
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  return (_address, hop) => hop < trustProxy;
+}
+
 const ZConfigSchema = z
   .object({
     PORT: ZPort.default(8080),
@@ -31,18 +91,21 @@ const ZConfigSchema = z
     FAUCET_RATE_LIMIT_WINDOW_MS: ZPositiveInt.default(3_600_000),
     PUBLIC_URL: z.url().optional(),
     SMTP_URL: z.string().min(1).optional(),
+    // The dev outbox (GET /api/dev/outbox, loopback clients only): unset means on for localnet only.
+    DEV_OUTBOX: z.enum(['on', 'off']).optional(),
     EMAIL_FROM: z.string().min(3).default('solterm <no-reply@solterm.local>'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     BODY_LIMIT_BYTES: ZPositiveInt.default(256 * 1024),
     AUTH_RATE_LIMIT_MAX: ZPositiveInt.default(20),
     AUTH_RATE_LIMIT_WINDOW_MS: ZPositiveInt.default(60_000),
+    // Per email: after this many failed sign-ins within the window, a doubling delay, at most the max.
+    LOGIN_FAILURES_MAX: ZPositiveInt.default(5),
+    LOGIN_FAILURES_WINDOW_MS: ZPositiveInt.default(900_000),
+    LOGIN_BACKOFF_MAX_MS: ZPositiveInt.default(900_000),
     SESSION_TTL_HOURS: ZPositiveInt.default(24),
     REMEMBER_ME_TTL_DAYS: ZPositiveInt.default(30),
     WEB_DIST_DIR: z.string().min(1).optional(),
-    TRUST_PROXY: z
-      .enum(['true', 'false'])
-      .default('false')
-      .transform((value) => value === 'true'),
+    TRUST_PROXY: ZTrustProxy,
     // Market data: the embedded simulator (default, no network) or the live providers.
     MARKET_DATA: z.enum(['simulator', 'live']).default('simulator'),
     MARKET_SEED: z.string().min(1).max(200).default('solterm'),
@@ -55,6 +118,15 @@ const ZConfigSchema = z
     JUPITER_TOKENS_API_URL: z.url().default('https://lite-api.jup.ag/tokens/v2'),
     JUPITER_SWAP_API_URL: z.url().default('https://lite-api.jup.ag/swap/v1'),
     JUPITER_API_KEY: z.string().min(1).optional(),
+  })
+  .superRefine((raw, context) => {
+    if (raw.DEV_OUTBOX === 'on' && raw.SOLANA_NETWORK === 'mainnet') {
+      context.addIssue({
+        code: 'custom',
+        path: ['DEV_OUTBOX'],
+        message: 'DEV_OUTBOX=on is refused on mainnet: the outbox holds password reset links',
+      });
+    }
   })
   .transform((raw) => ({
     port: raw.PORT,
@@ -71,10 +143,16 @@ const ZConfigSchema = z
     faucetRateLimit: { max: raw.FAUCET_RATE_LIMIT_MAX, windowMs: raw.FAUCET_RATE_LIMIT_WINDOW_MS },
     publicUrl: raw.PUBLIC_URL,
     smtpUrl: raw.SMTP_URL,
+    devOutbox: raw.DEV_OUTBOX ? raw.DEV_OUTBOX === 'on' : raw.SOLANA_NETWORK === 'localnet',
     emailFrom: raw.EMAIL_FROM,
     logLevel: raw.LOG_LEVEL,
     bodyLimitBytes: raw.BODY_LIMIT_BYTES,
     authRateLimit: { max: raw.AUTH_RATE_LIMIT_MAX, windowMs: raw.AUTH_RATE_LIMIT_WINDOW_MS },
+    loginThrottle: {
+      maxFailures: raw.LOGIN_FAILURES_MAX,
+      windowMs: raw.LOGIN_FAILURES_WINDOW_MS,
+      backoffMaxMs: raw.LOGIN_BACKOFF_MAX_MS,
+    },
     sessionTtlHours: raw.SESSION_TTL_HOURS,
     rememberMeTtlDays: raw.REMEMBER_ME_TTL_DAYS,
     webDistDir: raw.WEB_DIST_DIR ? path.resolve(raw.WEB_DIST_DIR) : undefined,

@@ -55,6 +55,11 @@ export class TestSocket {
     return client;
   }
 
+  /** Messages that arrived and were not read yet (to prove nothing came before a close). */
+  unread(): ServerMessage[] {
+    return [...this.queue];
+  }
+
   send(message: unknown): void {
     this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
   }

@@ -22,6 +22,10 @@ export const ERRORS = {
     message: 'Invalid reset link. Please request a new password reset.',
   },
   AUTH__USER_NOT_FOUND: { status: 404, message: 'User not found' },
+  AUTH__LOGIN_LOCKED: {
+    status: 429,
+    message: 'Too many failed sign-in attempts for this email. Please try again later.',
+  },
 
   WALLET__CHALLENGE_INVALID: {
     status: 400,
@@ -29,6 +33,10 @@ export const ERRORS = {
   },
   WALLET__CHALLENGE_EXPIRED: { status: 400, message: 'Sign-in challenge expired. Please try again.' },
   WALLET__CHALLENGE_MISMATCH: { status: 400, message: 'Signed message does not match the sign-in challenge' },
+  WALLET__CHALLENGE_WRONG_SITE: {
+    status: 400,
+    message: 'The signed message was issued for another website. Only sign messages shown by this site.',
+  },
   WALLET__SIGNATURE_REQUIRED: {
     status: 400,
     message: 'A signed sign-in message is required for this wallet',

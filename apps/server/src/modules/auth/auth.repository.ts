@@ -1,7 +1,9 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import type { LoginAttemptDecision, LoginThrottleState } from './login-throttle';
 import {
   custodialWallets,
+  loginThrottles,
   passwordResetTokens,
   sessions,
   users,
@@ -124,20 +126,69 @@ export function createAuthRepository(db: Db) {
       await db.insert(passwordResetTokens).values(values);
     },
 
-    /** Consumes a reset token: single use, not expired. Returns the user id or undefined. */
+    /**
+     * Consumes a reset token (single use, not expired) together with every other outstanding reset
+     * token of its user, in one statement: once a link sets the password, no older link can set it
+     * again, and of two links used at once only one wins. Returns the user id or undefined.
+     */
     async consumeResetToken(tokenHash: string, now: Date): Promise<string | undefined> {
-      const [row] = await db
-        .update(passwordResetTokens)
-        .set({ usedAt: now })
+      const owner = db
+        .select({ userId: passwordResetTokens.userId })
+        .from(passwordResetTokens)
         .where(
           and(
             eq(passwordResetTokens.tokenHash, tokenHash),
             isNull(passwordResetTokens.usedAt),
             gt(passwordResetTokens.expiresAt, now),
           ),
-        )
-        .returning({ userId: passwordResetTokens.userId });
-      return row?.userId;
+        );
+      const rows = await db
+        .update(passwordResetTokens)
+        .set({ usedAt: now })
+        .where(and(eq(passwordResetTokens.userId, owner), isNull(passwordResetTokens.usedAt)))
+        .returning({ userId: passwordResetTokens.userId, tokenHash: passwordResetTokens.tokenHash });
+      return rows.find((row) => row.tokenHash === tokenHash)?.userId;
+    },
+
+    /**
+     * Reads an email's sign-in throttle, lets `decide` rule on the attempt and stores what it decides,
+     * with the row locked: attempts racing in several processes are decided one after another.
+     */
+    async decideLoginAttempt(
+      emailHash: string,
+      decide: (state: LoginThrottleState | undefined) => LoginAttemptDecision,
+    ): Promise<LoginAttemptDecision> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(loginThrottles)
+          .where(eq(loginThrottles.emailHash, emailHash))
+          .for('update');
+        const decision = decide(row);
+        if (decision.admitted) {
+          await tx
+            .insert(loginThrottles)
+            .values({ emailHash, ...decision.next })
+            .onConflictDoUpdate({ target: loginThrottles.emailHash, set: decision.next });
+        }
+        return decision;
+      });
+    },
+
+    async clearLoginThrottle(emailHash: string): Promise<void> {
+      await db.delete(loginThrottles).where(eq(loginThrottles.emailHash, emailHash));
+    },
+
+    /** Drops throttles that no longer hold anything back: failures forgotten, no delay running. */
+    async deleteStaleLoginThrottles(failedBefore: Date, now: Date): Promise<void> {
+      await db
+        .delete(loginThrottles)
+        .where(
+          and(
+            lt(loginThrottles.lastFailedAt, failedBefore),
+            or(isNull(loginThrottles.lockedUntil), lt(loginThrottles.lockedUntil, now)),
+          ),
+        );
     },
 
     async findCustodialWallet(userId: string) {

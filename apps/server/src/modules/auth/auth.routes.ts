@@ -15,10 +15,11 @@ import {
   ZWalletChallengeQuerySchema,
   ZWalletChallengeSchema,
 } from '@solterm/contracts';
+import { isAppError } from '../../lib/app-error';
 import { ok } from '../../lib/reply';
 import type { ZodApp } from '../../lib/zod-app';
 import { authOf } from '../../plugins/authenticate';
-import type { AuthService, Origin, RequestMeta } from './auth.service';
+import type { AuthService, RequestMeta } from './auth.service';
 
 // A bodyless POST reaches the validator as null; accept it like an empty object.
 const ZEmptyBodySchema = z.object({}).passthrough().nullish();
@@ -27,7 +28,6 @@ export interface AuthRoutesDeps {
   auth: AuthService;
   requireAuth: preHandlerAsyncHookHandler;
   rateLimit: { max: number; timeWindow: number };
-  publicUrl?: string;
 }
 
 function metaOf(request: FastifyRequest): RequestMeta {
@@ -40,14 +40,6 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
   const limited = { rateLimit: deps.rateLimit };
   const tags = ['auth'];
   const bearer = [{ bearerAuth: [] }];
-
-  function originOf(request: FastifyRequest): Origin {
-    if (deps.publicUrl) {
-      const url = new URL(deps.publicUrl);
-      return { domain: url.host, uri: url.origin };
-    }
-    return { domain: request.host, uri: `${request.protocol}://${request.host}` };
-  }
 
   app.post('/api/auth/register', {
     config: limited,
@@ -68,7 +60,17 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
       body: ZLoginRequestSchema,
       response: { 200: success(ZAuthResultSchema) },
     },
-    handler: async (request) => ok(await auth.login(request.body, metaOf(request))),
+    handler: async (request, reply) => {
+      try {
+        return ok(await auth.login(request.body, metaOf(request)));
+      } catch (error) {
+        // An email held back after failed sign-ins: say when to try again, as the per-client limit does.
+        if (isAppError(error) && error.code === 'AUTH__LOGIN_LOCKED') {
+          reply.header('retry-after', String(error.details?.retryAfterSeconds ?? 1));
+        }
+        throw error;
+      }
+    },
   });
 
   app.post('/api/auth/logout', {
@@ -80,7 +82,8 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
       response: { 200: success(ZMessageResultSchema) },
     },
     handler: async (request) => {
-      await auth.logout(authOf(request).sessionId);
+      const { user, sessionId } = authOf(request);
+      await auth.logout(user.id, sessionId);
       return ok({ message: 'Logged out' });
     },
   });
@@ -121,7 +124,7 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
       querystring: ZWalletChallengeQuerySchema,
       response: { 200: success(ZWalletChallengeSchema) },
     },
-    handler: async (request) => ok(await auth.createChallenge(request.query, originOf(request))),
+    handler: async (request) => ok(await auth.createChallenge(request.query)),
   });
 
   app.post('/api/auth/connect-wallet', {

@@ -16,9 +16,16 @@ import { AppError } from '../../lib/app-error';
 import type { EmailService } from '../email/email.service';
 import { isUniqueViolation, type AuthRepository, type UserRow } from './auth.repository';
 import { encryptSecret, generateCustodialKeypair } from './custodial-wallet';
+import { decideLoginAttempt, type LoginThrottlePolicy } from './login-throttle';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
 import type { SessionTokens } from './session-tokens';
-import { buildChallengeMessage, CHALLENGE_TTL_MS, parseChallengeNonce } from './wallet-challenge';
+import {
+  buildChallengeMessage,
+  CHALLENGE_TTL_MS,
+  originOfPublicUrl,
+  parseChallengeNonce,
+  parseChallengeOrigin,
+} from './wallet-challenge';
 import {
   isEvmAddress,
   isSolanaPublicKey,
@@ -31,12 +38,6 @@ export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 export interface RequestMeta {
   ip?: string;
   userAgent?: string;
-}
-
-/** Where the request came from, used to bind a sign-in challenge to this site. */
-export interface Origin {
-  domain: string;
-  uri: string;
 }
 
 export interface AuthContext {
@@ -59,11 +60,16 @@ export interface AuthServiceDeps {
   email: EmailService;
   walletEncryptionKey: Uint8Array;
   network: TNetwork;
+  /** This site's origin (PUBLIC_URL): reset links and the domain and URI of sign-in challenges. */
   publicUrl: string;
   sessionTtlHours: number;
   rememberMeTtlDays: number;
+  /** Failed sign-ins allowed per email before a growing, bounded delay (persisted, all processes). */
+  loginThrottle: LoginThrottlePolicy;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** Told once sessions are revoked, so what acts for them elsewhere (open sockets) stops too. */
+  onSessionsRevoked?: (revocation: { userId: string; sessionId?: string }) => Promise<void>;
 }
 
 /** Emails are identities: compared trimmed and lower-cased. */
@@ -91,6 +97,9 @@ function sha256Hex(value: string): string {
 /** Accounts, sessions and wallet sign-in. Every failure is an AppError with a stable code. */
 export function createAuthService(deps: AuthServiceDeps) {
   const { repo, tokens, now } = deps;
+  // Sign-in messages name this site from configuration only: a Host header would let a phishing site
+  // get a message naming itself, signed by a victim, accepted here.
+  const siteOrigin = originOfPublicUrl(deps.publicUrl);
 
   async function startSession(user: UserRow, rememberMe: boolean, meta: RequestMeta): Promise<TAuthResult> {
     const issuedAt = now();
@@ -135,6 +144,10 @@ export function createAuthService(deps: AuthServiceDeps) {
     if (!sameAddress || !sameFamily || challenge.message !== request.message) {
       throw new AppError('WALLET__CHALLENGE_MISMATCH');
     }
+    const origin = parseChallengeOrigin(request.message);
+    if (origin?.domain !== siteOrigin.domain || origin.uri !== siteOrigin.uri) {
+      throw new AppError('WALLET__CHALLENGE_WRONG_SITE');
+    }
     if (challenge.expiresAt.getTime() <= now().getTime()) throw new AppError('WALLET__CHALLENGE_EXPIRED');
 
     const valid = isEvm
@@ -171,19 +184,45 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
     },
 
+    /**
+     * Signs in with email and password. Each email (known or not, answered alike) has a persisted
+     * failure count: past the limit, attempts are refused with a doubling, bounded delay.
+     */
     async login(request: TLoginRequest, meta: RequestMeta): Promise<TAuthResult> {
-      const user = await repo.findUserByEmail(normalizeEmail(request.email));
-      if (!user?.passwordHash) {
-        await verifyAgainstDummy(request.password);
+      const email = normalizeEmail(request.email);
+      const emailHash = sha256Hex(email);
+      const attemptAt = now();
+      const decision = await repo.decideLoginAttempt(emailHash, (state) =>
+        decideLoginAttempt(state, attemptAt, deps.loginThrottle),
+      );
+      if (!decision.admitted) {
+        throw new AppError('AUTH__LOGIN_LOCKED', undefined, {
+          retryAfterSeconds: Math.ceil(decision.retryAfterMs / 1000),
+        });
+      }
+      const user = await repo.findUserByEmail(email);
+      let isValid = false;
+      if (user?.passwordHash) isValid = await verifyPassword(user.passwordHash, request.password);
+      else await verifyAgainstDummy(request.password);
+      if (!user || !isValid) {
+        await repo.deleteStaleLoginThrottles(
+          new Date(attemptAt.getTime() - deps.loginThrottle.windowMs),
+          attemptAt,
+        );
         throw new AppError('AUTH__INVALID_CREDENTIALS');
       }
-      if (!(await verifyPassword(user.passwordHash, request.password)))
-        throw new AppError('AUTH__INVALID_CREDENTIALS');
+      await repo.clearLoginThrottle(emailHash);
       return startSession(user, request.remember_me ?? false, meta);
     },
 
-    async logout(sessionId: string): Promise<void> {
+    async logout(userId: string, sessionId: string): Promise<void> {
       await repo.revokeSession(sessionId, now());
+      await deps.onSessionsRevoked?.({ userId, sessionId });
+    },
+
+    /** True while a session is neither revoked nor expired. */
+    async isSessionActive(sessionId: string): Promise<boolean> {
+      return (await repo.findActiveSession(sessionId, now())) !== undefined;
     },
 
     /** Resolves a bearer token to its live session and user, or throws AUTH__TOKEN_INVALID. */
@@ -234,11 +273,14 @@ export function createAuthService(deps: AuthServiceDeps) {
       const passwordHash = await hashPassword(newPassword);
       const userId = await repo.consumeResetToken(sha256Hex(token), now());
       if (!userId) throw new AppError('AUTH__RESET_TOKEN_INVALID');
-      await repo.updateUser(userId, { passwordHash });
+      const user = await repo.updateUser(userId, { passwordHash });
       await repo.revokeAllSessions(userId, now());
+      // Whoever reads the mailbox owns the account: failed sign-ins by others no longer hold it back.
+      if (user.email) await repo.clearLoginThrottle(sha256Hex(user.email));
+      await deps.onSessionsRevoked?.({ userId });
     },
 
-    async createChallenge(query: TWalletChallengeQuery, origin: Origin): Promise<TWalletChallenge> {
+    async createChallenge(query: TWalletChallengeQuery): Promise<TWalletChallenge> {
       const isEvm = query.wallet_type === 'metamask';
       if (isEvm ? !isEvmAddress(query.wallet_address) : !isSolanaPublicKey(query.wallet_address)) {
         throw new AppError('WALLET__ADDRESS_INVALID');
@@ -247,8 +289,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       const expiresAt = new Date(issuedAt.getTime() + CHALLENGE_TTL_MS);
       const nonce = randomBytes(16).toString('hex');
       const message = buildChallengeMessage({
-        domain: origin.domain,
-        uri: origin.uri,
+        domain: siteOrigin.domain,
+        uri: siteOrigin.uri,
         address: query.wallet_address,
         walletType: query.wallet_type,
         network: deps.network,

@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -101,3 +101,19 @@ export const custodialWallets = pgTable('custodial_wallets', {
   encryptedSecret: text('encrypted_secret').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Failed sign-ins per email, shared by every server process and kept across restarts. Keyed by the
+ * SHA-256 of the normalised email, known account or not, so the table neither lists who tried which
+ * address nor answers differently for accounts that exist.
+ */
+export const loginThrottles = pgTable(
+  'login_throttles',
+  {
+    emailHash: text('email_hash').primaryKey(),
+    failures: integer('failures').notNull(),
+    lastFailedAt: timestamp('last_failed_at', { withTimezone: true }).notNull(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (table) => [index('login_throttles_last_failed_idx').on(table.lastFailedAt)],
+);

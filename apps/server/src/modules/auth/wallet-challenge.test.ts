@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
   buildChallengeMessage,
   CHALLENGE_TTL_MS,
+  originOfPublicUrl,
   parseChallengeNonce,
+  parseChallengeOrigin,
   type ChallengeFields,
 } from './wallet-challenge';
 
@@ -77,5 +79,34 @@ describe('parseChallengeNonce', () => {
     ['a trailing space', 'Nonce: 0123456789abcdef '],
   ])('is undefined for %s', (_name, message) => {
     expect(parseChallengeNonce(message)).toBeUndefined();
+  });
+});
+
+describe('parseChallengeOrigin', () => {
+  it('reads the domain and URI of a Solana and an Ethereum challenge', () => {
+    for (const walletType of ['phantom', 'metamask'] as const) {
+      expect(parseChallengeOrigin(buildChallengeMessage({ ...fields, walletType }))).toEqual({
+        domain: 'localhost:8080',
+        uri: 'http://localhost:8080',
+      });
+    }
+  });
+
+  it('is undefined when a line is missing', () => {
+    expect(parseChallengeOrigin('Sign in to solterm\nNonce: 0123456789abcdef')).toBeUndefined();
+    expect(parseChallengeOrigin('x wants you to sign in with your Solana account:\nabc')).toBeUndefined();
+  });
+});
+
+describe('originOfPublicUrl', () => {
+  it('is the host and origin of the configured URL', () => {
+    expect(originOfPublicUrl('https://solterm.example/app/')).toEqual({
+      domain: 'solterm.example',
+      uri: 'https://solterm.example',
+    });
+    expect(originOfPublicUrl('http://localhost:8080')).toEqual({
+      domain: 'localhost:8080',
+      uri: 'http://localhost:8080',
+    });
   });
 });

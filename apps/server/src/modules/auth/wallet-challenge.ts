@@ -38,3 +38,22 @@ export function buildChallengeMessage(fields: ChallengeFields): string {
 export function parseChallengeNonce(message: string): string | undefined {
   return /^Nonce: ([A-Za-z0-9]{8,64})$/m.exec(message)?.[1];
 }
+
+/** The origin a sign-in message names: the domain of its first line and its URI line. */
+export interface ChallengeOrigin {
+  domain: string;
+  uri: string;
+}
+
+/** The origin of this site, from its configured public URL (never from a request header). */
+export function originOfPublicUrl(publicUrl: string): ChallengeOrigin {
+  const url = new URL(publicUrl);
+  return { domain: url.host, uri: url.origin };
+}
+
+/** Reads the domain and URI a sign-in message names; undefined when either line is missing. */
+export function parseChallengeOrigin(message: string): ChallengeOrigin | undefined {
+  const domain = /^(\S+) wants you to sign in with your (?:Solana|Ethereum) account:\n/.exec(message)?.[1];
+  const uri = /^URI: (\S+)$/m.exec(message)?.[1];
+  return domain && uri ? { domain, uri } : undefined;
+}

@@ -4,11 +4,27 @@ import type { TServerMessage } from '@solterm/contracts';
 import type { Database } from '../../db/database';
 
 const NOTIFY_CHANNEL = 'solterm_realtime';
+/** WebSocket close code for a refused, revoked or expired session (4000–4999 are application codes). */
+export const WS_CLOSE_UNAUTHORIZED = 4401;
+/** How often sockets of expired sessions are looked for and closed. */
+const EXPIRY_SWEEP_MS = 15_000;
 
-interface Envelope {
+/** The session a socket authenticated with. */
+export interface SocketSession {
   userId: string;
-  message: TServerMessage;
+  sessionId: string;
+  expiresAt: Date;
 }
+
+/** Which sessions to close: one session of a user, or (without sessionId) all of them. */
+export interface SessionRevocation {
+  userId: string;
+  sessionId?: string;
+}
+
+/** What travels between processes: a message for a user, or a revocation of their sessions. */
+type Envelope =
+  { kind: 'message'; userId: string; message: TServerMessage } | ({ kind: 'revoke' } & SessionRevocation);
 
 /** An unmasked, final text frame (server to client) holding `text`. */
 function textFrame(text: string): Buffer {
@@ -32,13 +48,16 @@ function textFrame(text: string): Buffer {
 
 /**
  * Tracks open sockets by user and by subscribed channel. `publish` reaches one user's sockets in every
- * server process: through Postgres NOTIFY when the database is PostgreSQL, in-process otherwise.
+ * server process, and `revokeSessions` closes them there: through Postgres NOTIFY when the database
+ * is PostgreSQL, in-process otherwise. A socket whose session expired is closed, never sent to.
  */
-export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLogger }) {
+export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLogger; now: () => Date }) {
   const socketsByUser = new Map<string, Set<WebSocket>>();
   const socketsByChannel = new Map<string, Set<WebSocket>>();
+  const sessionOf = new Map<WebSocket, SocketSession>();
   const crossProcess = deps.database.kind === 'postgres';
   let stopListening: (() => Promise<void>) | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
 
   function addTo(map: Map<string, Set<WebSocket>>, key: string, socket: WebSocket): void {
     let set = map.get(key);
@@ -87,12 +106,52 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
     return sent;
   }
 
+  /** Stops a socket from acting for its session: forgotten as that user's at once, then closed. */
+  function closeSession(socket: WebSocket, reason: string): void {
+    const session = sessionOf.get(socket);
+    if (session) removeFrom(socketsByUser, session.userId, socket);
+    sessionOf.delete(socket);
+    socket.close(WS_CLOSE_UNAUTHORIZED, reason);
+  }
+
+  function isExpired(session: SocketSession | undefined): boolean {
+    return !session || session.expiresAt.getTime() <= deps.now().getTime();
+  }
+
   function deliverLocally(envelope: Envelope): void {
-    sendRaw(socketsByUser.get(envelope.userId), JSON.stringify(envelope.message));
+    const sockets = [...(socketsByUser.get(envelope.userId) ?? [])];
+    if (envelope.kind === 'revoke') {
+      for (const socket of sockets) {
+        const session = sessionOf.get(socket);
+        if (!envelope.sessionId || session?.sessionId === envelope.sessionId) {
+          closeSession(socket, 'Session revoked');
+        }
+      }
+      return;
+    }
+    const live = sockets.filter((socket) => {
+      if (!isExpired(sessionOf.get(socket))) return true;
+      closeSession(socket, 'Session expired');
+      return false;
+    });
+    sendRaw(live, JSON.stringify(envelope.message));
+  }
+
+  async function fanOut(envelope: Envelope): Promise<void> {
+    if (crossProcess) await deps.database.notify(NOTIFY_CHANNEL, JSON.stringify(envelope));
+    else deliverLocally(envelope);
+  }
+
+  function closeExpiredSessions(): void {
+    for (const [socket, session] of sessionOf) {
+      if (isExpired(session)) closeSession(socket, 'Session expired');
+    }
   }
 
   return {
     async start(): Promise<void> {
+      sweepTimer = setInterval(closeExpiredSessions, EXPIRY_SWEEP_MS);
+      sweepTimer.unref();
       if (!crossProcess) return;
       stopListening = await deps.database.listen(NOTIFY_CHANNEL, (payload) => {
         try {
@@ -104,15 +163,22 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
     },
 
     async stop(): Promise<void> {
+      clearInterval(sweepTimer);
       await stopListening?.();
     },
 
-    /** Sends a message to every socket of one user, in every server process. */
+    /** Sends a message to every live-session socket of one user, in every server process. */
     async publish(userId: string, message: TServerMessage): Promise<void> {
-      const envelope: Envelope = { userId, message };
-      if (crossProcess) await deps.database.notify(NOTIFY_CHANNEL, JSON.stringify(envelope));
-      else deliverLocally(envelope);
+      await fanOut({ kind: 'message', userId, message });
     },
+
+    /** Closes (4401) the sockets of one session, or of every session of a user, in every process. */
+    async revokeSessions(revocation: SessionRevocation): Promise<void> {
+      await fanOut({ kind: 'revoke', userId: revocation.userId, sessionId: revocation.sessionId });
+    },
+
+    /** Closes (4401) this process's sockets whose session has expired; also run on a timer. */
+    closeExpiredSessions,
 
     /** Sends data to the sockets of this process subscribed to a channel. Serialises once. Returns the count. */
     broadcast(channel: string, data: unknown): number {
@@ -121,8 +187,12 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
       return sendFramed(sockets, JSON.stringify({ type: 'channel', channel, data } satisfies TServerMessage));
     },
 
-    bindUser(socket: WebSocket, userId: string): void {
-      addTo(socketsByUser, userId, socket);
+    /** Binds a socket to the session it authenticated with (replacing an earlier one). */
+    bindSession(socket: WebSocket, session: SocketSession): void {
+      const previous = sessionOf.get(socket);
+      if (previous) removeFrom(socketsByUser, previous.userId, socket);
+      sessionOf.set(socket, session);
+      addTo(socketsByUser, session.userId, socket);
     },
 
     subscribe(socket: WebSocket, channel: string): void {
@@ -134,8 +204,10 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
     },
 
     /** Forgets a closed socket everywhere. */
-    detach(socket: WebSocket, userId: string | undefined, channels: Iterable<string>): void {
-      if (userId) removeFrom(socketsByUser, userId, socket);
+    detach(socket: WebSocket, channels: Iterable<string>): void {
+      const session = sessionOf.get(socket);
+      if (session) removeFrom(socketsByUser, session.userId, socket);
+      sessionOf.delete(socket);
       for (const channel of channels) removeFrom(socketsByChannel, channel, socket);
     },
 

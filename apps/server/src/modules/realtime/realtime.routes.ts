@@ -1,23 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import { ZClientMessageSchema, ERRORS, type TServerMessage } from '@solterm/contracts';
-import { isAppError } from '../../lib/app-error';
+import { AppError, isAppError } from '../../lib/app-error';
 import type { AuthService } from '../auth/auth.service';
-import type { RealtimeHub } from './realtime.hub';
+import { WS_CLOSE_UNAUTHORIZED, type RealtimeHub } from './realtime.hub';
+
+export { WS_CLOSE_UNAUTHORIZED };
 
 const MAX_CHANNELS_PER_SOCKET = 64;
-/** WebSocket close code for a refused token (4000–4999 are application codes). */
-export const WS_CLOSE_UNAUTHORIZED = 4401;
 
 /**
  * /ws: `{type:"auth",token}` → `{type:"auth_success"}` (a bad token gets an error and the socket is
- * closed); `{type:"ping"}` → `{type:"pong"}`; `subscribe`/`unsubscribe` to channels.
+ * closed); `{type:"ping"}` → `{type:"pong"}`; `subscribe`/`unsubscribe` to channels. A socket is bound
+ * to its session: logout, a password reset or expiry closes it with 4401.
  */
 export function registerRealtimeRoutes(
   app: FastifyInstance,
   deps: { hub: RealtimeHub; auth: AuthService },
 ): void {
   app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
-    let userId: string | undefined;
     const channels = new Set<string>();
     const send = (message: TServerMessage) => socket.send(JSON.stringify(message));
 
@@ -40,12 +40,19 @@ export function registerRealtimeRoutes(
         case 'auth':
           try {
             const context = await deps.auth.authenticate(message.token);
-            if (userId && userId !== context.user.id) deps.hub.detach(socket, userId, []);
-            userId = context.user.id;
-            deps.hub.bindUser(socket, userId);
-            send({ type: 'auth_success', user_id: userId });
+            deps.hub.bindSession(socket, {
+              userId: context.user.id,
+              sessionId: context.sessionId,
+              expiresAt: context.expiresAt,
+            });
+            // A revocation fanned out while the token was being checked found no socket to close:
+            // look again now that this one is bound, so it cannot slip through.
+            if (!(await deps.auth.isSessionActive(context.sessionId)))
+              throw new AppError('AUTH__TOKEN_INVALID');
+            send({ type: 'auth_success', user_id: context.user.id });
           } catch (error) {
             if (!isAppError(error)) request.log.error({ err: error }, 'websocket authentication failed');
+            deps.hub.detach(socket, []);
             send({ type: 'error', error: ERRORS.AUTH__TOKEN_INVALID.message });
             socket.close(WS_CLOSE_UNAUTHORIZED, 'Invalid token');
           }
@@ -67,6 +74,6 @@ export function registerRealtimeRoutes(
       }
     });
 
-    socket.on('close', () => deps.hub.detach(socket, userId, channels));
+    socket.on('close', () => deps.hub.detach(socket, channels));
   });
 }

@@ -76,6 +76,11 @@ function routes(answers: { primary?: MarketRoute; fallback?: MarketRoute }) {
   });
 }
 
+/** The search calls among all calls (results pages also ask GET /trading/tradable). */
+function searchPaths(paths: readonly string[]) {
+  return paths.filter((path) => /^\/trading\/(dexscreener|solscan)/.test(path));
+}
+
 function input() {
   return screen.getByRole('combobox', { name: 'Search tokens' });
 }
@@ -100,7 +105,7 @@ describe('top-bar token search', () => {
     await settle(299);
     expect(paths).toEqual([]);
     await settle(1);
-    expect(paths).toEqual(['/trading/dexscreener?query=bo&limit=20']);
+    expect(searchPaths(paths)).toEqual(['/trading/dexscreener?query=bo&limit=20']);
     expect(screen.getAllByTestId('search-result').map((row) => row.dataset.symbol)).toEqual([
       'BONK',
       'FIDA',
@@ -117,11 +122,11 @@ describe('top-bar token search', () => {
     type('b');
     await settle(1000);
     expect(screen.queryByTestId('search-dropdown')).not.toBeInTheDocument();
-    expect(paths).toHaveLength(1);
+    expect(searchPaths(paths)).toHaveLength(1);
     // Two characters again searches again.
     type('bo');
     await settle(300);
-    expect(paths).toHaveLength(2);
+    expect(searchPaths(paths)).toHaveLength(2);
   });
 
   it('searches at once on Enter, trimmed, and the pending debounce does not search again', async () => {
@@ -130,9 +135,9 @@ describe('top-bar token search', () => {
     type('  bonk  ');
     fireEvent.keyDown(input(), { key: 'Enter' });
     await settle();
-    expect(paths).toEqual(['/trading/dexscreener?query=bonk&limit=20']);
+    expect(searchPaths(paths)).toEqual(['/trading/dexscreener?query=bonk&limit=20']);
     await settle(1000);
-    expect(paths).toHaveLength(1);
+    expect(searchPaths(paths)).toHaveLength(1);
   });
 
   it('ignores Enter on empty or blank text', async () => {
@@ -149,7 +154,10 @@ describe('top-bar token search', () => {
     renderMarket(<TokenSearch />);
     type('bo');
     await settle(300);
-    expect(paths).toEqual(['/trading/dexscreener?query=bo&limit=20', '/trading/solscan?query=bo&limit=15']);
+    expect(searchPaths(paths)).toEqual([
+      '/trading/dexscreener?query=bo&limit=20',
+      '/trading/solscan?query=bo&limit=15',
+    ]);
     expect(screen.getAllByTestId('search-result').map((row) => row.dataset.symbol)).toEqual([
       'BONK',
       'FIDA',
@@ -315,6 +323,62 @@ describe('top-bar token search', () => {
     await settle();
     expect(screen.getByTestId('location')).toHaveTextContent('/trade');
     expect(store.getSelection('trade').pair).toBe('FIDA/USDT');
+  });
+
+  it('marks the results that cannot be traded, asking once per results page, and still switches on a pick', async () => {
+    // Given the server says BOBA/SOL (an Ethereum token) cannot be traded and the others can
+    const BOME_PAIR = 'ukHH6c7mMyiWCf1b9pnWe25TSpkDDt3H5pQZgZ74J82/SOL';
+    const reason = 'Trading pair BOBA/SOL is not available';
+    const { paths } = stubApi((path) => {
+      if (path.startsWith('/trading/dexscreener')) return ok([BONK, BOBA, BOME]);
+      if (path.startsWith('/trading/tradable')) {
+        return ok({
+          pairs: [
+            { pair: 'BOBA/SOL', tradable: false, reason },
+            { pair: 'BONK/SOL', tradable: true, reason: null },
+            { pair: BOME_PAIR, tradable: true, reason: null },
+          ],
+        });
+      }
+      if (path.startsWith('/trading/pair/')) return ok({ price: 1 });
+      return undefined;
+    });
+    const { store } = renderMarket(<TokenSearch />, { route: '/trade' });
+    type('bo');
+    await settle(300);
+
+    // Then only BOBA carries a muted "Not tradable" tag, with the reason on hover and for screen readers
+    const rows = screen.getAllByTestId('search-result');
+    const boba = rows.find((row) => row.dataset.symbol === 'BOBA')!;
+    const tag = within(boba).getByTestId('not-tradable');
+    expect(tag).toHaveTextContent(/^Not tradable/);
+    expect(tag).toHaveAttribute('title', reason);
+    expect(tag).toHaveTextContent(reason);
+    expect(screen.getAllByTestId('not-tradable')).toHaveLength(1);
+    // And one request asked for the pair each result opens (a token with its own mint by its mint)
+    expect(paths.filter((path) => path.startsWith('/trading/tradable'))).toEqual([
+      `/trading/tradable?pairs=${encodeURIComponent(['BOBA/SOL', 'BONK/SOL', BOME_PAIR].join(','))}`,
+    ]);
+    // And the row still switches the pair with its toast: the tag informs, it does not block
+    fireEvent.click(boba);
+    await settle();
+    expect(store.getSelection('trade').pair).toBe('BOBA/SOL');
+    expect(sonner.toast.success).toHaveBeenCalledWith('Switched to Boba Network', expect.anything());
+  });
+
+  it('hides nothing when the tradability check fails', async () => {
+    const { paths } = stubApi((path) => {
+      if (path.startsWith('/trading/dexscreener')) return ok([BONK, BOBA, BOME]);
+      if (path.startsWith('/trading/tradable')) return fail(500, 'boom');
+      return undefined;
+    });
+    renderMarket(<TokenSearch />);
+    type('bo');
+    await settle(300);
+    expect(paths.filter((path) => path.startsWith('/trading/tradable'))).toHaveLength(1);
+    expect(screen.getAllByTestId('search-result')).toHaveLength(3);
+    expect(screen.queryByTestId('not-tradable')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Trade BOBA/SOL' })).toBeEnabled();
   });
 
   it('offers no SOL/SOL', async () => {

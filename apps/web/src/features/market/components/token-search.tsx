@@ -7,12 +7,14 @@ import {
   SEARCH_MESSAGES,
   SEARCH_MIN_CHARS,
   SEARCH_QUOTE_OPTIONS,
+  type TPairTradability,
   type TTokenSearchResult,
 } from '@solterm/contracts';
 import { cn } from '../../../lib/cn';
+import { useTradability } from '../../trading/use-tradability';
 import { usePairSwitchCount, useSwitchPair } from '../hooks/use-trading-selection';
 import { useTokenSearch, type SearchSources } from '../hooks/use-token-search';
-import { selectionFromToken } from '../trading-state';
+import { getPairId, selectionFromToken } from '../trading-state';
 import { ChangeText, CopyAddress, TokenAvatar } from './market-bits';
 
 type Quote = (typeof SEARCH_QUOTE_OPTIONS)[number];
@@ -25,6 +27,11 @@ function defaultQuote(result: TTokenSearchResult): Quote {
   return result.symbol.trim().toUpperCase() === 'SOL' ? 'USDC' : 'SOL';
 }
 
+/** The pair a click on the row or Enter opens, as the trade page names it (and asks about it). */
+function defaultPairId(result: TTokenSearchResult): string {
+  return getPairId(selectionFromToken(result, defaultQuote(result)));
+}
+
 function chainLabel(chainId: string): string {
   return chainId.charAt(0).toUpperCase() + chainId.slice(1);
 }
@@ -33,12 +40,15 @@ function ResultRow({
   result,
   index,
   isActive,
+  tradability,
   onPick,
   onHover,
 }: {
   result: TTokenSearchResult;
   index: number;
   isActive: boolean;
+  /** The server's answer for the row's default pair; absent while unknown or when the check failed. */
+  tradability: TPairTradability | undefined;
   onPick: (result: TTokenSearchResult, quote: Quote) => void;
   onHover: (index: number) => void;
 }) {
@@ -70,6 +80,18 @@ function ResultRow({
           {!isSolana && (
             <span className="rounded bg-warn-soft px-1 py-px text-[10px] font-semibold tracking-wide text-warn uppercase">
               {chainLabel(result.chain_id)}
+            </span>
+          )}
+          {tradability?.tradable === false && (
+            // Informs, does not block: picking still switches the chart. It may shorten rather than
+            // wrap or widen the row, so it appears without moving anything at 390 px.
+            <span
+              data-testid="not-tradable"
+              title={tradability.reason ?? undefined}
+              className="min-w-0 truncate rounded bg-raised px-1 py-px text-[10px] font-medium text-muted"
+            >
+              Not tradable
+              {tradability.reason && <span className="sr-only">: {tradability.reason}</span>}
             </span>
           )}
         </div>
@@ -168,6 +190,9 @@ export function TokenSearch({ sources }: { sources?: SearchSources }) {
   const hasQuery = query.length >= SEARCH_MIN_CHARS;
   const isDropdownVisible = isOpen && hasQuery && search.status !== 'idle';
   const results = search.results;
+  // One tradability request per results page, for the pair each result opens; a failed check marks
+  // nothing, so it never hides a tradable token.
+  const tradability = useTradability(results.map(defaultPairId));
 
   // Any accepted pair switch (here, a coin card, a Buy button) clears the search (spec part 1 §4).
   const seenSwitchCount = useRef(switchCount);
@@ -398,6 +423,7 @@ export function TokenSearch({ sources }: { sources?: SearchSources }) {
                   result={result}
                   index={index}
                   isActive={index === activeIndex}
+                  tradability={tradability.byPair.get(defaultPairId(result))}
                   onPick={pick}
                   onHover={setActiveIndex}
                 />

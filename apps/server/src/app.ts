@@ -226,6 +226,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       ? createLocalRfqVenue({
           chain,
           maker: cluster.marketMaker,
+          ...config.rfq,
           async usdPriceOf(token) {
             return market.getUsdPrice(await market.resolveToken(token.mint));
           },

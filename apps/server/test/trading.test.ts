@@ -1,3 +1,4 @@
+import { getTransactionDecoder } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   TRADE_MESSAGES,
@@ -192,6 +193,66 @@ describe('spot trading on the embedded cluster', () => {
     expect(after.usdc_balance - before.usdc_balance).toBeCloseTo(built.quote!.quote_amount, 6);
     expect(before.sol_balance - after.sol_balance).toBeGreaterThan(1);
     expect(built.quote!.price).toBeLessThan(built.quote!.market_price);
+  });
+
+  /** A JSON-RPC call straight to the cluster's public /rpc endpoint, bypassing the trading API. */
+  async function rpc(method: string, params: unknown[]) {
+    const response = await fetch(app.rpcUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return (await response.json()) as { result?: unknown; error?: { message: string } };
+  }
+
+  const holdings = async (user: Trader) => {
+    const { sol_balance, usdc_balance } = await balances(user);
+    return { sol_balance, usdc_balance };
+  };
+
+  it('returns the swap unsigned by the maker: sent straight to /rpc it cannot land, through execute it does', async () => {
+    // Given a built swap
+    const user = await trader();
+    const before = await holdings(user);
+    const built = await unsigned(user, { symbol: 'SOL/USDC', side: 'Buy', quantity: 0.1 });
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    const wire = Buffer.from(built.body.data.unsigned_transaction, 'base64');
+    const transaction = getTransactionDecoder().decode(wire);
+    // Then no party has signed it yet: the maker signs only at execute time
+    expect(Object.keys(transaction.signatures)).toHaveLength(2);
+    expect(Object.values(transaction.signatures).every((signature) => signature === null)).toBe(true);
+
+    // When the wallet signs it and sends it to the cluster itself
+    const signed = user.wallet.signTransaction(built.body.data.unsigned_transaction);
+    const direct = await rpc('sendTransaction', [signed, { encoding: 'base64' }]);
+    // Then the cluster refuses it (the maker's signature is missing) and nothing moves
+    expect(direct.error, JSON.stringify(direct)).toBeDefined();
+    expect(await holdings(user)).toEqual(before);
+
+    // And through the server the same signed transaction settles
+    const result = await execute(user, signed);
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect((await holdings(user)).usdc_balance).toBeCloseTo(
+      before.usdc_balance - built.body.data.quote!.quote_amount,
+      6,
+    );
+  });
+
+  it('refuses a quote executed after its time to live with a retryable error, and a fresh one goes through', async () => {
+    const user = await trader();
+    const before = await holdings(user);
+    const built = await unsigned(user, { symbol: 'SOL/USDC', side: 'Sell', quantity: 0.2 });
+    expect(built.status).toBe(200);
+    // The user waits to see where the price goes (the default RFQ_QUOTE_TTL_MS is 10 s).
+    app.clock.advance(10_001);
+    const late = await execute(user, user.wallet.signTransaction(built.body.data.unsigned_transaction));
+    expect(late.status, JSON.stringify(late.body)).toBe(409);
+    expect(late.body.code).toBe('TRADING__QUOTE_EXPIRED');
+    expect(late.body.error).toBe('Quote expired: the price may have moved. Please try the trade again.');
+    expect(await holdings(user)).toEqual(before);
+
+    const { result } = await trade(user, { symbol: 'SOL/USDC', side: 'Sell', quantity: 0.2 });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
   });
 
   it('answers a retried Idempotency-Key with the first answer and refuses it with another body', async () => {
@@ -394,7 +455,12 @@ describe('spot trading on the embedded cluster', () => {
     const signed = user.wallet.signTransaction(built.body.data.unsigned_transaction);
     // What execute does before a crash: the ticket is claimed with the signed bytes, then sent.
     const { createHash } = await import('node:crypto');
-    const { getTransactionDecoder, getSignatureFromTransaction } = await import('@solana/kit');
+    const {
+      getBase64EncodedWireTransaction,
+      getSignatureFromTransaction,
+      getTransactionDecoder,
+      partiallySignTransaction,
+    } = await import('@solana/kit');
     const transaction = getTransactionDecoder().decode(Buffer.from(signed, 'base64'));
     const signature = getSignatureFromTransaction(transaction);
     const { createTradingRepository } = await import('../src/modules/trading/trading.repository');
@@ -404,8 +470,12 @@ describe('spot trading on the embedded cluster', () => {
         .update(transaction.messageBytes as unknown as Uint8Array)
         .digest('hex'),
     );
-    expect(await repo.claimTicket(ticket!.id, signature, signed, new Date())).toBe(true);
-    await app.services.chain.sendTransaction(signed);
+    // Execute co-signs for the maker (its quote still holds) before it claims and sends.
+    const cosigned = getBase64EncodedWireTransaction(
+      await partiallySignTransaction([app.cluster!.marketMaker.keyPair], transaction),
+    );
+    expect(await repo.claimTicket(ticket!.id, signature, cosigned, new Date())).toBe(true);
+    await app.services.chain.sendTransaction(cosigned);
 
     expect(await app.services.trading.reconcileSent()).toBe(1);
     const recorded = await call<TSpotOrder>(app, {

@@ -50,7 +50,8 @@ const ZConfigSchema = z
       .transform((value) => value === 'true'),
     // Market data: the embedded simulator (default, no network) or the live providers.
     MARKET_DATA: z.enum(['simulator', 'live']).default('simulator'),
-    MARKET_SEED: z.string().min(1).max(200).default('solterm'),
+    // Unset: generated once per DATA_DIR (DATA_DIR/market-seed), so future prices are not public.
+    MARKET_SEED: z.string().min(1).max(200).optional(),
     MARKET_BACKFILL: z.enum(['background', 'await', 'off']).default('background'),
     MARKET_BACKFILL_HOURLY_DAYS: ZPositiveInt.max(3650).default(365),
     MARKET_BACKFILL_MINUTE_DAYS: ZPositiveInt.max(90).default(7),

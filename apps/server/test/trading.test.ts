@@ -399,10 +399,27 @@ describe('spot trading on the embedded cluster', () => {
     expect(twice.status).toBe(409);
   });
 
-  it('fills a crossed limit order through the keeper at the limit price', async () => {
+  /** What the maker quotes for a market order of this size now (built, never executed). */
+  async function makerQuote(user: Trader, side: 'Buy' | 'Sell', quantity: number) {
+    const built = await unsigned(user, { symbol: 'SOL/USDC', side, quantity });
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    return built.body.data.quote!;
+  }
+
+  const ordersOf = async (user: Trader) =>
+    (
+      await call<TSpotOrder[]>(app, {
+        method: 'GET',
+        url: '/api/trading/orders',
+        headers: bearer(user.token),
+      })
+    ).body.data;
+
+  it("fills a limit buy far above the market at the maker's price, refunding the rest of the escrow", async () => {
+    // Given a buy limit 5 % above the maker's ask
     const user = await trader();
     const book = await call<TOrderBook>(app, { method: 'GET', url: '/api/trading/orderbook/SOL%2FUSDC' });
-    const limit = Math.ceil(book.body.data.sells[0]!.price * 1.01);
+    const limit = Math.ceil(book.body.data.sells[0]!.price * 1.05);
     const before = await balances(user);
     const { built, result } = await trade(user, {
       symbol: 'SOL/USDC',
@@ -412,23 +429,47 @@ describe('spot trading on the embedded cluster', () => {
       price: limit,
     });
     expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(before.usdc_balance - (await balances(user)).usdc_balance).toBe(2 * limit);
+    const maker = await makerQuote(user, 'Buy', 2);
+
+    // When the keeper fills it
     await app.keeper!.tick();
-    const orders = await call<TSpotOrder[]>(app, {
-      method: 'GET',
-      url: '/api/trading/orders',
-      headers: bearer(user.token),
-    });
-    const filled = orders.body.data.find((order) => order.id === built.order_id)!;
-    expect(filled).toMatchObject({ status: 'Filled', filled_quantity: 2, average_fill_price: limit });
+
+    // Then it paid what the maker asks for 2 SOL, not the limit, and got the difference back
+    const filled = (await ordersOf(user)).find((order) => order.id === built.order_id)!;
+    expect(filled).toMatchObject({ status: 'Filled', filled_quantity: 2, average_fill_price: maker.price });
+    expect(filled.receipt).toMatchObject({ quoted_price: limit, filled_price: maker.price });
     const after = await balances(user);
-    expect(before.usdc_balance - after.usdc_balance).toBe(2 * limit);
+    expect(before.usdc_balance - after.usdc_balance).toBeCloseTo(maker.quote_amount, 6);
+    expect(maker.quote_amount).toBeLessThan(2 * limit);
     expect(after.sol_balance - before.sol_balance).toBeGreaterThan(1.99);
     const trades = await call<TTrade[]>(app, {
       method: 'GET',
       url: '/api/trading/trades',
       headers: bearer(user.token),
     });
-    expect(trades.body.data[0]).toMatchObject({ order_type: 'Limit', price: limit, quantity: 2 });
+    expect(trades.body.data[0]).toMatchObject({ order_type: 'Limit', price: maker.price, quantity: 2 });
+  });
+
+  it("fills a limit sell far below the market at the maker's bid", async () => {
+    const user = await trader();
+    const book = await call<TOrderBook>(app, { method: 'GET', url: '/api/trading/orderbook/SOL%2FUSDC' });
+    const limit = Math.floor(book.body.data.buys[0]!.price * 0.95);
+    const before = await balances(user);
+    const { built, result } = await trade(user, {
+      symbol: 'SOL/USDC',
+      side: 'Sell',
+      order_type: 'Limit',
+      quantity: 1,
+      price: limit,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    const maker = await makerQuote(user, 'Sell', 1);
+    await app.keeper!.tick();
+    const filled = (await ordersOf(user)).find((order) => order.id === built.order_id)!;
+    expect(filled).toMatchObject({ status: 'Filled', average_fill_price: maker.price });
+    expect((await balances(user)).usdc_balance - before.usdc_balance).toBeCloseTo(maker.quote_amount, 6);
+    expect(maker.quote_amount).toBeGreaterThan(limit);
   });
 
   it('serves the maker ladder and a suggestion from chain balances', async () => {

@@ -1,6 +1,13 @@
 import type { KeyPairSigner } from '@solana/kit';
 import type { TExecutionReceipt, TSpotOrder } from '@solterm/contracts';
-import { Dec, limitOrderCrosses } from '@solterm/engine';
+import {
+  Dec,
+  fromBaseUnits,
+  limitFill,
+  limitOrderCrosses,
+  slippageBps,
+  type LimitFill,
+} from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { ChainService } from '../chain/chain.service';
@@ -40,9 +47,10 @@ function tokensOf(order: OrderRow, pair: { base: VenueToken; quote: VenueToken }
 
 /**
  * The keeper of the local venue's limit orders. A pending order's funds sit in the escrow owner's
- * account; when the maker's price crosses the limit (a buy's limit at or above the ask, a sell's at
- * or below the bid) the keeper sends one transaction in which the escrow pays the maker and the maker
- * pays the trader at the limit price. Cancelling refunds the escrow. An order being settled is marked
+ * account; when the maker's price for the order's size crosses the limit (a buy's limit at or above
+ * the ask, a sell's at or below the bid) the keeper sends one transaction in which the escrow pays the
+ * maker and the maker pays the trader at the maker's price — better than the limit when the market is
+ * (price improvement), the rest of a buy's escrow refunded in the same transaction. Cancelling refunds the escrow. An order being settled is marked
  * `Settling:*` with its signature and expiry height first, so a crash mid-settlement is resolved from
  * the chain and an order is never settled twice.
  */
@@ -52,24 +60,45 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
-  async function settlementTransaction(order: OrderRow, kind: Settlement) {
+  /** How a fill pays out: as claimed (stored on the order), or the limit's own amounts for older rows. */
+  function fillOf(order: OrderRow): LimitFill {
+    const escrowAmount = BigInt(order.escrowAmount!);
+    const toMaker = order.fillMakerAmount === null ? escrowAmount : BigInt(order.fillMakerAmount);
+    return {
+      toMaker,
+      toTrader: BigInt(order.fillTraderAmount ?? order.settleAmount!),
+      refund: escrowAmount - toMaker,
+    };
+  }
+
+  async function settlementTransaction(order: OrderRow, kind: Settlement, fill?: LimitFill) {
     const pair = await trading.resolvePair(order.symbol);
     const { escrowed, settled } = tokensOf(order, pair);
     const escrowAmount = BigInt(order.escrowAmount!);
     const instructions =
-      kind === 'fill'
+      kind === 'fill' && fill
         ? [
+            // The maker's price for the size (better than or at the limit): the escrow pays the maker
+            // that, the maker pays the trader, and the rest of the escrow goes back to the trader.
             ...(await tokenLegInstructions({
               token: escrowed,
               from: deps.escrow,
               to: deps.maker.address,
-              amount: escrowAmount,
+              amount: fill.toMaker,
             })),
+            ...(fill.refund > 0n
+              ? await tokenLegInstructions({
+                  token: escrowed,
+                  from: deps.escrow,
+                  to: order.walletAddress,
+                  amount: fill.refund,
+                })
+              : []),
             ...(await tokenLegInstructions({
               token: settled,
               from: deps.maker,
               to: order.walletAddress,
-              amount: BigInt(order.settleAmount!),
+              amount: fill.toTrader,
               createRecipientAccount: deps.escrow,
             })),
           ]
@@ -103,11 +132,23 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
   ): Promise<OrderRow> {
     let finished: OrderRow | undefined;
     if (kind === 'fill') {
-      const price = new Dec(order.price!);
+      const pair = await trading.resolvePair(order.symbol);
+      const fill = fillOf(order);
+      const quoteUnits = order.side === 'Buy' ? fill.toMaker : fill.toTrader;
+      const price = fromBaseUnits(quoteUnits, pair.quote.decimals).div(
+        fromBaseUnits(BigInt(order.baseAmount), pair.base.decimals),
+      );
+      const limit = new Dec(order.price!);
       const receipt: TExecutionReceipt = {
-        quoted_price: price.toNumber(),
-        filled_price: price.toNumber(),
-        slippage_bps: 0,
+        quoted_price: limit.toNumber(),
+        filled_price: price.toSignificantDigits(10).toNumber(),
+        slippage_bps: slippageBps({
+          side: order.side as 'Buy' | 'Sell',
+          quotedPrice: limit,
+          filledPrice: price,
+        })
+          .toDecimalPlaces(2, Dec.ROUND_HALF_UP)
+          .toNumber(),
         network_fee_sol: 0,
         venue_fee: 0,
         time_to_land_ms: Math.max(0, Math.round(performance.now() - startedAt)),
@@ -118,7 +159,7 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
         order.id,
         {
           filledQuantity: order.quantity,
-          averageFillPrice: order.price,
+          averageFillPrice: price.toFixed(),
           receipt,
           settlementValidUntil: null,
         },
@@ -129,7 +170,7 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
           side: order.side,
           orderType: 'Limit',
           quantity: order.quantity,
-          price: order.price!,
+          price: price.toFixed(),
           txHash: signature,
           receipt,
           createdAt: at,
@@ -146,12 +187,15 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
   }
 
   /** Settles one order on chain (fill or refund). Only one caller wins the Pending → Settling step. */
-  async function settle(order: OrderRow, kind: Settlement): Promise<OrderRow | undefined> {
+  async function settle(order: OrderRow, kind: Settlement, fill?: LimitFill): Promise<OrderRow | undefined> {
     const startedAt = performance.now();
-    const built = await settlementTransaction(order, kind);
+    const built = await settlementTransaction(order, kind, fill);
     const claimed = await repo.transitionOrder(order.id, 'Pending', `Settling:${kind}`, {
       settlementTxHash: built.signature,
       settlementValidUntil: built.lastValidBlockHeight.toString(),
+      ...(fill
+        ? { fillMakerAmount: fill.toMaker.toString(), fillTraderAmount: fill.toTrader.toString() }
+        : {}),
     });
     if (!claimed) return undefined;
     try {
@@ -163,6 +207,8 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
         await repo.transitionOrder(order.id, `Settling:${kind}`, 'Pending', {
           settlementTxHash: null,
           settlementValidUntil: null,
+          fillMakerAmount: null,
+          fillTraderAmount: null,
         });
       }
       throw error;
@@ -185,6 +231,8 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
         await repo.transitionOrder(order.id, order.status, 'Pending', {
           settlementTxHash: null,
           settlementValidUntil: null,
+          fillMakerAmount: null,
+          fillTraderAmount: null,
         });
       }
     }
@@ -196,6 +244,7 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     );
     let filled = 0;
     const bestBySymbol = new Map<string, { bid: Dec; ask: Dec } | null>();
+    const side = (order: OrderRow) => order.side as 'Buy' | 'Sell';
     for (const order of pending) {
       let best = bestBySymbol.get(order.symbol);
       if (best === undefined) {
@@ -206,12 +255,20 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
         bestBySymbol.set(order.symbol, best);
       }
       if (!best) continue;
-      if (
-        !limitOrderCrosses({ side: order.side as 'Buy' | 'Sell', limitPrice: new Dec(order.price!), ...best })
-      )
-        continue;
+      // The maker's best price first (cheap), then its price for the order's whole size.
+      if (!limitOrderCrosses({ side: side(order), limitPrice: new Dec(order.price!), ...best })) continue;
       try {
-        if (await settle(order, 'fill')) filled++;
+        const pair = await trading.resolvePair(order.symbol);
+        const makerQuoteAmount = await trading.makerQuoteAmount(pair, side(order), BigInt(order.baseAmount));
+        if (makerQuoteAmount === null || makerQuoteAmount <= 0n) continue;
+        const fill = limitFill({
+          side: side(order),
+          escrowAmount: BigInt(order.escrowAmount!),
+          settleAmount: BigInt(order.settleAmount!),
+          makerQuoteAmount,
+        });
+        if (!fill) continue;
+        if (await settle(order, 'fill', fill)) filled++;
       } catch (error) {
         deps.log.error({ err: error, order: order.id }, 'limit order fill failed');
       }

@@ -996,6 +996,30 @@ export function createTradingService(deps: TradingServiceDeps) {
       };
     },
 
+    /**
+     * Quote units the maker asks (Buy) or bids (Sell) for `baseAmount` now, or null when it would
+     * not fill that size (the keeper fills a crossed limit order at this price when it is better).
+     */
+    async makerQuoteAmount(
+      pair: TradingPair,
+      side: 'Buy' | 'Sell',
+      baseAmount: bigint,
+    ): Promise<bigint | null> {
+      try {
+        const quote = await venue.quote({
+          base: pair.base,
+          quote: pair.quote,
+          side,
+          baseAmount,
+          slippageBps: 0,
+        });
+        return quote.quoteAmount;
+      } catch (error) {
+        if (error instanceof VenueError && error.kind !== 'unavailable') return null;
+        throw error;
+      }
+    },
+
     /** Best bid and ask of the maker for a pair (the keeper compares limits with these). */
     async bestPrices(pair: TradingPair): Promise<{ bid: Dec; ask: Dec }> {
       return rfqBestPrices(await midPriceOf(pair), deps.pricing);

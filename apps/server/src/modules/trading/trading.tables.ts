@@ -79,6 +79,12 @@ export const spotOrders = pgTable(
     escrowLeg: text('escrow_leg'),
     escrowAmount: numeric('escrow_amount'),
     settleAmount: numeric('settle_amount'),
+    /**
+     * A limit fill at the maker's price (set when the fill is claimed): escrowed units paid to the
+     * maker, and units of the other leg paid to the trader; the rest of the escrow is refunded.
+     */
+    fillMakerAmount: numeric('fill_maker_amount'),
+    fillTraderAmount: numeric('fill_trader_amount'),
     receipt: jsonb('receipt'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

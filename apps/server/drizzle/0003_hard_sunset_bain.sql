@@ -1,0 +1,2 @@
+ALTER TABLE "spot_orders" ADD COLUMN "fill_maker_amount" numeric;--> statement-breakpoint
+ALTER TABLE "spot_orders" ADD COLUMN "fill_trader_amount" numeric;

@@ -1,7 +1,26 @@
-import { getTransactionDecoder } from '@solana/kit';
+import {
+  address,
+  appendTransactionMessageInstruction,
+  blockhash,
+  compileTransaction,
+  createNoopSigner,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+} from '@solana/kit';
+import {
+  findAssociatedTokenPda,
+  getCloseAccountInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  getTokenBySymbol,
   TRADE_MESSAGES,
+  USDC_MINT,
   type TExecuteSignedTransactionResult,
   type TOrderBook,
   type TPosition,
@@ -470,6 +489,114 @@ describe('spot trading on the embedded cluster', () => {
     expect(filled).toMatchObject({ status: 'Filled', average_fill_price: maker.price });
     expect((await balances(user)).usdc_balance - before.usdc_balance).toBeCloseTo(maker.quote_amount, 6);
     expect(maker.quote_amount).toBeGreaterThan(limit);
+  });
+
+  const ataOf = async (user: Trader, mint: string) =>
+    (
+      await findAssociatedTokenPda({
+        owner: address(user.wallet.address),
+        mint: address(mint),
+        tokenProgram: TOKEN_PROGRAM_ADDRESS,
+      })
+    )[0];
+  const accountExists = async (account: string) =>
+    ((await rpc('getAccountInfo', [account, { encoding: 'base64' }])).result as { value: unknown }).value !==
+    null;
+  const lamportsOf = async (account: string) =>
+    BigInt(((await rpc('getBalance', [account])).result as { value: number }).value);
+
+  /** The wallet closes its (empty) token account of `mint`, getting the rent back: anyone can. */
+  async function closeTokenAccount(user: Trader, mint: string) {
+    const owner = createNoopSigner(address(user.wallet.address));
+    const account = await ataOf(user, mint);
+    const { value } = (await rpc('getLatestBlockhash', [])).result as {
+      value: { blockhash: string; lastValidBlockHeight: number };
+    };
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (draft) => setTransactionMessageFeePayerSigner(owner, draft),
+      (draft) =>
+        setTransactionMessageLifetimeUsingBlockhash(
+          { blockhash: blockhash(value.blockhash), lastValidBlockHeight: BigInt(value.lastValidBlockHeight) },
+          draft,
+        ),
+      (draft) =>
+        appendTransactionMessageInstruction(
+          getCloseAccountInstruction({ account, destination: owner.address, owner }),
+          draft,
+        ),
+    );
+    const signed = user.wallet.signTransaction(getBase64EncodedWireTransaction(compileTransaction(message)));
+    const sent = await rpc('sendTransaction', [signed, { encoding: 'base64' }]);
+    expect(sent.error, JSON.stringify(sent)).toBeUndefined();
+    await expect.poll(() => accountExists(account), { timeout: 10_000, interval: 50 }).toBe(false);
+  }
+
+  it('creates the receiving token account at placement, paid by the trader, and never with escrow rent', async () => {
+    // Given a wallet without BONK places a crossing limit buy of BONK for SOL
+    const user = await trader({ amount_usdc: 0 });
+    const bonk = getTokenBySymbol('BONK')!.mint;
+    const bonkAccount = await ataOf(user, bonk);
+    expect(await accountExists(bonkAccount)).toBe(false);
+    const book = await call<TOrderBook>(app, { method: 'GET', url: '/api/trading/orderbook/BONK%2FSOL' });
+    const limit = Number((book.body.data.sells[0]!.price * 1.03).toPrecision(6));
+    const { built, result } = await trade(user, {
+      symbol: 'BONK/SOL',
+      side: 'Buy',
+      order_type: 'Limit',
+      quantity: 2_000_000,
+      price: limit,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    // Then the placing transaction (the wallet pays) opened the account the fill will pay into
+    expect(await accountExists(bonkAccount)).toBe(true);
+
+    // When the trader closes that account before the keeper fills
+    await closeTokenAccount(user, bonk);
+    const escrow = app.keeper!.escrowAddress;
+    const [escrowBefore, userBefore] = await Promise.all([
+      lamportsOf(escrow),
+      lamportsOf(user.wallet.address),
+    ]);
+    await app.keeper!.tick();
+
+    // Then the keeper does not re-open it with the escrow's lamports: it refunds the order instead,
+    // and the escrow pays out exactly the refund plus the network fee
+    const order = (await ordersOf(user)).find((row) => row.id === built.order_id)!;
+    expect(order.status).toBe('Cancelled');
+    expect(await accountExists(bonkAccount)).toBe(false);
+    const refund = (await lamportsOf(user.wallet.address)) - userBefore;
+    expect(refund).toBeGreaterThan(0n);
+    expect(escrowBefore - (await lamportsOf(escrow))).toBe(refund + 5000n);
+  });
+
+  it('refuses to cancel into a closed token account instead of paying its rent from the escrow', async () => {
+    // Given a limit buy escrowing every USDC of the wallet, whose empty USDC account is then closed
+    const user = await trader({ amount_usdc: 2000 });
+    const { built, result } = await trade(user, {
+      symbol: 'SOL/USDC',
+      side: 'Buy',
+      order_type: 'Limit',
+      quantity: 20,
+      price: 100,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    await closeTokenAccount(user, USDC_MINT);
+    const escrow = app.keeper!.escrowAddress;
+    const escrowBefore = await lamportsOf(escrow);
+
+    // When the owner cancels
+    const cancelled = await call(app, {
+      method: 'POST',
+      url: `/api/trading/orders/${built.order_id}/cancel`,
+      headers: bearer(user.token),
+    });
+
+    // Then the cancel is refused with a clear reason, the order stays Pending and the escrow pays nothing
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(409);
+    expect(cancelled.body.code).toBe('TRADING__TOKEN_ACCOUNT_CLOSED');
+    expect((await ordersOf(user)).find((row) => row.id === built.order_id)!.status).toBe('Pending');
+    expect(await lamportsOf(escrow)).toBe(escrowBefore);
   });
 
   it('serves the maker ladder and a suggestion from chain balances', async () => {

@@ -234,6 +234,16 @@ export function createChainService(deps: ChainServiceDeps) {
       return { supply: data.readBigUInt64LE(MINT_SUPPLY_OFFSET), decimals: data[MINT_DECIMALS_OFFSET]! };
     },
 
+    /** Whether an account exists (holds lamports) at `account`. */
+    async accountExists(account: string): Promise<boolean> {
+      const { value } = await call('getAccountInfo', (client) =>
+        client
+          .getAccountInfo(toAddress(account), { encoding: 'base64', dataSlice: { offset: 0, length: 0 } })
+          .send(),
+      );
+      return value !== null;
+    },
+
     /** The fee a landed transaction paid, in lamports, or null when the node does not know it. */
     async getTransactionFee(signature: string): Promise<bigint | null> {
       const result = await call('getTransaction', (client) =>

@@ -1,5 +1,5 @@
 import type { KeyPairSigner } from '@solana/kit';
-import type { TExecutionReceipt, TSpotOrder } from '@solterm/contracts';
+import { WRAPPED_SOL_MINT, type TExecutionReceipt, type TSpotOrder } from '@solterm/contracts';
 import {
   Dec,
   fromBaseUnits,
@@ -15,7 +15,7 @@ import { buildTransaction } from '../chain/transaction-builder';
 import type { OrderRow, TradingRepository } from './trading.repository';
 import { orderToWire, type TradingService } from './trading.service';
 import type { VenueToken } from './venues/spot-venue';
-import { tokenLegInstructions } from '../chain/token-legs';
+import { associatedTokenAddress, tokenLegInstructions } from '../chain/token-legs';
 
 export interface LimitKeeperDeps {
   repo: TradingRepository;
@@ -60,6 +60,16 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
+  /**
+   * Whether the wallet can receive `token` without anyone opening an account for it: SOL always (the
+   * legs are at least the rent-exempt minimum), a token when the wallet's associated account exists.
+   * The escrow never pays rent for a wallet's account: the wallet could close it and repeat.
+   */
+  async function canReceive(order: OrderRow, token: VenueToken): Promise<boolean> {
+    if (token.mint === WRAPPED_SOL_MINT) return true;
+    return chain.accountExists(await associatedTokenAddress(order.walletAddress, token.mint));
+  }
+
   /** How a fill pays out: as claimed (stored on the order), or the limit's own amounts for older rows. */
   function fillOf(order: OrderRow): LimitFill {
     const escrowAmount = BigInt(order.escrowAmount!);
@@ -99,7 +109,6 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
               from: deps.maker,
               to: order.walletAddress,
               amount: fill.toTrader,
-              createRecipientAccount: deps.escrow,
             })),
           ]
         : await tokenLegInstructions({
@@ -107,7 +116,6 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
             from: deps.escrow,
             to: order.walletAddress,
             amount: escrowAmount,
-            createRecipientAccount: deps.escrow,
           });
     const built = await buildTransaction({
       feePayer: deps.escrow.address,
@@ -268,6 +276,18 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
           makerQuoteAmount,
         });
         if (!fill) continue;
+        const { escrowed, settled } = tokensOf(order, pair);
+        const [canReceiveFill, canReceiveRefund] = await Promise.all([
+          canReceive(order, settled),
+          canReceive(order, escrowed),
+        ]);
+        if (!canReceiveFill) {
+          // The wallet closed the account the fill pays into after placing the order: refund the
+          // escrow instead (when it can be received) rather than re-open the account at the escrow's cost.
+          if (canReceiveRefund) await settle(order, 'cancel');
+          continue;
+        }
+        if (fill.refund > 0n && !canReceiveRefund) continue;
         if (await settle(order, 'fill', fill)) filled++;
       } catch (error) {
         deps.log.error({ err: error, order: order.id }, 'limit order fill failed');
@@ -322,6 +342,10 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
       if (!order || order.userId !== userId) throw new AppError('TRADING__ORDER_NOT_FOUND');
       if (order.orderType !== 'Limit' || order.status !== 'Pending') {
         throw new AppError('TRADING__ORDER_NOT_CANCELLABLE');
+      }
+      const pair = await trading.resolvePair(order.symbol);
+      if (!(await canReceive(order, tokensOf(order, pair).escrowed))) {
+        throw new AppError('TRADING__TOKEN_ACCOUNT_CLOSED');
       }
       const cancelled = await settle(order, 'cancel');
       if (!cancelled) throw new AppError('TRADING__ORDER_NOT_CANCELLABLE');

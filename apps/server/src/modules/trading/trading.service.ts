@@ -64,10 +64,12 @@ import type {
 import type { NewTicket, TicketRegistry } from './transaction-tickets';
 import { VenueError, type SpotVenue, type VenueToken } from './venues/spot-venue';
 import {
+  associatedTokenAddress,
   RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS,
   RENT_EXEMPT_WALLET_LAMPORTS,
   tokenLegInstructions,
 } from '../chain/token-legs';
+import { getCreateAssociatedTokenIdempotentInstruction } from '@solana-program/token';
 
 const MAX_ORDERS_LISTED = 200;
 
@@ -486,21 +488,36 @@ export function createTradingService(deps: TradingServiceDeps) {
     const networkFee =
       LAMPORTS_PER_SIGNATURE +
       priorityFeeLamports(order.priority_fee_micro_lamports, MAX_DEFAULT_COMPUTE_UNIT_LIMIT);
-    // The escrow's token account may have to be created by this transaction (rent paid once per mint).
+    // The escrow's token account may have to be created by this transaction (rent paid once per mint),
+    // and so may the wallet's account of the token the fill pays (its rent counted when not held).
     assertAffordable(
       holdings,
       { token: escrowToken, amount: escrow.escrowAmount },
-      null,
+      settleToken,
       networkFee + RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS,
     );
     const user = createNoopSigner(address(wallet));
-    const instructions = await tokenLegInstructions({
-      token: escrowToken,
-      from: user,
-      to: deps.escrowAddress,
-      amount: escrow.escrowAmount,
-      createRecipientAccount: user,
-    });
+    const instructions = [
+      ...(await tokenLegInstructions({
+        token: escrowToken,
+        from: user,
+        to: deps.escrowAddress,
+        amount: escrow.escrowAmount,
+        createRecipientAccount: user,
+      })),
+      // The wallet opens (idempotently, paying the rent) the account the fill pays into: the keeper
+      // never pays rent for an account the wallet could close again.
+      ...(settleToken.mint === WRAPPED_SOL_MINT
+        ? []
+        : [
+            getCreateAssociatedTokenIdempotentInstruction({
+              payer: user,
+              ata: await associatedTokenAddress(wallet, settleToken.mint),
+              owner: user.address,
+              mint: address(settleToken.mint),
+            }),
+          ]),
+    ];
     const built = await buildTransaction({
       feePayer: user.address,
       instructions,

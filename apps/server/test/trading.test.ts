@@ -16,7 +16,7 @@ import {
   getCloseAccountInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   getTokenBySymbol,
   TRADE_MESSAGES,
@@ -597,6 +597,68 @@ describe('spot trading on the embedded cluster', () => {
     expect(cancelled.body.code).toBe('TRADING__TOKEN_ACCOUNT_CLOSED');
     expect((await ordersOf(user)).find((row) => row.id === built.order_id)!.status).toBe('Pending');
     expect(await lamportsOf(escrow)).toBe(escrowBefore);
+  });
+
+  /**
+   * A limit buy resting below the market whose cancel was claimed (refund built, signature and expiry
+   * stored) but never reached the chain: the process was killed between the claim and the send.
+   */
+  async function orderWithLostRefund() {
+    const user = await trader();
+    const before = await balances(user);
+    const { built, result } = await trade(user, {
+      symbol: 'SOL/USDC',
+      side: 'Buy',
+      order_type: 'Limit',
+      quantity: 1,
+      price: 3,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    const chain = app.services.chain;
+    const send = vi.spyOn(chain, 'sendAndConfirm').mockRejectedValueOnce(new Error('killed before sending'));
+    // The claim's own recovery sees the signature as in flight and leaves it claimed, as after a crash.
+    const statuses = vi
+      .spyOn(chain, 'getSignatureStatuses')
+      .mockResolvedValueOnce([{ slot: 1n, err: null, confirmationStatus: 'processed' }]);
+    const crashed = await call(app, {
+      method: 'POST',
+      url: `/api/trading/orders/${built.order_id}/cancel`,
+      headers: bearer(user.token),
+    });
+    send.mockRestore();
+    statuses.mockRestore();
+    expect(crashed.status).toBe(500);
+    const order = (await ordersOf(user)).find((row) => row.id === built.order_id)!;
+    expect(order).toMatchObject({ status: 'Pending', settlement_tx_hash: expect.any(String) });
+    return { user, before, orderId: built.order_id!, claimed: order.settlement_tx_hash! };
+  }
+
+  const cancelOrder = (user: Trader, orderId: string) =>
+    call<TSpotOrder>(app, {
+      method: 'POST',
+      url: `/api/trading/orders/${orderId}/cancel`,
+      headers: bearer(user.token),
+    });
+
+  it('cancels at once an order whose claimed refund was lost, landing that same refund once', async () => {
+    const { user, before, orderId, claimed } = await orderWithLostRefund();
+    // When the owner cancels again while the claimed refund's blockhash is still valid
+    const cancelled = await cancelOrder(user, orderId);
+    // Then the claimed refund itself is sent and recorded (never a second one)
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ status: 'Cancelled', settlement_tx_hash: claimed });
+    expect((await balances(user)).usdc_balance).toBe(before.usdc_balance);
+    expect((await cancelOrder(user, orderId)).status).toBe(409);
+  });
+
+  it('cancels at once an order whose claimed refund can no longer land, with a new refund', async () => {
+    const { user, before, orderId, claimed } = await orderWithLostRefund();
+    app.cluster!.advanceSlots(200);
+    const cancelled = await cancelOrder(user, orderId);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.data.status).toBe('Cancelled');
+    expect(cancelled.body.data.settlement_tx_hash).not.toBe(claimed);
+    expect((await balances(user)).usdc_balance).toBe(before.usdc_balance);
   });
 
   it('serves the maker ladder and a suggestion from chain balances', async () => {

@@ -59,6 +59,8 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
   const intervalMs = deps.intervalMs ?? 1000;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  /** Orders this process is settling right now (their claims are live, not left by a crash). */
+  const inFlight = new Set<string>();
 
   /**
    * Whether the wallet can receive `token` without anyone opening an account for it: SOL always (the
@@ -170,6 +172,7 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
           averageFillPrice: price.toFixed(),
           receipt,
           settlementValidUntil: null,
+          settlementTransaction: null,
         },
         {
           orderId: order.id,
@@ -187,6 +190,7 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     } else {
       finished = await repo.transitionOrder(order.id, 'Settling:cancel', 'Cancelled', {
         settlementValidUntil: null,
+        settlementTransaction: null,
       });
     }
     const row = finished ?? (await repo.findOrder(order.id))!;
@@ -201,11 +205,13 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     const claimed = await repo.transitionOrder(order.id, 'Pending', `Settling:${kind}`, {
       settlementTxHash: built.signature,
       settlementValidUntil: built.lastValidBlockHeight.toString(),
+      settlementTransaction: built.wireBase64,
       ...(fill
         ? { fillMakerAmount: fill.toMaker.toString(), fillTraderAmount: fill.toTrader.toString() }
         : {}),
     });
     if (!claimed) return undefined;
+    inFlight.add(order.id);
     try {
       await chain.sendAndConfirm(built.wireBase64, built.signature);
     } catch (error) {
@@ -215,34 +221,64 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
         await repo.transitionOrder(order.id, `Settling:${kind}`, 'Pending', {
           settlementTxHash: null,
           settlementValidUntil: null,
+          settlementTransaction: null,
           fillMakerAmount: null,
           fillTraderAmount: null,
         });
       }
       throw error;
+    } finally {
+      inFlight.delete(order.id);
     }
     return finish(claimed, kind, built.signature, startedAt);
   }
 
-  /** Orders left `Settling:*` by a stopped process: finished if their transaction landed, else reverted once it can no longer land. */
+  /**
+   * Resolves an order whose settlement was claimed but not recorded (a stopped process, or a send that
+   * never reached the chain), from the chain at once: landed → recorded; failed, or past its expiry
+   * height unseen → back to Pending (it can never land); still valid → the claimed transaction itself
+   * is sent again (the same signature, so it settles at most once) and recorded when it lands.
+   * Returns the order as it is afterwards.
+   */
+  async function reconcileSettling(order: OrderRow): Promise<OrderRow> {
+    const kind: Settlement = order.status === 'Settling:fill' ? 'fill' : 'cancel';
+    const signature = order.settlementTxHash!;
+    const backToPending = async () =>
+      (await repo.transitionOrder(order.id, order.status, 'Pending', {
+        settlementTxHash: null,
+        settlementValidUntil: null,
+        settlementTransaction: null,
+        fillMakerAmount: null,
+        fillTraderAmount: null,
+      })) ?? (await repo.findOrder(order.id))!;
+    const [status] = await chain.getSignatureStatuses([signature]);
+    if (status && status.err === null && status.confirmationStatus !== 'processed') {
+      return finish(order, kind, signature, performance.now());
+    }
+    if (status?.err) return backToPending();
+    if (!status && (await chain.getBlockHeight()) > BigInt(order.settlementValidUntil ?? '0')) {
+      return backToPending();
+    }
+    if (!order.settlementTransaction) return order;
+    try {
+      await chain.sendAndConfirm(order.settlementTransaction, signature);
+    } catch (error) {
+      deps.log.warn({ err: error, order: order.id }, 'claimed settlement sent again did not land');
+      const [after] = await chain.getSignatureStatuses([signature]).catch(() => [null]);
+      if (after?.err) return backToPending();
+      return (await repo.findOrder(order.id))!;
+    }
+    return finish(order, kind, signature, performance.now());
+  }
+
+  /** Orders left `Settling:*` by a stopped process: each reconciled from the chain. */
   async function resolveSettling(): Promise<void> {
     const settling = await repo.listOrdersByStatus(['Settling:fill', 'Settling:cancel']);
     for (const order of settling) {
-      const kind = order.status === 'Settling:fill' ? 'fill' : 'cancel';
-      const [status] = await chain.getSignatureStatuses([order.settlementTxHash!]);
-      if (status && status.err === null && status.confirmationStatus !== 'processed') {
-        await finish(order, kind, order.settlementTxHash!, performance.now());
-      } else if (
-        status?.err ||
-        (!status && (await chain.getBlockHeight()) > BigInt(order.settlementValidUntil ?? '0'))
-      ) {
-        await repo.transitionOrder(order.id, order.status, 'Pending', {
-          settlementTxHash: null,
-          settlementValidUntil: null,
-          fillMakerAmount: null,
-          fillTraderAmount: null,
-        });
-      }
+      if (inFlight.has(order.id)) continue;
+      await reconcileSettling(order).catch((error: unknown) =>
+        deps.log.error({ err: error, order: order.id }, 'settlement reconciliation failed'),
+      );
     }
   }
 
@@ -338,8 +374,14 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
 
     /** POST /trading/orders/{id}/cancel: refunds a pending limit order's escrow to the wallet. */
     async cancel(userId: string, orderId: string): Promise<TSpotOrder> {
-      const order = await repo.findOrder(orderId);
+      let order = await repo.findOrder(orderId);
       if (!order || order.userId !== userId) throw new AppError('TRADING__ORDER_NOT_FOUND');
+      if (order.orderType === 'Limit' && order.status.startsWith('Settling:') && !inFlight.has(order.id)) {
+        // A settlement was claimed and never recorded (a crash, a lost send): resolve it from the chain
+        // now rather than answer 409 until its blockhash expires.
+        order = await reconcileSettling(order);
+        if (order.status === 'Cancelled') return orderToWire(order);
+      }
       if (order.orderType !== 'Limit' || order.status !== 'Pending') {
         throw new AppError('TRADING__ORDER_NOT_CANCELLABLE');
       }

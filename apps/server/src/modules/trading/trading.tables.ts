@@ -73,6 +73,11 @@ export const spotOrders = pgTable(
     settlementTxHash: text('settlement_tx_hash'),
     /** While settling: the block height after which an unseen settlement transaction can never land. */
     settlementValidUntil: numeric('settlement_valid_until'),
+    /**
+     * While settling: the claimed settlement's signed bytes (base64), stored before it is sent, so the
+     * same transaction (never a second one) can be sent again after a crash.
+     */
+    settlementTransaction: text('settlement_transaction'),
     filledQuantity: numeric('filled_quantity').notNull(),
     averageFillPrice: numeric('average_fill_price'),
     /** Limit orders: which leg sits in escrow, how much, and what the fill pays out (base units). */

@@ -1,0 +1,1 @@
+ALTER TABLE "spot_orders" ADD COLUMN "settlement_transaction" text;

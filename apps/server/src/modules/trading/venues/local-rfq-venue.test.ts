@@ -27,7 +27,7 @@ beforeAll(async () => {
 function fakeChain(holdings: { makerSol: bigint; makerUsdc: bigint }): ChainService {
   return {
     getBalance: async () => holdings.makerSol,
-    getTokenBalances: async () => new Map([[USDC_MINT, { amount: holdings.makerUsdc, decimals: 6 }]]),
+    getTokenAccountAmount: async () => holdings.makerUsdc,
     getLatestBlockhash: async () => ({
       blockhash: getBase58Decoder().decode(new Uint8Array(32).fill(7)),
       lastValidBlockHeight: 1_000n,

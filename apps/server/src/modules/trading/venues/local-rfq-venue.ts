@@ -12,7 +12,7 @@ import {
   type SpotVenue,
   type VenueToken,
 } from './spot-venue';
-import { tokenLegInstructions } from '../../chain/token-legs';
+import { associatedTokenAddress, tokenLegInstructions } from '../../chain/token-legs';
 
 /** How long a quote stays executable, by default (RFQ_QUOTE_TTL_MS). */
 export const DEFAULT_QUOTE_TTL_MS = 10_000;
@@ -42,7 +42,8 @@ export interface LocalRfqVenueDeps {
 /** What the maker holds of a token, in base units (lamports for SOL). */
 async function makerHolding(chain: ChainService, maker: string, token: VenueToken): Promise<bigint> {
   if (token.mint === WRAPPED_SOL_MINT) return chain.getBalance(maker);
-  return (await chain.getTokenBalances(maker)).get(token.mint)?.amount ?? 0n;
+  // One account read (the maker's associated account pays every swap), not a scan of all its accounts.
+  return (await chain.getTokenAccountAmount(await associatedTokenAddress(maker, token.mint))) ?? 0n;
 }
 
 /** Lamports the maker keeps for fees and rent; it never quotes its SOL below this. */

@@ -5,8 +5,9 @@ import { getBase58Decoder } from '@solana/kit';
 import { percentile, report, round, startServer } from './lib/harness';
 
 // A full spot swap round trip on loopback, p50 under 30 ms: POST /api/trading/get-unsigned-transaction
-// (SOL/USDC, 0.01 SOL, the local RFQ maker co-signs), the wallet signs it here, then POST
-// /api/trading/execute-signed-transaction, which verifies, simulates, sends and answers once the
+// (SOL/USDC, 0.01 SOL), the wallet signs it here, then POST
+// /api/trading/execute-signed-transaction, which verifies, re-quotes and adds the maker's signature,
+// simulates, sends and answers once the
 // embedded cluster reports the transaction `confirmed` (ledger fsync on, under the server's
 // DATA_DIR). Timed from sending the first request until the execute answer has arrived; one wallet,
 // one swap at a time, alternating Buy and Sell so the balances never run out. Each Buy/Sell pair

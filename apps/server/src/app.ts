@@ -156,17 +156,18 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     onSessionsRevoked: (revocation) => hub.revokeSessions(revocation),
   });
 
-  const marketData = createMarketData(config.market, {
-    now,
-    log: server.log,
-  });
+  // The simulator's seed decides every future price: a public default would let anyone compute the
+  // market ahead of time, so without MARKET_SEED each data directory gets its own, generated once.
+  const marketSeed =
+    config.market.seed ?? (await readOrCreateSecret(config.dataDir, 'market-seed', 16)).toString('hex');
+  const marketData = createMarketData({ ...config.market, seed: marketSeed }, { now, log: server.log });
   const market = createMarketService({ data: marketData, now, log: server.log });
   const tokenFacts = createTokenFactsLookup();
   // Holder balances come from the simulator until the local chain provides token accounts (holder-source.ts).
   const holders = createHoldersService({
     market,
     source: createSimulatedHolderSource({
-      seed: config.market.seed,
+      seed: marketSeed,
       now,
       facts: tokenFacts,
       async priceOf(mint) {
@@ -175,7 +176,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       },
     }),
     directory: createSimulatedWalletDirectory({
-      seed: config.market.seed,
+      seed: marketSeed,
       dexOf: (mint) => tokenFacts(mint)?.dex,
     }),
   });
@@ -227,6 +228,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       ? createLocalRfqVenue({
           chain,
           maker: cluster.marketMaker,
+          ...config.rfq,
           async usdPriceOf(token) {
             return market.getUsdPrice(await market.resolveToken(token.mint));
           },

@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { getSignatureFromTransaction, getTransactionDecoder } from '@solana/kit';
+import {
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+  partiallySignTransaction,
+} from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TSpotOrder, TTrade, TUnsignedTransaction, TWalletBalance } from '@solterm/contracts';
 import { createTradingRepository } from '../src/modules/trading/trading.repository';
@@ -90,8 +95,12 @@ describe('trading across a server restart', () => {
         .update(transaction.messageBytes as unknown as Uint8Array)
         .digest('hex'),
     );
-    expect(await repo.claimTicket(ticket!.id, signature, signed, new Date())).toBe(true);
-    await app.services.chain.sendTransaction(signed);
+    // Execute co-signs for the maker (its quote still holds) before it claims and sends.
+    const cosigned = getBase64EncodedWireTransaction(
+      await partiallySignTransaction([app.cluster!.marketMaker.keyPair], transaction),
+    );
+    expect(await repo.claimTicket(ticket!.id, signature, cosigned, new Date())).toBe(true);
+    await app.services.chain.sendTransaction(cosigned);
     await app.cluster!.flush();
     const balanceBefore = (
       await call<TWalletBalance>(app, { method: 'GET', url: '/api/wallet/balance', headers: bearer(token) })

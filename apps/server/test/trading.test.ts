@@ -1,6 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  address,
+  appendTransactionMessageInstruction,
+  blockhash,
+  compileTransaction,
+  createNoopSigner,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+} from '@solana/kit';
+import {
+  findAssociatedTokenPda,
+  getCloseAccountInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  getTokenBySymbol,
   TRADE_MESSAGES,
+  USDC_MINT,
   type TExecuteSignedTransactionResult,
   type TOrderBook,
   type TPosition,
@@ -194,6 +214,66 @@ describe('spot trading on the embedded cluster', () => {
     expect(built.quote!.price).toBeLessThan(built.quote!.market_price);
   });
 
+  /** A JSON-RPC call straight to the cluster's public /rpc endpoint, bypassing the trading API. */
+  async function rpc(method: string, params: unknown[]) {
+    const response = await fetch(app.rpcUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return (await response.json()) as { result?: unknown; error?: { message: string } };
+  }
+
+  const holdings = async (user: Trader) => {
+    const { sol_balance, usdc_balance } = await balances(user);
+    return { sol_balance, usdc_balance };
+  };
+
+  it('returns the swap unsigned by the maker: sent straight to /rpc it cannot land, through execute it does', async () => {
+    // Given a built swap
+    const user = await trader();
+    const before = await holdings(user);
+    const built = await unsigned(user, { symbol: 'SOL/USDC', side: 'Buy', quantity: 0.1 });
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    const wire = Buffer.from(built.body.data.unsigned_transaction, 'base64');
+    const transaction = getTransactionDecoder().decode(wire);
+    // Then no party has signed it yet: the maker signs only at execute time
+    expect(Object.keys(transaction.signatures)).toHaveLength(2);
+    expect(Object.values(transaction.signatures).every((signature) => signature === null)).toBe(true);
+
+    // When the wallet signs it and sends it to the cluster itself
+    const signed = user.wallet.signTransaction(built.body.data.unsigned_transaction);
+    const direct = await rpc('sendTransaction', [signed, { encoding: 'base64' }]);
+    // Then the cluster refuses it (the maker's signature is missing) and nothing moves
+    expect(direct.error, JSON.stringify(direct)).toBeDefined();
+    expect(await holdings(user)).toEqual(before);
+
+    // And through the server the same signed transaction settles
+    const result = await execute(user, signed);
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect((await holdings(user)).usdc_balance).toBeCloseTo(
+      before.usdc_balance - built.body.data.quote!.quote_amount,
+      6,
+    );
+  });
+
+  it('refuses a quote executed after its time to live with a retryable error, and a fresh one goes through', async () => {
+    const user = await trader();
+    const before = await holdings(user);
+    const built = await unsigned(user, { symbol: 'SOL/USDC', side: 'Sell', quantity: 0.2 });
+    expect(built.status).toBe(200);
+    // The user waits to see where the price goes (the default RFQ_QUOTE_TTL_MS is 10 s).
+    app.clock.advance(10_001);
+    const late = await execute(user, user.wallet.signTransaction(built.body.data.unsigned_transaction));
+    expect(late.status, JSON.stringify(late.body)).toBe(409);
+    expect(late.body.code).toBe('TRADING__QUOTE_EXPIRED');
+    expect(late.body.error).toBe('Quote expired: the price may have moved. Please try the trade again.');
+    expect(await holdings(user)).toEqual(before);
+
+    const { result } = await trade(user, { symbol: 'SOL/USDC', side: 'Sell', quantity: 0.2 });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+  });
+
   it('answers a retried Idempotency-Key with the first answer and refuses it with another body', async () => {
     const user = await trader();
     const built = await unsigned(user, { symbol: 'SOL/USDC', side: 'Buy', quantity: 0.1 });
@@ -338,10 +418,27 @@ describe('spot trading on the embedded cluster', () => {
     expect(twice.status).toBe(409);
   });
 
-  it('fills a crossed limit order through the keeper at the limit price', async () => {
+  /** What the maker quotes for a market order of this size now (built, never executed). */
+  async function makerQuote(user: Trader, side: 'Buy' | 'Sell', quantity: number) {
+    const built = await unsigned(user, { symbol: 'SOL/USDC', side, quantity });
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    return built.body.data.quote!;
+  }
+
+  const ordersOf = async (user: Trader) =>
+    (
+      await call<TSpotOrder[]>(app, {
+        method: 'GET',
+        url: '/api/trading/orders',
+        headers: bearer(user.token),
+      })
+    ).body.data;
+
+  it("fills a limit buy far above the market at the maker's price, refunding the rest of the escrow", async () => {
+    // Given a buy limit 5 % above the maker's ask
     const user = await trader();
     const book = await call<TOrderBook>(app, { method: 'GET', url: '/api/trading/orderbook/SOL%2FUSDC' });
-    const limit = Math.ceil(book.body.data.sells[0]!.price * 1.01);
+    const limit = Math.ceil(book.body.data.sells[0]!.price * 1.05);
     const before = await balances(user);
     const { built, result } = await trade(user, {
       symbol: 'SOL/USDC',
@@ -351,23 +448,217 @@ describe('spot trading on the embedded cluster', () => {
       price: limit,
     });
     expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(before.usdc_balance - (await balances(user)).usdc_balance).toBe(2 * limit);
+    const maker = await makerQuote(user, 'Buy', 2);
+
+    // When the keeper fills it
     await app.keeper!.tick();
-    const orders = await call<TSpotOrder[]>(app, {
-      method: 'GET',
-      url: '/api/trading/orders',
-      headers: bearer(user.token),
-    });
-    const filled = orders.body.data.find((order) => order.id === built.order_id)!;
-    expect(filled).toMatchObject({ status: 'Filled', filled_quantity: 2, average_fill_price: limit });
+
+    // Then it paid what the maker asks for 2 SOL, not the limit, and got the difference back
+    const filled = (await ordersOf(user)).find((order) => order.id === built.order_id)!;
+    expect(filled).toMatchObject({ status: 'Filled', filled_quantity: 2, average_fill_price: maker.price });
+    expect(filled.receipt).toMatchObject({ quoted_price: limit, filled_price: maker.price });
     const after = await balances(user);
-    expect(before.usdc_balance - after.usdc_balance).toBe(2 * limit);
+    expect(before.usdc_balance - after.usdc_balance).toBeCloseTo(maker.quote_amount, 6);
+    expect(maker.quote_amount).toBeLessThan(2 * limit);
     expect(after.sol_balance - before.sol_balance).toBeGreaterThan(1.99);
     const trades = await call<TTrade[]>(app, {
       method: 'GET',
       url: '/api/trading/trades',
       headers: bearer(user.token),
     });
-    expect(trades.body.data[0]).toMatchObject({ order_type: 'Limit', price: limit, quantity: 2 });
+    expect(trades.body.data[0]).toMatchObject({ order_type: 'Limit', price: maker.price, quantity: 2 });
+  });
+
+  it("fills a limit sell far below the market at the maker's bid", async () => {
+    const user = await trader();
+    const book = await call<TOrderBook>(app, { method: 'GET', url: '/api/trading/orderbook/SOL%2FUSDC' });
+    const limit = Math.floor(book.body.data.buys[0]!.price * 0.95);
+    const before = await balances(user);
+    const { built, result } = await trade(user, {
+      symbol: 'SOL/USDC',
+      side: 'Sell',
+      order_type: 'Limit',
+      quantity: 1,
+      price: limit,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    const maker = await makerQuote(user, 'Sell', 1);
+    await app.keeper!.tick();
+    const filled = (await ordersOf(user)).find((order) => order.id === built.order_id)!;
+    expect(filled).toMatchObject({ status: 'Filled', average_fill_price: maker.price });
+    expect((await balances(user)).usdc_balance - before.usdc_balance).toBeCloseTo(maker.quote_amount, 6);
+    expect(maker.quote_amount).toBeGreaterThan(limit);
+  });
+
+  const ataOf = async (user: Trader, mint: string) =>
+    (
+      await findAssociatedTokenPda({
+        owner: address(user.wallet.address),
+        mint: address(mint),
+        tokenProgram: TOKEN_PROGRAM_ADDRESS,
+      })
+    )[0];
+  const accountExists = async (account: string) =>
+    ((await rpc('getAccountInfo', [account, { encoding: 'base64' }])).result as { value: unknown }).value !==
+    null;
+  const lamportsOf = async (account: string) =>
+    BigInt(((await rpc('getBalance', [account])).result as { value: number }).value);
+
+  /** The wallet closes its (empty) token account of `mint`, getting the rent back: anyone can. */
+  async function closeTokenAccount(user: Trader, mint: string) {
+    const owner = createNoopSigner(address(user.wallet.address));
+    const account = await ataOf(user, mint);
+    const { value } = (await rpc('getLatestBlockhash', [])).result as {
+      value: { blockhash: string; lastValidBlockHeight: number };
+    };
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (draft) => setTransactionMessageFeePayerSigner(owner, draft),
+      (draft) =>
+        setTransactionMessageLifetimeUsingBlockhash(
+          { blockhash: blockhash(value.blockhash), lastValidBlockHeight: BigInt(value.lastValidBlockHeight) },
+          draft,
+        ),
+      (draft) =>
+        appendTransactionMessageInstruction(
+          getCloseAccountInstruction({ account, destination: owner.address, owner }),
+          draft,
+        ),
+    );
+    const signed = user.wallet.signTransaction(getBase64EncodedWireTransaction(compileTransaction(message)));
+    const sent = await rpc('sendTransaction', [signed, { encoding: 'base64' }]);
+    expect(sent.error, JSON.stringify(sent)).toBeUndefined();
+    await expect.poll(() => accountExists(account), { timeout: 10_000, interval: 50 }).toBe(false);
+  }
+
+  it('creates the receiving token account at placement, paid by the trader, and never with escrow rent', async () => {
+    // Given a wallet without BONK places a crossing limit buy of BONK for SOL
+    const user = await trader({ amount_usdc: 0 });
+    const bonk = getTokenBySymbol('BONK')!.mint;
+    const bonkAccount = await ataOf(user, bonk);
+    expect(await accountExists(bonkAccount)).toBe(false);
+    const book = await call<TOrderBook>(app, { method: 'GET', url: '/api/trading/orderbook/BONK%2FSOL' });
+    const limit = Number((book.body.data.sells[0]!.price * 1.03).toPrecision(6));
+    const { built, result } = await trade(user, {
+      symbol: 'BONK/SOL',
+      side: 'Buy',
+      order_type: 'Limit',
+      quantity: 2_000_000,
+      price: limit,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    // Then the placing transaction (the wallet pays) opened the account the fill will pay into
+    expect(await accountExists(bonkAccount)).toBe(true);
+
+    // When the trader closes that account before the keeper fills
+    await closeTokenAccount(user, bonk);
+    const escrow = app.keeper!.escrowAddress;
+    const [escrowBefore, userBefore] = await Promise.all([
+      lamportsOf(escrow),
+      lamportsOf(user.wallet.address),
+    ]);
+    await app.keeper!.tick();
+
+    // Then the keeper does not re-open it with the escrow's lamports: it refunds the order instead,
+    // and the escrow pays out exactly the refund plus the network fee
+    const order = (await ordersOf(user)).find((row) => row.id === built.order_id)!;
+    expect(order.status).toBe('Cancelled');
+    expect(await accountExists(bonkAccount)).toBe(false);
+    const refund = (await lamportsOf(user.wallet.address)) - userBefore;
+    expect(refund).toBeGreaterThan(0n);
+    expect(escrowBefore - (await lamportsOf(escrow))).toBe(refund + 5000n);
+  });
+
+  it('refuses to cancel into a closed token account instead of paying its rent from the escrow', async () => {
+    // Given a limit buy escrowing every USDC of the wallet, whose empty USDC account is then closed
+    const user = await trader({ amount_usdc: 2000 });
+    const { built, result } = await trade(user, {
+      symbol: 'SOL/USDC',
+      side: 'Buy',
+      order_type: 'Limit',
+      quantity: 20,
+      price: 100,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    await closeTokenAccount(user, USDC_MINT);
+    const escrow = app.keeper!.escrowAddress;
+    const escrowBefore = await lamportsOf(escrow);
+
+    // When the owner cancels
+    const cancelled = await call(app, {
+      method: 'POST',
+      url: `/api/trading/orders/${built.order_id}/cancel`,
+      headers: bearer(user.token),
+    });
+
+    // Then the cancel is refused with a clear reason, the order stays Pending and the escrow pays nothing
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(409);
+    expect(cancelled.body.code).toBe('TRADING__TOKEN_ACCOUNT_CLOSED');
+    expect((await ordersOf(user)).find((row) => row.id === built.order_id)!.status).toBe('Pending');
+    expect(await lamportsOf(escrow)).toBe(escrowBefore);
+  });
+
+  /**
+   * A limit buy resting below the market whose cancel was claimed (refund built, signature and expiry
+   * stored) but never reached the chain: the process was killed between the claim and the send.
+   */
+  async function orderWithLostRefund() {
+    const user = await trader();
+    const before = await balances(user);
+    const { built, result } = await trade(user, {
+      symbol: 'SOL/USDC',
+      side: 'Buy',
+      order_type: 'Limit',
+      quantity: 1,
+      price: 3,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    const chain = app.services.chain;
+    const send = vi.spyOn(chain, 'sendAndConfirm').mockRejectedValueOnce(new Error('killed before sending'));
+    // The claim's own recovery sees the signature as in flight and leaves it claimed, as after a crash.
+    const statuses = vi
+      .spyOn(chain, 'getSignatureStatuses')
+      .mockResolvedValueOnce([{ slot: 1n, err: null, confirmationStatus: 'processed' }]);
+    const crashed = await call(app, {
+      method: 'POST',
+      url: `/api/trading/orders/${built.order_id}/cancel`,
+      headers: bearer(user.token),
+    });
+    send.mockRestore();
+    statuses.mockRestore();
+    expect(crashed.status).toBe(500);
+    const order = (await ordersOf(user)).find((row) => row.id === built.order_id)!;
+    expect(order).toMatchObject({ status: 'Pending', settlement_tx_hash: expect.any(String) });
+    return { user, before, orderId: built.order_id!, claimed: order.settlement_tx_hash! };
+  }
+
+  const cancelOrder = (user: Trader, orderId: string) =>
+    call<TSpotOrder>(app, {
+      method: 'POST',
+      url: `/api/trading/orders/${orderId}/cancel`,
+      headers: bearer(user.token),
+    });
+
+  it('cancels at once an order whose claimed refund was lost, landing that same refund once', async () => {
+    const { user, before, orderId, claimed } = await orderWithLostRefund();
+    // When the owner cancels again while the claimed refund's blockhash is still valid
+    const cancelled = await cancelOrder(user, orderId);
+    // Then the claimed refund itself is sent and recorded (never a second one)
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ status: 'Cancelled', settlement_tx_hash: claimed });
+    expect((await balances(user)).usdc_balance).toBe(before.usdc_balance);
+    expect((await cancelOrder(user, orderId)).status).toBe(409);
+  });
+
+  it('cancels at once an order whose claimed refund can no longer land, with a new refund', async () => {
+    const { user, before, orderId, claimed } = await orderWithLostRefund();
+    app.cluster!.advanceSlots(200);
+    const cancelled = await cancelOrder(user, orderId);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.data.status).toBe('Cancelled');
+    expect(cancelled.body.data.settlement_tx_hash).not.toBe(claimed);
+    expect((await balances(user)).usdc_balance).toBe(before.usdc_balance);
   });
 
   it('serves the maker ladder and a suggestion from chain balances', async () => {
@@ -394,7 +685,12 @@ describe('spot trading on the embedded cluster', () => {
     const signed = user.wallet.signTransaction(built.body.data.unsigned_transaction);
     // What execute does before a crash: the ticket is claimed with the signed bytes, then sent.
     const { createHash } = await import('node:crypto');
-    const { getTransactionDecoder, getSignatureFromTransaction } = await import('@solana/kit');
+    const {
+      getBase64EncodedWireTransaction,
+      getSignatureFromTransaction,
+      getTransactionDecoder,
+      partiallySignTransaction,
+    } = await import('@solana/kit');
     const transaction = getTransactionDecoder().decode(Buffer.from(signed, 'base64'));
     const signature = getSignatureFromTransaction(transaction);
     const { createTradingRepository } = await import('../src/modules/trading/trading.repository');
@@ -404,8 +700,12 @@ describe('spot trading on the embedded cluster', () => {
         .update(transaction.messageBytes as unknown as Uint8Array)
         .digest('hex'),
     );
-    expect(await repo.claimTicket(ticket!.id, signature, signed, new Date())).toBe(true);
-    await app.services.chain.sendTransaction(signed);
+    // Execute co-signs for the maker (its quote still holds) before it claims and sends.
+    const cosigned = getBase64EncodedWireTransaction(
+      await partiallySignTransaction([app.cluster!.marketMaker.keyPair], transaction),
+    );
+    expect(await repo.claimTicket(ticket!.id, signature, cosigned, new Date())).toBe(true);
+    await app.services.chain.sendTransaction(cosigned);
 
     expect(await app.services.trading.reconcileSent()).toBe(1);
     const recorded = await call<TSpotOrder>(app, {

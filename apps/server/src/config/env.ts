@@ -87,6 +87,11 @@ const ZConfigSchema = z
     // Spot venue: the embedded RFQ market maker (needs the embedded cluster) or Jupiter.
     SPOT_VENUE: z.enum(['local-rfq', 'jupiter']).optional(),
     LIMIT_KEEPER_INTERVAL_MS: ZPositiveInt.min(50).max(60_000).default(1000),
+    // The local maker signs a swap at execute time only while its quote is this young and the price
+    // has not moved against it by more than the tolerance; and it keeps a floor of each token.
+    RFQ_QUOTE_TTL_MS: ZPositiveInt.min(1000).max(60_000).default(10_000),
+    RFQ_PRICE_TOLERANCE_BPS: z.coerce.number().int().min(0).max(100).default(10),
+    MAKER_INVENTORY_FLOOR_BPS: z.coerce.number().int().min(0).max(9_999).default(1_000),
     FAUCET_RATE_LIMIT_MAX: ZPositiveInt.default(10),
     FAUCET_RATE_LIMIT_WINDOW_MS: ZPositiveInt.default(3_600_000),
     PUBLIC_URL: z.url().optional(),
@@ -108,7 +113,8 @@ const ZConfigSchema = z
     TRUST_PROXY: ZTrustProxy,
     // Market data: the embedded simulator (default, no network) or the live providers.
     MARKET_DATA: z.enum(['simulator', 'live']).default('simulator'),
-    MARKET_SEED: z.string().min(1).max(200).default('solterm'),
+    // Unset: generated once per DATA_DIR (DATA_DIR/market-seed), so future prices are not public.
+    MARKET_SEED: z.string().min(1).max(200).optional(),
     MARKET_TICK_MS: ZPositiveInt.min(100).default(1000),
     MARKET_PROVIDER_TIMEOUT_MS: ZPositiveInt.default(10_000),
     COINGECKO_API_URL: z.url().default('https://api.coingecko.com/api/v3'),
@@ -140,6 +146,11 @@ const ZConfigSchema = z
     localnetSlotMs: raw.LOCALNET_SLOT_MS,
     spotVenue: raw.SPOT_VENUE ?? (raw.SOLANA_RPC_URL ? ('jupiter' as const) : ('local-rfq' as const)),
     limitKeeperIntervalMs: raw.LIMIT_KEEPER_INTERVAL_MS,
+    rfq: {
+      quoteTtlMs: raw.RFQ_QUOTE_TTL_MS,
+      priceToleranceBps: raw.RFQ_PRICE_TOLERANCE_BPS,
+      inventoryFloorBps: raw.MAKER_INVENTORY_FLOOR_BPS,
+    },
     faucetRateLimit: { max: raw.FAUCET_RATE_LIMIT_MAX, windowMs: raw.FAUCET_RATE_LIMIT_WINDOW_MS },
     publicUrl: raw.PUBLIC_URL,
     smtpUrl: raw.SMTP_URL,

@@ -153,6 +153,17 @@ export const ERRORS = {
   TRADING__TRADE_NOT_FOUND: { status: 404, message: 'No executed trade of yours has this transaction hash' },
   TRADING__VENUE_UNAVAILABLE: { status: 502, message: 'The swap venue is unavailable. Please try again.' },
   TRADING__PRICE_UNAVAILABLE: { status: 503, message: 'Unable to get market price' },
+  /** The market maker no longer honours the signed quote (too old, or the price moved): re-quote and sign again. */
+  /** A refund or fill would pay into a token account the wallet has closed; the server does not pay its rent again. */
+  TRADING__TOKEN_ACCOUNT_CLOSED: {
+    status: 409,
+    message:
+      'Your token account for this order was closed. Receive any amount of the token to open it again, then try again.',
+  },
+  TRADING__QUOTE_EXPIRED: {
+    status: 409,
+    message: 'Quote expired: the price may have moved. Please try the trade again.',
+  },
 
   MARKET__TOKEN_NOT_FOUND: { status: 404, message: 'Token not found' },
   MARKET__PAIR_NOT_FOUND: { status: 404, message: 'Trading pair is not available' },

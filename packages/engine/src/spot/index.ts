@@ -5,3 +5,4 @@ export * from './order-book-ladder';
 export * from './limit-orders';
 export * from './positions';
 export * from './receipts';
+export * from './quote-firmness';

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
 import { Dec } from '../money/decimal';
-import { limitEscrow, limitOrderCrosses } from './limit-orders';
+import { limitEscrow, limitFill, limitOrderCrosses } from './limit-orders';
 
 const Exact = Decimal.clone({ precision: 500 });
 
@@ -120,5 +120,83 @@ describe('limitOrderCrosses', () => {
     ['Sell', '99.91', false],
   ] as const)('%s limit %s crosses: %s', (side, limit, crosses) => {
     expect(limitOrderCrosses({ ...book, side, limitPrice: new Dec(limit) })).toBe(crosses);
+  });
+});
+
+describe('limitFill (price improvement)', () => {
+  const escrowArb = fc
+    .record({
+      side: fc.constantFrom<'Buy' | 'Sell'>('Buy', 'Sell'),
+      baseAmount: fc.bigInt({ min: 1n, max: 2n ** 64n }),
+      limitQuote: fc.bigInt({ min: 1n, max: 2n ** 64n }),
+      makerQuote: fc.bigInt({ min: 1n, max: 2n ** 64n }),
+    })
+    .map(({ side, baseAmount, limitQuote, makerQuote }) => ({
+      side,
+      escrowAmount: side === 'Buy' ? limitQuote : baseAmount,
+      settleAmount: side === 'Buy' ? baseAmount : limitQuote,
+      makerQuoteAmount: makerQuote,
+    }));
+
+  it("fills a buy at the maker's lower price and refunds the rest of the escrow", () => {
+    // 2 SOL at a limit of 105 USDC (210 escrowed); the maker asks 200.2 for the size.
+    expect(
+      limitFill({
+        side: 'Buy',
+        escrowAmount: 210_000_000n,
+        settleAmount: 2_000_000_000n,
+        makerQuoteAmount: 200_200_000n,
+      }),
+    ).toEqual({ toMaker: 200_200_000n, toTrader: 2_000_000_000n, refund: 9_800_000n });
+  });
+
+  it("fills a sell at the maker's higher bid", () => {
+    expect(
+      limitFill({
+        side: 'Sell',
+        escrowAmount: 2_000_000_000n,
+        settleAmount: 190_000_000n,
+        makerQuoteAmount: 199_800_000n,
+      }),
+    ).toEqual({ toMaker: 2_000_000_000n, toTrader: 199_800_000n, refund: 0n });
+  });
+
+  it('does not fill when the maker is worse than the limit', () => {
+    expect(
+      limitFill({ side: 'Buy', escrowAmount: 100n, settleAmount: 1n, makerQuoteAmount: 101n }),
+    ).toBeNull();
+    expect(
+      limitFill({ side: 'Sell', escrowAmount: 1n, settleAmount: 100n, makerQuoteAmount: 99n }),
+    ).toBeNull();
+  });
+
+  it('never costs the trader more than the limit or the maker, and conserves the escrow (property)', () => {
+    fc.assert(
+      fc.property(escrowArb, (input) => {
+        const fill = limitFill(input);
+        const crosses =
+          input.side === 'Buy'
+            ? input.makerQuoteAmount <= input.escrowAmount
+            : input.makerQuoteAmount >= input.settleAmount;
+        if (!crosses) {
+          expect(fill).toBeNull();
+          return;
+        }
+        expect(fill).not.toBeNull();
+        const { toMaker, toTrader, refund } = fill!;
+        // Escrow in = paid out + refund, exactly; nothing negative.
+        expect(toMaker + refund).toBe(input.escrowAmount);
+        expect(toMaker >= 0n && refund >= 0n && toTrader > 0n).toBe(true);
+        if (input.side === 'Buy') {
+          // Pays no more than the limit (the escrow) nor the maker's price; gets the full base amount.
+          expect(toMaker <= input.escrowAmount && toMaker <= input.makerQuoteAmount).toBe(true);
+          expect(toTrader).toBe(input.settleAmount);
+        } else {
+          // Receives at least the limit and at least the maker's price; gives the whole base escrow.
+          expect(toTrader >= input.settleAmount && toTrader >= input.makerQuoteAmount).toBe(true);
+          expect(refund).toBe(0n);
+        }
+      }),
+    );
   });
 });

@@ -56,3 +56,46 @@ export function limitOrderCrosses(input: {
 }): boolean {
   return input.side === 'Buy' ? input.ask.lte(input.limitPrice) : input.bid.gte(input.limitPrice);
 }
+
+export interface LimitFillInput {
+  side: 'Buy' | 'Sell';
+  /** Base units the trader locked (see {@link limitEscrow}). */
+  escrowAmount: bigint;
+  /** Base units of the other leg the limit promises the trader. */
+  settleAmount: bigint;
+  /** Quote base units the maker asks (Buy) or bids (Sell) for the order's whole size now. */
+  makerQuoteAmount: bigint;
+}
+
+export interface LimitFill {
+  /** Base units of the escrowed leg paid to the maker. */
+  toMaker: bigint;
+  /** Base units of the other leg the maker pays the trader. */
+  toTrader: bigint;
+  /** Base units of the escrowed leg returned to the trader (price improvement of a buy). */
+  refund: bigint;
+}
+
+/**
+ * How a crossed limit order fills, with price improvement: at the maker's price when it is better than
+ * the limit, as every venue does. A buy pays the maker its ask for the size (never more than the
+ * escrowed limit) and gets the rest of the escrow back; a sell gives the whole base escrow and receives
+ * the maker's bid (never less than the limit). `toMaker + refund = escrowAmount` exactly. Null when the
+ * maker's price for the size does not reach the limit.
+ *
+ * @example
+ * limitFill({ side: 'Buy', escrowAmount: 210_000_000n, settleAmount: 2_000_000_000n, makerQuoteAmount: 200_200_000n });
+ * // { toMaker: 200200000n, toTrader: 2000000000n, refund: 9800000n }
+ */
+export function limitFill(input: LimitFillInput): LimitFill | null {
+  const { side, escrowAmount, settleAmount, makerQuoteAmount } = input;
+  assertPositiveUnits(escrowAmount, 'escrowAmount');
+  assertPositiveUnits(settleAmount, 'settleAmount');
+  assertPositiveUnits(makerQuoteAmount, 'makerQuoteAmount');
+  if (side === 'Buy') {
+    if (makerQuoteAmount > escrowAmount) return null;
+    return { toMaker: makerQuoteAmount, toTrader: settleAmount, refund: escrowAmount - makerQuoteAmount };
+  }
+  if (makerQuoteAmount < settleAmount) return null;
+  return { toMaker: escrowAmount, toTrader: makerQuoteAmount, refund: 0n };
+}

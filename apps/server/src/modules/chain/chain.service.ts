@@ -174,6 +174,15 @@ export function createChainService(deps: ChainServiceDeps) {
     }
   }
 
+  async function accountExists(account: string): Promise<boolean> {
+    const { value } = await call('getAccountInfo', (client) =>
+      client
+        .getAccountInfo(toAddress(account), { encoding: 'base64', dataSlice: { offset: 0, length: 0 } })
+        .send(),
+    );
+    return value !== null;
+  }
+
   return {
     /** 'ok' when the node answers getHealth. */
     getHealth(): Promise<string> {
@@ -233,6 +242,23 @@ export function createChainService(deps: ChainServiceDeps) {
       if (data.length !== MINT_ACCOUNT_SIZE) return null;
       return { supply: data.readBigUInt64LE(MINT_SUPPLY_OFFSET), decimals: data[MINT_DECIMALS_OFFSET]! };
     },
+
+    /** The amount (base units) of one SPL token account, or null when there is no such account. */
+    async getTokenAccountAmount(account: string): Promise<bigint | null> {
+      try {
+        const { value } = await call('getTokenAccountBalance', (client) =>
+          client.getTokenAccountBalance(toAddress(account), { commitment: 'confirmed' }).send(),
+        );
+        return BigInt(value.amount);
+      } catch (error) {
+        // The node answers an error for a missing (or non-token) account.
+        if (!(await accountExists(account))) return null;
+        throw error;
+      }
+    },
+
+    /** Whether an account exists (holds lamports) at `account`. */
+    accountExists,
 
     /** The fee a landed transaction paid, in lamports, or null when the node does not know it. */
     async getTransactionFee(signature: string): Promise<bigint | null> {

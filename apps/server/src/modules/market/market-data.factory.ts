@@ -6,7 +6,8 @@ import { createSimulatedMarket } from './simulator/simulated-market';
 
 /** Chooses the MarketData implementation from MARKET_DATA. */
 export function createMarketData(
-  config: AppConfig['market'],
+  /** The market settings, with the seed resolved (MARKET_SEED, or the one kept in DATA_DIR). */
+  config: AppConfig['market'] & { seed: string },
   deps: { now: () => Date; log: FastifyBaseLogger; fetch?: typeof fetch },
 ): MarketData {
   if (config.data === 'live') {

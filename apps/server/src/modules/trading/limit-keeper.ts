@@ -1,6 +1,13 @@
 import type { KeyPairSigner } from '@solana/kit';
-import type { TExecutionReceipt, TSpotOrder } from '@solterm/contracts';
-import { Dec, limitOrderCrosses } from '@solterm/engine';
+import { WRAPPED_SOL_MINT, type TExecutionReceipt, type TSpotOrder } from '@solterm/contracts';
+import {
+  Dec,
+  fromBaseUnits,
+  limitFill,
+  limitOrderCrosses,
+  slippageBps,
+  type LimitFill,
+} from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { ChainService } from '../chain/chain.service';
@@ -8,7 +15,7 @@ import { buildTransaction } from '../chain/transaction-builder';
 import type { OrderRow, TradingRepository } from './trading.repository';
 import { orderToWire, type TradingService } from './trading.service';
 import type { VenueToken } from './venues/spot-venue';
-import { tokenLegInstructions } from '../chain/token-legs';
+import { associatedTokenAddress, tokenLegInstructions } from '../chain/token-legs';
 
 export interface LimitKeeperDeps {
   repo: TradingRepository;
@@ -40,9 +47,10 @@ function tokensOf(order: OrderRow, pair: { base: VenueToken; quote: VenueToken }
 
 /**
  * The keeper of the local venue's limit orders. A pending order's funds sit in the escrow owner's
- * account; when the maker's price crosses the limit (a buy's limit at or above the ask, a sell's at
- * or below the bid) the keeper sends one transaction in which the escrow pays the maker and the maker
- * pays the trader at the limit price. Cancelling refunds the escrow. An order being settled is marked
+ * account; when the maker's price for the order's size crosses the limit (a buy's limit at or above
+ * the ask, a sell's at or below the bid) the keeper sends one transaction in which the escrow pays the
+ * maker and the maker pays the trader at the maker's price — better than the limit when the market is
+ * (price improvement), the rest of a buy's escrow refunded in the same transaction. Cancelling refunds the escrow. An order being settled is marked
  * `Settling:*` with its signature and expiry height first, so a crash mid-settlement is resolved from
  * the chain and an order is never settled twice.
  */
@@ -51,26 +59,58 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
   const intervalMs = deps.intervalMs ?? 1000;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  /** Orders this process is settling right now (their claims are live, not left by a crash). */
+  const inFlight = new Set<string>();
 
-  async function settlementTransaction(order: OrderRow, kind: Settlement) {
+  /**
+   * Whether the wallet can receive `token` without anyone opening an account for it: SOL always (the
+   * legs are at least the rent-exempt minimum), a token when the wallet's associated account exists.
+   * The escrow never pays rent for a wallet's account: the wallet could close it and repeat.
+   */
+  async function canReceive(order: OrderRow, token: VenueToken): Promise<boolean> {
+    if (token.mint === WRAPPED_SOL_MINT) return true;
+    return chain.accountExists(await associatedTokenAddress(order.walletAddress, token.mint));
+  }
+
+  /** How a fill pays out: as claimed (stored on the order), or the limit's own amounts for older rows. */
+  function fillOf(order: OrderRow): LimitFill {
+    const escrowAmount = BigInt(order.escrowAmount!);
+    const toMaker = order.fillMakerAmount === null ? escrowAmount : BigInt(order.fillMakerAmount);
+    return {
+      toMaker,
+      toTrader: BigInt(order.fillTraderAmount ?? order.settleAmount!),
+      refund: escrowAmount - toMaker,
+    };
+  }
+
+  async function settlementTransaction(order: OrderRow, kind: Settlement, fill?: LimitFill) {
     const pair = await trading.resolvePair(order.symbol);
     const { escrowed, settled } = tokensOf(order, pair);
     const escrowAmount = BigInt(order.escrowAmount!);
     const instructions =
-      kind === 'fill'
+      kind === 'fill' && fill
         ? [
+            // The maker's price for the size (better than or at the limit): the escrow pays the maker
+            // that, the maker pays the trader, and the rest of the escrow goes back to the trader.
             ...(await tokenLegInstructions({
               token: escrowed,
               from: deps.escrow,
               to: deps.maker.address,
-              amount: escrowAmount,
+              amount: fill.toMaker,
             })),
+            ...(fill.refund > 0n
+              ? await tokenLegInstructions({
+                  token: escrowed,
+                  from: deps.escrow,
+                  to: order.walletAddress,
+                  amount: fill.refund,
+                })
+              : []),
             ...(await tokenLegInstructions({
               token: settled,
               from: deps.maker,
               to: order.walletAddress,
-              amount: BigInt(order.settleAmount!),
-              createRecipientAccount: deps.escrow,
+              amount: fill.toTrader,
             })),
           ]
         : await tokenLegInstructions({
@@ -78,7 +118,6 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
             from: deps.escrow,
             to: order.walletAddress,
             amount: escrowAmount,
-            createRecipientAccount: deps.escrow,
           });
     const built = await buildTransaction({
       feePayer: deps.escrow.address,
@@ -103,11 +142,23 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
   ): Promise<OrderRow> {
     let finished: OrderRow | undefined;
     if (kind === 'fill') {
-      const price = new Dec(order.price!);
+      const pair = await trading.resolvePair(order.symbol);
+      const fill = fillOf(order);
+      const quoteUnits = order.side === 'Buy' ? fill.toMaker : fill.toTrader;
+      const price = fromBaseUnits(quoteUnits, pair.quote.decimals).div(
+        fromBaseUnits(BigInt(order.baseAmount), pair.base.decimals),
+      );
+      const limit = new Dec(order.price!);
       const receipt: TExecutionReceipt = {
-        quoted_price: price.toNumber(),
-        filled_price: price.toNumber(),
-        slippage_bps: 0,
+        quoted_price: limit.toNumber(),
+        filled_price: price.toSignificantDigits(10).toNumber(),
+        slippage_bps: slippageBps({
+          side: order.side as 'Buy' | 'Sell',
+          quotedPrice: limit,
+          filledPrice: price,
+        })
+          .toDecimalPlaces(2, Dec.ROUND_HALF_UP)
+          .toNumber(),
         network_fee_sol: 0,
         venue_fee: 0,
         time_to_land_ms: Math.max(0, Math.round(performance.now() - startedAt)),
@@ -118,9 +169,10 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
         order.id,
         {
           filledQuantity: order.quantity,
-          averageFillPrice: order.price,
+          averageFillPrice: price.toFixed(),
           receipt,
           settlementValidUntil: null,
+          settlementTransaction: null,
         },
         {
           orderId: order.id,
@@ -129,7 +181,7 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
           side: order.side,
           orderType: 'Limit',
           quantity: order.quantity,
-          price: order.price!,
+          price: price.toFixed(),
           txHash: signature,
           receipt,
           createdAt: at,
@@ -138,6 +190,7 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     } else {
       finished = await repo.transitionOrder(order.id, 'Settling:cancel', 'Cancelled', {
         settlementValidUntil: null,
+        settlementTransaction: null,
       });
     }
     const row = finished ?? (await repo.findOrder(order.id))!;
@@ -146,14 +199,19 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
   }
 
   /** Settles one order on chain (fill or refund). Only one caller wins the Pending → Settling step. */
-  async function settle(order: OrderRow, kind: Settlement): Promise<OrderRow | undefined> {
+  async function settle(order: OrderRow, kind: Settlement, fill?: LimitFill): Promise<OrderRow | undefined> {
     const startedAt = performance.now();
-    const built = await settlementTransaction(order, kind);
+    const built = await settlementTransaction(order, kind, fill);
     const claimed = await repo.transitionOrder(order.id, 'Pending', `Settling:${kind}`, {
       settlementTxHash: built.signature,
       settlementValidUntil: built.lastValidBlockHeight.toString(),
+      settlementTransaction: built.wireBase64,
+      ...(fill
+        ? { fillMakerAmount: fill.toMaker.toString(), fillTraderAmount: fill.toTrader.toString() }
+        : {}),
     });
     if (!claimed) return undefined;
+    inFlight.add(order.id);
     try {
       await chain.sendAndConfirm(built.wireBase64, built.signature);
     } catch (error) {
@@ -163,30 +221,64 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
         await repo.transitionOrder(order.id, `Settling:${kind}`, 'Pending', {
           settlementTxHash: null,
           settlementValidUntil: null,
+          settlementTransaction: null,
+          fillMakerAmount: null,
+          fillTraderAmount: null,
         });
       }
       throw error;
+    } finally {
+      inFlight.delete(order.id);
     }
     return finish(claimed, kind, built.signature, startedAt);
   }
 
-  /** Orders left `Settling:*` by a stopped process: finished if their transaction landed, else reverted once it can no longer land. */
+  /**
+   * Resolves an order whose settlement was claimed but not recorded (a stopped process, or a send that
+   * never reached the chain), from the chain at once: landed → recorded; failed, or past its expiry
+   * height unseen → back to Pending (it can never land); still valid → the claimed transaction itself
+   * is sent again (the same signature, so it settles at most once) and recorded when it lands.
+   * Returns the order as it is afterwards.
+   */
+  async function reconcileSettling(order: OrderRow): Promise<OrderRow> {
+    const kind: Settlement = order.status === 'Settling:fill' ? 'fill' : 'cancel';
+    const signature = order.settlementTxHash!;
+    const backToPending = async () =>
+      (await repo.transitionOrder(order.id, order.status, 'Pending', {
+        settlementTxHash: null,
+        settlementValidUntil: null,
+        settlementTransaction: null,
+        fillMakerAmount: null,
+        fillTraderAmount: null,
+      })) ?? (await repo.findOrder(order.id))!;
+    const [status] = await chain.getSignatureStatuses([signature]);
+    if (status && status.err === null && status.confirmationStatus !== 'processed') {
+      return finish(order, kind, signature, performance.now());
+    }
+    if (status?.err) return backToPending();
+    if (!status && (await chain.getBlockHeight()) > BigInt(order.settlementValidUntil ?? '0')) {
+      return backToPending();
+    }
+    if (!order.settlementTransaction) return order;
+    try {
+      await chain.sendAndConfirm(order.settlementTransaction, signature);
+    } catch (error) {
+      deps.log.warn({ err: error, order: order.id }, 'claimed settlement sent again did not land');
+      const [after] = await chain.getSignatureStatuses([signature]).catch(() => [null]);
+      if (after?.err) return backToPending();
+      return (await repo.findOrder(order.id))!;
+    }
+    return finish(order, kind, signature, performance.now());
+  }
+
+  /** Orders left `Settling:*` by a stopped process: each reconciled from the chain. */
   async function resolveSettling(): Promise<void> {
     const settling = await repo.listOrdersByStatus(['Settling:fill', 'Settling:cancel']);
     for (const order of settling) {
-      const kind = order.status === 'Settling:fill' ? 'fill' : 'cancel';
-      const [status] = await chain.getSignatureStatuses([order.settlementTxHash!]);
-      if (status && status.err === null && status.confirmationStatus !== 'processed') {
-        await finish(order, kind, order.settlementTxHash!, performance.now());
-      } else if (
-        status?.err ||
-        (!status && (await chain.getBlockHeight()) > BigInt(order.settlementValidUntil ?? '0'))
-      ) {
-        await repo.transitionOrder(order.id, order.status, 'Pending', {
-          settlementTxHash: null,
-          settlementValidUntil: null,
-        });
-      }
+      if (inFlight.has(order.id)) continue;
+      await reconcileSettling(order).catch((error: unknown) =>
+        deps.log.error({ err: error, order: order.id }, 'settlement reconciliation failed'),
+      );
     }
   }
 
@@ -196,6 +288,7 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     );
     let filled = 0;
     const bestBySymbol = new Map<string, { bid: Dec; ask: Dec } | null>();
+    const side = (order: OrderRow) => order.side as 'Buy' | 'Sell';
     for (const order of pending) {
       let best = bestBySymbol.get(order.symbol);
       if (best === undefined) {
@@ -206,12 +299,32 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
         bestBySymbol.set(order.symbol, best);
       }
       if (!best) continue;
-      if (
-        !limitOrderCrosses({ side: order.side as 'Buy' | 'Sell', limitPrice: new Dec(order.price!), ...best })
-      )
-        continue;
+      // The maker's best price first (cheap), then its price for the order's whole size.
+      if (!limitOrderCrosses({ side: side(order), limitPrice: new Dec(order.price!), ...best })) continue;
       try {
-        if (await settle(order, 'fill')) filled++;
+        const pair = await trading.resolvePair(order.symbol);
+        const makerQuoteAmount = await trading.makerQuoteAmount(pair, side(order), BigInt(order.baseAmount));
+        if (makerQuoteAmount === null || makerQuoteAmount <= 0n) continue;
+        const fill = limitFill({
+          side: side(order),
+          escrowAmount: BigInt(order.escrowAmount!),
+          settleAmount: BigInt(order.settleAmount!),
+          makerQuoteAmount,
+        });
+        if (!fill) continue;
+        const { escrowed, settled } = tokensOf(order, pair);
+        const [canReceiveFill, canReceiveRefund] = await Promise.all([
+          canReceive(order, settled),
+          canReceive(order, escrowed),
+        ]);
+        if (!canReceiveFill) {
+          // The wallet closed the account the fill pays into after placing the order: refund the
+          // escrow instead (when it can be received) rather than re-open the account at the escrow's cost.
+          if (canReceiveRefund) await settle(order, 'cancel');
+          continue;
+        }
+        if (fill.refund > 0n && !canReceiveRefund) continue;
+        if (await settle(order, 'fill', fill)) filled++;
       } catch (error) {
         deps.log.error({ err: error, order: order.id }, 'limit order fill failed');
       }
@@ -261,10 +374,20 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
 
     /** POST /trading/orders/{id}/cancel: refunds a pending limit order's escrow to the wallet. */
     async cancel(userId: string, orderId: string): Promise<TSpotOrder> {
-      const order = await repo.findOrder(orderId);
+      let order = await repo.findOrder(orderId);
       if (!order || order.userId !== userId) throw new AppError('TRADING__ORDER_NOT_FOUND');
+      if (order.orderType === 'Limit' && order.status.startsWith('Settling:') && !inFlight.has(order.id)) {
+        // A settlement was claimed and never recorded (a crash, a lost send): resolve it from the chain
+        // now rather than answer 409 until its blockhash expires.
+        order = await reconcileSettling(order);
+        if (order.status === 'Cancelled') return orderToWire(order);
+      }
       if (order.orderType !== 'Limit' || order.status !== 'Pending') {
         throw new AppError('TRADING__ORDER_NOT_CANCELLABLE');
+      }
+      const pair = await trading.resolvePair(order.symbol);
+      if (!(await canReceive(order, tokensOf(order, pair).escrowed))) {
+        throw new AppError('TRADING__TOKEN_ACCOUNT_CLOSED');
       }
       const cancelled = await settle(order, 'cancel');
       if (!cancelled) throw new AppError('TRADING__ORDER_NOT_CANCELLABLE');

@@ -65,10 +65,12 @@ import type {
 import type { NewTicket, TicketRegistry } from './transaction-tickets';
 import { VenueError, type SpotVenue, type VenueToken } from './venues/spot-venue';
 import {
+  associatedTokenAddress,
   RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS,
   RENT_EXEMPT_WALLET_LAMPORTS,
   tokenLegInstructions,
 } from '../chain/token-legs';
+import { getCreateAssociatedTokenIdempotentInstruction } from '@solana-program/token';
 
 const MAX_ORDERS_LISTED = 200;
 
@@ -113,6 +115,10 @@ interface SwapPayload {
   venueFee: string;
   priorityFeeMicroLamports: number;
   venue: string;
+  /** When the venue quoted (ISO time), and the signers it adds at execute time after re-checking it. */
+  quotedAt?: string;
+  venueSigners?: string[];
+  slippageBps?: number;
 }
 
 interface LimitPayload {
@@ -351,6 +357,7 @@ export function createTradingService(deps: TradingServiceDeps) {
         throw new AppError('TRADING__PAIR_UNAVAILABLE', TRADE_MESSAGES.pairUnavailable(pair.text));
       }
       if (error.kind === 'bad_request') throw new AppError('TRADING__AMOUNT_TOO_SMALL');
+      if (error.kind === 'quote_expired') throw new AppError('TRADING__QUOTE_EXPIRED');
       deps.log.error({ err: error }, 'spot venue failed');
       throw new AppError('TRADING__VENUE_UNAVAILABLE');
     }
@@ -368,6 +375,7 @@ export function createTradingService(deps: TradingServiceDeps) {
     // error is still the one reported when both fail.
     const holdingsRead = holdingsOf(wallet);
     holdingsRead.catch(() => undefined);
+    const quotedAt = deps.now();
     const quote = await venue
       .quote({
         base: pair.base,
@@ -407,6 +415,9 @@ export function createTradingService(deps: TradingServiceDeps) {
       venueFee: quote.venueFee.toFixed(),
       priorityFeeMicroLamports: order.priority_fee_micro_lamports,
       venue: venue.name,
+      quotedAt: quotedAt.toISOString(),
+      venueSigners: swap.venueSigners,
+      slippageBps: order.slippage_bps,
     };
     await register({
       userId: owner.id,
@@ -478,21 +489,36 @@ export function createTradingService(deps: TradingServiceDeps) {
     const networkFee =
       LAMPORTS_PER_SIGNATURE +
       priorityFeeLamports(order.priority_fee_micro_lamports, MAX_DEFAULT_COMPUTE_UNIT_LIMIT);
-    // The escrow's token account may have to be created by this transaction (rent paid once per mint).
+    // The escrow's token account may have to be created by this transaction (rent paid once per mint),
+    // and so may the wallet's account of the token the fill pays (its rent counted when not held).
     assertAffordable(
       holdings,
       { token: escrowToken, amount: escrow.escrowAmount },
-      null,
+      settleToken,
       networkFee + RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS,
     );
     const user = createNoopSigner(address(wallet));
-    const instructions = await tokenLegInstructions({
-      token: escrowToken,
-      from: user,
-      to: deps.escrowAddress,
-      amount: escrow.escrowAmount,
-      createRecipientAccount: user,
-    });
+    const instructions = [
+      ...(await tokenLegInstructions({
+        token: escrowToken,
+        from: user,
+        to: deps.escrowAddress,
+        amount: escrow.escrowAmount,
+        createRecipientAccount: user,
+      })),
+      // The wallet opens (idempotently, paying the rent) the account the fill pays into: the keeper
+      // never pays rent for an account the wallet could close again.
+      ...(settleToken.mint === WRAPPED_SOL_MINT
+        ? []
+        : [
+            getCreateAssociatedTokenIdempotentInstruction({
+              payer: user,
+              ata: await associatedTokenAddress(wallet, settleToken.mint),
+              owner: user.address,
+              mint: address(settleToken.mint),
+            }),
+          ]),
+    ];
     const built = await buildTransaction({
       feePayer: user.address,
       instructions,
@@ -669,8 +695,13 @@ export function createTradingService(deps: TradingServiceDeps) {
     }
   }
 
-  async function verifySignatures(transaction: Transaction): Promise<void> {
+  /** Every signature is present and valid, except those of `venueSigners` (the venue adds them later). */
+  async function verifySignatures(
+    transaction: Transaction,
+    venueSigners: readonly string[] = [],
+  ): Promise<void> {
     for (const [signer, signature] of Object.entries(transaction.signatures)) {
+      if (venueSigners.includes(signer)) continue;
       if (!signature || signature.every((byte) => byte === 0))
         throw new AppError('TRADING__SIGNATURE_MISSING');
       const key = await getPublicKeyFromAddress(address(signer));
@@ -709,6 +740,37 @@ export function createTradingService(deps: TradingServiceDeps) {
     }
   }
 
+  /** The venue's signatures added to a wallet-signed swap, if its quote still holds. */
+  async function coSign(ticket: TicketRow, transaction: Transaction): Promise<Transaction> {
+    const payload = ticket.payload as SwapPayload;
+    if (!venue.coSign || !payload.quotedAt) throw new AppError('TRADING__QUOTE_EXPIRED');
+    const token = (mint: string, decimals: number, symbol: string) => ({ mint, decimals, symbol });
+    const [baseSymbol = '', quoteSymbol = ''] = payload.symbol.split('/');
+    try {
+      return await venue.coSign({
+        request: {
+          base: token(payload.baseMint, payload.baseDecimals, baseSymbol),
+          quote: token(payload.quoteMint, payload.quoteDecimals, quoteSymbol),
+          side: payload.side,
+          baseAmount: BigInt(payload.baseAmount),
+          slippageBps: payload.slippageBps ?? 0,
+        },
+        quoteAmount: BigInt(payload.quoteAmount),
+        quotedAt: new Date(payload.quotedAt),
+        now: deps.now(),
+        transaction,
+      });
+    } catch (error) {
+      if (error instanceof VenueError && error.kind === 'quote_expired') {
+        deps.log.info({ ticket: ticket.id, reason: error.message }, 'quote no longer honoured');
+        throw new AppError('TRADING__QUOTE_EXPIRED');
+      }
+      if (error instanceof VenueError && error.kind === 'no_liquidity')
+        throw new AppError('TRADING__NO_LIQUIDITY');
+      throw error;
+    }
+  }
+
   async function execute(
     owner: WalletOwner & { id: string },
     signedBase64: string,
@@ -727,18 +789,32 @@ export function createTradingService(deps: TradingServiceDeps) {
       throw new AppError('TRADING__ALREADY_EXECUTED');
     }
     if (ticket.status === 'expired') throw new AppError('TRADING__TRANSACTION_EXPIRED');
-    await verifySignatures(transaction);
-    const wireBase64 = getBase64EncodedWireTransaction(transaction);
-    const signature = getSignatureFromTransaction(transaction);
+    const venueSigners = ticket.kind === 'swap' ? ((ticket.payload as SwapPayload).venueSigners ?? []) : [];
+    await verifySignatures(transaction, venueSigners);
     const lastValidBlockHeight = BigInt(ticket.lastValidBlockHeight);
-    // The simulation runs alongside the expiry check (it changes nothing on chain); its outcome,
-    // or its failure, only counts once the blockhash is known to be still valid.
-    const simulating = chain.simulateTransaction(wireBase64);
-    simulating.catch(() => undefined);
-    if ((await chain.getBlockHeight()) > lastValidBlockHeight) {
+    const expired = async () => {
       await repo.setTicketStatus(ticket.id, 'expired', deps.now());
-      throw new AppError('TRADING__TRANSACTION_EXPIRED');
+      return new AppError('TRADING__TRANSACTION_EXPIRED');
+    };
+    let wireBase64: string;
+    let simulating;
+    if (venueSigners.length > 0) {
+      // The venue signs only now, after re-checking its quote; the blockhash is checked meanwhile.
+      const heightRead = chain.getBlockHeight();
+      heightRead.catch(() => undefined);
+      const cosigned = await coSign(ticket, transaction);
+      if ((await heightRead) > lastValidBlockHeight) throw await expired();
+      wireBase64 = getBase64EncodedWireTransaction(cosigned);
+      simulating = chain.simulateTransaction(wireBase64);
+    } else {
+      wireBase64 = getBase64EncodedWireTransaction(transaction);
+      // The simulation runs alongside the expiry check (it changes nothing on chain); its outcome,
+      // or its failure, only counts once the blockhash is known to be still valid.
+      simulating = chain.simulateTransaction(wireBase64);
+      simulating.catch(() => undefined);
+      if ((await chain.getBlockHeight()) > lastValidBlockHeight) throw await expired();
     }
+    const signature = getSignatureFromTransaction(transaction);
     const simulation = await simulating;
     if (simulation.err) {
       const code = tradeErrorCodeOf(simulation.err);
@@ -957,6 +1033,30 @@ export function createTradingService(deps: TradingServiceDeps) {
         sells: ladder.sells.map(level),
         updated_at: deps.now().toISOString(),
       };
+    },
+
+    /**
+     * Quote units the maker asks (Buy) or bids (Sell) for `baseAmount` now, or null when it would
+     * not fill that size (the keeper fills a crossed limit order at this price when it is better).
+     */
+    async makerQuoteAmount(
+      pair: TradingPair,
+      side: 'Buy' | 'Sell',
+      baseAmount: bigint,
+    ): Promise<bigint | null> {
+      try {
+        const quote = await venue.quote({
+          base: pair.base,
+          quote: pair.quote,
+          side,
+          baseAmount,
+          slippageBps: 0,
+        });
+        return quote.quoteAmount;
+      } catch (error) {
+        if (error instanceof VenueError && error.kind !== 'unavailable') return null;
+        throw error;
+      }
     },
 
     /** Best bid and ask of the maker for a pair (the keeper compares limits with these). */

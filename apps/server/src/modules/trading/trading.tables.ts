@@ -73,12 +73,23 @@ export const spotOrders = pgTable(
     settlementTxHash: text('settlement_tx_hash'),
     /** While settling: the block height after which an unseen settlement transaction can never land. */
     settlementValidUntil: numeric('settlement_valid_until'),
+    /**
+     * While settling: the claimed settlement's signed bytes (base64), stored before it is sent, so the
+     * same transaction (never a second one) can be sent again after a crash.
+     */
+    settlementTransaction: text('settlement_transaction'),
     filledQuantity: numeric('filled_quantity').notNull(),
     averageFillPrice: numeric('average_fill_price'),
     /** Limit orders: which leg sits in escrow, how much, and what the fill pays out (base units). */
     escrowLeg: text('escrow_leg'),
     escrowAmount: numeric('escrow_amount'),
     settleAmount: numeric('settle_amount'),
+    /**
+     * A limit fill at the maker's price (set when the fill is claimed): escrowed units paid to the
+     * maker, and units of the other leg paid to the trader; the rest of the escrow is refunded.
+     */
+    fillMakerAmount: numeric('fill_maker_amount'),
+    fillTraderAmount: numeric('fill_trader_amount'),
     receipt: jsonb('receipt'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -252,6 +252,37 @@ describe('submitOrderWithExpiryRetries', () => {
     expect(sleep).toHaveBeenCalledExactlyOnceWith(1000);
   });
 
+  it('re-quotes and asks the wallet again when the maker no longer honours the quote', async () => {
+    // Given the maker refuses to co-sign the first signed quote (too old, or the price moved)
+    const quoteExpired = new ApiError(
+      'Quote expired: the price may have moved. Please try the trade again.',
+      {
+        status: 409,
+        kind: 'http',
+        code: 'TRADING__QUOTE_EXPIRED',
+      },
+    );
+    api.executeSignedTransaction.mockRejectedValueOnce(quoteExpired);
+    const signTransaction = signingWallet();
+
+    // When the quick trade submits
+    const result = await submitOrderWithExpiryRetries(ORDER, { signTransaction }, { sleep });
+
+    // Then a new quote was built and signed, and that one landed
+    expect(result.transactionHash).toBe(TX_HASH);
+    expect(api.getUnsignedTransaction).toHaveBeenCalledTimes(2);
+    expect(signTransaction).toHaveBeenCalledTimes(2);
+    expect(sleep).toHaveBeenCalledExactlyOnceWith(1000);
+
+    // And after the retries it shows the server's message, still marked retryable
+    api.executeSignedTransaction.mockRejectedValue(quoteExpired);
+    const error = (await submitOrderWithExpiryRetries(ORDER, { signTransaction }, { sleep }).catch(
+      (e: unknown) => e,
+    )) as TradeError;
+    expect(error).toMatchObject({ code: 'TRADING__QUOTE_EXPIRED', isExpired: true });
+    expect(error.message).toBe(quoteExpired.message);
+  });
+
   it('gives up after 2 retries with the expiry message', async () => {
     api.executeSignedTransaction.mockRejectedValue(expiredApiError());
     const onRetry = vi.fn();

@@ -46,11 +46,16 @@ export const TRADE_CLIENT_ERROR_CODES = {
 } as const;
 
 const EXPIRED_CODE = 'TRADING__TRANSACTION_EXPIRED';
+/** The maker no longer honours the signed quote (too old, or the price moved): retried like an expiry. */
+const QUOTE_EXPIRED_CODE = 'TRADING__QUOTE_EXPIRED';
 
 /** A failed order, carrying the spec's message to show. Branch on `isExpired` / `code`, never on the text. */
 export class TradeError extends Error {
   override readonly name = 'TradeError';
-  /** The transaction expired before landing: the quick trade retries it automatically. */
+  /**
+   * The transaction expired before landing, or the maker no longer honours its quote: the quick
+   * trade re-quotes and asks the wallet again automatically.
+   */
   readonly isExpired: boolean;
   /** The server's error code, or one of {@link TRADE_CLIENT_ERROR_CODES}. */
   readonly code?: string;
@@ -58,7 +63,8 @@ export class TradeError extends Error {
   constructor(message: string, options: { code?: string; isExpired?: boolean; cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.code = options.code;
-    this.isExpired = options.isExpired ?? options.code === EXPIRED_CODE;
+    this.isExpired =
+      options.isExpired ?? (options.code === EXPIRED_CODE || options.code === QUOTE_EXPIRED_CODE);
   }
 }
 
@@ -213,8 +219,9 @@ export interface ExpiryRetryOptions {
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The quick-trade retry rule (part 1 §4, §9): an expired transaction is rebuilt and re-signed up to
- * 2 times, 1 s apart, a new transaction each time; any other error ends the attempt at once (so
+ * The quick-trade retry rule (part 1 §4, §9): an expired transaction (or a quote the maker no longer
+ * honours) is rebuilt and re-signed up to 2 times, 1 s apart, a new transaction each time; any other
+ * error ends the attempt at once (so
  * the next submit starts with the full 2 retries again).
  */
 export async function submitOrderWithExpiryRetries(

@@ -334,6 +334,8 @@ export function createJupiterVenue(options: JupiterVenueOptions): SpotVenue {
         sizeBytes: wireBytes.length,
         networkFeeLamports:
           LAMPORTS_PER_SIGNATURE * BigInt(signers.length) + BigInt(data.prioritizationFeeLamports),
+        // Jupiter's own co-signatures come with its swap: this server adds none.
+        venueSigners: [],
       };
     },
   };

@@ -1,9 +1,11 @@
+import type { Transaction } from '@solana/kit';
 import type { Dec } from '@solterm/engine';
 
 /**
  * A place that fills spot swaps: the local RFQ market maker (default, embedded) or Jupiter (live).
- * Both quote first, then build one transaction the user's wallet signs; the venue's own signatures
- * (a maker's leg) are already in place when the transaction is returned.
+ * Both quote first, then build one transaction the user's wallet signs. A venue that is a party to
+ * the swap (the RFQ maker) never signs before the wallet has: its signature is added by `coSign` at
+ * execute time, after it has re-checked the quote (otherwise a signed quote is a free option).
  */
 export interface SpotVenue {
   /** 'local-rfq' | 'jupiter' — shown in quotes and receipts. */
@@ -11,6 +13,23 @@ export interface SpotVenue {
   quote(request: SpotQuoteRequest): Promise<SpotQuote>;
   /** The swap as an unsigned (by the user) v0 transaction for `quote`. */
   buildSwap(request: SpotSwapRequest): Promise<SpotSwapTransaction>;
+  /**
+   * Venues that sign a leg (`venueSigners` of the built swap): re-checks that the quote still holds
+   * (within its time to live, price not moved against the venue beyond its tolerance, inventory
+   * still there) and returns the wallet-signed transaction with the venue's signatures added.
+   * Throws VenueError 'quote_expired' (or 'no_liquidity') otherwise.
+   */
+  coSign?(request: SpotCoSignRequest): Promise<Transaction>;
+}
+
+export interface SpotCoSignRequest {
+  /** The quote the wallet signed: its request and the quote units it moves. */
+  request: SpotQuoteRequest;
+  quoteAmount: bigint;
+  quotedAt: Date;
+  now: Date;
+  /** The transaction as the wallet signed it (its message is the one built for this quote). */
+  transaction: Transaction;
 }
 
 /** A token as the venue sees it. */
@@ -65,13 +84,15 @@ export interface SpotSwapTransaction {
   lastValidBlockHeight: bigint;
   sizeBytes: number;
   networkFeeLamports: bigint;
+  /** Addresses whose signatures the venue adds at execute time (`coSign`); empty for none. */
+  venueSigners: string[];
 }
 
-/** A venue failure the trading service maps to TRADING__VENUE_UNAVAILABLE / TRADING__NO_LIQUIDITY. */
+/** A venue failure the trading service maps to TRADING__VENUE_UNAVAILABLE / TRADING__NO_LIQUIDITY / TRADING__QUOTE_EXPIRED. */
 export class VenueError extends Error {
   override readonly name = 'VenueError';
   constructor(
-    readonly kind: 'unavailable' | 'no_liquidity' | 'pair_unavailable' | 'bad_request',
+    readonly kind: 'unavailable' | 'no_liquidity' | 'pair_unavailable' | 'bad_request' | 'quote_expired',
     message: string,
   ) {
     super(message);

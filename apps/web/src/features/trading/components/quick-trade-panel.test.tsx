@@ -114,6 +114,37 @@ describe('QuickTradePanel', () => {
     );
   });
 
+  it('disables the quick amounts below the pair minimum and names the minimum (0.010026 SOL on SOL/USDC)', async () => {
+    stubTrading();
+    const { panel } = await renderPanel();
+    const amount = within(panel).getByLabelText('Amount', { exact: true });
+    for (const preset of ['0.001', '0.01']) {
+      const button = within(panel).getByRole('button', { name: `Set amount to ${preset} SOL` });
+      expect(button).toBeDisabled();
+      expect(button).toHaveAttribute(
+        'title',
+        'Below the minimum trade amount of 0.010026 SOL on SOL/USDC (fees included)',
+      );
+      expect(button).toHaveAccessibleDescription(
+        'Below the minimum trade amount of 0.010026 SOL on SOL/USDC (fees included)',
+      );
+      fireEvent.click(button);
+      expect(amount).toHaveValue('');
+    }
+    const allowed = within(panel).getByRole('button', { name: 'Set amount to 0.1 SOL' });
+    expect(allowed).toBeEnabled();
+    expect(allowed).not.toHaveAttribute('title');
+  });
+
+  it('keeps every quick amount on a SOL-quoted pair, whose minimum is 0.0000010026', async () => {
+    stubTrading();
+    renderTradingWidget(<QuickTradePanel selection={selectionFromPair('BONK/SOL')!} />);
+    const panel = screen.getByRole('region', { name: 'Quick trade' });
+    for (const preset of ['0.001', '0.01', '0.1']) {
+      expect(within(panel).getByRole('button', { name: `Set amount to ${preset} BONK` })).toBeEnabled();
+    }
+  });
+
   it('validates before anything is sent', async () => {
     const { fetchMock } = stubTrading();
     const { panel } = await renderPanel();

@@ -114,6 +114,26 @@ describe('QuickTradePanel', () => {
     );
   });
 
+  it('"You pay" shows exactly the Total field, from one decimal computation', async () => {
+    stubTrading();
+    const { panel } = await renderPanel();
+    const total = within(panel).getByLabelText('Total', { exact: true });
+
+    fireEvent.change(within(panel).getByLabelText('Amount', { exact: true }), {
+      target: { value: '0.0001' },
+    });
+    expect(total).toHaveValue('0.015');
+    expect(within(panel).getByTestId('quick-trade-estimate')).toHaveTextContent('≈ 0.015 USDC');
+
+    fireEvent.change(within(panel).getByLabelText('Amount', { exact: true }), {
+      target: { value: '126546666666666.668' },
+    });
+    expect(total).toHaveValue('18982000000000000.2');
+    expect(within(panel).getByTestId('quick-trade-estimate')).toHaveTextContent(
+      '≈ 18,982,000,000,000,000.2 USDC',
+    );
+  });
+
   it('disables the quick amounts below the pair minimum and names the minimum (0.010026 SOL on SOL/USDC)', async () => {
     stubTrading();
     const { panel } = await renderPanel();

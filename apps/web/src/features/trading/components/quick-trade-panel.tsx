@@ -4,6 +4,7 @@ import {
   DEFAULT_SLIPPAGE_BPS,
   formatPrice,
   getMinimumTradeAmount,
+  groupThousands,
   MARKET_MESSAGES,
   parseSpecDecimal,
   QUICK_TRADE_AMOUNTS,
@@ -312,8 +313,10 @@ export function QuickTradePanel({
   const trade = useQuickTrade({ pairId, base, quote, side, form: controls.form, clearForm: controls.clear });
   const isRunning = trade.phase !== 'idle';
   const isBalanceLoading = access.kind === 'solana' && suggestion.isPending;
+  // "You pay" is the Total field's own decimal (amount × price from the linkage rules), grouped but
+  // not re-rounded, so the two never show different figures.
   const total = parseSpecDecimal(controls.form.total.replace(/,/g, ''));
-  const estimate = total && total.gt(0) ? formatTokenAmount(total, quote) : null;
+  const estimate = total && total.gt(0) ? groupThousands(total.toFixed()) : null;
 
   return (
     <Card role="region" aria-label="Quick trade" className={cn('flex min-w-0 flex-col', className)}>

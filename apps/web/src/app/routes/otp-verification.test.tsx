@@ -16,6 +16,14 @@ afterEach(() => {
 });
 
 describe('/otp-verification', () => {
+  it('says the email holds a link to reset the password, and keeps the code boxes', () => {
+    renderWithProviders(<OtpVerificationPage />);
+    const notice = screen.getByRole('status', { name: /reset link/i });
+    expect(notice).toHaveTextContent(/email contains a link/i);
+    expect(notice).toHaveTextContent(/open it to choose a new password/i);
+    expect(boxes()).toHaveLength(6);
+  });
+
   it('has six boxes that accept one digit each and move focus forward', () => {
     renderWithProviders(<OtpVerificationPage />);
     expect(boxes()).toHaveLength(6);

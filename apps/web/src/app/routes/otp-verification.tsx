@@ -4,6 +4,7 @@ import { ArrowLeft, MailCheck } from 'lucide-react';
 import { OTP_LENGTH, OTP_RESEND_COUNTDOWN_SECONDS, VALIDATION_MESSAGES } from '@solterm/contracts';
 import { AuthLayout } from '../../components/layout/auth-layout';
 import { Button } from '../../components/ui/button';
+import { Notice } from '../../components/ui/notice';
 import { OtpInput } from '../../features/auth/components/otp-input';
 import { formatCountdown, useCountdown } from '../../lib/use-countdown';
 
@@ -39,9 +40,13 @@ export default function OtpVerificationPage() {
         <MailCheck className="size-5" />
       </div>
       <h1 className="text-2xl font-semibold tracking-tight">Check your email</h1>
-      <p className="mt-1 mb-6 text-sm text-muted">
+      <p className="mt-1 mb-4 text-sm text-muted">
         Enter the {OTP_LENGTH}-digit code we sent to your email address.
       </p>
+      {/* The reset email sends a link, not a code: say so, or the user waits for digits that never come. */}
+      <Notice title="Password reset link sent" aria-label="Password reset link" className="mb-6">
+        If you asked to reset your password, the email contains a link: open it to choose a new password.
+      </Notice>
       <form onSubmit={onVerify} className="space-y-5" aria-label="Verify code">
         <OtpInput digits={digits} onChange={setDigits} />
         <Button type="submit" size="lg" isBlock>

@@ -27,6 +27,7 @@ import {
   orderPrefillStore,
   useOrderPrefill,
 } from '../../features/spot-trade/order-prefill';
+import { getWalletAccess } from '../../features/trading/wallet-access';
 import { useWallet } from '../../features/wallet/wallet-context';
 
 function toSpotPair(selection: PairSelection): SpotPair {
@@ -125,6 +126,7 @@ export default function TradePage() {
       <BalancesStrip
         pair={pair}
         walletAddress={connected?.address ?? user?.solana_wallet_address ?? null}
+        access={getWalletAccess(user)}
         className="mb-3"
       />
 

@@ -18,17 +18,20 @@ export function Notice({
   children,
   action,
   className,
+  'aria-label': ariaLabel,
 }: {
   tone?: NoticeTone;
   title?: ReactNode;
   children?: ReactNode;
   action?: ReactNode;
   className?: string;
+  'aria-label'?: string;
 }) {
   const { classes, icon } = TONES[tone];
   return (
     <div
       role={tone === 'error' ? 'alert' : 'status'}
+      aria-label={ariaLabel}
       className={cn('flex items-start gap-2.5 rounded-md border px-3 py-2.5 text-sm', classes, className)}
     >
       <span className="mt-0.5 shrink-0">{icon}</span>

@@ -3,8 +3,10 @@ import { cn } from '../../lib/cn';
 
 /** A dense data table that scrolls sideways on narrow screens. */
 export function Table({ className, children, ...rest }: HTMLAttributes<HTMLTableElement>) {
+  // relative: absolutely positioned content (sr-only header labels) stays inside the scroll box
+  // instead of widening the page on phones.
   return (
-    <div className="w-full overflow-x-auto">
+    <div className="relative w-full overflow-x-auto">
       <table className={cn('w-full border-collapse text-left text-[13px]', className)} {...rest}>
         {children}
       </table>

@@ -30,7 +30,10 @@ describe('market values read the JSON numbers of the market API as decimals', ()
     expect(isPositive(0.0001)).toBe(true);
     expect(isPositive(toDecimal(-1))).toBe(false);
     expect(getChangeDirection(-3.27)).toBe('down');
-    expect(getChangeDirection(0)).toBe('up');
+    expect(getChangeDirection(0)).toBe('flat');
+    expect(getChangeDirection(-0.001)).toBe('flat');
+    expect(getChangeDirection(0.005)).toBe('up');
+    expect(formatPercentChange(0)).toBe('0.00%');
     expect(getChangeDirection(null)).toBe('flat');
     expect(formatPercentChange(6.5)).toBe('+6.50%');
     expect(formatPercentChange(-3.271)).toBe('-3.27%');

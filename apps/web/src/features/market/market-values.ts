@@ -32,26 +32,37 @@ export function isPositive(value: number | SpecDecimal | null | undefined): bool
   return decimal !== null && decimal.gt(0);
 }
 
-/** Direction of a change: up (≥ 0), down (< 0), or flat when unknown. */
+/**
+ * Direction of a change as it is shown (two decimals): up, down, or flat when it rounds to zero or
+ * is unknown, so a '0.00%' is never coloured.
+ *
+ * @example
+ * getChangeDirection(-3.27);  // 'down'
+ * getChangeDirection(-0.001); // 'flat'
+ */
 export function getChangeDirection(value: number | SpecDecimal | null | undefined): 'up' | 'down' | 'flat' {
   const decimal = asDecimal(value);
   if (!decimal) return 'flat';
-  return decimal.isNegative() && !decimal.isZero() ? 'down' : 'up';
+  const shown = decimal.toDecimalPlaces(2);
+  if (shown.isZero()) return 'flat';
+  return shown.isNegative() ? 'down' : 'up';
 }
 
 /**
- * A percentage change with its sign and two decimals (rounded half up in decimals).
+ * A percentage change with its sign and two decimals (rounded half up in decimals); a change that
+ * rounds to zero shows unsigned.
  *
  * @example
  * formatPercentChange(6.5);    // '+6.50%'
  * formatPercentChange(-3.271); // '-3.27%'
+ * formatPercentChange(0);      // '0.00%'
  */
 export function formatPercentChange(value: number | SpecDecimal | null | undefined): string {
   const decimal = asDecimal(value);
   if (!decimal) return '—';
   const fixed = decimal.toFixed(2);
-  if (fixed === '-0.00') return '0.00%';
-  return decimal.gte(0) ? `+${fixed}%` : `${fixed}%`;
+  if (/^-?0\.00$/.test(fixed)) return '0.00%';
+  return decimal.gt(0) ? `+${fixed}%` : `${fixed}%`;
 }
 
 const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });

@@ -53,6 +53,30 @@ export function buildHoldingRows(portfolio: TPortfolio): HoldingRow[] {
   }));
 }
 
+/**
+ * The portfolio valued at another SOL price (the screen's one live SOL price): native SOL and any
+ * SOL token row take it, and the total moves by the difference, in decimals. Without a usable
+ * price the portfolio is returned as is.
+ *
+ * @example
+ * repriceSol({ ...portfolio, sol_balance: 2, sol_price_usd: 150, total_value_usd: 1300 }, 151.25).total_value_usd; // 1302.5
+ */
+export function repriceSol(portfolio: TPortfolio, solPriceUsd: number | null | undefined): TPortfolio {
+  const price = parseSpecDecimal(solPriceUsd);
+  const previous = parseSpecDecimal(portfolio.sol_price_usd);
+  if (!price || price.lte(0) || (previous && previous.eq(price))) return portfolio;
+  let total = new SpecDecimal(portfolio.total_value_usd);
+  const native = new SpecDecimal(portfolio.sol_balance);
+  total = total.plus(native.times(price).minus(previous ? native.times(previous) : 0));
+  const tokens = portfolio.tokens.map((token) => {
+    if (token.symbol.toUpperCase() !== 'SOL') return token;
+    const value = new SpecDecimal(token.balance).times(price);
+    total = total.plus(value.minus(token.value_usd));
+    return { ...token, price_usd: price.toNumber(), value_usd: value.toNumber() };
+  });
+  return { ...portfolio, sol_price_usd: price.toNumber(), total_value_usd: total.toNumber(), tokens };
+}
+
 /** True when the wallet holds nothing at all (no SOL, no token balance). */
 export function isPortfolioEmpty(portfolio: TPortfolio): boolean {
   return !(portfolio.sol_balance > 0) && portfolio.tokens.every((token) => !(token.balance > 0));

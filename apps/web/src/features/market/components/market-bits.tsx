@@ -53,7 +53,7 @@ export function TokenAvatar({
   );
 }
 
-/** A 24 h change in green (≥ 0) or red, with an arrow and sign. */
+/** A 24 h change in green (up) or red (down) with an arrow and sign; one that rounds to 0.00% stays neutral. */
 export function ChangeText({
   value,
   withIcon = false,

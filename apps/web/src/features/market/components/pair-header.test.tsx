@@ -37,10 +37,28 @@ describe('pair header: the precision table', () => {
     expect(screen.getByText('$0.000033')).toBeInTheDocument();
   });
 
-  it('shows a stablecoin-quoted price in dollars with separators', async () => {
-    stubApi((path) => (path.startsWith('/trading/pair/') ? pairAnswer(91301.68285, -3.27) : undefined));
+  it('shows a stablecoin-quoted price in its quote token, apart from the base token in USD', async () => {
+    // USDC at $0.9996: BTC/USDC is 91,301.68 USDC while BTC is $91,265.16, the coin card's figure.
+    stubApi((path) =>
+      path.startsWith('/trading/pair/')
+        ? ok({
+            pair: 'BTC/USDC',
+            base: 'BTC',
+            quote: 'USDC',
+            base_mint: null,
+            quote_mint: null,
+            price: 91301.68285,
+            base_price_usd: 91265.16217,
+            quote_price_usd: 0.9996,
+            change_24h: -3.27,
+            timestamp: '2030-01-01T00:00:00.000Z',
+            source: 'simulator',
+          })
+        : undefined,
+    );
     renderMarket(<PairHeader selection={selectionFromPair('BTC/USDC')!} />);
-    await waitFor(() => expect(screen.getByTestId('pair-price')).toHaveTextContent('$91,301.68'));
+    await waitFor(() => expect(screen.getByTestId('pair-price')).toHaveTextContent(/^91,301\.68 USDC$/));
+    expect(screen.getByText('BTC in USD').nextElementSibling).toHaveTextContent('$91,265.16');
     expect(screen.getByText('-3.27%')).toHaveClass('text-down');
   });
 
@@ -62,7 +80,7 @@ describe('pair header: the precision table', () => {
     stubApi((path) => (path.startsWith('/trading/pair/') ? pairAnswer(100, 25) : undefined));
     const realtime = createFakeRealtime();
     renderMarket(<PairHeader selection={selectionFromPair('SOL/USDC')!} />, { realtime });
-    await waitFor(() => expect(screen.getByTestId('pair-price')).toHaveTextContent('$100.00'));
+    await waitFor(() => expect(screen.getByTestId('pair-price')).toHaveTextContent('100.00 USDC'));
     const socket = realtime.latest();
     act(() => socket.open());
     expect(socket.sentOfType('subscribe')).toEqual([{ type: 'subscribe', channel: 'candles:SOL/USDC:1' }]);
@@ -78,7 +96,7 @@ describe('pair header: the precision table', () => {
         },
       }),
     );
-    expect(screen.getByTestId('pair-price')).toHaveTextContent('$120.00');
+    expect(screen.getByTestId('pair-price')).toHaveTextContent('120.00 USDC');
     // 24 h ago the price was 100 / 1.25 = 80; 120 is +50 %.
     expect(screen.getByText('+50.00%')).toBeInTheDocument();
     expect(screen.getByTestId('live-indicator')).toHaveTextContent('Live');

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { formatPrice, formatUsdPrice, isStablecoin } from '@solterm/contracts';
+import { formatPrice, formatUsdPrice, groupThousands } from '@solterm/contracts';
 import { cn } from '../../../lib/cn';
 import { useRealtimeState } from '../../../lib/ws-client';
 import { usePairPrice } from '../hooks/use-market-data';
@@ -41,8 +41,8 @@ function Figure({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /**
- * The selected pair with its price in quote units (the spec's precision table), the base's USD price
- * and the 24 h change; '0.00' with 'USD price not available' when every source failed.
+ * The selected pair with its price in quote units (the spec's precision table, also for stablecoin
+ * quotes), the base's USD price and the 24 h change; '0.00' with 'USD price not available' when every source failed.
  */
 export function PairHeader({
   selection,
@@ -55,7 +55,6 @@ export function PairHeader({
 }) {
   const price = usePairPrice(selection);
   const flash = usePriceFlash(price.price);
-  const isQuoteUsd = isStablecoin(selection.quote);
   return (
     <div
       className={cn('flex flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3', className)}
@@ -92,13 +91,8 @@ export function PairHeader({
               flash === 'down' && 'bg-down/10',
             )}
           >
-            {isQuoteUsd ? formatUsdPrice(price.price?.toString()) : formatPrice(price.price?.toString())}
-            {!isQuoteUsd && (
-              <>
-                {' '}
-                <span className="ml-0.5 text-sm font-medium text-muted">{selection.quote}</span>
-              </>
-            )}
+            {groupThousands(formatPrice(price.price?.toString()))}{' '}
+            <span className="ml-0.5 text-sm font-medium text-muted">{selection.quote}</span>
           </p>
         )}
         {price.message && <p className="text-xs text-warn">{price.message}</p>}
@@ -108,11 +102,11 @@ export function PairHeader({
         <Figure label="24h change">
           <ChangeText value={price.change24h ?? null} />
         </Figure>
-        {!isQuoteUsd && (
-          <Figure label={`${selection.base} in USD`}>
-            {price.baseUsd ? formatUsdPrice(price.baseUsd.toString()) : '—'}
-          </Figure>
-        )}
+        {/* Always in quote units above and in USD here: a USDC price shown with '$' read as a
+            second SOL price beside the coin card's. */}
+        <Figure label={`${selection.base} in USD`}>
+          {price.baseUsd ? formatUsdPrice(price.baseUsd.toString()) : '—'}
+        </Figure>
       </dl>
 
       {actions && <div className="ml-auto flex items-center gap-2">{actions}</div>}

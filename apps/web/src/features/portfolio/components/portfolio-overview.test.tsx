@@ -44,6 +44,24 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('PortfolioOverview', () => {
+  it("values SOL at the dashboard's one live SOL price (the coin card's), not the portfolio's older one", async () => {
+    const coin = (price: number) => ({ price, change_24h: 1.5 });
+    stubApi((path) => {
+      if (path === '/health') return health('localnet');
+      if (path === '/wallet/portfolio') return ok({ ...PORTFOLIO, sol_balance: 2, total_value_usd: 1300 });
+      if (path === '/market/dashboard-coins')
+        return ok({ btc: coin(97000), eth: coin(3400), sol: coin(151.25) });
+      return undefined;
+    });
+    renderTradingWidget(<PortfolioOverview />);
+
+    // 1,000 USDC + 2 SOL × 151.25 (the coin card's price), not 2 × 150.
+    await waitFor(() => expect(screen.getByTestId('portfolio-total')).toHaveTextContent('$1,302.50'));
+    expect(screen.getAllByText('$151.25')).toHaveLength(2); // the SOL price figure and the SOL row
+    expect(screen.queryByText('$150.00')).not.toBeInTheDocument();
+    expect(screen.getByText('≈ $302.50')).toBeInTheDocument();
+  });
+
   it('shows total value, SOL with its USD value and every token', async () => {
     stubApi((path) => {
       if (path === '/health') return health('localnet');

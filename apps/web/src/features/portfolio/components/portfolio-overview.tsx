@@ -15,6 +15,7 @@ import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { cn } from '../../../lib/cn';
 import { useAuth } from '../../auth/use-auth';
 import { TokenAvatar } from '../../market/components/market-bits';
+import { useDashboardCoins } from '../../market/hooks/use-market-data';
 import { useNetwork } from '../../network/use-network';
 import { formatTokenAmount } from '../../trading/trade-format';
 import { getWalletAccess } from '../../trading/wallet-access';
@@ -23,6 +24,7 @@ import {
   getPortfolioErrorMessage,
   isPortfolioEmpty,
   type HoldingRow,
+  repriceSol,
 } from '../portfolio-model';
 import { useFundWallet, usePortfolio } from '../portfolio-queries';
 
@@ -157,6 +159,8 @@ export function PortfolioOverview({ className }: { className?: string }) {
   const access = getWalletAccess(user);
   const { isTestNetwork } = useNetwork();
   const query = usePortfolio(access);
+  // One SOL price per screen: the coin card's live price, not the portfolio's 30 s-old snapshot.
+  const coins = useDashboardCoins();
   const fund = useFundWallet();
   const canFund = isTestNetwork && access.kind === 'solana';
 
@@ -206,7 +210,7 @@ export function PortfolioOverview({ className }: { className?: string }) {
       </div>
     );
   } else {
-    const portfolio = query.data;
+    const portfolio = repriceSol(query.data, coins.data?.sol.price);
     const rows = buildHoldingRows(portfolio);
     body = (
       <>

@@ -6,9 +6,12 @@ import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
-import { usePairBalances } from '../hooks/use-spot-data';
+import { usePortfolio } from '../../portfolio/portfolio-queries';
+import { formatTokenAmount } from '../../trading/trade-format';
+import type { WalletAccess } from '../../trading/wallet-access';
+import { usePairBalances, useSpotOrders } from '../hooks/use-spot-data';
 import { getBalance, type SpotPair } from '../order-form-model';
-import { formatAmount } from '../spot-format';
+import { getWalletValue } from '../wallet-value';
 import { tokenLabel } from './spot-cells';
 
 /** SOL and USDC always, then the pair's own tokens. */
@@ -25,41 +28,57 @@ function Figure({
   children,
   isHighlighted = false,
   testId,
+  title,
 }: {
   label: string;
   children: ReactNode;
   isHighlighted?: boolean;
   testId?: string;
+  title?: string;
 }) {
   return (
     <div className="min-w-0 px-4 py-2.5 md:min-w-32" data-testid={testId}>
       <dt className={cn('text-[11px] font-medium', isHighlighted ? 'text-accent' : 'text-faint')}>{label}</dt>
-      <dd className="num mt-0.5 truncate text-[15px] font-semibold tracking-tight">{children}</dd>
+      <dd className="num mt-0.5 truncate text-[15px] font-semibold tracking-tight" title={title}>
+        {children}
+      </dd>
     </div>
   );
 }
 
 /**
- * Balances for the pair (part 2 §2): SOL, USDC and the pair's tokens as read from the chain, the
- * wallet's total value, and a refresh. They refresh by themselves after every order.
+ * Balances for the pair (part 2 §2): SOL, USDC and the pair's tokens as read from the chain (with
+ * the dashboard's precision), the wallet's value — the dashboard's portfolio value plus what pending
+ * limit orders hold in escrow — and a refresh. They refresh by themselves after every order.
  */
 export function BalancesStrip({
   pair,
   walletAddress,
+  access,
   className,
 }: {
   pair: SpotPair;
   walletAddress: string | null;
+  access: WalletAccess;
   className?: string;
 }) {
-  const { suggestion, wallet } = usePairBalances(pair.pairId);
+  const { suggestion } = usePairBalances(pair.pairId);
+  const portfolio = usePortfolio(access);
+  const orders = useSpotOrders();
   const balances = suggestion.data?.available_balances;
   const tokens = getBalanceTokens(pair);
-  const isRefreshing = suggestion.isFetching || wallet.isFetching;
+  const isRefreshing = suggestion.isFetching || portfolio.isFetching;
+  const value = portfolio.data && orders.data ? getWalletValue(portfolio.data, orders.data) : null;
+  const valueBreakdown = value
+    ? `Holdings ${formatUsd(value.holdingsUsd)} + in open orders ${formatUsd(value.escrowedUsd)}${
+        value.unpricedOrders > 0 ? ` (${value.unpricedOrders} unpriced order(s) left out)` : ''
+      }`
+    : undefined;
 
   function refresh() {
     void suggestion.refetch();
-    void wallet.refetch();
+    void portfolio.refetch();
+    void orders.refetch();
   }
 
   return (
@@ -73,7 +92,7 @@ export function BalancesStrip({
             testId={`balance-${token}`}
           >
             {balances ? (
-              formatAmount(getBalance(balances, token), token === 'SOL' ? 4 : 6)
+              formatTokenAmount(getBalance(balances, token), token)
             ) : suggestion.isPending ? (
               <Skeleton className="mt-1 h-4 w-20" />
             ) : (
@@ -81,10 +100,10 @@ export function BalancesStrip({
             )}
           </Figure>
         ))}
-        <Figure label="Wallet value" testId="balance-total">
-          {wallet.data ? (
-            formatUsd(wallet.data.total_value_usd)
-          ) : wallet.isPending ? (
+        <Figure label="Wallet value" testId="balance-total" title={valueBreakdown}>
+          {value ? (
+            formatUsd(value.totalUsd)
+          ) : access.kind === 'solana' && (portfolio.isPending || orders.isPending) ? (
             <Skeleton className="mt-1 h-4 w-24" />
           ) : (
             <span className="text-faint">—</span>

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TOrderBook } from '@solterm/contracts';
@@ -70,12 +70,38 @@ describe('OrderBook', () => {
     renderSpot(<OrderBook pair={SOL_USDC} />);
     const asks = await screen.findAllByTestId('book-ask');
     // Rendered nearest-first inside a column-reverse box: on screen the highest ask is on top.
-    expect(asks.map((row) => row.textContent)).toEqual(['150.1011', '150.2034']);
+    expect(asks.map((row) => row.textContent)).toEqual(['150.101.00001.0000', '150.203.00004.0000']);
     expect(screen.getByTestId('book-asks')).toHaveClass('flex-col-reverse');
     expect(screen.getByTestId('book-mid')).toHaveTextContent('150.00');
     expect(screen.getByTestId('book-mid')).toHaveTextContent('Spread 0.20 · 13.3 bps');
-    expect(screen.getAllByTestId('book-bid').map((row) => row.textContent)).toEqual(['149.9011', '149.8023']);
+    expect(screen.getAllByTestId('book-bid').map((row) => row.textContent)).toEqual([
+      '149.901.00001.0000',
+      '149.802.00003.0000',
+    ]);
     expect(api.tradingApi.getOrderBook).toHaveBeenCalledWith('SOL/USDC', expect.anything());
+  });
+
+  it('keeps the price and size decimals of a market between refreshes', async () => {
+    // The first book needs three decimals to tell 150.101 from 150.104; the refresh would need two.
+    api.tradingApi.getOrderBook.mockResolvedValue({
+      ...BOOK,
+      sells: [
+        { price: 150.101, amount: 1 },
+        { price: 150.104, amount: 1500 },
+      ],
+    });
+    const { queryClient } = renderSpot(<OrderBook pair={SOL_USDC} />);
+    await screen.findAllByTestId('book-ask');
+    const firstAsk = () => screen.getAllByTestId('book-ask')[0]!;
+    expect(firstAsk().children[1]!.textContent).toBe('150.101');
+
+    api.tradingApi.getOrderBook.mockResolvedValue(BOOK);
+    await act(() => queryClient.refetchQueries());
+    await waitFor(() => expect(firstAsk().children[1]!.textContent).toBe('150.100'));
+    expect(screen.getByTestId('book-mid')).toHaveTextContent('150.000');
+    // Sizes keep one number of decimals down the column, whatever the refresh holds.
+    const sizes = screen.getAllByTestId('book-ask').map((row) => row.children[2]!.textContent);
+    expect(sizes).toEqual(['1.00', '3.00']);
   });
 
   it('hands a clicked price to the order form', async () => {

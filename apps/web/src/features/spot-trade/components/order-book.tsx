@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { BookOpen } from 'lucide-react';
 import { groupThousands, SpecDecimal, type TOrderBook } from '@solterm/contracts';
 import { Card, CardHeader } from '../../../components/ui/card';
@@ -43,15 +44,58 @@ export function getBookPriceDecimals(prices: readonly number[], mid: number): nu
 const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
 
 /**
- * A book size in the narrow columns: four decimals below 1,000, two up to a million, then compact.
+ * Decimals of a book's sizes: four while the deepest cumulative size stays under 1,000, else two.
+ *
+ * @example getBookSizeDecimals([1.5, 1361.9]); // 2
+ */
+export function getBookSizeDecimals(sizes: readonly (number | SpecDecimal)[]): number {
+  const deepest = sizes.reduce<SpecDecimal>(
+    (max, size) => SpecDecimal.max(max, new SpecDecimal(size).abs()),
+    new SpecDecimal(0),
+  );
+  return deepest.gte(1000) ? 2 : 4;
+}
+
+/**
+ * A book size in the narrow columns with fixed decimals (trailing zeros kept so the column lines
+ * up); a million and more compact. Without `decimals`: four below 1,000, else two.
  *
  * @example formatBookSize(1361.93941); // '1,361.94'
+ * formatBookSize(3, 2);                // '3.00'
  */
-export function formatBookSize(value: number | SpecDecimal): string {
+export function formatBookSize(value: number | SpecDecimal, decimals?: number): string {
   const decimal = typeof value === 'number' ? new SpecDecimal(value) : value;
   const magnitude = decimal.abs();
   if (magnitude.gte(1_000_000)) return COMPACT.format(decimal.toNumber());
-  return formatAmount(decimal, magnitude.gte(1000) ? 2 : 4);
+  if (decimals === undefined) return formatAmount(decimal, magnitude.gte(1000) ? 2 : 4);
+  return groupThousands(decimal.toFixed(decimals));
+}
+
+/** How a market's book prints its prices and sizes. */
+export interface BookPrecision {
+  readonly pairId: string;
+  readonly priceDecimals: number;
+  readonly sizeDecimals: number;
+}
+
+/**
+ * A market's book precision, from its first book: prices with {@link getBookPriceDecimals} of that
+ * book, sizes with {@link getBookSizeDecimals} of its cumulative depth.
+ */
+export function getBookPrecision(
+  pairId: string,
+  book: TOrderBook,
+  rows: ReturnType<typeof buildBookRows>,
+): BookPrecision {
+  const levels = [...rows.asks, ...rows.bids];
+  return {
+    pairId,
+    priceDecimals: getBookPriceDecimals(
+      levels.map((row) => row.price),
+      book.mid_price,
+    ),
+    sizeDecimals: getBookSizeDecimals(levels.map((row) => row.cumulative)),
+  };
 }
 
 export interface BookRow {
@@ -93,12 +137,12 @@ export function buildBookRows(
 function Level({
   row,
   side,
-  decimals,
+  precision,
   onPick,
 }: {
   row: BookRow;
   side: 'ask' | 'bid';
-  decimals: number;
+  precision: BookPrecision;
   onPick?: (price: number) => void;
 }) {
   const isAsk = side === 'ask';
@@ -119,10 +163,12 @@ function Level({
         style={{ width: `${Math.max(row.depth * 100, 1).toFixed(1)}%` }}
       />
       <span className={cn('num relative text-left font-medium', isAsk ? 'text-down' : 'text-up')}>
-        {groupThousands(new SpecDecimal(row.price).toFixed(decimals))}
+        {groupThousands(new SpecDecimal(row.price).toFixed(precision.priceDecimals))}
       </span>
-      <span className="num relative text-fg/85">{formatBookSize(row.amount)}</span>
-      <span className="num relative text-muted">{formatBookSize(row.cumulative)}</span>
+      <span className="num relative text-fg/85">{formatBookSize(row.amount, precision.sizeDecimals)}</span>
+      <span className="num relative text-muted">
+        {formatBookSize(row.cumulative, precision.sizeDecimals)}
+      </span>
     </button>
   );
 }
@@ -158,13 +204,16 @@ export function OrderBook({
   const query = useOrderBook(pair.pairId);
   const book = query.data;
   const rows = book ? buildBookRows(book) : null;
-  const decimals =
-    book && rows
-      ? getBookPriceDecimals(
-          [...rows.asks, ...rows.bids].map((row) => row.price),
-          book.mid_price,
-        )
-      : 2;
+  // Fixed per market from its first book, so the digits do not jump between 2 s refreshes.
+  const [kept, setKept] = useState<BookPrecision | null>(null);
+  const precision =
+    kept?.pairId === pair.pairId
+      ? kept
+      : book && rows && (rows.asks.length > 0 || rows.bids.length > 0)
+        ? getBookPrecision(pair.pairId, book, rows)
+        : null;
+  if (precision && precision !== kept) setKept(precision);
+  const decimals = precision?.priceDecimals ?? 2;
   const spreadBps =
     book && book.mid_price > 0 ? new SpecDecimal(book.spread).div(book.mid_price).times(10_000) : null;
 
@@ -205,9 +254,10 @@ export function OrderBook({
         <div className="pb-2">
           {/* Asks: the lowest next to the spread, prices rising upward. */}
           <div className="flex min-h-[220px] flex-col-reverse justify-start" data-testid="book-asks">
-            {rows.asks.map((row) => (
-              <Level key={row.price} row={row} side="ask" decimals={decimals} onPick={onPickPrice} />
-            ))}
+            {precision &&
+              rows.asks.map((row) => (
+                <Level key={row.price} row={row} side="ask" precision={precision} onPick={onPickPrice} />
+              ))}
           </div>
           <div
             className="my-1 flex items-center justify-between gap-2 border-y border-line bg-canvas/40 px-3 py-1.5"
@@ -222,9 +272,10 @@ export function OrderBook({
             </span>
           </div>
           <div className="min-h-[220px]" data-testid="book-bids">
-            {rows.bids.map((row) => (
-              <Level key={row.price} row={row} side="bid" decimals={decimals} onPick={onPickPrice} />
-            ))}
+            {precision &&
+              rows.bids.map((row) => (
+                <Level key={row.price} row={row} side="bid" precision={precision} onPick={onPickPrice} />
+              ))}
           </div>
           {rows.asks.length === 0 && rows.bids.length === 0 && (
             <p className="px-4 py-2 text-center text-xs text-muted">No liquidity on this pair right now.</p>

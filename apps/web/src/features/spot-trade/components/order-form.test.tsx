@@ -106,12 +106,19 @@ describe('Place Order validation', () => {
     expect(submit.submitOrder).not.toHaveBeenCalled();
   });
 
+  it('shows the available balance with the dashboard precision (USDC 2 decimals)', async () => {
+    api.tradingApi.suggestion.mockResolvedValue(suggestion({ SOL: 1.4979, USDC: 871.260795 }));
+    renderSpot(<Form />);
+    await balancesLoaded();
+    expect(screen.getByTestId('available-balance')).toHaveTextContent(/^871\.26 USDC$/);
+  });
+
   it('checks the quote balance of a buy before requesting a transaction', async () => {
     api.tradingApi.suggestion.mockResolvedValue(suggestion({ SOL: 1, USDC: 100 }));
     const user = userEvent.setup();
     renderSpot(<Form />);
     await balancesLoaded();
-    expect(screen.getByTestId('available-balance')).toHaveTextContent('100 USDC');
+    expect(screen.getByTestId('available-balance')).toHaveTextContent('100.00 USDC');
     await user.type(form().getByLabelText('Amount', { exact: true }), '10');
     await user.click(form().getByRole('button', { name: 'Buy SOL' }));
     expect(form().getByRole('alert')).toHaveTextContent(

@@ -19,6 +19,7 @@ import { ApiError } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
 import { submitOrder, TradeError, type OrderStage, type SubmittedOrder } from '../../trading/submit-order';
+import { formatTokenAmount } from '../../trading/trade-format';
 import { usePairBalances, useOrderRefresh } from '../hooks/use-spot-data';
 import {
   checkSpotOrder,
@@ -347,7 +348,7 @@ export function OrderForm({
           <div className="flex items-center justify-between text-[11px]">
             <span className="text-faint">Available</span>
             <span className="num text-muted" data-testid="available-balance">
-              {available ? `${formatAmount(available)} ${tokenLabel(spendToken)}` : '—'}
+              {available ? `${formatTokenAmount(available, spendToken)} ${tokenLabel(spendToken)}` : '—'}
             </span>
           </div>
 

@@ -114,6 +114,57 @@ describe('QuickTradePanel', () => {
     );
   });
 
+  it('"You pay" shows exactly the Total field, from one decimal computation', async () => {
+    stubTrading();
+    const { panel } = await renderPanel();
+    const total = within(panel).getByLabelText('Total', { exact: true });
+
+    fireEvent.change(within(panel).getByLabelText('Amount', { exact: true }), {
+      target: { value: '0.0001' },
+    });
+    expect(total).toHaveValue('0.015');
+    expect(within(panel).getByTestId('quick-trade-estimate')).toHaveTextContent('≈ 0.015 USDC');
+
+    fireEvent.change(within(panel).getByLabelText('Amount', { exact: true }), {
+      target: { value: '126546666666666.668' },
+    });
+    expect(total).toHaveValue('18982000000000000.2');
+    expect(within(panel).getByTestId('quick-trade-estimate')).toHaveTextContent(
+      '≈ 18,982,000,000,000,000.2 USDC',
+    );
+  });
+
+  it('disables the quick amounts below the pair minimum and names the minimum (0.010026 SOL on SOL/USDC)', async () => {
+    stubTrading();
+    const { panel } = await renderPanel();
+    const amount = within(panel).getByLabelText('Amount', { exact: true });
+    for (const preset of ['0.001', '0.01']) {
+      const button = within(panel).getByRole('button', { name: `Set amount to ${preset} SOL` });
+      expect(button).toBeDisabled();
+      expect(button).toHaveAttribute(
+        'title',
+        'Below the minimum trade amount of 0.010026 SOL on SOL/USDC (fees included)',
+      );
+      expect(button).toHaveAccessibleDescription(
+        'Below the minimum trade amount of 0.010026 SOL on SOL/USDC (fees included)',
+      );
+      fireEvent.click(button);
+      expect(amount).toHaveValue('');
+    }
+    const allowed = within(panel).getByRole('button', { name: 'Set amount to 0.1 SOL' });
+    expect(allowed).toBeEnabled();
+    expect(allowed).not.toHaveAttribute('title');
+  });
+
+  it('keeps every quick amount on a SOL-quoted pair, whose minimum is 0.0000010026', async () => {
+    stubTrading();
+    renderTradingWidget(<QuickTradePanel selection={selectionFromPair('BONK/SOL')!} />);
+    const panel = screen.getByRole('region', { name: 'Quick trade' });
+    for (const preset of ['0.001', '0.01', '0.1']) {
+      expect(within(panel).getByRole('button', { name: `Set amount to ${preset} BONK` })).toBeEnabled();
+    }
+  });
+
   it('validates before anything is sent', async () => {
     const { fetchMock } = stubTrading();
     const { panel } = await renderPanel();

@@ -3,9 +3,12 @@ import { RotateCcw, Zap } from 'lucide-react';
 import {
   DEFAULT_SLIPPAGE_BPS,
   formatPrice,
+  getMinimumTradeAmount,
+  groupThousands,
   MARKET_MESSAGES,
   parseSpecDecimal,
   QUICK_TRADE_AMOUNTS,
+  SpecDecimal,
   TRADE_MESSAGES,
   type TOrderSide,
   type TradingContext,
@@ -101,15 +104,27 @@ function Unit({ children }: { children: ReactNode }) {
   return <span className="pr-1 text-[11px] font-semibold tracking-wide text-faint">{children}</span>;
 }
 
+/**
+ * The pair's minimum trade amount as a user can type it: five significant digits rounded up, so the
+ * shown figure itself passes the check (0.010025… on stablecoin quotes shows as 0.010026).
+ *
+ * @example formatMinimumForDisplay('USDC'); // '0.010026'
+ */
+export function formatMinimumForDisplay(quote: string): string {
+  return getMinimumTradeAmount(quote).toSignificantDigits(5, SpecDecimal.ROUND_UP).toFixed();
+}
+
 /** Amount, price and total, linked by the contracts' rules; quick amounts 0.001 · 0.01 · 0.1. */
 function QuickTradeFields({
   controls,
+  pair,
   base,
   quote,
   hasMarketPrice,
   isDisabled,
 }: {
   controls: TradingFormControls;
+  pair: string;
   base: string;
   quote: string;
   hasMarketPrice: boolean;
@@ -117,6 +132,9 @@ function QuickTradeFields({
 }) {
   const id = useId();
   const { form } = controls;
+  // A preset under the pair's minimum (0.001 and 0.01 on stablecoin quotes) would always be refused.
+  const minimum = getMinimumTradeAmount(quote);
+  const belowMinimumText = `Below the minimum trade amount of ${formatMinimumForDisplay(quote)} ${base} on ${pair} (fees included)`;
   const isWaitingForPrice = !hasMarketPrice && form.price.trim() === '';
   return (
     <div className="space-y-3">
@@ -125,24 +143,33 @@ function QuickTradeFields({
           label="Amount"
           htmlFor={`${id}-amount`}
           aside={
-            <div className="flex gap-1" role="group" aria-label="Quick amounts">
-              {QUICK_TRADE_AMOUNTS.map((amount) => (
-                <button
-                  key={amount}
-                  type="button"
-                  disabled={isDisabled}
-                  onClick={() => controls.setAmount(String(amount))}
-                  aria-label={`Set amount to ${amount} ${base}`}
-                  className={cn(
-                    'num h-5 rounded border px-1.5 text-[11px] transition-colors disabled:opacity-50',
-                    form.amount === String(amount)
-                      ? 'border-accent/50 bg-accent-soft text-accent'
-                      : 'border-line text-muted hover:border-line-strong hover:text-fg',
-                  )}
-                >
-                  {amount}
-                </button>
-              ))}
+            <div className="relative flex gap-1" role="group" aria-label="Quick amounts">
+              <span id={`${id}-below-minimum`} className="sr-only">
+                {belowMinimumText}
+              </span>
+              {QUICK_TRADE_AMOUNTS.map((amount) => {
+                const isBelowMinimum = minimum.gt(amount);
+                return (
+                  <button
+                    key={amount}
+                    type="button"
+                    disabled={isDisabled || isBelowMinimum}
+                    onClick={() => controls.setAmount(String(amount))}
+                    aria-label={`Set amount to ${amount} ${base}`}
+                    title={isBelowMinimum ? belowMinimumText : undefined}
+                    aria-describedby={isBelowMinimum ? `${id}-below-minimum` : undefined}
+                    className={cn(
+                      'num h-5 rounded border px-1.5 text-[11px] transition-colors disabled:opacity-50',
+                      isBelowMinimum && 'disabled:cursor-not-allowed disabled:border-dashed',
+                      form.amount === String(amount)
+                        ? 'border-accent/50 bg-accent-soft text-accent'
+                        : 'border-line text-muted hover:border-line-strong hover:text-fg',
+                    )}
+                  >
+                    {amount}
+                  </button>
+                );
+              })}
             </div>
           }
         />
@@ -286,8 +313,10 @@ export function QuickTradePanel({
   const trade = useQuickTrade({ pairId, base, quote, side, form: controls.form, clearForm: controls.clear });
   const isRunning = trade.phase !== 'idle';
   const isBalanceLoading = access.kind === 'solana' && suggestion.isPending;
+  // "You pay" is the Total field's own decimal (amount × price from the linkage rules), grouped but
+  // not re-rounded, so the two never show different figures.
   const total = parseSpecDecimal(controls.form.total.replace(/,/g, ''));
-  const estimate = total && total.gt(0) ? formatTokenAmount(total, quote) : null;
+  const estimate = total && total.gt(0) ? groupThousands(total.toFixed()) : null;
 
   return (
     <Card role="region" aria-label="Quick trade" className={cn('flex min-w-0 flex-col', className)}>
@@ -341,6 +370,7 @@ export function QuickTradePanel({
         >
           <QuickTradeFields
             controls={controls}
+            pair={selection.pair}
             base={base}
             quote={quote}
             hasMarketPrice={marketPrice !== null}

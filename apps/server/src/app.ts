@@ -43,6 +43,7 @@ import { createMarketService, type MarketService } from './modules/market/market
 import { createMarketStream, type MarketStream } from './modules/market/market.stream';
 import { createTokenFactsLookup } from './modules/market/simulator/simulated-tokens';
 import { registerWalletRoutes } from './modules/wallet/wallet.routes';
+import { createWalletRepository } from './modules/wallet/wallet.repository';
 import { createWalletService, type WalletService } from './modules/wallet/wallet.service';
 import { createLimitKeeper, type LimitKeeper } from './modules/trading/limit-keeper';
 import { createTradingRepository } from './modules/trading/trading.repository';
@@ -204,7 +205,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     return `http://127.0.0.1:${config.port}/rpc`;
   };
   const rpcHandler = cluster
-    ? createJsonRpcHandler(cluster, { log: (line) => server.log.error(line) })
+    ? createJsonRpcHandler(cluster, {
+        log: (line) => server.log.error(line),
+        limits: {
+          maxBatchSize: config.rpc.maxBatchSize,
+          maxResponseBytes: config.rpc.maxResponseBytes,
+          airdrop: config.rpc.airdrop,
+        },
+      })
     : undefined;
   // The embedded cluster is reached through its JSON-RPC handler in-process (the same JSON-RPC text
   // as over HTTP, u64 values kept exact); a configured SOLANA_RPC_URL through HTTP.
@@ -279,6 +287,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     market,
     network: config.network,
     faucetRateLimit: config.faucetRateLimit,
+    faucetGrants: createWalletRepository(database.db),
     now,
     // The embedded cluster's treasury is the mint authority of its tokens: the faucet mints USDC with it.
     faucetMinter: cluster?.treasury,
@@ -330,13 +339,21 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         { parseAs: 'string', bodyLimit: RPC_BODY_LIMIT_BYTES },
         (_request, body, done) => done(null, body),
       );
+      // Every caller of /rpc is public: limited per client (its IP) here and by the handler's limits.
       scope.post(
         '/rpc',
-        { bodyLimit: RPC_BODY_LIMIT_BYTES, schema: { hide: true } },
+        {
+          bodyLimit: RPC_BODY_LIMIT_BYTES,
+          schema: { hide: true },
+          config: { rateLimit: { max: config.rpc.rateLimit.max, timeWindow: config.rpc.rateLimit.windowMs } },
+        },
         async (request, reply) =>
-          reply
-            .type('application/json; charset=utf-8')
-            .send(await rpcHandler.handleJsonRpcText(request.body as string)),
+          reply.type('application/json; charset=utf-8').send(
+            await rpcHandler.handleJsonRpcText(request.body as string, {
+              kind: 'public',
+              clientId: request.ip,
+            }),
+          ),
       );
     });
   }

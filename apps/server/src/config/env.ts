@@ -4,6 +4,7 @@ import { NETWORKS } from '@solterm/contracts';
 
 const ZPort = z.coerce.number().int().min(0).max(65535);
 const ZPositiveInt = z.coerce.number().int().positive();
+const LAMPORTS_PER_SOL = 1_000_000_000n;
 
 /**
  * Every setting the server reads, parsed once at boot. Behaviour branches on these explicit settings,
@@ -29,6 +30,16 @@ const ZConfigSchema = z
     LIMIT_KEEPER_INTERVAL_MS: ZPositiveInt.min(50).max(60_000).default(1000),
     FAUCET_RATE_LIMIT_MAX: ZPositiveInt.default(10),
     FAUCET_RATE_LIMIT_WINDOW_MS: ZPositiveInt.default(3_600_000),
+    // Public JSON-RPC at /rpc (embedded cluster): limits of anonymous clients, as public clusters set them.
+    RPC_RATE_LIMIT_MAX: ZPositiveInt.default(100),
+    RPC_RATE_LIMIT_WINDOW_MS: ZPositiveInt.default(10_000),
+    RPC_MAX_BATCH: ZPositiveInt.max(10_000).default(100),
+    RPC_MAX_RESPONSE_BYTES: ZPositiveInt.min(1024).default(2 * 1024 * 1024),
+    RPC_AIRDROP_MAX_SOL: ZPositiveInt.default(5),
+    RPC_AIRDROP_ADDRESS_MAX_SOL: ZPositiveInt.default(10),
+    RPC_AIRDROP_CLIENT_MAX_SOL: ZPositiveInt.default(50),
+    RPC_AIRDROP_WINDOW_MS: ZPositiveInt.default(3_600_000),
+    RPC_AIRDROP_TREASURY_RESERVE_SOL: z.coerce.number().int().min(0).default(10_000),
     PUBLIC_URL: z.url().optional(),
     SMTP_URL: z.string().min(1).optional(),
     EMAIL_FROM: z.string().min(3).default('solterm <no-reply@solterm.local>'),
@@ -84,6 +95,18 @@ const ZConfigSchema = z
     spotVenue: raw.SPOT_VENUE ?? (raw.SOLANA_RPC_URL ? ('jupiter' as const) : ('local-rfq' as const)),
     limitKeeperIntervalMs: raw.LIMIT_KEEPER_INTERVAL_MS,
     faucetRateLimit: { max: raw.FAUCET_RATE_LIMIT_MAX, windowMs: raw.FAUCET_RATE_LIMIT_WINDOW_MS },
+    rpc: {
+      rateLimit: { max: raw.RPC_RATE_LIMIT_MAX, windowMs: raw.RPC_RATE_LIMIT_WINDOW_MS },
+      maxBatchSize: raw.RPC_MAX_BATCH,
+      maxResponseBytes: raw.RPC_MAX_RESPONSE_BYTES,
+      airdrop: {
+        maxLamportsPerRequest: BigInt(raw.RPC_AIRDROP_MAX_SOL) * LAMPORTS_PER_SOL,
+        maxLamportsPerAddress: BigInt(raw.RPC_AIRDROP_ADDRESS_MAX_SOL) * LAMPORTS_PER_SOL,
+        maxLamportsPerClient: BigInt(raw.RPC_AIRDROP_CLIENT_MAX_SOL) * LAMPORTS_PER_SOL,
+        windowMs: raw.RPC_AIRDROP_WINDOW_MS,
+        treasuryReserveLamports: BigInt(raw.RPC_AIRDROP_TREASURY_RESERVE_SOL) * LAMPORTS_PER_SOL,
+      },
+    },
     publicUrl: raw.PUBLIC_URL,
     smtpUrl: raw.SMTP_URL,
     emailFrom: raw.EMAIL_FROM,

@@ -11,7 +11,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { isTestNetwork, type TSpotOrder } from '@solterm/contracts';
 // The composition root is the one place the server imports the local cluster: to start it and serve
 // it at /rpc. Business code reaches the chain only through JSON-RPC (modules/chain), as a real cluster.
-import { createJsonRpcHandler, createLocalCluster, type LocalCluster } from '@solterm/localnet';
+import { startClusterWorker, type ClusterHost } from '@solterm/localnet';
 import type { AppConfig } from './config/env';
 import { openDatabase, type Database } from './db/database';
 import { readOrCreateSecret } from './lib/data-dir-secret';
@@ -85,8 +85,11 @@ export interface App {
   };
   /** The limit-order keeper of the local venue (absent with Jupiter). */
   keeper?: LimitKeeper;
-  /** The embedded local cluster when SOLANA_RPC_URL is unset (tests and tooling only). */
-  cluster?: LocalCluster;
+  /**
+   * The embedded local cluster when SOLANA_RPC_URL is unset, running in a worker thread (tests and
+   * tooling only; its methods are async).
+   */
+  cluster?: ClusterHost;
   /** The JSON-RPC URL the server reaches the chain at (known once the server listens). */
   rpcUrl(): string;
   /** The market data source (simulator or live) and the real-time market publisher. */
@@ -181,13 +184,22 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   const marketStream = createMarketStream({ hub, market, tickMs: config.market.tickMs, log: server.log });
 
-  // Chain: a configured RPC URL, or the embedded cluster served at /rpc on this server's own port.
+  // Chain: a configured RPC URL, or the embedded cluster served at /rpc on this server's own port. The
+  // cluster (LiteSVM, slot clock, ledger, JSON-RPC handler) runs in a worker thread, so no chain work
+  // runs on this event loop.
   const cluster = config.solanaRpcUrl
     ? undefined
-    : await createLocalCluster({
-        dataDir: options.embeddedCluster === 'memory' ? undefined : path.join(config.dataDir, 'localnet'),
-        slotDurationMs: config.localnetSlotMs,
-        slotClock: 'auto',
+    : await startClusterWorker({
+        cluster: {
+          dataDir: options.embeddedCluster === 'memory' ? undefined : path.join(config.dataDir, 'localnet'),
+          slotDurationMs: config.localnetSlotMs,
+          slotClock: 'auto',
+        },
+        limits: {
+          maxBatchSize: config.rpc.maxBatchSize,
+          maxResponseBytes: config.rpc.maxResponseBytes,
+          airdrop: config.rpc.airdrop,
+        },
         log: (line) => server.log.info({ component: 'localnet' }, line),
       });
   const rpcUrl = (): string => {
@@ -204,24 +216,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }
     return `http://127.0.0.1:${config.port}/rpc`;
   };
-  const rpcHandler = cluster
-    ? createJsonRpcHandler(cluster, {
-        log: (line) => server.log.error(line),
-        limits: {
-          maxBatchSize: config.rpc.maxBatchSize,
-          maxResponseBytes: config.rpc.maxResponseBytes,
-          airdrop: config.rpc.airdrop,
-        },
-      })
-    : undefined;
-  // The embedded cluster is reached through its JSON-RPC handler in-process (the same JSON-RPC text
-  // as over HTTP, u64 values kept exact); a configured SOLANA_RPC_URL through HTTP.
+  // The embedded cluster is reached through its JSON-RPC handler in the worker, without HTTP (the same
+  // JSON-RPC text as over HTTP, u64 values kept exact, as an internal caller); SOLANA_RPC_URL over HTTP.
   const chain = createChainService({
     rpcUrl,
     log: server.log,
-    transport: rpcHandler
+    transport: cluster
       ? async <T>({ payload }: { payload: unknown }) =>
-          parseJsonWithBigInts(await rpcHandler.handleJsonRpcText(stringifyJsonWithBigInts(payload))) as T
+          parseJsonWithBigInts(await cluster.handleJsonRpcText(stringifyJsonWithBigInts(payload))) as T
       : undefined,
   });
 
@@ -330,7 +332,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerHoldersRoutes(server, { holders });
   registerTradingRoutes(server, { trading, keeper, repo: tradingRepository, requireAuth });
   registerWalletRoutes(server, { wallet, requireAuth });
-  if (rpcHandler) {
+  if (cluster) {
     // Raw text in and out: answers hold u64 values beyond 2^53, written as exact integer literals.
     await server.register(async (scope) => {
       scope.removeContentTypeParser('application/json');
@@ -349,7 +351,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         },
         async (request, reply) =>
           reply.type('application/json; charset=utf-8').send(
-            await rpcHandler.handleJsonRpcText(request.body as string, {
+            await cluster.handleJsonRpcText(request.body as string, {
               kind: 'public',
               clientId: request.ip,
             }),

@@ -61,3 +61,10 @@ export {
   type LocalnetServerOptions,
 } from './http-server';
 export { readLocalnetConfig, type LocalnetConfig } from './config';
+export {
+  startClusterWorker,
+  type ClusterHost,
+  type ClusterHostOptions,
+  type ClusterSnapshot,
+  type SnapshotRequest,
+} from './worker/cluster-host';

@@ -63,6 +63,8 @@ export interface JsonRpcHandlerOptions {
   readonly limits?: PublicRpcLimitOverrides;
   /** Wall clock in milliseconds for the airdrop windows (default Date.now). */
   readonly now?: () => number;
+  /** A file keeping public airdrop grants across restarts (default: memory only). */
+  readonly airdropStatePath?: string;
 }
 
 /** Every method this server answers, by name. */
@@ -95,7 +97,7 @@ export function createJsonRpcHandler(
   options: JsonRpcHandlerOptions = {},
 ): JsonRpcHandler {
   const limits = resolvePublicRpcLimits(options.limits);
-  const airdrops = new AirdropAllowance(limits.airdrop, options.now ?? Date.now);
+  const airdrops = new AirdropAllowance(limits.airdrop, options.now ?? Date.now, options.airdropStatePath);
   const internalCall: RpcCall = { caller: INTERNAL_CALLER, limits, airdrops };
   const callOf = (caller: RpcCaller): RpcCall =>
     caller.kind === 'internal' ? internalCall : { caller, limits, airdrops };

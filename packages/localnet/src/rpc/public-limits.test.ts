@@ -1,9 +1,13 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAMPORTS_PER_SOL } from '../genesis';
 import { createLocalCluster, type LocalCluster } from '../local-cluster';
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../token-layout';
 import { createJsonRpcHandler, type JsonRpcHandler, type RpcCaller } from './json-rpc-handler';
+import { AirdropAllowance, resolvePublicRpcLimits } from './public-limits';
 
 // Public callers of the JSON-RPC handler (anonymous clients of /rpc) are limited as public clusters
 // limit them; the server's own internal calls are not, but nobody may airdrop the treasury below
@@ -246,5 +250,31 @@ describe('response size', () => {
     ) as Answer[];
     expect(answers.slice(0, fits).every((answer) => answer.error === undefined)).toBe(true);
     expect(answers.slice(fits).every((answer) => answer.error?.code === -32012)).toBe(true);
+  });
+});
+
+describe('public airdrop allowances across a restart', () => {
+  it('are read back from the state file, so a restart resets nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'localnet-airdrops-'));
+    try {
+      const path = join(dir, 'airdrop-grants.json');
+      const limits = resolvePublicRpcLimits().airdrop;
+      const recipient = await newAddress();
+      const now = () => 5_000_000;
+      const first = new AirdropAllowance(limits, now, path);
+      first.take(recipient, 'client-a', 5n * LAMPORTS_PER_SOL);
+      first.take(recipient, 'client-b', 5n * LAMPORTS_PER_SOL);
+      // A grant given back (its transfer failed) is not kept
+      first.take(await newAddress(), 'client-c', LAMPORTS_PER_SOL)();
+      const restarted = new AirdropAllowance(limits, now, path);
+      expect(() => restarted.take(recipient, 'client-d', 1n)).toThrow(/^limit reached; req: ◎0.000000001/);
+      const other = await newAddress();
+      expect(() => restarted.take(other, 'client-c', 5n * LAMPORTS_PER_SOL)).not.toThrow();
+      // Once the window has passed they are forgotten
+      const later = new AirdropAllowance(limits, () => 5_000_000 + limits.windowMs + 1, path);
+      expect(() => later.take(recipient, 'client-d', 5n * LAMPORTS_PER_SOL)).not.toThrow();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

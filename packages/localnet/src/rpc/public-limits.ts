@@ -4,6 +4,7 @@
  * faucet capped per request, per address and per client. The server's own (internal) calls are not
  * limited, but no caller may airdrop the treasury below its reserve.
  */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { LAMPORTS_PER_SOL } from '../genesis';
 import { JSON_RPC_INTERNAL_ERROR, RpcError } from './rpc-error';
 
@@ -71,12 +72,23 @@ export function formatSol(lamports: bigint): string {
 interface Grant {
   readonly at: number;
   readonly lamports: bigint;
+  readonly recipient: string;
+  readonly clientId: string;
+}
+
+/** One grant as the state file stores it. */
+interface StoredGrant {
+  readonly at: number;
+  readonly lamports: string;
+  readonly recipient: string;
+  readonly clientId: string;
 }
 
 /**
  * Sliding-window airdrop allowances of public callers, per recipient address and per client. A
  * grant is taken before the transfer is sent (so concurrent requests cannot both fit) and given
- * back when it fails. Kept in memory: the treasury reserve is the durable guard.
+ * back when it fails. With a `statePath` (the cluster's data directory) the grants of the current
+ * window are written there after each change and read back at start, so a restart resets nothing.
  */
 export class AirdropAllowance {
   private readonly byAddress = new Map<string, Grant[]>();
@@ -86,7 +98,10 @@ export class AirdropAllowance {
   constructor(
     private readonly limits: AirdropLimits,
     private readonly now: () => number,
-  ) {}
+    private readonly statePath?: string,
+  ) {
+    if (statePath !== undefined) this.load(statePath);
+  }
 
   /** Takes `lamports` from both allowances or throws the faucet's error; returns the undo. */
   take(recipient: string, clientId: string, lamports: bigint): () => void {
@@ -114,16 +129,48 @@ export class AirdropAllowance {
         `limit reached for this client; req: ${formatSol(lamports)}, current: ${formatSol(clientTotal)}, cap: ${formatSol(maxLamportsPerClient)}`,
       );
     }
-    const grant: Grant = { at, lamports };
+    const grant: Grant = { at, lamports, recipient, clientId };
     toAddress.push(grant);
     fromClient.push(grant);
     this.byAddress.set(recipient, toAddress);
     this.byClient.set(clientId, fromClient);
     if (++this.taken % 1024 === 0) this.prune(at);
+    this.save();
     return () => {
       remove(toAddress, grant);
       remove(fromClient, grant);
+      this.save();
     };
+  }
+
+  private load(path: string): void {
+    let stored: StoredGrant[];
+    try {
+      stored = (JSON.parse(readFileSync(path, 'utf8')) as { grants: StoredGrant[] }).grants;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const entry of stored) {
+      const grant: Grant = { ...entry, lamports: BigInt(entry.lamports) };
+      this.byAddress.set(grant.recipient, [...(this.byAddress.get(grant.recipient) ?? []), grant]);
+      this.byClient.set(grant.clientId, [...(this.byClient.get(grant.clientId) ?? []), grant]);
+    }
+  }
+
+  /** Writes the grants still inside the window (a few, small; synchronous, off the API's thread). */
+  private save(): void {
+    if (this.statePath === undefined) return;
+    const since = this.now() - this.limits.windowMs;
+    const grants: StoredGrant[] = [];
+    for (const list of this.byAddress.values()) {
+      for (const grant of list) {
+        if (grant.at > since) grants.push({ ...grant, lamports: grant.lamports.toString() });
+      }
+    }
+    const temporary = `${this.statePath}.tmp`;
+    writeFileSync(temporary, JSON.stringify({ version: 1, grants }));
+    renameSync(temporary, this.statePath);
   }
 
   private recent(map: Map<string, Grant[]>, key: string, at: number): Grant[] {

@@ -2,13 +2,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSigner } from '@solana/kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LAMPORTS_PER_SOL } from '../genesis';
 import { SYSTEM_PROGRAM_ID } from '../program-ids';
 import { startClusterWorker, type ClusterHost } from './cluster-host';
 
 // The embedded cluster in a worker thread: LiteSVM (a napi addon) loads and runs there, the main
 // thread gets JSON-RPC text, the treasury's and maker's signers, and async tooling methods.
+// Starting a worker loads the cluster's modules anew (seconds on a busy machine): generous time-outs.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 let host: ClusterHost;
 

@@ -4,6 +4,7 @@
  * the event loop that serves HTTP and WebSocket traffic. The main thread talks to it through
  * {@link ClusterHost} (cluster-host.ts).
  */
+import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLocalCluster, exportSignerSecretKeys, type LocalCluster } from '../local-cluster';
 import { createJsonRpcHandler, type JsonRpcHandler } from '../rpc/json-rpc-handler';
@@ -16,6 +17,7 @@ import type {
   WorkerMessage,
 } from './protocol';
 
+const AIRDROP_STATE_FILE = 'airdrop-grants.json';
 const port = parentPort;
 if (port === null) throw new Error('cluster-worker runs in a worker thread');
 const post = (message: WorkerMessage): void => port.postMessage(message);
@@ -57,7 +59,13 @@ async function main(): Promise<void> {
   const data = workerData as ClusterWorkerData;
   const cluster = await createLocalCluster({ ...data.cluster, log });
   const secretKeys = exportSignerSecretKeys(cluster);
-  const handler = createJsonRpcHandler(cluster, { log, limits: data.limits });
+  const { dataDir } = data.cluster;
+  const handler = createJsonRpcHandler(cluster, {
+    log,
+    limits: data.limits,
+    // Public airdrop allowances live beside the ledger, so a restart does not reset them.
+    airdropStatePath: dataDir === undefined ? undefined : join(dataDir, AIRDROP_STATE_FILE),
+  });
   const operations = operationsOf(cluster, handler) as Record<string, (...args: unknown[]) => unknown>;
   port!.on('message', (request: OperationRequest) => {
     let value: unknown;

@@ -200,7 +200,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           maxResponseBytes: config.rpc.maxResponseBytes,
           airdrop: config.rpc.airdrop,
         },
-        log: (line) => server.log.info({ component: 'localnet' }, line),
+        log: (line, level = 'info') => server.log[level]({ component: 'localnet' }, line),
       });
   const rpcUrl = (): string => {
     if (config.solanaRpcUrl) return config.solanaRpcUrl;

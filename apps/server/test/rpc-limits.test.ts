@@ -211,7 +211,7 @@ describe('the embedded cluster off the API event loop', () => {
     longestGap = Math.max(longestGap, performance.now() - last);
     // Then the answer is complete, and the event loop kept ticking while the cluster worked
     expect(answer.body, JSON.stringify(answer.body).slice(0, 300)).toHaveLength(200);
-    expect(took).toBeGreaterThan(200);
+    expect(took, 'the batch is heavy enough to measure').toBeGreaterThan(100);
     expect(longestGap, `longest gap ${Math.round(longestGap)} ms of ${Math.round(took)} ms`).toBeLessThan(
       took / 2,
     );

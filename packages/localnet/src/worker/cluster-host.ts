@@ -28,8 +28,8 @@ export interface ClusterHostOptions {
   readonly cluster?: Omit<LocalClusterOptions, 'now' | 'log'>;
   /** Limits of public JSON-RPC callers. */
   readonly limits?: PublicRpcLimitOverrides;
-  /** Where the cluster's operational messages go. */
-  readonly log?: (message: string) => void;
+  /** Where the cluster's operational messages go; a crash of the worker is logged at 'error'. */
+  readonly log?: (message: string, level?: 'info' | 'error') => void;
 }
 
 /** An embedded cluster in a worker thread. Every method answers once the worker has. */
@@ -111,12 +111,13 @@ export async function startClusterWorker(options: ClusterHostOptions = {}): Prom
       }
     });
     worker.on('error', (error) => {
-      options.log?.(`localnet: the cluster worker crashed: ${error.stack ?? error.message}`);
+      options.log?.(`localnet: the cluster worker crashed: ${error.stack ?? error.message}`, 'error');
       failAll(error);
       reject(error);
     });
     worker.on('exit', (code) => {
       const error = new Error(`the cluster worker exited (code ${code})`);
+      if (closing === undefined) options.log?.(`localnet: ${error.message} unexpectedly`, 'error');
       failAll(error);
       reject(error);
     });

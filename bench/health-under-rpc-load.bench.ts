@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { getTransferSolInstruction } from '@solana-program/system';
@@ -137,6 +138,30 @@ Promise.all(Array.from({ length: workerData.connections }, (_, connection) => lo
   .then(() => parentPort.postMessage(done));
 `;
 
+/**
+ * CPU time (ms, user + system) used so far by the server (a child of this process): all its threads,
+ * and its main thread (the event loop) alone, from /proc (Linux only).
+ */
+async function serverCpuMs(): Promise<{ all: number; main: number } | undefined> {
+  const ticks = async (file: string) => {
+    const stat = await fs.readFile(file, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    return { ppid: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * 10 };
+  };
+  try {
+    for (const entry of await fs.readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const candidate = await ticks(`/proc/${entry}/stat`).catch(() => undefined);
+      if (candidate?.ppid !== process.pid) continue;
+      if (!(await fs.readFile(`/proc/${entry}/cmdline`, 'utf8')).includes('server.ts')) continue;
+      return { all: candidate.ms, main: (await ticks(`/proc/${entry}/task/${entry}/stat`)).ms };
+    }
+  } catch {
+    // not Linux
+  }
+  return undefined;
+}
+
 /** `/api/health` latencies (ms) of one client asking one request at a time, 5 ms apart. */
 async function sampleHealth(url: string, seconds: number): Promise<number[]> {
   const latencies: number[] = [];
@@ -206,7 +231,9 @@ async function main(): Promise<void> {
     );
     // Let the load reach the cluster before measuring.
     await new Promise((resolve) => setTimeout(resolve, 500));
+    const cpuBefore = await serverCpuMs();
     const latencies = await sampleHealth(server.url, SECONDS);
+    const cpuAfter = await serverCpuMs();
     load.postMessage('stop');
     const done = await loadDone;
     await load.terminate();
@@ -215,6 +242,10 @@ async function main(): Promise<void> {
       `rpc load: ${done.requests} requests (${round(done.requests / SECONDS, 0)}/s), ` +
         `${round(done.bytes / 1024 / 1024, 0)} MiB answered, statuses ${JSON.stringify(done.statuses)}; ` +
         `idle health p50 ${round(percentile(idle, 50))} ms, p99 ${round(percentile(idle, 99))} ms; ` +
+        (cpuBefore && cpuAfter
+          ? `server CPU under load: main thread ${round(((cpuAfter.main - cpuBefore.main) / (SECONDS * 1000)) * 100, 0)}%, ` +
+            `all threads ${round(((cpuAfter.all - cpuBefore.all) / (SECONDS * 1000)) * 100, 0)}%; `
+          : '') +
         `load average ${loadavg()
           .map((value) => value.toFixed(1))
           .join(' ')}`,

@@ -349,13 +349,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           schema: { hide: true },
           config: { rateLimit: { max: config.rpc.rateLimit.max, timeWindow: config.rpc.rateLimit.windowMs } },
         },
-        async (request, reply) =>
-          reply.type('application/json; charset=utf-8').send(
-            await cluster.handleJsonRpcText(request.body as string, {
-              kind: 'public',
-              clientId: request.ip,
-            }),
-          ),
+        async (request, reply) => {
+          const answer = await cluster.handleJsonRpcBytes(request.body as string, {
+            kind: 'public',
+            clientId: request.ip,
+          });
+          return reply
+            .type('application/json; charset=utf-8')
+            .send(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength));
+        },
       );
     });
   }

@@ -123,3 +123,12 @@ describe('lifecycle', () => {
     }
   });
 });
+
+describe('answers as bytes', () => {
+  it('hands over the same answer as UTF-8 bytes', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'getIdentity' });
+    const bytes = await host.handleJsonRpcBytes(body, { kind: 'public', clientId: '192.0.2.2' });
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    expect(new TextDecoder().decode(bytes)).toBe(await host.handleJsonRpcText(body));
+  });
+});

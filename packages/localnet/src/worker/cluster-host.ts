@@ -41,6 +41,11 @@ export interface ClusterHost {
   readonly slotDurationMs: number;
   /** Answers a raw JSON-RPC body; `caller` defaults to internal (the server itself). */
   handleJsonRpcText(body: string, caller?: RpcCaller): Promise<string>;
+  /**
+   * The same answer as UTF-8 bytes, moved from the worker without a copy: for a transport that
+   * writes it out as it is (large answers never become strings on this thread's heap).
+   */
+  handleJsonRpcBytes(body: string, caller?: RpcCaller): Promise<Uint8Array>;
   advanceSlots(count?: number): Promise<void>;
   startSlotClock(): Promise<void>;
   stopSlotClock(): Promise<void>;
@@ -149,6 +154,7 @@ export async function startClusterWorker(options: ClusterHostOptions = {}): Prom
     marketMaker,
     slotDurationMs: started.slotDurationMs,
     handleJsonRpcText: (body, caller) => request<string>('rpc', body, caller),
+    handleJsonRpcBytes: (body, caller) => request<Uint8Array>('rpcBytes', body, caller),
     advanceSlots: (count) => request('advanceSlots', count),
     startSlotClock: () => request('startSlotClock'),
     stopSlotClock: () => request('stopSlotClock'),

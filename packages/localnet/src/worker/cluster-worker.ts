@@ -18,6 +18,12 @@ import type {
 } from './protocol';
 
 const AIRDROP_STATE_FILE = 'airdrop-grants.json';
+const encoder = new TextEncoder();
+
+/** A result whose bytes move to the main thread instead of being copied. */
+class MovedBytes {
+  constructor(readonly bytes: Uint8Array) {}
+}
 const port = parentPort;
 if (port === null) throw new Error('cluster-worker runs in a worker thread');
 const post = (message: WorkerMessage): void => port.postMessage(message);
@@ -26,6 +32,10 @@ const log = (line: string): void => post({ type: 'log', line });
 function operationsOf(cluster: LocalCluster, handler: JsonRpcHandler) {
   return {
     rpc: (body: string, caller?: RpcCaller) => handler.handleJsonRpcText(body, caller),
+    // UTF-8 here, handed over without a copy: the main thread sends the bytes as they are and never
+    // holds a multi-megabyte answer as a string on its heap.
+    rpcBytes: async (body: string, caller?: RpcCaller) =>
+      new MovedBytes(encoder.encode(await handler.handleJsonRpcText(body, caller))),
     advanceSlots: (count?: number) => cluster.advanceSlots(count),
     startSlotClock: () => cluster.startSlotClock(),
     stopSlotClock: () => cluster.stopSlotClock(),
@@ -77,11 +87,11 @@ async function main(): Promise<void> {
     }
     if (value instanceof Promise) {
       value.then(
-        (resolved: unknown) => post({ type: 'result', id: request.id, value: resolved }),
+        (resolved: unknown) => answer(request.id, resolved),
         (error: unknown) => answerError(request.id, error),
       );
     } else {
-      post({ type: 'result', id: request.id, value });
+      answer(request.id, value);
     }
   });
   post({
@@ -90,6 +100,17 @@ async function main(): Promise<void> {
     marketMakerSecretKey: secretKeys.marketMaker,
     slotDurationMs: cluster.slotDurationMs,
   });
+}
+
+function answer(id: number, value: unknown): void {
+  if (value instanceof MovedBytes) {
+    // TextEncoder's output owns its ArrayBuffer (never a shared pool), so it can be transferred.
+    port!.postMessage({ type: 'result', id, value: value.bytes } satisfies WorkerMessage, [
+      value.bytes.buffer as ArrayBuffer,
+    ]);
+  } else {
+    post({ type: 'result', id, value });
+  }
 }
 
 function answerError(id: number, error: unknown): void {

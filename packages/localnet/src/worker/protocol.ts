@@ -23,6 +23,7 @@ export interface SnapshotRequest {
 /** The tooling operations the host forwards (see ClusterHost for their meaning). */
 export interface ClusterOperations {
   rpc(body: string, caller?: RpcCaller): string;
+  rpcBytes(body: string, caller?: RpcCaller): Uint8Array;
   advanceSlots(count?: number): void;
   startSlotClock(): void;
   stopSlotClock(): void;

@@ -11,7 +11,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { isTestNetwork, type TSpotOrder } from '@solterm/contracts';
 // The composition root is the one place the server imports the local cluster: to start it and serve
 // it at /rpc. Business code reaches the chain only through JSON-RPC (modules/chain), as a real cluster.
-import { createJsonRpcHandler, createLocalCluster, type LocalCluster } from '@solterm/localnet';
+import { startClusterWorker, type ClusterHost } from '@solterm/localnet';
 import { toFastifyTrustProxy, type AppConfig } from './config/env';
 import { openDatabase, type Database } from './db/database';
 import { readOrCreateSecret } from './lib/data-dir-secret';
@@ -42,6 +42,7 @@ import { createMarketService, type MarketService } from './modules/market/market
 import { createMarketStream, type MarketStream } from './modules/market/market.stream';
 import { createTokenFactsLookup } from './modules/market/simulator/simulated-tokens';
 import { registerWalletRoutes } from './modules/wallet/wallet.routes';
+import { createWalletRepository } from './modules/wallet/wallet.repository';
 import { createWalletService, type WalletService } from './modules/wallet/wallet.service';
 import { createLimitKeeper, type LimitKeeper } from './modules/trading/limit-keeper';
 import { createTradingRepository } from './modules/trading/trading.repository';
@@ -83,8 +84,11 @@ export interface App {
   };
   /** The limit-order keeper of the local venue (absent with Jupiter). */
   keeper?: LimitKeeper;
-  /** The embedded local cluster when SOLANA_RPC_URL is unset (tests and tooling only). */
-  cluster?: LocalCluster;
+  /**
+   * The embedded local cluster when SOLANA_RPC_URL is unset, running in a worker thread (tests and
+   * tooling only; its methods are async).
+   */
+  cluster?: ClusterHost;
   /** The JSON-RPC URL the server reaches the chain at (known once the server listens). */
   rpcUrl(): string;
   /** The market data source (simulator or live) and the real-time market publisher. */
@@ -182,14 +186,23 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   const marketStream = createMarketStream({ hub, market, tickMs: config.market.tickMs, log: server.log });
 
-  // Chain: a configured RPC URL, or the embedded cluster served at /rpc on this server's own port.
+  // Chain: a configured RPC URL, or the embedded cluster served at /rpc on this server's own port. The
+  // cluster (LiteSVM, slot clock, ledger, JSON-RPC handler) runs in a worker thread, so no chain work
+  // runs on this event loop.
   const cluster = config.solanaRpcUrl
     ? undefined
-    : await createLocalCluster({
-        dataDir: options.embeddedCluster === 'memory' ? undefined : path.join(config.dataDir, 'localnet'),
-        slotDurationMs: config.localnetSlotMs,
-        slotClock: 'auto',
-        log: (line) => server.log.info({ component: 'localnet' }, line),
+    : await startClusterWorker({
+        cluster: {
+          dataDir: options.embeddedCluster === 'memory' ? undefined : path.join(config.dataDir, 'localnet'),
+          slotDurationMs: config.localnetSlotMs,
+          slotClock: 'auto',
+        },
+        limits: {
+          maxBatchSize: config.rpc.maxBatchSize,
+          maxResponseBytes: config.rpc.maxResponseBytes,
+          airdrop: config.rpc.airdrop,
+        },
+        log: (line, level = 'info') => server.log[level]({ component: 'localnet' }, line),
       });
   const rpcUrl = (): string => {
     if (config.solanaRpcUrl) return config.solanaRpcUrl;
@@ -205,17 +218,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }
     return `http://127.0.0.1:${config.port}/rpc`;
   };
-  const rpcHandler = cluster
-    ? createJsonRpcHandler(cluster, { log: (line) => server.log.error(line) })
-    : undefined;
-  // The embedded cluster is reached through its JSON-RPC handler in-process (the same JSON-RPC text
-  // as over HTTP, u64 values kept exact); a configured SOLANA_RPC_URL through HTTP.
+  // The embedded cluster is reached through its JSON-RPC handler in the worker, without HTTP (the same
+  // JSON-RPC text as over HTTP, u64 values kept exact, as an internal caller); SOLANA_RPC_URL over HTTP.
   const chain = createChainService({
     rpcUrl,
     log: server.log,
-    transport: rpcHandler
+    transport: cluster
       ? async <T>({ payload }: { payload: unknown }) =>
-          parseJsonWithBigInts(await rpcHandler.handleJsonRpcText(stringifyJsonWithBigInts(payload))) as T
+          parseJsonWithBigInts(await cluster.handleJsonRpcText(stringifyJsonWithBigInts(payload))) as T
       : undefined,
   });
 
@@ -282,6 +292,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     market,
     network: config.network,
     faucetRateLimit: config.faucetRateLimit,
+    faucetGrants: createWalletRepository(database.db),
     now,
     // The embedded cluster's treasury is the mint authority of its tokens: the faucet mints USDC with it.
     faucetMinter: cluster?.treasury,
@@ -323,7 +334,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerHoldersRoutes(server, { holders });
   registerTradingRoutes(server, { trading, keeper, repo: tradingRepository, requireAuth });
   registerWalletRoutes(server, { wallet, requireAuth });
-  if (rpcHandler) {
+  if (cluster) {
     // Raw text in and out: answers hold u64 values beyond 2^53, written as exact integer literals.
     await server.register(async (scope) => {
       scope.removeContentTypeParser('application/json');
@@ -332,13 +343,23 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         { parseAs: 'string', bodyLimit: RPC_BODY_LIMIT_BYTES },
         (_request, body, done) => done(null, body),
       );
+      // Every caller of /rpc is public: limited per client (its IP) here and by the handler's limits.
       scope.post(
         '/rpc',
-        { bodyLimit: RPC_BODY_LIMIT_BYTES, schema: { hide: true } },
-        async (request, reply) =>
-          reply
+        {
+          bodyLimit: RPC_BODY_LIMIT_BYTES,
+          schema: { hide: true },
+          config: { rateLimit: { max: config.rpc.rateLimit.max, timeWindow: config.rpc.rateLimit.windowMs } },
+        },
+        async (request, reply) => {
+          const answer = await cluster.handleJsonRpcBytes(request.body as string, {
+            kind: 'public',
+            clientId: request.ip,
+          });
+          return reply
             .type('application/json; charset=utf-8')
-            .send(await rpcHandler.handleJsonRpcText(request.body as string)),
+            .send(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength));
+        },
       );
     });
   }

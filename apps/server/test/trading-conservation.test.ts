@@ -66,7 +66,7 @@ import {
   type TWalletBalance,
 } from '@solterm/contracts';
 import { Dec } from '@solterm/engine';
-import type { LocalCluster, TransactionRecord } from '@solterm/localnet';
+import type { ClusterHost, TransactionRecord } from '@solterm/localnet';
 import { spotOrders, spotTrades } from '../src/modules/trading/trading.tables';
 import type { OrderRow, TradeRow } from '../src/modules/trading/trading.repository';
 import {
@@ -522,7 +522,7 @@ const EXECUTE_REFUSALS = [
 describe('value conservation across random trading on the embedded cluster', () => {
   let database: TestDatabase;
   let app: TestApp;
-  let cluster: LocalCluster;
+  let cluster: ClusterHost;
   let escrow: string;
   let maker: string;
   let tokenAccountRent: bigint;
@@ -552,7 +552,7 @@ describe('value conservation across random trading on the embedded cluster', () 
     cluster = app.cluster!;
     escrow = app.keeper!.escrowAddress;
     maker = cluster.marketMaker.address;
-    tokenAccountRent = cluster.minimumBalanceForRentExemption(165);
+    tokenAccountRent = await cluster.minimumBalanceForRentExemption(165);
     for (const [address, name] of [
       [escrow, 'escrow'],
       [maker, 'maker'],
@@ -562,7 +562,7 @@ describe('value conservation across random trading on the embedded cluster', () 
       feePayers.add(address);
     }
     // The keeper starts once the server listens and first tops the escrow owner up with SOL for fees.
-    for (let waited = 0; cluster.getBalance(escrow) === 0n; waited += 20) {
+    for (let waited = 0; (await cluster.getBalance(escrow)) === 0n; waited += 20) {
       if (waited > 20_000) throw new Error('the limit keeper never started');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -578,15 +578,26 @@ describe('value conservation across random trading on the embedded cluster', () 
   // -------------------------------------------------------------------------------------------
   // Reading the chain
 
-  function readChain(): ChainSnapshot {
+  async function readChain(): Promise<ChainSnapshot & { count: number }> {
     const lamports = new Map<string, bigint>();
     const tokens = new Map<string, bigint>();
     const tokenAccounts = new Set<string>();
     const supply = new Map<string, bigint>();
-    for (const account of cluster.getProgramAccounts(SYSTEM_PROGRAM_ADDRESS)) {
+    // Every fee payer's new transactions since the last look, read with the accounts in one turn of
+    // the cluster's worker: nothing can land in between.
+    const payers = [...feePayers];
+    const read = await cluster.snapshot({
+      programAccounts: [SYSTEM_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS],
+      signaturesFor: payers.map((payer) => ({
+        address: payer,
+        options: { limit: 1_000_000, until: newestPaidBy.get(payer) },
+      })),
+    });
+    const [systemAccounts, tokenProgramAccounts] = read.programAccounts;
+    for (const account of systemAccounts!) {
       lamports.set(account.address, account.lamports);
     }
-    for (const account of cluster.getProgramAccounts(TOKEN_PROGRAM_ADDRESS)) {
+    for (const account of tokenProgramAccounts!) {
       lamports.set(account.address, account.lamports);
       if (account.data.length === 82) {
         supply.set(account.address, getMintDecoder().decode(account.data).supply);
@@ -604,11 +615,8 @@ describe('value conservation across random trading on the embedded cluster', () 
       }
     }
     // Every transaction's fee payer is one of these: collect what each paid for since the last look.
-    for (const payer of feePayers) {
-      const fresh = cluster.getSignaturesForAddress(payer, {
-        limit: 1_000_000,
-        until: newestPaidBy.get(payer),
-      });
+    for (const [index, payer] of payers.entries()) {
+      const fresh = read.signatures[index]!;
       if (fresh.length > 0) newestPaidBy.set(payer, fresh[0]!.signature);
       for (const record of fresh.reverse()) {
         if (transactions.has(record.signature)) continue;
@@ -624,14 +632,14 @@ describe('value conservation across random trading on the embedded cluster', () 
       supply,
       transactionCount: transactionLog.length,
       fees: feesPaid,
+      count: read.transactionCount,
     };
   }
 
   /** The global invariants, and a snapshot of chain and records. */
   async function snapshot(): Promise<Snapshot> {
-    // Read synchronously in one go: nothing can land in between.
-    const chain = readChain();
-    const count = cluster.transactionCount;
+    // Read in one go: nothing can land in between.
+    const { count, ...chain } = await readChain();
     expect(chain.transactionCount, 'every committed transaction has a known fee payer').toBe(count);
 
     // SOL: what the accounts hold plus what fees burnt never changes.
@@ -661,7 +669,7 @@ describe('value conservation across random trading on the embedded cluster', () 
       app.database.db.select().from(spotOrders),
       app.database.db.select().from(spotTrades),
     ]);
-    expect(cluster.transactionCount, 'nothing landed while the records were read').toBe(count);
+    expect(await cluster.transactionCount(), 'nothing landed while the records were read').toBe(count);
     return { chain, records: { orders: new Map(orders.map((row) => [row.id, row])), trades } };
   }
 
@@ -1171,10 +1179,10 @@ describe('value conservation across random trading on the embedded cluster', () 
         if (!swap) return expectation();
         const expected = expectation([swap.trader]);
         if (action.expireFirst) {
-          cluster.advanceSlots(200);
+          await cluster.advanceSlots(200);
           // Re-base the slot clock, or it would stand still until wall time caught up with the jump.
-          cluster.stopSlotClock();
-          cluster.startSlotClock();
+          await cluster.stopSlotClock();
+          await cluster.startSlotClock();
         }
         if (await executeBuilt(run, swap, expected, false)) run.built.splice(run.built.indexOf(swap), 1);
         return expected;

@@ -319,7 +319,7 @@ describe('spot trading on the embedded cluster', () => {
     const user = await trader();
     const before = await balances(user);
     const built = await unsigned(user, { symbol: 'SOL/USDC', side: 'Buy', quantity: 0.2 });
-    app.cluster!.advanceSlots(200);
+    await app.cluster!.advanceSlots(200);
     const result = await execute(user, user.wallet.signTransaction(built.body.data.unsigned_transaction));
     expect(result.status).toBe(400);
     expect(result.body.error).toBe(TRADE_MESSAGES.transactionExpired);

@@ -216,7 +216,7 @@ describe('wallet portfolio, token balances and the USDC faucet on the embedded c
       getCreateAccountInstruction({
         payer: treasury,
         newAccount: mint,
-        lamports: app.cluster!.minimumBalanceForRentExemption(82),
+        lamports: await app.cluster!.minimumBalanceForRentExemption(82),
         space: 82,
         programAddress: TOKEN_PROGRAM_ADDRESS,
       }),

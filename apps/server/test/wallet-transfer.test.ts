@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USDC_MINT } from '@solterm/contracts';
 import type { NewTicket } from '../src/modules/trading/transaction-tickets';
 import { createWalletService } from '../src/modules/wallet/wallet.service';
+import { createWalletRepository } from '../src/modules/wallet/wallet.repository';
 import {
   bearer,
   call,
@@ -468,6 +469,7 @@ describe('transfers built for the wallet to sign, on the embedded cluster', () =
       market: app.services.market,
       network: 'localnet',
       faucetRateLimit: app.config.faucetRateLimit,
+      faucetGrants: createWalletRepository(app.database.db),
       now: () => new Date(),
       tickets: {
         async register(ticket) {

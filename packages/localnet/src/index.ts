@@ -42,8 +42,17 @@ export {
   createJsonRpcHandler,
   RPC_METHODS,
   type JsonRpcHandler,
+  type JsonRpcHandlerOptions,
   type JsonRpcResponse,
 } from './rpc/json-rpc-handler';
+export {
+  DEFAULT_PUBLIC_RPC_LIMITS,
+  INTERNAL_CALLER,
+  type AirdropLimits,
+  type PublicRpcLimitOverrides,
+  type PublicRpcLimits,
+  type RpcCaller,
+} from './rpc/public-limits';
 export { JsonFloat, stringifyJson } from './rpc/json';
 export {
   startLocalnetServer,
@@ -52,3 +61,10 @@ export {
   type LocalnetServerOptions,
 } from './http-server';
 export { readLocalnetConfig, type LocalnetConfig } from './config';
+export {
+  startClusterWorker,
+  type ClusterHost,
+  type ClusterHostOptions,
+  type ClusterSnapshot,
+  type SnapshotRequest,
+} from './worker/cluster-host';

@@ -179,6 +179,7 @@ export async function createLocalCluster(options: LocalClusterOptions = {}): Pro
     ledger,
     unlock,
   );
+  SIGNER_SECRET_KEYS.set(cluster, { treasury: treasury.secretKey, marketMaker: marketMaker.secretKey });
   try {
     await cluster.initialise(replay);
   } catch (error) {
@@ -186,6 +187,21 @@ export async function createLocalCluster(options: LocalClusterOptions = {}): Pro
     throw error;
   }
   return cluster;
+}
+
+const SIGNER_SECRET_KEYS = new WeakMap<LocalCluster, { treasury: Uint8Array; marketMaker: Uint8Array }>();
+
+/**
+ * @internal The treasury's and the market maker's secret keys (solana-keygen layout), which the
+ * worker thread hands once to the main thread: the venue and the faucet sign with them there.
+ */
+export function exportSignerSecretKeys(cluster: LocalCluster): {
+  treasury: Uint8Array;
+  marketMaker: Uint8Array;
+} {
+  const keys = SIGNER_SECRET_KEYS.get(cluster);
+  if (keys === undefined) throw new Error('the cluster was not created by createLocalCluster');
+  return keys;
 }
 
 async function loadOrCreateBlockhashSeed(path: string): Promise<Uint8Array> {

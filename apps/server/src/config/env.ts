@@ -5,6 +5,7 @@ import { NETWORKS } from '@solterm/contracts';
 
 const ZPort = z.coerce.number().int().min(0).max(65535);
 const ZPositiveInt = z.coerce.number().int().positive();
+const LAMPORTS_PER_SOL = 1_000_000_000n;
 
 /** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -94,6 +95,16 @@ const ZConfigSchema = z
     MAKER_INVENTORY_FLOOR_BPS: z.coerce.number().int().min(0).max(9_999).default(1_000),
     FAUCET_RATE_LIMIT_MAX: ZPositiveInt.default(10),
     FAUCET_RATE_LIMIT_WINDOW_MS: ZPositiveInt.default(3_600_000),
+    // Public JSON-RPC at /rpc (embedded cluster): limits of anonymous clients, as public clusters set them.
+    RPC_RATE_LIMIT_MAX: ZPositiveInt.default(100),
+    RPC_RATE_LIMIT_WINDOW_MS: ZPositiveInt.default(10_000),
+    RPC_MAX_BATCH: ZPositiveInt.max(10_000).default(100),
+    RPC_MAX_RESPONSE_BYTES: ZPositiveInt.min(1024).default(2 * 1024 * 1024),
+    RPC_AIRDROP_MAX_SOL: ZPositiveInt.default(5),
+    RPC_AIRDROP_ADDRESS_MAX_SOL: ZPositiveInt.default(10),
+    RPC_AIRDROP_CLIENT_MAX_SOL: ZPositiveInt.default(50),
+    RPC_AIRDROP_WINDOW_MS: ZPositiveInt.default(3_600_000),
+    RPC_AIRDROP_RESERVE_SOL: z.coerce.number().int().min(0).default(10_000),
     PUBLIC_URL: z.url().optional(),
     SMTP_URL: z.string().min(1).optional(),
     // The dev outbox (GET /api/dev/outbox, loopback clients only): unset means on for localnet only.
@@ -152,6 +163,18 @@ const ZConfigSchema = z
       inventoryFloorBps: raw.MAKER_INVENTORY_FLOOR_BPS,
     },
     faucetRateLimit: { max: raw.FAUCET_RATE_LIMIT_MAX, windowMs: raw.FAUCET_RATE_LIMIT_WINDOW_MS },
+    rpc: {
+      rateLimit: { max: raw.RPC_RATE_LIMIT_MAX, windowMs: raw.RPC_RATE_LIMIT_WINDOW_MS },
+      maxBatchSize: raw.RPC_MAX_BATCH,
+      maxResponseBytes: raw.RPC_MAX_RESPONSE_BYTES,
+      airdrop: {
+        maxLamportsPerRequest: BigInt(raw.RPC_AIRDROP_MAX_SOL) * LAMPORTS_PER_SOL,
+        maxLamportsPerAddress: BigInt(raw.RPC_AIRDROP_ADDRESS_MAX_SOL) * LAMPORTS_PER_SOL,
+        maxLamportsPerClient: BigInt(raw.RPC_AIRDROP_CLIENT_MAX_SOL) * LAMPORTS_PER_SOL,
+        windowMs: raw.RPC_AIRDROP_WINDOW_MS,
+        treasuryReserveLamports: BigInt(raw.RPC_AIRDROP_RESERVE_SOL) * LAMPORTS_PER_SOL,
+      },
+    },
     publicUrl: raw.PUBLIC_URL,
     smtpUrl: raw.SMTP_URL,
     devOutbox: raw.DEV_OUTBOX ? raw.DEV_OUTBOX === 'on' : raw.SOLANA_NETWORK === 'localnet',

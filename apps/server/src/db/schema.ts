@@ -3,3 +3,4 @@
 export * from '../modules/auth/auth.tables';
 export * from '../modules/email/email.tables';
 export * from '../modules/trading/trading.tables';
+export * from '../modules/wallet/wallet.tables';

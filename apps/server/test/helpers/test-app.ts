@@ -119,6 +119,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     JWT_SECRET: TEST_JWT_SECRET,
     LOG_LEVEL: 'silent',
     AUTH_RATE_LIMIT_MAX: '1000',
+    // Tests reach /rpc far more often than one client may; the limit's own test lowers it.
+    RPC_RATE_LIMIT_MAX: '100000',
     WEB_DIST_DIR: webDistDir,
     ...options.env,
   });

@@ -21,7 +21,13 @@ import {
   requireParam,
   type Config,
 } from './params';
-import { invalidParam, invalidParams } from './rpc-error';
+import {
+  invalidParam,
+  invalidParams,
+  RPC_KEY_EXCLUDED_FROM_SECONDARY_INDEX,
+  RPC_SCAN_ERROR,
+  RpcError,
+} from './rpc-error';
 import { withContext, type RpcMethod } from './rpc-method';
 
 const MAX_MULTIPLE_ACCOUNTS = 100;
@@ -57,7 +63,10 @@ const getMultipleAccounts: RpcMethod = (params, cluster) => {
   );
 };
 
-type AccountFilter = (account: AccountView) => boolean;
+type AccountFilter = ((account: AccountView) => boolean) & {
+  /** A memcmp filter's offset and byte count (absent for dataSize). */
+  readonly memcmp?: { readonly offset: number; readonly length: number };
+};
 
 function readProgramAccountFilters(config: Config): AccountFilter[] {
   const value = config.filters;
@@ -78,13 +87,14 @@ function readProgramAccountFilters(config: Config): AccountFilter[] {
         memcmp.encoding === 'base64'
           ? new Uint8Array(Buffer.from(memcmp.bytes, 'base64'))
           : decodeBase58OrThrow(memcmp.bytes);
-      return (account) => {
+      const matches = (account: AccountView): boolean => {
         if (account.data.length < offset + bytes.length) return false;
         for (let index = 0; index < bytes.length; index += 1) {
           if (account.data[offset + index] !== bytes[index]) return false;
         }
         return true;
       };
+      return Object.assign(matches, { memcmp: { offset, length: bytes.length } });
     }
     throw invalidParams('unsupported filter: expected { dataSize } or { memcmp: { offset, bytes } }');
   });
@@ -96,20 +106,71 @@ function decodeBase58OrThrow(text: string): Uint8Array {
   return bytes;
 }
 
-const getProgramAccounts: RpcMethod = (params, cluster) => {
+/** Offsets of a token account's mint and owner: a memcmp there narrows a scan to one of them. */
+const TOKEN_ACCOUNT_KEY_OFFSETS = [0, 32];
+/** A generous bound on the JSON around one account of a scan's answer (keys, owner, lamports…). */
+const SCAN_ENTRY_OVERHEAD_BYTES = 256;
+
+/**
+ * Public nodes keep no unfiltered index of the token programs: a public scan must name the mint
+ * or the owner of the token accounts it wants, as providers require.
+ */
+function assertNarrowTokenScan(programId: string, filters: readonly AccountFilter[]): void {
+  const narrowed = filters.some(
+    (filter) =>
+      filter.memcmp !== undefined &&
+      TOKEN_ACCOUNT_KEY_OFFSETS.includes(filter.memcmp.offset) &&
+      filter.memcmp.length >= 32,
+  );
+  if (!narrowed) {
+    throw new RpcError(
+      RPC_KEY_EXCLUDED_FROM_SECONDARY_INDEX,
+      `${programId} excluded from account secondary indexes; this RPC method unavailable for key ` +
+        'without a memcmp filter on the mint (offset 0) or the owner (offset 32) of a token account',
+    );
+  }
+}
+
+/** Refuses a public scan whose data alone would outgrow the answer cap, before encoding it. */
+function assertScanFits(
+  accounts: readonly AccountView[],
+  slice: { length: number } | undefined,
+  cap: number,
+): void {
+  let estimate = 0;
+  for (const account of accounts) {
+    const length = slice === undefined ? account.data.length : Math.min(slice.length, account.data.length);
+    estimate += Math.ceil((length * 4) / 3) + SCAN_ENTRY_OVERHEAD_BYTES;
+    if (estimate > cap) throw responseTooLarge(estimate, cap);
+  }
+}
+
+/** The scan error of an answer over the public cap. */
+export function responseTooLarge(bytes: number, cap: number): RpcError {
+  return new RpcError(
+    RPC_SCAN_ERROR,
+    `response too large: ${bytes} bytes exceed this node's limit of ${cap} bytes; narrow the request ` +
+      '(filters, dataSlice, fewer keys)',
+  );
+}
+
+const getProgramAccounts: RpcMethod = (params, cluster, call) => {
   const programId = readAddress(requireParam(params, 0, 'program id'));
   const config = readConfig(params, 1);
   checkContext(config, cluster);
   const encoding = readAccountEncoding(config);
   const slice = readDataSlice(config);
   const filters = readProgramAccountFilters(config);
-  const accounts = cluster
+  const isPublic = call.caller.kind === 'public';
+  if (isPublic && isTokenProgram(programId)) assertNarrowTokenScan(programId, filters);
+  const matched = cluster
     .getProgramAccounts(programId)
-    .filter((account) => filters.every((filter) => filter(account)))
-    .map((account) => ({
-      pubkey: account.address,
-      account: encodeAccount(account, encoding, slice, cluster),
-    }));
+    .filter((account) => filters.every((filter) => filter(account)));
+  if (isPublic) assertScanFits(matched, slice, call.limits.maxResponseBytes);
+  const accounts = matched.map((account) => ({
+    pubkey: account.address,
+    account: encodeAccount(account, encoding, slice, cluster),
+  }));
   return readOptionalBoolean(config, 'withContext') === true ? withContext(cluster, accounts) : accounts;
 };
 

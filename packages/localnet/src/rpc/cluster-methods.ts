@@ -6,6 +6,7 @@ import { AirdropError, SLOTS_PER_EPOCH, type LocalCluster } from '../local-clust
 import { parseWireMessage, WireFormatError } from '../wire-transaction';
 import { checkContext, readAddress, readConfig, readInteger, readString, requireParam } from './params';
 import { invalidParams, JSON_RPC_INTERNAL_ERROR, RpcError, RPC_NODE_UNHEALTHY } from './rpc-error';
+import { formatSol } from './public-limits';
 import { SOLANA_CORE_VERSION, withContext, type RpcMethod } from './rpc-method';
 
 function assertHealthy(cluster: LocalCluster): void {
@@ -104,14 +105,36 @@ const getRecentPrioritizationFees: RpcMethod = (_params, cluster) => {
   }));
 };
 
-const requestAirdrop: RpcMethod = async (params, cluster) => {
+/** The fee of the airdrop transfer (one signature), which the treasury pays too. */
+const AIRDROP_FEE_LAMPORTS = 5000n;
+
+/**
+ * The faucet: public callers within their per-request, per-address and per-client allowances; no
+ * caller below the treasury's reserve. Refusals are the -32603 a validator answers when its
+ * faucet refuses, with the faucet's wording.
+ */
+const requestAirdrop: RpcMethod = async (params, cluster, call) => {
   const recipient = readAddress(requireParam(params, 0, 'pubkey'));
-  const lamports = readInteger(requireParam(params, 1, 'lamports'), 'lamports');
+  const lamports = BigInt(readInteger(requireParam(params, 1, 'lamports'), 'lamports'));
   checkContext(readConfig(params, 2), cluster);
-  if (lamports === 0) throw invalidParams('lamports must be positive');
+  if (lamports === 0n) throw invalidParams('lamports must be positive');
+  // Checked and taken synchronously, before the first await: concurrent requests cannot both fit.
+  const giveBack =
+    call.caller.kind === 'public' ? call.airdrops.take(recipient, call.caller.clientId, lamports) : () => {};
   try {
-    return await cluster.requestAirdrop(recipient, BigInt(lamports));
+    const available =
+      cluster.getBalance(cluster.treasury.address) -
+      AIRDROP_FEE_LAMPORTS -
+      call.limits.airdrop.treasuryReserveLamports;
+    if (lamports > available) {
+      throw new RpcError(
+        JSON_RPC_INTERNAL_ERROR,
+        `the airdrop faucet has run dry; req: ${formatSol(lamports)}, available: ${formatSol(available > 0n ? available : 0n)}`,
+      );
+    }
+    return await cluster.requestAirdrop(recipient, lamports);
   } catch (error) {
+    giveBack();
     if (error instanceof AirdropError) throw new RpcError(JSON_RPC_INTERNAL_ERROR, error.message);
     throw error;
   }

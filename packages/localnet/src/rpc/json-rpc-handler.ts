@@ -3,7 +3,7 @@
  * cluster-methods, account-methods and transaction-methods, and the standard error envelope.
  */
 import type { LocalCluster } from '../local-cluster';
-import { ACCOUNT_METHODS } from './account-methods';
+import { ACCOUNT_METHODS, responseTooLarge } from './account-methods';
 import { CLUSTER_METHODS } from './cluster-methods';
 import { stringifyJson } from './json';
 import {
@@ -14,7 +14,14 @@ import {
   JSON_RPC_PARSE_ERROR,
   RpcError,
 } from './rpc-error';
-import type { RpcMethod } from './rpc-method';
+import {
+  AirdropAllowance,
+  INTERNAL_CALLER,
+  resolvePublicRpcLimits,
+  type PublicRpcLimitOverrides,
+  type RpcCaller,
+} from './public-limits';
+import type { RpcCall, RpcMethod } from './rpc-method';
 import { TRANSACTION_METHODS } from './transaction-methods';
 
 export type JsonRpcId = string | number | null;
@@ -33,16 +40,31 @@ export interface JsonRpcFailure {
 
 export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 
-/** Answers JSON-RPC requests against one cluster. */
+export type { RpcCaller } from './public-limits';
+
+/**
+ * Answers JSON-RPC requests against one cluster. `caller` says who asks: a public client (limited
+ * by the handler's {@link PublicRpcLimits}) or, by default, the server itself.
+ */
 export interface JsonRpcHandler {
   /**
    * Handles a parsed request body (an object, or an array for a batch). Results may hold bigint
    * (u64 values) and `JsonFloat`: serialise them with `stringifyJson`, not `JSON.stringify`.
    * A string or bytes body is parsed first (answering -32700 when it is not JSON).
    */
-  handleJsonRpc(body: unknown): Promise<JsonRpcResponse | JsonRpcResponse[]>;
+  handleJsonRpc(body: unknown, caller?: RpcCaller): Promise<JsonRpcResponse | JsonRpcResponse[]>;
   /** Handles a raw request body and returns the serialised response: the whole transport job. */
-  handleJsonRpcText(body: string | Uint8Array): Promise<string>;
+  handleJsonRpcText(body: string | Uint8Array, caller?: RpcCaller): Promise<string>;
+}
+
+export interface JsonRpcHandlerOptions {
+  readonly log?: (message: string) => void;
+  /** Limits of public callers (defaults: {@link DEFAULT_PUBLIC_RPC_LIMITS}); the reserve binds all. */
+  readonly limits?: PublicRpcLimitOverrides;
+  /** Wall clock in milliseconds for the airdrop windows (default Date.now). */
+  readonly now?: () => number;
+  /** A file keeping public airdrop grants across restarts (default: memory only). */
+  readonly airdropStatePath?: string;
 }
 
 /** Every method this server answers, by name. */
@@ -72,10 +94,16 @@ function readId(request: Record<string, unknown>): JsonRpcId {
  */
 export function createJsonRpcHandler(
   cluster: LocalCluster,
-  options: { log?: (message: string) => void } = {},
+  options: JsonRpcHandlerOptions = {},
 ): JsonRpcHandler {
+  const limits = resolvePublicRpcLimits(options.limits);
+  const airdrops = new AirdropAllowance(limits.airdrop, options.now ?? Date.now, options.airdropStatePath);
+  const internalCall: RpcCall = { caller: INTERNAL_CALLER, limits, airdrops };
+  const callOf = (caller: RpcCaller): RpcCall =>
+    caller.kind === 'internal' ? internalCall : { caller, limits, airdrops };
+
   /** Answers one request; synchronous methods (all but requestAirdrop) answer without a promise. */
-  function handleOne(request: unknown): JsonRpcResponse | Promise<JsonRpcResponse> {
+  function handleOne(request: unknown, call: RpcCall): JsonRpcResponse | Promise<JsonRpcResponse> {
     if (typeof request !== 'object' || request === null || Array.isArray(request)) {
       return failure(null, JSON_RPC_INVALID_REQUEST, 'Invalid request');
     }
@@ -98,7 +126,7 @@ export function createJsonRpcHandler(
       return failure(id, JSON_RPC_INTERNAL_ERROR, 'Internal error');
     };
     try {
-      const result = method(params, cluster);
+      const result = method(params, cluster, call);
       if (result instanceof Promise) {
         return result.then(
           (value: unknown): JsonRpcResponse => ({ jsonrpc: '2.0', result: value, id }),
@@ -113,6 +141,7 @@ export function createJsonRpcHandler(
 
   function handle(
     body: unknown,
+    call: RpcCall,
   ): JsonRpcResponse | JsonRpcResponse[] | Promise<JsonRpcResponse | JsonRpcResponse[]> {
     let request = body;
     if (typeof body === 'string' || body instanceof Uint8Array) {
@@ -128,23 +157,53 @@ export function createJsonRpcHandler(
     }
     if (Array.isArray(request)) {
       if (request.length === 0) return failure(null, JSON_RPC_INVALID_REQUEST, 'Invalid request');
-      return handleBatch(request);
+      if (call.caller.kind === 'public' && request.length > limits.maxBatchSize) {
+        return failure(
+          null,
+          JSON_RPC_INVALID_REQUEST,
+          `Invalid request: a batch may hold at most ${limits.maxBatchSize} requests (got ${request.length})`,
+        );
+      }
+      return handleBatch(request, call);
     }
-    return handleOne(request);
+    return handleOne(request, call);
   }
 
-  async function handleBatch(requests: readonly unknown[]): Promise<JsonRpcResponse[]> {
+  async function handleBatch(requests: readonly unknown[], call: RpcCall): Promise<JsonRpcResponse[]> {
     const responses: JsonRpcResponse[] = [];
     // One at a time: the cluster is single-threaded and batch order is observable.
-    for (const item of requests) responses.push(await handleOne(item));
+    for (const item of requests) responses.push(await handleOne(item, call));
     return responses;
   }
 
+  /**
+   * Serialises a public answer within the size cap: each answer (of a batch, in order) that would
+   * take the total past the cap is replaced by the scan error, so the whole stays bounded.
+   */
+  function stringifyCapped(answer: JsonRpcResponse | JsonRpcResponse[]): string {
+    const cap = limits.maxResponseBytes;
+    let total = 0;
+    const capped = (response: JsonRpcResponse): string => {
+      const text = stringifyJson(response);
+      // UTF-16 length bounds the UTF-8 size closely enough here: answers are almost all ASCII.
+      if (total + text.length <= cap) {
+        total += text.length;
+        return text;
+      }
+      const error = responseTooLarge(total + text.length, cap);
+      const refused = stringifyJson(failure(response.id, error.code, error.message));
+      total += refused.length;
+      return refused;
+    };
+    return Array.isArray(answer) ? `[${answer.map(capped).join(',')}]` : capped(answer);
+  }
+
   return {
-    handleJsonRpc: async (body) => handle(body),
-    handleJsonRpcText: (body) => {
-      const answer = handle(body);
-      return answer instanceof Promise ? answer.then(stringifyJson) : Promise.resolve(stringifyJson(answer));
+    handleJsonRpc: async (body, caller = INTERNAL_CALLER) => handle(body, callOf(caller)),
+    handleJsonRpcText: (body, caller = INTERNAL_CALLER) => {
+      const answer = handle(body, callOf(caller));
+      const serialise = caller.kind === 'public' ? stringifyCapped : stringifyJson;
+      return answer instanceof Promise ? answer.then(serialise) : Promise.resolve(serialise(answer));
     },
   };
 }

@@ -11,6 +11,10 @@ export const JSON_RPC_INTERNAL_ERROR = -32603;
 export const RPC_SEND_TRANSACTION_PREFLIGHT_FAILURE = -32002;
 export const RPC_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE = -32003;
 export const RPC_NODE_UNHEALTHY = -32005;
+/** A scan a node refuses to run without a secondary index (public nodes: the token programs). */
+export const RPC_KEY_EXCLUDED_FROM_SECONDARY_INDEX = -32010;
+/** A scan aborted because its results outgrew the node's limit. */
+export const RPC_SCAN_ERROR = -32012;
 export const RPC_UNSUPPORTED_TRANSACTION_VERSION = -32015;
 export const RPC_MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
 

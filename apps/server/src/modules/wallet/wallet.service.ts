@@ -43,6 +43,7 @@ import {
 } from '../chain/transaction-builder';
 import type { MarketService } from '../market/market.service';
 import type { TicketRegistry } from '../trading/transaction-tickets';
+import type { WalletRepository } from './wallet.repository';
 import {
   associatedTokenAddress,
   RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS,
@@ -62,8 +63,10 @@ export interface WalletServiceDeps {
   chain: ChainService;
   market: MarketService;
   network: TNetwork;
-  /** Faucet calls allowed per user within `windowMs`. */
+  /** Faucet calls allowed per user (and per wallet address) within `windowMs`. */
   faucetRateLimit: { max: number; windowMs: number };
+  /** Where faucet grants are counted: the database, so the limit survives restarts and processes. */
+  faucetGrants: Pick<WalletRepository, 'takeFaucetGrant'>;
   now: () => Date;
   /**
    * The mint authority of the cluster's tokens (the embedded cluster's treasury), which the faucet
@@ -187,19 +190,23 @@ interface TokenDescription {
 export function createWalletService(deps: WalletServiceDeps) {
   const { chain, market } = deps;
   const lookupMs = deps.lookupTimeoutMs ?? DEFAULT_LOOKUP_TIMEOUT_MS;
-  const faucetCalls = new Map<string, number[]>();
-
-  /** Counts one faucet call of the user, or refuses it when the window is full. */
-  function takeFaucetSlot(userId: string): void {
-    const nowMs = deps.now().getTime();
-    const since = nowMs - deps.faucetRateLimit.windowMs;
-    const recent = (faucetCalls.get(userId) ?? []).filter((at) => at > since);
-    if (recent.length >= deps.faucetRateLimit.max) {
-      faucetCalls.set(userId, recent);
-      throw new AppError('WALLET__FAUCET_RATE_LIMITED');
-    }
-    recent.push(nowMs);
-    faucetCalls.set(userId, recent);
+  /** Records one faucet grant of the user, or refuses it when the window is full. */
+  async function takeFaucetGrant(
+    userId: string,
+    walletAddress: string,
+    amounts: { sol: number; usdc: number },
+  ): Promise<void> {
+    const at = deps.now();
+    const granted = await deps.faucetGrants.takeFaucetGrant({
+      userId,
+      walletAddress,
+      amountSol: amounts.sol,
+      amountUsdc: amounts.usdc,
+      at,
+      since: new Date(at.getTime() - deps.faucetRateLimit.windowMs),
+      max: deps.faucetRateLimit.max,
+    });
+    if (!granted) throw new AppError('WALLET__FAUCET_RATE_LIMITED');
   }
 
   async function solBalanceOf(walletAddress: string): Promise<TSolanaBalance> {
@@ -475,7 +482,7 @@ export function createWalletService(deps: WalletServiceDeps) {
       const minter = deps.faucetMinter;
       const amountUsdc = request.amount_usdc ?? (minter ? FAUCET_DEFAULT_USDC : 0);
       if (amountUsdc > 0 && !minter) throw new AppError('WALLET__FAUCET_UNAVAILABLE');
-      takeFaucetSlot(owner.id);
+      await takeFaucetGrant(owner.id, walletAddress, { sol: amountSol, usdc: amountUsdc });
       const [signature, usdcSignature] = await Promise.all([
         chain.requestAirdrop(walletAddress, solToLamports(amountSol)),
         minter && amountUsdc > 0 ? mintUsdc(minter, walletAddress, amountUsdc) : null,

@@ -1,0 +1,123 @@
+/**
+ * The worker thread that owns the embedded cluster: LiteSVM, the slot clock, the ledger and the
+ * JSON-RPC handler all run here, so no chain work (a large scan, a batch, a transaction) runs on
+ * the event loop that serves HTTP and WebSocket traffic. The main thread talks to it through
+ * {@link ClusterHost} (cluster-host.ts).
+ */
+import { join } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { createLocalCluster, exportSignerSecretKeys, type LocalCluster } from '../local-cluster';
+import { createJsonRpcHandler, type JsonRpcHandler } from '../rpc/json-rpc-handler';
+import type { RpcCaller } from '../rpc/public-limits';
+import type {
+  ClusterOperations,
+  ClusterWorkerData,
+  OperationRequest,
+  SnapshotRequest,
+  WorkerMessage,
+} from './protocol';
+
+const AIRDROP_STATE_FILE = 'airdrop-grants.json';
+const encoder = new TextEncoder();
+
+/** A result whose bytes move to the main thread instead of being copied. */
+class MovedBytes {
+  constructor(readonly bytes: Uint8Array) {}
+}
+const port = parentPort;
+if (port === null) throw new Error('cluster-worker runs in a worker thread');
+const post = (message: WorkerMessage): void => port.postMessage(message);
+const log = (line: string): void => post({ type: 'log', line });
+
+function operationsOf(cluster: LocalCluster, handler: JsonRpcHandler) {
+  return {
+    rpc: (body: string, caller?: RpcCaller) => handler.handleJsonRpcText(body, caller),
+    // UTF-8 here, handed over without a copy: the main thread sends the bytes as they are and never
+    // holds a multi-megabyte answer as a string on its heap.
+    rpcBytes: async (body: string, caller?: RpcCaller) =>
+      new MovedBytes(encoder.encode(await handler.handleJsonRpcText(body, caller))),
+    advanceSlots: (count?: number) => cluster.advanceSlots(count),
+    startSlotClock: () => cluster.startSlotClock(),
+    stopSlotClock: () => cluster.stopSlotClock(),
+    slot: () => cluster.slot,
+    transactionCount: () => cluster.transactionCount,
+    getBalance: (address: string) => cluster.getBalance(address),
+    getAccount: (address: string) => cluster.getAccount(address),
+    getProgramAccounts: (programId: string) => cluster.getProgramAccounts(programId),
+    getSignaturesForAddress: (
+      address: string,
+      options?: { limit?: number; before?: string; until?: string },
+    ) => cluster.getSignaturesForAddress(address, options),
+    minimumBalanceForRentExemption: (dataLength: number) =>
+      cluster.minimumBalanceForRentExemption(dataLength),
+    snapshot: (request: SnapshotRequest) => ({
+      slot: cluster.slot,
+      transactionCount: cluster.transactionCount,
+      programAccounts: (request.programAccounts ?? []).map((programId) =>
+        cluster.getProgramAccounts(programId),
+      ),
+      signatures: (request.signaturesFor ?? []).map(({ address, options }) =>
+        cluster.getSignaturesForAddress(address, options),
+      ),
+    }),
+    flush: () => cluster.flush(),
+    close: () => cluster.close(),
+  } satisfies { [Name in keyof ClusterOperations]: (...args: never[]) => unknown };
+}
+
+async function main(): Promise<void> {
+  const data = workerData as ClusterWorkerData;
+  const cluster = await createLocalCluster({ ...data.cluster, log });
+  const secretKeys = exportSignerSecretKeys(cluster);
+  const { dataDir } = data.cluster;
+  const handler = createJsonRpcHandler(cluster, {
+    log,
+    limits: data.limits,
+    // Public airdrop allowances live beside the ledger, so a restart does not reset them.
+    airdropStatePath: dataDir === undefined ? undefined : join(dataDir, AIRDROP_STATE_FILE),
+  });
+  const operations = operationsOf(cluster, handler) as Record<string, (...args: unknown[]) => unknown>;
+  port!.on('message', (request: OperationRequest) => {
+    let value: unknown;
+    try {
+      value = operations[request.op]!(...request.args);
+    } catch (error) {
+      answerError(request.id, error);
+      return;
+    }
+    if (value instanceof Promise) {
+      value.then(
+        (resolved: unknown) => answer(request.id, resolved),
+        (error: unknown) => answerError(request.id, error),
+      );
+    } else {
+      answer(request.id, value);
+    }
+  });
+  post({
+    type: 'ready',
+    treasurySecretKey: secretKeys.treasury,
+    marketMakerSecretKey: secretKeys.marketMaker,
+    slotDurationMs: cluster.slotDurationMs,
+  });
+}
+
+function answer(id: number, value: unknown): void {
+  if (value instanceof MovedBytes) {
+    // TextEncoder's output owns its ArrayBuffer (never a shared pool), so it can be transferred.
+    port!.postMessage({ type: 'result', id, value: value.bytes } satisfies WorkerMessage, [
+      value.bytes.buffer as ArrayBuffer,
+    ]);
+  } else {
+    post({ type: 'result', id, value });
+  }
+}
+
+function answerError(id: number, error: unknown): void {
+  const { name, message } = error instanceof Error ? error : new Error(String(error));
+  post({ type: 'error', id, name, message });
+}
+
+main().catch((error: unknown) => {
+  post({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+});

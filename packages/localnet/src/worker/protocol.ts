@@ -1,0 +1,64 @@
+/**
+ * Messages between the main thread's {@link ClusterHost} and the worker thread that owns the
+ * LocalCluster. Everything here survives structured cloning (bigint and Uint8Array included).
+ */
+import type { LocalClusterOptions } from '../local-cluster';
+import type { PublicRpcLimitOverrides, RpcCaller } from '../rpc/public-limits';
+
+/** What the worker is started with: cluster and JSON-RPC options without functions. */
+export interface ClusterWorkerData {
+  readonly cluster: Omit<LocalClusterOptions, 'now' | 'log'>;
+  readonly limits?: PublicRpcLimitOverrides;
+}
+
+/** Several reads the worker answers in one turn, so no transaction lands between them. */
+export interface SnapshotRequest {
+  readonly programAccounts?: readonly string[];
+  readonly signaturesFor?: readonly {
+    readonly address: string;
+    readonly options?: { readonly limit?: number; readonly before?: string; readonly until?: string };
+  }[];
+}
+
+/** The tooling operations the host forwards (see ClusterHost for their meaning). */
+export interface ClusterOperations {
+  rpc(body: string, caller?: RpcCaller): string;
+  rpcBytes(body: string, caller?: RpcCaller): Uint8Array;
+  advanceSlots(count?: number): void;
+  startSlotClock(): void;
+  stopSlotClock(): void;
+  slot(): number;
+  transactionCount(): number;
+  getBalance(address: string): bigint;
+  getAccount(address: string): unknown;
+  getProgramAccounts(programId: string): unknown;
+  getSignaturesForAddress(
+    address: string,
+    options?: { limit?: number; before?: string; until?: string },
+  ): unknown;
+  minimumBalanceForRentExemption(dataLength: number): bigint;
+  snapshot(request: SnapshotRequest): unknown;
+  flush(): void;
+  close(): void;
+}
+
+export type OperationName = keyof ClusterOperations;
+
+export interface OperationRequest {
+  readonly id: number;
+  readonly op: OperationName;
+  readonly args: readonly unknown[];
+}
+
+export type WorkerMessage =
+  | {
+      readonly type: 'ready';
+      /** solana-keygen layout (seed then public key): the venue and the faucet sign with these. */
+      readonly treasurySecretKey: Uint8Array;
+      readonly marketMakerSecretKey: Uint8Array;
+      readonly slotDurationMs: number;
+    }
+  | { readonly type: 'failed'; readonly message: string }
+  | { readonly type: 'log'; readonly line: string }
+  | { readonly type: 'result'; readonly id: number; readonly value: unknown }
+  | { readonly type: 'error'; readonly id: number; readonly name: string; readonly message: string };

@@ -653,7 +653,7 @@ describe('spot trading on the embedded cluster', () => {
 
   it('cancels at once an order whose claimed refund can no longer land, with a new refund', async () => {
     const { user, before, orderId, claimed } = await orderWithLostRefund();
-    app.cluster!.advanceSlots(200);
+    await app.cluster!.advanceSlots(200);
     const cancelled = await cancelOrder(user, orderId);
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
     expect(cancelled.body.data.status).toBe('Cancelled');

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS, loadConfig } from './env';
 
@@ -200,5 +202,16 @@ describe('loadConfig', () => {
         'TRUST_PROXY',
       ]),
     );
+  });
+
+  it('has a row in the README configuration table for every setting', () => {
+    const readme = fs.readFileSync(
+      path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../README.md'),
+      'utf8',
+    );
+    const documented = new Set(
+      [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` +\|/gm)].map((match) => match[1]),
+    );
+    expect(CONFIG_KEYS.filter((key) => !documented.has(key))).toEqual([]);
   });
 });

@@ -40,7 +40,12 @@ async function freePort(): Promise<number> {
 
 export interface ServerProcess {
   url: string;
-  stop(): Promise<void>;
+  /** The server's fresh, temporary data directory (removed by stop()). */
+  dataDir: string;
+  /** Milliseconds from spawning the process to its first successful /api/health. */
+  readyAfterMs: number;
+  /** Stops the server; with keepDataDir the caller still reads (and then removes) the directory. */
+  stop(options?: { keepDataDir?: boolean }): Promise<void>;
 }
 
 /**
@@ -51,6 +56,7 @@ export interface ServerProcess {
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'solterm-bench-'));
+  const spawnedAt = performance.now();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: ROOT,
     env: {
@@ -76,13 +82,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     if (Date.now() > deadline) throw new Error('server did not start within 180 s');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  const readyAfterMs = performance.now() - spawnedAt;
   return {
     url,
-    async stop() {
+    dataDir,
+    readyAfterMs,
+    async stop(options = {}) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
-      await fs.rm(dataDir, { recursive: true, force: true });
+      if (!options.keepDataDir) await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -25,7 +25,14 @@
  *   swap sent straight to the cluster's /rpc fails (no maker signature), closing the token account a
  *   limit order pays into makes the keeper refund instead of paying its rent, limits far through the
  *   market fill at the maker's price, and after every step the maker's holdings valued at the mid
- *   have not lost value (no riskless profit against it).
+ *   have not lost value (no riskless profit against it);
+ * - nor through the public faucets: airdrops over the public /rpc (any amount, to any address,
+ *   from several clients, raced and in batches) and POST /api/wallet/fund by several users at once.
+ *   An accepted airdrop moves exactly its lamports from the treasury; an accepted fund moves its SOL
+ *   and mints its USDC; a refused call moves nothing and its refusal is one the state explains. No
+ *   airdrop leaves the treasury below its reserve (each run starts it a few SOL above, so the reserve
+ *   is reached), public grants never exceed the per-address and per-client caps, a user's faucet
+ *   grants never exceed its limit, and the maker loses nothing to either.
  *
  * One app and cluster serve every run (fresh traders each run), so the global invariants hold over
  * everything earlier runs left behind. The keeper's timer is stopped: it runs only when a step
@@ -39,14 +46,17 @@ import {
   compileTransaction,
   createNoopSigner,
   createTransactionMessage,
+  generateKeyPairSigner,
   getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
   pipe,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type KeyPairSigner,
 } from '@solana/kit';
-import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
+import { getTransferSolInstruction, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import {
   findAssociatedTokenPda,
   getCloseAccountInstruction,
@@ -160,7 +170,71 @@ type Action =
   /** Signs a swap and sends it to the cluster's public JSON-RPC itself: the maker's signature is missing. */
   | ({ kind: 'directRpc' } & OrderShape)
   /** Closes an empty token account of the trader (e.g. the one a placed limit order will be paid into). */
-  | { kind: 'closeAccount'; trader: number; token: 'USDC' | 'BONK' };
+  | { kind: 'closeAccount'; trader: number; token: 'USDC' | 'BONK' }
+  // The faucets: neither may drain the treasury, whoever asks and however often.
+  /** Public requestAirdrop calls over /rpc, all at once: one per request, or one batch per client. */
+  | { kind: 'airdrops'; requests: AirdropRequest[]; batched: boolean }
+  /** POST /api/wallet/fund by several users (the run's traders), all at once. */
+  | { kind: 'fund'; requests: FundRequest[] };
+
+/** Who receives a public airdrop: an address nobody uses (by index, so repeated), or a known one. */
+type Recipient = { fresh: number } | { trader: number } | 'maker' | 'escrow' | 'treasury' | 'vault';
+
+interface AirdropRequest {
+  /** 0-2: clients of this run (their own IP); 3: the one client of every run (the real HTTP socket). */
+  client: number;
+  to: Recipient;
+  /** Lamports as the JSON literal sent (any text: huge, negative, fractional, beyond u64). */
+  lamports: string;
+}
+
+interface FundRequest {
+  user: number;
+  sol: number;
+  usdc: number;
+}
+
+const SOL_LAMPORTS = 1_000_000_000n;
+
+const airdropRequest: fc.Arbitrary<AirdropRequest> = fc.record({
+  client: fc.nat({ max: 3 }),
+  to: fc.oneof(
+    { weight: 4, arbitrary: fc.record({ fresh: fc.nat({ max: 3 }) }) },
+    { weight: 2, arbitrary: fc.record({ trader: fc.nat({ max: 2 }) }) },
+    { weight: 1, arbitrary: fc.constantFrom<Recipient>('maker', 'escrow', 'treasury', 'vault') },
+  ),
+  lamports: fc.oneof(
+    { weight: 3, arbitrary: fc.bigInt({ min: 1n, max: 6n * SOL_LAMPORTS }).map(String) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        '949946000000000', // issue #8: 949,946 SOL in one request
+        '5000000000',
+        '5000000000',
+        '5000000001',
+        '3000000000',
+        '10000000000',
+        '1000000000',
+        '890880', // the rent-exempt minimum of a new account
+        '1',
+        '0',
+        '-5000000000',
+        '2500000000.5',
+        '18446744073709551615', // u64::MAX
+        '1e300',
+      ),
+    },
+  ),
+});
+
+const fundRequest: fc.Arbitrary<FundRequest> = fc.record({
+  user: fc.nat({ max: 2 }),
+  sol: fc.constantFrom(0.5, 2, 5, 10, 10, 949_946),
+  usdc: fc.constantFrom(0, 0, 250),
+});
+
+/** SOL the treasury holds above its reserve when a run's actions start (after funding its traders). */
+const headroomArbitrary = fc.constantFrom(0, 0.5, 4, 9, 25);
 
 const fraction = fc.oneof(
   { weight: 3, arbitrary: fc.double({ min: 0.0005, max: 0.6, noNaN: true, noDefaultInfinity: true }) },
@@ -227,6 +301,21 @@ const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
       kind: fc.constant('closeAccount' as const),
       trader: fc.nat({ max: 2 }),
       token: fc.constantFrom<'USDC' | 'BONK'>('USDC', 'BONK'),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('airdrops' as const),
+      requests: fc.array(airdropRequest, { minLength: 1, maxLength: 8 }),
+      batched: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('fund' as const),
+      requests: fc.array(fundRequest, { minLength: 2, maxLength: 5 }),
     }),
   },
 );
@@ -386,6 +475,54 @@ const EXAMPLES: [{ sol: number; usdc: number }[], Action[]][] = [
   ],
 ];
 
+/**
+ * The faucets' adversary, tried first too: the treasury 9 SOL above its reserve, 949,946 SOL asked
+ * at once, three clients' batches over the per-address cap and past the reserve, users funding at
+ * once while the faucet is dry, then the one long-lived client airdropping to the maker, the
+ * treasury itself and a trader.
+ */
+const FAUCET_EXAMPLE: [{ sol: number; usdc: number }[], number, Action[]] = [
+  [
+    { sol: 1, usdc: 0 },
+    { sol: 5, usdc: 60 },
+  ],
+  9,
+  [
+    {
+      kind: 'airdrops',
+      batched: true,
+      requests: [
+        { client: 0, to: { fresh: 0 }, lamports: '949946000000000' },
+        { client: 0, to: { fresh: 0 }, lamports: '5000000000' },
+        { client: 1, to: { fresh: 0 }, lamports: '5000000000' },
+        { client: 1, to: { fresh: 1 }, lamports: '5000000000' },
+        { client: 2, to: { fresh: 2 }, lamports: '5000000000' },
+        { client: 2, to: { fresh: 3 }, lamports: '1' },
+      ],
+    },
+    {
+      kind: 'fund',
+      requests: [
+        { user: 0, sol: 10, usdc: 250 },
+        { user: 1, sol: 2, usdc: 0 },
+        { user: 0, sol: 0.5, usdc: 250 },
+        { user: 1, sol: 949_946, usdc: 0 },
+      ],
+    },
+    { kind: 'market', trader: 1, pair: 0, side: 'Buy', fraction: 0.2, priorityFee: 0 },
+    {
+      kind: 'airdrops',
+      batched: false,
+      requests: [
+        { client: 3, to: 'maker', lamports: '2000000000' },
+        { client: 3, to: 'treasury', lamports: '1000000000' },
+        { client: 3, to: { trader: 0 }, lamports: '5000000000' },
+        { client: 0, to: { trader: 1 }, lamports: '18446744073709551615' },
+      ],
+    },
+  ],
+];
+
 // ---------------------------------------------------------------------------------------------
 // Chain and record snapshots
 
@@ -475,6 +612,10 @@ interface BuiltSwap {
 
 interface RunState {
   traders: Trader[];
+  /** Addresses nobody holds a key of, airdropped to by index (so the same one is asked for again). */
+  fresh: string[];
+  /** This run's public clients (IP addresses); the long-lived one is the real HTTP socket's. */
+  clients: string[];
   /** Limit orders placed this run (any status now), with their owner. */
   limitOrders: { id: string; owner: Trader }[];
   /** Built and signed, not executed yet. */
@@ -497,6 +638,12 @@ interface StepExpectation {
   /** Transactions a trader sent itself (closing an account), and each closed account's beneficiary. */
   ownTransactions: Set<string>;
   closedAccounts: Map<string, string>;
+  /** Value the step moved besides orders and fees: accepted airdrops and funds, the treasury's top-ups. */
+  moves: Changes;
+  /** Of `ownTransactions`, the airdrops (the treasury's transfers that the reserve limits). */
+  airdrops: Set<string>;
+  /** What else to check once the step's outcome is read (a faucet's refusals). */
+  check?: (after: Snapshot, before: Snapshot) => void;
 }
 
 const expectation = (involved: Trader[] = []): StepExpectation => ({
@@ -507,6 +654,8 @@ const expectation = (involved: Trader[] = []): StepExpectation => ({
   involved,
   ownTransactions: new Set(),
   closedAccounts: new Map(),
+  moves: new Changes(),
+  airdrops: new Set(),
 });
 
 /** Codes a refused order may carry: the spec's checks before anything is built or sent. */
@@ -540,13 +689,41 @@ describe('value conservation across random trading on the embedded cluster', () 
   let feesPaid = 0n;
   const names = new Map<string, string>();
   let traderCount = 0;
+  let runCount = 0;
+  /**
+   * Holds the treasury's SOL beyond what a run needs, so each run can start the treasury a few SOL
+   * above its reserve (the faucets' adversary then reaches it) and still fund the next run's traders.
+   */
+  let vault: KeyPairSigner;
+  let treasury: KeyPairSigner;
+  let reserve: bigint;
+  let airdropCaps: { request: bigint; address: bigint; client: bigint };
+  let faucetMax: number;
+  /** Lamports granted to public airdrops so far, per recipient and per client (the window spans the file). */
+  const publicGrants = { byAddress: new Map<string, bigint>(), byClient: new Map<string, bigint>() };
+  /** Faucet (POST /wallet/fund) grants taken so far, per user. */
+  const fundGrants = new Map<string, number>();
+  /** How often the faucets refused because the treasury had reached its reserve. */
+  const faucetStats = { dryAirdrops: 0, dryFunds: 0, acceptedAirdrops: 0, acceptedFunds: 0 };
 
   beforeAll(async () => {
     database = await openTestDatabase('pglite');
     app = await createTestApp({
       database,
       // The keeper is driven by hand (keeper.tick); its own timer is stopped below.
-      env: { LIMIT_KEEPER_INTERVAL_MS: '60000', FAUCET_RATE_LIMIT_MAX: '1000' },
+      env: {
+        LIMIT_KEEPER_INTERVAL_MS: '60000',
+        // One faucet call funds each trader; the adversary's funds race for the other two.
+        FAUCET_RATE_LIMIT_MAX: '3',
+        // Public airdrops: devnet's 5 SOL per request, lower per-address and per-client caps so a
+        // run's few clients reach them, a window longer than the file (grants add up over it), and
+        // the reserve each run starts the treasury just above (see setTreasury).
+        RPC_AIRDROP_MAX_SOL: '5',
+        RPC_AIRDROP_ADDRESS_MAX_SOL: '8',
+        RPC_AIRDROP_CLIENT_MAX_SOL: '12',
+        RPC_AIRDROP_WINDOW_MS: String(24 * 3_600_000),
+        RPC_AIRDROP_RESERVE_SOL: '10000',
+      },
     });
     await app.server.listen({ port: 0, host: '127.0.0.1' });
     cluster = app.cluster!;
@@ -568,6 +745,22 @@ describe('value conservation across random trading on the embedded cluster', () 
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
     await app.keeper!.stop();
+
+    const limits = app.config.rpc.airdrop;
+    reserve = limits.treasuryReserveLamports;
+    airdropCaps = {
+      request: limits.maxLamportsPerRequest,
+      address: limits.maxLamportsPerAddress,
+      client: limits.maxLamportsPerClient,
+    };
+    faucetMax = app.config.faucetRateLimit.max;
+    treasury = cluster.treasury;
+    vault = await generateKeyPairSigner();
+    names.set(vault.address, 'vault');
+    feePayers.add(vault.address);
+    // The operator parks all but 20 SOL above the reserve in the vault (the treasury signs it itself).
+    const parked = (await cluster.getBalance(treasury.address)) - reserve - 20n * SOL_LAMPORTS;
+    await transferSol(treasury, vault.address, parked);
   }, 60_000);
 
   afterAll(async () => {
@@ -694,6 +887,7 @@ describe('value conservation across random trading on the embedded cluster', () 
       changes.add(`SOL ${account}`, -rent);
       changes.add(`SOL ${beneficiary}`, rent);
     }
+    for (const [key, amount] of step?.moves.map ?? []) changes.add(key, amount);
     const newTransactions = landedBetween(before, after);
     const newTokenAccounts = [...after.chain.tokenAccounts].filter(
       (account) => !before.chain.tokenAccounts.has(account),
@@ -973,6 +1167,7 @@ describe('value conservation across random trading on the embedded cluster', () 
       payload: { amount_sol: funding.sol, amount_usdc: funding.usdc },
     });
     expect(funded.status, JSON.stringify(funded.body)).toBe(200);
+    fundGrants.set(name, 1);
     // The faucet mints what was asked: the USDC supply grows by exactly that.
     const minted = unitsOf(funding.usdc, USDC.decimals);
     expectedSupply.set(USDC.mint, expectedSupply.get(USDC.mint)! + minted);
@@ -1057,7 +1252,13 @@ describe('value conservation across random trading on the embedded cluster', () 
     const signed = trader.wallet.signTransaction(
       getBase64EncodedWireTransaction(compileTransaction(message)),
     );
-    const sent = await sendToCluster(signed);
+    const signature = await sendAndConfirm(signed);
+    return { account: String(account), signature };
+  }
+
+  /** Sends a signed transaction to the cluster's /rpc and waits until it is confirmed. */
+  async function sendAndConfirm(signedBase64: string): Promise<string> {
+    const sent = await sendToCluster(signedBase64);
     expect(sent.error, JSON.stringify(sent)).toBeUndefined();
     const signature = sent.result as string;
     for (let waited = 0; ; waited += 20) {
@@ -1065,11 +1266,294 @@ describe('value conservation across random trading on the embedded cluster', () 
         value: ({ confirmationStatus: string } | null)[];
       };
       const status = statuses.value[0];
-      if (status && status.confirmationStatus !== 'processed') break;
-      if (waited > 10_000) throw new Error('the close never confirmed');
+      if (status && status.confirmationStatus !== 'processed') return signature;
+      if (waited > 10_000) throw new Error(`${signature} never confirmed`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    return { account: String(account), signature };
+  }
+
+  /** A plain SOL transfer signed by `from` (which pays the fee), sent around the server. */
+  async function transferSol(from: KeyPairSigner, to: string, lamports: bigint): Promise<string> {
+    const { value } = (await rpc('getLatestBlockhash', [])).result as {
+      value: { blockhash: string; lastValidBlockHeight: number };
+    };
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (draft) => setTransactionMessageFeePayerSigner(from, draft),
+      (draft) =>
+        setTransactionMessageLifetimeUsingBlockhash(
+          { blockhash: blockhash(value.blockhash), lastValidBlockHeight: BigInt(value.lastValidBlockHeight) },
+          draft,
+        ),
+      (draft) =>
+        appendTransactionMessageInstruction(
+          getTransferSolInstruction({ source: from, destination: address(to), amount: lamports }),
+          draft,
+        ),
+    );
+    return sendAndConfirm(getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(message)));
+  }
+
+  /**
+   * The operator moves SOL between the vault and the treasury so the treasury holds `target` lamports
+   * (at least `target` when `raiseOnly`), checked as a step of its own.
+   */
+  async function setTreasury(target: bigint, raiseOnly: boolean): Promise<void> {
+    const before = await snapshot();
+    const held = lamportsOf(before, treasury.address);
+    const expected = expectation();
+    if (held < target) {
+      expected.ownTransactions.add(await transferSol(vault, treasury.address, target - held));
+      expected.moves.move(WRAPPED_SOL_MINT, vault.address, treasury.address, target - held);
+    } else if (!raiseOnly && held - target > 5000n) {
+      // The treasury pays the transfer's fee too.
+      const amount = held - target - 5000n;
+      expected.ownTransactions.add(await transferSol(treasury, vault.address, amount));
+      expected.moves.move(WRAPPED_SOL_MINT, treasury.address, vault.address, amount);
+    } else {
+      return;
+    }
+    verifyStep(`treasury to ${target}`, before, await snapshot(), expected);
+  }
+
+  /** The client id the real HTTP socket's requests carry (the server listens on 127.0.0.1). */
+  const SOCKET_CLIENT = '127.0.0.1';
+
+  /** A JSON-RPC body (text) sent to the public /rpc as `client`; the parsed answer. */
+  async function publicRpc(client: string, body: string): Promise<unknown> {
+    if (client === SOCKET_CLIENT) {
+      const response = await fetch(app.rpcUrl(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(response.status).toBe(200);
+      return response.json();
+    }
+    const response = await app.server.inject({
+      method: 'POST',
+      url: '/rpc',
+      headers: { 'content-type': 'application/json' },
+      payload: body,
+      remoteAddress: client,
+    });
+    expect(response.statusCode).toBe(200);
+    return response.json();
+  }
+
+  function recipientOf(run: RunState, to: Recipient): string {
+    if (to === 'maker') return maker;
+    if (to === 'escrow') return escrow;
+    if (to === 'treasury') return treasury.address;
+    if (to === 'vault') return vault.address;
+    if ('fresh' in to) return run.fresh[to.fresh % run.fresh.length]!;
+    return traderOf(run, to.trader).wallet.address;
+  }
+
+  /** Lamports the faucet can still give: the treasury less an airdrop's fee and the reserve. */
+  const available = (snap: Snapshot) => lamportsOf(snap, treasury.address) - 5000n - reserve;
+
+  /**
+   * Public airdrops, raced: each accepted one must fit the caps and moves exactly its lamports; each
+   * refusal must be one the caps, the reserve or the runtime explain (checked once the step is read).
+   */
+  async function publicAirdrops(
+    run: RunState,
+    action: { requests: AirdropRequest[]; batched: boolean },
+    expected: StepExpectation,
+  ): Promise<(after: Snapshot, before: Snapshot) => void> {
+    const requests = action.requests.map((request, id) => ({
+      ...request,
+      id,
+      clientId: run.clients[request.client % run.clients.length]!,
+      recipient: recipientOf(run, request.to),
+    }));
+    const bodyOf = (request: (typeof requests)[number]) =>
+      `{"jsonrpc":"2.0","id":${request.id},"method":"requestAirdrop","params":["${request.recipient}",${request.lamports}]}`;
+    type Answer = { id: number; result?: string; error?: { code: number; message: string } };
+    let answers: Answer[];
+    if (action.batched) {
+      const byClient = new Map<string, typeof requests>();
+      for (const request of requests)
+        byClient.set(request.clientId, [...(byClient.get(request.clientId) ?? []), request]);
+      const batches = await Promise.all(
+        [...byClient].map(([client, batch]) => publicRpc(client, `[${batch.map(bodyOf).join(',')}]`)),
+      );
+      answers = batches.flatMap((batch) => batch as Answer[]);
+    } else {
+      answers = (await Promise.all(
+        requests.map((request) => publicRpc(request.clientId, bodyOf(request))),
+      )) as Answer[];
+    }
+    expect(answers.map((answer) => answer.id).sort((a, b) => a - b)).toEqual(requests.map(({ id }) => id));
+    const refused: { request: (typeof requests)[number]; error: { code: number; message: string } }[] = [];
+    for (const answer of answers) {
+      const request = requests[answer.id]!;
+      const label = `airdrop ${JSON.stringify(request)}: ${JSON.stringify(answer)}`;
+      if (answer.error) {
+        refused.push({ request, error: answer.error });
+        continue;
+      }
+      expect(answer.result, label).toEqual(expect.any(String));
+      const lamports = BigInt(request.lamports);
+      expect(lamports <= airdropCaps.request, label).toBe(true);
+      expected.ownTransactions.add(answer.result!);
+      expected.airdrops.add(answer.result!);
+      expected.moves.move(WRAPPED_SOL_MINT, treasury.address, request.recipient, lamports);
+      for (const [map, key] of [
+        [publicGrants.byAddress, request.recipient],
+        [publicGrants.byClient, request.clientId],
+      ] as const) {
+        map.set(key, (map.get(key) ?? 0n) + lamports);
+      }
+      faucetStats.acceptedAirdrops++;
+    }
+    return (after, before) => {
+      // Within the window (the whole file), no recipient and no client got more than its cap.
+      for (const { recipient, clientId } of requests) {
+        expect(
+          publicGrants.byAddress.get(recipient) ?? 0n,
+          `public grants to ${recipient}`,
+        ).toBeLessThanOrEqual(airdropCaps.address);
+        expect(publicGrants.byClient.get(clientId) ?? 0n, `public grants of ${clientId}`).toBeLessThanOrEqual(
+          airdropCaps.client,
+        );
+      }
+      for (const { request, error } of refused) {
+        const label = `refused airdrop ${JSON.stringify(request)}: ${error.message}`;
+        const text = request.lamports;
+        if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)) || BigInt(text) === 0n) {
+          expect(error.code, label).toBe(-32602);
+          continue;
+        }
+        const lamports = BigInt(text);
+        expect(error.code, label).toBe(-32603);
+        // Each refusal was true when made, and stays true: grants and spending only grow in a step.
+        if (error.message.startsWith('request too large;')) {
+          expect(lamports > airdropCaps.request, label).toBe(true);
+          expect(error.message, label).toMatch(/^request too large; req: ◎[\d.]+, cap: ◎5$/);
+        } else if (error.message.startsWith('limit reached for this client;')) {
+          expect(
+            (publicGrants.byClient.get(request.clientId) ?? 0n) + lamports > airdropCaps.client,
+            label,
+          ).toBe(true);
+        } else if (error.message.startsWith('limit reached;')) {
+          expect(
+            (publicGrants.byAddress.get(request.recipient) ?? 0n) + lamports > airdropCaps.address,
+            label,
+          ).toBe(true);
+        } else if (error.message.startsWith('the airdrop faucet has run dry;')) {
+          expect(lamports > available(after), label).toBe(true);
+          faucetStats.dryAirdrops++;
+        } else {
+          // The runtime refuses a new account below the rent-exempt minimum.
+          expect(error.message, label).toMatch(/^airdrop transfer failed: /);
+          expect(lamportsOf(before, request.recipient), label).toBe(0n);
+          expect(lamports < 890_880n, label).toBe(true);
+        }
+      }
+    };
+  }
+
+  /**
+   * Users fund their wallets at once: an accepted call airdrops its SOL and mints its USDC; a refused
+   * one (over the user's limit, or the faucet dry) moves nothing; every answer is one of those.
+   */
+  async function fundAtOnce(
+    run: RunState,
+    requests: FundRequest[],
+    expected: StepExpectation,
+  ): Promise<(after: Snapshot) => void> {
+    const calls = requests.map((request) => ({ ...request, trader: traderOf(run, request.user) }));
+    const answers = await Promise.all(
+      calls.map(({ trader, sol, usdc }) =>
+        call<{ signature: string; usdc_signature: string | null; amount_sol: number; amount_usdc: number }>(
+          app,
+          {
+            method: 'POST',
+            url: '/api/wallet/fund',
+            headers: bearer(trader.token),
+            payload: { amount_sol: sol, amount_usdc: usdc },
+          },
+        ),
+      ),
+    );
+    const dry: bigint[] = [];
+    const limited: Trader[] = [];
+    for (const [index, answer] of answers.entries()) {
+      const { trader, sol, usdc } = calls[index]!;
+      const label = `fund ${JSON.stringify({ trader: trader.name, sol, usdc })}: ${answer.status} ${JSON.stringify(answer.body)}`;
+      expected.involved.push(trader);
+      if (sol > 10) {
+        expect(answer.status, label).toBe(400);
+        continue;
+      }
+      if (answer.status === 429) {
+        expect(answer.body.code, label).toBe('WALLET__FAUCET_RATE_LIMITED');
+        limited.push(trader);
+        continue;
+      }
+      // Anything else took one of the user's faucet grants.
+      fundGrants.set(trader.name, (fundGrants.get(trader.name) ?? 0) + 1);
+      if (answer.status === 502) {
+        expect(answer.body.code, label).toBe('CHAIN__AIRDROP_FAILED');
+        dry.push(unitsOf(sol, 9));
+        faucetStats.dryFunds++;
+        continue;
+      }
+      expect(answer.status, label).toBe(200);
+      const { signature, usdc_signature: usdcSignature } = answer.body.data;
+      expected.ownTransactions.add(signature);
+      expected.airdrops.add(signature);
+      expected.moves.move(WRAPPED_SOL_MINT, treasury.address, trader.wallet.address, unitsOf(sol, 9));
+      const minted = unitsOf(usdc, USDC.decimals);
+      expect(usdcSignature === null, label).toBe(minted === 0n);
+      if (usdcSignature !== null) {
+        expected.ownTransactions.add(usdcSignature);
+        expected.moves.add(assetKey(USDC.mint, trader.wallet.address), minted);
+        expectedSupply.set(USDC.mint, expectedSupply.get(USDC.mint)! + minted);
+      }
+      faucetStats.acceptedFunds++;
+    }
+    return (after) => {
+      for (const { trader } of calls) {
+        expect(fundGrants.get(trader.name) ?? 0, `faucet grants of ${trader.name}`).toBeLessThanOrEqual(
+          faucetMax,
+        );
+      }
+      for (const trader of limited) {
+        expect(fundGrants.get(trader.name), `${trader.name} refused under its limit`).toBe(faucetMax);
+      }
+      for (const lamports of dry)
+        expect(lamports > available(after), `fund of ${lamports} refused`).toBe(true);
+    };
+  }
+
+  /**
+   * No airdrop (public, or the server's own) left the treasury below its reserve: each one's
+   * post-balance is at least the reserve. Only the faucet's USDC mints (their fee and the rent of the
+   * token account they open, paid by the treasury as mint authority) may take it lower.
+   */
+  function verifyTreasury(label: string, before: Snapshot, after: Snapshot, expected: StepExpectation): void {
+    let otherCosts = 0n;
+    for (const record of landedBetween(before, after)) {
+      if (accountKeysOf(record)[0] !== treasury.address) continue;
+      const post = BigInt(record.postBalances[0]!);
+      if (expected.airdrops.has(record.signature)) {
+        expect(post >= reserve, `${label}: airdrop ${record.signature} left the treasury at ${post}`).toBe(
+          true,
+        );
+      } else {
+        otherCosts += BigInt(record.preBalances[0]!) - post;
+      }
+    }
+    const floor =
+      (lamportsOf(before, treasury.address) < reserve ? lamportsOf(before, treasury.address) : reserve) -
+      otherCosts;
+    expect(
+      lamportsOf(after, treasury.address) >= floor,
+      `${label}: the treasury fell below its reserve`,
+    ).toBe(true);
   }
 
   /** A quantity of base tokens worth `fraction` of what the wallet holds of the token it pays. */
@@ -1366,6 +1850,16 @@ describe('value conservation across random trading on the embedded cluster', () 
         expected.closedAccounts.set(account, trader.wallet.address);
         return expected;
       }
+      case 'airdrops': {
+        const expected = expectation(run.traders);
+        expected.check = await publicAirdrops(run, action, expected);
+        return expected;
+      }
+      case 'fund': {
+        const expected = expectation();
+        expected.check = await fundAtOnce(run, action.requests, expected);
+        return expected;
+      }
       case 'replay': {
         const replayed = run.executed[action.index % Math.max(run.executed.length, 1)];
         if (!replayed) return expectation();
@@ -1383,18 +1877,39 @@ describe('value conservation across random trading on the embedded cluster', () 
     await fc.assert(
       fc.asyncProperty(
         fc.array(fundingArbitrary, { minLength: 2, maxLength: 3 }),
+        headroomArbitrary,
         fc.array(actionArbitrary, { minLength: 3, maxLength: 10 }),
-        async (fundings, actions) => {
+        async (fundings, headroom, actions) => {
           // Best effort against a keeper timer armed after the first stop (start is not awaited).
           await app.keeper!.stop();
-          const run: RunState = { traders: [], limitOrders: [], built: [], executed: [] };
+          const runIndex = runCount++;
+          const run: RunState = {
+            traders: [],
+            fresh: Array.from({ length: 4 }, (_, index) => {
+              const { address: fresh } = createSolanaWallet();
+              names.set(fresh, `run${runIndex}-fresh${index}`);
+              return fresh;
+            }),
+            // Three clients of this run, and the long-lived one (capped early, refused ever after).
+            clients: [0, 1, 2].map((client) => `10.${runIndex >> 8}.${runIndex & 255}.${client + 1}`),
+            limitOrders: [],
+            built: [],
+            executed: [],
+          };
+          run.clients.push(SOCKET_CLIENT);
+          // Enough for the traders' funding, then the treasury starts the actions `headroom` SOL
+          // above its reserve: the faucets' adversary reaches the reserve within the run.
+          await setTreasury(reserve + 16n * SOL_LAMPORTS, true);
           for (const funding of fundings) run.traders.push(await newTrader(funding));
+          await setTreasury(reserve + unitsOf(headroom, 9), false);
           let before = await snapshot();
           for (const [index, action] of actions.entries()) {
             const label = `step ${index} ${JSON.stringify(action)}`;
             const expected = await perform(run, before, action);
             const after = await snapshot();
             verifyStep(label, before, after, expected);
+            expected.check?.(after, before);
+            verifyTreasury(label, before, after, expected);
             await verifyMakerValue(label, before, after);
             verifyRecords(after);
             await verifyWalletView(after, expected.involved);
@@ -1419,7 +1934,17 @@ describe('value conservation across random trading on the embedded cluster', () 
         },
       ),
       // CONSERVATION_RUNS lowers the number of random runs while developing (the examples always run).
-      { numRuns: Number(process.env.CONSERVATION_RUNS ?? 30), examples: EXAMPLES },
+      {
+        numRuns: Number(process.env.CONSERVATION_RUNS ?? 30),
+        examples: [
+          FAUCET_EXAMPLE,
+          ...EXAMPLES.map(([fundings, actions]): typeof FAUCET_EXAMPLE => [fundings, 25, actions]),
+        ],
+      },
     );
-  }, 120_000);
+    // The faucets were tried in earnest: some airdrops and funds landed, and the reserve was reached.
+    expect(faucetStats.acceptedAirdrops, JSON.stringify(faucetStats)).toBeGreaterThan(0);
+    expect(faucetStats.acceptedFunds, JSON.stringify(faucetStats)).toBeGreaterThan(0);
+    expect(faucetStats.dryAirdrops + faucetStats.dryFunds, JSON.stringify(faucetStats)).toBeGreaterThan(0);
+  }, 180_000);
 });

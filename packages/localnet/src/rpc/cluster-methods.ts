@@ -109,6 +109,13 @@ const getRecentPrioritizationFees: RpcMethod = (_params, cluster) => {
 const AIRDROP_FEE_LAMPORTS = 5000n;
 
 /**
+ * Lamports (fees included) of each cluster's airdrops that passed the reserve check and have not
+ * landed or failed yet: the transfer is signed after an await, so the treasury's balance alone would
+ * let concurrent airdrops all pass the check and together take it below its reserve.
+ */
+const airdropsInFlight = new WeakMap<object, bigint>();
+
+/**
  * The faucet: public callers within their per-request, per-address and per-client allowances; no
  * caller below the treasury's reserve. Refusals are the -32603 a validator answers when its
  * faucet refuses, with the faucet's wording.
@@ -122,8 +129,11 @@ const requestAirdrop: RpcMethod = async (params, cluster, call) => {
   const giveBack =
     call.caller.kind === 'public' ? call.airdrops.take(recipient, call.caller.clientId, lamports) : () => {};
   try {
+    // Checked and counted in flight synchronously too, so concurrent airdrops cannot pass it together.
+    const inFlight = airdropsInFlight.get(cluster) ?? 0n;
     const available =
       cluster.getBalance(cluster.treasury.address) -
+      inFlight -
       AIRDROP_FEE_LAMPORTS -
       call.limits.airdrop.treasuryReserveLamports;
     if (lamports > available) {
@@ -132,7 +142,13 @@ const requestAirdrop: RpcMethod = async (params, cluster, call) => {
         `the airdrop faucet has run dry; req: ${formatSol(lamports)}, available: ${formatSol(available > 0n ? available : 0n)}`,
       );
     }
-    return await cluster.requestAirdrop(recipient, lamports);
+    const spending = lamports + AIRDROP_FEE_LAMPORTS;
+    airdropsInFlight.set(cluster, inFlight + spending);
+    try {
+      return await cluster.requestAirdrop(recipient, lamports);
+    } finally {
+      airdropsInFlight.set(cluster, (airdropsInFlight.get(cluster) ?? spending) - spending);
+    }
   } catch (error) {
     giveBack();
     if (error instanceof AirdropError) throw new RpcError(JSON_RPC_INTERNAL_ERROR, error.message);

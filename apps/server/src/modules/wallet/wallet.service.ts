@@ -483,10 +483,11 @@ export function createWalletService(deps: WalletServiceDeps) {
       const amountUsdc = request.amount_usdc ?? (minter ? FAUCET_DEFAULT_USDC : 0);
       if (amountUsdc > 0 && !minter) throw new AppError('WALLET__FAUCET_UNAVAILABLE');
       await takeFaucetGrant(owner.id, walletAddress, { sol: amountSol, usdc: amountUsdc });
-      const [signature, usdcSignature] = await Promise.all([
-        chain.requestAirdrop(walletAddress, solToLamports(amountSol)),
-        minter && amountUsdc > 0 ? mintUsdc(minter, walletAddress, amountUsdc) : null,
-      ]);
+      // The airdrop first: the faucet may refuse it (its reserve), and then nothing is minted either
+      // (minting alongside would land USDC, at the treasury's cost, after answering the refusal).
+      const signature = await chain.requestAirdrop(walletAddress, solToLamports(amountSol));
+      const usdcSignature =
+        minter && amountUsdc > 0 ? await mintUsdc(minter, walletAddress, amountUsdc) : null;
       const [{ sol_balance }, tokens] = await Promise.all([
         solBalanceOf(walletAddress),
         chain.getTokenBalances(walletAddress),

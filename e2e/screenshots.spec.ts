@@ -1,4 +1,11 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { expectNoHorizontalOverflow } from './support/overflow';
+import {
+  findTrendingOutsideIdentityMap,
+  fundWallet,
+  signInWithLocalWallet,
+  tradeBalanceOf,
+} from './support/wallet';
 
 // `npm run screenshots` refreshes docs/screenshots/ (desktop 1280×800 and phone 390×844).
 const VIEWPORTS = [
@@ -136,4 +143,72 @@ test('the dashboard quick trade after a fill, and /trade with a filled and a pen
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(500);
   await page.screenshot({ path: 'docs/screenshots/trade-phone.png' });
+});
+
+/** /trade with its data in: chart, order book, trending tokens, balances; no toast over it. */
+async function waitForTradeData(page: Page) {
+  await expect(page.getByTestId('price-chart')).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
+  await expect(page.getByTestId('book-bid').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('trending-row').first()).toBeVisible({ timeout: 20_000 });
+  await expect.poll(() => tradeBalanceOf(page, 'USDC'), { timeout: 20_000 }).toBeGreaterThanOrEqual(1000);
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
+  await page.waitForLoadState('networkidle');
+}
+
+test('/trade on a 390 px phone with a funded wallet, the book and balances, no sideways scroll', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInWithLocalWallet(page);
+  await fundWallet(page, { amount_sol: 5, amount_usdc: 1000 });
+  await page.goto('/trade');
+  await waitForTradeData(page);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoHorizontalOverflow(page, '/trade with data');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: 'docs/screenshots/trade-loaded-phone.png' });
+  await page.screenshot({ path: 'docs/screenshots/trade-loaded-phone-full.png', fullPage: true });
+});
+
+test('Trending → Buy of a token outside the identity map, filled, at both widths', async ({ page }) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInWithLocalWallet(page);
+  await fundWallet(page, { amount_sol: 5, amount_usdc: 1000 });
+  await page.goto('/trade');
+  await waitForTradeData(page);
+
+  const { row, symbol } = await findTrendingOutsideIdentityMap(page);
+  test.info().annotations.push({ type: 'token', description: symbol });
+  await row.getByRole('button', { name: `Buy ${symbol} with SOL` }).click();
+  const form = page.getByRole('form', { name: 'Place order' });
+  await expect(page.getByTestId('pair-name')).toHaveText(`${symbol}/SOL`);
+  await expect(form.getByTestId('order-intent')).toContainText(`Buy ${symbol} with SOL`);
+  await expect(page.getByTestId('book-bid').first()).toBeVisible({ timeout: 20_000 });
+  await form.getByRole('radio', { name: 'Total in SOL' }).click();
+  await form.getByLabel('Total', { exact: true }).fill('0.2');
+  await form.getByRole('button', { name: `Buy ${symbol}`, exact: true }).click();
+  await expect(page.getByText('Buy order filled')).toBeVisible({ timeout: 45_000 });
+  const order = page.getByTestId('spot-order-row').first();
+  await expect(order).toHaveAttribute('data-status', 'Filled', { timeout: 15_000 });
+  // The fill's toast is part of the story: shoot while it is still up, beside the Filled order
+  // (the orders table's bottom at the viewport's), once the toast has slid in.
+  await page.getByTestId('spot-tables').evaluate((element) => element.scrollIntoView({ block: 'end' }));
+  await page.waitForTimeout(700);
+  await expect(page.getByText('Buy order filled')).toBeVisible();
+  await page.screenshot({ path: 'docs/screenshots/trending-buy-filled-desktop.png' });
+  await expect.poll(() => tradeBalanceOf(page, symbol), { timeout: 20_000 }).toBeGreaterThan(0);
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
+  // From the top, so the sticky top bar is not painted over the middle of a full-page shot.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: 'docs/screenshots/trending-buy-filled-desktop-full.png', fullPage: true });
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalOverflow(page, `/trade after a ${symbol}/SOL fill`);
+  // The orders table scrolls inside its box on a phone: bring the Filled status into view.
+  await order.getByText('Filled', { exact: true }).scrollIntoViewIfNeeded();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: 'docs/screenshots/trending-buy-filled-phone.png' });
 });

@@ -13,7 +13,6 @@ import type {
   TTrade,
   TTradesHistory,
   TUnsignedTransaction,
-  TWalletBalance,
   TWalletStatus,
 } from '@solterm/contracts';
 import { api } from '../../lib/api-client';
@@ -73,7 +72,6 @@ export const tradingApi = {
 /** Wallet and chain calls (part 2 §7; balances are read from the chain). */
 export const walletApi = {
   getPortfolio: (signal?: AbortSignal) => api.get<TPortfolio>('/wallet/portfolio', { signal }),
-  getBalance: (signal?: AbortSignal) => api.get<TWalletBalance>('/wallet/balance', { signal }),
   getStatus: (signal?: AbortSignal) => api.get<TWalletStatus>('/wallet/status', { signal }),
   /** POST /wallet/fund: the local cluster's faucet (SOL and USDC); refused on mainnet. */
   fund: (request: TFundWalletWithUsdcRequest = {}) =>

@@ -407,9 +407,10 @@ export function PriceChart({
           role="img"
         />
 
+        {/* right-16: wraps before the price scale rather than running under its labels. */}
         {legendCandle && (
           <div
-            className="num pointer-events-none absolute top-2 left-3 z-10 flex flex-wrap items-center gap-x-2.5 gap-y-0.5 text-[11px]"
+            className="num pointer-events-none absolute top-2 right-16 left-3 z-10 flex flex-wrap items-center gap-x-2.5 gap-y-0.5 text-[11px]"
             style={{ color: colors.text }}
             data-testid="chart-legend"
           >

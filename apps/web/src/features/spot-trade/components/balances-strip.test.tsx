@@ -4,7 +4,7 @@ import type { TPortfolio } from '@solterm/contracts';
 
 const api = vi.hoisted(() => ({
   tradingApi: { suggestion: vi.fn(), getOrders: vi.fn() },
-  walletApi: { getBalance: vi.fn(), getPortfolio: vi.fn() },
+  walletApi: { getPortfolio: vi.fn() },
 }));
 vi.mock('../../trading/trading-api', () => api);
 
@@ -36,16 +36,6 @@ beforeEach(() => {
     suggested_side: 'Buy',
     available_balances: { SOL: 2.000000001, USDC: 901.260302 },
     price: 150.15,
-  });
-  // The old strip's figure: SOL, BTC, ETH, USDC and USDT only, and no escrow.
-  api.walletApi.getBalance.mockResolvedValue({
-    sol_balance: 2,
-    btc_balance: 0,
-    eth_balance: 0,
-    usdc_balance: 901.260302,
-    usdt_balance: 0,
-    total_value_usd: 1201.56,
-    wallet_address: ADDRESS,
   });
   api.walletApi.getPortfolio.mockResolvedValue(PORTFOLIO);
   api.tradingApi.getOrders.mockResolvedValue([

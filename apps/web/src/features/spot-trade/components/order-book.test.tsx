@@ -10,7 +10,13 @@ const api = vi.hoisted(() => ({
 vi.mock('../../trading/trading-api', () => api);
 
 import { renderSpot, SOL_USDC } from '../test/spot-fixtures';
-import { buildBookRows, formatBookSize, getBookPriceDecimals, OrderBook } from './order-book';
+import {
+  buildBookRows,
+  formatBookSize,
+  getBookPriceDecimals,
+  getBookSizeDecimals,
+  OrderBook,
+} from './order-book';
 
 const BOOK: TOrderBook = {
   symbol: 'SOL/USDC',
@@ -61,6 +67,13 @@ describe('order book rows', () => {
     expect(formatBookSize(1361.93941)).toBe('1,361.94');
     expect(formatBookSize(13.61571)).toBe('13.6157');
     expect(formatBookSize(12_345_678)).toBe('12.35M');
+  });
+
+  it("a cheap token's deep book prints whole sizes", () => {
+    expect(getBookSizeDecimals([1.5, 999.9])).toBe(4);
+    expect(getBookSizeDecimals([1.5, 1361.9])).toBe(2);
+    expect(getBookSizeDecimals([2682.89, 536_577.83])).toBe(0);
+    expect(formatBookSize(536_577.83, 0)).toBe('536,578');
   });
 });
 

@@ -44,15 +44,19 @@ export function getBookPriceDecimals(prices: readonly number[], mid: number): nu
 const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
 
 /**
- * Decimals of a book's sizes: four while the deepest cumulative size stays under 1,000, else two.
+ * Decimals of a book's sizes: four while the deepest cumulative size stays under 1,000, two under
+ * 100,000, else none (a cheap token's levels run to hundreds of thousands: '536,577.83' does not
+ * fit the size column beside its neighbour, '536,578' does).
  *
  * @example getBookSizeDecimals([1.5, 1361.9]); // 2
+ * getBookSizeDecimals([2682.9, 536577.8]);     // 0
  */
 export function getBookSizeDecimals(sizes: readonly (number | SpecDecimal)[]): number {
   const deepest = sizes.reduce<SpecDecimal>(
     (max, size) => SpecDecimal.max(max, new SpecDecimal(size).abs()),
     new SpecDecimal(0),
   );
+  if (deepest.gte(100_000)) return 0;
   return deepest.gte(1000) ? 2 : 4;
 }
 
@@ -225,7 +229,8 @@ export function OrderBook({
         actions={<span className="text-[11px] text-faint">{pair.pair}</span>}
         className="py-2.5"
       />
-      <div className="grid grid-cols-[1.1fr_1fr_1fr] gap-1 px-3 pt-2 pb-1 text-right text-[10px] tracking-wide text-faint uppercase">
+      {/* items-end: a long base symbol wraps SIZE onto two lines; the others sit on its last line. */}
+      <div className="grid grid-cols-[1.1fr_1fr_1fr] items-end gap-1 px-3 pt-2 pb-1 text-right text-[10px] tracking-wide text-faint uppercase">
         <span className="text-left">Price ({tokenLabel(pair.quote)})</span>
         <span>Size ({tokenLabel(pair.base)})</span>
         <span>Total</span>

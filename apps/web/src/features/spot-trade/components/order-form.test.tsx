@@ -18,7 +18,6 @@ const api = vi.hoisted(() => ({
     getOrderBook: vi.fn(),
     cancelOrder: vi.fn(),
   },
-  walletApi: { getBalance: vi.fn() },
 }));
 vi.mock('../../trading/trading-api', () => api);
 
@@ -69,15 +68,6 @@ beforeEach(() => {
   api.tradingApi.suggestion.mockResolvedValue(suggestion({ SOL: 10, USDC: 1000 }));
   api.tradingApi.getOrders.mockResolvedValue([]);
   api.tradingApi.getPositions.mockResolvedValue([]);
-  api.walletApi.getBalance.mockResolvedValue({
-    sol_balance: 10,
-    btc_balance: 0,
-    eth_balance: 0,
-    usdc_balance: 1000,
-    usdt_balance: 0,
-    total_value_usd: 2500,
-    wallet_address: 'wallet',
-  });
 });
 
 afterEach(() => {

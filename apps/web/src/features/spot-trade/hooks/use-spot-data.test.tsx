@@ -81,7 +81,7 @@ describe('a limit order filled by the keeper', () => {
     const matches = (queryKey: readonly unknown[]) =>
       predicate?.({ queryKey } as unknown as Parameters<NonNullable<typeof predicate>>[0]);
     expect(matches(spotKeys.positions)).toBe(true);
-    expect(matches(spotKeys.walletBalance)).toBe(true);
+    expect(matches(spotKeys.suggestion('SOL/USDC'))).toBe(true);
     expect(matches(spotKeys.orders)).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import {
   type TSpotOrder,
 } from '@solterm/contracts';
 import { notify } from '../../../lib/toast';
-import { tradingApi, walletApi } from '../../trading/trading-api';
+import { tradingApi } from '../../trading/trading-api';
 import { usePairTradability } from '../../trading/use-tradability';
 
 /*
@@ -33,7 +33,6 @@ export const spotKeys = {
   trades: ['spot', 'trades', TRADES_FEED_LIMIT] as const,
   orderBook: (pairId: string) => ['spot', 'order-book', pairId] as const,
   suggestion: (pairId: string) => ['spot', 'suggestion', pairId] as const,
-  walletBalance: ['spot', 'wallet-balance'] as const,
 };
 
 /** Your Spot Orders (GET /trading/orders), newest first. */
@@ -82,7 +81,7 @@ export function useOrderBook(pairId: string) {
 
 /**
  * Balances for the pair: POST /trading/suggestion (SOL, USDC, the pair's base and quote, read from
- * the chain) and GET /wallet/balance (the wallet's total value).
+ * the chain). The wallet's total value comes from the portfolio (see the balances strip).
  */
 export function usePairBalances(pairId: string) {
   const { canPoll } = usePairTradability(pairId);
@@ -93,12 +92,7 @@ export function usePairBalances(pairId: string) {
     // The suggestion names the pair: an untradable pair would answer 404 every 30 s.
     enabled: canPoll,
   });
-  const wallet = useQuery({
-    queryKey: spotKeys.walletBalance,
-    queryFn: ({ signal }) => walletApi.getBalance(signal),
-    refetchInterval: BALANCES_POLL_MS,
-  });
-  return { suggestion, wallet };
+  return { suggestion };
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   type TestDatabase,
 } from './helpers/test-app';
 import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from './helpers/wallets';
+import { TRADABLE_RATE_LIMIT } from '../src/modules/trading/trading.routes';
 
 /**
  * Every token the product lists is tradable on the embedded stack: the trending table and search
@@ -140,5 +141,23 @@ describe('trading the whole market universe on the embedded cluster', () => {
     expect((await call(app, { method: 'GET', url: `/api/trading/tradable?pairs=${tooMany}` })).status).toBe(
       400,
     );
+  });
+
+  it('limits GET /api/trading/tradable per client: each unknown pair costs lookups', async () => {
+    // Fresh lookups of pairs nobody has asked about, until the client's window is spent.
+    const statuses: number[] = [];
+    for (let asked = 0; asked <= TRADABLE_RATE_LIMIT.max; asked++) {
+      const pairs = Array.from({ length: 3 }, (_, index) => `NOPE${asked}X${index}/SOL`).join(',');
+      statuses.push((await call(app, { method: 'GET', url: `/api/trading/tradable?pairs=${pairs}` })).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(statuses.length - statuses.indexOf(429));
+    // Another client is not affected.
+    const other = await call(app, {
+      method: 'GET',
+      url: '/api/trading/tradable?pairs=SOL/USDC',
+      remoteAddress: '10.1.2.3',
+    });
+    expect(other.status).toBe(200);
   });
 });

@@ -49,6 +49,9 @@ const ZIdempotencyHeadersSchema = z.object({
 const ZSymbolParamsSchema = z.object({ symbol: z.string().min(1).max(140) });
 
 /** Spot trading (part 1 §7 and part 2 §7): orders, transactions, fills, positions and the order book. */
+/** Requests per client to GET /trading/tradable; the web asks once per results page and caches 60 s. */
+export const TRADABLE_RATE_LIMIT = { max: 120, timeWindow: 60_000 };
+
 export function registerTradingRoutes(app: ZodApp, deps: TradingRoutesDeps): void {
   const { trading, requireAuth, repo } = deps;
   const tags = ['trading'];
@@ -200,6 +203,8 @@ export function registerTradingRoutes(app: ZodApp, deps: TradingRoutesDeps): voi
   });
 
   app.get('/api/trading/tradable', {
+    // Public, and each unknown pair costs chain and market-data lookups (up to 50 a request): bounded per client.
+    config: { rateLimit: TRADABLE_RATE_LIMIT },
     schema: {
       tags,
       summary: 'Whether each pair can be traded here (tokens on the configured chain), and why not',

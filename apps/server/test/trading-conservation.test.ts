@@ -41,18 +41,12 @@
 import fc from 'fast-check';
 import {
   address,
-  appendTransactionMessageInstruction,
-  blockhash,
   compileTransaction,
   createNoopSigner,
-  createTransactionMessage,
   generateKeyPairSigner,
   getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
   type KeyPairSigner,
 } from '@solana/kit';
@@ -88,6 +82,7 @@ import {
   type TestApp,
   type TestDatabase,
 } from './helpers/test-app';
+import { messageOnLatestBlockhash } from './helpers/cluster-rpc';
 import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from './helpers/wallets';
 
 // ---------------------------------------------------------------------------------------------
@@ -1232,23 +1227,9 @@ describe('value conservation across random trading on the embedded cluster', () 
       mint: address(mint),
       tokenProgram: TOKEN_PROGRAM_ADDRESS,
     });
-    const { value } = (await rpc('getLatestBlockhash', [])).result as {
-      value: { blockhash: string; lastValidBlockHeight: number };
-    };
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (draft) => setTransactionMessageFeePayerSigner(owner, draft),
-      (draft) =>
-        setTransactionMessageLifetimeUsingBlockhash(
-          { blockhash: blockhash(value.blockhash), lastValidBlockHeight: BigInt(value.lastValidBlockHeight) },
-          draft,
-        ),
-      (draft) =>
-        appendTransactionMessageInstruction(
-          getCloseAccountInstruction({ account, destination: owner.address, owner }),
-          draft,
-        ),
-    );
+    const message = await messageOnLatestBlockhash(rpc, owner, [
+      getCloseAccountInstruction({ account, destination: owner.address, owner }),
+    ]);
     const signed = trader.wallet.signTransaction(
       getBase64EncodedWireTransaction(compileTransaction(message)),
     );
@@ -1274,23 +1255,9 @@ describe('value conservation across random trading on the embedded cluster', () 
 
   /** A plain SOL transfer signed by `from` (which pays the fee), sent around the server. */
   async function transferSol(from: KeyPairSigner, to: string, lamports: bigint): Promise<string> {
-    const { value } = (await rpc('getLatestBlockhash', [])).result as {
-      value: { blockhash: string; lastValidBlockHeight: number };
-    };
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (draft) => setTransactionMessageFeePayerSigner(from, draft),
-      (draft) =>
-        setTransactionMessageLifetimeUsingBlockhash(
-          { blockhash: blockhash(value.blockhash), lastValidBlockHeight: BigInt(value.lastValidBlockHeight) },
-          draft,
-        ),
-      (draft) =>
-        appendTransactionMessageInstruction(
-          getTransferSolInstruction({ source: from, destination: address(to), amount: lamports }),
-          draft,
-        ),
-    );
+    const message = await messageOnLatestBlockhash(rpc, from, [
+      getTransferSolInstruction({ source: from, destination: address(to), amount: lamports }),
+    ]);
     return sendAndConfirm(getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(message)));
   }
 

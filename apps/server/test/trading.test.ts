@@ -1,15 +1,9 @@
 import {
   address,
-  appendTransactionMessageInstruction,
-  blockhash,
   compileTransaction,
   createNoopSigner,
-  createTransactionMessage,
   getBase64EncodedWireTransaction,
   getTransactionDecoder,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
 } from '@solana/kit';
 import {
   findAssociatedTokenPda,
@@ -40,6 +34,7 @@ import {
   type TestApp,
   type TestDatabase,
 } from './helpers/test-app';
+import { messageOnLatestBlockhash } from './helpers/cluster-rpc';
 import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from './helpers/wallets';
 
 interface Trader {
@@ -509,23 +504,9 @@ describe('spot trading on the embedded cluster', () => {
   async function closeTokenAccount(user: Trader, mint: string) {
     const owner = createNoopSigner(address(user.wallet.address));
     const account = await ataOf(user, mint);
-    const { value } = (await rpc('getLatestBlockhash', [])).result as {
-      value: { blockhash: string; lastValidBlockHeight: number };
-    };
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (draft) => setTransactionMessageFeePayerSigner(owner, draft),
-      (draft) =>
-        setTransactionMessageLifetimeUsingBlockhash(
-          { blockhash: blockhash(value.blockhash), lastValidBlockHeight: BigInt(value.lastValidBlockHeight) },
-          draft,
-        ),
-      (draft) =>
-        appendTransactionMessageInstruction(
-          getCloseAccountInstruction({ account, destination: owner.address, owner }),
-          draft,
-        ),
-    );
+    const message = await messageOnLatestBlockhash(rpc, owner, [
+      getCloseAccountInstruction({ account, destination: owner.address, owner }),
+    ]);
     const signed = user.wallet.signTransaction(getBase64EncodedWireTransaction(compileTransaction(message)));
     const sent = await rpc('sendTransaction', [signed, { encoding: 'base64' }]);
     expect(sent.error, JSON.stringify(sent)).toBeUndefined();

@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { getTransferSolInstruction } from '@solana-program/system';
@@ -15,7 +14,7 @@ import {
   signTransactionMessageWithSigners,
 } from '@solana/kit';
 import { USDC_MINT } from '@solterm/contracts';
-import { percentile, report, round, startServer } from './lib/harness';
+import { percentile, report, round, startServer, serverCpuMs } from './lib/harness';
 
 // `/api/health` latency while anonymous clients hammer the embedded cluster's public `/rpc` with heavy
 // requests at the public limits, p99 under 50 ms: the cluster runs in a worker thread, so its work
@@ -137,30 +136,6 @@ async function loop(connection) {
 Promise.all(Array.from({ length: workerData.connections }, (_, connection) => loop(connection)))
   .then(() => parentPort.postMessage(done));
 `;
-
-/**
- * CPU time (ms, user + system) used so far by the server (a child of this process): all its threads,
- * and its main thread (the event loop) alone, from /proc (Linux only).
- */
-async function serverCpuMs(): Promise<{ all: number; main: number } | undefined> {
-  const ticks = async (file: string) => {
-    const stat = await fs.readFile(file, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    return { ppid: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * 10 };
-  };
-  try {
-    for (const entry of await fs.readdir('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      const candidate = await ticks(`/proc/${entry}/stat`).catch(() => undefined);
-      if (candidate?.ppid !== process.pid) continue;
-      if (!(await fs.readFile(`/proc/${entry}/cmdline`, 'utf8')).includes('server.ts')) continue;
-      return { all: candidate.ms, main: (await ticks(`/proc/${entry}/task/${entry}/stat`)).ms };
-    }
-  } catch {
-    // not Linux
-  }
-  return undefined;
-}
 
 /** `/api/health` latencies (ms) of one client asking one request at a time, 5 ms apart. */
 async function sampleHealth(url: string, seconds: number): Promise<number[]> {

@@ -1,8 +1,7 @@
-import fs from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { getBase58Decoder } from '@solana/kit';
-import { percentile, report, round, startServer } from './lib/harness';
+import { percentile, report, round, startServer, serverCpuMs } from './lib/harness';
 
 // A full spot swap round trip on loopback, p50 under 30 ms: POST /api/trading/get-unsigned-transaction
 // (SOL/USDC, 0.01 SOL), the wallet signs it here, then POST
@@ -55,32 +54,6 @@ function createWallet() {
       throw new Error('the wallet is not a signer of the transaction');
     },
   };
-}
-
-/**
- * CPU time (ms, user + system) used so far by the server (a child of this process), all its threads
- * and its main thread alone, from /proc (Linux only). The main thread runs the event loop, so its
- * CPU per round trip is a floor under the round trip's latency on an idle machine.
- */
-async function serverCpuMs(): Promise<{ all: number; main: number } | undefined> {
-  const ticks = async (file: string) => {
-    const stat = await fs.readFile(file, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    return { ppid: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * 10 };
-  };
-  try {
-    for (const entry of await fs.readdir('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      const process_ = await ticks(`/proc/${entry}/stat`).catch(() => undefined);
-      if (process_?.ppid !== process.pid) continue;
-      // (tsx's esbuild service is a child too)
-      if (!(await fs.readFile(`/proc/${entry}/cmdline`, 'utf8')).includes('server.ts')) continue;
-      return { all: process_.ms, main: (await ticks(`/proc/${entry}/task/${entry}/stat`)).ms };
-    }
-  } catch {
-    // not Linux
-  }
-  return undefined;
 }
 
 const server = await startServer();

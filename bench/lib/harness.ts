@@ -103,3 +103,29 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 export const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+
+/**
+ * CPU time (ms, user + system) used so far by the server (a child of this process), all its threads
+ * and its main thread alone, from /proc (Linux only). The main thread runs the event loop, so its
+ * CPU per request is a floor under the request's latency on an idle machine.
+ */
+export async function serverCpuMs(): Promise<{ all: number; main: number } | undefined> {
+  const ticks = async (file: string) => {
+    const stat = await fs.readFile(file, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    return { ppid: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * 10 };
+  };
+  try {
+    for (const entry of await fs.readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const candidate = await ticks(`/proc/${entry}/stat`).catch(() => undefined);
+      if (candidate?.ppid !== process.pid) continue;
+      // (tsx's esbuild service is a child too)
+      if (!(await fs.readFile(`/proc/${entry}/cmdline`, 'utf8')).includes('server.ts')) continue;
+      return { all: candidate.ms, main: (await ticks(`/proc/${entry}/task/${entry}/stat`)).ms };
+    }
+  } catch {
+    // not Linux
+  }
+  return undefined;
+}

@@ -82,6 +82,7 @@ import {
   type TestApp,
   type TestDatabase,
 } from './helpers/test-app';
+import { getSetComputeUnitLimitInstruction } from '@solana-program/compute-budget';
 import { messageOnLatestBlockhash } from './helpers/cluster-rpc';
 import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from './helpers/wallets';
 
@@ -1253,9 +1254,15 @@ describe('value conservation across random trading on the embedded cluster', () 
     }
   }
 
+  let operatorTransfers = 0;
+
   /** A plain SOL transfer signed by `from` (which pays the fee), sent around the server. */
   async function transferSol(from: KeyPairSigner, to: string, lamports: bigint): Promise<string> {
+    // A distinct compute limit per transfer: the same move twice within one blockhash would otherwise be
+    // byte-identical, and the cluster would refuse the second as already processed (no fee change).
+    operatorTransfers += 1;
     const message = await messageOnLatestBlockhash(rpc, from, [
+      getSetComputeUnitLimitInstruction({ units: 10_000 + operatorTransfers }),
       getTransferSolInstruction({ source: from, destination: address(to), amount: lamports }),
     ]);
     return sendAndConfirm(getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(message)));

@@ -6,3 +6,4 @@ export * from './limit-orders';
 export * from './positions';
 export * from './receipts';
 export * from './quote-firmness';
+export * from './affordability';

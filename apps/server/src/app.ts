@@ -45,6 +45,8 @@ import { registerWalletRoutes } from './modules/wallet/wallet.routes';
 import { createWalletRepository } from './modules/wallet/wallet.repository';
 import { createWalletService, type WalletService } from './modules/wallet/wallet.service';
 import { createLimitKeeper, type LimitKeeper } from './modules/trading/limit-keeper';
+import { createRelayRepository } from './modules/relay/relay.repository';
+import { createRelay, type Relay } from './modules/relay/relay.service';
 import { createTradingRepository } from './modules/trading/trading.repository';
 import { registerTradingRoutes } from './modules/trading/trading.routes';
 import { createTradingService, type TradingService } from './modules/trading/trading.service';
@@ -79,6 +81,7 @@ export interface App {
     market: MarketService;
     holders: HoldersService;
     chain: ChainService;
+    relay: Relay;
     wallet: WalletService;
     trading: TradingService;
   };
@@ -222,6 +225,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // JSON-RPC text as over HTTP, u64 values kept exact, as an internal caller); SOLANA_RPC_URL over HTTP.
   const chain = createChainService({
     rpcUrl,
+    now,
     log: server.log,
     transport: cluster
       ? async <T>({ payload }: { payload: unknown }) =>
@@ -257,12 +261,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           await readOrCreateSecret(config.dataDir, 'venue-escrow-key', 32),
         )
     : undefined;
-  const tradingRepository = createTradingRepository(database.db);
+  // The relay first: wallet and trading register their ticket kinds with it.
+  const relay = createRelay({ repo: createRelayRepository(database.db), chain, now, log: server.log });
+  const tradingRepository = createTradingRepository(database.db, now);
   const publishOrder = (userId: string, order: TSpotOrder) => {
     void hub.publish(userId, { type: 'order_update', data: order }).catch(() => undefined);
   };
   const trading = createTradingService({
     repo: tradingRepository,
+    relay,
     chain,
     market,
     venue,
@@ -277,6 +284,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           repo: tradingRepository,
           chain,
           trading,
+          relay,
           escrow: escrowSigner,
           maker: cluster.marketMaker,
           intervalMs: config.limitKeeperIntervalMs,
@@ -286,7 +294,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           onOrderChanged: publishOrder,
         })
       : undefined;
-  const tickets = trading.tickets;
   const wallet = createWalletService({
     chain,
     market,
@@ -296,7 +303,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     now,
     // The embedded cluster's treasury is the mint authority of its tokens: the faucet mints USDC with it.
     faucetMinter: cluster?.treasury,
-    tickets,
+    relay,
   });
 
   await server.register(fastifyHelmet, {
@@ -332,7 +339,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerRealtimeRoutes(server, { hub, auth });
   registerMarketRoutes(server, { market, now });
   registerHoldersRoutes(server, { holders });
-  registerTradingRoutes(server, { trading, keeper, repo: tradingRepository, requireAuth });
+  registerTradingRoutes(server, { trading, keeper, requireAuth });
   registerWalletRoutes(server, { wallet, requireAuth });
   if (cluster) {
     // Raw text in and out: answers hold u64 values beyond 2^53, written as exact integer literals.
@@ -371,7 +378,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // The chain is reached over HTTP, possibly at this very server's /rpc: chain work starts once it listens.
   // Sends interrupted by a previous stop are settled from the chain first, then the keeper starts.
   server.addHook('onListen', async () => {
-    await trading
+    await relay
       .reconcileSent()
       .catch((error: unknown) => server.log.error({ err: error }, 'reconciliation after restart failed'));
     await keeper
@@ -383,7 +390,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     server,
     database,
     hub,
-    services: { auth, email, market, holders, chain, wallet, trading },
+    services: { auth, email, market, holders, chain, relay, wallet, trading },
     keeper,
     market: { data: marketData, stream: marketStream },
     cluster,

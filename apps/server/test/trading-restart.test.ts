@@ -10,7 +10,7 @@ import {
 } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TSpotOrder, TTrade, TUnsignedTransaction, TWalletBalance } from '@solterm/contracts';
-import { createTradingRepository } from '../src/modules/trading/trading.repository';
+import { createRelayRepository } from '../src/modules/relay/relay.repository';
 import {
   bearer,
   call,
@@ -89,7 +89,7 @@ describe('trading across a server restart', () => {
     const signed = wallet.signTransaction(built.body.data.unsigned_transaction);
     const transaction = getTransactionDecoder().decode(Buffer.from(signed, 'base64'));
     const signature = getSignatureFromTransaction(transaction);
-    const repo = createTradingRepository(app.database.db);
+    const repo = createRelayRepository(app.database.db);
     const ticket = await repo.findTicketByMessageHash(
       createHash('sha256')
         .update(transaction.messageBytes as unknown as Uint8Array)

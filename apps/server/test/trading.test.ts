@@ -596,7 +596,9 @@ describe('spot trading on the embedded cluster', () => {
     });
     expect(result.status, JSON.stringify(result.body)).toBe(200);
     const chain = app.services.chain;
-    const send = vi.spyOn(chain, 'sendAndConfirm').mockRejectedValueOnce(new Error('killed before sending'));
+    const send = vi
+      .spyOn(app.services.relay, 'sendServerSigned')
+      .mockRejectedValueOnce(new Error('killed before sending'));
     // The claim's own recovery sees the signature as in flight and leaves it claimed, as after a crash.
     const statuses = vi
       .spyOn(chain, 'getSignatureStatuses')
@@ -674,8 +676,8 @@ describe('spot trading on the embedded cluster', () => {
     } = await import('@solana/kit');
     const transaction = getTransactionDecoder().decode(Buffer.from(signed, 'base64'));
     const signature = getSignatureFromTransaction(transaction);
-    const { createTradingRepository } = await import('../src/modules/trading/trading.repository');
-    const repo = createTradingRepository(app.database.db);
+    const { createRelayRepository } = await import('../src/modules/relay/relay.repository');
+    const repo = createRelayRepository(app.database.db);
     const ticket = await repo.findTicketByMessageHash(
       createHash('sha256')
         .update(transaction.messageBytes as unknown as Uint8Array)
@@ -688,7 +690,7 @@ describe('spot trading on the embedded cluster', () => {
     expect(await repo.claimTicket(ticket!.id, signature, cosigned, new Date())).toBe(true);
     await app.services.chain.sendTransaction(cosigned);
 
-    expect(await app.services.trading.reconcileSent()).toBe(1);
+    expect(await app.services.relay.reconcileSent()).toBe(1);
     const recorded = await call<TSpotOrder>(app, {
       method: 'POST',
       url: '/api/trading/spot/order',

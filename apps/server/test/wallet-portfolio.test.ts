@@ -127,9 +127,10 @@ describe('wallet portfolio, token balances and the USDC faucet on the embedded c
       (draft) => appendTransactionMessageInstructions(instructions, draft),
     );
     const signed = await signTransactionMessageWithSigners(message);
-    await app.services.chain.sendAndConfirm(
+    await app.services.relay.sendServerSigned(
       getBase64EncodedWireTransaction(signed),
       getSignatureFromTransaction(signed),
+      lifetime.lastValidBlockHeight,
     );
   }
 

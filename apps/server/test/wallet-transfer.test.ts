@@ -12,7 +12,7 @@ import {
 } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USDC_MINT } from '@solterm/contracts';
-import type { NewTicket } from '../src/modules/trading/transaction-tickets';
+import type { NewTicket, Relay } from '../src/modules/relay/relay.service';
 import { createWalletService } from '../src/modules/wallet/wallet.service';
 import { createWalletRepository } from '../src/modules/wallet/wallet.repository';
 import {
@@ -463,7 +463,7 @@ describe('transfers built for the wallet to sign, on the embedded cluster', () =
   });
 
   it('registers each built transfer as a ticket holding the exact message the wallet signs', async () => {
-    const registered: NewTicket[] = [];
+    const registered: (Omit<NewTicket<unknown>, 'kind'> & { kind: string })[] = [];
     const wallet = createWalletService({
       chain: app.services.chain,
       market: app.services.market,
@@ -471,12 +471,15 @@ describe('transfers built for the wallet to sign, on the embedded cluster', () =
       faucetRateLimit: app.config.faucetRateLimit,
       faucetGrants: createWalletRepository(app.database.db),
       now: () => new Date(),
-      tickets: {
-        async register(ticket) {
-          registered.push(ticket);
+      // The relay as far as the wallet uses it: kinds registered, built transfers remembered.
+      relay: {
+        ...app.services.relay,
+        registerKind() {},
+        async register(ticket: NewTicket<unknown>) {
+          registered.push({ ...ticket, kind: ticket.kind.kind });
           return { id: `ticket-${registered.length}` };
         },
-      },
+      } as Relay,
     });
     const sender = await kitUser({ amount_sol: 1, amount_usdc: 10 });
     const owner = {

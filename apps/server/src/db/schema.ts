@@ -2,5 +2,6 @@
 // tables; only the module's repository queries them.
 export * from '../modules/auth/auth.tables';
 export * from '../modules/email/email.tables';
+export * from '../modules/relay/relay.tables';
 export * from '../modules/trading/trading.tables';
 export * from '../modules/wallet/wallet.tables';

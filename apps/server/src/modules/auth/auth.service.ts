@@ -14,7 +14,8 @@ import {
 } from '@solterm/contracts';
 import { AppError } from '../../lib/app-error';
 import type { EmailService } from '../email/email.service';
-import { isUniqueViolation, type AuthRepository, type UserRow } from './auth.repository';
+import { isUniqueViolation } from '../../db/errors';
+import type { AuthRepository, UserRow } from './auth.repository';
 import { encryptSecret, generateCustodialKeypair } from './custodial-wallet';
 import { decideLoginAttempt, type LoginThrottlePolicy } from './login-throttle';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';

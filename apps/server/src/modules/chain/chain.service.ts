@@ -19,6 +19,17 @@ import { AppError, isAppError } from '../../lib/app-error';
 /** The SPL Token program (token accounts of the identity map's mints live under it). */
 export const TOKEN_PROGRAM_ADDRESS = address('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
 
+// The chain module's public face: transaction building and token legs are used by the modules that
+// build transactions (wallet, trading), through this file only.
+export {
+  buildTransaction,
+  LAMPORTS_PER_SIGNATURE,
+  MAX_DEFAULT_COMPUTE_UNIT_LIMIT,
+  priorityFeeLamports,
+  type BlockhashLifetime,
+} from './transaction-builder';
+export { associatedTokenAddress, tokenLegInstructions } from './token-legs';
+
 export interface ChainServiceDeps {
   /**
    * The JSON-RPC URL, read on every call: the embedded cluster's URL is only known once the server
@@ -33,6 +44,8 @@ export interface ChainServiceDeps {
   transport?: RpcTransport;
   /** How long requestAirdrop waits for `confirmed` before giving up (default 30 s). */
   confirmTimeoutMs?: number;
+  /** The clock the airdrop's confirmation deadline is read from. */
+  now: () => Date;
 }
 
 /** One SPL token balance of an owner, summed over its token accounts of that mint. */
@@ -152,15 +165,12 @@ export function createChainService(deps: ChainServiceDeps) {
   }
 
   /**
-   * Polls until `signature` is confirmed: a failed transaction throws `failure` (logged), a slow one
-   * CHAIN__CONFIRMATION_TIMEOUT; `resend` is called every 20 polls while waiting.
+   * Polls until an airdrop's `signature` is confirmed: a failed one throws `failure` (logged), a slow
+   * one CHAIN__CONFIRMATION_TIMEOUT. (Transactions the server holds the bytes of are landed by the
+   * relay, which rebroadcasts them; an airdrop is the node's own transaction.)
    */
-  async function waitUntilConfirmed(
-    signature: string,
-    failure: ErrorCode,
-    resend?: () => Promise<unknown>,
-  ): Promise<void> {
-    const deadline = Date.now() + confirmTimeoutMs;
+  async function waitUntilConfirmed(signature: string, failure: ErrorCode): Promise<void> {
+    const deadline = deps.now().getTime() + confirmTimeoutMs;
     for (let attempt = 0; ; attempt++) {
       const [status] = await getSignatureStatuses([signature]);
       if (status?.err) {
@@ -168,8 +178,7 @@ export function createChainService(deps: ChainServiceDeps) {
         throw new AppError(failure);
       }
       if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') return;
-      if (Date.now() >= deadline) throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
-      if (resend && attempt > 0 && attempt % 20 === 0) await resend();
+      if (deps.now().getTime() >= deadline) throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
       await sleep(Math.min(10 * 2 ** attempt, 100));
     }
   }
@@ -277,23 +286,6 @@ export function createChainService(deps: ChainServiceDeps) {
     simulateTransaction,
     sendTransaction,
     getSignatureStatuses,
-
-    /**
-     * Sends a transaction the server signed alone (faucet mint, keeper fill, refund) and waits until
-     * it is confirmed; a failed transaction throws CHAIN__TRANSACTION_FAILED with its error logged.
-     */
-    async sendAndConfirm(wireBase64: string, signature: string): Promise<void> {
-      const simulation = await simulateTransaction(wireBase64);
-      if (simulation.err) {
-        deps.log.error(
-          { signature, err: simulation.err, logs: simulation.logs },
-          'server transaction would fail',
-        );
-        throw new AppError('CHAIN__TRANSACTION_FAILED');
-      }
-      await sendTransaction(wireBase64);
-      await waitUntilConfirmed(signature, 'CHAIN__TRANSACTION_FAILED', () => sendTransaction(wireBase64));
-    },
 
     /**
      * Requests an airdrop and waits until it is `confirmed` (polling getSignatureStatuses).

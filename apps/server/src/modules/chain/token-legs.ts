@@ -8,14 +8,6 @@ import {
 import { address, type Address, type Instruction, type TransactionSigner } from '@solana/kit';
 import { WRAPPED_SOL_MINT } from '@solterm/contracts';
 
-/**
- * Rent-exempt minimum of an account without data (a wallet), in lamports: the runtime refuses a
- * transfer that creates a wallet below it or leaves the sender between 0 and it.
- */
-export const RENT_EXEMPT_WALLET_LAMPORTS = 890_880n;
-/** Rent-exempt minimum of an SPL token account (165 bytes), paid by whoever creates it. */
-export const RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS = 2_039_280n;
-
 /** A token as a transfer needs it: SOL is the wrapped-SOL mint and moves as lamports. */
 export interface LegToken {
   mint: string;

@@ -1,26 +1,37 @@
 import type { KeyPairSigner } from '@solana/kit';
-import { WRAPPED_SOL_MINT, type TExecutionReceipt, type TSpotOrder } from '@solterm/contracts';
+import { WRAPPED_SOL_MINT, type TSpotOrder } from '@solterm/contracts';
 import {
   Dec,
-  fromBaseUnits,
+  executionReceipt,
   limitFill,
   limitOrderCrosses,
-  slippageBps,
+  orderLifecycle,
+  settlementOf,
+  settlingState,
   type LimitFill,
+  type OrderState,
+  type Settlement,
 } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
-import type { ChainService } from '../chain/chain.service';
-import { buildTransaction } from '../chain/transaction-builder';
+import {
+  associatedTokenAddress,
+  buildTransaction,
+  tokenLegInstructions,
+  type ChainService,
+} from '../chain/chain.service';
+import type { Relay } from '../relay/relay.service';
 import type { OrderRow, TradingRepository } from './trading.repository';
-import { orderToWire, type TradingService } from './trading.service';
+import { orderToWire, receiptToWire } from './trading-wire';
+import type { TradingService } from './trading.service';
 import type { VenueToken } from './venues/spot-venue';
-import { associatedTokenAddress, tokenLegInstructions } from '../chain/token-legs';
 
 export interface LimitKeeperDeps {
   repo: TradingRepository;
   chain: ChainService;
   trading: TradingService;
+  /** Sends the keeper's server-signed settlements (the one landing loop). */
+  relay: Relay;
   /** Owner of the escrow accounts; pays the fees of fills and refunds. */
   escrow: KeyPairSigner;
   /** The market maker that takes the other side of a fill. */
@@ -36,8 +47,6 @@ export interface LimitKeeperDeps {
 
 const ESCROW_MIN_LAMPORTS = 1_000_000_000n;
 const ESCROW_TOP_UP_LAMPORTS = 10_000_000_000n;
-
-type Settlement = 'fill' | 'cancel';
 
 function tokensOf(order: OrderRow, pair: { base: VenueToken; quote: VenueToken }) {
   return order.escrowLeg === 'base'
@@ -144,26 +153,21 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     if (kind === 'fill') {
       const pair = await trading.resolvePair(order.symbol);
       const fill = fillOf(order);
-      const quoteUnits = order.side === 'Buy' ? fill.toMaker : fill.toTrader;
-      const price = fromBaseUnits(quoteUnits, pair.quote.decimals).div(
-        fromBaseUnits(BigInt(order.baseAmount), pair.base.decimals),
-      );
-      const limit = new Dec(order.price!);
-      const receipt: TExecutionReceipt = {
-        quoted_price: limit.toNumber(),
-        filled_price: price.toSignificantDigits(10).toNumber(),
-        slippage_bps: slippageBps({
-          side: order.side as 'Buy' | 'Sell',
-          quotedPrice: limit,
-          filledPrice: price,
-        })
-          .toDecimalPlaces(2, Dec.ROUND_HALF_UP)
-          .toNumber(),
-        network_fee_sol: 0,
-        venue_fee: 0,
-        time_to_land_ms: Math.max(0, Math.round(performance.now() - startedAt)),
-        priority_fee_micro_lamports: 0,
-      };
+      const exact = executionReceipt({
+        side: order.side as 'Buy' | 'Sell',
+        quotedPrice: new Dec(order.price!),
+        baseUnits: BigInt(order.baseAmount),
+        quoteUnits: order.side === 'Buy' ? fill.toMaker : fill.toTrader,
+        baseDecimals: pair.base.decimals,
+        quoteDecimals: pair.quote.decimals,
+        // The escrow owner pays the settlement's fee, not the trader; the maker's spread is in its price.
+        networkFeeLamports: 0n,
+        venueFee: new Dec(0),
+        timeToLandMs: performance.now() - startedAt,
+        priorityFeeMicroLamports: 0,
+      });
+      const receipt = receiptToWire(exact, pair.quote.decimals);
+      const price = exact.filledPrice;
       const at = deps.now();
       finished = await repo.fillOrder(
         order.id,
@@ -188,10 +192,15 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
         },
       );
     } else {
-      finished = await repo.transitionOrder(order.id, 'Settling:cancel', 'Cancelled', {
-        settlementValidUntil: null,
-        settlementTransaction: null,
-      });
+      finished = await repo.transitionOrder(
+        order.id,
+        'Settling:cancel',
+        orderLifecycle.next('Settling:cancel', 'cancel'),
+        {
+          settlementValidUntil: null,
+          settlementTransaction: null,
+        },
+      );
     }
     const row = finished ?? (await repo.findOrder(order.id))!;
     deps.onOrderChanged?.(row.userId, orderToWire(row));
@@ -202,7 +211,7 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
   async function settle(order: OrderRow, kind: Settlement, fill?: LimitFill): Promise<OrderRow | undefined> {
     const startedAt = performance.now();
     const built = await settlementTransaction(order, kind, fill);
-    const claimed = await repo.transitionOrder(order.id, 'Pending', `Settling:${kind}`, {
+    const claimed = await repo.transitionOrder(order.id, 'Pending', settlingState(kind), {
       settlementTxHash: built.signature,
       settlementValidUntil: built.lastValidBlockHeight.toString(),
       settlementTransaction: built.wireBase64,
@@ -213,18 +222,23 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     if (!claimed) return undefined;
     inFlight.add(order.id);
     try {
-      await chain.sendAndConfirm(built.wireBase64, built.signature);
+      await deps.relay.sendServerSigned(built.wireBase64, built.signature, built.lastValidBlockHeight);
     } catch (error) {
       const [status] = await chain.getSignatureStatuses([built.signature]).catch(() => [null]);
       if (!status) {
         // Refused before it reached the chain: back to Pending, nothing moved.
-        await repo.transitionOrder(order.id, `Settling:${kind}`, 'Pending', {
-          settlementTxHash: null,
-          settlementValidUntil: null,
-          settlementTransaction: null,
-          fillMakerAmount: null,
-          fillTraderAmount: null,
-        });
+        await repo.transitionOrder(
+          order.id,
+          settlingState(kind),
+          orderLifecycle.next(settlingState(kind), 'revert'),
+          {
+            settlementTxHash: null,
+            settlementValidUntil: null,
+            settlementTransaction: null,
+            fillMakerAmount: null,
+            fillTraderAmount: null,
+          },
+        );
       }
       throw error;
     } finally {
@@ -241,10 +255,11 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
    * Returns the order as it is afterwards.
    */
   async function reconcileSettling(order: OrderRow): Promise<OrderRow> {
-    const kind: Settlement = order.status === 'Settling:fill' ? 'fill' : 'cancel';
+    const state = order.status as OrderState;
+    const kind: Settlement = settlementOf(state) ?? 'cancel';
     const signature = order.settlementTxHash!;
     const backToPending = async () =>
-      (await repo.transitionOrder(order.id, order.status, 'Pending', {
+      (await repo.transitionOrder(order.id, state, orderLifecycle.next(state, 'revert'), {
         settlementTxHash: null,
         settlementValidUntil: null,
         settlementTransaction: null,
@@ -261,7 +276,11 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     }
     if (!order.settlementTransaction) return order;
     try {
-      await chain.sendAndConfirm(order.settlementTransaction, signature);
+      await deps.relay.sendServerSigned(
+        order.settlementTransaction,
+        signature,
+        BigInt(order.settlementValidUntil ?? '0'),
+      );
     } catch (error) {
       deps.log.warn({ err: error, order: order.id }, 'claimed settlement sent again did not land');
       const [after] = await chain.getSignatureStatuses([signature]).catch(() => [null]);
@@ -341,7 +360,7 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
 
   async function tick(): Promise<number> {
     await resolveSettling();
-    await trading.reconcileSent();
+    await deps.relay.reconcileSent();
     return fillCrossed();
   }
 
@@ -376,7 +395,8 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     async cancel(userId: string, orderId: string): Promise<TSpotOrder> {
       let order = await repo.findOrder(orderId);
       if (!order || order.userId !== userId) throw new AppError('TRADING__ORDER_NOT_FOUND');
-      if (order.orderType === 'Limit' && order.status.startsWith('Settling:') && !inFlight.has(order.id)) {
+      const settling = settlementOf(order.status as OrderState) !== null;
+      if (order.orderType === 'Limit' && settling && !inFlight.has(order.id)) {
         // A settlement was claimed and never recorded (a crash, a lost send): resolve it from the chain
         // now rather than answer 409 until its blockhash expires.
         order = await reconcileSettling(order);

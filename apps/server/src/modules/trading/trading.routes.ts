@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import {
@@ -21,18 +20,16 @@ import {
   ZTradesQuerySchema,
   ZUnsignedTransactionSchema,
 } from '@solterm/contracts';
-import { AppError, isAppError } from '../../lib/app-error';
+import { AppError } from '../../lib/app-error';
 import { ok } from '../../lib/reply';
 import type { ZodApp } from '../../lib/zod-app';
 import { authOf } from '../../plugins/authenticate';
 import type { LimitKeeper } from './limit-keeper';
-import type { TradingRepository } from './trading.repository';
 import type { TradingService } from './trading.service';
 
 export interface TradingRoutesDeps {
   trading: TradingService;
   keeper?: LimitKeeper;
-  repo: TradingRepository;
   requireAuth: preHandlerAsyncHookHandler;
 }
 
@@ -53,7 +50,7 @@ const ZSymbolParamsSchema = z.object({ symbol: z.string().min(1).max(140) });
 export const TRADABLE_RATE_LIMIT = { max: 120, timeWindow: 60_000 };
 
 export function registerTradingRoutes(app: ZodApp, deps: TradingRoutesDeps): void {
-  const { trading, requireAuth, repo } = deps;
+  const { trading, requireAuth } = deps;
   const tags = ['trading'];
   const security = [{ bearerAuth: [] }];
 
@@ -96,35 +93,12 @@ export function registerTradingRoutes(app: ZodApp, deps: TradingRoutesDeps): voi
       response: { 200: success(ZExecuteSignedTransactionResultSchema) },
     },
     handler: async (request, reply) => {
-      const { user } = authOf(request);
-      const key = request.headers['idempotency-key'];
-      const run = () => trading.execute(user, request.body.signed_transaction);
-      if (!key) return ok(await run());
-      const requestHash = createHash('sha256').update(JSON.stringify(request.body)).digest('hex');
-      if (!(await repo.claimIdempotencyKey(user.id, key, requestHash))) {
-        const previous = await repo.findIdempotencyKey(user.id, key);
-        if (!previous || previous.requestHash !== requestHash)
-          throw new AppError('TRADING__IDEMPOTENCY_CONFLICT');
-        if (previous.state !== 'done') throw new AppError('TRADING__IDEMPOTENCY_IN_PROGRESS');
-        return reply.code(Number(previous.statusCode) as 200).send(previous.response as never);
-      }
-      try {
-        const answer = ok(await run());
-        await repo.completeIdempotencyKey(user.id, key, 200, answer);
-        return answer;
-      } catch (error) {
-        if (isAppError(error) && error.status < 500) {
-          await repo.completeIdempotencyKey(user.id, key, error.status, {
-            success: false,
-            error: error.message,
-            code: error.code,
-          });
-        } else {
-          // Unknown outcome (server or node failure): let the same key try again.
-          await repo.releaseIdempotencyKey(user.id, key);
-        }
-        throw error;
-      }
+      const answer = await trading.execute(
+        authOf(request).user,
+        request.body.signed_transaction,
+        request.headers['idempotency-key'],
+      );
+      return reply.code(answer.statusCode as 200).send(answer.body as never);
     },
   });
 

@@ -1,0 +1,82 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '../../lib/app-error';
+import type { ChainService } from '../chain/chain.service';
+
+export type LandingOutcome = { outcome: 'landed'; slot: bigint; err: unknown } | { outcome: 'expired' };
+
+export interface LandingDeps {
+  chain: ChainService;
+  log: FastifyBaseLogger;
+  /** How often a sent transaction is rebroadcast until it lands or its blockhash expires (default 2 s). */
+  rebroadcastIntervalMs?: number;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The one send-and-confirm loop of the server, for wallet-signed and server-signed transactions
+ * alike: send, rebroadcast every ~2 s while the blockhash is valid, and wait for the chain's verdict.
+ */
+export function createLanding(deps: LandingDeps) {
+  const { chain } = deps;
+  const rebroadcastIntervalMs = deps.rebroadcastIntervalMs ?? 2000;
+
+  /** Sends, rebroadcasts, and waits until confirmed (ok or failed) or the blockhash is past. */
+  async function land(
+    wireBase64: string,
+    signature: string,
+    lastValidBlockHeight: bigint,
+  ): Promise<LandingOutcome> {
+    await chain.sendTransaction(wireBase64);
+    let lastSend = performance.now();
+    for (let attempt = 0; ; attempt++) {
+      // Wait before each look, the first included: a transaction just sent is not yet confirmed
+      // (the node still has to persist it), so a status read at once would be a wasted call.
+      await sleep(Math.min(2 ** attempt, 50));
+      const [status] = await chain.getSignatureStatuses([signature]);
+      if (status && status.confirmationStatus !== 'processed') {
+        return { outcome: 'landed', slot: status.slot, err: status.err };
+      }
+      if (performance.now() - lastSend >= rebroadcastIntervalMs) {
+        if ((await chain.getBlockHeight()) > lastValidBlockHeight) {
+          // One last look: it may have landed just before the blockhash expired.
+          const [last] = await chain.getSignatureStatuses([signature]);
+          if (last) return { outcome: 'landed', slot: last.slot, err: last.err };
+          return { outcome: 'expired' };
+        }
+        await chain.sendTransaction(wireBase64).catch(() => undefined);
+        lastSend = performance.now();
+      }
+    }
+  }
+
+  /**
+   * A transaction the server signed alone (faucet mint, keeper fill or refund): simulated first, then
+   * landed; CHAIN__TRANSACTION_FAILED when it would fail or failed, CHAIN__CONFIRMATION_TIMEOUT when
+   * its blockhash expired unseen.
+   */
+  async function sendServerSigned(
+    wireBase64: string,
+    signature: string,
+    lastValidBlockHeight: bigint,
+  ): Promise<void> {
+    const simulation = await chain.simulateTransaction(wireBase64);
+    if (simulation.err) {
+      deps.log.error(
+        { signature, err: simulation.err, logs: simulation.logs },
+        'server transaction would fail',
+      );
+      throw new AppError('CHAIN__TRANSACTION_FAILED');
+    }
+    const landing = await land(wireBase64, signature, lastValidBlockHeight);
+    if (landing.outcome === 'expired') throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
+    if (landing.err !== null) {
+      deps.log.error({ signature, err: landing.err }, 'transaction failed on chain');
+      throw new AppError('CHAIN__TRANSACTION_FAILED');
+    }
+  }
+
+  return { land, sendServerSigned };
+}
+
+export type Landing = ReturnType<typeof createLanding>;

@@ -1,0 +1,232 @@
+import { getBase64EncodedWireTransaction, getSignatureFromTransaction, type Transaction } from '@solana/kit';
+import type { TExecuteSignedTransactionResult, TSpotOrder } from '@solterm/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '../../lib/app-error';
+import type { ChainService } from '../chain/chain.service';
+import { tradeErrorCodeOf } from './chain-error-mapping';
+import { createIdempotency } from './idempotency';
+import { createLanding } from './landing';
+import type { RelayRepository, TicketRow } from './relay.repository';
+import { decodeSigned, messageHashOf, verifySignatures } from './signed-transaction';
+import { createKindRegistry, type TicketKind } from './ticket-kinds';
+
+export type { TicketKind, SettledTicket } from './ticket-kinds';
+export type { TicketRow } from './relay.repository';
+export type { IdempotentAnswer } from './idempotency';
+
+export interface RelayDeps {
+  repo: RelayRepository;
+  chain: ChainService;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  /** How often a sent transaction is rebroadcast until it lands or its blockhash expires (default 2 s). */
+  rebroadcastIntervalMs?: number;
+}
+
+/** A transaction built for a wallet to sign, remembered until it is executed. */
+export interface NewTicket<Payload> {
+  userId: string;
+  kind: TicketKind<Payload>;
+  /** The wallet that must sign (the fee payer). */
+  walletAddress: string;
+  messageBytes: Uint8Array;
+  lastValidBlockHeight: bigint;
+  payload: Payload;
+  /** The order the ticket places or fills, if any. */
+  orderId?: string | null;
+}
+
+/** Who executes: the signed-in user and the wallet the session trades with. */
+export interface Executor {
+  id: string;
+  solanaWalletAddress: string | null;
+}
+
+export type TicketOutcome = 'landed' | 'failed' | 'expired' | 'in_flight';
+
+/**
+ * The relay owns every signed transaction. What the server builds for a wallet to sign is a ticket
+ * (kind, payload, message hash, expiry height); executing verifies the wallet's signatures against
+ * the ticket, adds the server's co-signatures only then, simulates, sends, rebroadcasts until the
+ * blockhash expires, confirms, and settles the ticket with its kind's handler in one database
+ * transaction. A crash between sending and settling is reconciled from the chain's signature statuses.
+ */
+export function createRelay(deps: RelayDeps) {
+  const { repo, chain, now } = deps;
+  const kinds = createKindRegistry();
+  const landing = createLanding(deps);
+
+  async function settle(
+    ticket: TicketRow,
+    startedAt: number | null,
+    failed: boolean,
+  ): Promise<TSpotOrder | null> {
+    const kind = kinds.get(ticket.kind);
+    const payload = kind.payload.parse(ticket.payload);
+    const signature = ticket.signature!;
+    const feeLamports = kind.readsFee ? await chain.getTransactionFee(signature).catch(() => null) : null;
+    const at = now();
+    const handler = failed ? kind.onFailed : kind.onLanded;
+    await repo.settleTicket(ticket.id, failed ? 'failed' : 'landed', at, async (tx) => {
+      await handler?.({ tx, ticket, payload, signature, at, feeLamports, startedAt });
+    });
+    return (await kind.afterSettled?.(ticket, payload)) ?? null;
+  }
+
+  /** What happened to a sent ticket, from the chain; a valid one still unseen is sent again. */
+  async function reconcileTicket(ticket: TicketRow): Promise<TicketOutcome> {
+    const [status] = await chain.getSignatureStatuses([ticket.signature!]);
+    if (status && status.confirmationStatus !== 'processed') {
+      await settle(ticket, null, status.err !== null);
+      return status.err === null ? 'landed' : 'failed';
+    }
+    if (status) return 'in_flight';
+    if ((await chain.getBlockHeight()) > BigInt(ticket.lastValidBlockHeight)) {
+      await repo.setTicketStatus(ticket.id, 'expired', now());
+      return 'expired';
+    }
+    if (ticket.signedTransaction)
+      await chain.sendTransaction(ticket.signedTransaction).catch(() => undefined);
+    return 'in_flight';
+  }
+
+  /** The executor's open ticket this transaction was built as; refusals name what is wrong. */
+  async function ticketOf(executor: Executor, transaction: Transaction): Promise<TicketRow> {
+    const ticket = await repo.findTicketByMessageHash(messageHashOf(transaction.messageBytes));
+    if (!ticket || ticket.userId !== executor.id) {
+      const feePayer = Object.keys(transaction.signatures)[0];
+      if (feePayer && feePayer === executor.solanaWalletAddress && (await repo.hasOpenTicket(executor.id))) {
+        throw new AppError('TRADING__TRANSACTION_MODIFIED');
+      }
+      throw new AppError('TRADING__TRANSACTION_UNKNOWN');
+    }
+    if (ticket.status === 'expired') throw new AppError('TRADING__TRANSACTION_EXPIRED');
+    if (ticket.status !== 'open') throw new AppError('TRADING__ALREADY_EXECUTED');
+    return ticket;
+  }
+
+  /**
+   * The wire transaction to send (co-signed by the server where its kind says so), simulated while
+   * the blockhash's validity is checked; refusals are the spec's messages.
+   */
+  async function prepare(ticket: TicketRow, transaction: Transaction): Promise<string> {
+    const kind = kinds.get(ticket.kind);
+    const payload = kind.payload.parse(ticket.payload);
+    const serverSigners = kind.serverSigners?.(payload) ?? [];
+    await verifySignatures(transaction, serverSigners);
+    const expired = async () => {
+      await repo.setTicketStatus(ticket.id, 'expired', now());
+      return new AppError('TRADING__TRANSACTION_EXPIRED');
+    };
+    const heightRead = chain.getBlockHeight();
+    heightRead.catch(() => undefined);
+    const ready =
+      kind.coSign && serverSigners.length > 0 ? await kind.coSign(ticket, payload, transaction) : transaction;
+    const wireBase64 = getBase64EncodedWireTransaction(ready);
+    // The simulation changes nothing on chain: it runs alongside the expiry check, and its outcome
+    // (or failure) only counts once the blockhash is known to be still valid.
+    const simulating = chain.simulateTransaction(wireBase64);
+    simulating.catch(() => undefined);
+    if ((await heightRead) > BigInt(ticket.lastValidBlockHeight)) throw await expired();
+    const simulation = await simulating;
+    if (simulation.err) {
+      const code = tradeErrorCodeOf(simulation.err);
+      deps.log.info(
+        { ticket: ticket.id, err: simulation.err, code },
+        'signed transaction refused in simulation',
+      );
+      if (code === 'TRADING__TRANSACTION_EXPIRED') await repo.setTicketStatus(ticket.id, 'expired', now());
+      throw new AppError(code);
+    }
+    return wireBase64;
+  }
+
+  /** Claims the ticket, lands the transaction and settles it. */
+  async function send(ticket: TicketRow, transaction: Transaction, wireBase64: string, startedAt: number) {
+    const signature = getSignatureFromTransaction(transaction);
+    if (!(await repo.claimTicket(ticket.id, signature, wireBase64, now()))) {
+      throw new AppError('TRADING__ALREADY_EXECUTED');
+    }
+    let landed;
+    try {
+      landed = await landing.land(wireBase64, signature, BigInt(ticket.lastValidBlockHeight));
+    } catch (error) {
+      // The node never took it (RPC down): nothing was sent, the same ticket may be signed again.
+      const [status] = await chain.getSignatureStatuses([signature]).catch(() => [null]);
+      if (!status) await repo.reopenTicket(ticket.id);
+      throw error;
+    }
+    if (landed.outcome === 'expired') {
+      await repo.setTicketStatus(ticket.id, 'expired', now());
+      throw new AppError('TRADING__TRANSACTION_EXPIRED');
+    }
+    const sent = { ...ticket, signature, signedTransaction: wireBase64, status: 'sending' };
+    const order = await settle(sent, startedAt, landed.err !== null);
+    if (landed.err !== null) {
+      deps.log.warn({ signature, err: landed.err }, 'transaction landed with an error');
+      throw new AppError(tradeErrorCodeOf(landed.err as never));
+    }
+    return { transaction_hash: signature, status: 'confirmed' as const, slot: Number(landed.slot), order };
+  }
+
+  return {
+    /** Registers a kind of ticket (each module registers its own at start). */
+    registerKind<Payload>(kind: TicketKind<Payload>): void {
+      kinds.add(kind);
+    },
+
+    /** Remembers a built transaction as an open ticket; its payload must satisfy the kind's schema. */
+    async register<Payload>(ticket: NewTicket<Payload>): Promise<{ id: string }> {
+      const payload = ticket.kind.payload.parse(ticket.payload);
+      const row = await repo.insertTicket({
+        userId: ticket.userId,
+        kind: ticket.kind.kind,
+        walletAddress: ticket.walletAddress,
+        messageHash: messageHashOf(ticket.messageBytes),
+        lastValidBlockHeight: ticket.lastValidBlockHeight.toString(),
+        payload: payload as Record<string, unknown>,
+        orderId: ticket.orderId ?? null,
+        status: 'open',
+      });
+      return { id: row.id };
+    },
+
+    /** POST /trading/execute-signed-transaction: verify, co-sign, simulate, send, confirm, settle. */
+    async execute(executor: Executor, signedBase64: string): Promise<TExecuteSignedTransactionResult> {
+      const startedAt = performance.now();
+      const transaction = decodeSigned(signedBase64);
+      const ticket = await ticketOf(executor, transaction);
+      const wireBase64 = await prepare(ticket, transaction);
+      return send(ticket, transaction, wireBase64, startedAt);
+    },
+
+    /** The Idempotency-Key protocol around an execution (the same key and body answer the first result). */
+    idempotency: createIdempotency(repo),
+
+    /** A server-signed transaction (faucet, keeper): simulated, landed, or refused with CHAIN__*. */
+    sendServerSigned: landing.sendServerSigned,
+
+    reconcileTicket,
+
+    /** A user's ticket still in flight under `signature` is reconciled now (POST /trading/spot/order). */
+    async reconcileSignature(userId: string, signature: string): Promise<void> {
+      const ticket = await repo.findTicketBySignature(signature);
+      if (ticket && ticket.userId === userId && ticket.status === 'sending') await reconcileTicket(ticket);
+    },
+
+    /** After a restart: every ticket that was sent but not settled is settled from the chain. */
+    async reconcileSent(): Promise<number> {
+      let settled = 0;
+      for (const ticket of await repo.listTicketsByStatus('sending')) {
+        try {
+          if ((await reconcileTicket(ticket)) !== 'in_flight') settled++;
+        } catch (error) {
+          deps.log.error({ err: error, ticket: ticket.id }, 'ticket reconciliation failed');
+        }
+      }
+      return settled;
+    },
+  };
+}
+
+export type Relay = ReturnType<typeof createRelay>;

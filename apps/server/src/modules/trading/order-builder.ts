@@ -1,0 +1,321 @@
+import { randomUUID } from 'node:crypto';
+import { address, createNoopSigner } from '@solana/kit';
+import { getCreateAssociatedTokenIdempotentInstruction } from '@solana-program/token';
+import {
+  SOL_DECIMALS,
+  TRADE_MESSAGES,
+  WRAPPED_SOL_MINT,
+  type TOrder,
+  type TUnsignedTransaction,
+} from '@solterm/contracts';
+import {
+  affordabilityShortfall,
+  Dec,
+  fromBaseUnits,
+  limitEscrow,
+  RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS,
+  RENT_EXEMPT_WALLET_LAMPORTS,
+  toBaseUnits,
+} from '@solterm/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import { isUniqueViolation } from '../../db/errors';
+import { AppError } from '../../lib/app-error';
+import {
+  associatedTokenAddress,
+  buildTransaction,
+  LAMPORTS_PER_SIGNATURE,
+  MAX_DEFAULT_COMPUTE_UNIT_LIMIT,
+  priorityFeeLamports,
+  tokenLegInstructions,
+  type ChainService,
+} from '../chain/chain.service';
+import type { Relay } from '../relay/relay.service';
+import type { LimitPayload, OrderKinds, SwapPayload } from './order-kinds';
+import type { Pairs, TradingPair } from './pairs';
+import { amountText, hundredthsNumber, priceNumber, quantityNumber } from './trading-wire';
+import { VenueError, type SpotVenue, type VenueToken } from './venues/spot-venue';
+
+export interface OrderBuilderDeps {
+  pairs: Pairs;
+  chain: ChainService;
+  venue: SpotVenue;
+  relay: Relay;
+  kinds: OrderKinds;
+  /** Where limit orders escrow funds (local venue only; without it limit orders are refused). */
+  escrowAddress?: string;
+  now: () => Date;
+  log: FastifyBaseLogger;
+}
+
+type Holdings = { lamports: bigint; tokens: Map<string, bigint> };
+
+/**
+ * Refuses an order the wallet cannot afford with the spec's 'Insufficient {token} balance.
+ * Required: …, Available: …', before anything is built (the engine's one affordability rule).
+ */
+function assertAffordable(
+  holdings: Holdings,
+  pays: { token: VenueToken; amount: bigint },
+  receives: VenueToken | null,
+  feeLamports: bigint,
+): void {
+  const shortfall = affordabilityShortfall({
+    ...holdings,
+    nativeMint: WRAPPED_SOL_MINT,
+    pays: { ...pays.token, amount: pays.amount },
+    receives,
+    feeLamports,
+  });
+  if (!shortfall) return;
+  throw new AppError(
+    'TRADING__INSUFFICIENT_FUNDS',
+    TRADE_MESSAGES.insufficientTokenBalance(
+      shortfall.token.symbol,
+      amountText(shortfall.required, shortfall.token.decimals),
+      amountText(shortfall.available, shortfall.token.decimals),
+    ),
+  );
+}
+
+function baseUnitsOf(quantity: number, decimals: number): bigint {
+  const units = toBaseUnits(new Dec(quantity).toDecimalPlaces(decimals, Dec.ROUND_DOWN), decimals);
+  if (units <= 0n) throw new AppError('TRADING__AMOUNT_TOO_SMALL');
+  return units;
+}
+
+/** Orders as transactions for the wallet to sign: market swaps through the venue, limit escrows. */
+export function createOrderBuilder(deps: OrderBuilderDeps) {
+  const { chain, venue, pairs } = deps;
+
+  function mapVenueError(error: unknown, pair: TradingPair): never {
+    if (error instanceof VenueError) {
+      if (error.kind === 'no_liquidity') throw new AppError('TRADING__NO_LIQUIDITY');
+      if (error.kind === 'pair_unavailable') {
+        throw new AppError('TRADING__PAIR_UNAVAILABLE', TRADE_MESSAGES.pairUnavailable(pair.text));
+      }
+      if (error.kind === 'bad_request') throw new AppError('TRADING__AMOUNT_TOO_SMALL');
+      if (error.kind === 'quote_expired') throw new AppError('TRADING__QUOTE_EXPIRED');
+      deps.log.error({ err: error }, 'spot venue failed');
+      throw new AppError('TRADING__VENUE_UNAVAILABLE');
+    }
+    throw error;
+  }
+
+  async function buildMarketOrder(
+    userId: string,
+    wallet: string,
+    order: TOrder,
+    pair: TradingPair,
+  ): Promise<TUnsignedTransaction> {
+    const baseAmount = baseUnitsOf(order.quantity, pair.base.decimals);
+    // The wallet's holdings are read while the venue quotes; awaited after the quote, so a venue
+    // error is still the one reported when both fail.
+    const holdingsRead = pairs.holdingsOf(wallet);
+    holdingsRead.catch(() => undefined);
+    const quotedAt = deps.now();
+    const quote = await venue
+      .quote({
+        base: pair.base,
+        quote: pair.quote,
+        side: order.side,
+        baseAmount,
+        slippageBps: order.slippage_bps,
+      })
+      .catch((error: unknown) => mapVenueError(error, pair));
+    const [pays, receives] =
+      order.side === 'Buy'
+        ? [{ token: pair.quote, amount: quote.quoteAmountLimit }, pair.base]
+        : [{ token: pair.base, amount: baseAmount }, pair.quote];
+    const estimatedFee =
+      2n * LAMPORTS_PER_SIGNATURE +
+      priorityFeeLamports(order.priority_fee_micro_lamports, MAX_DEFAULT_COMPUTE_UNIT_LIMIT);
+    assertAffordable(await holdingsRead, pays, receives, estimatedFee);
+    const swap = await venue
+      .buildSwap({ quote, userAddress: wallet, priorityFeeMicroLamports: order.priority_fee_micro_lamports })
+      .catch((error: unknown) => mapVenueError(error, pair));
+    const payload: SwapPayload = {
+      orderId: randomUUID(),
+      orderType: 'Market',
+      symbol: pair.text,
+      side: order.side,
+      baseMint: pair.base.mint,
+      quoteMint: pair.quote.mint,
+      baseDecimals: pair.base.decimals,
+      quoteDecimals: pair.quote.decimals,
+      baseAmount: baseAmount.toString(),
+      quoteAmount: quote.quoteAmount.toString(),
+      quantity: fromBaseUnits(baseAmount, pair.base.decimals).toFixed(),
+      quotedPrice: quote.price.toFixed(),
+      userPrice: order.price === undefined ? null : new Dec(order.price).toFixed(),
+      venueFee: quote.venueFee.toFixed(),
+      priorityFeeMicroLamports: order.priority_fee_micro_lamports,
+      venue: venue.name,
+      quotedAt: quotedAt.toISOString(),
+      venueSigners: swap.venueSigners,
+      slippageBps: order.slippage_bps,
+    };
+    await deps.relay.register({
+      userId,
+      kind: deps.kinds.swap,
+      walletAddress: wallet,
+      messageBytes: swap.messageBytes,
+      lastValidBlockHeight: swap.lastValidBlockHeight,
+      payload,
+      orderId: payload.orderId,
+    });
+    return {
+      unsigned_transaction: Buffer.from(swap.wireBytes).toString('base64'),
+      order_id: payload.orderId,
+      quote: {
+        venue: venue.name,
+        price: priceNumber(quote.price),
+        market_price: priceNumber(quote.marketPrice),
+        quantity: quantityNumber(payload.quantity),
+        quote_amount: quantityNumber(fromBaseUnits(quote.quoteAmount, pair.quote.decimals)),
+        base_symbol: pair.base.symbol,
+        quote_symbol: pair.quote.symbol,
+        venue_fee: quantityNumber(quote.venueFee.toDecimalPlaces(pair.quote.decimals, Dec.ROUND_HALF_UP)),
+        price_impact_bps: hundredthsNumber(quote.priceImpactBps),
+        slippage_bps: order.slippage_bps,
+        network_fee_lamports: swap.networkFeeLamports.toString(),
+      },
+      last_valid_block_height: swap.lastValidBlockHeight.toString(),
+      size_bytes: swap.sizeBytes,
+    };
+  }
+
+  /** The limit's escrow legs, refused when too small to settle. */
+  function escrowOf(order: TOrder, pair: TradingPair, baseAmount: bigint) {
+    const escrow = limitEscrow({
+      side: order.side,
+      baseAmount,
+      limitPrice: new Dec(order.price!),
+      baseDecimals: pair.base.decimals,
+      quoteDecimals: pair.quote.decimals,
+    });
+    if (escrow.escrowAmount <= 0n || escrow.settleAmount <= 0n)
+      throw new AppError('TRADING__AMOUNT_TOO_SMALL');
+    const escrowToken = escrow.escrowLeg === 'base' ? pair.base : pair.quote;
+    const settleToken = escrow.escrowLeg === 'base' ? pair.quote : pair.base;
+    // A refund or fill pays SOL to the wallet later, when its account may have been emptied: a
+    // payment below the rent-exempt minimum to an empty account would fail, so the leg is at least that.
+    const solLeg =
+      escrowToken.mint === WRAPPED_SOL_MINT
+        ? escrow.escrowAmount
+        : settleToken.mint === WRAPPED_SOL_MINT
+          ? escrow.settleAmount
+          : undefined;
+    if (solLeg !== undefined && solLeg < RENT_EXEMPT_WALLET_LAMPORTS) {
+      throw new AppError(
+        'TRADING__AMOUNT_TOO_SMALL',
+        `A limit order moves at least ${amountText(RENT_EXEMPT_WALLET_LAMPORTS, SOL_DECIMALS)} SOL (the rent-exempt minimum)`,
+      );
+    }
+    return { ...escrow, escrowToken, settleToken };
+  }
+
+  async function buildLimitOrder(
+    userId: string,
+    wallet: string,
+    order: TOrder,
+    pair: TradingPair,
+  ): Promise<TUnsignedTransaction> {
+    const escrowAddress = deps.escrowAddress;
+    if (!escrowAddress) {
+      throw new AppError('TRADING__VENUE_UNAVAILABLE', 'Limit orders need the local market maker venue');
+    }
+    const baseAmount = baseUnitsOf(order.quantity, pair.base.decimals);
+    const escrow = escrowOf(order, pair, baseAmount);
+    const { escrowToken, settleToken } = escrow;
+    const networkFee =
+      LAMPORTS_PER_SIGNATURE +
+      priorityFeeLamports(order.priority_fee_micro_lamports, MAX_DEFAULT_COMPUTE_UNIT_LIMIT);
+    // The escrow's token account may have to be created by this transaction (rent paid once per mint),
+    // and so may the wallet's account of the token the fill pays (its rent counted when not held).
+    assertAffordable(
+      await pairs.holdingsOf(wallet),
+      { token: escrowToken, amount: escrow.escrowAmount },
+      settleToken,
+      networkFee + RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS,
+    );
+    const user = createNoopSigner(address(wallet));
+    const instructions = [
+      ...(await tokenLegInstructions({
+        token: escrowToken,
+        from: user,
+        to: escrowAddress,
+        amount: escrow.escrowAmount,
+        createRecipientAccount: user,
+      })),
+      // The wallet opens (idempotently, paying the rent) the account the fill pays into: the keeper
+      // never pays rent for an account the wallet could close again.
+      ...(settleToken.mint === WRAPPED_SOL_MINT
+        ? []
+        : [
+            getCreateAssociatedTokenIdempotentInstruction({
+              payer: user,
+              ata: await associatedTokenAddress(wallet, settleToken.mint),
+              owner: user.address,
+              mint: address(settleToken.mint),
+            }),
+          ]),
+    ];
+    const built = await buildTransaction({
+      feePayer: user.address,
+      instructions,
+      lifetime: await chain.getLatestBlockhash(),
+      priorityFeeMicroLamports: order.priority_fee_micro_lamports,
+    });
+    const payload: LimitPayload = {
+      orderId: randomUUID(),
+      symbol: pair.text,
+      side: order.side,
+      baseMint: pair.base.mint,
+      quoteMint: pair.quote.mint,
+      baseDecimals: pair.base.decimals,
+      quoteDecimals: pair.quote.decimals,
+      baseAmount: baseAmount.toString(),
+      quantity: fromBaseUnits(baseAmount, pair.base.decimals).toFixed(),
+      limitPrice: new Dec(order.price!).toFixed(),
+      escrowLeg: escrow.escrowLeg,
+      escrowAmount: escrow.escrowAmount.toString(),
+      settleAmount: escrow.settleAmount.toString(),
+      priorityFeeMicroLamports: order.priority_fee_micro_lamports,
+    };
+    await deps.relay.register({
+      userId,
+      kind: deps.kinds.limitEscrow,
+      walletAddress: wallet,
+      messageBytes: built.messageBytes,
+      lastValidBlockHeight: built.lastValidBlockHeight,
+      payload,
+      orderId: payload.orderId,
+    });
+    return {
+      unsigned_transaction: built.base64,
+      order_id: payload.orderId,
+      quote: null,
+      last_valid_block_height: built.lastValidBlockHeight.toString(),
+      size_bytes: built.sizeBytes,
+    };
+  }
+
+  return {
+    /** POST /trading/get-unsigned-transaction for a wallet that may trade. */
+    async buildOrder(userId: string, wallet: string, order: TOrder): Promise<TUnsignedTransaction> {
+      const pair = await pairs.resolvePair(order.symbol);
+      const build = () =>
+        order.order_type === 'Limit'
+          ? buildLimitOrder(userId, wallet, order, pair)
+          : buildMarketOrder(userId, wallet, order, pair);
+      try {
+        return await build();
+      } catch (error) {
+        // The same order built twice on one blockhash can (rarely, despite the compute-limit jitter)
+        // compile to the same message as an earlier ticket: build it once more.
+        if (isUniqueViolation(error)) return build();
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { isAddress } from '@solana/kit';
+import { getTokenBySymbol, SOL_DECIMALS, SOLANA_WALLET_TYPES, SpecDecimal } from '@solterm/contracts';
+import { AppError } from '../../lib/app-error';
+
+/** What the wallet module needs to know about the signed-in user. */
+export interface WalletOwner {
+  id: string;
+  solanaWalletAddress: string | null;
+  walletType: string | null;
+  isWatchOnly: boolean;
+}
+
+const SOLANA_TYPES: readonly string[] = SOLANA_WALLET_TYPES;
+
+/** Base units to a JSON number of whole tokens (decimal.js, never float division). */
+export function fromBaseUnits(amount: bigint, decimals: number): number {
+  return new SpecDecimal(amount.toString()).div(new SpecDecimal(10).pow(decimals)).toNumber();
+}
+
+/** Whole SOL (already validated: positive, at most 9 decimals) to lamports. */
+export function solToLamports(amountSol: number): bigint {
+  return BigInt(new SpecDecimal(amountSol).times(new SpecDecimal(10).pow(SOL_DECIMALS)).toFixed(0));
+}
+
+/** Whole tokens to base units, rounded down: a transfer never moves more than was asked. */
+export function toBaseUnits(amount: number, decimals: number): bigint {
+  return BigInt(
+    new SpecDecimal(amount).times(new SpecDecimal(10).pow(decimals)).toFixed(0, SpecDecimal.ROUND_DOWN),
+  );
+}
+
+/** A Solana wallet that signs (not watch-only, not an EVM wallet): the only kind that may trade. */
+export function canTrade(owner: WalletOwner): boolean {
+  return (
+    owner.solanaWalletAddress !== null &&
+    !owner.isWatchOnly &&
+    owner.walletType !== null &&
+    SOLANA_TYPES.includes(owner.walletType)
+  );
+}
+
+/**
+ * The connected wallet's address when it is a Solana wallet the portfolio may read: no wallet gives
+ * 'No wallet connected. Please connect a wallet first.'; watch-only and EVM wallets give the spec's
+ * 'Portfolio data is only available for Solana wallets. …'.
+ */
+export function solanaAddressOf(owner: WalletOwner): string {
+  if (!owner.solanaWalletAddress) throw new AppError('WALLET__NOT_CONNECTED');
+  if (!canTrade(owner)) throw new AppError('WALLET__SOLANA_ONLY');
+  return owner.solanaWalletAddress;
+}
+
+/** The connected Solana wallet, refusing an address the client names (`claimed`) that is another one. */
+export function ownWalletOf(owner: WalletOwner, claimed: string | undefined): string {
+  const walletAddress = solanaAddressOf(owner);
+  const named = claimed?.trim();
+  if (named && named !== walletAddress) {
+    throw new AppError(isAddress(named) ? 'WALLET__ADDRESS_MISMATCH' : 'WALLET__ADDRESS_INVALID');
+  }
+  return walletAddress;
+}
+
+/** The wallet that signs faucet requests and transfers: watch-only sessions get the trading refusal. */
+export function signingWalletOf(owner: WalletOwner): string {
+  if (owner.isWatchOnly) throw new AppError('WALLET__WATCH_ONLY');
+  return solanaAddressOf(owner);
+}
+
+/** A mint address, or a symbol of the identity map (`USDC`, `bonk`) resolved to its mint. */
+export function resolveMint(mintOrSymbol: string): string {
+  const text = mintOrSymbol.trim();
+  if (isAddress(text)) return text;
+  const known = getTokenBySymbol(text);
+  if (!known) throw new AppError('WALLET__MINT_INVALID');
+  return known.mint;
+}

@@ -2,6 +2,21 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import serverArchitecture from './apps/server/eslint/module-boundaries.js';
+
+/**
+ * The server's modules, lowest layer first: a module imports only modules of lower layers. Bots,
+ * backtests and futures go above trading.
+ */
+const SERVER_MODULE_LAYERS = [
+  ['email', 'chain', 'health'],
+  ['auth'],
+  ['realtime'],
+  ['market'],
+  ['holders', 'relay'],
+  ['wallet'],
+  ['trading'],
+];
 
 export default tseslint.config(
   {
@@ -100,6 +115,22 @@ export default tseslint.config(
               message: 'the server reaches the chain only through RPC (app.ts starts the cluster).',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // The server's module graph (DESIGN.md): public files only, lower layers only, so no cycles.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts'],
+    plugins: { solterm: serverArchitecture },
+    rules: {
+      'solterm/module-boundaries': [
+        'error',
+        {
+          srcDir: 'apps/server/src',
+          layers: SERVER_MODULE_LAYERS,
+          publicFiles: { realtime: ['realtime.hub'] },
         },
       ],
     },

@@ -18,7 +18,7 @@ import {
   ZHistoricalChartSchema,
   type TCandle,
 } from '@solterm/contracts';
-import { Dec } from '../src/modules/market/market-decimal';
+import { Dec } from '@solterm/engine';
 import { call, createClock, createTestApp, type TestApp } from './helpers/test-app';
 
 const BONK_MINT = 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263';

@@ -13,7 +13,7 @@ import {
   ZTrendingTokenSchema,
   type TCandle,
 } from '@solterm/contracts';
-import { Dec } from '../src/modules/market/market-decimal';
+import { Dec } from '@solterm/engine';
 import { call, createClock, createTestApp, type TestApp } from './helpers/test-app';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/market');

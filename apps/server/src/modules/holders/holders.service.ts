@@ -1,6 +1,7 @@
 import type { THolder, THolderAnalysis, THolderStats, THolderType } from '@solterm/contracts';
 import { AppError } from '../../lib/app-error';
-import { Dec, toSignificant, toWireNumber } from '../market/market-decimal';
+import { Dec } from '@solterm/engine';
+import { toSignificant, toWireNumber } from '../../lib/wire-decimal';
 import type { MarketService } from '../market/market.service';
 import type { HolderSnapshot, HolderSource, WalletDirectory } from './holder-source';
 

@@ -31,7 +31,14 @@ import {
 import { AppError, isAppError } from '../../lib/app-error';
 import type { RawCandle } from './candle-aggregation';
 import type { MarketData, MarketToken, SearchSource, TokenQuote } from './market-data';
-import { centsToUsd, Dec, decimalString, percentChange, toSignificant, toWireNumber } from './market-decimal';
+import { Dec } from '@solterm/engine';
+import {
+  centsToUsd,
+  decimalString,
+  percentChange,
+  toSignificant,
+  toWireNumber,
+} from '../../lib/wire-decimal';
 
 /** The quote every market-data price is expressed in. */
 const USD: MarketToken = { symbol: 'USD', name: 'US Dollar', mint: null, decimals: 6 };

@@ -6,7 +6,7 @@ import {
   publicOrderStatus,
   type ExecutionReceipt,
 } from '@solterm/engine';
-import { toSignificant, toWireNumber } from '../market/market-decimal';
+import { toSignificant, toWireNumber } from '../../lib/wire-decimal';
 import type { OrderRow, TradeRow } from './trading.repository';
 
 /** A decimal as the wire's price number (10 significant digits). */

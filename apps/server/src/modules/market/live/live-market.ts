@@ -12,7 +12,8 @@ import {
 import { AppError } from '../../../lib/app-error';
 import type { RawCandle } from '../candle-aggregation';
 import type { CandleRequest, MarketData, MarketToken, TokenQuote } from '../market-data';
-import { Dec, decimalString, toSignificant, toWireNumber } from '../market-decimal';
+import { Dec } from '@solterm/engine';
+import { decimalString, toSignificant, toWireNumber } from '../../../lib/wire-decimal';
 import { formatAge } from '../simulator/token-art';
 import { TOKEN_UNIVERSE, type UniverseToken } from '../simulator/token-universe';
 import { createCoinGecko, type TCoinMarket } from './coingecko';

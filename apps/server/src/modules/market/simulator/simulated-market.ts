@@ -10,14 +10,14 @@ import {
 import { deriveAddress } from '../../../lib/derived-address';
 import { aggregateCandles, type RawCandle } from '../candle-aggregation';
 import type { CandleRequest, MarketData, MarketToken, SearchSource, TokenQuote } from '../market-data';
+import { Dec } from '@solterm/engine';
 import {
   centsToUsd,
-  Dec,
   decimalString,
   percentChange,
   toSignificant,
   toWireNumber,
-} from '../market-decimal';
+} from '../../../lib/wire-decimal';
 import { createCandleStore } from './candle-store';
 import { HOUR, MINUTE, PriceProcess } from './price-process';
 import { buildSimulatedTokens, estimateHolderCount, type SimulatedToken } from './simulated-tokens';

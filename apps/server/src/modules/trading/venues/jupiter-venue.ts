@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { MAX_SLIPPAGE_BPS, MAX_TRANSACTION_SIZE_BYTES } from '@solterm/contracts';
 import { Dec, fromBaseUnits } from '@solterm/engine';
 import { AppError } from '../../../lib/app-error';
-import { LAMPORTS_PER_SIGNATURE } from '../../chain/transaction-builder';
+import { LAMPORTS_PER_SIGNATURE } from '../../chain/chain.service';
 import {
   VenueError,
   type SpotQuote,

@@ -1,8 +1,12 @@
 import { address, createNoopSigner, partiallySignTransaction, type KeyPairSigner } from '@solana/kit';
 import { WRAPPED_SOL_MINT } from '@solterm/contracts';
 import { Dec, DEFAULT_RFQ_PRICING, isQuoteStillFirm, quoteRfq, type RfqPricing } from '@solterm/engine';
-import type { ChainService } from '../../chain/chain.service';
-import { buildTransaction } from '../../chain/transaction-builder';
+import {
+  associatedTokenAddress,
+  buildTransaction,
+  tokenLegInstructions,
+  type ChainService,
+} from '../../chain/chain.service';
 import {
   VenueError,
   type SpotQuote,
@@ -12,7 +16,6 @@ import {
   type SpotVenue,
   type VenueToken,
 } from './spot-venue';
-import { associatedTokenAddress, tokenLegInstructions } from '../../chain/token-legs';
 
 /** How long a quote stays executable, by default (RFQ_QUOTE_TTL_MS). */
 export const DEFAULT_QUOTE_TTL_MS = 10_000;

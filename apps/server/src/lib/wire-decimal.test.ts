@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { centsToUsd, Dec, percentChange, toSignificant, toWireNumber, usd } from './market-decimal';
+import { Dec } from '@solterm/engine';
+import { centsToUsd, percentChange, toSignificant, toWireNumber, usd } from './wire-decimal';
 
 describe('toWireNumber: the rounded decimal as a JSON number', () => {
   it.each([

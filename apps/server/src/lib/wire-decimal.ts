@@ -1,15 +1,13 @@
-import { SpecDecimal, type NumericInput } from '@solterm/contracts';
+import type { NumericInput } from '@solterm/contracts';
+import { Dec } from '@solterm/engine';
 
 /**
- * Decimal helpers of the market module. Prices travel internally as doubles that carry a decimal
+ * Decimal helpers for answers (market data, trading, holders). Prices travel internally as doubles that carry a decimal
  * of at most 15 significant digits (the simulator quantises to 10; providers send JSON numbers);
  * every computation on money (ratios, market caps, percentages, sums) is done in decimal.js with
  * 18 significant digits, ROUND_HALF_UP, and rounded there. Only the rounded result becomes a JSON
  * number, at the edge, through {@link toWireNumber}.
  */
-export const Dec = SpecDecimal;
-export type Dec = SpecDecimal;
-
 /** Significant digits of prices the market answers with. */
 export const PRICE_SIGNIFICANT_DIGITS = 10;
 

@@ -1,0 +1,134 @@
+// ESLint rule `solterm/module-boundaries`: the server's module graph as the architecture declares it.
+//
+// - apps/server/src/modules/<m>/ is a module. A file of one module imports another module only through
+//   that module's public file (`<other>.service.ts`, or the module's declared `publicFiles`), never
+//   its repository, tables or helpers. Tables files may import another module's tables file (foreign
+//   keys); db/schema.ts gathers every tables file.
+// - Modules are layered (`layers`, lowest first) and a module may import only modules of lower
+//   layers, so the module graph is acyclic by construction; a module missing from `layers` is reported.
+// - Platform folders (lib, db, config) never import modules (db/schema.ts may import tables files);
+//   plugins (HTTP glue) import modules only through their public files.
+// - Composition roots (`roots`, e.g. app.ts, server.ts, worker.ts) may import anything.
+import path from 'node:path';
+
+/** Where a file sits: a module, a platform folder, plugins, a composition root, or outside the app. */
+function placeOf(file, srcDir, roots) {
+  const relative = path.relative(srcDir, file);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return { kind: 'outside' };
+  const parts = relative.split(path.sep);
+  if (parts.length === 1)
+    return roots.includes(parts[0]) ? { kind: 'root' } : { kind: 'platform', name: parts[0] };
+  if (parts[0] === 'modules' && parts.length >= 3) {
+    return { kind: 'module', name: parts[1], inner: parts.slice(2).join('/') };
+  }
+  if (parts[0] === 'plugins') return { kind: 'plugins' };
+  return { kind: 'platform', name: parts[0] };
+}
+
+const withoutExtension = (file) => file.replace(/\.(ts|js|mjs|tsx)$/, '');
+
+export const moduleBoundaries = {
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Modules import each other only through public files, along a declared acyclic layering',
+    },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          srcDir: { type: 'string' },
+          layers: { type: 'array', items: { type: 'array', items: { type: 'string' } } },
+          publicFiles: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+          roots: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['srcDir', 'layers'],
+        additionalProperties: false,
+      },
+    ],
+    messages: {
+      notPublic: "'{{target}}' is internal to the {{module}} module: import it through {{publicFiles}}",
+      upward:
+        'The {{from}} module (layer {{fromLayer}}) may not import the {{to}} module (layer {{toLayer}}): modules import only lower layers, so the graph stays acyclic',
+      unknownModule:
+        'The {{module}} module has no layer: add it to the module-boundaries layers in eslint.config.js',
+      platformImportsModule: '{{platform}}/ is platform code: it must not import the {{module}} module',
+      tablesAcross:
+        'Tables of the {{module}} module are imported only by db/schema.ts and by tables files (foreign keys)',
+    },
+  },
+  create(context) {
+    const options = context.options[0];
+    const srcDir = path.resolve(context.cwd ?? process.cwd(), options.srcDir);
+    const roots = options.roots ?? ['app.ts', 'server.ts', 'worker.ts'];
+    const layerOf = new Map();
+    options.layers.forEach((names, index) => names.forEach((name) => layerOf.set(name, index)));
+    const publicFilesOf = (name) => options.publicFiles?.[name] ?? [`${name}.service`];
+    const file = path.resolve(context.filename);
+    const from = placeOf(file, srcDir, roots);
+    if (from.kind === 'outside' || from.kind === 'root') return {};
+
+    function check(node, source) {
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const to = placeOf(path.resolve(path.dirname(file), source), srcDir, roots);
+      if (to.kind !== 'module') return;
+      if (from.kind === 'module' && from.name === to.name) return;
+      const target = withoutExtension(to.inner);
+      const isTables = target.endsWith('.tables');
+      const fromTables = from.kind === 'module' && withoutExtension(from.inner).endsWith('.tables');
+      const fromSchema =
+        from.kind === 'platform' && from.name === 'db' && path.basename(file).startsWith('schema.');
+      if (isTables) {
+        if (!fromTables && !fromSchema)
+          context.report({ node, messageId: 'tablesAcross', data: { module: to.name } });
+        return;
+      }
+      if (from.kind === 'platform') {
+        context.report({
+          node,
+          messageId: 'platformImportsModule',
+          data: { platform: from.name, module: to.name },
+        });
+        return;
+      }
+      const publicFiles = publicFilesOf(to.name);
+      if (!publicFiles.includes(target)) {
+        context.report({
+          node,
+          messageId: 'notPublic',
+          data: {
+            target: source,
+            module: to.name,
+            publicFiles: publicFiles.map((name) => `${name}.ts`).join(' or '),
+          },
+        });
+        return;
+      }
+      if (from.kind !== 'module') return;
+      for (const name of [from.name, to.name]) {
+        if (!layerOf.has(name)) {
+          context.report({ node, messageId: 'unknownModule', data: { module: name } });
+          return;
+        }
+      }
+      const fromLayer = layerOf.get(from.name);
+      const toLayer = layerOf.get(to.name);
+      if (toLayer >= fromLayer) {
+        context.report({
+          node,
+          messageId: 'upward',
+          data: { from: from.name, to: to.name, fromLayer, toLayer },
+        });
+      }
+    }
+
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+
+export default { rules: { 'module-boundaries': moduleBoundaries } };

@@ -103,7 +103,7 @@ export default tseslint.config(
   {
     // The composition root starts the embedded cluster; every other server module uses JSON-RPC.
     files: ['apps/server/src/**/*.ts'],
-    ignores: ['apps/server/src/app.ts'],
+    ignores: ['apps/server/src/services.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -112,7 +112,7 @@ export default tseslint.config(
             { group: ['@solterm/web', '**/apps/web/**'], message: 'apps do not import each other.' },
             {
               group: ['litesvm', '@solterm/localnet'],
-              message: 'the server reaches the chain only through RPC (app.ts starts the cluster).',
+              message: 'the server reaches the chain only through RPC (services.ts starts the cluster).',
             },
           ],
         },

@@ -8,7 +8,7 @@
 //   layers, so the module graph is acyclic by construction; a module missing from `layers` is reported.
 // - Platform folders (lib, db, config) never import modules (db/schema.ts may import tables files);
 //   plugins (HTTP glue) import modules only through their public files.
-// - Composition roots (`roots`, e.g. app.ts, server.ts, worker.ts) may import anything.
+// - Composition roots (`roots`: app.ts, services.ts, http-app.ts, server.ts, worker.ts) may import anything.
 import path from 'node:path';
 
 /** Where a file sits: a module, a platform folder, plugins, a composition root, or outside the app. */
@@ -60,7 +60,7 @@ export const moduleBoundaries = {
   create(context) {
     const options = context.options[0];
     const srcDir = path.resolve(context.cwd ?? process.cwd(), options.srcDir);
-    const roots = options.roots ?? ['app.ts', 'server.ts', 'worker.ts'];
+    const roots = options.roots ?? ['app.ts', 'server.ts', 'worker.ts', 'services.ts', 'http-app.ts'];
     const layerOf = new Map();
     options.layers.forEach((names, index) => names.forEach((name) => layerOf.set(name, index)));
     const publicFilesOf = (name) => options.publicFiles?.[name] ?? [`${name}.service`];

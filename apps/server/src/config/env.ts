@@ -85,6 +85,12 @@ const ZConfigSchema = z
     // Chain: unset runs the embedded local cluster, served at /rpc on this server's port.
     SOLANA_RPC_URL: z.url().optional(),
     LOCALNET_SLOT_MS: ZPositiveInt.min(10).max(60_000).default(400),
+    // With SOLANA_RPC_URL at a cluster started by `npm run localnet`: its data dir, whose treasury and
+    // market-maker keypairs let the local RFQ venue, the keeper and the faucet run against it.
+    LOCALNET_KEYS_DIR: z.string().min(1).optional(),
+    // Background jobs (limit keeper, reconciliation) in this process: on, or off for an API process
+    // that leaves them to `npm run worker` processes (shared through pg-boss on PostgreSQL).
+    JOBS: z.enum(['on', 'off']).default('on'),
     // Spot venue: the embedded RFQ market maker (needs the embedded cluster) or Jupiter.
     SPOT_VENUE: z.enum(['local-rfq', 'jupiter']).optional(),
     LIMIT_KEEPER_INTERVAL_MS: ZPositiveInt.min(50).max(60_000).default(1000),
@@ -155,7 +161,11 @@ const ZConfigSchema = z
     network: raw.SOLANA_NETWORK,
     solanaRpcUrl: raw.SOLANA_RPC_URL,
     localnetSlotMs: raw.LOCALNET_SLOT_MS,
-    spotVenue: raw.SPOT_VENUE ?? (raw.SOLANA_RPC_URL ? ('jupiter' as const) : ('local-rfq' as const)),
+    localnetKeysDir: raw.LOCALNET_KEYS_DIR ? path.resolve(raw.LOCALNET_KEYS_DIR) : undefined,
+    jobs: raw.JOBS === 'on',
+    spotVenue:
+      raw.SPOT_VENUE ??
+      (raw.SOLANA_RPC_URL && !raw.LOCALNET_KEYS_DIR ? ('jupiter' as const) : ('local-rfq' as const)),
     limitKeeperIntervalMs: raw.LIMIT_KEEPER_INTERVAL_MS,
     rfq: {
       quoteTtlMs: raw.RFQ_QUOTE_TTL_MS,

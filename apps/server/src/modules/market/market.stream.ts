@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { parseMarketChannel, PRICES_CHANNEL, type TCandle, type TCandleTick } from '@solterm/contracts';
+import { pause, type RecurringJob } from '../../jobs/scheduler';
 import { isAppError } from '../../lib/app-error';
 import type { RealtimeHub } from '../realtime/realtime.hub';
 import type { MarketService } from './market.service';
@@ -9,6 +10,7 @@ export interface MarketStreamDeps {
   market: MarketService;
   /** Tick period (1000 ms: prices tick every second). */
   tickMs: number;
+  now: () => Date;
   log: FastifyBaseLogger;
 }
 
@@ -25,9 +27,6 @@ export function createMarketStream(deps: MarketStreamDeps) {
   const lastOpen = new Map<string, number>();
   /** Channels that failed (unknown symbol): not recomputed every tick. */
   const rejected = new Set<string>();
-  let timer: NodeJS.Timeout | undefined;
-  let ticking = false;
-  let stopped = false;
 
   async function publishCandles(
     channel: string,
@@ -83,33 +82,21 @@ export function createMarketStream(deps: MarketStreamDeps) {
     return published;
   }
 
-  function schedule(): void {
-    if (stopped) return;
-    // Align ticks to the start of each second, as prices change on whole seconds.
-    const delay = deps.tickMs - (Date.now() % deps.tickMs) + 5;
-    timer = setTimeout(() => {
-      if (!ticking) {
-        ticking = true;
-        tick()
-          .catch((error: unknown) => log.error({ err: error }, 'market stream tick failed'))
-          .finally(() => {
-            ticking = false;
-          });
-      }
-      schedule();
-    }, delay);
-    timer.unref();
-  }
-
   return {
     tick,
-    start(): void {
-      stopped = false;
-      schedule();
-    },
-    stop(): void {
-      stopped = true;
-      if (timer) clearTimeout(timer);
+    /**
+     * The stream as a per-process job (each process serves its own sockets): a tick at the start of
+     * every period, aligned to whole seconds as prices change on whole seconds.
+     */
+    job(): RecurringJob {
+      return {
+        name: 'market-stream',
+        intervalMs: 0,
+        async run(signal) {
+          await pause(deps.tickMs - (deps.now().getTime() % deps.tickMs) + 5, signal);
+          if (!signal.aborted) await tick();
+        },
+      };
     },
   };
 }

@@ -20,6 +20,7 @@ import {
   tokenLegInstructions,
   type ChainService,
 } from '../chain/chain.service';
+import type { RecurringJob } from '../../jobs/scheduler';
 import type { Relay } from '../relay/relay.service';
 import type { OrderRow, TradingRepository } from './trading.repository';
 import { orderToWire, receiptToWire } from './trading-wire';
@@ -66,8 +67,6 @@ function tokensOf(order: OrderRow, pair: { base: VenueToken; quote: VenueToken }
 export function createLimitKeeper(deps: LimitKeeperDeps) {
   const { repo, chain, trading } = deps;
   const intervalMs = deps.intervalMs ?? 1000;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
   /** Orders this process is settling right now (their claims are live, not left by a crash). */
   const inFlight = new Set<string>();
 
@@ -370,25 +369,19 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     /** One pass: resolve interrupted settlements and sends, then fill every crossed order. */
     tick,
 
-    async start(): Promise<void> {
-      await topUpEscrow();
-      const loop = () => {
-        running = tick()
-          .then(() => topUpEscrow())
-          .catch((error: unknown) => deps.log.error({ err: error }, 'limit keeper pass failed'))
-          .finally(() => {
-            running = undefined;
-            if (timer !== undefined) timer = setTimeout(loop, intervalMs);
-          });
+    /**
+     * The keeper as a singleton job: each run tops the escrow owner up (test networks), resolves
+     * interrupted settlements and sends, and fills every crossed order.
+     */
+    job(): RecurringJob {
+      return {
+        name: 'limit-keeper',
+        intervalMs,
+        async run() {
+          await topUpEscrow();
+          await tick();
+        },
       };
-      timer = setTimeout(loop, 0);
-    },
-
-    async stop(): Promise<void> {
-      const current = timer;
-      timer = undefined;
-      if (current) clearTimeout(current);
-      await running;
     },
 
     /** POST /trading/orders/{id}/cancel: refunds a pending limit order's escrow to the wallet. */

@@ -1,0 +1,106 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyWebsocket from '@fastify/websocket';
+import type { AppConfig } from './config/env';
+import type { ZodApp } from './lib/zod-app';
+import { registerAuthRoutes } from './modules/auth/auth.routes';
+import { registerOutboxRoutes } from './modules/email/outbox.routes';
+import { registerHealthRoutes } from './modules/health/health.routes';
+import { registerHoldersRoutes } from './modules/holders/holders.routes';
+import { registerMarketRoutes } from './modules/market/market.routes';
+import { registerRealtimeRoutes } from './modules/realtime/realtime.routes';
+import { registerTradingRoutes } from './modules/trading/trading.routes';
+import { registerWalletRoutes } from './modules/wallet/wallet.routes';
+import { registerApiDocs } from './plugins/api-docs';
+import { createRequireAuth } from './plugins/authenticate';
+import { registerWebApp } from './plugins/web-app';
+import type { Services } from './services';
+
+const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Largest JSON-RPC request body /rpc accepts (a signed transaction is at most 1232 bytes). */
+const RPC_BODY_LIMIT_BYTES = 64 * 1024;
+
+async function registerPlugins(server: ZodApp, version: string): Promise<void> {
+  await server.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        frameSrc: ["'self'", 'https:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        frameAncestors: ["'none'"],
+        // The app is served over plain http on localhost; upgrading would break it there.
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await server.register(fastifyRateLimit, { global: false });
+  await server.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  await registerApiDocs(server, version);
+}
+
+/** The public JSON-RPC of the embedded cluster at /rpc: raw text in and out, limited per client. */
+async function registerClusterRpc(server: ZodApp, services: Services, config: AppConfig): Promise<void> {
+  const { cluster } = services;
+  if (!cluster) return;
+  // Raw text in and out: answers hold u64 values beyond 2^53, written as exact integer literals.
+  await server.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: RPC_BODY_LIMIT_BYTES },
+      (_request, body, done) => done(null, body),
+    );
+    // Every caller of /rpc is public: limited per client (its IP) here and by the handler's limits.
+    scope.post(
+      '/rpc',
+      {
+        bodyLimit: RPC_BODY_LIMIT_BYTES,
+        schema: { hide: true },
+        config: { rateLimit: { max: config.rpc.rateLimit.max, timeWindow: config.rpc.rateLimit.windowMs } },
+      },
+      async (request, reply) => {
+        const answer = await cluster.handleJsonRpcBytes(request.body as string, {
+          kind: 'public',
+          clientId: request.ip,
+        });
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength));
+      },
+    );
+  });
+}
+
+/** Registers the API, WebSocket, docs, /rpc and the web app on `server`. */
+export async function registerHttpApp(
+  server: ZodApp,
+  services: Services,
+  config: AppConfig,
+  version: string,
+) {
+  const { auth, email, market, holders, trading, keeper, wallet, hub, now } = services;
+  await registerPlugins(server, version);
+  const requireAuth = createRequireAuth(auth);
+  registerHealthRoutes(server, { network: config.network, database: services.database.kind, version });
+  registerAuthRoutes(server, {
+    auth,
+    requireAuth,
+    rateLimit: { max: config.authRateLimit.max, timeWindow: config.authRateLimit.windowMs },
+  });
+  if (config.devOutbox) registerOutboxRoutes(server, { email });
+  registerRealtimeRoutes(server, { hub, auth });
+  registerMarketRoutes(server, { market, now });
+  registerHoldersRoutes(server, { holders });
+  registerTradingRoutes(server, { trading, keeper, requireAuth });
+  registerWalletRoutes(server, { wallet, requireAuth });
+  await registerClusterRpc(server, services, config);
+  await registerWebApp(server, config.webDistDir ?? path.resolve(SERVER_DIR, '../web/dist'));
+}

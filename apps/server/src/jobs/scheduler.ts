@@ -1,0 +1,63 @@
+/**
+ * The job scheduler port: background work (keepers, reconciliation, later bots, funding and
+ * liquidation) is registered here instead of timers of its own. Two implementations: in-process
+ * (the embedded default) and pg-boss on PostgreSQL, where API and worker processes share the work.
+ */
+export interface RecurringJob {
+  /** A stable name: the queue of the job on PostgreSQL. */
+  readonly name: string;
+  /** Pause between the end of one run and the start of the next. */
+  readonly intervalMs: number;
+  /** One run; `signal` aborts when the scheduler stops (finish the current step, then return). */
+  run(signal: AbortSignal): Promise<void>;
+}
+
+export interface JobScheduler {
+  readonly kind: 'in-process' | 'pg-boss';
+  /**
+   * A job exactly one process runs at a time, whichever holds it (a keeper): on PostgreSQL the
+   * holder keeps it for a lease and hands it on; a killed holder's job moves to another process.
+   */
+  singleton(job: RecurringJob): void;
+  /** Work every process runs for itself (its own sockets' fan-out), never shared. */
+  everyProcess(job: RecurringJob): void;
+  /** Starts running what is registered (idempotent). */
+  start(): Promise<void>;
+  /** Stops and waits for running jobs to finish their current run (idempotent; stops a start in flight). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `job` again and again with `intervalMs` between runs until `signal` aborts; a failed run is
+ * reported and the loop goes on. Resolves once the loop has ended (the current run included).
+ */
+export async function runLoop(
+  job: RecurringJob,
+  signal: AbortSignal,
+  onError: (error: unknown) => void,
+  until: () => boolean = () => false,
+): Promise<void> {
+  while (!signal.aborted && !until()) {
+    try {
+      await job.run(signal);
+    } catch (error) {
+      onError(error);
+    }
+    if (signal.aborted || until()) return;
+    await pause(job.intervalMs, signal);
+  }
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
+}

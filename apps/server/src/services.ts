@@ -1,0 +1,337 @@
+import path from 'node:path';
+import {
+  createKeyPairSignerFromPrivateKeyBytes,
+  generateKeyPairSigner,
+  type KeyPairSigner,
+} from '@solana/kit';
+import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
+import { isTestNetwork, type TSpotOrder } from '@solterm/contracts';
+// The composition root is the one place the server reaches the local cluster directly: to start it
+// (or read the keys of a standalone one). Business code reaches the chain only through JSON-RPC.
+import {
+  MARKET_MAKER_KEYPAIR_FILE,
+  readKeyPairFile,
+  startClusterWorker,
+  TREASURY_KEYPAIR_FILE,
+  type ClusterHost,
+} from '@solterm/localnet';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from './config/env';
+import { openDatabase, type Database } from './db/database';
+import { createInProcessScheduler } from './jobs/in-process-scheduler';
+import { createPgBossScheduler } from './jobs/pg-boss-scheduler';
+import type { JobScheduler } from './jobs/scheduler';
+import { readOrCreateSecret } from './lib/data-dir-secret';
+import { createAuthRepository } from './modules/auth/auth.repository';
+import { createAuthService, type AuthService } from './modules/auth/auth.service';
+import { createSessionTokens } from './modules/auth/session-tokens';
+import { createChainService, type ChainService } from './modules/chain/chain.service';
+import { createEmailService, type EmailService } from './modules/email/email.service';
+import { createHoldersService, type HoldersService } from './modules/holders/holders.service';
+import {
+  createSimulatedHolderSource,
+  createSimulatedWalletDirectory,
+} from './modules/holders/simulated-holder-source';
+import type { MarketData } from './modules/market/market-data';
+import { createMarketData } from './modules/market/market-data.factory';
+import { createMarketService, type MarketService } from './modules/market/market.service';
+import { createMarketStream, type MarketStream } from './modules/market/market.stream';
+import { createTokenFactsLookup } from './modules/market/simulator/simulated-tokens';
+import { createRealtimeHub, type RealtimeHub } from './modules/realtime/realtime.hub';
+import { createRelayRepository } from './modules/relay/relay.repository';
+import { createRelay, type Relay } from './modules/relay/relay.service';
+import { createLimitKeeper, type LimitKeeper } from './modules/trading/limit-keeper';
+import { createTradingRepository } from './modules/trading/trading.repository';
+import { createTradingService, type TradingService } from './modules/trading/trading.service';
+import { createJupiterVenue } from './modules/trading/venues/jupiter-venue';
+import { createLocalRfqVenue } from './modules/trading/venues/local-rfq-venue';
+import type { SpotVenue } from './modules/trading/venues/spot-venue';
+import { createWalletRepository } from './modules/wallet/wallet.repository';
+import { createWalletService, type WalletService } from './modules/wallet/wallet.service';
+
+export interface ServiceOptions {
+  log: FastifyBaseLogger;
+  /** The JSON-RPC URL of the chain over HTTP (the embedded cluster's is known once the server listens). */
+  rpcUrl: () => string;
+  /** An already-open database (tests share one per file); otherwise opened from the config. */
+  database?: Database;
+  /** The clock every service reads; tests move it to expire challenges, tokens and reset links. */
+  now?: () => Date;
+  /** 'memory': the embedded cluster (used when SOLANA_RPC_URL is unset) keeps nothing on disk. */
+  embeddedCluster?: 'memory';
+}
+
+/** Every service of the server, wired once; the API and the worker processes both start from here. */
+export interface Services {
+  /** The clock every service reads. */
+  now: () => Date;
+  database: Database;
+  hub: RealtimeHub;
+  auth: AuthService;
+  email: EmailService;
+  market: MarketService;
+  marketData: MarketData;
+  marketStream: MarketStream;
+  holders: HoldersService;
+  chain: ChainService;
+  relay: Relay;
+  wallet: WalletService;
+  trading: TradingService;
+  /** The limit-order keeper of the local venue (absent with Jupiter). */
+  keeper?: LimitKeeper;
+  /** The embedded local cluster when SOLANA_RPC_URL is unset, in a worker thread (its methods are async). */
+  cluster?: ClusterHost;
+  /** Background jobs: the keeper (or reconciliation) as a singleton; started by the process's entry. */
+  scheduler: JobScheduler;
+  close(): Promise<void>;
+}
+
+/** The cluster's privileged keys: its own (embedded), a standalone cluster's files, or none (a real cluster). */
+interface ClusterKeys {
+  treasury: KeyPairSigner;
+  marketMaker: KeyPairSigner;
+}
+
+async function startChain(config: AppConfig, options: ServiceOptions) {
+  const cluster = config.solanaRpcUrl
+    ? undefined
+    : await startClusterWorker({
+        cluster: {
+          dataDir: options.embeddedCluster === 'memory' ? undefined : path.join(config.dataDir, 'localnet'),
+          slotDurationMs: config.localnetSlotMs,
+          slotClock: 'auto',
+        },
+        limits: {
+          maxBatchSize: config.rpc.maxBatchSize,
+          maxResponseBytes: config.rpc.maxResponseBytes,
+          airdrop: config.rpc.airdrop,
+        },
+        log: (line, level = 'info') => options.log[level]({ component: 'localnet' }, line),
+      });
+  const keys: ClusterKeys | undefined = cluster
+    ? { treasury: cluster.treasury, marketMaker: cluster.marketMaker }
+    : config.localnetKeysDir
+      ? {
+          treasury: (await readKeyPairFile(path.join(config.localnetKeysDir, TREASURY_KEYPAIR_FILE))).signer,
+          marketMaker: (await readKeyPairFile(path.join(config.localnetKeysDir, MARKET_MAKER_KEYPAIR_FILE)))
+            .signer,
+        }
+      : undefined;
+  // The embedded cluster is reached through its JSON-RPC handler in the worker, without HTTP (the same
+  // JSON-RPC text as over HTTP, u64 values kept exact); SOLANA_RPC_URL over HTTP.
+  const chain = createChainService({
+    rpcUrl: options.rpcUrl,
+    now: options.now ?? (() => new Date()),
+    log: options.log,
+    transport: cluster
+      ? async <T>({ payload }: { payload: unknown }) =>
+          parseJsonWithBigInts(await cluster.handleJsonRpcText(stringifyJsonWithBigInts(payload))) as T
+      : undefined,
+  });
+  return { cluster, keys, chain };
+}
+
+async function startMarket(config: AppConfig, options: ServiceOptions, now: () => Date, hub: RealtimeHub) {
+  // The simulator's seed decides every future price: a public default would let anyone compute the
+  // market ahead of time, so without MARKET_SEED each data directory gets its own, generated once.
+  const seed =
+    config.market.seed ?? (await readOrCreateSecret(config.dataDir, 'market-seed', 16)).toString('hex');
+  const marketData = createMarketData({ ...config.market, seed }, { now, log: options.log });
+  const market = createMarketService({ data: marketData, now, log: options.log });
+  const tokenFacts = createTokenFactsLookup();
+  // Holder balances come from the simulator until the local chain provides token accounts (holder-source.ts).
+  const holders = createHoldersService({
+    market,
+    source: createSimulatedHolderSource({
+      seed,
+      now,
+      facts: tokenFacts,
+      async priceOf(mint) {
+        const token = await market.findToken(mint);
+        return token ? (await marketData.getQuote(token))?.price : undefined;
+      },
+    }),
+    directory: createSimulatedWalletDirectory({ seed, dexOf: (mint) => tokenFacts(mint)?.dex }),
+  });
+  const marketStream = createMarketStream({
+    hub,
+    market,
+    tickMs: config.market.tickMs,
+    now,
+    log: options.log,
+  });
+  return { marketData, market, holders, marketStream };
+}
+
+/** The spot venue: the local RFQ market maker where the cluster's keys are known, else Jupiter. */
+function createVenue(
+  config: AppConfig,
+  options: ServiceOptions,
+  chain: ChainService,
+  market: MarketService,
+  keys?: ClusterKeys,
+): SpotVenue {
+  if (config.spotVenue === 'local-rfq' && !keys) {
+    throw new Error(
+      'SPOT_VENUE=local-rfq needs the embedded cluster or LOCALNET_KEYS_DIR: unset SOLANA_RPC_URL, set LOCALNET_KEYS_DIR, or use jupiter',
+    );
+  }
+  if (config.spotVenue === 'local-rfq' && keys) {
+    return createLocalRfqVenue({
+      chain,
+      maker: keys.marketMaker,
+      ...config.rfq,
+      async usdPriceOf(token) {
+        return market.getUsdPrice(await market.resolveToken(token.mint));
+      },
+    });
+  }
+  return createJupiterVenue({
+    baseUrl: config.market.jupiterSwapUrl,
+    apiKey: config.market.jupiterApiKey,
+    timeoutMs: config.market.providerTimeoutMs,
+    log: options.log,
+  });
+}
+
+/** Limit orders escrow with a venue key of their own (kept under DATA_DIR) and settle against the maker. */
+async function escrowSignerOf(config: AppConfig, options: ServiceOptions, keys?: ClusterKeys) {
+  if (!keys) return undefined;
+  if (options.embeddedCluster === 'memory') return generateKeyPairSigner();
+  return createKeyPairSignerFromPrivateKeyBytes(
+    await readOrCreateSecret(config.dataDir, 'venue-escrow-key', 32),
+  );
+}
+
+function createScheduler(config: AppConfig, log: FastifyBaseLogger): JobScheduler {
+  return config.databaseUrl
+    ? createPgBossScheduler({ connectionString: config.databaseUrl, log })
+    : createInProcessScheduler(log);
+}
+
+async function openStorage(config: AppConfig, options: ServiceOptions) {
+  const database =
+    options.database ??
+    (await openDatabase(
+      config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl }
+        : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') },
+    ));
+  const jwtSecret = config.jwtSecret
+    ? new TextEncoder().encode(config.jwtSecret)
+    : await readOrCreateSecret(config.dataDir, 'jwt-secret', 32);
+  const walletEncryptionKey = config.walletEncryptionKey
+    ? Buffer.from(config.walletEncryptionKey, 'hex')
+    : await readOrCreateSecret(config.dataDir, 'wallet-encryption-key', 32);
+  return { database, jwtSecret, walletEncryptionKey };
+}
+
+/** Builds every service (nothing runs yet: the entry starts the market feed and the scheduler). */
+export async function createServices(config: AppConfig, options: ServiceOptions): Promise<Services> {
+  const { log } = options;
+  const now = options.now ?? (() => new Date());
+  const { database, jwtSecret, walletEncryptionKey } = await openStorage(config, options);
+  const email = createEmailService({ db: database.db, smtpUrl: config.smtpUrl, from: config.emailFrom, log });
+  // The hub comes first: revoking a session (logout, password reset) closes its sockets.
+  const hub = createRealtimeHub({ database, log, now });
+  await hub.start();
+  const auth = createAuthService({
+    repo: createAuthRepository(database.db),
+    tokens: createSessionTokens(jwtSecret),
+    email,
+    walletEncryptionKey,
+    network: config.network,
+    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    sessionTtlHours: config.sessionTtlHours,
+    rememberMeTtlDays: config.rememberMeTtlDays,
+    loginThrottle: config.loginThrottle,
+    now,
+    log,
+    onSessionsRevoked: (revocation) => hub.revokeSessions(revocation),
+  });
+  const { marketData, market, holders, marketStream } = await startMarket(config, options, now, hub);
+  const { cluster, keys, chain } = await startChain(config, { ...options, now });
+  const venue = createVenue(config, options, chain, market, keys);
+  const escrow = await escrowSignerOf(config, options, keys);
+  // The relay first: wallet and trading register their ticket kinds with it.
+  const relay = createRelay({ repo: createRelayRepository(database.db), chain, now, log });
+  const tradingRepository = createTradingRepository(database.db, now);
+  const publishOrder = (userId: string, order: TSpotOrder) => {
+    void hub.publish(userId, { type: 'order_update', data: order }).catch(() => undefined);
+  };
+  const trading = createTradingService({
+    repo: tradingRepository,
+    relay,
+    chain,
+    market,
+    venue,
+    escrowAddress: escrow?.address,
+    now,
+    log,
+    onOrderChanged: publishOrder,
+  });
+  const keeper =
+    escrow && keys
+      ? createLimitKeeper({
+          repo: tradingRepository,
+          chain,
+          trading,
+          relay,
+          escrow,
+          maker: keys.marketMaker,
+          intervalMs: config.limitKeeperIntervalMs,
+          fundEscrow: isTestNetwork(config.network),
+          now,
+          log,
+          onOrderChanged: publishOrder,
+        })
+      : undefined;
+  const wallet = createWalletService({
+    chain,
+    market,
+    relay,
+    network: config.network,
+    faucetRateLimit: config.faucetRateLimit,
+    faucetGrants: createWalletRepository(database.db),
+    now,
+    // The cluster's treasury is the mint authority of its tokens: the faucet mints USDC with it.
+    faucetMinter: keys?.treasury,
+  });
+  const scheduler = createScheduler(config, log);
+  if (config.jobs) {
+    // Sends interrupted by a stop are settled from the chain: by the keeper's passes, or on their own.
+    scheduler.singleton(
+      keeper?.job() ?? {
+        name: 'relay-reconcile',
+        intervalMs: config.limitKeeperIntervalMs,
+        run: async () => void (await relay.reconcileSent()),
+      },
+    );
+  }
+  const ownsDatabase = !options.database;
+  return {
+    now,
+    database,
+    hub,
+    auth,
+    email,
+    market,
+    marketData,
+    marketStream,
+    holders,
+    chain,
+    relay,
+    wallet,
+    trading,
+    keeper,
+    cluster,
+    scheduler,
+    async close() {
+      await scheduler.stop();
+      await cluster?.close();
+      await marketData.stop();
+      await hub.stop();
+      if (ownsDatabase) await database.close();
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import pino from 'pino';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInProcessScheduler } from '../src/jobs/in-process-scheduler';
 import { createPgBossScheduler } from '../src/jobs/pg-boss-scheduler';

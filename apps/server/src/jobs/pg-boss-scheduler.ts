@@ -44,6 +44,7 @@ export function createPgBossScheduler(options: PgBossSchedulerOptions): JobSched
 
   async function holdLease(boss: PgBoss, job: RecurringJob, signal: AbortSignal): Promise<void> {
     const deadline = performance.now() + leaseMs;
+    log.debug({ job: job.name, leaseMs }, 'job lease taken');
     await runLoop(
       job,
       signal,

@@ -96,7 +96,7 @@ export async function registerHttpApp(
     rateLimit: { max: config.authRateLimit.max, timeWindow: config.authRateLimit.windowMs },
   });
   if (config.devOutbox) registerOutboxRoutes(server, { email });
-  registerRealtimeRoutes(server, { hub, auth });
+  registerRealtimeRoutes(server, { hub, auth, now });
   registerMarketRoutes(server, { market, now });
   registerHoldersRoutes(server, { holders });
   registerTradingRoutes(server, { trading, keeper, requireAuth });

@@ -236,7 +236,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
   const hub = createRealtimeHub({ database, log, now });
   await hub.start();
   const auth = createAuthService({
-    repo: createAuthRepository(database.db),
+    repo: createAuthRepository(database.db, now),
     tokens: createSessionTokens(jwtSecret),
     email,
     walletEncryptionKey,

@@ -14,7 +14,7 @@ import {
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 
-export function createAuthRepository(db: Db) {
+export function createAuthRepository(db: Db, now: () => Date) {
   return {
     async findUserById(id: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
@@ -34,7 +34,7 @@ export function createAuthRepository(db: Db) {
     async updateUser(id: string, values: Partial<NewUserRow>): Promise<UserRow> {
       const [row] = await db
         .update(users)
-        .set({ ...values, updatedAt: new Date() })
+        .set({ ...values, updatedAt: now() })
         .where(eq(users.id, id))
         .returning();
       return row!;

@@ -7,7 +7,7 @@ export function registerHealthRoutes(
   app: ZodApp,
   deps: { network: TNetwork; database: DatabaseKind; version: string },
 ): void {
-  const startedAt = Date.now();
+  const startedAt = performance.now();
   app.get('/api/health', {
     schema: {
       tags: ['system'],
@@ -20,7 +20,7 @@ export function registerHealthRoutes(
         network: deps.network,
         version: deps.version,
         database: deps.database,
-        uptime_s: Math.round((Date.now() - startedAt) / 1000),
+        uptime_s: Math.round((performance.now() - startedAt) / 1000),
       }),
   });
 }

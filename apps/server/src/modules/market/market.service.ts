@@ -139,7 +139,7 @@ export function createMarketService(deps: MarketServiceDeps) {
         price24hAgo: '1',
         change24h: '0.00',
         volume24h: null,
-        observedAt: Date.now(),
+        observedAt: deps.now().getTime(),
       };
     }
     const quote = await data.getQuote(token);

@@ -15,7 +15,7 @@ const MAX_CHANNELS_PER_SOCKET = 64;
  */
 export function registerRealtimeRoutes(
   app: FastifyInstance,
-  deps: { hub: RealtimeHub; auth: AuthService },
+  deps: { hub: RealtimeHub; auth: AuthService; now: () => Date },
 ): void {
   app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
     const channels = new Set<string>();
@@ -35,7 +35,7 @@ export function registerRealtimeRoutes(
       const message = parsed.data;
       switch (message.type) {
         case 'ping':
-          send({ type: 'pong', timestamp: message.timestamp ?? Date.now() });
+          send({ type: 'pong', timestamp: message.timestamp ?? deps.now().getTime() });
           return;
         case 'auth':
           try {

@@ -115,18 +115,19 @@ export function createProviderClient(options: ProviderClientOptions) {
     ): Promise<T | undefined> {
       const target = url(path, query);
       const cached = cache.get(target);
-      const now = Date.now();
+      // Cache ages are durations: the monotonic clock, not the wall clock.
+      const now = performance.now();
       if (cached && now - cached.storedAt < ttlMs) return cached.value as T | undefined;
       const pending = inFlight.get(target);
       if (pending) return pending as Promise<T | undefined>;
       const promise = request(target, schema)
         .then((value) => {
           if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
-          cache.set(target, { value, storedAt: Date.now() });
+          cache.set(target, { value, storedAt: performance.now() });
           return value;
         })
         .catch((error: unknown) => {
-          if (cached && Date.now() - cached.storedAt < ttlMs * STALE_FACTOR) {
+          if (cached && performance.now() - cached.storedAt < ttlMs * STALE_FACTOR) {
             options.log.warn({ provider: options.name, err: error }, 'serving a stale market answer');
             return cached.value as T | undefined;
           }

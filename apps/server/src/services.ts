@@ -226,31 +226,21 @@ async function openStorage(config: AppConfig, options: ServiceOptions) {
   return { database, jwtSecret, walletEncryptionKey };
 }
 
-/** Builds every service (nothing runs yet: the entry starts the market feed and the scheduler). */
-export async function createServices(config: AppConfig, options: ServiceOptions): Promise<Services> {
+/** The relay and its clients (wallet transfers, spot trading) and the limit keeper. */
+async function createTradingServices(
+  config: AppConfig,
+  options: ServiceOptions,
+  deps: {
+    database: Database;
+    now: () => Date;
+    hub: RealtimeHub;
+    chain: ChainService;
+    market: MarketService;
+    keys?: ClusterKeys;
+  },
+) {
+  const { database, now, hub, chain, market, keys } = deps;
   const { log } = options;
-  const now = options.now ?? (() => new Date());
-  const { database, jwtSecret, walletEncryptionKey } = await openStorage(config, options);
-  const email = createEmailService({ db: database.db, smtpUrl: config.smtpUrl, from: config.emailFrom, log });
-  // The hub comes first: revoking a session (logout, password reset) closes its sockets.
-  const hub = createRealtimeHub({ database, log, now });
-  await hub.start();
-  const auth = createAuthService({
-    repo: createAuthRepository(database.db, now),
-    tokens: createSessionTokens(jwtSecret),
-    email,
-    walletEncryptionKey,
-    network: config.network,
-    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
-    sessionTtlHours: config.sessionTtlHours,
-    rememberMeTtlDays: config.rememberMeTtlDays,
-    loginThrottle: config.loginThrottle,
-    now,
-    log,
-    onSessionsRevoked: (revocation) => hub.revokeSessions(revocation),
-  });
-  const { marketData, market, holders, marketStream } = await startMarket(config, options, now, hub);
-  const { cluster, keys, chain } = await startChain(config, { ...options, now });
   const venue = createVenue(config, options, chain, market, keys);
   const escrow = await escrowSignerOf(config, options, keys);
   // The relay first: wallet and trading register their ticket kinds with it.
@@ -296,6 +286,42 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     now,
     // The cluster's treasury is the mint authority of its tokens: the faucet mints USDC with it.
     faucetMinter: keys?.treasury,
+  });
+  return { relay, trading, keeper, wallet };
+}
+
+/** Builds every service (nothing runs yet: the entry starts the market feed and the scheduler). */
+export async function createServices(config: AppConfig, options: ServiceOptions): Promise<Services> {
+  const { log } = options;
+  const now = options.now ?? (() => new Date());
+  const { database, jwtSecret, walletEncryptionKey } = await openStorage(config, options);
+  const email = createEmailService({ db: database.db, smtpUrl: config.smtpUrl, from: config.emailFrom, log });
+  // The hub comes first: revoking a session (logout, password reset) closes its sockets.
+  const hub = createRealtimeHub({ database, log, now });
+  await hub.start();
+  const auth = createAuthService({
+    repo: createAuthRepository(database.db, now),
+    tokens: createSessionTokens(jwtSecret),
+    email,
+    walletEncryptionKey,
+    network: config.network,
+    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    sessionTtlHours: config.sessionTtlHours,
+    rememberMeTtlDays: config.rememberMeTtlDays,
+    loginThrottle: config.loginThrottle,
+    now,
+    log,
+    onSessionsRevoked: (revocation) => hub.revokeSessions(revocation),
+  });
+  const { marketData, market, holders, marketStream } = await startMarket(config, options, now, hub);
+  const { cluster, keys, chain } = await startChain(config, { ...options, now });
+  const { relay, trading, keeper, wallet } = await createTradingServices(config, options, {
+    database,
+    now,
+    hub,
+    chain,
+    market,
+    keys,
   });
   const scheduler = createScheduler(config, log);
   if (config.jobs) {

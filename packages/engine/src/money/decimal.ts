@@ -23,9 +23,10 @@ export type DecimalInput = string | Decimal;
 /** The largest decimals an SPL mint can declare (the field is a u8). */
 export const MAX_TOKEN_DECIMALS = 255;
 
-function assertDecimals(decimals: number): void {
+/** Refuses decimals an SPL mint cannot declare (`name` names the argument in the message). */
+export function assertDecimals(decimals: number, name = 'decimals'): void {
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_TOKEN_DECIMALS) {
-    throw new RangeError(`decimals must be an integer from 0 to ${MAX_TOKEN_DECIMALS}, got ${decimals}`);
+    throw new RangeError(`${name} must be an integer from 0 to ${MAX_TOKEN_DECIMALS}, got ${decimals}`);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Dec } from '../money/decimal';
-import { ceil, exactOf, exactUnits, floor, mul, shift } from './exact';
+import { ceil, exactOf, exactUnits, floor, mul, shift } from '../money/exact';
 import { assertDecimals, assertPositive, assertPositiveUnits } from './rfq-model';
 
 export interface LimitEscrowInput {

@@ -1,6 +1,17 @@
 import type { Decimal } from 'decimal.js';
 import { Dec, fromBaseUnits } from '../money/decimal';
-import { add, compare, divToDec, type Exact, exactOf, exactUnits, mul, sign, sub, ZERO } from './exact';
+import {
+  add,
+  compare,
+  divToDec,
+  type Exact,
+  exactOf,
+  exactUnits,
+  mul,
+  sign,
+  sub,
+  ZERO,
+} from '../money/exact';
 import {
   assertDecimals,
   assertPositive,

@@ -1,6 +1,5 @@
-import { Dec, MAX_TOKEN_DECIMALS } from '../money/decimal';
-import { add, type Exact, exactOf, mul, shift, sub } from './exact';
-import type { RfqPricing } from './rfq-pricing';
+import { Dec } from '../money/decimal';
+import { add, type Exact, exactOf, mul, shift, sub } from '../money/exact';
 
 // The maker's pricing model, shared by the RFQ quote and the order-book ladder so both always agree.
 // Internal: not exported from the package.
@@ -9,6 +8,18 @@ export type Side = 'Buy' | 'Sell';
 
 const BPS = 10_000n;
 const ONE_IN_BPS: Exact = { n: BPS, scale: 0 };
+
+/** The local market maker's pricing parameters (basis points). */
+export interface RfqPricing {
+  /** Each side pays this much off mid. */
+  halfSpreadBps: number;
+  /** Venue fee on the notional (after spread and impact), charged in quote tokens, included in the fill price. */
+  venueFeeBps: number;
+  /** Size-based slippage, linear in the USD notional: this many bps per $10,000. */
+  impactBpsPerUsd10k: number;
+  /** Cap of the impact. */
+  maxImpactBps: number;
+}
 
 /** A validated {@link RfqPricing}, in the forms the arithmetic needs. */
 export interface PricingModel {
@@ -83,11 +94,7 @@ export function bestPrice(side: Side, mid: Exact, model: PricingModel): Exact {
   return tradeValue(side, { n: 1n, scale: 0 }, mid, new Dec(0), model).total;
 }
 
-export function assertDecimals(decimals: number, name: string): void {
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_TOKEN_DECIMALS) {
-    throw new RangeError(`${name} must be an integer from 0 to ${MAX_TOKEN_DECIMALS}, got ${decimals}`);
-  }
-}
+export { assertDecimals } from '../money/decimal';
 
 export function assertPositive(value: Dec, name: string): void {
   if (!value.isFinite() || !value.gt(0)) {

@@ -1,5 +1,5 @@
 import { Dec, fromBaseUnits } from '../money/decimal';
-import { ceil, exactOf, exactUnits, floor, shift, toDec } from './exact';
+import { ceil, exactOf, exactUnits, floor, shift, toDec } from '../money/exact';
 import {
   assertDecimals,
   assertPositive,
@@ -8,20 +8,12 @@ import {
   impactBps,
   pricingModel,
   tradeValue,
+  type RfqPricing,
 } from './rfq-model';
 
-/** How the local market maker prices a request for quote. All figures are basis points. */
-export interface RfqPricing {
-  /** Each side pays this much off mid. */
-  halfSpreadBps: number;
-  /** Venue fee on the notional (after spread and impact), charged in quote tokens, included in the fill price. */
-  venueFeeBps: number;
-  /** Size-based slippage, linear in the USD notional: this many bps per $10,000. */
-  impactBpsPerUsd10k: number;
-  /** Cap of the impact. */
-  maxImpactBps: number;
-}
+export type { RfqPricing } from './rfq-model';
 
+/** How the local market maker prices a request for quote. All figures are basis points. */
 /** 5 bps half spread, 5 bps fee, 1 bp of impact per $10k capped at 250 bps. */
 export const DEFAULT_RFQ_PRICING: RfqPricing = Object.freeze({
   halfSpreadBps: 5,

@@ -1,10 +1,10 @@
 import { Decimal } from 'decimal.js';
-import { Dec } from '../money/decimal';
+import { Dec } from './decimal';
 
 // Exact decimal arithmetic on bigints for the value-conserving paths of the spot kernel. `Dec`
 // rounds every operation to 18 significant digits, which is not enough for a u64 of base units
 // times an 18-digit price; here a value is `n / 10^scale` and nothing is rounded until the caller
-// asks for it, in the direction it chooses. Internal: not exported from the package.
+// asks for it, in the direction it chooses. Public: futures, backtests and bots compute on it too.
 
 /** An exact decimal `n / 10^scale` (`scale` ≥ 0). */
 export interface Exact {

@@ -48,7 +48,36 @@ async function resetPassword(app: TestApp, email: string): Promise<void> {
   expect(status).toBe(200);
 }
 
-const orderUpdate = (id: string) => ({ type: 'order_update', data: { id } }) as const;
+const orderUpdate = (id: string) =>
+  ({
+    type: 'order_update',
+    data: {
+      id,
+      symbol: 'SOL/USDC',
+      order_type: 'Limit',
+      side: 'Buy',
+      quantity: 1,
+      price: 100,
+      stop_price: null,
+      leverage: 1,
+      status: 'Pending',
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+      tx_hash: null,
+      settlement_tx_hash: null,
+      filled_quantity: 0,
+      average_fill_price: null,
+      receipt: null,
+    },
+  }) as const;
+/** A price tick as the market stream publishes it. */
+const priceTick = (price: number) => ({
+  symbol: 'SOL',
+  price,
+  change_24h: 1.5,
+  volume_24h: null,
+  timestamp: '2026-01-01T00:00:00.000Z',
+});
 
 const statusMessage = (botId: string) =>
   ({
@@ -267,15 +296,15 @@ describe.each(databaseTargets())('WebSocket /ws on %s', (target) => {
 
     subscriber.send({ type: 'subscribe', channel });
     expect(await subscriber.next()).toEqual({ type: 'subscribed', channel });
-    const delivered = app.hub.broadcast(channel, { price: '142.50' });
+    const delivered = app.hub.broadcast(channel, priceTick(142.5));
 
     expect(delivered).toBe(1);
-    expect(await subscriber.next()).toEqual({ type: 'channel', channel, data: { price: '142.50' } });
+    expect(await subscriber.next()).toEqual({ type: 'channel', channel, data: priceTick(142.5) });
     expect(await bystander.drain()).toEqual([]);
 
     subscriber.send({ type: 'unsubscribe', channel });
     expect(await subscriber.next()).toEqual({ type: 'unsubscribed', channel });
-    expect(app.hub.broadcast(channel, { price: '143.00' })).toBe(0);
+    expect(app.hub.broadcast(channel, priceTick(143))).toBe(0);
     expect(await subscriber.drain()).toEqual([]);
   });
 
@@ -360,6 +389,31 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
 
       expect((await onFirst.closed).code).toBe(WS_CLOSE_UNAUTHORIZED);
       expect((await other.closed).code).toBe(WS_CLOSE_UNAUTHORIZED);
+    });
+
+    it("a channel message published once reaches the channel's subscribers on every process", async () => {
+      const onSecond = await TestSocket.authenticated(secondUrl, (await registerUser(second)).token);
+      const onFirst = await TestSocket.authenticated(firstUrl, (await registerUser(first)).token);
+      sockets.push(onSecond, onFirst);
+      const channel = `price:X${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
+      for (const socket of [onSecond, onFirst]) {
+        socket.send({ type: 'subscribe', channel });
+        expect(await socket.next()).toEqual({ type: 'subscribed', channel });
+      }
+
+      // A singleton job publishes in one process (here the first); both processes' subscribers get it once.
+      await first.hub.broadcastEverywhere(channel, priceTick(150));
+
+      expect(await onSecond.next()).toEqual({ type: 'channel', channel, data: priceTick(150) });
+      expect(await onFirst.next()).toEqual({ type: 'channel', channel, data: priceTick(150) });
+      expect(await onSecond.drain()).toEqual([]);
+    });
+
+    it('refuses a message too large for NOTIFY instead of losing it silently', async () => {
+      const huge = { ...priceTick(1), symbol: 'S'.repeat(9000) };
+      await expect(first.hub.broadcastEverywhere('price:SOL', huge)).rejects.toThrow(
+        /too large to cross processes/,
+      );
     });
 
     it('delivers in the other direction too', async () => {

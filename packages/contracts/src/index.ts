@@ -6,6 +6,7 @@ export * from './auth/auth.schemas';
 export * from './health/health.schemas';
 export * from './dev/dev.schemas';
 export * from './realtime/ws-messages';
+export * from './realtime/channels';
 export * from './errors/messages';
 export * from './errors/http-error';
 export * from './errors/chain-error';

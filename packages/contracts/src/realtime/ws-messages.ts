@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { USER_MESSAGES, ZChannelDataSchema } from './channels';
 
 /** Messages a browser sends on /ws. */
 export const ZClientMessageSchema = z.discriminatedUnion('type', [
@@ -42,8 +43,8 @@ export const ZServerMessageSchema = z.discriminatedUnion('type', [
     message_type: z.literal('bot_status_change'),
     data: ZBotStatusChangeSchema,
   }),
-  z.object({ type: z.literal('channel'), channel: z.string(), data: z.unknown() }),
-  /** A spot order of the user changed (landed, filled by the keeper, cancelled): a TSpotOrder. */
-  z.object({ type: z.literal('order_update'), data: z.unknown() }),
+  z.object({ type: z.literal('channel'), channel: z.string(), data: ZChannelDataSchema }),
+  /** A spot order of the user changed (landed, filled by the keeper, cancelled). */
+  z.object({ type: z.literal('order_update'), data: USER_MESSAGES.order_update }),
 ]);
 export type TServerMessage = z.infer<typeof ZServerMessageSchema>;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { TServerMessage } from '@solterm/contracts';
+import type { TChannelData, TServerMessage } from '@solterm/contracts';
 import type { Database } from '../../db/database';
 
 const NOTIFY_CHANNEL = 'solterm_realtime';
@@ -22,9 +22,19 @@ export interface SessionRevocation {
   sessionId?: string;
 }
 
-/** What travels between processes: a message for a user, or a revocation of their sessions. */
+/** What travels between processes: a message for a user, a revocation, or a channel message. */
 type Envelope =
-  { kind: 'message'; userId: string; message: TServerMessage } | ({ kind: 'revoke' } & SessionRevocation);
+  | { kind: 'message'; userId: string; message: TServerMessage }
+  | ({ kind: 'revoke' } & SessionRevocation)
+  | { kind: 'channel'; channel: string; data: TChannelData };
+
+/** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
+const MAX_NOTIFY_BYTES = 7900;
+
+/** Where a socket's frames can be written directly (its TCP connection, from the upgrade request). */
+export interface FrameTransport {
+  write(chunk: Buffer): boolean;
+}
 
 /** An unmasked, final text frame (server to client) holding `text`. */
 function textFrame(text: string): Buffer {
@@ -55,6 +65,7 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
   const socketsByUser = new Map<string, Set<WebSocket>>();
   const socketsByChannel = new Map<string, Set<WebSocket>>();
   const sessionOf = new Map<WebSocket, SocketSession>();
+  const transportOf = new WeakMap<WebSocket, FrameTransport>();
   const crossProcess = deps.database.kind === 'postgres';
   let stopListening: (() => Promise<void>) | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
@@ -94,7 +105,7 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
     let frame: Buffer | undefined;
     for (const socket of sockets ?? []) {
       if (socket.readyState !== socket.OPEN) continue;
-      const tcp = (socket as unknown as { _socket?: { write(chunk: Buffer): boolean } })._socket;
+      const tcp = transportOf.get(socket);
       if (socket.extensions === '' && tcp) {
         frame ??= textFrame(text);
         tcp.write(frame);
@@ -118,7 +129,17 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
     return !session || session.expiresAt.getTime() <= deps.now().getTime();
   }
 
+  function broadcastLocally(channel: string, data: TChannelData): number {
+    const sockets = socketsByChannel.get(channel);
+    if (!sockets) return 0;
+    return sendFramed(sockets, JSON.stringify({ type: 'channel', channel, data } satisfies TServerMessage));
+  }
+
   function deliverLocally(envelope: Envelope): void {
+    if (envelope.kind === 'channel') {
+      broadcastLocally(envelope.channel, envelope.data);
+      return;
+    }
     const sockets = [...(socketsByUser.get(envelope.userId) ?? [])];
     if (envelope.kind === 'revoke') {
       for (const socket of sockets) {
@@ -138,8 +159,14 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
   }
 
   async function fanOut(envelope: Envelope): Promise<void> {
-    if (crossProcess) await deps.database.notify(NOTIFY_CHANNEL, JSON.stringify(envelope));
-    else deliverLocally(envelope);
+    if (!crossProcess) return deliverLocally(envelope);
+    const payload = JSON.stringify(envelope);
+    if (Buffer.byteLength(payload) > MAX_NOTIFY_BYTES) {
+      throw new Error(
+        `a realtime message of ${Buffer.byteLength(payload)} bytes is too large to cross processes`,
+      );
+    }
+    await deps.database.notify(NOTIFY_CHANNEL, payload);
   }
 
   function closeExpiredSessions(): void {
@@ -180,11 +207,23 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
     /** Closes (4401) this process's sockets whose session has expired; also run on a timer. */
     closeExpiredSessions,
 
-    /** Sends data to the sockets of this process subscribed to a channel. Serialises once. Returns the count. */
-    broadcast(channel: string, data: unknown): number {
-      const sockets = socketsByChannel.get(channel);
-      if (!sockets) return 0;
-      return sendFramed(sockets, JSON.stringify({ type: 'channel', channel, data } satisfies TServerMessage));
+    /**
+     * Sends data to the sockets of this process subscribed to a channel (a publisher every process
+     * runs for itself, like the market stream). Serialises and frames once. Returns the count.
+     */
+    broadcast: broadcastLocally,
+
+    /**
+     * Sends data to a channel's subscribers in every process (a publisher that runs in one process,
+     * like a singleton job): through NOTIFY on PostgreSQL (under 8000 bytes), in-process otherwise.
+     */
+    async broadcastEverywhere(channel: string, data: TChannelData): Promise<void> {
+      await fanOut({ kind: 'channel', channel, data });
+    },
+
+    /** Registers the connection a socket's frames may be written to directly (see sendFramed). */
+    connect(socket: WebSocket, transport: FrameTransport): void {
+      transportOf.set(socket, transport);
     },
 
     /** Binds a socket to the session it authenticated with (replacing an earlier one). */
@@ -193,6 +232,11 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
       if (previous) removeFrom(socketsByUser, previous.userId, socket);
       sessionOf.set(socket, session);
       addTo(socketsByUser, session.userId, socket);
+    },
+
+    /** Whether the socket authenticated with a live session. */
+    isAuthenticated(socket: WebSocket): boolean {
+      return !isExpired(sessionOf.get(socket));
     },
 
     subscribe(socket: WebSocket, channel: string): void {

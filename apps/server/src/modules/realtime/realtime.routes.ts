@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ZClientMessageSchema, ERRORS, type TServerMessage } from '@solterm/contracts';
+import { ZClientMessageSchema, ERRORS, maySubscribe, type TServerMessage } from '@solterm/contracts';
 import { AppError, isAppError } from '../../lib/app-error';
 import type { AuthService } from '../auth/auth.service';
 import { WS_CLOSE_UNAUTHORIZED, type RealtimeHub } from './realtime.hub';
@@ -19,6 +19,8 @@ export function registerRealtimeRoutes(
 ): void {
   app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
     const channels = new Set<string>();
+    // The upgraded request's TCP connection is the socket's: broadcasts write pre-built frames to it.
+    deps.hub.connect(socket, request.raw.socket);
     const send = (message: TServerMessage) => socket.send(JSON.stringify(message));
 
     socket.on('message', async (raw) => {
@@ -58,6 +60,10 @@ export function registerRealtimeRoutes(
           }
           return;
         case 'subscribe':
+          if (!maySubscribe(message.channel, deps.hub.isAuthenticated(socket))) {
+            send({ type: 'error', error: `Sign in to subscribe to ${message.channel}` });
+            return;
+          }
           if (channels.size >= MAX_CHANNELS_PER_SOCKET) {
             send({ type: 'error', error: `At most ${MAX_CHANNELS_PER_SOCKET} channels per connection` });
             return;

@@ -33,7 +33,8 @@ import { getStoredToken } from './storage-keys';
 export type RealtimeState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'failed';
 
 /** Server messages delivered to type listeners (spec part 1 §4: the last two of the four). */
-export type RealtimeEventType = 'bot_timing_update' | 'bot_status_change';
+/** Per-user pushes: bot progress and status, and every change of one of the user's spot orders. */
+export type RealtimeEventType = 'bot_timing_update' | 'bot_status_change' | 'order_update';
 
 /** The part of the browser WebSocket the client uses (a fake implements it in tests). */
 export interface WebSocketLike {
@@ -193,6 +194,7 @@ export function createWsClient(options: WsClientOptions = {}) {
         return;
       case 'bot_timing_update':
       case 'bot_status_change':
+      case 'order_update':
         deliver(eventListeners.get(message.type), message);
         return;
       default:
@@ -413,7 +415,7 @@ export function useChannel(channel: string | null, onData: (data: unknown) => vo
   }, [client, channel]);
 }
 
-/** Calls `onMessage` with every bot_timing_update or bot_status_change message while mounted. */
+/** Calls `onMessage` with every message of a per-user type (bot updates, order_update) while mounted. */
 export function useRealtimeEvent(type: RealtimeEventType, onMessage: (message: unknown) => void): void {
   const client = useRealtimeClient();
   const handler = useRef(onMessage);

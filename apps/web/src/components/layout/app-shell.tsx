@@ -5,6 +5,7 @@ import { USER_LOGGED_IN_EVENT } from '../../features/auth/auth-events';
 import { useAuth } from '../../features/auth/use-auth';
 import { marketKeys } from '../../features/market/api/market-api';
 import { TokenSearch } from '../../features/market/components/token-search';
+import { useOrderUpdates } from '../../features/spot-trade/hooks/use-spot-data';
 import { useRealtimeConnection } from '../../lib/ws-client';
 import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';
@@ -25,13 +26,15 @@ function NavigationProgress() {
 }
 
 /**
- * The signed-in session's real-time side: keeps /ws open (authenticated as the user), and refetches
+ * The signed-in session's real-time side: keeps /ws open (authenticated as the user), applies the
+ * server's order_update pushes to every view of orders and balances, and refetches
  * prices when a user logs in (spec part 1 §4: the userLoggedIn event makes the price refetch).
  */
 function useSessionRealtime(): void {
   const { user } = useAuth();
   const queryClient = useQueryClient();
   useRealtimeConnection(user?.id ?? null);
+  useOrderUpdates();
   useEffect(() => {
     const onLoggedIn = () => {
       void queryClient.invalidateQueries({ queryKey: marketKeys.pairPriceAll });

@@ -4,7 +4,7 @@ import { DASHBOARD_POLL_MS } from '@solterm/contracts';
 import { getErrorMessage } from '../../lib/api-client';
 import { notify } from '../../lib/toast';
 import { walletApi } from '../trading/trading-api';
-import { invalidateAfterTrade, walletKeys } from '../trading/trading-queries';
+import { invalidateAfterTrade, queryKeys } from '../../lib/query-keys';
 import type { WalletAccess } from '../trading/wallet-access';
 import { formatTokenAmount } from '../trading/trade-format';
 import { WALLET_STATE_CHANGED_EVENT } from '../wallet/wallet-storage';
@@ -21,13 +21,13 @@ export function usePortfolio(access: WalletAccess) {
   const address = access.kind === 'solana' ? access.address : null;
 
   useEffect(() => {
-    const onWalletChanged = () => void queryClient.invalidateQueries({ queryKey: walletKeys.all });
+    const onWalletChanged = () => void queryClient.invalidateQueries({ queryKey: queryKeys.wallet.all });
     window.addEventListener(WALLET_STATE_CHANGED_EVENT, onWalletChanged);
     return () => window.removeEventListener(WALLET_STATE_CHANGED_EVENT, onWalletChanged);
   }, [queryClient]);
 
   return useQuery({
-    queryKey: walletKeys.portfolio(address),
+    queryKey: queryKeys.wallet.portfolio(address),
     queryFn: ({ signal }) => walletApi.getPortfolio(signal),
     enabled: address !== null,
     refetchInterval: DASHBOARD_POLL_MS,

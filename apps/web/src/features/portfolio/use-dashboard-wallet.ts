@@ -4,7 +4,7 @@ import { WALLET_MESSAGES } from '@solterm/contracts';
 import { api, getErrorMessage } from '../../lib/api-client';
 import { notify } from '../../lib/toast';
 import { useAuth } from '../auth/use-auth';
-import { walletKeys } from '../trading/trading-queries';
+import { queryKeys } from '../../lib/query-keys';
 import { getLocalWallet } from '../wallet/local-wallet/local-wallet';
 import { useWallet } from '../wallet/wallet-context';
 import { WALLET_CATALOG, type WalletKind } from '../wallet/wallet-kinds';
@@ -36,7 +36,7 @@ export function useDashboardWallet() {
           getChainId: wallet.getChainId,
         });
         await refreshProfile().catch(() => null);
-        void queryClient.invalidateQueries({ queryKey: walletKeys.all });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.wallet.all });
         return true;
       } catch (error) {
         console.warn('Wallet connected locally; linking it to the account failed', error);
@@ -99,7 +99,7 @@ export function useDashboardWallet() {
           wallet_type: 'manual',
         });
         await refreshProfile().catch(() => null);
-        void queryClient.invalidateQueries({ queryKey: walletKeys.all });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.wallet.all });
         notify.success('Wallet address saved (watch-only)');
         return null;
       } catch (error) {
@@ -119,7 +119,7 @@ export function useDashboardWallet() {
     try {
       await wallet.disconnect();
       await refreshProfile().catch(() => null);
-      void queryClient.invalidateQueries({ queryKey: walletKeys.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.wallet.all });
       notify.success('Wallet disconnected');
     } finally {
       setPending(null);

@@ -14,7 +14,8 @@ import { buildQuickTradeOrder, checkQuickTradeBalances } from './quick-trade';
 import { submitOrderWithExpiryRetries, toTradeError, type OrderStage } from './submit-order';
 import { tradingApi } from './trading-api';
 import type { TradingFormState } from './trading-form';
-import { tradingKeys, useRefreshAfterTrade } from './trading-queries';
+import { queryKeys } from '../../lib/query-keys';
+import { useRefreshAfterTrade } from './trading-queries';
 import { formatTokenAmount } from './trade-format';
 import { notifyOrderExecuted } from './trade-toasts';
 
@@ -100,7 +101,7 @@ export function useQuickTrade({ pairId, base, quote, side, form, clearForm }: Qu
       const { amount, price } = validation.value;
       const suggestion = await queryClient
         .fetchQuery({
-          queryKey: tradingKeys.suggestion(pairId),
+          queryKey: queryKeys.trading.suggestion(pairId),
           queryFn: () => tradingApi.suggestion(pairId),
           staleTime: 0,
         })

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { TPairTradability } from '@solterm/contracts';
+import { queryKeys } from '../../lib/query-keys';
 import { tradingApi } from './trading-api';
 
 /** Tradability changes only when the venue or chain does: read once a minute at most. */
@@ -12,7 +13,7 @@ const TRADABILITY_STALE_MS = 60_000;
 export function useTradability(pairs: readonly string[]) {
   const unique = [...new Set(pairs)].sort();
   const query = useQuery({
-    queryKey: ['trading', 'tradable', unique] as const,
+    queryKey: queryKeys.trading.tradable(unique),
     queryFn: ({ signal }) => tradingApi.getTradable(unique, signal),
     enabled: unique.length > 0,
     staleTime: TRADABILITY_STALE_MS,

@@ -29,7 +29,7 @@ vi.mock('../../trading/submit-order', async (importOriginal) => ({
 
 import { ApiError } from '../../../lib/api-client';
 import { TradeError } from '../../trading/submit-order';
-import { spotKeys } from '../hooks/use-spot-data';
+import { queryKeys } from '../../../lib/query-keys';
 import { getClosingPrefill, orderPrefillStore, useOrderPrefill } from '../order-prefill';
 import { makeOrder, makePosition, renderSpot, SOL_USDC, TX_HASH } from '../test/spot-fixtures';
 import { OrderForm, type OrderFormWallet } from './order-form';
@@ -247,7 +247,7 @@ describe('placing an order', () => {
     expect(wallet.signTransaction).toHaveBeenCalledWith(new Uint8Array([1, 2, 3]));
     expect(form().getByLabelText('Amount', { exact: true })).toHaveValue('');
     expect(form().getByLabelText('Limit price')).toHaveValue('');
-    expect(queryClient.getQueryData(spotKeys.orders)).toEqual([placed]);
+    expect(queryClient.getQueryData(queryKeys.trading.orders)).toEqual([placed]);
   });
 
   it('shows the trade error message and keeps the form', async () => {

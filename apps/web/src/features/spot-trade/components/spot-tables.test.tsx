@@ -18,7 +18,8 @@ const api = vi.hoisted(() => ({
 }));
 vi.mock('../../trading/trading-api', () => api);
 
-import { spotKeys } from '../hooks/use-spot-data';
+import { TRADES_FEED_LIMIT } from '@solterm/contracts';
+import { queryKeys } from '../../../lib/query-keys';
 import { makeOrder, makePosition, makeTrade, renderSpot, TX_HASH } from '../test/spot-fixtures';
 import { PositionsTable } from './positions-table';
 import { SpotOrdersTable } from './spot-orders-table';
@@ -103,7 +104,9 @@ describe('Your Spot Orders', () => {
     expect(api.tradingApi.cancelOrder).toHaveBeenCalledWith('limit-1');
     await waitFor(() => expect(screen.getByTestId('order-status')).toHaveTextContent('Cancelled'));
     expect(sonner.toast.success).toHaveBeenCalledWith('Order cancelled', expect.anything());
-    expect(queryClient.getQueryData(spotKeys.orders)).toEqual([{ ...PENDING_LIMIT, status: 'Cancelled' }]);
+    expect(queryClient.getQueryData(queryKeys.trading.orders)).toEqual([
+      { ...PENDING_LIMIT, status: 'Cancelled' },
+    ]);
   });
 
   it('says so when there are no orders', async () => {
@@ -206,18 +209,18 @@ describe('the tabbed tables', () => {
     await waitFor(() =>
       expect(sonner.toast.error).toHaveBeenCalledWith('Failed to fetch trades', expect.anything()),
     );
-    await act(() => queryClient.refetchQueries({ queryKey: spotKeys.trades }));
-    await act(() => queryClient.refetchQueries({ queryKey: spotKeys.trades }));
+    await act(() => queryClient.refetchQueries({ queryKey: queryKeys.trading.trades(TRADES_FEED_LIMIT) }));
+    await act(() => queryClient.refetchQueries({ queryKey: queryKeys.trading.trades(TRADES_FEED_LIMIT) }));
     expect(
       sonner.toast.error.mock.calls.filter(([message]) => message === 'Failed to fetch trades'),
     ).toHaveLength(1);
 
     api.tradingApi.getTrades.mockResolvedValue([]);
-    await act(() => queryClient.refetchQueries({ queryKey: spotKeys.trades }));
+    await act(() => queryClient.refetchQueries({ queryKey: queryKeys.trading.trades(TRADES_FEED_LIMIT) }));
     // Identical toasts within 100 ms show once (part 1 §4); let that window pass.
     await new Promise((resolve) => setTimeout(resolve, 150));
     api.tradingApi.getTrades.mockRejectedValue(new Error('down again'));
-    await act(() => queryClient.refetchQueries({ queryKey: spotKeys.trades }));
+    await act(() => queryClient.refetchQueries({ queryKey: queryKeys.trading.trades(TRADES_FEED_LIMIT) }));
     await waitFor(() =>
       expect(
         sonner.toast.error.mock.calls.filter(([message]) => message === 'Failed to fetch trades'),

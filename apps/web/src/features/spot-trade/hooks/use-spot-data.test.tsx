@@ -5,7 +5,18 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SPOT_ORDER_REFRESH_DELAY_MS } from '@solterm/contracts';
 import { createTestQueryClient } from '../../../test/test-utils';
 import { makeOrder } from '../test/spot-fixtures';
-import { mergeOrder, spotKeys, useLimitFillWatcher, useOrderRefresh } from './use-spot-data';
+import { queryKeys } from '../../../lib/query-keys';
+import { RealtimeContext } from '../../../lib/ws-client';
+import { createFakeRealtime } from '../../../test/fake-websocket';
+import { tradingApi } from '../../trading/trading-api';
+import {
+  mergeOrder,
+  PENDING_ORDERS_POLL_MS,
+  useLimitFillWatcher,
+  useOrderRefresh,
+  useOrderUpdates,
+  useSpotOrders,
+} from './use-spot-data';
 
 const { notifySuccess } = vi.hoisted(() => ({ notifySuccess: vi.fn() }));
 vi.mock('../../../lib/toast', () => ({
@@ -21,7 +32,7 @@ describe('after an order', () => {
   it('shows the answered order at once and refreshes everything 2 s later', () => {
     vi.useFakeTimers();
     const queryClient = createTestQueryClient();
-    queryClient.setQueryData(spotKeys.orders, [makeOrder({ id: 'old' })]);
+    queryClient.setQueryData(queryKeys.trading.orders, [makeOrder({ id: 'old' })]);
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
     const wrapper = ({ children }: { children: ReactNode }) => (
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
@@ -29,20 +40,22 @@ describe('after an order', () => {
     const { result, unmount } = renderHook(() => useOrderRefresh(), { wrapper });
 
     act(() => result.current(makeOrder({ id: 'new', status: 'Pending' })));
-    expect(queryClient.getQueryData<{ id: string }[]>(spotKeys.orders)?.map((order) => order.id)).toEqual([
-      'new',
-      'old',
-    ]);
+    expect(
+      queryClient.getQueryData<{ id: string }[]>(queryKeys.trading.orders)?.map((order) => order.id),
+    ).toEqual(['new', 'old']);
     vi.advanceTimersByTime(SPOT_ORDER_REFRESH_DELAY_MS - 1);
     expect(invalidate).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
-    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['spot'] });
+    // Every view of orders, fills, positions and balances, on every page (one key registry).
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['trading'] });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['wallet'] });
+    const refreshCalls = invalidate.mock.calls.length;
 
     // A refresh still waiting when the page goes away is dropped.
     act(() => result.current());
     unmount();
     vi.advanceTimersByTime(SPOT_ORDER_REFRESH_DELAY_MS);
-    expect(invalidate).toHaveBeenCalledTimes(1);
+    expect(invalidate).toHaveBeenCalledTimes(refreshCalls);
   });
 
   it('replaces an order it already lists', () => {
@@ -76,12 +89,68 @@ describe('a limit order filled by the keeper', () => {
     });
     expect(notifySuccess).toHaveBeenCalledTimes(1);
     expect(notifySuccess).toHaveBeenCalledWith('Limit buy order filled on SOL/USDC');
-    expect(invalidate).toHaveBeenCalledTimes(1);
-    const predicate = invalidate.mock.calls[0]![0]?.predicate;
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['wallet'] });
+    const predicate = invalidate.mock.calls.find((call) => call[0]?.predicate)![0]?.predicate;
     const matches = (queryKey: readonly unknown[]) =>
       predicate?.({ queryKey } as unknown as Parameters<NonNullable<typeof predicate>>[0]);
-    expect(matches(spotKeys.positions)).toBe(true);
-    expect(matches(spotKeys.suggestion('SOL/USDC'))).toBe(true);
-    expect(matches(spotKeys.orders)).toBe(false);
+    expect(matches(queryKeys.trading.positions)).toBe(true);
+    expect(matches(queryKeys.trading.suggestion('SOL/USDC'))).toBe(true);
+    expect(matches(queryKeys.trading.orders)).toBe(false);
+  });
+});
+
+describe('order updates pushed by the server', () => {
+  function setUp() {
+    const realtime = createFakeRealtime({ getToken: () => 'jwt' });
+    const queryClient = createTestQueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={queryClient}>
+        <RealtimeContext.Provider value={realtime.client}>{children}</RealtimeContext.Provider>
+      </QueryClientProvider>
+    );
+    return { realtime, queryClient, wrapper };
+  }
+
+  it('puts the pushed order into Your Orders and reads fills, positions and balances again', () => {
+    const { realtime, queryClient, wrapper } = setUp();
+    const pending = makeOrder({ id: 'limit', order_type: 'Limit', status: 'Pending' });
+    queryClient.setQueryData(queryKeys.trading.orders, [pending]);
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    renderHook(() => useOrderUpdates(), { wrapper });
+    realtime.client.retain();
+    realtime.latest().open();
+
+    act(() => realtime.latest().receive({ type: 'order_update', data: { ...pending, status: 'Filled' } }));
+
+    expect(queryClient.getQueryData(queryKeys.trading.orders)).toEqual([{ ...pending, status: 'Filled' }]);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['wallet'] });
+    const predicate = invalidate.mock.calls.find((call) => call[0]?.predicate)![0]!.predicate!;
+    const matches = (queryKey: readonly unknown[]) =>
+      predicate({ queryKey } as unknown as Parameters<typeof predicate>[0]);
+    expect(matches(queryKeys.trading.positions)).toBe(true);
+    expect(matches(queryKeys.trading.orders)).toBe(false);
+
+    // A malformed push changes nothing.
+    act(() => realtime.latest().receive({ type: 'order_update', data: { id: 'limit' } }));
+    expect(queryClient.getQueryData(queryKeys.trading.orders)).toEqual([{ ...pending, status: 'Filled' }]);
+  });
+
+  it('polls a Pending order only while the socket is down', async () => {
+    const { realtime, queryClient, wrapper } = setUp();
+    const getOrders = vi
+      .spyOn(tradingApi, 'getOrders')
+      .mockResolvedValue([makeOrder({ id: 'limit', order_type: 'Limit', status: 'Pending' })]);
+    realtime.client.retain();
+    realtime.latest().open();
+    const { result } = renderHook(() => useSpotOrders(), { wrapper });
+    await vi.waitFor(() => expect(result.current.data).toHaveLength(1));
+    const query = queryClient.getQueryCache().find({ queryKey: queryKeys.trading.orders })!;
+    const interval = () =>
+      (query.options as { refetchInterval: (q: typeof query) => number | false }).refetchInterval(query);
+    expect(interval()).toBe(false);
+
+    act(() => realtime.latest().drop());
+    await vi.waitFor(() => expect(interval()).toBe(PENDING_ORDERS_POLL_MS));
+    getOrders.mockRestore();
   });
 });

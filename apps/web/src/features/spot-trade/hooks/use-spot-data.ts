@@ -4,51 +4,70 @@ import {
   SPOT_ORDER_REFRESH_DELAY_MS,
   TRADES_FEED_LIMIT,
   TRADES_FEED_POLL_MS,
+  ZServerMessageSchema,
   type TSpotOrder,
 } from '@solterm/contracts';
+import { invalidateAfterTrade, queryKeys } from '../../../lib/query-keys';
 import { notify } from '../../../lib/toast';
+import { useIsRealtimeLive, useRealtimeEvent } from '../../../lib/ws-client';
 import { tradingApi } from '../../trading/trading-api';
 import { usePairTradability } from '../../trading/use-tradability';
 
 /*
  * The trade page's reads. The spec fixes only the All Trades cadence (100 fills every 5 s) and the
  * 2 s refresh after an order; the other cadences are ours: the order book moves with the market
- * (2 s, as the futures book), positions carry a mark price (10 s), and orders poll only while one is
- * Pending (the keeper may fill it at any moment).
+ * (2 s, as the futures book), positions carry a mark price (10 s), and orders arrive as pushes
+ * (order_update), polled only while one is Pending and the socket is down.
  */
 
 /** Order book refresh. */
 export const ORDER_BOOK_POLL_MS = 2_000;
 /** Positions refresh (their mark price and PnL move with the market). */
 export const POSITIONS_POLL_MS = 10_000;
-/** Orders refresh while at least one is Pending. */
+/** Orders refresh while at least one is Pending and the socket is down. */
 export const PENDING_ORDERS_POLL_MS = 5_000;
 /** Balances refresh between orders. */
 export const BALANCES_POLL_MS = 30_000;
 
-export const spotKeys = {
-  all: ['spot'] as const,
-  orders: ['spot', 'orders'] as const,
-  positions: ['spot', 'positions'] as const,
-  trades: ['spot', 'trades', TRADES_FEED_LIMIT] as const,
-  orderBook: (pairId: string) => ['spot', 'order-book', pairId] as const,
-  suggestion: (pairId: string) => ['spot', 'suggestion', pairId] as const,
-};
-
-/** Your Spot Orders (GET /trading/orders), newest first. */
+/**
+ * Your Spot Orders (GET /trading/orders), newest first. The server pushes every change
+ * (`order_update`, see useOrderUpdates): polling for a Pending order's fill is only the fallback while
+ * the socket is down.
+ */
 export function useSpotOrders() {
+  const isLive = useIsRealtimeLive();
   return useQuery({
-    queryKey: spotKeys.orders,
+    queryKey: queryKeys.trading.orders,
     queryFn: ({ signal }) => tradingApi.getOrders(signal),
     refetchInterval: (query) =>
-      query.state.data?.some((order) => order.status === 'Pending') ? PENDING_ORDERS_POLL_MS : false,
+      !isLive && query.state.data?.some((order) => order.status === 'Pending')
+        ? PENDING_ORDERS_POLL_MS
+        : false,
+  });
+}
+
+/**
+ * Applies the server's `order_update` pushes (an order landed, filled by the keeper, cancelled) to
+ * Your Orders at once, and reads again what the change moved (fills, positions, balances). Mounted
+ * once in the signed-in shell, so every page's views stay current.
+ */
+export function useOrderUpdates(): void {
+  const queryClient = useQueryClient();
+  useRealtimeEvent('order_update', (message) => {
+    const parsed = ZServerMessageSchema.safeParse(message);
+    if (!parsed.success || parsed.data.type !== 'order_update') return;
+    const order = parsed.data.data;
+    queryClient.setQueryData<TSpotOrder[]>(queryKeys.trading.orders, (orders) =>
+      orders ? mergeOrder(orders, order) : orders,
+    );
+    void invalidateAfterTrade(queryClient, { keepOrders: true });
   });
 }
 
 /** Your Positions (GET /trading/positions), marked to market. */
 export function usePositions() {
   return useQuery({
-    queryKey: spotKeys.positions,
+    queryKey: queryKeys.trading.positions,
     queryFn: ({ signal }) => tradingApi.getPositions(signal),
     refetchInterval: POSITIONS_POLL_MS,
   });
@@ -57,7 +76,7 @@ export function usePositions() {
 /** All Trades: the latest 100 fills, every 5 s (part 2 §2, §9). */
 export function useTradesFeed() {
   return useQuery({
-    queryKey: spotKeys.trades,
+    queryKey: queryKeys.trading.trades(TRADES_FEED_LIMIT),
     queryFn: ({ signal }) => tradingApi.getTrades(TRADES_FEED_LIMIT, signal),
     refetchInterval: TRADES_FEED_POLL_MS,
   });
@@ -70,7 +89,7 @@ export function useTradesFeed() {
 export function useOrderBook(pairId: string) {
   const tradability = usePairTradability(pairId);
   const query = useQuery({
-    queryKey: spotKeys.orderBook(pairId),
+    queryKey: queryKeys.trading.orderBook(pairId),
     queryFn: ({ signal }) => tradingApi.getOrderBook(pairId, signal),
     refetchInterval: ORDER_BOOK_POLL_MS,
     staleTime: 1_000,
@@ -86,7 +105,7 @@ export function useOrderBook(pairId: string) {
 export function usePairBalances(pairId: string) {
   const { canPoll } = usePairTradability(pairId);
   const suggestion = useQuery({
-    queryKey: spotKeys.suggestion(pairId),
+    queryKey: queryKeys.trading.suggestion(pairId),
     queryFn: () => tradingApi.suggestion(pairId),
     refetchInterval: BALANCES_POLL_MS,
     // The suggestion names the pair: an untradable pair would answer 404 every 30 s.
@@ -129,9 +148,7 @@ export function useLimitFillWatcher(orders: readonly TSpotOrder[] | undefined): 
     const filled = orders.filter((order) => order.status === 'Filled' && previous.has(order.id));
     if (filled.length === 0) return;
     for (const order of filled) notify.success(getLimitFilledMessage(order));
-    void queryClient.invalidateQueries({
-      predicate: (query) => query.queryKey[0] === 'spot' && query.queryKey[1] !== 'orders',
-    });
+    void invalidateAfterTrade(queryClient, { keepOrders: true });
   }, [orders, queryClient]);
 }
 
@@ -163,11 +180,13 @@ export function useOrderRefresh(): (order?: TSpotOrder | null) => void {
   return useCallback(
     (order?: TSpotOrder | null) => {
       if (order) {
-        queryClient.setQueryData<TSpotOrder[]>(spotKeys.orders, (orders) => mergeOrder(orders, order));
+        queryClient.setQueryData<TSpotOrder[]>(queryKeys.trading.orders, (orders) =>
+          mergeOrder(orders, order),
+        );
       }
       const timer = setTimeout(() => {
         timers.current.delete(timer);
-        void queryClient.invalidateQueries({ queryKey: spotKeys.all });
+        void invalidateAfterTrade(queryClient);
       }, SPOT_ORDER_REFRESH_DELAY_MS);
       timers.current.add(timer);
     },

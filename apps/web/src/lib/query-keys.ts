@@ -1,0 +1,44 @@
+import type { QueryClient } from '@tanstack/react-query';
+
+/**
+ * The one registry of query keys. Every page reads the same endpoint under the same key, so a trade
+ * anywhere (dashboard quick trade, /trade order form, a cancel, an order_update pushed by the server)
+ * refreshes every view of orders, fills, positions and balances.
+ */
+export const queryKeys = {
+  /** Everything under `trading.all` reads the user's orders, fills, positions or balances of a pair. */
+  trading: {
+    all: ['trading'] as const,
+    orders: ['trading', 'orders'] as const,
+    positions: ['trading', 'positions'] as const,
+    trades: (limit: number) => ['trading', 'trades', limit] as const,
+    tradeHistory: (limit: number, offset: number) => ['trading', 'trades-history', limit, offset] as const,
+    /** Balances the suggestion read for a pair id (`SOL/USDC`). */
+    suggestion: (pairId: string) => ['trading', 'suggestion', pairId] as const,
+    orderBook: (pairId: string) => ['trading', 'orderbook', pairId] as const,
+    tradable: (pairs: readonly string[]) => ['trading', 'tradable', pairs] as const,
+  },
+  /** Wallet reads (balances come from the chain). */
+  wallet: {
+    all: ['wallet'] as const,
+    /** The account wallet's portfolio; the address keeps two accounts' data apart. */
+    portfolio: (walletAddress: string | null) => ['wallet', 'portfolio', walletAddress] as const,
+    balance: ['wallet', 'balance'] as const,
+    status: ['wallet', 'status'] as const,
+  },
+};
+
+/**
+ * Refetches everything a trade changes: balances, portfolio, orders, fills, positions.
+ * `keepOrders` leaves Your Orders alone (the caller has just written the fresh list itself).
+ */
+export function invalidateAfterTrade(queryClient: QueryClient, { keepOrders = false } = {}): Promise<void> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: queryKeys.wallet.all }),
+    keepOrders
+      ? queryClient.invalidateQueries({
+          predicate: (query) => query.queryKey[0] === 'trading' && query.queryKey[1] !== 'orders',
+        })
+      : queryClient.invalidateQueries({ queryKey: queryKeys.trading.all }),
+  ]).then(() => undefined);
+}

@@ -130,7 +130,6 @@ export default tseslint.config(
         {
           srcDir: 'apps/server/src',
           layers: SERVER_MODULE_LAYERS,
-          publicFiles: { realtime: ['realtime.hub'] },
         },
       ],
     },

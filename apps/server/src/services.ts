@@ -37,7 +37,7 @@ import { createMarketData } from './modules/market/market-data.factory';
 import { createMarketService, type MarketService } from './modules/market/market.service';
 import { createMarketStream, type MarketStream } from './modules/market/market.stream';
 import { createTokenFactsLookup } from './modules/market/simulator/simulated-tokens';
-import { createRealtimeHub, type RealtimeHub } from './modules/realtime/realtime.hub';
+import { createRealtimeHub, type RealtimeHub } from './modules/realtime/realtime.service';
 import { createRelayRepository } from './modules/relay/relay.repository';
 import { createRelay, type Relay } from './modules/relay/relay.service';
 import { createLimitKeeper, type LimitKeeper } from './modules/trading/limit-keeper';

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TPriceTick, TPricesTick, TSpotOrder } from '@solterm/contracts';
 import { openDatabase } from '../src/db/database';
 import { WS_CLOSE_UNAUTHORIZED } from '../src/modules/realtime/realtime.routes';
 import {
@@ -48,35 +49,45 @@ async function resetPassword(app: TestApp, email: string): Promise<void> {
   expect(status).toBe(200);
 }
 
-const orderUpdate = (id: string) =>
-  ({
-    type: 'order_update',
-    data: {
-      id,
-      symbol: 'SOL/USDC',
-      order_type: 'Limit',
-      side: 'Buy',
-      quantity: 1,
-      price: 100,
-      stop_price: null,
-      leverage: 1,
-      status: 'Pending',
-      created_at: '2026-01-01T00:00:00.000Z',
-      updated_at: '2026-01-01T00:00:00.000Z',
-      tx_hash: null,
-      settlement_tx_hash: null,
-      filled_quantity: 0,
-      average_fill_price: null,
-      receipt: null,
-    },
-  }) as const;
-/** A price tick as the market stream publishes it. */
-const priceTick = (price: number) => ({
+/** A spot order as the server sends it in `order_update`. */
+const spotOrder = (id: string): TSpotOrder => ({
+  id,
+  symbol: 'SOL/USDC',
+  order_type: 'Limit',
+  side: 'Buy',
+  quantity: 1.5,
+  price: 150,
+  stop_price: null,
+  leverage: 1,
+  status: 'Pending',
+  created_at: '2026-02-10T09:00:00.000Z',
+  updated_at: '2026-02-10T09:00:00.000Z',
+  tx_hash: null,
+  settlement_tx_hash: null,
+  filled_quantity: 0,
+  average_fill_price: null,
+  receipt: null,
+});
+
+const orderUpdate = (id: string) => ({ type: 'order_update', data: spotOrder(id) }) as const;
+
+const priceTick = (price: number): TPriceTick => ({
   symbol: 'SOL',
   price,
-  change_24h: 1.5,
+  change_24h: 1.25,
   volume_24h: null,
-  timestamp: '2026-01-01T00:00:00.000Z',
+  timestamp: '2026-02-10T09:00:00.000Z',
+});
+
+/** A `prices` tick of `count` tokens: with 300 it is well over NOTIFY's 8000-byte limit. */
+const pricesTick = (count: number): TPricesTick => ({
+  timestamp: '2026-02-10T09:00:00.000Z',
+  prices: Object.fromEntries(
+    Array.from({ length: count }, (_, index) => [
+      `TOKEN${index}é`,
+      { price: 1 + index / 1000, change_24h: -2.5 },
+    ]),
+  ),
 });
 
 const statusMessage = (botId: string) =>
@@ -102,6 +113,8 @@ describe.each(databaseTargets())('WebSocket /ws on %s', (target) => {
     database = await openTestDatabase(target);
     app = await createTestApp({ database });
     url = await listen(app);
+    // Only the tests publish on market channels here: the background jobs (market stream) stop.
+    await app.scheduler.stop();
   });
 
   afterEach(async () => {
@@ -292,7 +305,7 @@ describe.each(databaseTargets())('WebSocket /ws on %s', (target) => {
   it('broadcast reaches the sockets subscribed to a channel until they unsubscribe', async () => {
     const subscriber = await open();
     const bystander = await open();
-    const channel = `prices:SOL-${Math.random()}`;
+    const channel = 'price:SOL';
 
     subscriber.send({ type: 'subscribe', channel });
     expect(await subscriber.next()).toEqual({ type: 'subscribed', channel });
@@ -306,6 +319,37 @@ describe.each(databaseTargets())('WebSocket /ws on %s', (target) => {
     expect(await subscriber.next()).toEqual({ type: 'unsubscribed', channel });
     expect(app.hub.broadcast(channel, priceTick(143))).toBe(0);
     expect(await subscriber.drain()).toEqual([]);
+  });
+
+  it('publishChannel reaches the subscribers of a channel, however long the message', async () => {
+    const subscriber = await open();
+    subscriber.send({ type: 'subscribe', channel: 'prices' });
+    expect(await subscriber.next()).toEqual({ type: 'subscribed', channel: 'prices' });
+
+    await app.hub.publishChannel('prices', pricesTick(300));
+
+    expect(await subscriber.next()).toEqual({ type: 'channel', channel: 'prices', data: pricesTick(300) });
+  });
+
+  it("refuses a payload that is not the channel's or a user message that is not one, sending nothing", async () => {
+    const { token, user } = await registerUser(app);
+    const socket = await open(token);
+    socket.send({ type: 'subscribe', channel: 'price:SOL' });
+    expect(await socket.next()).toEqual({ type: 'subscribed', channel: 'price:SOL' });
+    const wrong = { pair: 'SOL/USDC' };
+
+    // @ts-expect-error a price channel carries a TPriceTick: publishing anything else does not compile
+    expect(() => app.hub.broadcast('price:SOL', wrong)).toThrow();
+    // @ts-expect-error likewise across processes
+    await expect(app.hub.publishChannel('price:SOL', { ...priceTick(1), price: 'one' })).rejects.toThrow();
+    // @ts-expect-error only registered channels can be published on
+    expect(() => app.hub.broadcast('bots', priceTick(1))).toThrow('not a registered channel');
+    await expect(
+      // @ts-expect-error order_update carries a whole TSpotOrder
+      app.hub.publish(user.id, { type: 'order_update', data: { id: 'only-an-id' } }),
+    ).rejects.toThrow();
+
+    expect(await socket.drain()).toEqual([]);
   });
 
   it('limits a socket to 64 channels', async () => {
@@ -340,6 +384,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
       });
       firstUrl = await listen(first);
       secondUrl = await listen(second);
+      await first.scheduler.stop();
+      await second.scheduler.stop();
     });
 
     afterAll(async () => {
@@ -391,29 +437,58 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
       expect((await other.closed).code).toBe(WS_CLOSE_UNAUTHORIZED);
     });
 
-    it("a channel message published once reaches the channel's subscribers on every process", async () => {
-      const onSecond = await TestSocket.authenticated(secondUrl, (await registerUser(second)).token);
-      const onFirst = await TestSocket.authenticated(firstUrl, (await registerUser(first)).token);
-      sockets.push(onSecond, onFirst);
-      const channel = `price:X${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
-      for (const socket of [onSecond, onFirst]) {
+    it("a channel message published on one process reaches the channel's subscribers on every process", async () => {
+      const onSecond = await TestSocket.open(secondUrl);
+      const onFirst = await TestSocket.open(firstUrl);
+      const elsewhere = await TestSocket.open(secondUrl);
+      sockets.push(onSecond, onFirst, elsewhere);
+      for (const [socket, channel] of [
+        [onSecond, 'price:SOL'],
+        [onFirst, 'price:SOL'],
+        [elsewhere, 'candles:SOL/USDC:1'],
+      ] as const) {
         socket.send({ type: 'subscribe', channel });
         expect(await socket.next()).toEqual({ type: 'subscribed', channel });
       }
 
-      // A singleton job publishes in one process (here the first); both processes' subscribers get it once.
-      await first.hub.broadcastEverywhere(channel, priceTick(150));
+      await first.hub.publishChannel('price:SOL', priceTick(150.25));
 
-      expect(await onSecond.next()).toEqual({ type: 'channel', channel, data: priceTick(150) });
-      expect(await onFirst.next()).toEqual({ type: 'channel', channel, data: priceTick(150) });
-      expect(await onSecond.drain()).toEqual([]);
+      const expected = { type: 'channel', channel: 'price:SOL', data: priceTick(150.25) };
+      expect(await onSecond.next()).toEqual(expected);
+      expect(await onFirst.next()).toEqual(expected);
+      expect(await elsewhere.drain()).toEqual([]);
     });
 
-    it('refuses a message too large for NOTIFY instead of losing it silently', async () => {
-      const huge = { ...priceTick(1), symbol: 'S'.repeat(9000) };
-      await expect(first.hub.broadcastEverywhere('price:SOL', huge)).rejects.toThrow(
-        /too large to cross processes/,
-      );
+    it("a channel message over NOTIFY's 8000-byte limit arrives whole on the other process", async () => {
+      const subscriber = await TestSocket.open(secondUrl);
+      sockets.push(subscriber);
+      subscriber.send({ type: 'subscribe', channel: 'prices' });
+      expect(await subscriber.next()).toEqual({ type: 'subscribed', channel: 'prices' });
+      const tick = pricesTick(300);
+      expect(Buffer.byteLength(JSON.stringify(tick))).toBeGreaterThan(8000);
+
+      await first.hub.publishChannel('prices', tick);
+
+      expect(await subscriber.next()).toEqual({ type: 'channel', channel: 'prices', data: tick });
+    });
+
+    it("a notification whose payload is not the channel's is dropped by the receiving process", async () => {
+      const subscriber = await TestSocket.open(secondUrl);
+      sockets.push(subscriber);
+      subscriber.send({ type: 'subscribe', channel: 'price:SOL' });
+      expect(await subscriber.next()).toEqual({ type: 'subscribed', channel: 'price:SOL' });
+
+      // Written straight to the database, past the hub's own check.
+      const forged = { kind: 'channel', channel: 'price:SOL', data: { price: 'free money' } };
+      await shared.database.notify('solterm_realtime', JSON.stringify(forged));
+      await first.hub.publishChannel('price:SOL', priceTick(151));
+
+      expect(await subscriber.next()).toEqual({
+        type: 'channel',
+        channel: 'price:SOL',
+        data: priceTick(151),
+      });
+      expect(await subscriber.drain()).toEqual([]);
     });
 
     it('delivers in the other direction too', async () => {

@@ -1,64 +1,115 @@
 import { z } from 'zod';
 import { CANDLES_CHANNEL_PREFIX, PRICE_CHANNEL_PREFIX, PRICES_CHANNEL } from '../market/market-channels';
 import { ZCandleTickSchema, ZPriceTickSchema, ZPricesTickSchema } from '../market/market.schemas';
-import { ZSpotOrderSchema } from '../trading/trading.schemas';
 
 /**
- * The registry of /ws channels: what a `{type:"channel", channel, data}` message on a channel carries,
- * and who may subscribe. Public channels need no authentication; `user` channels only an
- * authenticated socket (bots and futures add theirs here). The server publishes through these types
- * (a wrong payload does not compile) and the web reads with these schemas.
+ * What a channel sends once when it cannot be served (an unknown token or pair), instead of its
+ * payload; the server then stops computing it.
  */
-export const CHANNELS = {
-  prices: {
-    access: 'public',
-    matches: (name: string) => name === PRICES_CHANNEL,
-    payload: ZPricesTickSchema,
-  },
-  price: {
-    access: 'public',
-    matches: (name: string) => name.startsWith(PRICE_CHANNEL_PREFIX),
-    payload: ZPriceTickSchema,
-  },
-  candles: {
-    access: 'public',
-    matches: (name: string) => name.startsWith(CANDLES_CHANNEL_PREFIX),
-    payload: ZCandleTickSchema,
-  },
-} as const;
-
-export type ChannelKind = keyof typeof CHANNELS;
-export type TChannelPayload<K extends ChannelKind> = z.infer<(typeof CHANNELS)[K]['payload']>;
-
-/** What a channel says once when it cannot be served (an unknown token or pair). */
 export const ZChannelErrorSchema = z.object({ error: z.string(), code: z.string() });
 export type TChannelError = z.infer<typeof ZChannelErrorSchema>;
 
-/** Any channel message's data: one of the registered payloads, or the channel's error. */
-export const ZChannelDataSchema = z.union([
-  ZPricesTickSchema,
-  ZPriceTickSchema,
-  ZCandleTickSchema,
-  ZChannelErrorSchema,
-]);
-export type TChannelData = z.infer<typeof ZChannelDataSchema>;
+/**
+ * One channel, or a family of channels sharing a prefix, and who may subscribe to it:
+ * - `public`: any socket, authenticated or not;
+ * - `user`: only a socket authenticated as the user the name carries right after the prefix
+ *   (`<prefix><userId>` or `<prefix><userId>:<more>`).
+ */
+export type ChannelSpec =
+  | { readonly name: string; readonly payload: z.ZodType; readonly access: 'public' | 'user' }
+  | { readonly prefix: string; readonly payload: z.ZodType; readonly access: 'public' | 'user' };
 
-/** The registered channel a name belongs to, or undefined (nothing is ever published on it). */
-export function channelKindOf(name: string): ChannelKind | undefined {
-  return (Object.keys(CHANNELS) as ChannelKind[]).find((kind) => CHANNELS[kind].matches(name));
-}
+type NameOf<S> = S extends { name: infer N extends string }
+  ? N
+  : S extends { prefix: infer P extends string }
+    ? `${P}${string}`
+    : never;
 
-/** Whether a socket may subscribe to a channel: public ones always, user channels once authenticated. */
-export function maySubscribe(name: string, authenticated: boolean): boolean {
-  const kind = channelKindOf(name);
-  return !kind || CHANNELS[kind].access === 'public' || authenticated;
+/** Every channel name a set of specs admits, as a type: literals and template literals. */
+export type ChannelNameOf<Specs extends Record<string, ChannelSpec>> = {
+  [K in keyof Specs]: NameOf<Specs[K]>;
+}[keyof Specs];
+
+/** The payload a channel named `C` carries, as a type. */
+export type ChannelPayloadOf<Specs extends Record<string, ChannelSpec>, C extends string> = {
+  [K in keyof Specs]: C extends NameOf<Specs[K]> ? z.infer<Specs[K]['payload']> : never;
+}[keyof Specs];
+
+/** Whether a socket (of `userId`, or unauthenticated) may subscribe to a channel. */
+export type ChannelAccess = 'allowed' | 'forbidden' | 'unknown';
+
+/**
+ * A typed channel registry: the specs, plus the runtime checks that match the types (which spec a
+ * name belongs to, whether a socket may subscribe, whether a payload is valid for a name).
+ */
+export function defineChannels<const Specs extends Record<string, ChannelSpec>>(specs: Specs) {
+  const list: ChannelSpec[] = Object.values(specs);
+  type Name = ChannelNameOf<Specs>;
+
+  function specOf(channel: string): ChannelSpec | undefined {
+    return list.find((spec) =>
+      'name' in spec
+        ? spec.name === channel
+        : channel.startsWith(spec.prefix) && channel.length > spec.prefix.length,
+    );
+  }
+
+  return {
+    specs,
+
+    /** Whether `channel` is a registered channel name. */
+    isChannel(channel: string): channel is Name {
+      return specOf(channel) !== undefined;
+    },
+
+    /** Whether a socket authenticated as `userId` (undefined: not authenticated) may subscribe. */
+    access(channel: string, userId: string | undefined): ChannelAccess {
+      const spec = specOf(channel);
+      if (!spec) return 'unknown';
+      if (spec.access === 'public') return 'allowed';
+      if (userId === undefined || !('prefix' in spec)) return 'forbidden';
+      const owner = channel.slice(spec.prefix.length).split(':', 1)[0];
+      return owner === userId ? 'allowed' : 'forbidden';
+    },
+
+    /**
+     * Checks a payload against the channel's schema (or the channel error shape).
+     *
+     * @throws Error for an unregistered channel; a ZodError for a payload the channel does not carry.
+     */
+    parse<C extends Name>(channel: C, data: unknown): ChannelPayloadOf<Specs, C> | TChannelError {
+      const spec = specOf(channel);
+      if (!spec) throw new Error(`not a registered channel: ${channel}`);
+      const error = ZChannelErrorSchema.safeParse(data);
+      if (error.success) return error.data;
+      return spec.payload.parse(data) as ChannelPayloadOf<Specs, C>;
+    },
+  };
 }
 
 /**
- * Messages the server pushes to one user's sockets (every process), by type, with their payloads:
- * `order_update` after every change of one of the user's spot orders.
+ * The channels of /ws: a client sends `{type:"subscribe", channel}` and then receives
+ * `{type:"channel", channel, data}` with `data` of the channel's schema (or a {@link TChannelError}).
+ * Add a channel here, with its payload schema and access, before anything publishes on it: the
+ * server's hub only publishes registered channels, type-checked against these schemas.
  */
-export const USER_MESSAGES = {
-  order_update: ZSpotOrderSchema,
-} as const;
-export type UserMessageType = keyof typeof USER_MESSAGES;
+export const CHANNELS = defineChannels({
+  prices: { name: PRICES_CHANNEL, payload: ZPricesTickSchema, access: 'public' },
+  price: { prefix: PRICE_CHANNEL_PREFIX, payload: ZPriceTickSchema, access: 'public' },
+  candles: { prefix: CANDLES_CHANNEL_PREFIX, payload: ZCandleTickSchema, access: 'public' },
+});
+
+type RegisteredSpecs = typeof CHANNELS.specs;
+
+/** A registered channel name: `prices`, `price:${string}`, `candles:${string}`. */
+export type ChannelName = ChannelNameOf<RegisteredSpecs>;
+
+/** What a channel sends: its payload, or once a {@link TChannelError}. */
+export type ChannelPayload<C extends ChannelName> = ChannelPayloadOf<RegisteredSpecs, C> | TChannelError;
+
+/** A channel message of a channel `C`, typed. */
+export interface TChannelMessage<C extends ChannelName = ChannelName> {
+  type: 'channel';
+  channel: C;
+  data: ChannelPayload<C>;
+}

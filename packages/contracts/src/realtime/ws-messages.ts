@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { USER_MESSAGES, ZChannelDataSchema } from './channels';
+import { ZSpotOrderSchema } from '../trading/trading.schemas';
+import { CHANNELS, type TChannelMessage } from './channels';
 
 /** Messages a browser sends on /ws. */
 export const ZClientMessageSchema = z.discriminatedUnion('type', [
@@ -26,13 +27,11 @@ export const ZBotStatusChangeSchema = z.object({
   message: z.string(),
 });
 
-/** Messages the server sends on /ws. Bot messages also carry `message_type` (spec part 2 §3). */
-export const ZServerMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('auth_success'), user_id: z.string() }),
-  z.object({ type: z.literal('error'), error: z.string() }),
-  z.object({ type: z.literal('pong'), timestamp: z.number().optional() }),
-  z.object({ type: z.literal('subscribed'), channel: z.string() }),
-  z.object({ type: z.literal('unsubscribed'), channel: z.string() }),
+/**
+ * Messages for one user, sent to every socket authenticated as that user (in every server process),
+ * with no subscription. Bot messages also carry `message_type` (spec part 2 §3).
+ */
+export const ZUserMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('bot_timing_update'),
     message_type: z.literal('bot_timing_update'),
@@ -43,8 +42,37 @@ export const ZServerMessageSchema = z.discriminatedUnion('type', [
     message_type: z.literal('bot_status_change'),
     data: ZBotStatusChangeSchema,
   }),
-  z.object({ type: z.literal('channel'), channel: z.string(), data: ZChannelDataSchema }),
   /** A spot order of the user changed (landed, filled by the keeper, cancelled). */
-  z.object({ type: z.literal('order_update'), data: USER_MESSAGES.order_update }),
+  z.object({ type: z.literal('order_update'), data: ZSpotOrderSchema }),
+]);
+export type TUserMessage = z.infer<typeof ZUserMessageSchema>;
+
+/** A message on a subscribed channel: `data` is checked against the channel's schema (see channels.ts). */
+export const ZChannelMessageSchema = z
+  .object({ type: z.literal('channel'), channel: z.string(), data: z.unknown() })
+  .superRefine((message, context) => {
+    if (!CHANNELS.isChannel(message.channel)) {
+      context.addIssue({ code: 'custom', path: ['channel'], message: 'not a registered channel' });
+      return;
+    }
+    try {
+      CHANNELS.parse(message.channel, message.data);
+    } catch {
+      context.addIssue({ code: 'custom', path: ['data'], message: `not a payload of ${message.channel}` });
+    }
+  })
+  .transform((message) => message as TChannelMessage);
+
+/** Messages the server sends on /ws. */
+export const ZServerMessageSchema = z.union([
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('auth_success'), user_id: z.string() }),
+    z.object({ type: z.literal('error'), error: z.string() }),
+    z.object({ type: z.literal('pong'), timestamp: z.number().optional() }),
+    z.object({ type: z.literal('subscribed'), channel: z.string() }),
+    z.object({ type: z.literal('unsubscribed'), channel: z.string() }),
+  ]),
+  ZUserMessageSchema,
+  ZChannelMessageSchema,
 ]);
 export type TServerMessage = z.infer<typeof ZServerMessageSchema>;

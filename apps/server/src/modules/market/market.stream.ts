@@ -1,8 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { parseMarketChannel, PRICES_CHANNEL, type TCandle, type TCandleTick } from '@solterm/contracts';
+import {
+  parseMarketChannel,
+  PRICES_CHANNEL,
+  type ChannelName,
+  type TCandle,
+  type TCandleTick,
+} from '@solterm/contracts';
 import { pause, type RecurringJob } from '../../jobs/scheduler';
 import { isAppError } from '../../lib/app-error';
-import type { RealtimeHub } from '../realtime/realtime.hub';
+import type { RealtimeHub } from '../realtime/realtime.service';
 import type { MarketService } from './market.service';
 
 export interface MarketStreamDeps {
@@ -24,12 +30,12 @@ export interface MarketStreamDeps {
 export function createMarketStream(deps: MarketStreamDeps) {
   const { hub, market, log } = deps;
   /** Last candle open time sent per candle channel, to detect when a candle closed. */
-  const lastOpen = new Map<string, number>();
+  const lastOpen = new Map<ChannelName, number>();
   /** Channels that failed (unknown symbol): not recomputed every tick. */
-  const rejected = new Set<string>();
+  const rejected = new Set<ChannelName>();
 
   async function publishCandles(
-    channel: string,
+    channel: ChannelName,
     pairText: string,
     interval: TCandleTick['interval'],
   ): Promise<void> {

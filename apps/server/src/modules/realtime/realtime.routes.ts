@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { ZClientMessageSchema, ERRORS, maySubscribe, type TServerMessage } from '@solterm/contracts';
+import { CHANNELS, ZClientMessageSchema, ERRORS, type TServerMessage } from '@solterm/contracts';
 import { AppError, isAppError } from '../../lib/app-error';
 import type { AuthService } from '../auth/auth.service';
-import { WS_CLOSE_UNAUTHORIZED, type RealtimeHub } from './realtime.hub';
+import { WS_CLOSE_UNAUTHORIZED, type RealtimeHub } from './realtime.service';
 
 export { WS_CLOSE_UNAUTHORIZED };
 
@@ -10,8 +10,9 @@ const MAX_CHANNELS_PER_SOCKET = 64;
 
 /**
  * /ws: `{type:"auth",token}` → `{type:"auth_success"}` (a bad token gets an error and the socket is
- * closed); `{type:"ping"}` → `{type:"pong"}`; `subscribe`/`unsubscribe` to channels. A socket is bound
- * to its session: logout, a password reset or expiry closes it with 4401.
+ * closed); `{type:"ping"}` → `{type:"pong"}`; `subscribe`/`unsubscribe` to channels (a per-user
+ * channel only by its user: see CHANNELS in @solterm/contracts). A socket is bound to its session:
+ * logout, a password reset or expiry closes it with 4401.
  */
 export function registerRealtimeRoutes(
   app: FastifyInstance,
@@ -19,8 +20,6 @@ export function registerRealtimeRoutes(
 ): void {
   app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
     const channels = new Set<string>();
-    // The upgraded request's TCP connection is the socket's: broadcasts write pre-built frames to it.
-    deps.hub.connect(socket, request.raw.socket);
     const send = (message: TServerMessage) => socket.send(JSON.stringify(message));
 
     socket.on('message', async (raw) => {
@@ -51,6 +50,12 @@ export function registerRealtimeRoutes(
             // look again now that this one is bound, so it cannot slip through.
             if (!(await deps.auth.isSessionActive(context.sessionId)))
               throw new AppError('AUTH__TOKEN_INVALID');
+            // Another user's per-user channels do not follow the socket to its new user.
+            for (const channel of channels) {
+              if (CHANNELS.access(channel, context.user.id) !== 'forbidden') continue;
+              channels.delete(channel);
+              deps.hub.unsubscribe(socket, channel);
+            }
             send({ type: 'auth_success', user_id: context.user.id });
           } catch (error) {
             if (!isAppError(error)) request.log.error({ err: error }, 'websocket authentication failed');
@@ -60,12 +65,12 @@ export function registerRealtimeRoutes(
           }
           return;
         case 'subscribe':
-          if (!maySubscribe(message.channel, deps.hub.isAuthenticated(socket))) {
-            send({ type: 'error', error: `Sign in to subscribe to ${message.channel}` });
-            return;
-          }
           if (channels.size >= MAX_CHANNELS_PER_SOCKET) {
             send({ type: 'error', error: `At most ${MAX_CHANNELS_PER_SOCKET} channels per connection` });
+            return;
+          }
+          if (CHANNELS.access(message.channel, deps.hub.userOf(socket)) === 'forbidden') {
+            send({ type: 'error', error: `Not allowed to subscribe to ${message.channel}` });
             return;
           }
           channels.add(message.channel);

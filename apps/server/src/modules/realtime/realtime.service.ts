@@ -1,7 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { TChannelData, TServerMessage } from '@solterm/contracts';
+import { z } from 'zod';
+import {
+  CHANNELS,
+  ZUserMessageSchema,
+  type ChannelName,
+  type ChannelPayload,
+  type TChannelMessage,
+  type TUserMessage,
+} from '@solterm/contracts';
 import type { Database } from '../../db/database';
+import { createNotifyReassembler, splitForNotify } from './notify-chunks';
 
 const NOTIFY_CHANNEL = 'solterm_realtime';
 /** WebSocket close code for a refused, revoked or expired session (4000–4999 are application codes). */
@@ -22,51 +31,38 @@ export interface SessionRevocation {
   sessionId?: string;
 }
 
-/** What travels between processes: a message for a user, a revocation, or a channel message. */
-type Envelope =
-  | { kind: 'message'; userId: string; message: TServerMessage }
-  | ({ kind: 'revoke' } & SessionRevocation)
-  | { kind: 'channel'; channel: string; data: TChannelData };
+/**
+ * What travels between processes: a message for a user, a message on a channel, or a revocation
+ * of a user's sessions. Checked again on receipt: anyone with the database can NOTIFY.
+ */
+const ZEnvelopeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('message'), userId: z.string(), message: ZUserMessageSchema }),
+  z.object({ kind: z.literal('channel'), channel: z.string(), data: z.unknown() }),
+  z.object({ kind: z.literal('revoke'), userId: z.string(), sessionId: z.string().optional() }),
+]);
+type Envelope = z.infer<typeof ZEnvelopeSchema>;
 
-/** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
-const MAX_NOTIFY_BYTES = 7900;
-
-/** Where a socket's frames can be written directly (its TCP connection, from the upgrade request). */
-export interface FrameTransport {
-  write(chunk: Buffer): boolean;
-}
-
-/** An unmasked, final text frame (server to client) holding `text`. */
-function textFrame(text: string): Buffer {
-  const payload = Buffer.from(text);
-  const length = payload.length;
-  const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
-  const frame = Buffer.allocUnsafe(headerLength + length);
-  frame[0] = 0x81; // FIN, opcode 1 (text)
-  if (length < 126) {
-    frame[1] = length;
-  } else if (length < 65_536) {
-    frame[1] = 126;
-    frame.writeUInt16BE(length, 2);
-  } else {
-    frame[1] = 127;
-    frame.writeBigUInt64BE(BigInt(length), 2);
-  }
-  payload.copy(frame, headerLength);
-  return frame;
+/** A channel message, checked against the channel's schema and serialised. @throws on a bad payload. */
+function channelText(channel: string, data: unknown): string {
+  if (!CHANNELS.isChannel(channel)) throw new Error(`not a registered channel: ${channel}`);
+  const message: TChannelMessage = { type: 'channel', channel, data: CHANNELS.parse(channel, data) };
+  return JSON.stringify(message);
 }
 
 /**
- * Tracks open sockets by user and by subscribed channel. `publish` reaches one user's sockets in every
- * server process, and `revokeSessions` closes them there: through Postgres NOTIFY when the database
- * is PostgreSQL, in-process otherwise. A socket whose session expired is closed, never sent to.
+ * Tracks open sockets by user and by subscribed channel. `publish` reaches one user's sockets in
+ * every server process, `publishChannel` a channel's subscribers in every process, and
+ * `revokeSessions` closes sockets there: through Postgres NOTIFY when the database is PostgreSQL,
+ * in-process otherwise. `broadcast` reaches this process's subscribers only, for channels every
+ * process computes itself (market ticks). Payloads are checked against the contracts' schemas
+ * (channels.ts, ws-messages.ts). A socket whose session expired is closed, never sent to.
  */
 export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLogger; now: () => Date }) {
   const socketsByUser = new Map<string, Set<WebSocket>>();
   const socketsByChannel = new Map<string, Set<WebSocket>>();
   const sessionOf = new Map<WebSocket, SocketSession>();
-  const transportOf = new WeakMap<WebSocket, FrameTransport>();
   const crossProcess = deps.database.kind === 'postgres';
+  const reassembler = createNotifyReassembler({ now: deps.now });
   let stopListening: (() => Promise<void>) | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
 
@@ -83,35 +79,17 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
     if (set.size === 0) map.delete(key);
   }
 
-  function sendRaw(sockets: Iterable<WebSocket> | undefined, raw: string): number {
-    let sent = 0;
-    for (const socket of sockets ?? []) {
-      if (socket.readyState === socket.OPEN) {
-        socket.send(raw);
-        sent += 1;
-      }
-    }
-    return sent;
-  }
-
   /**
-   * Sends one text message to many sockets, framed once: the WebSocket frame (RFC 6455 §5.2) is
-   * built a single time and written to each connection's TCP socket in one write, instead of each
-   * socket encoding and framing it again. Used when a socket negotiated no extension (this server
-   * enables none, so frames are never compressed or queued); otherwise `send` is used.
+   * Sends one text message to many sockets, encoded once: ws frames a Buffer without copying it,
+   * so each socket only adds its few header bytes instead of encoding the text again.
    */
-  function sendFramed(sockets: Iterable<WebSocket> | undefined, text: string): number {
+  function sendToAll(sockets: Iterable<WebSocket> | undefined, text: string): number {
     let sent = 0;
-    let frame: Buffer | undefined;
+    let payload: Buffer | undefined;
     for (const socket of sockets ?? []) {
       if (socket.readyState !== socket.OPEN) continue;
-      const tcp = transportOf.get(socket);
-      if (socket.extensions === '' && tcp) {
-        frame ??= textFrame(text);
-        tcp.write(frame);
-      } else {
-        socket.send(text);
-      }
+      payload ??= Buffer.from(text);
+      socket.send(payload, { binary: false });
       sent += 1;
     }
     return sent;
@@ -129,15 +107,9 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
     return !session || session.expiresAt.getTime() <= deps.now().getTime();
   }
 
-  function broadcastLocally(channel: string, data: TChannelData): number {
-    const sockets = socketsByChannel.get(channel);
-    if (!sockets) return 0;
-    return sendFramed(sockets, JSON.stringify({ type: 'channel', channel, data } satisfies TServerMessage));
-  }
-
   function deliverLocally(envelope: Envelope): void {
     if (envelope.kind === 'channel') {
-      broadcastLocally(envelope.channel, envelope.data);
+      sendToAll(socketsByChannel.get(envelope.channel), channelText(envelope.channel, envelope.data));
       return;
     }
     const sockets = [...(socketsByUser.get(envelope.userId) ?? [])];
@@ -155,18 +127,27 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
       closeSession(socket, 'Session expired');
       return false;
     });
-    sendRaw(live, JSON.stringify(envelope.message));
+    sendToAll(live, JSON.stringify(envelope.message));
   }
 
   async function fanOut(envelope: Envelope): Promise<void> {
-    if (!crossProcess) return deliverLocally(envelope);
-    const payload = JSON.stringify(envelope);
-    if (Buffer.byteLength(payload) > MAX_NOTIFY_BYTES) {
-      throw new Error(
-        `a realtime message of ${Buffer.byteLength(payload)} bytes is too large to cross processes`,
-      );
+    if (!crossProcess) {
+      deliverLocally(envelope);
+      return;
     }
-    await deps.database.notify(NOTIFY_CHANNEL, payload);
+    // One after another, so a listener gets a split text's pieces in order (it copes otherwise).
+    for (const payload of splitForNotify(JSON.stringify(envelope))) {
+      await deps.database.notify(NOTIFY_CHANNEL, payload);
+    }
+  }
+
+  function onNotification(payload: string): void {
+    try {
+      const text = reassembler.accept(payload);
+      if (text !== undefined) deliverLocally(ZEnvelopeSchema.parse(JSON.parse(text)));
+    } catch (error) {
+      deps.log.warn({ err: error }, 'dropped a malformed realtime notification');
+    }
   }
 
   function closeExpiredSessions(): void {
@@ -180,13 +161,7 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
       sweepTimer = setInterval(closeExpiredSessions, EXPIRY_SWEEP_MS);
       sweepTimer.unref();
       if (!crossProcess) return;
-      stopListening = await deps.database.listen(NOTIFY_CHANNEL, (payload) => {
-        try {
-          deliverLocally(JSON.parse(payload) as Envelope);
-        } catch (error) {
-          deps.log.warn({ err: error }, 'dropped a malformed realtime notification');
-        }
-      });
+      stopListening = await deps.database.listen(NOTIFY_CHANNEL, onNotification);
     },
 
     async stop(): Promise<void> {
@@ -194,9 +169,21 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
       await stopListening?.();
     },
 
-    /** Sends a message to every live-session socket of one user, in every server process. */
-    async publish(userId: string, message: TServerMessage): Promise<void> {
-      await fanOut({ kind: 'message', userId, message });
+    /**
+     * Sends a message to every live-session socket of one user, in every server process.
+     * @throws ZodError when the message is not a valid user message.
+     */
+    async publish(userId: string, message: TUserMessage): Promise<void> {
+      await fanOut({ kind: 'message', userId, message: ZUserMessageSchema.parse(message) });
+    },
+
+    /**
+     * Sends a message on a channel to its subscribers in every server process.
+     * @throws ZodError when `data` is not a payload of the channel.
+     */
+    async publishChannel<C extends ChannelName>(channel: C, data: ChannelPayload<C>): Promise<void> {
+      channelText(channel, data);
+      await fanOut({ kind: 'channel', channel, data });
     },
 
     /** Closes (4401) the sockets of one session, or of every session of a user, in every process. */
@@ -208,22 +195,13 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
     closeExpiredSessions,
 
     /**
-     * Sends data to the sockets of this process subscribed to a channel (a publisher every process
-     * runs for itself, like the market stream). Serialises and frames once. Returns the count.
+     * Sends a message on a channel to this process's subscribers only (channels every process
+     * computes itself). Serialises once. Returns the count.
+     * @throws ZodError when `data` is not a payload of the channel.
      */
-    broadcast: broadcastLocally,
-
-    /**
-     * Sends data to a channel's subscribers in every process (a publisher that runs in one process,
-     * like a singleton job): through NOTIFY on PostgreSQL (under 8000 bytes), in-process otherwise.
-     */
-    async broadcastEverywhere(channel: string, data: TChannelData): Promise<void> {
-      await fanOut({ kind: 'channel', channel, data });
-    },
-
-    /** Registers the connection a socket's frames may be written to directly (see sendFramed). */
-    connect(socket: WebSocket, transport: FrameTransport): void {
-      transportOf.set(socket, transport);
+    broadcast<C extends ChannelName>(channel: C, data: ChannelPayload<C>): number {
+      const text = channelText(channel, data);
+      return sendToAll(socketsByChannel.get(channel), text);
     },
 
     /** Binds a socket to the session it authenticated with (replacing an earlier one). */
@@ -234,9 +212,9 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
       addTo(socketsByUser, session.userId, socket);
     },
 
-    /** Whether the socket authenticated with a live session. */
-    isAuthenticated(socket: WebSocket): boolean {
-      return !isExpired(sessionOf.get(socket));
+    /** The user a socket is authenticated as, if any. */
+    userOf(socket: WebSocket): string | undefined {
+      return sessionOf.get(socket)?.userId;
     },
 
     subscribe(socket: WebSocket, channel: string): void {
@@ -255,9 +233,9 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
       for (const channel of channels) removeFrom(socketsByChannel, channel, socket);
     },
 
-    /** Channels with at least one subscribed socket in this process (publishers compute only these). */
-    activeChannels(): string[] {
-      return [...socketsByChannel.keys()];
+    /** Registered channels with at least one subscribed socket in this process (publishers compute only these). */
+    activeChannels(): ChannelName[] {
+      return [...socketsByChannel.keys()].filter((channel) => CHANNELS.isChannel(channel));
     },
 
     /** Sockets of this process subscribed to a channel. */

@@ -3,8 +3,8 @@ import { Decimal } from 'decimal.js';
 /**
  * The spec's number arithmetic: decimal.js with 18 significant digits and ROUND_HALF_UP. The
  * contracts rules compute with it (minimum trade amount, form linkage, price formatting) so the
- * web and the server round identically. Same configuration as the engine's `Dec`; contracts keeps
- * its own clone because it must not depend on the engine.
+ * web and the server round identically. The one definition: the engine's `Dec` is this decimal
+ * (contracts depends on nothing of ours, the engine on contracts).
  *
  * @example
  * new SpecDecimal('0.01').div('0.9975').toString(); // '0.010025062656641604'

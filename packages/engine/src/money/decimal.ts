@@ -1,8 +1,11 @@
-import { Decimal } from 'decimal.js';
+import type { Decimal } from 'decimal.js';
+import { SpecDecimal } from '@solterm/contracts';
 
 /**
  * The money decimal: decimal.js configured to 18 significant digits and ROUND_HALF_UP, the
  * spec's arithmetic rule. Use it for prices and USD values; token amounts are `bigint` base units.
+ * It is the contracts' {@link SpecDecimal} (one configuration for the web, the server and the
+ * engine), under the engine's name.
  *
  * Arithmetic results (`plus`, `times`, `div`…) are rounded to 18 significant digits; construction
  * (`new Dec('…')`) and `toDecimalPlaces` / `toFixed` are exact, so conversions below never lose
@@ -12,7 +15,7 @@ import { Decimal } from 'decimal.js';
  * new Dec('0.1').plus('0.2').toString(); // '0.3'
  * new Dec(1).div(3).toString();          // '0.333333333333333333' (18 digits)
  */
-export const Dec = Decimal.clone({ precision: 18, rounding: Decimal.ROUND_HALF_UP });
+export const Dec = SpecDecimal;
 
 /** An instance of {@link Dec} (structurally any decimal.js value). */
 export type Dec = Decimal;

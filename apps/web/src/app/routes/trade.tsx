@@ -13,7 +13,6 @@ import { PriceChart } from '../../features/market/components/price-chart';
 import { TrendingTokens } from '../../features/market/components/trending-tokens';
 import { usePairPrice } from '../../features/market/hooks/use-market-data';
 import { useSwitchPair, useTradingSelection } from '../../features/market/hooks/use-trading-selection';
-import { orderIntentStore } from '../../features/market/order-intent';
 import { getPairId, selectionFromPair, type PairSelection } from '../../features/market/trading-state';
 import { useNetwork } from '../../features/network/use-network';
 import { BalancesStrip } from '../../features/spot-trade/components/balances-strip';
@@ -103,16 +102,8 @@ export default function TradePage() {
     });
   }
 
+  /** A Trending Tokens Buy has switched the pair and prefilled the form: bring the form into view. */
   function onTrendingBuy() {
-    const intent = orderIntentStore.get();
-    if (intent) {
-      orderPrefillStore.set({
-        pair: intent.pair,
-        side: intent.side === 'buy' ? 'Buy' : 'Sell',
-        orderType: 'Market',
-        origin: intent.origin,
-      });
-    }
     showOrderForm();
   }
 

@@ -4,8 +4,9 @@ import { cn } from '../../lib/cn';
 import { notify } from '../../lib/toast';
 
 /**
- * A small icon button that copies `value` to the clipboard, toasts `copiedMessage`, and shows a
- * check for a moment. Clicks do not reach the row around it.
+ * The one copy button: copies `value` to the clipboard, toasts `copiedMessage`, and shows a check for
+ * a moment. Clicks do not reach the row around it. `size="md"` is the larger button of cards;
+ * `keepFocus` leaves the focus where it is (inside a search dropdown).
  *
  * @example <CopyButton value={signature} label="Copy transaction hash" copiedMessage="Transaction hash copied" />
  */
@@ -13,12 +14,16 @@ export function CopyButton({
   value,
   label,
   copiedMessage = 'Copied to the clipboard',
+  size = 'sm',
+  keepFocus = false,
   className,
 }: {
   value: string;
   /** Accessible name and tooltip. */
   label: string;
   copiedMessage?: string;
+  size?: 'sm' | 'md';
+  keepFocus?: boolean;
   className?: string;
 }) {
   const [isCopied, setIsCopied] = useState(false);
@@ -40,15 +45,21 @@ export function CopyButton({
     }
   }
 
+  const icon = size === 'md' ? 'size-3.5' : 'size-3';
   return (
     <button
       type="button"
       onClick={copy}
       aria-label={label}
       title={label}
-      className={cn('rounded p-0.5 text-faint transition-colors hover:bg-hover hover:text-fg', className)}
+      {...(keepFocus ? { tabIndex: -1, onMouseDown: (event: MouseEvent) => event.preventDefault() } : {})}
+      className={cn(
+        'rounded text-faint transition-colors hover:bg-hover hover:text-fg',
+        size === 'md' ? 'inline-flex h-7 w-7 items-center justify-center' : 'p-0.5',
+        className,
+      )}
     >
-      {isCopied ? <Check className="size-3 text-up" /> : <Copy className="size-3" />}
+      {isCopied ? <Check className={cn(icon, 'text-up')} /> : <Copy className={icon} />}
     </button>
   );
 }

@@ -15,9 +15,10 @@ import {
 import { notify } from '../../lib/toast';
 
 /*
- * The trading form of each page context (spec part 1 §3 "Trading form per page: amount, price,
- * total, isCalculating, lastChangedField"): the dashboard's quick trade and the /trade order form
- * keep separate forms, like their pair selections. The linkage rules are the contracts' (form-linkage.ts).
+ * The quick trade's linked amount / price / total form (spec part 1 §3 "Trading form per page:
+ * amount, price, total, isCalculating, lastChangedField"), kept per page context so each page's
+ * quick trade keeps its own values. The /trade Place Order form has its own model
+ * (spot-trade/order-form-model.ts). The linkage rules are the contracts' (form-linkage.ts).
  */
 
 export interface TradingFormState extends FormLinkageState {

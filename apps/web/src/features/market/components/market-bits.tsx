@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, type MouseEvent } from 'react';
-import { Check, Copy, TrendingDown, TrendingUp } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { TrendingDown, TrendingUp } from 'lucide-react';
 import { shortenAddress, type SpecDecimal } from '@solterm/contracts';
 import { cn } from '../../../lib/cn';
-import { notify } from '../../../lib/toast';
+import { CopyButton } from '../../../components/ui/copy-button';
 import { formatPercentChange, getChangeDirection, toDecimal } from '../market-values';
 
 /** Hue of a symbol's avatar: stable per symbol. */
@@ -83,41 +83,17 @@ export function ChangeText({
 
 /** A shortened address with a copy button; clicks do not reach the row around it. */
 export function CopyAddress({ address, className }: { address: string; className?: string }) {
-  const [isCopied, setIsCopied] = useState(false);
-  useEffect(() => {
-    if (!isCopied) return;
-    const timer = setTimeout(() => setIsCopied(false), 1500);
-    return () => clearTimeout(timer);
-  }, [isCopied]);
-
-  async function copy(event: MouseEvent) {
-    event.stopPropagation();
-    event.preventDefault();
-    try {
-      await navigator.clipboard.writeText(address);
-      setIsCopied(true);
-      notify.success('Address copied');
-    } catch {
-      notify.error('Could not copy to the clipboard');
-    }
-  }
-
   return (
     <span className={cn('inline-flex min-w-0 items-center gap-1', className)}>
       <span className="truncate font-mono text-[11px] text-faint" title={address}>
         {shortenAddress(address)}
       </span>
-      <button
-        type="button"
-        tabIndex={-1}
-        onMouseDown={(event) => event.preventDefault()}
-        onClick={copy}
-        aria-label={`Copy address ${address}`}
-        title="Copy address"
-        className="rounded p-0.5 text-faint transition-colors hover:bg-hover hover:text-fg"
-      >
-        {isCopied ? <Check className="size-3 text-up" /> : <Copy className="size-3" />}
-      </button>
+      <CopyButton
+        value={address}
+        label={`Copy address ${address}`}
+        copiedMessage="Address copied"
+        keepFocus
+      />
     </span>
   );
 }

@@ -6,7 +6,7 @@ const sonner = vi.hoisted(() => ({
 }));
 vi.mock('sonner', () => sonner);
 
-import { orderIntentStore, useOrderIntent } from '../order-intent';
+import { orderPrefillStore, useOrderPrefill } from '../../spot-trade/order-prefill';
 import { ok, renderMarket, stubApi } from '../test/market-test-utils';
 import { TrendingTokens } from './trending-tokens';
 import { useTradingSelection } from '../hooks/use-trading-selection';
@@ -34,16 +34,16 @@ const GOAT = {
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  orderIntentStore.set(null);
+  orderPrefillStore.set(null);
 });
 
-/** What the /trade page reads: the selected pair and the order intent left for it. */
+/** What the /trade page reads: the selected pair and the order prefill left for it. */
 function TradeProbe() {
   const selection = useTradingSelection();
-  const intent = useOrderIntent();
-  return intent && intent.pair === selection.pair ? (
+  const prefill = useOrderPrefill();
+  return prefill && prefill.pair === selection.pair ? (
     <p data-testid="order-intent">
-      Prefilled from {intent.origin}: {intent.side === 'buy' ? 'Buy' : 'Sell'} {intent.pair.split('/')[0]}
+      Prefilled from {prefill.origin}: {prefill.side} {prefill.pair.split('/')[0]}
     </p>
   ) : null;
 }
@@ -84,8 +84,8 @@ describe('trending tokens', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Buy GOAT with SOL' }));
     expect(store.getSelection('trade')).toMatchObject({ pair: 'GOAT/SOL', baseAddress: GOAT.address });
     expect(sonner.toast.success).toHaveBeenCalledWith('Switched to Goatseus Maximus', expect.anything());
-    expect(orderIntentStore.get()).toMatchObject({
-      side: 'buy',
+    expect(orderPrefillStore.get()).toMatchObject({
+      side: 'Buy',
       pair: 'GOAT/SOL',
       origin: 'Trending Tokens',
     });

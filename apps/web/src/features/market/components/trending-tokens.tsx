@@ -10,7 +10,7 @@ import { useTradability } from '../../trading/use-tradability';
 import { marketApi, marketKeys } from '../api/market-api';
 import { useSwitchPair } from '../hooks/use-trading-selection';
 import { formatCompact, formatCompactUsd } from '../market-values';
-import { orderIntentStore } from '../order-intent';
+import { orderPrefillStore } from '../../spot-trade/order-prefill';
 import { selectionFromToken } from '../trading-state';
 import { ChangeText, TokenAvatar } from './market-bits';
 
@@ -56,13 +56,11 @@ export function TrendingTokens({ onBuy }: { onBuy?: (token: TEnhancedTrendingTok
   function buy(token: TEnhancedTrendingToken) {
     const selection = selectionOf(token);
     if (!switchPair(selection)) return;
-    orderIntentStore.set({
-      side: 'buy',
+    // The Place Order form takes it over on the new pair (part 2 §2): a market buy of the token.
+    orderPrefillStore.set({
       pair: selection.pair,
-      base: selection.base,
-      quote: selection.quote,
-      baseName: selection.baseName,
-      baseAddress: selection.baseAddress,
+      side: 'Buy',
+      orderType: 'Market',
       origin: 'Trending Tokens',
     });
     onBuy?.(token);

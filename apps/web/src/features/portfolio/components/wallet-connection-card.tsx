@@ -10,7 +10,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { useAuth } from '../../auth/use-auth';
 import { NetworkBadge } from '../../network/network-badge';
-import { CopyButton } from '../../wallet/components/copy-button';
+import { CopyButton } from '../../../components/ui/copy-button';
 import { WalletGlyph } from '../../wallet/components/wallet-glyph';
 import { useWallet } from '../../wallet/wallet-context';
 import type { ConnectedWallet, DiscoveredWallet } from '../../wallet/wallet-manager';
@@ -57,7 +57,12 @@ function ConnectedWalletView({
             >
               {shortenAddress(connected.address)}
             </span>
-            <CopyButton text={connected.address} label="Copy wallet address" toast="Address copied" />
+            <CopyButton
+              size="md"
+              value={connected.address}
+              label="Copy wallet address"
+              copiedMessage="Address copied"
+            />
           </div>
         </div>
         <Badge tone="neutral">{formatWalletTypeName(connected.walletType)}</Badge>

@@ -9,7 +9,7 @@ import { notify } from '../../../lib/toast';
 import { LOCAL_WALLET_ICON } from '../local-wallet/local-wallet-icon';
 import { useLocalWallet } from '../local-wallet/use-local-wallet';
 import type { ConnectedWallet } from '../wallet-manager';
-import { CopyButton } from './copy-button';
+import { CopyButton } from '../../../components/ui/copy-button';
 import { WalletGlyph } from './wallet-glyph';
 
 type Panel = 'none' | 'import' | 'confirm-create' | 'confirm-export' | 'export';
@@ -101,7 +101,7 @@ export function LocalWalletCard({
             >
               {local.address}
             </code>
-            <CopyButton text={local.address} label="Copy address" toast="Address copied" />
+            <CopyButton size="md" value={local.address} label="Copy address" copiedMessage="Address copied" />
           </div>
         ) : (
           <p className="py-0.5 text-[13px] text-muted">
@@ -228,7 +228,12 @@ export function LocalWalletCard({
               Secret key (base58)
             </span>
             <div className="flex items-center gap-1">
-              <CopyButton text={revealed} label="Copy secret key" toast="Secret key copied" />
+              <CopyButton
+                size="md"
+                value={revealed}
+                label="Copy secret key"
+                copiedMessage="Secret key copied"
+              />
               <Button
                 variant="ghost"
                 size="xs"

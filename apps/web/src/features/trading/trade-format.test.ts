@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  formatBps,
-  formatDurationMs,
+  formatDuration,
+  formatSlippageBps,
   formatTokenAmount,
   formatTradeTime,
   lamportsToSol,
@@ -30,11 +30,12 @@ describe('trade formatting', () => {
   });
 
   it('formats slippage and durations', () => {
-    expect(formatBps(3.25)).toBe('+3.3 bps');
-    expect(formatBps(-1)).toBe('-1.0 bps');
-    expect(formatBps(0.01)).toBe('0.0 bps');
-    expect(formatDurationMs(420)).toBe('420 ms');
-    expect(formatDurationMs(1850)).toBe('1.9 s');
+    expect(formatSlippageBps(3.25)).toBe('+3.3 bps');
+    expect(formatSlippageBps(-1)).toBe('-1.0 bps');
+    expect(formatSlippageBps(0.01)).toBe('0.0 bps');
+    // One duration rule for every view (the dashboard's had one decimal, the trade page's two).
+    expect(formatDuration(420)).toBe('420 ms');
+    expect(formatDuration(1850)).toBe('1.85 s');
   });
 
   it('shows the clock time for today and the date otherwise', () => {

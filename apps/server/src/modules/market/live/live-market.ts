@@ -2,9 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   CHART_INTERVAL_SECONDS,
   isSolanaAddress,
-  parseSpecDecimal,
   type TEnhancedTrendingToken,
-  type TPool,
   type TTokenMarketData,
   type TTokenSearchResult,
   type TTrendingToken,
@@ -13,13 +11,24 @@ import { AppError } from '../../../lib/app-error';
 import type { RawCandle } from '../candle-aggregation';
 import type { CandleRequest, MarketData, MarketToken, TokenQuote } from '../market-data';
 import { Dec } from '@solterm/engine';
-import { decimalString, toSignificant, toWireNumber } from '../../../lib/wire-decimal';
+import { decimalString } from '../../../lib/wire-decimal';
 import { formatAge } from '../simulator/token-art';
 import { TOKEN_UNIVERSE, type UniverseToken } from '../simulator/token-universe';
 import { createCoinGecko, type TCoinMarket } from './coingecko';
 import { createDexScreener, type TDexPair } from './dexscreener';
 import { createJupiter } from './jupiter';
 import { createProviderClient } from './provider-client';
+import {
+  providerNumberOf,
+  numberFromText,
+  usdText,
+  usdOf,
+  percentOf,
+  usdFromText,
+  priceFromText,
+  bestPair,
+  poolOf,
+} from './provider-values';
 
 export interface LiveMarketOptions {
   coingeckoUrl: string;
@@ -36,81 +45,6 @@ export interface LiveMarketOptions {
 
 const DAY = 86_400;
 const TRENDING_SIZE = 15;
-
-/** A provider's JSON number as a decimal (through its shortest text); null when missing or not finite. */
-function decimalOf(value: number | null | undefined): Dec | null {
-  return value === null || value === undefined || !Number.isFinite(value)
-    ? null
-    : new Dec(decimalString(value));
-}
-
-/**
- * A number the provider computed (a price, a supply) on the wire as the provider sent it: a
- * double's shortest text is the decimal the provider meant. Null when missing or not finite.
- */
-function providerNumberOf(value: number | null | undefined): number | null {
-  return value === null || value === undefined || !Number.isFinite(value) ? null : value;
-}
-
-/** A provider's decimal text (DexScreener prices) on the wire; null when missing or unparsable. */
-function numberFromText(text: string | null | undefined): number | null {
-  const decimal = parseSpecDecimal(text);
-  return decimal ? toWireNumber(decimal) : null;
-}
-
-/** A USD amount rounded half up to cents, as a decimal string (internal quotes). */
-function usdText(value: number | null | undefined): string | null {
-  return decimalOf(value)?.toFixed(2) ?? null;
-}
-
-/** A USD amount rounded half up to cents, on the wire. */
-function usdOf(value: number | null | undefined): number | null {
-  const text = usdText(value);
-  return text === null ? null : toWireNumber(text);
-}
-
-/** A percentage rounded half up to two decimals, on the wire (0 when missing). */
-function percentOf(value: number | null | undefined): number {
-  return toWireNumber(decimalOf(value)?.toFixed(2) ?? '0');
-}
-
-/** CoinGecko writes trending market caps as text ("$1,234,567"): rounded to cents, on the wire. */
-function usdFromText(text: string | undefined): number | null {
-  const digits = text?.replace(/[^0-9.]/g, '');
-  const decimal = digits ? parseSpecDecimal(digits) : null;
-  return decimal ? toWireNumber(decimal.toFixed(2)) : null;
-}
-
-/** CoinGecko sometimes writes a trending price as text ("$0.00001167"): a price keeps its significant digits. */
-function priceFromText(text: string): number | null {
-  const digits = text.replace(/[^0-9.]/g, '');
-  const decimal = digits ? parseSpecDecimal(digits) : null;
-  return decimal ? toWireNumber(toSignificant(decimal)) : null;
-}
-
-function bestPair(pairs: readonly TDexPair[]): TDexPair | undefined {
-  return [...pairs].sort((a, b) => (b.liquidity?.usd ?? 0) - (a.liquidity?.usd ?? 0))[0];
-}
-
-function poolOf(pair: TDexPair): TPool {
-  return {
-    pair_address: pair.pairAddress,
-    dex_id: pair.dexId,
-    chain_id: pair.chainId,
-    url: pair.url ?? null,
-    labels: pair.labels ?? [],
-    base_token: pair.baseToken,
-    quote_token: pair.quoteToken,
-    price_usd: numberFromText(pair.priceUsd),
-    price_native: numberFromText(pair.priceNative),
-    liquidity_usd: usdOf(pair.liquidity?.usd),
-    volume_24h: usdOf(pair.volume?.h24),
-    price_change_24h: pair.priceChange?.h24 === undefined ? null : percentOf(pair.priceChange.h24),
-    fdv: usdOf(pair.fdv),
-    market_cap: usdOf(pair.marketCap),
-    pair_created_at: pair.pairCreatedAt ? new Date(pair.pairCreatedAt).toISOString() : null,
-  };
-}
 
 /**
  * Live market data: CoinGecko for prices, markets, charts and trending; DexScreener for search,

@@ -39,7 +39,7 @@ import {
   type SpotPair,
 } from '../order-form-model';
 import type { OrderPrefill } from '../order-prefill';
-import { formatAmount, formatQuote } from '../spot-format';
+import { formatAmount, formatQuote } from '../../trading/trade-format';
 import { tokenLabel } from './spot-cells';
 
 /** What the form needs of the page's wallet. */

@@ -11,7 +11,7 @@ import {
   formatSignedPercent,
   formatSignedQuote,
   getPnlTone,
-} from '../spot-format';
+} from '../../trading/trade-format';
 import { PairCell, SkeletonRows, TableMessage, tokenLabel, STICKY_ACTIONS } from './spot-cells';
 
 const COLUMNS = 8;

@@ -7,7 +7,7 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { notify } from '../../../lib/toast';
 import { tradingApi } from '../../trading/trading-api';
 import { useOrderRefresh, useSpotOrders } from '../hooks/use-spot-data';
-import { formatAmount, formatQuote, formatTradeTime } from '../spot-format';
+import { formatAmount, formatQuote, formatTradeTime } from '../../trading/trade-format';
 import { OrderStatusBadge, PairCell, SideText, SkeletonRows, splitPair, TableMessage } from './spot-cells';
 import { TxLink } from './tx-link';
 

@@ -27,7 +27,7 @@ import { TokenAvatar } from '../../market/components/market-bits';
 import { usePairPrice } from '../../market/hooks/use-market-data';
 import { getPairId, type PairSelection } from '../../market/trading-state';
 import { ORDER_STAGE_LABELS } from '../order-stage';
-import { formatBps, formatDurationMs, formatTokenAmount, lamportsToSol } from '../trade-format';
+import { formatSlippageBps, formatDuration, formatTokenAmount, lamportsToSol } from '../trade-format';
 import { formatMarketPriceInput, useTradingForm, type TradingFormControls } from '../trading-form';
 import { useTradingSuggestion } from '../trading-queries';
 import { useQuickTrade, type QuickTradeFill } from '../use-quick-trade';
@@ -256,8 +256,8 @@ function LastFill({ fill }: { fill: QuickTradeFill }) {
   const details = [
     venueFee !== null ? `Fee ${formatTokenAmount(venueFee, fill.quote)} ${fill.quote}` : null,
     networkFee !== null ? `Network ${formatTokenAmount(networkFee, 'SOL')} SOL` : null,
-    receipt ? formatBps(receipt.slippage_bps) : null,
-    receipt ? formatDurationMs(receipt.time_to_land_ms) : null,
+    receipt ? formatSlippageBps(receipt.slippage_bps) : null,
+    receipt ? formatDuration(receipt.time_to_land_ms) : null,
   ].filter((part): part is string => part !== null);
   return (
     <section

@@ -9,8 +9,8 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { cn } from '../../../lib/cn';
 import {
-  formatBps,
-  formatDurationMs,
+  formatSlippageBps,
+  formatDuration,
   formatTokenAmount,
   formatTradeTime,
   shortenHash,
@@ -39,13 +39,13 @@ function baseOf(symbol: string): string {
 
 /** The receipt as one line of the table and the full breakdown for its title. */
 function describeReceipt(receipt: TExecutionReceipt, quote: string) {
-  const summary = `${formatBps(receipt.slippage_bps)} · ${formatDurationMs(receipt.time_to_land_ms)}`;
+  const summary = `${formatSlippageBps(receipt.slippage_bps)} · ${formatDuration(receipt.time_to_land_ms)}`;
   const details = [
     `Quoted ${formatPrice(receipt.quoted_price)}, filled ${formatPrice(receipt.filled_price)} ${quote}`,
-    `Slippage ${formatBps(receipt.slippage_bps)}`,
+    `Slippage ${formatSlippageBps(receipt.slippage_bps)}`,
     `Venue fee ${formatTokenAmount(receipt.venue_fee, quote)} ${quote}`,
     `Network fee ${formatTokenAmount(receipt.network_fee_sol, 'SOL')} SOL`,
-    `Landed in ${formatDurationMs(receipt.time_to_land_ms)}`,
+    `Landed in ${formatDuration(receipt.time_to_land_ms)}`,
   ].join('\n');
   return { summary, details };
 }

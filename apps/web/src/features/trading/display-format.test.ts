@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getExplorerTxUrl } from './explorer';
+import { getExplorerTxUrl } from '../spot-trade/explorer';
 import {
   formatAmount,
   formatBps,
@@ -9,7 +9,7 @@ import {
   formatSignedQuote,
   formatTradeTime,
   getPnlTone,
-} from './spot-format';
+} from './trade-format';
 
 describe('spot formatting', () => {
   it('amounts: trimmed decimals, separators, tiny amounts kept', () => {

@@ -12,10 +12,9 @@ import { VenueError, type SpotVenue } from './venues/spot-venue';
 const ZSide = z.enum(['Buy', 'Sell']);
 const ZUnits = z.string().regex(/^\d+$/);
 
-/** What a market order's swap ticket remembers until it lands. */
-const ZSwapPayload = z.object({
+/** What both order tickets remember: the order, its pair's mints and decimals, its base amount. */
+const ZOrderPayload = z.object({
   orderId: z.string(),
-  orderType: z.literal('Market'),
   symbol: z.string(),
   side: ZSide,
   baseMint: z.string(),
@@ -23,13 +22,18 @@ const ZSwapPayload = z.object({
   baseDecimals: z.number().int(),
   quoteDecimals: z.number().int(),
   baseAmount: ZUnits,
-  quoteAmount: ZUnits,
   quantity: z.string(),
+  priorityFeeMicroLamports: z.number().int(),
+});
+
+/** What a market order's swap ticket remembers until it lands. */
+const ZSwapPayload = ZOrderPayload.extend({
+  orderType: z.literal('Market'),
+  quoteAmount: ZUnits,
   /** The fill price (quote per base) the venue quoted, and the price the user saw, if sent. */
   quotedPrice: z.string(),
   userPrice: z.string().nullable(),
   venueFee: z.string(),
-  priorityFeeMicroLamports: z.number().int(),
   venue: z.string(),
   /** When the venue quoted (ISO time), and the signers it adds at execute time after re-checking it. */
   quotedAt: z.string().optional(),
@@ -39,21 +43,11 @@ const ZSwapPayload = z.object({
 export type SwapPayload = z.infer<typeof ZSwapPayload>;
 
 /** What a limit order's escrow ticket remembers until it lands. */
-const ZLimitPayload = z.object({
-  orderId: z.string(),
-  symbol: z.string(),
-  side: ZSide,
-  baseMint: z.string(),
-  quoteMint: z.string(),
-  baseDecimals: z.number().int(),
-  quoteDecimals: z.number().int(),
-  baseAmount: ZUnits,
-  quantity: z.string(),
+const ZLimitPayload = ZOrderPayload.extend({
   limitPrice: z.string(),
   escrowLeg: z.enum(['base', 'quote']),
   escrowAmount: ZUnits,
   settleAmount: ZUnits,
-  priorityFeeMicroLamports: z.number().int(),
 });
 export type LimitPayload = z.infer<typeof ZLimitPayload>;
 

@@ -15,17 +15,13 @@ import { usePairPrice } from '../../features/market/hooks/use-market-data';
 import { useSwitchPair, useTradingSelection } from '../../features/market/hooks/use-trading-selection';
 import { getPairId, selectionFromPair, type PairSelection } from '../../features/market/trading-state';
 import { useNetwork } from '../../features/network/use-network';
-import { BalancesStrip } from '../../features/spot-trade/components/balances-strip';
-import { OrderBook } from '../../features/spot-trade/components/order-book';
-import { OrderForm, type OrderFormWallet } from '../../features/spot-trade/components/order-form';
-import { SpotTables, type SpotTableTab } from '../../features/spot-trade/components/spot-tables';
-import { ExplorerNetworkContext } from '../../features/spot-trade/components/tx-link';
-import type { SpotPair } from '../../features/spot-trade/order-form-model';
-import {
-  getClosingPrefill,
-  orderPrefillStore,
-  useOrderPrefill,
-} from '../../features/spot-trade/order-prefill';
+import { BalancesStrip } from '../../features/trading/components/balances-strip';
+import { OrderBook } from '../../features/trading/components/order-book';
+import { OrderForm, type OrderFormWallet } from '../../features/trading/components/order-form';
+import { SpotTables, type SpotTableTab } from '../../features/trading/components/spot-tables';
+import { ExplorerNetworkContext } from '../../features/trading/components/tx-link';
+import type { SpotPair } from '../../features/trading/order-form-model';
+import { getClosingPrefill, orderPrefillStore, useOrderPrefill } from '../../features/trading/order-prefill';
 import { getWalletAccess } from '../../features/trading/wallet-access';
 import { useWallet } from '../../features/wallet/wallet-context';
 

@@ -5,7 +5,7 @@ import { USER_LOGGED_IN_EVENT } from '../../features/auth/auth-events';
 import { useAuth } from '../../features/auth/use-auth';
 import { marketKeys } from '../../features/market/api/market-api';
 import { TokenSearch } from '../../features/market/components/token-search';
-import { useOrderUpdates } from '../../features/spot-trade/hooks/use-spot-data';
+import { useOrderUpdates } from '../../features/trading/hooks/use-spot-data';
 import { useRealtimeConnection } from '../../lib/ws-client';
 import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';

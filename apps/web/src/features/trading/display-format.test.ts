@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getExplorerTxUrl } from '../spot-trade/explorer';
+import { getExplorerTxUrl } from './explorer';
 import {
   formatAmount,
   formatBps,

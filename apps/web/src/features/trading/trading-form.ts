@@ -18,7 +18,7 @@ import { notify } from '../../lib/toast';
  * The quick trade's linked amount / price / total form (spec part 1 §3 "Trading form per page:
  * amount, price, total, isCalculating, lastChangedField"), kept per page context so each page's
  * quick trade keeps its own values. The /trade Place Order form has its own model
- * (spot-trade/order-form-model.ts). The linkage rules are the contracts' (form-linkage.ts).
+ * (order-form-model.ts). The linkage rules are the contracts' (form-linkage.ts).
  */
 
 export interface TradingFormState extends FormLinkageState {

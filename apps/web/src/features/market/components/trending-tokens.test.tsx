@@ -6,7 +6,7 @@ const sonner = vi.hoisted(() => ({
 }));
 vi.mock('sonner', () => sonner);
 
-import { orderPrefillStore, useOrderPrefill } from '../../spot-trade/order-prefill';
+import { orderPrefillStore, useOrderPrefill } from '../../trading/order-prefill';
 import { ok, renderMarket, stubApi } from '../test/market-test-utils';
 import { TrendingTokens } from './trending-tokens';
 import { useTradingSelection } from '../hooks/use-trading-selection';

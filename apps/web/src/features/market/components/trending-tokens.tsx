@@ -10,7 +10,7 @@ import { useTradability } from '../../trading/use-tradability';
 import { marketApi, marketKeys } from '../api/market-api';
 import { useSwitchPair } from '../hooks/use-trading-selection';
 import { formatCompact, formatCompactUsd } from '../market-values';
-import { orderPrefillStore } from '../../spot-trade/order-prefill';
+import { orderPrefillStore } from '../../trading/order-prefill';
 import { selectionFromToken } from '../trading-state';
 import { ChangeText, TokenAvatar } from './market-bits';
 

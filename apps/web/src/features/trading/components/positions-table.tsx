@@ -11,7 +11,7 @@ import {
   formatSignedPercent,
   formatSignedQuote,
   getPnlTone,
-} from '../../trading/trade-format';
+} from '../trade-format';
 import { PairCell, SkeletonRows, TableMessage, tokenLabel, STICKY_ACTIONS } from './spot-cells';
 
 const COLUMNS = 8;

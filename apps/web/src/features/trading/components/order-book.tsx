@@ -8,7 +8,7 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { useOrderBook } from '../hooks/use-spot-data';
 import type { SpotPair } from '../order-form-model';
-import { formatAmount, formatBps } from '../../trading/trade-format';
+import { formatAmount, formatBps } from '../trade-format';
 import { tokenLabel } from './spot-cells';
 
 /** Levels shown on each side. */

@@ -5,9 +5,9 @@ import { Button } from '../../../components/ui/button';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { getErrorMessage } from '../../../lib/api-client';
 import { notify } from '../../../lib/toast';
-import { tradingApi } from '../../trading/trading-api';
+import { tradingApi } from '../trading-api';
 import { useOrderRefresh, useSpotOrders } from '../hooks/use-spot-data';
-import { formatAmount, formatQuote, formatTradeTime } from '../../trading/trade-format';
+import { formatAmount, formatQuote, formatTradeTime } from '../trade-format';
 import { OrderStatusBadge, PairCell, SideText, SkeletonRows, splitPair, TableMessage } from './spot-cells';
 import { TxLink } from './tx-link';
 

@@ -4,13 +4,7 @@ import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { useTradesFeed } from '../hooks/use-spot-data';
-import {
-  formatAmount,
-  formatBps,
-  formatDuration,
-  formatQuote,
-  formatTradeTime,
-} from '../../trading/trade-format';
+import { formatAmount, formatBps, formatDuration, formatQuote, formatTradeTime } from '../trade-format';
 import { PairCell, SideText, SkeletonRows, splitPair, TableMessage } from './spot-cells';
 import { TxLink } from './tx-link';
 

@@ -18,8 +18,8 @@ import { SegmentedControl } from '../../../components/ui/segmented-control';
 import { ApiError } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
-import { submitOrder, TradeError, type OrderStage, type SubmittedOrder } from '../../trading/submit-order';
-import { formatTokenAmount } from '../../trading/trade-format';
+import { submitOrder, TradeError, type OrderStage, type SubmittedOrder } from '../submit-order';
+import { formatTokenAmount } from '../trade-format';
 import { usePairBalances, useOrderRefresh } from '../hooks/use-spot-data';
 import {
   checkSpotOrder,
@@ -39,7 +39,7 @@ import {
   type SpotPair,
 } from '../order-form-model';
 import type { OrderPrefill } from '../order-prefill';
-import { formatAmount, formatQuote } from '../../trading/trade-format';
+import { formatAmount, formatQuote } from '../trade-format';
 import { tokenLabel } from './spot-cells';
 
 /** What the form needs of the page's wallet. */

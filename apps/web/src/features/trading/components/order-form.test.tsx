@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SpecDecimal, type TSuggestion } from '@solterm/contracts';
-import type * as SubmitOrderModule from '../../trading/submit-order';
+import type * as SubmitOrderModule from '../submit-order';
 
 const sonner = vi.hoisted(() => ({
   toast: { success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn() },
@@ -19,16 +19,16 @@ const api = vi.hoisted(() => ({
     cancelOrder: vi.fn(),
   },
 }));
-vi.mock('../../trading/trading-api', () => api);
+vi.mock('../trading-api', () => api);
 
 const submit = vi.hoisted(() => ({ submitOrder: vi.fn() }));
-vi.mock('../../trading/submit-order', async (importOriginal) => ({
+vi.mock('../submit-order', async (importOriginal) => ({
   ...(await importOriginal<typeof SubmitOrderModule>()),
   submitOrder: submit.submitOrder,
 }));
 
 import { ApiError } from '../../../lib/api-client';
-import { TradeError } from '../../trading/submit-order';
+import { TradeError } from '../submit-order';
 import { queryKeys } from '../../../lib/query-keys';
 import { getClosingPrefill, orderPrefillStore, useOrderPrefill } from '../order-prefill';
 import { makeOrder, makePosition, renderSpot, SOL_USDC, TX_HASH } from '../test/spot-fixtures';

@@ -10,8 +10,8 @@ import {
 import { invalidateAfterTrade, queryKeys } from '../../../lib/query-keys';
 import { notify } from '../../../lib/toast';
 import { useIsRealtimeLive, useRealtimeEvent } from '../../../lib/ws-client';
-import { tradingApi } from '../../trading/trading-api';
-import { usePairTradability } from '../../trading/use-tradability';
+import { tradingApi } from '../trading-api';
+import { usePairTradability } from '../use-tradability';
 
 /*
  * The trade page's reads. The spec fixes only the All Trades cadence (100 fills every 5 s) and the

@@ -6,7 +6,7 @@ const api = vi.hoisted(() => ({
   tradingApi: { suggestion: vi.fn(), getOrders: vi.fn() },
   walletApi: { getPortfolio: vi.fn() },
 }));
-vi.mock('../../trading/trading-api', () => api);
+vi.mock('../trading-api', () => api);
 
 import { makeOrder, renderSpot, SOL_USDC } from '../test/spot-fixtures';
 import { BalancesStrip } from './balances-strip';

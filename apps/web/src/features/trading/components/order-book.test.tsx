@@ -7,7 +7,7 @@ const api = vi.hoisted(() => ({
   tradingApi: { getOrderBook: vi.fn(), getTradable: vi.fn() },
   walletApi: {},
 }));
-vi.mock('../../trading/trading-api', () => api);
+vi.mock('../trading-api', () => api);
 
 import { renderSpot, SOL_USDC } from '../test/spot-fixtures';
 import {

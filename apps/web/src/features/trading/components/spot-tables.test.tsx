@@ -16,7 +16,7 @@ const api = vi.hoisted(() => ({
   },
   walletApi: {},
 }));
-vi.mock('../../trading/trading-api', () => api);
+vi.mock('../trading-api', () => api);
 
 import { TRADES_FEED_LIMIT } from '@solterm/contracts';
 import { queryKeys } from '../../../lib/query-keys';

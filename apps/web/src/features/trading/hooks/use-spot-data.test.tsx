@@ -8,7 +8,7 @@ import { makeOrder } from '../test/spot-fixtures';
 import { queryKeys } from '../../../lib/query-keys';
 import { RealtimeContext } from '../../../lib/ws-client';
 import { createFakeRealtime } from '../../../test/fake-websocket';
-import { tradingApi } from '../../trading/trading-api';
+import { tradingApi } from '../trading-api';
 import {
   mergeOrder,
   PENDING_ORDERS_POLL_MS,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SpecDecimal, TRADE_MESSAGES, VALIDATION_MESSAGES } from '@solterm/contracts';
 import {
+  limitEscrowPreview,
   checkSpotOrder,
   convertAmountText,
   estimateOrder,
@@ -222,5 +223,26 @@ describe('share buttons', () => {
     expect(getShareOfBalance(0.25, 'Buy', 'quote', { USDC: 1000 }, SOL_USDC, price)).toBe('250');
     expect(getShareOfBalance(0.25, 'Buy', 'base', { USDC: 1000 }, SOL_USDC, price)).toBe('1.666666666');
     expect(getShareOfBalance(1, 'Buy', 'base', { USDC: 0 }, SOL_USDC, price)).toBe('');
+  });
+});
+
+describe('the limit escrow preview', () => {
+  it('shows what the server escrows: a buy locks the quote total rounded up to whole units', () => {
+    expect(
+      limitEscrowPreview('Buy', new SpecDecimal('0.5'), new SpecDecimal('150.000001'), SOL_USDC),
+    ).toEqual({
+      token: 'USDC',
+      amount: new SpecDecimal('75.000001'),
+    });
+    expect(limitEscrowPreview('Sell', new SpecDecimal('2'), new SpecDecimal('150'), SOL_USDC)).toEqual({
+      token: 'SOL',
+      amount: new SpecDecimal('2'),
+    });
+  });
+
+  it('shows nothing for an amount below one base unit', () => {
+    expect(
+      limitEscrowPreview('Buy', new SpecDecimal('0.0000000001'), new SpecDecimal('150'), SOL_USDC),
+    ).toBeNull();
   });
 });

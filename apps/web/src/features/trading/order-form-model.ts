@@ -12,6 +12,7 @@ import {
   type TOrderSide,
   type TOrderType,
 } from '@solterm/contracts';
+import { fromBaseUnits, limitEscrow, toBaseUnits } from '@solterm/engine';
 
 /*
  * The Place Order form of /trade as pure functions (part 2 §2, §5): the amount typed in base tokens
@@ -300,4 +301,36 @@ export function checkSpotOrder(input: OrderCheckInput): OrderCheck {
     priority_fee_micro_lamports: PRIORITY_FEE_MICRO_LAMPORTS[values.priorityFee],
   };
   return { ok: true, order, quantity, price, spend: { token: spendToken, amount: spendAmount } };
+}
+
+/**
+ * What placing a limit order escrows on chain, exactly as the server computes it (the engine's
+ * `limitEscrow`: a buy escrows the quote total rounded up to whole units, a sell its base amount),
+ * or null when the amount is too small to place.
+ *
+ * @example limitEscrowPreview('Buy', new SpecDecimal('0.5'), new SpecDecimal('150.000001'), solUsdc);
+ * // { token: 'USDC', amount: 75.000001 } (75.0000005 rounded up)
+ */
+export function limitEscrowPreview(
+  side: TOrderRequest['side'],
+  quantity: SpecDecimal,
+  limitPrice: SpecDecimal,
+  pair: SpotPair,
+): { token: string; amount: SpecDecimal } | null {
+  const baseAmount = toBaseUnits(
+    quantity.toDecimalPlaces(pair.baseDecimals, SpecDecimal.ROUND_DOWN),
+    pair.baseDecimals,
+  );
+  if (baseAmount <= 0n || !limitPrice.gt(0)) return null;
+  const escrow = limitEscrow({
+    side,
+    baseAmount,
+    limitPrice,
+    baseDecimals: pair.baseDecimals,
+    quoteDecimals: pair.quoteDecimals,
+  });
+  if (escrow.escrowAmount <= 0n) return null;
+  return escrow.escrowLeg === 'base'
+    ? { token: pair.base, amount: fromBaseUnits(escrow.escrowAmount, pair.baseDecimals) }
+    : { token: pair.quote, amount: fromBaseUnits(escrow.escrowAmount, pair.quoteDecimals) };
 }

@@ -29,6 +29,7 @@ import {
   getShareOfBalance,
   getSpendToken,
   INITIAL_ORDER_FORM_VALUES,
+  limitEscrowPreview,
   PRIORITY_FEE_LEVELS,
   PRIORITY_FEE_MICRO_LAMPORTS,
   SLIPPAGE_PRESETS_BPS,
@@ -276,14 +277,16 @@ export function OrderForm({
   }
 
   const available = balances ? getBalance(balances, spendToken) : null;
-  const escrowNote =
+  // The escrow exactly as the server will lock it (the engine's rule, rounded up to whole units).
+  const escrow =
     isLimit && estimate.quantity && estimate.price
-      ? `Placing it escrows ${
-          isBuy
-            ? `${formatCalculatorValue(estimate.quantity.times(estimate.price))} ${quoteLabel}`
-            : `${formatCalculatorValue(estimate.quantity)} ${baseLabel}`
-        } on chain until it fills or you cancel it.`
+      ? limitEscrowPreview(values.side, estimate.quantity, estimate.price, pair)
       : null;
+  const escrowNote = escrow
+    ? `Placing it escrows ${formatCalculatorValue(escrow.amount)} ${
+        escrow.token === pair.quote ? quoteLabel : baseLabel
+      } on chain until it fills or you cancel it.`
+    : null;
 
   return (
     <div ref={ref} className={cn('scroll-mt-20', className)}>

@@ -1,4 +1,9 @@
-import { hash4, hashString, normal, uniform } from '../../../lib/counter-hash';
+import { hash4, hashString, normal } from '../../../lib/counter-hash';
+import { BridgeShapes, SHAPE_COUNT, SHAPE_POINTS, SHAPE_STEPS } from './bridge-shapes';
+import { HOUR, MINUTE, quantise, type HourPath, type PathParams } from './price-path';
+import { minuteVolumeCents, secondWeights } from './volume-profile';
+
+export { HOUR, MINUTE, quantise, type HourPath, type PathParams } from './price-path';
 import type { RawCandle } from '../candle-aggregation';
 
 /**
@@ -25,90 +30,18 @@ import type { RawCandle } from '../candle-aggregation';
  * running V8, so exact reproduction is guaranteed on one Node version (the tests pin seeds, not digits).
  */
 
-const SHAPE_STEPS = 60;
-const SHAPE_POINTS = SHAPE_STEPS + 1;
-const SHAPE_COUNT = 1024;
 const OCTAVES = 13;
 
 // Hash stream tags: each random quantity draws from its own stream.
-const STREAM_SHAPE = 0x51a9e;
 const STREAM_ANCHOR = 0xa7c40;
 const STREAM_HOUR_SHAPE = 0x40b12;
 const STREAM_MINUTE_SHAPE = 0x3e7a1;
-const STREAM_VOLUME = 0x70f1e;
-const STREAM_SECOND_VOLUME = 0x5ec0d;
 const MARKET_FACTOR_KEY = 0x6d6b74;
-
-/** Seconds per hour and minute. */
-export const HOUR = 3600;
-export const MINUTE = 60;
-
-/** Quantises a positive float to `digits` significant digits (toPrecision rounds half up). */
-export function quantise(value: number, digits: number): number {
-  return Number(value.toPrecision(digits));
-}
-
-/** The parameters of one token's path. */
-export interface PathParams {
-  /** Hash stream of the token (from its mint). */
-  readonly key: number;
-  /** ln(base price in USD). */
-  readonly logBase: number;
-  /** Hourly volatility of log price. */
-  readonly sigmaHour: number;
-  /** Loading on the market factor, 0..1. */
-  readonly marketBeta: number;
-  /** Significant digits prices are quantised to. */
-  readonly significantDigits: number;
-  /** Price band [min, max] (stablecoins), applied after exp. */
-  readonly band?: readonly [number, number];
-  /** Follow another token's path: price = ref × exp(logRatio + own small drift, linear per hour). */
-  readonly peg?: { readonly ref: PathParams; readonly logRatio: number };
-  /** Mean traded value per minute, in US cents. */
-  readonly minuteVolumeCents: number;
-}
-
-/**
- * One hour of a token's path: log prices at the 61 minute boundaries, and for each minute the
- * bridge shape and scale of its seconds.
- */
-export interface HourPath {
-  readonly hour: number;
-  readonly logs: Float64Array;
-  readonly secondShapes: Int32Array;
-  readonly secondSigma: number;
-}
-
-function buildHull(shapes: Float64Array, offset: number, upper: boolean): number[] {
-  // Andrew's monotone chain over points (i, S(i)), i = 0..60 (x already sorted).
-  const hull: number[] = [];
-  for (let i = 0; i < SHAPE_POINTS; i += 1) {
-    const y = shapes[offset + i]!;
-    while (hull.length >= 2) {
-      const a = hull[hull.length - 2]!;
-      const b = hull[hull.length - 1]!;
-      const ya = shapes[offset + a]!;
-      const yb = shapes[offset + b]!;
-      const cross = (b - a) * (y - ya) - (yb - ya) * (i - a);
-      if (upper ? cross >= 0 : cross <= 0) hull.pop();
-      else break;
-    }
-    hull.push(i);
-  }
-  return hull;
-}
 
 /** The random machinery shared by every token of one seed: the shape library and its hulls. */
 export class PriceProcess {
   readonly seedKey: number;
-  private readonly shapes = new Float64Array(SHAPE_COUNT * SHAPE_POINTS);
-  private readonly upperStart = new Int32Array(SHAPE_COUNT + 1);
-  private readonly lowerStart = new Int32Array(SHAPE_COUNT + 1);
-  private readonly upperHull: Int8Array;
-  private readonly lowerHull: Int8Array;
-  /** Each shape's highest and lowest value: bounds that let hour-level scans skip most minutes. */
-  private readonly shapeMax = new Float64Array(SHAPE_COUNT);
-  private readonly shapeMin = new Float64Array(SHAPE_COUNT);
+  private readonly shapes: BridgeShapes;
   /** Per-token caches (keyed by the params object: numeric keys, no string building in hot loops). */
   private readonly caches = new Map<
     PathParams,
@@ -120,35 +53,7 @@ export class PriceProcess {
 
   constructor(seed: string) {
     this.seedKey = hashString(`solterm-market:${seed}`);
-    const uppers: number[] = [];
-    const lowers: number[] = [];
-    for (let shape = 0; shape < SHAPE_COUNT; shape += 1) {
-      const offset = shape * SHAPE_POINTS;
-      let walk = 0;
-      const steps = new Float64Array(SHAPE_POINTS);
-      for (let i = 1; i < SHAPE_POINTS; i += 1) {
-        walk += normal(this.seedKey, STREAM_SHAPE, shape, i);
-        steps[i] = walk;
-      }
-      let max = 0;
-      let min = 0;
-      for (let i = 0; i < SHAPE_POINTS; i += 1) {
-        const value = steps[i]! - (i / SHAPE_STEPS) * walk;
-        this.shapes[offset + i] = value;
-        if (value > max) max = value;
-        if (value < min) min = value;
-      }
-      this.shapeMax[shape] = max;
-      this.shapeMin[shape] = min;
-      this.upperStart[shape] = uppers.length;
-      uppers.push(...buildHull(this.shapes, offset, true));
-      this.lowerStart[shape] = lowers.length;
-      lowers.push(...buildHull(this.shapes, offset, false));
-    }
-    this.upperStart[SHAPE_COUNT] = uppers.length;
-    this.lowerStart[SHAPE_COUNT] = lowers.length;
-    this.upperHull = Int8Array.from(uppers);
-    this.lowerHull = Int8Array.from(lowers);
+    this.shapes = new BridgeShapes(this.seedKey);
   }
 
   /** Value noise of one octave stream at hour `hour` (standard normal marginals at cell corners). */
@@ -233,11 +138,10 @@ export class PriceProcess {
     const start = this.anchor(params, hour);
     const end = this.anchor(params, hour + 1);
     const shape = hash4(this.seedKey, params.key ^ STREAM_HOUR_SHAPE, 0, hour) & (SHAPE_COUNT - 1);
-    const offset = shape * SHAPE_POINTS;
     const minuteSigma = params.sigmaHour / Math.sqrt(SHAPE_STEPS);
     const logs = new Float64Array(SHAPE_POINTS);
     for (let j = 0; j < SHAPE_POINTS; j += 1) {
-      logs[j] = start + ((end - start) * j) / SHAPE_STEPS + minuteSigma * this.shapes[offset + j]!;
+      logs[j] = start + ((end - start) * j) / SHAPE_STEPS + minuteSigma * this.shapes.at(shape, j);
     }
     const secondShapes = new Int32Array(SHAPE_STEPS);
     const firstMinute = hour * 60;
@@ -253,9 +157,7 @@ export class PriceProcess {
     const open = path.logs[j]!;
     const close = path.logs[j + 1]!;
     const shape = path.secondShapes[j]!;
-    return (
-      open + ((close - open) * i) / SHAPE_STEPS + path.secondSigma * this.shapes[shape * SHAPE_POINTS + i]!
-    );
+    return open + ((close - open) * i) / SHAPE_STEPS + path.secondSigma * this.shapes.at(shape, i);
   }
 
   /**
@@ -265,26 +167,9 @@ export class PriceProcess {
   minuteExtremes(path: HourPath, j: number, out: Float64Array): void {
     const open = path.logs[j]!;
     const slope = (path.logs[j + 1]! - open) / SHAPE_STEPS;
-    const shape = path.secondShapes[j]!;
-    const sigma = path.secondSigma;
-    const offset = shape * SHAPE_POINTS;
-    const shapes = this.shapes;
-    const upper = this.upperHull;
-    const lower = this.lowerHull;
-    let high = -Infinity;
-    for (let k = this.upperStart[shape]!, end = this.upperStart[shape + 1]!; k < end; k += 1) {
-      const i = upper[k]!;
-      const value = slope * i + sigma * shapes[offset + i]!;
-      if (value > high) high = value;
-    }
-    let low = Infinity;
-    for (let k = this.lowerStart[shape]!, end = this.lowerStart[shape + 1]!; k < end; k += 1) {
-      const i = lower[k]!;
-      const value = slope * i + sigma * shapes[offset + i]!;
-      if (value < low) low = value;
-    }
-    out[0] = open + high;
-    out[1] = open + low;
+    this.shapes.extremes(path.secondShapes[j]!, slope, path.secondSigma, out);
+    out[0] = out[0]! + open;
+    out[1] = out[1]! + open;
   }
 
   /** Converts a log price to the token's quantised price. */
@@ -292,21 +177,6 @@ export class PriceProcess {
     let price = Math.exp(log);
     if (params.band) price = Math.min(params.band[1], Math.max(params.band[0], price));
     return quantise(price, params.significantDigits);
-  }
-
-  /** Traded value of minute `j` of an hour path, in whole US cents. */
-  minuteVolumeCents(params: PathParams, path: HourPath, j: number): number {
-    const minute = path.hour * 60 + j;
-    const hourOfDay = path.hour % 24;
-    // Busiest when Europe and America overlap (15:00 UTC), quietest twelve hours later.
-    const diurnal = 1 + 0.35 * Math.cos((2 * Math.PI * (hourOfDay - 15)) / 24);
-    // Right-skewed noise with mean 1 (no exp: this runs for every minute of a year of history).
-    const u = uniform(hash4(this.seedKey, params.key ^ STREAM_VOLUME, 0, minute));
-    const noise = 0.4 + 1.8 * u * u;
-    const move = Math.abs(path.logs[j + 1]! - path.logs[j]!) / (params.sigmaHour / Math.sqrt(SHAPE_STEPS));
-    // Volume follows volatility: E|move| ≈ 0.8, so activity averages ≈ 1.
-    const activity = 0.45 + 0.69 * move;
-    return Math.max(0, Math.round(params.minuteVolumeCents * diurnal * noise * activity));
   }
 
   /**
@@ -329,7 +199,7 @@ export class PriceProcess {
       high: this.toPrice(params, extremes[0]!),
       low: this.toPrice(params, extremes[1]!),
       close: this.toPrice(params, path.logs[j + 1]!),
-      volumeCents: this.minuteVolumeCents(params, path, j),
+      volumeCents: minuteVolumeCents(this.seedKey, params, path, j),
     };
   }
 
@@ -363,8 +233,8 @@ export class PriceProcess {
       const a = logs[j]!;
       const b = logs[j + 1]!;
       const shape = path.secondShapes[j]!;
-      const mayRaise = (a > b ? a : b) + sigma * this.shapeMax[shape]! > high;
-      const mayLower = (a < b ? a : b) + sigma * this.shapeMin[shape]! < low;
+      const mayRaise = (a > b ? a : b) + sigma * this.shapes.max[shape]! > high;
+      const mayLower = (a < b ? a : b) + sigma * this.shapes.min[shape]! < low;
       if (!mayRaise && !mayLower) continue;
       this.minuteExtremes(path, j, extremes);
       if (extremes[0]! > high) high = extremes[0]!;
@@ -381,7 +251,7 @@ export class PriceProcess {
     const extremes = this.hourScratch;
     this.hourExtremes(path, 0, SHAPE_STEPS, extremes);
     let volumeCents = 0;
-    for (let j = 0; j < SHAPE_STEPS; j += 1) volumeCents += this.minuteVolumeCents(params, path, j);
+    for (let j = 0; j < SHAPE_STEPS; j += 1) volumeCents += minuteVolumeCents(this.seedKey, params, path, j);
     return {
       time: hour * HOUR,
       open: this.toPrice(params, path.logs[0]!),
@@ -414,7 +284,7 @@ export class PriceProcess {
       this.hourExtremes(path, fromJ, toJ, extremes);
       if (extremes[0]! > high) high = extremes[0]!;
       if (extremes[1]! < low) low = extremes[1]!;
-      for (let j = fromJ; j < toJ; j += 1) volumeCents += this.minuteVolumeCents(params, path, j);
+      for (let j = fromJ; j < toJ; j += 1) volumeCents += minuteVolumeCents(this.seedKey, params, path, j);
       minute = hour * HOUR + toJ * MINUTE;
     }
     if (high === -Infinity) return { high: NaN, low: NaN, volumeCents: 0 };
@@ -426,22 +296,13 @@ export class PriceProcess {
     if (seconds <= 0) return 0;
     const hour = Math.floor(minuteStart / HOUR);
     const path = this.hourPath(params, hour);
-    const volume = this.minuteVolumeCents(params, path, (minuteStart - hour * HOUR) / MINUTE);
+    const volume = minuteVolumeCents(this.seedKey, params, path, (minuteStart - hour * HOUR) / MINUTE);
     if (seconds >= SHAPE_STEPS) return volume;
-    let total = 0;
+    const { weights, total } = secondWeights(this.seedKey, params, minuteStart);
     let partial = 0;
-    for (let i = 0; i < SHAPE_STEPS; i += 1) {
-      const weight = this.secondWeight(params, minuteStart + i);
-      total += weight;
-      if (i < seconds) partial += weight;
-    }
+    for (let i = 0; i < seconds; i += 1) partial += weights[i]!;
     // The same cumulative rounding as secondCandles, so the two agree to the cent.
     return Math.round((volume * partial) / total);
-  }
-
-  private secondWeight(params: PathParams, second: number): number {
-    const u = uniform(hash4(this.seedKey, params.key ^ STREAM_SECOND_VOLUME, 0, second));
-    return 0.15 + u * u;
   }
 
   /** The price at a whole unix second. */
@@ -463,14 +324,9 @@ export class PriceProcess {
     const hour = Math.floor(minuteStart / HOUR);
     const path = this.hourPath(params, hour);
     const j = (minuteStart - hour * HOUR) / MINUTE;
-    const volume = this.minuteVolumeCents(params, path, j);
-    // Weights, then cumulative rounding so the seconds' volumes sum to the minute's exactly.
-    const weights = new Float64Array(SHAPE_STEPS);
-    let total = 0;
-    for (let i = 0; i < SHAPE_STEPS; i += 1) {
-      weights[i] = this.secondWeight(params, minuteStart + i);
-      total += weights[i]!;
-    }
+    const volume = minuteVolumeCents(this.seedKey, params, path, j);
+    // Cumulative rounding so the seconds' volumes sum to the minute's exactly.
+    const { weights, total } = secondWeights(this.seedKey, params, minuteStart);
     const candles: RawCandle[] = [];
     let cumulative = 0;
     let previousCut = 0;

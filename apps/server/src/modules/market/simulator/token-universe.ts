@@ -1,4 +1,5 @@
-import { OTHER_LISTED_TOKENS } from './other-listed-tokens';
+import { DEFI_AND_STAKING_TOKENS } from './defi-tokens';
+import { MEMECOIN_TOKENS } from './memecoin-tokens';
 import { listed, type UniverseToken } from './universe-token';
 
 export type { UniverseToken } from './universe-token';
@@ -225,5 +226,6 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
     aliases: [],
     isStable: true,
   }),
-  ...OTHER_LISTED_TOKENS,
+  ...DEFI_AND_STAKING_TOKENS,
+  ...MEMECOIN_TOKENS,
 ];

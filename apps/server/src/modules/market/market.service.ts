@@ -2,11 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   CHART_INTERVAL_SECONDS,
   CHART_INTERVAL_VALUES,
-  DEFAULT_CHART_CANDLES,
   getFullNameForTruncatedSymbol,
   getTokenDecimals,
   isSolanaAddress,
-  MAX_CHART_CANDLES,
   MIN_TRUNCATED_PREFIX_LENGTH,
   SEARCH_MIN_CHARS,
   type ChartInterval,
@@ -31,14 +29,9 @@ import {
 import { AppError, isAppError } from '../../lib/app-error';
 import type { MarketData, MarketToken, SearchSource, TokenQuote } from './market-data';
 import { byMarketCapDescending, formatCandle, HISTORICAL_SPANS, USD } from './market-wire';
+import { chartRange, divideCandles } from './pair-candles';
 import { Dec } from '@solterm/engine';
-import {
-  centsToUsd,
-  decimalString,
-  percentChange,
-  toSignificant,
-  toWireNumber,
-} from '../../lib/wire-decimal';
+import { centsToUsd, percentChange, toSignificant, toWireNumber } from '../../lib/wire-decimal';
 
 /** A resolved pair: its two tokens (the quote may be USD itself). */
 interface ResolvedPair {
@@ -140,21 +133,8 @@ export function createMarketService(deps: MarketServiceDeps) {
     return { text: `${base.symbol}/${quote.symbol}`, base, quote };
   }
 
-  function chartRange(interval: ChartInterval, from: number | undefined, to: number | undefined) {
-    const step = CHART_INTERVAL_SECONDS[interval];
-    const now = nowSeconds();
-    const toOpen = Math.floor(Math.min(to ?? now, now) / step) * step;
-    const fromOpen =
-      from === undefined ? toOpen - (DEFAULT_CHART_CANDLES - 1) * step : Math.floor(from / step) * step;
-    const count = Math.floor((toOpen - fromOpen) / step) + 1;
-    if (count > MAX_CHART_CANDLES) {
-      throw new AppError(
-        'MARKET__RANGE_TOO_LARGE',
-        `Range too large: ${count} ${interval} candles requested, at most ${MAX_CHART_CANDLES} per request. Narrow from/to or use a larger interval.`,
-      );
-    }
-    return { fromOpen, toOpen };
-  }
+  const chartRangeOf = (interval: ChartInterval, from: number | undefined, to: number | undefined) =>
+    chartRange(interval, from, to, nowSeconds());
 
   /** Candles of a pair: USD candles of the base, divided by the quote's candles unless the quote is USD. */
   async function pairCandles(
@@ -167,27 +147,7 @@ export function createMarketService(deps: MarketServiceDeps) {
     const base = await data.getCandles({ token: pair.base, interval, fromOpen, toOpen });
     if (pair.quote === USD) return base.map(formatCandle);
     const quote = await data.getCandles({ token: pair.quote, interval, fromOpen, toOpen });
-    const quoteByTime = new Map(quote.map((candle) => [candle.time, candle]));
-    const out: TCandle[] = [];
-    for (const candle of base) {
-      const divisor = quoteByTime.get(candle.time);
-      if (!divisor) continue;
-      const open = new Dec(decimalString(candle.open)).div(decimalString(divisor.open));
-      const close = new Dec(decimalString(candle.close)).div(decimalString(divisor.close));
-      // Cross-pair extremes: the base's extremes over the quote's mid price, never inside open/close.
-      const mid = new Dec(decimalString(divisor.open)).plus(decimalString(divisor.close)).div(2);
-      const high = Dec.max(open, close, new Dec(decimalString(candle.high)).div(mid));
-      const low = Dec.min(open, close, new Dec(decimalString(candle.low)).div(mid));
-      out.push({
-        time: candle.time,
-        open: toWireNumber(toSignificant(open)),
-        high: toWireNumber(toSignificant(high)),
-        low: toWireNumber(toSignificant(low)),
-        close: toWireNumber(toSignificant(close)),
-        volume: toWireNumber(centsToUsd(candle.volumeCents)),
-      });
-    }
-    return out;
+    return divideCandles(base, quote);
   }
 
   async function search(query: string, limit: number, source: SearchSource): Promise<TTokenSearchResult[]> {
@@ -253,7 +213,7 @@ export function createMarketService(deps: MarketServiceDeps) {
     /** Hourly closes, oldest first, the last one for the hour in progress. */
     async getHistory(symbol: string, limit: number): Promise<TMarketHistory> {
       const token = await resolveToken(symbol);
-      const { fromOpen, toOpen } = chartRange('1H', nowSeconds() - (limit - 1) * 3600, undefined);
+      const { fromOpen, toOpen } = chartRangeOf('1H', nowSeconds() - (limit - 1) * 3600, undefined);
       const candles = await data.getCandles({ token, interval: '1H', fromOpen, toOpen });
       return {
         symbol: token.symbol,
@@ -270,7 +230,7 @@ export function createMarketService(deps: MarketServiceDeps) {
     /** GET /market/chart/{symbol}: a symbol (in USD) or a pair. */
     async getChart(symbolOrPair: string, query: TChartQuery): Promise<TChart> {
       const pair = await resolvePair(symbolOrPair);
-      const { fromOpen, toOpen } = chartRange(query.interval, query.from, query.to);
+      const { fromOpen, toOpen } = chartRangeOf(query.interval, query.from, query.to);
       let candles = await pairCandles(pair, query.interval, fromOpen, toOpen);
       if (query.limit !== undefined) candles = candles.slice(-query.limit);
       return {
@@ -292,7 +252,7 @@ export function createMarketService(deps: MarketServiceDeps) {
     ): Promise<THistoricalChart> {
       const token = await resolveToken(symbol);
       const span = HISTORICAL_SPANS[timeframe];
-      const { fromOpen, toOpen } = chartRange(span.interval, nowSeconds() - span.seconds, undefined);
+      const { fromOpen, toOpen } = chartRangeOf(span.interval, nowSeconds() - span.seconds, undefined);
       const candles = (await data.getCandles({ token, interval: span.interval, fromOpen, toOpen })).map(
         formatCandle,
       );

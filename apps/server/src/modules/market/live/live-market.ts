@@ -3,32 +3,28 @@ import {
   CHART_INTERVAL_SECONDS,
   isSolanaAddress,
   type TEnhancedTrendingToken,
-  type TTokenMarketData,
-  type TTokenSearchResult,
   type TTrendingToken,
 } from '@solterm/contracts';
+import { Dec } from '@solterm/engine';
 import { AppError } from '../../../lib/app-error';
+import { decimalString } from '../../../lib/wire-decimal';
 import type { RawCandle } from '../candle-aggregation';
 import type { CandleRequest, MarketData, MarketToken, TokenQuote } from '../market-data';
-import { Dec } from '@solterm/engine';
-import { decimalString } from '../../../lib/wire-decimal';
-import { formatAge } from '../simulator/token-art';
 import { TOKEN_UNIVERSE, type UniverseToken } from '../simulator/token-universe';
-import { createCoinGecko, type TCoinMarket } from './coingecko';
+import { createCoinGecko } from './coingecko';
 import { createDexScreener, type TDexPair } from './dexscreener';
 import { createJupiter } from './jupiter';
-import { createProviderClient } from './provider-client';
 import {
-  providerNumberOf,
-  numberFromText,
-  usdText,
-  usdOf,
-  percentOf,
-  usdFromText,
-  priceFromText,
-  bestPair,
-  poolOf,
-} from './provider-values';
+  candlesFromChart,
+  enhancedTrendingOf,
+  marketFromCoin,
+  marketFromPair,
+  searchResultOfJupiterToken,
+  searchResultOfPair,
+  trendingOfCoin,
+} from './live-wire';
+import { createProviderClient } from './provider-client';
+import { bestPair, poolOf, usdText } from './provider-values';
 
 export interface LiveMarketOptions {
   coingeckoUrl: string;
@@ -116,69 +112,6 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
   const universeOf = (token: MarketToken) =>
     (token.mint ? byMint.get(token.mint) : undefined) ?? bySymbol.get(token.symbol.toUpperCase());
 
-  function marketFromCoin(coin: TCoinMarket, token: UniverseToken): TTokenMarketData {
-    return {
-      symbol: token.symbol,
-      name: token.name,
-      address: token.mint,
-      decimals: token.decimals,
-      price: providerNumberOf(coin.current_price) ?? 0,
-      change_24h: percentOf(coin.price_change_percentage_24h),
-      market_cap: usdOf(coin.market_cap),
-      market_cap_rank: coin.market_cap_rank ?? null,
-      volume_24h: usdOf(coin.total_volume),
-      high_24h: providerNumberOf(coin.high_24h),
-      low_24h: providerNumberOf(coin.low_24h),
-      liquidity_usd: null,
-      circulating_supply: providerNumberOf(coin.circulating_supply),
-      total_supply: providerNumberOf(coin.total_supply),
-      last_updated: coin.last_updated ?? options.now().toISOString(),
-      source: 'coingecko',
-    };
-  }
-
-  function marketFromPair(pair: TDexPair, token: MarketToken): TTokenMarketData {
-    return {
-      symbol: token.symbol,
-      name: token.name,
-      address: token.mint,
-      decimals: token.decimals,
-      price: numberFromText(pair.priceUsd) ?? 0,
-      change_24h: percentOf(pair.priceChange?.h24),
-      market_cap: usdOf(pair.marketCap ?? pair.fdv),
-      market_cap_rank: null,
-      volume_24h: usdOf(pair.volume?.h24),
-      high_24h: null,
-      low_24h: null,
-      liquidity_usd: usdOf(pair.liquidity?.usd),
-      circulating_supply: null,
-      total_supply: null,
-      last_updated: options.now().toISOString(),
-      source: 'dexscreener',
-    };
-  }
-
-  function searchResultOfPair(pair: TDexPair): TTokenSearchResult {
-    const price = numberFromText(pair.priceUsd) ?? 0;
-    return {
-      id: pair.baseToken.address,
-      name: pair.baseToken.name,
-      symbol: pair.baseToken.symbol,
-      current_price: price,
-      price,
-      market_cap: usdOf(pair.marketCap ?? pair.fdv) ?? 0,
-      price_change_24h: percentOf(pair.priceChange?.h24),
-      address: pair.baseToken.address,
-      decimals: byMint.get(pair.baseToken.address)?.decimals ?? null,
-      source: 'dexscreener',
-      pair_address: pair.pairAddress,
-      dex_id: pair.dexId,
-      chain_id: pair.chainId,
-      liquidity_usd: usdOf(pair.liquidity?.usd),
-      volume_24h: usdOf(pair.volume?.h24),
-    };
-  }
-
   return {
     source: 'coingecko',
 
@@ -189,7 +122,7 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
       const coins = await coingecko.coinMarkets(coingeckoIds);
       return coins.flatMap((coin) => {
         const token = byCoingeckoId.get(coin.id);
-        return token ? [marketFromCoin(coin, token)] : [];
+        return token ? [marketFromCoin(coin, toToken(token), options.now())] : [];
       });
     },
 
@@ -236,11 +169,11 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
         const coin = (await coingecko.coinMarkets(coingeckoIds)).find(
           (candidate) => candidate.id === known.coingeckoId,
         );
-        if (coin) return marketFromCoin(coin, known);
+        if (coin) return marketFromCoin(coin, toToken(known), options.now());
       }
       if (!token.mint) return undefined;
       const pair = bestPair(await dexscreener.tokenPairs('solana', token.mint));
-      return pair ? marketFromPair(pair, token) : undefined;
+      return pair ? marketFromPair(pair, token, options.now()) : undefined;
     },
 
     async getQuote(token): Promise<TokenQuote | undefined> {
@@ -294,51 +227,12 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
       const days = Math.min(365, Math.max(1, Math.ceil((now - request.fromOpen) / DAY)));
       const chart = await coingecko.marketChart(known.coingeckoId, days);
       if (!chart) return [];
-      const volumes = chart.total_volumes ?? [];
-      const out: RawCandle[] = [];
-      let volumeIndex = 0;
-      for (const [ms, price] of chart.prices) {
-        const time = Math.floor(ms / 1000);
-        const bucket = Math.floor(time / step) * step;
-        if (bucket < request.fromOpen || bucket > request.toOpen) continue;
-        while (volumeIndex + 1 < volumes.length && volumes[volumeIndex + 1]![0] <= ms) volumeIndex += 1;
-        // CoinGecko's volumes are rolling 24 h totals: a bucket's share is its length over a day.
-        const volumeCents = Math.round(((volumes[volumeIndex]?.[1] ?? 0) * 100 * Math.min(step, DAY)) / DAY);
-        const last = out[out.length - 1];
-        if (last && last.time === bucket) {
-          last.high = Math.max(last.high, price);
-          last.low = Math.min(last.low, price);
-          last.close = price;
-        } else {
-          out.push({ time: bucket, open: price, high: price, low: price, close: price, volumeCents });
-        }
-      }
-      return out;
+      return candlesFromChart(chart, step, request.fromOpen, request.toOpen);
     },
 
     async searchTokens(query, _limit, source) {
       if (source === 'fallback') {
-        return (await jupiter.searchTokens(query)).map((token) => {
-          const price = providerNumberOf(token.usdPrice) ?? 0;
-          const volume = (token.stats24h?.buyVolume ?? 0) + (token.stats24h?.sellVolume ?? 0);
-          return {
-            id: token.id,
-            name: token.name,
-            symbol: token.symbol,
-            current_price: price,
-            price,
-            market_cap: usdOf(token.mcap ?? token.fdv) ?? 0,
-            price_change_24h: percentOf(token.stats24h?.priceChange),
-            address: token.id,
-            decimals: token.decimals,
-            source: 'jupiter' as const,
-            pair_address: null,
-            dex_id: null,
-            chain_id: 'solana',
-            liquidity_usd: usdOf(token.liquidity),
-            volume_24h: token.stats24h ? usdOf(volume) : null,
-          };
-        });
+        return (await jupiter.searchTokens(query)).map(searchResultOfJupiterToken);
       }
       // One result per token: its deepest pool.
       const byToken = new Map<string, TDexPair>();
@@ -347,7 +241,9 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
         const current = byToken.get(key);
         if (!current || (pair.liquidity?.usd ?? 0) > (current.liquidity?.usd ?? 0)) byToken.set(key, pair);
       }
-      return [...byToken.values()].map(searchResultOfPair);
+      return [...byToken.values()].map((pair) =>
+        searchResultOfPair(pair, byMint.get(pair.baseToken.address)?.decimals ?? null),
+      );
     },
 
     async getPools(address) {
@@ -358,33 +254,9 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
 
     async getTrending(): Promise<TTrendingToken[]> {
       const trending = await coingecko.trending();
-      return (trending?.coins ?? []).slice(0, TRENDING_SIZE).map(({ item }) => {
-        const known = byCoingeckoId.get(item.id);
-        const price = item.data?.price;
-        return {
-          symbol: item.symbol.toUpperCase(),
-          name: item.name,
-          address: known?.mint ?? null,
-          age: null,
-          created_at: null,
-          total_volume: usdFromText(item.data?.total_volume),
-          market_cap: usdFromText(item.data?.market_cap),
-          holders: null,
-          price_change_24h:
-            item.data?.price_change_percentage_24h?.usd === undefined
-              ? null
-              : percentOf(item.data.price_change_percentage_24h.usd),
-          price:
-            price === undefined
-              ? null
-              : typeof price === 'number'
-                ? providerNumberOf(price)
-                : priceFromText(price),
-          market_cap_rank: item.market_cap_rank ?? null,
-          score: item.score,
-          thumb: item.thumb ?? null,
-        };
-      });
+      return (trending?.coins ?? [])
+        .slice(0, TRENDING_SIZE)
+        .map(({ item }) => trendingOfCoin(item, byCoingeckoId.get(item.id)?.mint ?? null));
     },
 
     async getEnhancedTrending(): Promise<TEnhancedTrendingToken[]> {
@@ -401,28 +273,12 @@ export function createLiveMarket(options: LiveMarketOptions): MarketData {
           pairs.filter((candidate) => candidate.baseToken.address === boost.tokenAddress),
         );
         if (!pair) return [];
-        const createdAt = pair.pairCreatedAt ? Math.floor(pair.pairCreatedAt / 1000) : null;
         return [
-          {
-            symbol: pair.baseToken.symbol,
-            name: pair.baseToken.name,
-            address: boost.tokenAddress,
-            age: createdAt === null ? null : formatAge(now - createdAt),
-            created_at: createdAt === null ? null : new Date(createdAt * 1000).toISOString(),
-            total_volume: usdOf(pair.volume?.h24),
-            market_cap: usdOf(pair.marketCap ?? pair.fdv),
-            holders: null,
-            price_change_24h: percentOf(pair.priceChange?.h24),
-            price: numberFromText(pair.priceUsd),
-            market_cap_rank: null,
+          enhancedTrendingOf(boost, pair, {
             score: index,
-            thumb: boost.icon ?? pair.info?.imageUrl ?? null,
-            liquidity_usd: usdOf(pair.liquidity?.usd),
-            pair_address: pair.pairAddress,
-            dex_id: pair.dexId,
-            chain_id: pair.chainId,
+            nowSeconds: now,
             decimals: byMint.get(boost.tokenAddress)?.decimals ?? null,
-          },
+          }),
         ];
       });
     },

@@ -8,9 +8,6 @@ import {
   type TNetwork,
   type TRegisterRequest,
   type TUser,
-  type TWalletChallenge,
-  type TWalletChallengeQuery,
-  type TWalletType,
 } from '@solterm/contracts';
 import { AppError } from '../../lib/app-error';
 import type { EmailService } from '../email/email.service';
@@ -20,19 +17,7 @@ import { encryptSecret, generateCustodialKeypair } from './custodial-wallet';
 import { decideLoginAttempt, type LoginThrottlePolicy } from './login-throttle';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
 import type { SessionTokens } from './session-tokens';
-import {
-  buildChallengeMessage,
-  CHALLENGE_TTL_MS,
-  originOfPublicUrl,
-  parseChallengeNonce,
-  parseChallengeOrigin,
-} from './wallet-challenge';
-import {
-  isEvmAddress,
-  isSolanaPublicKey,
-  verifyEvmSignature,
-  verifySolanaSignature,
-} from './wallet-signature';
+import { createWalletProofs } from './wallet-proof';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
@@ -45,14 +30,6 @@ export interface AuthContext {
   user: UserRow;
   sessionId: string;
   expiresAt: Date;
-}
-
-interface WalletProof {
-  walletKey: string;
-  address: string;
-  walletType: TWalletType;
-  chainId: string | null;
-  isWatchOnly: boolean;
 }
 
 export interface AuthServiceDeps {
@@ -98,9 +75,13 @@ function sha256Hex(value: string): string {
 /** Accounts, sessions and wallet sign-in. Every failure is an AppError with a stable code. */
 export function createAuthService(deps: AuthServiceDeps) {
   const { repo, tokens, now } = deps;
-  // Sign-in messages name this site from configuration only: a Host header would let a phishing site
-  // get a message naming itself, signed by a victim, accepted here.
-  const siteOrigin = originOfPublicUrl(deps.publicUrl);
+  const walletProofs = createWalletProofs({
+    repo,
+    now,
+    network: deps.network,
+    publicUrl: deps.publicUrl,
+  });
+  const proveWallet = walletProofs.prove;
 
   async function startSession(user: UserRow, rememberMe: boolean, meta: RequestMeta): Promise<TAuthResult> {
     const issuedAt = now();
@@ -117,54 +98,6 @@ export function createAuthService(deps: AuthServiceDeps) {
     return { token: issued.token, user: toUserDto(user), expires_at: expiresAt.toISOString() };
   }
 
-  async function proveWallet(request: TConnectWalletRequest): Promise<WalletProof> {
-    const address = request.wallet_address;
-    if (request.wallet_type === 'manual') {
-      // A typed address proves nothing: it is keyed apart from signed wallets and is watch-only.
-      return {
-        walletKey: `watch:${address}`,
-        address,
-        walletType: 'manual',
-        chainId: request.chain_id ?? null,
-        isWatchOnly: true,
-      };
-    }
-    const isEvm = request.wallet_type === 'metamask';
-    if (isEvm ? !isEvmAddress(address) : !isSolanaPublicKey(address))
-      throw new AppError('WALLET__ADDRESS_INVALID');
-    if (!request.signature || !request.message) throw new AppError('WALLET__SIGNATURE_REQUIRED');
-
-    const nonce = parseChallengeNonce(request.message);
-    if (!nonce) throw new AppError('WALLET__CHALLENGE_MISMATCH');
-    const challenge = await repo.consumeChallenge(nonce, now());
-    if (!challenge) throw new AppError('WALLET__CHALLENGE_INVALID');
-    const sameAddress = isEvm
-      ? challenge.walletAddress.toLowerCase() === address.toLowerCase()
-      : challenge.walletAddress === address;
-    const sameFamily = (challenge.walletType === 'metamask') === isEvm;
-    if (!sameAddress || !sameFamily || challenge.message !== request.message) {
-      throw new AppError('WALLET__CHALLENGE_MISMATCH');
-    }
-    const origin = parseChallengeOrigin(request.message);
-    if (origin?.domain !== siteOrigin.domain || origin.uri !== siteOrigin.uri) {
-      throw new AppError('WALLET__CHALLENGE_WRONG_SITE');
-    }
-    if (challenge.expiresAt.getTime() <= now().getTime()) throw new AppError('WALLET__CHALLENGE_EXPIRED');
-
-    const valid = isEvm
-      ? await verifyEvmSignature(address, request.message, request.signature)
-      : verifySolanaSignature(address, request.message, request.signature);
-    if (!valid) throw new AppError('WALLET__SIGNATURE_INVALID');
-
-    return {
-      walletKey: isEvm ? `evm:${address.toLowerCase()}` : `solana:${address}`,
-      address,
-      walletType: request.wallet_type,
-      chainId: isEvm ? (request.chain_id ?? null) : null,
-      isWatchOnly: false,
-    };
-  }
-
   async function requireUser(userId: string): Promise<UserRow> {
     const user = await repo.findUserById(userId);
     if (!user) throw new AppError('AUTH__USER_NOT_FOUND');
@@ -172,6 +105,8 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   return {
+    createChallenge: walletProofs.createChallenge,
+
     async register(request: TRegisterRequest, meta: RequestMeta): Promise<TAuthResult> {
       const email = normalizeEmail(request.email);
       if (await repo.findUserByEmail(email)) throw new AppError('AUTH__EMAIL_TAKEN');
@@ -279,35 +214,6 @@ export function createAuthService(deps: AuthServiceDeps) {
       // Whoever reads the mailbox owns the account: failed sign-ins by others no longer hold it back.
       if (user.email) await repo.clearLoginThrottle(sha256Hex(user.email));
       await deps.onSessionsRevoked?.({ userId });
-    },
-
-    async createChallenge(query: TWalletChallengeQuery): Promise<TWalletChallenge> {
-      const isEvm = query.wallet_type === 'metamask';
-      if (isEvm ? !isEvmAddress(query.wallet_address) : !isSolanaPublicKey(query.wallet_address)) {
-        throw new AppError('WALLET__ADDRESS_INVALID');
-      }
-      const issuedAt = now();
-      const expiresAt = new Date(issuedAt.getTime() + CHALLENGE_TTL_MS);
-      const nonce = randomBytes(16).toString('hex');
-      const message = buildChallengeMessage({
-        domain: siteOrigin.domain,
-        uri: siteOrigin.uri,
-        address: query.wallet_address,
-        walletType: query.wallet_type,
-        network: deps.network,
-        nonce,
-        issuedAt,
-        expiresAt,
-      });
-      await repo.insertChallenge({
-        nonce,
-        walletAddress: query.wallet_address,
-        walletType: query.wallet_type,
-        message,
-        expiresAt,
-      });
-      await repo.deleteExpiredChallenges(new Date(issuedAt.getTime() - 86_400_000));
-      return { message, nonce, issued_at: issuedAt.toISOString(), expires_at: expiresAt.toISOString() };
     },
 
     /** Signs in with a wallet, creating its account on first use. */

@@ -2,7 +2,6 @@ import type { KeyPairSigner } from '@solana/kit';
 import { WRAPPED_SOL_MINT, type TSpotOrder } from '@solterm/contracts';
 import {
   Dec,
-  executionReceipt,
   limitFill,
   limitOrderCrosses,
   orderLifecycle,
@@ -14,17 +13,13 @@ import {
 } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
-import {
-  associatedTokenAddress,
-  buildTransaction,
-  tokenLegInstructions,
-  type ChainService,
-} from '../chain/chain.service';
+import { associatedTokenAddress, type ChainService } from '../chain/chain.service';
 import type { RecurringJob } from '../../jobs/scheduler';
 import type { Relay } from '../relay/relay.service';
 import type { OrderRow, TradingRepository } from './trading.repository';
-import { orderToWire, receiptToWire } from './trading-wire';
+import { orderToWire } from './trading-wire';
 import type { TradingService } from './trading.service';
+import { buildSettlement, recordSettlement, tokensOf } from './limit-settlement';
 import type { VenueToken } from './venues/spot-venue';
 
 export interface LimitKeeperDeps {
@@ -48,12 +43,6 @@ export interface LimitKeeperDeps {
 
 const ESCROW_MIN_LAMPORTS = 1_000_000_000n;
 const ESCROW_TOP_UP_LAMPORTS = 10_000_000_000n;
-
-function tokensOf(order: OrderRow, pair: { base: VenueToken; quote: VenueToken }) {
-  return order.escrowLeg === 'base'
-    ? { escrowed: pair.base, settled: pair.quote }
-    : { escrowed: pair.quote, settled: pair.base };
-}
 
 /**
  * The keeper of the local venue's limit orders. A pending order's funds sit in the escrow owner's
@@ -80,127 +69,13 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     return chain.accountExists(await associatedTokenAddress(order.walletAddress, token.mint));
   }
 
-  /** How a fill pays out: as claimed (stored on the order), or the limit's own amounts for older rows. */
-  function fillOf(order: OrderRow): LimitFill {
-    const escrowAmount = BigInt(order.escrowAmount!);
-    const toMaker = order.fillMakerAmount === null ? escrowAmount : BigInt(order.fillMakerAmount);
-    return {
-      toMaker,
-      toTrader: BigInt(order.fillTraderAmount ?? order.settleAmount!),
-      refund: escrowAmount - toMaker,
-    };
-  }
-
-  async function settlementTransaction(order: OrderRow, kind: Settlement, fill?: LimitFill) {
-    const pair = await trading.resolvePair(order.symbol);
-    const { escrowed, settled } = tokensOf(order, pair);
-    const escrowAmount = BigInt(order.escrowAmount!);
-    const instructions =
-      kind === 'fill' && fill
-        ? [
-            // The maker's price for the size (better than or at the limit): the escrow pays the maker
-            // that, the maker pays the trader, and the rest of the escrow goes back to the trader.
-            ...(await tokenLegInstructions({
-              token: escrowed,
-              from: deps.escrow,
-              to: deps.maker.address,
-              amount: fill.toMaker,
-            })),
-            ...(fill.refund > 0n
-              ? await tokenLegInstructions({
-                  token: escrowed,
-                  from: deps.escrow,
-                  to: order.walletAddress,
-                  amount: fill.refund,
-                })
-              : []),
-            ...(await tokenLegInstructions({
-              token: settled,
-              from: deps.maker,
-              to: order.walletAddress,
-              amount: fill.toTrader,
-            })),
-          ]
-        : await tokenLegInstructions({
-            token: escrowed,
-            from: deps.escrow,
-            to: order.walletAddress,
-            amount: escrowAmount,
-          });
-    const built = await buildTransaction({
-      feePayer: deps.escrow.address,
-      instructions,
-      lifetime: await chain.getLatestBlockhash(),
-      coSigners: kind === 'fill' ? [deps.escrow, deps.maker] : [deps.escrow],
-    });
-    return {
-      pair,
-      wireBase64: built.base64,
-      // The escrow owner pays the fee and has signed: the transaction id is known before sending.
-      signature: built.signature!,
-      lastValidBlockHeight: built.lastValidBlockHeight,
-    };
-  }
-
   async function finish(
     order: OrderRow,
     kind: Settlement,
     signature: string,
     startedAt: number,
   ): Promise<OrderRow> {
-    let finished: OrderRow | undefined;
-    if (kind === 'fill') {
-      const pair = await trading.resolvePair(order.symbol);
-      const fill = fillOf(order);
-      const exact = executionReceipt({
-        side: order.side as 'Buy' | 'Sell',
-        quotedPrice: new Dec(order.price!),
-        baseUnits: BigInt(order.baseAmount),
-        quoteUnits: order.side === 'Buy' ? fill.toMaker : fill.toTrader,
-        baseDecimals: pair.base.decimals,
-        quoteDecimals: pair.quote.decimals,
-        // The escrow owner pays the settlement's fee, not the trader; the maker's spread is in its price.
-        networkFeeLamports: 0n,
-        venueFee: new Dec(0),
-        timeToLandMs: performance.now() - startedAt,
-        priorityFeeMicroLamports: 0,
-      });
-      const receipt = receiptToWire(exact, pair.quote.decimals);
-      const price = exact.filledPrice;
-      const at = deps.now();
-      finished = await repo.fillOrder(
-        order.id,
-        {
-          filledQuantity: order.quantity,
-          averageFillPrice: price.toFixed(),
-          receipt,
-          settlementValidUntil: null,
-          settlementTransaction: null,
-        },
-        {
-          orderId: order.id,
-          userId: order.userId,
-          symbol: order.symbol,
-          side: order.side,
-          orderType: 'Limit',
-          quantity: order.quantity,
-          price: price.toFixed(),
-          txHash: signature,
-          receipt,
-          createdAt: at,
-        },
-      );
-    } else {
-      finished = await repo.transitionOrder(
-        order.id,
-        'Settling:cancel',
-        orderLifecycle.next('Settling:cancel', 'cancel'),
-        {
-          settlementValidUntil: null,
-          settlementTransaction: null,
-        },
-      );
-    }
+    const finished = await recordSettlement(deps, order, kind, signature, startedAt);
     const row = finished ?? (await repo.findOrder(order.id))!;
     deps.onOrderChanged?.(row.userId, orderToWire(row));
     return row;
@@ -209,7 +84,7 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
   /** Settles one order on chain (fill or refund). Only one caller wins the Pending → Settling step. */
   async function settle(order: OrderRow, kind: Settlement, fill?: LimitFill): Promise<OrderRow | undefined> {
     const startedAt = performance.now();
-    const built = await settlementTransaction(order, kind, fill);
+    const built = await buildSettlement(deps, order, kind, fill);
     const claimed = await repo.transitionOrder(order.id, 'Pending', settlingState(kind), {
       settlementTxHash: built.signature,
       settlementValidUntil: built.lastValidBlockHeight.toString(),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { address, createNoopSigner } from '@solana/kit';
+import { address, createNoopSigner, type TransactionSigner } from '@solana/kit';
 import { getCreateAssociatedTokenIdempotentInstruction } from '@solana-program/token';
 import {
   SOL_DECIMALS,
@@ -32,8 +32,41 @@ import {
 import type { Relay } from '../relay/relay.service';
 import type { LimitPayload, OrderKinds, SwapPayload } from './order-kinds';
 import type { Pairs, TradingPair } from './pairs';
-import { amountText, hundredthsNumber, priceNumber, quantityNumber } from './trading-wire';
+import { amountText, swapQuoteToWire } from './trading-wire';
 import { VenueError, type SpotVenue, type VenueToken } from './venues/spot-venue';
+
+/**
+ * A limit order's deposit: the escrowed leg from the wallet to the escrow owner (its account created
+ * when missing), and the wallet's own account of the token the fill pays, opened idempotently.
+ */
+async function escrowDepositInstructions(
+  user: TransactionSigner,
+  escrowAddress: string,
+  escrow: { escrowToken: VenueToken; settleToken: VenueToken; escrowAmount: bigint },
+) {
+  const { escrowToken, settleToken } = escrow;
+  return [
+    ...(await tokenLegInstructions({
+      token: escrowToken,
+      from: user,
+      to: escrowAddress,
+      amount: escrow.escrowAmount,
+      createRecipientAccount: user,
+    })),
+    // The wallet opens (idempotently, paying the rent) the account the fill pays into: the keeper
+    // never pays rent for an account the wallet could close again.
+    ...(settleToken.mint === WRAPPED_SOL_MINT
+      ? []
+      : [
+          getCreateAssociatedTokenIdempotentInstruction({
+            payer: user,
+            ata: await associatedTokenAddress(user.address, settleToken.mint),
+            owner: user.address,
+            mint: address(settleToken.mint),
+          }),
+        ]),
+  ];
+}
 
 export interface OrderBuilderDeps {
   pairs: Pairs;
@@ -166,19 +199,12 @@ export function createOrderBuilder(deps: OrderBuilderDeps) {
     return {
       unsigned_transaction: Buffer.from(swap.wireBytes).toString('base64'),
       order_id: payload.orderId,
-      quote: {
+      quote: swapQuoteToWire(quote, pair, {
         venue: venue.name,
-        price: priceNumber(quote.price),
-        market_price: priceNumber(quote.marketPrice),
-        quantity: quantityNumber(payload.quantity),
-        quote_amount: quantityNumber(fromBaseUnits(quote.quoteAmount, pair.quote.decimals)),
-        base_symbol: pair.base.symbol,
-        quote_symbol: pair.quote.symbol,
-        venue_fee: quantityNumber(quote.venueFee.toDecimalPlaces(pair.quote.decimals, Dec.ROUND_HALF_UP)),
-        price_impact_bps: hundredthsNumber(quote.priceImpactBps),
-        slippage_bps: order.slippage_bps,
-        network_fee_lamports: swap.networkFeeLamports.toString(),
-      },
+        quantity: payload.quantity,
+        slippageBps: order.slippage_bps,
+        networkFeeLamports: swap.networkFeeLamports,
+      }),
       last_valid_block_height: swap.lastValidBlockHeight.toString(),
       size_bytes: swap.sizeBytes,
     };
@@ -239,27 +265,7 @@ export function createOrderBuilder(deps: OrderBuilderDeps) {
       networkFee + RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS,
     );
     const user = createNoopSigner(address(wallet));
-    const instructions = [
-      ...(await tokenLegInstructions({
-        token: escrowToken,
-        from: user,
-        to: escrowAddress,
-        amount: escrow.escrowAmount,
-        createRecipientAccount: user,
-      })),
-      // The wallet opens (idempotently, paying the rent) the account the fill pays into: the keeper
-      // never pays rent for an account the wallet could close again.
-      ...(settleToken.mint === WRAPPED_SOL_MINT
-        ? []
-        : [
-            getCreateAssociatedTokenIdempotentInstruction({
-              payer: user,
-              ata: await associatedTokenAddress(wallet, settleToken.mint),
-              owner: user.address,
-              mint: address(settleToken.mint),
-            }),
-          ]),
-    ];
+    const instructions = await escrowDepositInstructions(user, escrowAddress, escrow);
     const built = await buildTransaction({
       feePayer: user.address,
       instructions,

@@ -1,4 +1,4 @@
-import type { TExecutionReceipt, TSpotOrder, TTrade } from '@solterm/contracts';
+import type { TExecutionReceipt, TSpotOrder, TTrade, TUnsignedTransaction } from '@solterm/contracts';
 import {
   Dec,
   fromBaseUnits,
@@ -8,6 +8,7 @@ import {
 } from '@solterm/engine';
 import { toSignificant, toWireNumber } from '../../lib/wire-decimal';
 import type { OrderRow, TradeRow } from './trading.repository';
+import type { SpotQuote, VenueToken } from './venues/spot-venue';
 
 /** A decimal as the wire's price number (10 significant digits). */
 export const priceNumber = (value: Dec | string): number => toWireNumber(toSignificant(new Dec(value)));
@@ -20,6 +21,27 @@ export const moneyNumber = (value: Dec): number =>
 /** Basis points or a percentage as a wire number (2 decimal places). */
 export const hundredthsNumber = (value: Dec): number =>
   toWireNumber(value.toDecimalPlaces(2, Dec.ROUND_HALF_UP).toFixed());
+
+/** A swap's quote as the unsigned-transaction answer shows it. */
+export function swapQuoteToWire(
+  quote: SpotQuote,
+  pair: { base: VenueToken; quote: VenueToken },
+  context: { venue: string; quantity: string; slippageBps: number; networkFeeLamports: bigint },
+): NonNullable<TUnsignedTransaction['quote']> {
+  return {
+    venue: context.venue,
+    price: priceNumber(quote.price),
+    market_price: priceNumber(quote.marketPrice),
+    quantity: quantityNumber(context.quantity),
+    quote_amount: quantityNumber(fromBaseUnits(quote.quoteAmount, pair.quote.decimals)),
+    base_symbol: pair.base.symbol,
+    quote_symbol: pair.quote.symbol,
+    venue_fee: quantityNumber(quote.venueFee.toDecimalPlaces(pair.quote.decimals, Dec.ROUND_HALF_UP)),
+    price_impact_bps: hundredthsNumber(quote.priceImpactBps),
+    slippage_bps: context.slippageBps,
+    network_fee_lamports: context.networkFeeLamports.toString(),
+  };
+}
 
 /** A whole-token amount for messages: plain decimal, no exponent, trailing zeros trimmed. */
 export function amountText(units: bigint, decimals: number): string {

@@ -13,6 +13,7 @@ import {
   type TOrderType,
 } from '@solterm/contracts';
 import { fromBaseUnits, limitEscrow, toBaseUnits } from '@solterm/engine';
+import { getBalance, spendShortfall } from './spend-check';
 
 /*
  * The Place Order form of /trade as pure functions (part 2 §2, §5): the amount typed in base tokens
@@ -156,14 +157,6 @@ export function convertAmountText(
   return quantity && quantity.gt(0) ? quantity.toFixed() : '';
 }
 
-/** A balance by symbol, matching case-insensitively; 0 when the wallet holds none. */
-export function getBalance(balances: TokenBalances, symbol: string): SpecDecimal {
-  const direct = balances[symbol];
-  const value =
-    direct ?? Object.entries(balances).find(([key]) => key.toUpperCase() === symbol.toUpperCase())?.[1] ?? 0;
-  return new SpecDecimal(Number.isFinite(value) ? value : 0);
-}
-
 /** The token an order spends: the quote for a buy, the base for a sell. */
 export function getSpendToken(side: TOrderSide, pair: SpotPair): string {
   return side === 'Buy' ? pair.quote : pair.base;
@@ -277,13 +270,18 @@ export function checkSpotOrder(input: OrderCheckInput): OrderCheck {
   const spendToken = getSpendToken(values.side, pair);
   const spendAmount = values.side === 'Buy' ? quantity.times(price) : quantity;
   if (balances) {
-    const available = getBalance(balances, spendToken);
-    if (available.lt(spendAmount)) {
+    const shortfall = spendShortfall({
+      token: spendToken,
+      decimals: values.side === 'Buy' ? pair.quoteDecimals : pair.baseDecimals,
+      amount: spendAmount,
+      balances,
+    });
+    if (shortfall) {
       return refuse(
         TRADE_MESSAGES.insufficientTokenBalance(
-          spendToken,
-          formatCalculatorValue(spendAmount),
-          formatCalculatorValue(available),
+          shortfall.token,
+          formatCalculatorValue(shortfall.required),
+          formatCalculatorValue(shortfall.available),
         ),
         'balance',
       );

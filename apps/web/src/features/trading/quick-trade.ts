@@ -1,4 +1,11 @@
-import { TRADE_MESSAGES, type SpecDecimal, type TOrderRequest, type TOrderSide } from '@solterm/contracts';
+import {
+  getTokenDecimals,
+  TRADE_MESSAGES,
+  type SpecDecimal,
+  type TOrderRequest,
+  type TOrderSide,
+} from '@solterm/contracts';
+import { getBalance, spendShortfall } from './spend-check';
 import { formatTokenAmount } from './trade-format';
 
 /*
@@ -30,8 +37,9 @@ export type BalanceCheck =
 /**
  * Checks the available balances (POST /trading/suggestion) against the order: buying needs the
  * quote token, selling the base token. Nothing of it: a warning (with a tip for buys); some but
- * not enough: 'Insufficient <token> balance. Required: …, Available: …'. The venue's fee and the
- * network fee are not known yet, so the check is on quantity × price; the server has the last word.
+ * not enough: 'Insufficient <token> balance. Required: …, Available: …' by the server's own rule
+ * (spend-check.ts). The venue's fee and the network fee are not known yet, so the check is on
+ * quantity × price; the server has the last word.
  *
  * @example
  * checkQuickTradeBalances({ side: 'Buy', amount, price, base: 'SOL', quote: 'USDC', balances: { SOL: 1, USDC: 0 } });
@@ -53,8 +61,7 @@ export function checkQuickTradeBalances({
   balances: Readonly<Record<string, number>>;
 }): BalanceCheck {
   const token = side === 'Buy' ? quote : base;
-  const available = balances[token] ?? 0;
-  if (!(available > 0)) {
+  if (!getBalance(balances, token).gt(0)) {
     return side === 'Buy'
       ? {
           ok: false,
@@ -64,15 +71,20 @@ export function checkQuickTradeBalances({
         }
       : { ok: false, tone: 'warning', message: QUICK_TRADE_NOTICES.noBaseToSell(base) };
   }
-  const required = side === 'Buy' ? amount.times(price) : amount;
-  if (required.gt(available)) {
+  const shortfall = spendShortfall({
+    token,
+    decimals: getTokenDecimals(token),
+    amount: side === 'Buy' ? amount.times(price) : amount,
+    balances,
+  });
+  if (shortfall) {
     return {
       ok: false,
       tone: 'error',
       message: TRADE_MESSAGES.insufficientTokenBalance(
-        token,
-        formatTokenAmount(required, token),
-        formatTokenAmount(available, token),
+        shortfall.token,
+        formatTokenAmount(shortfall.required, shortfall.token),
+        formatTokenAmount(shortfall.available, shortfall.token),
       ),
     };
   }

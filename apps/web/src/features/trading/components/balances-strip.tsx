@@ -10,7 +10,8 @@ import { usePortfolio } from '../../portfolio/portfolio-queries';
 import { formatTokenAmount } from '../trade-format';
 import type { WalletAccess } from '../wallet-access';
 import { usePairBalances, useSpotOrders } from '../hooks/use-spot-data';
-import { getBalance, type SpotPair } from '../order-form-model';
+import type { SpotPair } from '../order-form-model';
+import { getBalance } from '../spend-check';
 import { getWalletValue } from '../wallet-value';
 import { tokenLabel } from './spot-cells';
 

@@ -19,13 +19,13 @@ import { ApiError } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
 import { submitOrder, TradeError, type OrderStage, type SubmittedOrder } from '../submit-order';
+import { getBalance } from '../spend-check';
 import { formatTokenAmount } from '../trade-format';
 import { usePairBalances, useOrderRefresh } from '../hooks/use-spot-data';
 import {
   checkSpotOrder,
   convertAmountText,
   estimateOrder,
-  getBalance,
   getShareOfBalance,
   getSpendToken,
   INITIAL_ORDER_FORM_VALUES,

@@ -1,14 +1,31 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { DASHBOARD_POLL_MS, QUICK_TRADE_REFRESH_DELAY_MS, RECENT_TRADES_LIMIT } from '@solterm/contracts';
+import {
+  DASHBOARD_POLL_MS,
+  QUICK_TRADE_REFRESH_DELAY_MS,
+  RECENT_TRADES_LIMIT,
+  type TSpotOrder,
+} from '@solterm/contracts';
 import { invalidateAfterTrade, queryKeys } from '../../lib/query-keys';
 import { tradingApi } from './trading-api';
 
+/** Puts an order the server just answered into Your Spot Orders (new first, or replaced in place). */
+export function mergeOrder(orders: readonly TSpotOrder[] | undefined, order: TSpotOrder): TSpotOrder[] {
+  const list = orders ?? [];
+  return list.some((existing) => existing.id === order.id)
+    ? list.map((existing) => (existing.id === order.id ? order : existing))
+    : [order, ...list];
+}
+
 /**
- * A function that refreshes portfolio, recent trades and balances 1 s after a trade (part 1 §4:
- * the chain's reads settle first); timers stop when the component unmounts.
+ * A function to call after a trade or a cancel: the order the server answered (if any) shows at once,
+ * and after `delayMs` (the chain's reads settle first: 1 s for the quick trade, part 1 §4; 2 s on
+ * /trade, part 2 §4) orders, positions, balances, fills and the book are read again. Pending
+ * refreshes are dropped when the component unmounts.
  */
-export function useRefreshAfterTrade(delayMs: number = QUICK_TRADE_REFRESH_DELAY_MS): () => void {
+export function useRefreshAfterTrade(
+  delayMs: number = QUICK_TRADE_REFRESH_DELAY_MS,
+): (order?: TSpotOrder | null) => void {
   const queryClient = useQueryClient();
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   useEffect(() => {
@@ -18,13 +35,21 @@ export function useRefreshAfterTrade(delayMs: number = QUICK_TRADE_REFRESH_DELAY
       pending.clear();
     };
   }, []);
-  return useCallback(() => {
-    const timer = setTimeout(() => {
-      timers.current.delete(timer);
-      void invalidateAfterTrade(queryClient);
-    }, delayMs);
-    timers.current.add(timer);
-  }, [queryClient, delayMs]);
+  return useCallback(
+    (order?: TSpotOrder | null) => {
+      if (order) {
+        queryClient.setQueryData<TSpotOrder[]>(queryKeys.trading.orders, (orders) =>
+          mergeOrder(orders, order),
+        );
+      }
+      const timer = setTimeout(() => {
+        timers.current.delete(timer);
+        void invalidateAfterTrade(queryClient);
+      }, delayMs);
+      timers.current.add(timer);
+    },
+    [queryClient, delayMs],
+  );
 }
 
 /** The user's latest fills, newest first (GET /trading/trades?limit=10 on the dashboard), polled every 30 s. */

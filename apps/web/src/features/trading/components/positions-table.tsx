@@ -2,7 +2,6 @@ import { Layers } from 'lucide-react';
 import type { TPosition } from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
-import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { usePositions } from '../hooks/use-spot-data';
 import {
@@ -12,7 +11,7 @@ import {
   formatSignedQuote,
   getPnlTone,
 } from '../trade-format';
-import { PairCell, SkeletonRows, TableMessage, tokenLabel, STICKY_ACTIONS } from './spot-cells';
+import { PairCell, SkeletonRows, tableMessageOf, tokenLabel, STICKY_ACTIONS } from './spot-cells';
 
 const COLUMNS = 8;
 
@@ -64,24 +63,16 @@ function PositionRow({ position, onClose }: { position: TPosition; onClose: (pos
 export function PositionsTable({ onClosePosition }: { onClosePosition: (position: TPosition) => void }) {
   const query = usePositions();
   const positions = query.data ?? [];
-  if (query.isError && positions.length === 0) {
-    return (
-      <TableMessage
-        title="Positions could not be loaded"
-        description={getErrorMessage(query.error, 'Failed to load trading data')}
-        onRetry={() => void query.refetch()}
-      />
-    );
-  }
-  if (!query.isPending && positions.length === 0) {
-    return (
-      <TableMessage
-        icon={<Layers className="size-4" />}
-        title="No positions"
-        description="Tokens you buy show here with their average entry and profit, marked to market."
-      />
-    );
-  }
+  const message = tableMessageOf(query, positions.length, {
+    failedTitle: 'Positions could not be loaded',
+    failedFallback: 'Failed to load trading data',
+    empty: {
+      icon: <Layers className="size-4" />,
+      title: 'No positions',
+      description: 'Tokens you buy show here with their average entry and profit, marked to market.',
+    },
+  });
+  if (message) return message;
   return (
     <Table aria-label="Your positions" className={STICKY_ACTIONS}>
       <THead>

@@ -12,6 +12,7 @@ import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Td, Tr } from '../../../components/ui/table';
+import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 
 /** A token as tables show it: its symbol, or a shortened mint. */
@@ -108,4 +109,31 @@ export function TableMessage({
       }
     />
   );
+}
+
+/**
+ * What a table read by `query` shows instead of its rows, or null when it has rows (or is still
+ * loading its first page): the failure with a Retry while nothing is cached, or its empty state.
+ */
+export function tableMessageOf(
+  query: { isError: boolean; isPending: boolean; error: unknown; refetch: () => unknown },
+  rowCount: number,
+  copy: {
+    failedTitle: string;
+    /** The spec's message when the error carries none. */
+    failedFallback: string;
+    empty: { icon: ReactNode; title: string; description: string };
+  },
+): ReactNode {
+  if (query.isError && rowCount === 0) {
+    return (
+      <TableMessage
+        title={copy.failedTitle}
+        description={getErrorMessage(query.error, copy.failedFallback)}
+        onRetry={() => void query.refetch()}
+      />
+    );
+  }
+  if (!query.isPending && rowCount === 0) return <TableMessage {...copy.empty} />;
+  return null;
 }

@@ -8,7 +8,7 @@ import { notify } from '../../../lib/toast';
 import { tradingApi } from '../trading-api';
 import { useOrderRefresh, useSpotOrders } from '../hooks/use-spot-data';
 import { formatAmount, formatQuote, formatTradeTime } from '../trade-format';
-import { OrderStatusBadge, PairCell, SideText, SkeletonRows, splitPair, TableMessage } from './spot-cells';
+import { OrderStatusBadge, PairCell, SideText, SkeletonRows, splitPair, tableMessageOf } from './spot-cells';
 import { TxLink } from './tx-link';
 
 const COLUMNS = 11;
@@ -112,24 +112,16 @@ export function SpotOrdersTable() {
   }
 
   const orders = query.data ?? [];
-  if (query.isError && orders.length === 0) {
-    return (
-      <TableMessage
-        title="Orders could not be loaded"
-        description={getErrorMessage(query.error, 'Failed to load trading data')}
-        onRetry={() => void query.refetch()}
-      />
-    );
-  }
-  if (!query.isPending && orders.length === 0) {
-    return (
-      <TableMessage
-        icon={<ListOrdered className="size-4" />}
-        title="No open orders"
-        description="Market and limit orders you place show here with their on-chain status."
-      />
-    );
-  }
+  const message = tableMessageOf(query, orders.length, {
+    failedTitle: 'Orders could not be loaded',
+    failedFallback: 'Failed to load trading data',
+    empty: {
+      icon: <ListOrdered className="size-4" />,
+      title: 'No open orders',
+      description: 'Market and limit orders you place show here with their on-chain status.',
+    },
+  });
+  if (message) return message;
   return (
     <Table aria-label="Your spot orders">
       <THead>

@@ -1,11 +1,10 @@
 import { History } from 'lucide-react';
 import type { TExecutionReceipt, TTrade } from '@solterm/contracts';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
-import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { useTradesFeed } from '../hooks/use-spot-data';
 import { formatAmount, formatBps, formatDuration, formatQuote, formatTradeTime } from '../trade-format';
-import { PairCell, SideText, SkeletonRows, splitPair, TableMessage } from './spot-cells';
+import { PairCell, SideText, SkeletonRows, splitPair, tableMessageOf } from './spot-cells';
 import { TxLink } from './tx-link';
 
 const COLUMNS = 8;
@@ -71,24 +70,16 @@ function TradeRow({ trade }: { trade: TTrade }) {
 export function TradesFeed() {
   const query = useTradesFeed();
   const trades = query.data ?? [];
-  if (query.isError && trades.length === 0) {
-    return (
-      <TableMessage
-        title="Trades could not be loaded"
-        description={getErrorMessage(query.error, 'Failed to fetch trades')}
-        onRetry={() => void query.refetch()}
-      />
-    );
-  }
-  if (!query.isPending && trades.length === 0) {
-    return (
-      <TableMessage
-        icon={<History className="size-4" />}
-        title="No trades yet"
-        description="Every fill lands here with what it cost: slippage, fees and time to land."
-      />
-    );
-  }
+  const message = tableMessageOf(query, trades.length, {
+    failedTitle: 'Trades could not be loaded',
+    failedFallback: 'Failed to fetch trades',
+    empty: {
+      icon: <History className="size-4" />,
+      title: 'No trades yet',
+      description: 'Every fill lands here with what it cost: slippage, fees and time to land.',
+    },
+  });
+  if (message) return message;
   return (
     <Table aria-label="All trades">
       <THead>

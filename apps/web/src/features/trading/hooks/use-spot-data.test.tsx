@@ -9,8 +9,8 @@ import { queryKeys } from '../../../lib/query-keys';
 import { RealtimeContext } from '../../../lib/ws-client';
 import { createFakeRealtime } from '../../../test/fake-websocket';
 import { tradingApi } from '../trading-api';
+import { mergeOrder } from '../trading-queries';
 import {
-  mergeOrder,
   PENDING_ORDERS_POLL_MS,
   useLimitFillWatcher,
   useOrderRefresh,

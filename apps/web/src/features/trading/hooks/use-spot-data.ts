@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   SPOT_ORDER_REFRESH_DELAY_MS,
@@ -11,6 +11,7 @@ import { invalidateAfterTrade, queryKeys } from '../../../lib/query-keys';
 import { notify } from '../../../lib/toast';
 import { useIsRealtimeLive, useRealtimeEvent } from '../../../lib/ws-client';
 import { tradingApi } from '../trading-api';
+import { mergeOrder, useRefreshAfterTrade } from '../trading-queries';
 import { usePairTradability } from '../use-tradability';
 
 /*
@@ -152,44 +153,11 @@ export function useLimitFillWatcher(orders: readonly TSpotOrder[] | undefined): 
   }, [orders, queryClient]);
 }
 
-/** Puts an order the server just answered into Your Spot Orders (new first, or replaced in place). */
-export function mergeOrder(orders: readonly TSpotOrder[] | undefined, order: TSpotOrder): TSpotOrder[] {
-  const list = orders ?? [];
-  return list.some((existing) => existing.id === order.id)
-    ? list.map((existing) => (existing.id === order.id ? order : existing))
-    : [order, ...list];
-}
-
 /**
  * After an order or a cancel (part 2 §4): the answered order shows at once, and 2 s later orders,
  * positions, balances, fills and the book are read again. Pending refreshes are dropped when the
  * page goes away.
  */
 export function useOrderRefresh(): (order?: TSpotOrder | null) => void {
-  const queryClient = useQueryClient();
-  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
-
-  useEffect(() => {
-    const pending = timers.current;
-    return () => {
-      for (const timer of pending) clearTimeout(timer);
-      pending.clear();
-    };
-  }, []);
-
-  return useCallback(
-    (order?: TSpotOrder | null) => {
-      if (order) {
-        queryClient.setQueryData<TSpotOrder[]>(queryKeys.trading.orders, (orders) =>
-          mergeOrder(orders, order),
-        );
-      }
-      const timer = setTimeout(() => {
-        timers.current.delete(timer);
-        void invalidateAfterTrade(queryClient);
-      }, SPOT_ORDER_REFRESH_DELAY_MS);
-      timers.current.add(timer);
-    },
-    [queryClient],
-  );
+  return useRefreshAfterTrade(SPOT_ORDER_REFRESH_DELAY_MS);
 }

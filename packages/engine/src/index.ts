@@ -6,7 +6,14 @@ export type { Exact } from './money/exact';
 export * from './spot';
 export * from './lifecycle';
 export * from './market/candle';
-// Interfaces reserved for the strategies, backtests and futures issues (no implementation yet).
-export type * from './strategy/strategy';
-export type * from './backtest/backtest';
+export * from './market/candle-series';
+// Strategies and backtests: one runtime for both (strategy/runtime.ts).
+export * from './strategy/strategy';
+export * from './strategy/indicators/indicators';
+export * from './strategy/built-ins';
+export * from './strategy/runtime';
+export * from './strategy/random';
+export * from './backtest/backtest';
+export * from './backtest/metrics';
+// Interfaces reserved for the futures issue (no implementation yet).
 export type * from './futures/futures';

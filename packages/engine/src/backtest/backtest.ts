@@ -1,47 +1,102 @@
-import type { Candle } from '../market/candle';
-import type { Dec } from '../money/decimal';
-import type { RiskRules, Strategy } from '../strategy/strategy';
-
-// The backtest runner's contract (implemented in the strategies and backtests issue): a strategy over
-// candles, filled by a venue port that prices as the live maker does. Clock and randomness injected.
+import type { CandleSeries } from '../market/candle-series';
+import { Dec, fromBaseUnits } from '../money/decimal';
+import { toDec } from '../money/exact';
+import type { RiskRules, StrategyInstance } from '../strategy/strategy';
+import { StrategyRuntime, type RuntimeFill, type VenuePort } from '../strategy/runtime';
+import { performanceOf, type Performance } from './metrics';
 
 export interface BacktestInput {
-  readonly strategy: Strategy;
+  readonly strategy: StrategyInstance;
   readonly risk: RiskRules;
-  /** Closed candles, oldest first. */
-  readonly candles: readonly Candle[];
-  /** Quote units the bot starts with. */
-  readonly initialBalance: Dec;
-  /** Seed of the strategy's randomness. */
-  readonly seed: number;
+  /** Closed candles, oldest first, all of one interval. */
+  readonly series: CandleSeries;
+  /** Length of one candle, seconds. */
+  readonly intervalSeconds: number;
+  readonly venue: VenuePort;
+  readonly baseDecimals: number;
+  readonly quoteDecimals: number;
+  /** Quote base units the bot starts with. */
+  readonly initialCash: bigint;
+  /** Seconds between equity points (default: hourly, the spec's curve; never finer than a candle). */
+  readonly equityStepSeconds?: number;
+  /** Told every `progressEvery` candles (default 65,536); may throw to end the run (a time limit). */
+  readonly onProgress?: (done: number, total: number) => void;
+  readonly progressEvery?: number;
 }
 
-export interface BacktestFill {
+export interface EquityPoint {
+  /** Unix seconds at the end of the period. */
   readonly time: number;
-  readonly side: 'Buy' | 'Sell';
-  readonly price: Dec;
-  readonly baseAmount: bigint;
-  readonly fee: Dec;
-  readonly reason: string;
+  /** Cash plus open lots at the period's last close, whole quote tokens. */
+  readonly equity: Dec;
 }
 
-/** The spec's metrics (part 2 §backtest) plus Sortino, Calmar and profit factor, and the trades. */
-export interface BacktestResult {
-  readonly initialBalance: Dec;
-  readonly finalBalance: Dec;
-  readonly totalReturn: Dec;
-  readonly totalTrades: number;
-  readonly winningTrades: number;
-  readonly losingTrades: number;
-  readonly winRate: Dec;
-  readonly maxDrawdown: Dec;
-  readonly sharpeRatio: Dec;
-  readonly sortinoRatio: Dec;
-  readonly calmarRatio: Dec;
-  readonly profitFactor: Dec;
-  /** Hourly equity points. */
-  readonly equityCurve: readonly { readonly time: number; readonly equity: Dec }[];
-  readonly fills: readonly BacktestFill[];
+export interface BacktestResult extends Performance {
+  readonly candles: number;
+  readonly equityCurve: readonly EquityPoint[];
+  readonly fills: readonly RuntimeFill[];
+  /** Cash at the end, quote base units (the open lots are in `finalBalance` at the last close). */
+  readonly finalCash: bigint;
+  readonly openLots: number;
+  readonly refusedBuys: number;
 }
 
-export type RunBacktest = (input: BacktestInput) => BacktestResult;
+const HOUR = 3600;
+
+/**
+ * Runs a strategy over a candle series: every candle through the one runtime live bots use, fills
+ * priced by the venue port, equity marked at each period's last close. Deterministic: the same input
+ * gives the same result.
+ */
+export function runBacktest(input: BacktestInput): BacktestResult {
+  const { series, intervalSeconds } = input;
+  if (!(intervalSeconds > 0)) throw new RangeError(`intervalSeconds must be > 0, got ${intervalSeconds}`);
+  const step = Math.max(input.equityStepSeconds ?? HOUR, intervalSeconds);
+  const runtime = new StrategyRuntime({
+    strategy: input.strategy,
+    risk: input.risk,
+    venue: input.venue,
+    baseDecimals: input.baseDecimals,
+    quoteDecimals: input.quoteDecimals,
+    initialCash: input.initialCash,
+  });
+  const initial = fromBaseUnits(input.initialCash, input.quoteDecimals);
+  const curve: EquityPoint[] = [];
+  if (series.length > 0) curve.push({ time: series.time[0]!, equity: initial });
+  const every = input.progressEvery ?? 65_536;
+  const { time, open, high, low, close, volume } = series;
+  let exposed = 0;
+  for (let i = 0; i < series.length; i += 1) {
+    const t = time[i]!;
+    runtime.onCandle(t, open[i]!, high[i]!, low[i]!, close[i]!, volume[i]!);
+    if (runtime.lots.length > 0) exposed += 1;
+    const bucket = Math.floor(t / step);
+    const isLast = i + 1 === series.length || Math.floor(time[i + 1]! / step) !== bucket;
+    if (isLast) {
+      curve.push({
+        time: Math.max((bucket + 1) * step, t + intervalSeconds),
+        equity: toDec(runtime.equityAt(close[i]!)),
+      });
+    }
+    if (input.onProgress && (i + 1) % every === 0) input.onProgress(i + 1, series.length);
+  }
+  const finalBalance = curve.length > 0 ? curve[curve.length - 1]!.equity : initial;
+  return {
+    ...performanceOf({
+      initial,
+      final: finalBalance,
+      curve,
+      fills: runtime.fills,
+      quoteDecimals: input.quoteDecimals,
+      periodSeconds: step,
+      exposure: series.length === 0 ? new Dec(0) : new Dec(exposed).div(series.length).times(100),
+      fees: toDec(runtime.fees),
+    }),
+    candles: series.length,
+    equityCurve: curve,
+    fills: runtime.fills,
+    finalCash: runtime.cash,
+    openLots: runtime.lots.length,
+    refusedBuys: runtime.refusedBuys,
+  };
+}

@@ -1,7 +1,19 @@
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { add, ceil, compare, exactOf, exactUnits, floor, mul, shift, sub, toDec } from './exact';
+import {
+  add,
+  ceil,
+  compare,
+  exactOf,
+  exactOfNumber,
+  exactUnits,
+  floor,
+  mul,
+  shift,
+  sub,
+  toDec,
+} from './exact';
 
 const Wide = Decimal.clone({ precision: 500 });
 const wide = (x: { n: bigint; scale: number }) => new Wide(x.n.toString()).div(new Wide(10).pow(x.scale));
@@ -32,5 +44,21 @@ describe('exact money arithmetic', () => {
   it('reads any finite decimal exactly, and refuses the rest', () => {
     expect(exactOf(new Decimal('123.4500'))).toEqual({ n: 12345n, scale: 2 });
     expect(() => exactOf(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('exactOfNumber', () => {
+  it('is the decimal a double prints as, in any notation', () => {
+    for (const [value, expected] of [
+      [0.1, '0.1'],
+      [150, '150'],
+      [1.5e-7, '0.00000015'],
+      [-2.25, '-2.25'],
+      [1e21, '1000000000000000000000'],
+      [123456.789012345, '123456.789012345'],
+    ] as const) {
+      expect(toDec(exactOfNumber(value)).toFixed()).toBe(expected);
+    }
+    expect(() => exactOfNumber(Number.NaN)).toThrow(RangeError);
   });
 });

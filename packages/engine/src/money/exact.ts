@@ -31,6 +31,26 @@ export function exactOf(value: Decimal | number): Exact {
   return { n: negative ? -n : n, scale: fraction.length };
 }
 
+/**
+ * The exact decimal a double prints as (its shortest round-trip text: the wire's decimal), without
+ * going through decimal.js: the backtest parses one per fill and per equity point.
+ *
+ * @example exactOfNumber(0.1); // { n: 1n, scale: 1 }
+ * @example exactOfNumber(1.5e-7); // { n: 15n, scale: 8 }
+ */
+export function exactOfNumber(value: number): Exact {
+  if (!Number.isFinite(value)) throw new RangeError(`expected a finite number, got ${value}`);
+  const text = String(value);
+  const e = text.indexOf('e');
+  const mantissa = e < 0 ? text : text.slice(0, e);
+  const exponent = e < 0 ? 0 : Number(text.slice(e + 1));
+  const dot = mantissa.indexOf('.');
+  const digits = dot < 0 ? mantissa : mantissa.slice(0, dot) + mantissa.slice(dot + 1);
+  const scale = (dot < 0 ? 0 : mantissa.length - dot - 1) - exponent;
+  const n = BigInt(digits);
+  return scale >= 0 ? { n, scale } : { n: n * pow10(-scale), scale: 0 };
+}
+
 /** `units / 10^decimals`: a base-unit amount in whole tokens. */
 export function exactUnits(units: bigint, decimals: number): Exact {
   return { n: units, scale: decimals };

@@ -73,13 +73,14 @@ function levelsFor(
   model: PricingModel,
 ): ExactLevel[] {
   const mid = exactOf(input.midPrice);
+  const baseUsd = exactOf(input.baseUsdPrice);
   const levels: ExactLevel[] = [];
   let previousUnits = 0n;
   let previousValue = ZERO;
   for (const units of cumulativeUnits) {
     if (units <= previousUnits) continue;
     // Same impact as quoteRfq when quoteUsdPrice × mid = baseUsdPrice.
-    const notionalUsd = fromBaseUnits(units, input.baseDecimals).times(input.baseUsdPrice);
+    const notionalUsd = mul(exactUnits(units, input.baseDecimals), baseUsd);
     const impact = impactBps(notionalUsd, model);
     const value = tradeValue(side, exactUnits(units, input.baseDecimals), mid, impact, model).total;
     levels.push({ value: sub(value, previousValue), units: units - previousUnits });

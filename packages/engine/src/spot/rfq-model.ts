@@ -1,8 +1,8 @@
 import { Dec } from '../money/decimal';
-import { add, type Exact, exactOf, mul, shift, sub } from '../money/exact';
+import { add, compare, type Exact, exactOf, mul, shift, sub, ZERO } from '../money/exact';
 
 // The maker's pricing model, shared by the RFQ quote and the order-book ladder so both always agree.
-// Internal: not exported from the package.
+// Internal, except `pricingModel` (re-exported by rfq-pricing.ts for quoteRfqExact's callers).
 
 export type Side = 'Buy' | 'Sell';
 
@@ -25,8 +25,8 @@ export interface RfqPricing {
 export interface PricingModel {
   readonly halfSpreadBps: Exact;
   readonly venueFeeBps: Exact;
-  readonly impactBpsPerUsd10k: Dec;
-  readonly maxImpactBps: Dec;
+  readonly impactBpsPerUsd10k: Exact;
+  readonly maxImpactBps: Exact;
 }
 
 /** The exact value of a trade, in whole quote tokens. */
@@ -59,19 +59,20 @@ export function pricingModel(pricing: RfqPricing): PricingModel {
   const model: PricingModel = {
     halfSpreadBps: exactOf(halfSpread),
     venueFeeBps: exactOf(fee),
-    impactBpsPerUsd10k: new Dec(rate),
-    maxImpactBps: new Dec(maxImpact),
+    impactBpsPerUsd10k: exactOf(rate),
+    maxImpactBps: exactOf(maxImpact),
   };
-  if (!model.maxImpactBps.plus(halfSpread).lt(10_000)) {
+  if (!new Dec(maxImpact).plus(halfSpread).lt(10_000)) {
     throw new RangeError('pricing.halfSpreadBps + pricing.maxImpactBps must be below 10000');
   }
   if (fee >= 10_000) throw new RangeError('pricing.venueFeeBps must be below 10000');
   return model;
 }
 
-/** Size-based impact in bps: linear in the USD notional, capped. Monotone in the notional. */
-export function impactBps(notionalUsd: Dec, model: PricingModel): Dec {
-  return Dec.min(model.maxImpactBps, model.impactBpsPerUsd10k.times(notionalUsd).div(10_000));
+/** Size-based impact in bps, exact: linear in the USD notional, capped. Monotone in the notional. */
+export function impactBps(notionalUsd: Exact, model: PricingModel): Exact {
+  const linear = shift(mul(model.impactBpsPerUsd10k, notionalUsd), -4);
+  return compare(linear, model.maxImpactBps) < 0 ? linear : model.maxImpactBps;
 }
 
 /** The exact value of trading `base` whole tokens at `mid` with the given impact. */
@@ -79,10 +80,10 @@ export function tradeValue(
   side: Side,
   base: Exact,
   mid: Exact,
-  impact: Dec,
+  impact: Exact,
   model: PricingModel,
 ): TradeValue {
-  const offMid = add(model.halfSpreadBps, exactOf(impact));
+  const offMid = add(model.halfSpreadBps, impact);
   const priceFactor = side === 'Buy' ? add(ONE_IN_BPS, offMid) : sub(ONE_IN_BPS, offMid);
   const gross = shift(mul(mul(base, mid), priceFactor), -4);
   const fee = shift(mul(gross, model.venueFeeBps), -4);
@@ -91,7 +92,7 @@ export function tradeValue(
 
 /** The fee-inclusive price of the smallest size (no impact), exact. */
 export function bestPrice(side: Side, mid: Exact, model: PricingModel): Exact {
-  return tradeValue(side, { n: 1n, scale: 0 }, mid, new Dec(0), model).total;
+  return tradeValue(side, { n: 1n, scale: 0 }, mid, ZERO, model).total;
 }
 
 export { assertDecimals } from '../money/decimal';

@@ -40,7 +40,17 @@ const quoteInput: fc.Arbitrary<Omit<RfqQuoteInput, 'side'>> = fc.record({
   pricing: fc.oneof(fc.constant(DEFAULT_RFQ_PRICING), pricing),
 });
 
-/** quoteAmount before rounding, in quote base units, from the documented formula and the quote's impact. */
+/** The documented impact, exactly: min(max, rate × base × mid × quoteUsd / 10 000) bps. */
+function exactImpactBps(input: RfqQuoteInput): Decimal {
+  const p = input.pricing ?? DEFAULT_RFQ_PRICING;
+  const notional = new Exact(input.baseAmount.toString())
+    .div(new Exact(10).pow(input.baseDecimals))
+    .times(input.midPrice)
+    .times(input.quoteUsdPrice);
+  return Exact.min(notional.times(p.impactBpsPerUsd10k).div(10_000), p.maxImpactBps);
+}
+
+/** quoteAmount before rounding, in quote base units, from the documented formula. */
 function unroundedQuoteUnits(input: RfqQuoteInput, impactBps: Dec): Decimal {
   const p = input.pricing ?? DEFAULT_RFQ_PRICING;
   const sign = input.side === 'Buy' ? 1 : -1;
@@ -103,7 +113,7 @@ describe('quoteRfq', () => {
     fc.assert(
       fc.property(quoteInput, fc.constantFrom('Buy' as const, 'Sell' as const), (input, side) => {
         const quote = quoteRfq({ ...input, side });
-        const exact = unroundedQuoteUnits({ ...input, side }, quote.priceImpactBps);
+        const exact = unroundedQuoteUnits({ ...input, side }, exactImpactBps({ ...input, side }));
         const amount = new Exact(quote.quoteAmount.toString());
         if (side === 'Buy') {
           expect(amount.gte(exact)).toBe(true);
@@ -125,8 +135,9 @@ describe('quoteRfq', () => {
         expect(quote.venueFee.gte(0)).toBe(true);
         expect(quote.priceImpactBps.gte(0)).toBe(true);
         expect(quote.priceImpactBps.lte(p.maxImpactBps)).toBe(true);
-        const uncapped = quote.notionalUsd.times(p.impactBpsPerUsd10k).div(10_000);
-        expect(quote.priceImpactBps.eq(Dec.min(uncapped, p.maxImpactBps))).toBe(true);
+        // Reported to 18 significant digits; computed exactly.
+        const impact = exactImpactBps({ ...input, side }).toSignificantDigits(18, Decimal.ROUND_HALF_UP);
+        expect(quote.priceImpactBps.toString()).toBe(new Dec(impact).toString());
       }),
     );
   });

@@ -1,5 +1,5 @@
 import { Dec, fromBaseUnits } from '../money/decimal';
-import { ceil, exactOf, exactUnits, floor, shift, toDec } from '../money/exact';
+import { ceil, exactOf, exactUnits, floor, mul, shift, toDec, type Exact } from '../money/exact';
 import {
   assertDecimals,
   assertPositive,
@@ -8,8 +8,11 @@ import {
   impactBps,
   pricingModel,
   tradeValue,
+  type PricingModel,
   type RfqPricing,
 } from './rfq-model';
+
+export { pricingModel, type PricingModel } from './rfq-model';
 
 export type { RfqPricing } from './rfq-model';
 
@@ -75,24 +78,58 @@ export function quoteRfq(input: RfqQuoteInput): RfqQuote {
   if (!quoteUsdPrice.isFinite() || quoteUsdPrice.lt(0)) {
     throw new RangeError(`quoteUsdPrice must be a finite number ≥ 0, got ${quoteUsdPrice.toString()}`);
   }
-
-  const baseWhole = fromBaseUnits(baseAmount, baseDecimals);
-  const notionalUsd = baseWhole.times(midPrice).times(quoteUsdPrice);
-  const priceImpactBps = impactBps(notionalUsd, model);
-  const value = tradeValue(
-    side,
-    exactUnits(baseAmount, baseDecimals),
-    exactOf(midPrice),
-    priceImpactBps,
+  const quote = quoteRfqExact(side, baseAmount, exactOf(midPrice), {
+    baseDecimals,
+    quoteDecimals,
+    quoteUsdPrice: exactOf(quoteUsdPrice),
     model,
-  );
-  const totalUnits = shift(value.total, quoteDecimals);
-  const quoteAmount = side === 'Buy' ? ceil(totalUnits) : floor(totalUnits);
+  });
   return {
-    quoteAmount,
-    price: fromBaseUnits(quoteAmount, quoteDecimals).div(baseWhole),
-    venueFee: toDec(value.fee),
-    priceImpactBps,
+    quoteAmount: quote.quoteAmount,
+    price: fromBaseUnits(quote.quoteAmount, quoteDecimals).div(fromBaseUnits(baseAmount, baseDecimals)),
+    venueFee: toDec(quote.fee),
+    priceImpactBps: toDec(quote.impactBps),
+    notionalUsd: toDec(quote.notionalUsd),
+  };
+}
+
+/** What {@link quoteRfqExact} needs besides the trade: checked once, reused for every quote. */
+export interface RfqMarket {
+  readonly baseDecimals: number;
+  readonly quoteDecimals: number;
+  /** USD per whole quote token. */
+  readonly quoteUsdPrice: Exact;
+  readonly model: PricingModel;
+}
+
+/** The exact core of {@link quoteRfq}: no decimal rounding anywhere, quote units rounded against the trader. */
+export interface RfqExactQuote {
+  readonly quoteAmount: bigint;
+  /** Venue fee, whole quote tokens. */
+  readonly fee: Exact;
+  readonly impactBps: Exact;
+  readonly notionalUsd: Exact;
+}
+
+/**
+ * {@link quoteRfq} on exact values, for callers that quote many times (backtests, paper bots): the
+ * same numbers, without validation or decimal conversions. `mid` must be > 0.
+ */
+export function quoteRfqExact(
+  side: 'Buy' | 'Sell',
+  baseAmount: bigint,
+  mid: Exact,
+  market: RfqMarket,
+): RfqExactQuote {
+  const base = exactUnits(baseAmount, market.baseDecimals);
+  const notionalUsd = mul(mul(base, mid), market.quoteUsdPrice);
+  const impact = impactBps(notionalUsd, market.model);
+  const value = tradeValue(side, base, mid, impact, market.model);
+  const totalUnits = shift(value.total, market.quoteDecimals);
+  return {
+    quoteAmount: side === 'Buy' ? ceil(totalUnits) : floor(totalUnits),
+    fee: value.fee,
+    impactBps: impact,
     notionalUsd,
   };
 }

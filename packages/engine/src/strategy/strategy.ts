@@ -1,47 +1,75 @@
-import type { Candle } from '../market/candle';
 import type { Dec } from '../money/decimal';
 
-// The strategy protocol shared by backtests and live bots (implemented in the strategies issue): the
-// same code path, so a backtest predicts what the bot does. A strategy sees only closed candles,
-// keeps its own state, and returns order intents; the runtime sizes and fills them.
+// The strategy protocol shared by backtests and live bots: the same code path, so a backtest predicts
+// what the bot does. A strategy sees only closed candles, one at a time and never one ahead, keeps its
+// own state, and returns order intents; the runtime (runtime.ts) sizes them, applies max positions,
+// stop loss and take profit, and fills them through a venue port. User code (JavaScript in QuickJS,
+// Python in Pyodide) implements the same `onCandle`.
 
-/** What a strategy asks for after a candle closes. */
-export type OrderIntent =
-  | { readonly kind: 'buy'; readonly reason: string }
-  | { readonly kind: 'sell'; readonly reason: string }
-  | { readonly kind: 'hold' };
+/** A closed candle as a strategy sees it (doubles: indicators are signals, not money). */
+export interface CandleView {
+  /** Unix seconds of the candle's open. */
+  readonly time: number;
+  readonly open: number;
+  readonly high: number;
+  readonly low: number;
+  readonly close: number;
+  /** USD volume traded in the candle. */
+  readonly volume: number;
+}
 
-/** What a strategy knows when a candle closes: the candle, the history it kept, its position. */
-export interface StrategyContext {
-  readonly candle: Candle;
-  /** Base units held by the bot (zero when flat). */
-  readonly position: bigint;
-  /** Time of the evaluation (unix seconds): injected, never read from a clock. */
-  readonly now: number;
+/** What a strategy knows of its own position when a candle closes. */
+export interface PositionView {
+  /** Lots held (each bought with one `buy` intent). */
+  readonly openLots: number;
+  readonly maxPositions: number;
+  /** Effective price of the newest open lot; NaN when flat. */
+  readonly lastEntryPrice: number;
 }
 
 /**
- * A trading strategy: pure given its state. `random` is the only source of randomness it may use
- * (seeded by the runtime), so a backtest is reproducible.
+ * `buy` opens one lot of the configured amount (refused past max positions or without the cash);
+ * `sell` closes the oldest lot; `exit` closes every lot.
  */
-export interface Strategy<State = unknown> {
-  readonly name: string;
-  /** How many closed candles it needs before its first intent (indicator warm-up). */
-  readonly warmUp: number;
-  initialState(): State;
-  onCandle(
-    state: State,
-    context: StrategyContext,
-    random: () => number,
-  ): { state: State; intent: OrderIntent };
+export type IntentAction = 'buy' | 'sell' | 'exit';
+
+export interface OrderIntent {
+  readonly action: IntentAction;
+  /** Why, shown on the trade list (at most 80 characters are kept). */
+  readonly reason?: string;
 }
+
+/** One running strategy: its state lives in the instance. Returns null (or nothing) to hold. */
+export interface StrategyInstance {
+  onCandle(candle: CandleView, position: PositionView): OrderIntent | null | undefined;
+}
+
+/** Numeric parameters of a strategy (`short_window`, `rsi_period`, …). */
+export type StrategyParameters = Readonly<Record<string, number>>;
+
+/**
+ * The spec's strategy categories (the marketplace's risk mapping reads them: sniper and scalper are
+ * High, arbitrage and dca Low, the rest Medium).
+ */
+export const STRATEGY_CATEGORIES = [
+  'trend',
+  'mean_reversion',
+  'breakout',
+  'scalper',
+  'dca',
+  'grid',
+  'sniper',
+  'arbitrage',
+] as const;
+export type StrategyCategory = (typeof STRATEGY_CATEGORIES)[number];
 
 /** Risk rules the runtime applies to every intent (never the strategy). */
 export interface RiskRules {
-  /** Quote amount per entry. */
+  /** Base tokens bought per lot (the spec's `amount`). */
   readonly amount: Dec;
   readonly maxPositions: number;
-  /** Exit when the price moves this far against / for the entry, in percent (null: off). */
+  /** Close a lot when the price falls this many percent below its entry (null: off). */
   readonly stopLossPercent: Dec | null;
+  /** Close a lot when the price rises this many percent above its entry (null: off). */
   readonly takeProfitPercent: Dec | null;
 }

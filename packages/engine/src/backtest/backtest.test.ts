@@ -1,0 +1,249 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { candleSeriesOf } from '../market/candle-series';
+import type { WireCandle } from '../market/candle';
+import { Dec, fromBaseUnits } from '../money/decimal';
+import { getBuiltInStrategy, resolveParameters } from '../strategy/built-ins';
+import { seededRandom } from '../strategy/random';
+import { toDec } from '../money/exact';
+import { fillPrice, rfqVenue, StrategyError } from '../strategy/runtime';
+import type { IntentAction, RiskRules, StrategyInstance } from '../strategy/strategy';
+import { runBacktest, type BacktestInput } from './backtest';
+
+const SOL_USDC = { baseDecimals: 9, quoteDecimals: 6 };
+const venue = rfqVenue({ ...SOL_USDC, quoteUsdPrice: new Dec(1) });
+const risk = (overrides: Partial<RiskRules> = {}): RiskRules => ({
+  amount: new Dec('1'),
+  maxPositions: 1,
+  stopLossPercent: null,
+  takeProfitPercent: null,
+  ...overrides,
+});
+const hourly = (closes: readonly number[], wick = 0): WireCandle[] =>
+  closes.map((close, i) => {
+    const open = i === 0 ? close : closes[i - 1]!;
+    return {
+      time: 3600 * (i + 1),
+      open,
+      close,
+      high: Math.max(open, close) + wick,
+      low: Math.min(open, close) - wick,
+      volume: 1000,
+    };
+  });
+const run = (input: Partial<BacktestInput> & Pick<BacktestInput, 'strategy' | 'series'>) =>
+  runBacktest({
+    risk: risk(),
+    intervalSeconds: 3600,
+    venue,
+    ...SOL_USDC,
+    initialCash: 10_000_000_000n,
+    ...input,
+  });
+/** A strategy that plays the given actions, one per candle. */
+const script = (actions: readonly (IntentAction | null)[]): StrategyInstance => {
+  let i = 0;
+  return { onCandle: () => (actions[i++] ? { action: actions[i - 1]! } : null) };
+};
+
+describe('the strategy runtime', () => {
+  it('fills an intent at the close of the candle that produced it', () => {
+    const result = run({
+      strategy: script(['buy', null, 'sell']),
+      series: candleSeriesOf(hourly([100, 110, 120])),
+    });
+    expect(result.fills.map((f) => [f.side, f.time, toDec(f.mid).toString()])).toEqual([
+      ['Buy', 3600, '100'],
+      ['Sell', 10800, '120'],
+    ]);
+    // Bought with spread and fee above the mid, sold below it.
+    expect(fillPrice(result.fills[0]!, 9, 6).gt(100)).toBe(true);
+    expect(fillPrice(result.fills[1]!, 9, 6).lt(120)).toBe(true);
+    expect(result.totalTrades).toBe(1);
+    expect(result.winningTrades).toBe(1);
+  });
+
+  it('checks the stop first when one candle reaches both the stop and the take profit', () => {
+    const candles: WireCandle[] = [
+      { time: 3600, open: 100, high: 100, low: 100, close: 100, volume: 1 },
+      { time: 7200, open: 100, high: 120, low: 80, close: 100, volume: 1 },
+    ];
+    const result = run({
+      strategy: script(['buy']),
+      series: candleSeriesOf(candles),
+      risk: risk({ stopLossPercent: new Dec(2), takeProfitPercent: new Dec(3) }),
+    });
+    const exit = result.fills[1]!;
+    expect(exit.reason).toBe('stop loss');
+    // 2 % under the effective entry price, not the mid.
+    expect(toDec(exit.mid).toString()).toBe(fillPrice(result.fills[0]!, 9, 6).times(0.98).toString());
+  });
+
+  it('fills a stop at the open when the market gaps through it', () => {
+    const candles: WireCandle[] = [
+      { time: 3600, open: 100, high: 100, low: 100, close: 100, volume: 1 },
+      { time: 7200, open: 90, high: 91, low: 89, close: 90, volume: 1 },
+    ];
+    const result = run({
+      strategy: script(['buy']),
+      series: candleSeriesOf(candles),
+      risk: risk({ stopLossPercent: new Dec(2) }),
+    });
+    expect(toDec(result.fills[1]!.mid).toString()).toBe('90');
+    expect(result.losingTrades).toBe(1);
+  });
+
+  it('never opens more lots than max positions, and sells the oldest first', () => {
+    const result = run({
+      strategy: script(['buy', 'buy', 'buy', 'sell']),
+      series: candleSeriesOf(hourly([100, 90, 80, 85])),
+      risk: risk({ maxPositions: 2 }),
+    });
+    expect(result.fills.map((f) => f.side)).toEqual(['Buy', 'Buy', 'Sell']);
+    expect(result.fills[2]!.entryTime).toBe(3600);
+    expect(result.refusedBuys).toBe(1);
+    expect(result.openLots).toBe(1);
+  });
+
+  it('ends the run with a clear error when a strategy returns something that is not an intent', () => {
+    const strategy = { onCandle: () => ({ action: 'moon' }) } as unknown as StrategyInstance;
+    expect(() => run({ strategy, series: candleSeriesOf(hourly([1, 2])) })).toThrow(StrategyError);
+    expect(() => run({ strategy, series: candleSeriesOf(hourly([1, 2])) })).toThrow(
+      /returned \{"action":"moon"\}/,
+    );
+  });
+
+  it('the SMA crossover buys when the short average crosses above the long one', () => {
+    const sma = getBuiltInStrategy('sma_crossover')!;
+    const parameters = resolveParameters(sma, { short_window: 2, long_window: 3 });
+    const result = run({
+      strategy: sma.create(parameters, seededRandom(1)),
+      series: candleSeriesOf(hourly([10, 9, 8, 7, 9, 11, 12, 8, 6])),
+    });
+    expect(result.fills.map((f) => [f.side, toDec(f.mid).toString()])).toEqual([
+      ['Buy', '11'],
+      ['Sell', '8'],
+    ]);
+    expect(() => resolveParameters(sma, { short_window: 20, long_window: 5 })).toThrow(
+      /smaller than long_window/,
+    );
+    expect(() => resolveParameters(sma, { short_window: 2.5 })).toThrow(/whole number/);
+  });
+});
+
+/** An adversary: random intents from a seeded source, at every candle. */
+const adversary = (seed: number): StrategyInstance => {
+  const random = seededRandom(seed);
+  const actions: (IntentAction | null)[] = ['buy', 'sell', 'exit', null, null];
+  return {
+    onCandle: () =>
+      actions[Math.floor(random() * actions.length)]
+        ? { action: actions[Math.floor(random() * 5) % 3]! }
+        : null,
+  };
+};
+const pricePath = fc.array(fc.integer({ min: 100, max: 100_000 }), { minLength: 2, maxLength: 120 });
+
+describe('backtest properties (fast-check, with an adversary strategy)', () => {
+  it('conserves value: cash = initial + closed PnL − cost of open lots; equity = cash + lots at the last close', () => {
+    fc.assert(
+      fc.property(pricePath, fc.integer(), fc.integer({ min: 1, max: 4 }), (cents, seed, maxPositions) => {
+        const closes = cents.map((c) => c / 100);
+        const result = run({
+          strategy: adversary(seed),
+          series: candleSeriesOf(hourly(closes, 0.01)),
+          risk: risk({
+            amount: new Dec('0.5'),
+            maxPositions,
+            stopLossPercent: new Dec(5),
+            takeProfitPercent: new Dec(5),
+          }),
+        });
+        const closedPnl = result.fills.reduce((sum, f) => sum + (f.pnl ?? 0n), 0n);
+        const bought = result.fills.filter((f) => f.side === 'Buy').reduce((s, f) => s + f.quoteAmount, 0n);
+        const sold = result.fills.filter((f) => f.side === 'Sell').reduce((s, f) => s + f.quoteAmount, 0n);
+        expect(result.finalCash).toBe(10_000_000_000n - bought + sold);
+        const openCost = bought - (sold - closedPnl);
+        expect(result.finalCash).toBe(10_000_000_000n + closedPnl - openCost);
+        const lastClose = new Dec(String(closes.at(-1)));
+        const held = fromBaseUnits(500_000_000n * BigInt(result.openLots), 9).times(lastClose);
+        expect(result.finalBalance.toString()).toBe(fromBaseUnits(result.finalCash, 6).plus(held).toString());
+        expect(result.feesPaid.gte(0)).toBe(true);
+        expect(result.finalCash >= 0n).toBe(true);
+      }),
+    );
+  });
+
+  it('cannot extract value from the venue: on a flat market every round trip loses the spread and fee', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.integer({ min: 2, max: 80 }),
+        fc.integer(),
+        (cents, n, seed) => {
+          const result = run({
+            strategy: adversary(seed),
+            series: candleSeriesOf(hourly(Array.from({ length: n }, () => cents / 100))),
+            risk: risk({ amount: new Dec('0.25'), maxPositions: 3 }),
+          });
+          expect(result.finalBalance.lte(result.initialBalance)).toBe(true);
+          for (const fill of result.fills) if (fill.pnl !== null) expect(fill.pnl <= 0n).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('no fill uses a later candle: each fill is at its candle’s close, open or a level inside its range', () => {
+    fc.assert(
+      fc.property(pricePath, fc.integer(), (cents, seed) => {
+        const candles = hourly(
+          cents.map((c) => c / 100),
+          0.02,
+        );
+        const byTime = new Map(candles.map((c) => [c.time, c]));
+        const result = run({
+          strategy: adversary(seed),
+          series: candleSeriesOf(candles),
+          risk: risk({
+            amount: new Dec('0.1'),
+            maxPositions: 2,
+            stopLossPercent: new Dec(1),
+            takeProfitPercent: new Dec(1),
+          }),
+        });
+        for (const fill of result.fills) {
+          const candle = byTime.get(fill.time)!;
+          const mid = toDec(fill.mid);
+          expect(mid.gte(String(candle.low)) && mid.lte(String(candle.high))).toBe(true);
+          if (fill.entryTime !== null)
+            expect(fill.entryTime < fill.time || fill.reason !== 'stop loss').toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('is deterministic: the same input gives the same result', () => {
+    const series = candleSeriesOf(hourly([5, 6, 4, 7, 3, 8, 2, 9]));
+    const once = () =>
+      JSON.stringify(run({ strategy: adversary(7), series }), (_k, v) =>
+        typeof v === 'bigint' ? `${v}n` : v,
+      );
+    expect(once()).toBe(once());
+  });
+});
+
+describe('backtest metrics', () => {
+  it('reports return, drawdown from the running peak and hourly equity points', () => {
+    const result = run({
+      strategy: script(['buy', null, null, 'sell']),
+      series: candleSeriesOf(hourly([100, 50, 120, 120])),
+    });
+    expect(result.equityCurve).toHaveLength(5);
+    expect(result.equityCurve[0]!.equity.toString()).toBe('10000');
+    // Peak 10000 − (cost − 100) at the first close, then the lot at 50: about 0.5 % down.
+    expect(result.maxDrawdown.gt(0.49) && result.maxDrawdown.lt(0.51)).toBe(true);
+    expect(result.totalReturn.gt(0)).toBe(true);
+    expect(result.profitFactor).toBeNull();
+    expect(result.exposure.toString()).toBe('75');
+  });
+});

@@ -1,0 +1,147 @@
+import { Dec, fromBaseUnits } from '../money/decimal';
+import type { RuntimeFill } from '../strategy/runtime';
+
+/** The spec's backtest metrics plus Sortino, Calmar, profit factor, expectancy, exposure and fees. */
+export interface Performance {
+  readonly initialBalance: Dec;
+  readonly finalBalance: Dec;
+  /** Percent. */
+  readonly totalReturn: Dec;
+  /** Closed lots (round trips). */
+  readonly totalTrades: number;
+  readonly winningTrades: number;
+  readonly losingTrades: number;
+  /** Percent of closed lots that made money. */
+  readonly winRate: Dec;
+  /** Largest fall from a running peak of the equity curve, percent (≥ 0). */
+  readonly maxDrawdown: Dec;
+  /** Annualised, from the equity curve's period returns (0 without variation). */
+  readonly sharpeRatio: Dec;
+  readonly sortinoRatio: Dec;
+  /** Annualised return over max drawdown (0 without a drawdown). */
+  readonly calmarRatio: Dec;
+  /** Gross profit over gross loss of closed lots; null when nothing was lost. */
+  readonly profitFactor: Dec | null;
+  /** Mean PnL per closed lot, whole quote tokens. */
+  readonly expectancy: Dec;
+  /** Percent of candles with a lot open. */
+  readonly exposure: Dec;
+  /** Venue fees paid, whole quote tokens. */
+  readonly feesPaid: Dec;
+}
+
+const SECONDS_PER_YEAR = 365 * 86_400;
+const ZERO = new Dec(0);
+
+export function performanceOf(input: {
+  initial: Dec;
+  final: Dec;
+  curve: readonly { time: number; equity: Dec }[];
+  fills: readonly RuntimeFill[];
+  quoteDecimals: number;
+  periodSeconds: number;
+  exposure: Dec;
+  fees: Dec;
+}): Performance {
+  const { initial, final, curve } = input;
+  let wins = 0;
+  let losses = 0;
+  let grossProfit = 0n;
+  let grossLoss = 0n;
+  let total = 0n;
+  for (const fill of input.fills) {
+    if (fill.pnl === null) continue;
+    total += fill.pnl;
+    if (fill.pnl > 0n) {
+      wins += 1;
+      grossProfit += fill.pnl;
+    } else {
+      losses += 1;
+      grossLoss -= fill.pnl;
+    }
+  }
+  const trades = wins + losses;
+  const quote = (units: bigint) => fromBaseUnits(units, input.quoteDecimals);
+  const totalReturn = initial.isZero() ? ZERO : final.minus(initial).div(initial).times(100);
+  const maxDrawdown = maxDrawdownOf(curve);
+  const { sharpe, sortino } = riskAdjusted(curve, input.periodSeconds);
+  const span = curve.length > 1 ? curve[curve.length - 1]!.time - curve[0]!.time : 0;
+  const annualReturn =
+    span > 0 && initial.gt(0) && final.gt(0)
+      ? final.div(initial).pow(new Dec(SECONDS_PER_YEAR).div(span)).minus(1).times(100)
+      : ZERO;
+  return {
+    initialBalance: initial,
+    finalBalance: final,
+    totalReturn,
+    totalTrades: trades,
+    winningTrades: wins,
+    losingTrades: losses,
+    winRate: trades === 0 ? ZERO : new Dec(wins).div(trades).times(100),
+    maxDrawdown,
+    sharpeRatio: sharpe,
+    sortinoRatio: sortino,
+    calmarRatio: maxDrawdown.isZero() ? ZERO : annualReturn.div(maxDrawdown),
+    profitFactor: grossLoss === 0n ? null : quote(grossProfit).div(quote(grossLoss)),
+    expectancy: trades === 0 ? ZERO : quote(total).div(trades),
+    exposure: input.exposure,
+    feesPaid: input.fees,
+  };
+}
+
+/**
+ * Largest fall from the running peak, in percent of the peak: the worst point is found on doubles,
+ * its drawdown computed on the exact decimals.
+ */
+export function maxDrawdownOf(curve: readonly { equity: Dec }[]): Dec {
+  let peak = -Infinity;
+  let peakIndex = -1;
+  let worst = 0;
+  let worstPair: [number, number] | null = null;
+  curve.forEach(({ equity }, i) => {
+    const value = equity.toNumber();
+    if (value > peak) {
+      peak = value;
+      peakIndex = i;
+    }
+    if (peak > 0) {
+      const drawdown = (peak - value) / peak;
+      if (drawdown > worst) {
+        worst = drawdown;
+        worstPair = [peakIndex, i];
+      }
+    }
+  });
+  if (!worstPair) return ZERO;
+  const [top, bottom] = worstPair as [number, number];
+  const high = curve[top]!.equity;
+  return high.minus(curve[bottom]!.equity).div(high).times(100);
+}
+
+/**
+ * Annualised Sharpe and Sortino ratios of the curve's period returns (risk-free rate 0). Statistics,
+ * not money: computed on doubles and reported to 6 decimals.
+ */
+function riskAdjusted(
+  curve: readonly { equity: Dec }[],
+  periodSeconds: number,
+): { sharpe: Dec; sortino: Dec } {
+  const returns: number[] = [];
+  let previous = curve[0]?.equity.toNumber() ?? 0;
+  for (let i = 1; i < curve.length; i += 1) {
+    const value = curve[i]!.equity.toNumber();
+    if (previous > 0) returns.push(value / previous - 1);
+    previous = value;
+  }
+  if (returns.length < 2) return { sharpe: ZERO, sortino: ZERO };
+  const n = returns.length;
+  const mean = returns.reduce((sum, r) => sum + r, 0) / n;
+  const variance = returns.reduce((sum, r) => sum + (r - mean) ** 2, 0) / (n - 1);
+  const downside = returns.reduce((sum, r) => (r < 0 ? sum + r * r : sum), 0) / n;
+  const annualise = Math.sqrt(SECONDS_PER_YEAR / periodSeconds);
+  const ratio = (x: number) => (Number.isFinite(x) ? new Dec(x.toFixed(6)) : ZERO);
+  return {
+    sharpe: variance > 0 ? ratio((mean / Math.sqrt(variance)) * annualise) : ZERO,
+    sortino: downside > 0 ? ratio((mean / Math.sqrt(downside)) * annualise) : ZERO,
+  };
+}

@@ -1,0 +1,265 @@
+import { Bollinger, Ema, Rsi, Sma } from './indicators/indicators';
+import type {
+  CandleView,
+  OrderIntent,
+  PositionView,
+  StrategyCategory,
+  StrategyInstance,
+  StrategyParameters,
+} from './strategy';
+
+/** One numeric parameter of a built-in strategy: its default and the range it accepts. */
+export interface ParameterSpec {
+  readonly default: number;
+  readonly min: number;
+  readonly max: number;
+  readonly integer: boolean;
+  readonly label: string;
+}
+
+export interface BuiltInStrategy {
+  readonly type: BuiltInStrategyType;
+  readonly category: StrategyCategory;
+  readonly title: string;
+  readonly description: string;
+  readonly parameters: Readonly<Record<string, ParameterSpec>>;
+  /** Closed candles it needs before its first intent. */
+  warmUp(parameters: StrategyParameters): number;
+  create(parameters: StrategyParameters, random: () => number): StrategyInstance;
+}
+
+export const BUILT_IN_STRATEGY_TYPES = [
+  'sma_crossover',
+  'ema_crossover',
+  'rsi_reversion',
+  'bollinger_breakout',
+  'scalper',
+  'dca',
+  'grid',
+] as const;
+export type BuiltInStrategyType = (typeof BUILT_IN_STRATEGY_TYPES)[number];
+
+const int = (value: number, min: number, max: number, label: string): ParameterSpec => ({
+  default: value,
+  min,
+  max,
+  integer: true,
+  label,
+});
+const real = (value: number, min: number, max: number, label: string): ParameterSpec => ({
+  default: value,
+  min,
+  max,
+  integer: false,
+  label,
+});
+
+const BUY = (reason: string): OrderIntent => ({ action: 'buy', reason });
+const EXIT = (reason: string): OrderIntent => ({ action: 'exit', reason });
+const SELL = (reason: string): OrderIntent => ({ action: 'sell', reason });
+
+/** A crossover of two moving averages: buy when the short crosses above the long, exit below. */
+function crossover(short: { update(x: number): number }, long: { update(x: number): number }, name: string) {
+  let previousDiff = Number.NaN;
+  return {
+    onCandle(candle: CandleView, position: PositionView): OrderIntent | null {
+      const s = short.update(candle.close);
+      const l = long.update(candle.close);
+      const diff = s - l;
+      const before = previousDiff;
+      previousDiff = diff;
+      if (Number.isNaN(diff) || Number.isNaN(before)) return null;
+      if (before <= 0 && diff > 0 && position.openLots < position.maxPositions)
+        return BUY(`${name} short crossed above long`);
+      if (before >= 0 && diff < 0 && position.openLots > 0) return EXIT(`${name} short crossed below long`);
+      return null;
+    },
+  };
+}
+
+const windows = {
+  short_window: int(5, 1, 10_000, 'Short window (candles)'),
+  long_window: int(20, 2, 10_000, 'Long window (candles)'),
+};
+
+const STRATEGIES: readonly BuiltInStrategy[] = [
+  {
+    type: 'sma_crossover',
+    category: 'trend',
+    title: 'SMA crossover',
+    description:
+      'Buys when the short simple moving average crosses above the long one; exits when it crosses below.',
+    parameters: windows,
+    warmUp: (p) => p.long_window! + 1,
+    create: (p) => crossover(new Sma(p.short_window!), new Sma(p.long_window!), 'SMA'),
+  },
+  {
+    type: 'ema_crossover',
+    category: 'trend',
+    title: 'EMA crossover',
+    description: 'The SMA crossover on exponential moving averages: reacts sooner, trades more.',
+    parameters: {
+      short_window: int(9, 1, 10_000, 'Short window'),
+      long_window: int(21, 2, 10_000, 'Long window'),
+    },
+    warmUp: (p) => p.long_window! + 1,
+    create: (p) => crossover(new Ema(p.short_window!), new Ema(p.long_window!), 'EMA'),
+  },
+  {
+    type: 'rsi_reversion',
+    category: 'mean_reversion',
+    title: 'RSI mean reversion',
+    description:
+      'Buys when RSI falls below the oversold level; exits when it rises above the overbought level.',
+    parameters: {
+      rsi_period: int(14, 2, 1_000, 'RSI period'),
+      oversold: real(30, 1, 50, 'Oversold below'),
+      overbought: real(70, 50, 99, 'Overbought above'),
+    },
+    warmUp: (p) => p.rsi_period! + 1,
+    create: (p) => rsiStrategy(p, 'RSI'),
+  },
+  {
+    type: 'bollinger_breakout',
+    category: 'breakout',
+    title: 'Bollinger breakout',
+    description:
+      'Buys when the close breaks above the upper band; exits when it falls back below the middle.',
+    parameters: { period: int(20, 2, 10_000, 'Period'), width: real(2, 0.5, 5, 'Width (deviations)') },
+    warmUp: (p) => p.period!,
+    create: (p) => {
+      const bands = new Bollinger(p.period!, p.width!);
+      return {
+        onCandle(candle, position) {
+          bands.update(candle.close);
+          if (Number.isNaN(bands.upper)) return null;
+          if (candle.close > bands.upper && position.openLots < position.maxPositions)
+            return BUY('close above the upper band');
+          if (candle.close < bands.middle && position.openLots > 0)
+            return EXIT('close below the middle band');
+          return null;
+        },
+      };
+    },
+  },
+  {
+    type: 'scalper',
+    category: 'scalper',
+    title: 'RSI scalper',
+    description:
+      'Short-horizon RSI: buys quick dips, takes small gains; pair it with a tight stop and take profit.',
+    parameters: {
+      rsi_period: int(7, 2, 1_000, 'RSI period'),
+      oversold: real(25, 1, 50, 'Oversold below'),
+      overbought: real(60, 50, 99, 'Exit above'),
+    },
+    warmUp: (p) => p.rsi_period! + 1,
+    create: (p) => rsiStrategy(p, 'scalper RSI'),
+  },
+  {
+    type: 'dca',
+    category: 'dca',
+    title: 'Dollar-cost averaging',
+    description:
+      'Buys one lot every N candles up to max positions; lots close at the take profit or stop loss.',
+    parameters: { every_candles: int(24, 1, 100_000, 'Buy every (candles)') },
+    warmUp: () => 1,
+    create: (p) => {
+      let seen = 0;
+      return {
+        onCandle(_candle, position) {
+          seen += 1;
+          if ((seen - 1) % p.every_candles! !== 0) return null;
+          return position.openLots < position.maxPositions ? BUY('scheduled buy') : null;
+        },
+      };
+    },
+  },
+  {
+    type: 'grid',
+    category: 'grid',
+    title: 'Grid',
+    description:
+      'Buys a lot each time the price falls one grid step below the last entry; sells a lot one step above it.',
+    parameters: { grid_step_percentage: real(1, 0.05, 50, 'Grid step (%)') },
+    warmUp: () => 1,
+    create: (p) => {
+      const step = p.grid_step_percentage! / 100;
+      let anchor = Number.NaN;
+      return {
+        onCandle(candle, position) {
+          if (Number.isNaN(anchor)) anchor = candle.close;
+          const reference = position.openLots > 0 ? position.lastEntryPrice : anchor;
+          if (position.openLots > 0 && candle.close >= reference * (1 + step)) {
+            anchor = candle.close;
+            return SELL('one grid step above the last entry');
+          }
+          if (candle.close <= reference * (1 - step) && position.openLots < position.maxPositions)
+            return BUY('one grid step down');
+          if (position.openLots === 0 && candle.close >= anchor * (1 + step)) anchor = candle.close;
+          return null;
+        },
+      };
+    },
+  },
+];
+
+function rsiStrategy(p: StrategyParameters, name: string): StrategyInstance {
+  const rsi = new Rsi(p.rsi_period!);
+  return {
+    onCandle(candle, position) {
+      const value = rsi.update(candle.close);
+      if (Number.isNaN(value)) return null;
+      if (value < p.oversold! && position.openLots < position.maxPositions) return BUY(`${name} oversold`);
+      if (value > p.overbought! && position.openLots > 0) return EXIT(`${name} overbought`);
+      return null;
+    },
+  };
+}
+
+const BY_TYPE = new Map(STRATEGIES.map((strategy) => [strategy.type, strategy]));
+
+/** The built-in strategies, in the order the create form lists them. */
+export function builtInStrategies(): readonly BuiltInStrategy[] {
+  return STRATEGIES;
+}
+
+export function getBuiltInStrategy(type: string): BuiltInStrategy | undefined {
+  return BY_TYPE.get(type as BuiltInStrategyType);
+}
+
+/**
+ * A built-in's parameters from a bot's config: each known one checked against its range (defaults
+ * for those missing); unknown names are ignored. Crossovers need short < long.
+ *
+ * @throws RangeError naming the first bad parameter.
+ */
+export function resolveParameters(
+  strategy: BuiltInStrategy,
+  given: Readonly<Record<string, unknown>> | undefined,
+): StrategyParameters {
+  const out: Record<string, number> = {};
+  for (const [name, spec] of Object.entries(strategy.parameters)) {
+    const raw = given?.[name];
+    const value = raw === undefined || raw === null ? spec.default : Number(raw);
+    if (
+      !Number.isFinite(value) ||
+      value < spec.min ||
+      value > spec.max ||
+      (spec.integer && !Number.isInteger(value))
+    ) {
+      throw new RangeError(
+        `${name} must be ${spec.integer ? 'a whole number' : 'a number'} from ${spec.min} to ${spec.max}`,
+      );
+    }
+    out[name] = value;
+  }
+  if (
+    out.short_window !== undefined &&
+    out.long_window !== undefined &&
+    out.short_window >= out.long_window
+  ) {
+    throw new RangeError('short_window must be smaller than long_window');
+  }
+  return out;
+}

@@ -1,0 +1,98 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Atr, Bollinger, Ema, Macd, Rsi, Sma } from './indicators';
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const series = fc.array(fc.double({ min: 0.001, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 300 });
+const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+
+describe('incremental indicators agree with their textbook definitions', () => {
+  it('SMA is the mean of the last `period` values (NaN before)', () => {
+    fc.assert(
+      fc.property(series, fc.integer({ min: 1, max: 30 }), (xs, period) => {
+        const sma = new Sma(period);
+        xs.forEach((x, i) => {
+          const value = sma.update(x);
+          if (i + 1 < period) expect(value).toBeNaN();
+          else expect(close(value, mean(xs.slice(i + 1 - period, i + 1)))).toBe(true);
+        });
+      }),
+    );
+  });
+
+  it('EMA starts at the SMA of its first values, then moves α of the way', () => {
+    const ema = new Ema(3);
+    expect([1, 2, 3, 4, 5].map((x) => ema.update(x))).toEqual([Number.NaN, Number.NaN, 2, 3, 4]);
+  });
+
+  it('RSI is 100 on a rising series, 0 on a falling one, 50 on a flat one, in [0, 100] always', () => {
+    const feed = (xs: number[], period = 3) => {
+      const rsi = new Rsi(period);
+      return xs.map((x) => rsi.update(x)).at(-1)!;
+    };
+    expect(feed([1, 2, 3, 4, 5])).toBe(100);
+    expect(feed([5, 4, 3, 2, 1])).toBe(0);
+    expect(feed([2, 2, 2, 2, 2])).toBe(50);
+    // Wilder's textbook example (14 periods): RSI ≈ 70.46 after the 15th close.
+    const closes = [
+      44.34, 44.09, 44.15, 43.61, 44.33, 44.83, 45.1, 45.42, 45.84, 46.08, 45.89, 46.03, 45.61, 46.28, 46.28,
+    ];
+    expect(feed(closes, 14)).toBeCloseTo(70.46, 1);
+    fc.assert(
+      fc.property(series, (xs) => {
+        const rsi = new Rsi(5);
+        for (const x of xs) {
+          const value = rsi.update(x);
+          if (!Number.isNaN(value)) expect(value >= 0 && value <= 100).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('Bollinger bands are the mean ± width population deviations', () => {
+    fc.assert(
+      fc.property(series, fc.integer({ min: 2, max: 20 }), (xs, period) => {
+        const bands = new Bollinger(period, 2);
+        xs.forEach((x, i) => {
+          bands.update(x);
+          if (i + 1 < period) return;
+          const window = xs.slice(i + 1 - period, i + 1);
+          const m = mean(window);
+          const sd = Math.sqrt(mean(window.map((v) => (v - m) ** 2)));
+          expect(close(bands.middle, m)).toBe(true);
+          // Rounding error scales with the values seen since the last recompute (≤ two windows back).
+          const recent = xs.slice(Math.max(0, i + 1 - 2 * period), i + 1);
+          expect(Math.abs(bands.upper - (m + 2 * sd))).toBeLessThan(1e-6 * Math.max(1, ...recent));
+        });
+      }),
+    );
+  });
+
+  it('ATR averages the true range, counting gaps from the previous close', () => {
+    const atr = new Atr(2);
+    expect(atr.update(10, 8, 9)).toBeNaN();
+    // True range of the second candle: max(11 − 10, |11 − 9|, |10 − 9|) = 2; ATR = (2 + 2) / 2.
+    expect(atr.update(11, 10, 10.5)).toBe(2);
+    // Gap down: max(8 − 7, |8 − 10.5|, |7 − 10.5|) = 3.5; Wilder: (2 × 1 + 3.5) / 2.
+    expect(atr.update(8, 7, 7.5)).toBe(2.75);
+  });
+
+  it('MACD is EMA(fast) − EMA(slow) with its signal EMA', () => {
+    const macd = new Macd(2, 3, 2);
+    const fast = new Ema(2);
+    const slow = new Ema(3);
+    for (const x of [1, 3, 2, 5, 4, 6]) {
+      macd.update(x);
+      const f = fast.update(x);
+      const s = slow.update(x);
+      if (!Number.isNaN(s)) expect(macd.macd).toBeCloseTo(f - s, 12);
+    }
+    expect(macd.histogram).toBeCloseTo(macd.macd - macd.signal, 12);
+    expect(() => new Macd(5, 5, 2)).toThrow(RangeError);
+  });
+
+  it('refuses a period that is not a whole number from 1', () => {
+    expect(() => new Sma(0)).toThrow(RangeError);
+    expect(() => new Ema(1.5)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,209 @@
+// Incremental technical indicators: each `update` is O(1) in time and memory, so a strategy costs
+// the same on the millionth candle as on the first. They work on doubles: an indicator is a signal,
+// not money (fills and balances are exact, in the backtest runner and the venue).
+// Each returns NaN until it has seen enough values (its warm-up).
+
+/** Simple moving average over the last `period` values. */
+export class Sma {
+  private readonly window: Float64Array;
+  private index = 0;
+  private count = 0;
+  private sum = 0;
+  value = Number.NaN;
+
+  constructor(readonly period: number) {
+    assertPeriod(period);
+    this.window = new Float64Array(period);
+  }
+
+  update(x: number): number {
+    const old = this.window[this.index]!;
+    this.window[this.index] = x;
+    this.index = this.index + 1 === this.period ? 0 : this.index + 1;
+    if (this.count < this.period) {
+      this.count += 1;
+      this.sum += x;
+    } else {
+      this.sum += x - old;
+    }
+    // Re-summed once per full window: running sums of doubles drift otherwise.
+    if (this.index === 0) this.sum = sumOf(this.window);
+    this.value = this.count === this.period ? this.sum / this.period : Number.NaN;
+    return this.value;
+  }
+}
+
+/** Exponential moving average (α = 2 / (period + 1)), seeded with the SMA of its first `period` values. */
+export class Ema {
+  private readonly alpha: number;
+  private readonly seed: Sma;
+  value = Number.NaN;
+
+  constructor(readonly period: number) {
+    assertPeriod(period);
+    this.alpha = 2 / (period + 1);
+    this.seed = new Sma(period);
+  }
+
+  update(x: number): number {
+    if (Number.isNaN(this.value)) {
+      this.value = this.seed.update(x);
+      return this.value;
+    }
+    this.value += this.alpha * (x - this.value);
+    return this.value;
+  }
+}
+
+/** Relative strength index with Wilder's smoothing (0–100); needs `period + 1` values. */
+export class Rsi {
+  private previous = Number.NaN;
+  private count = 0;
+  private gain = 0;
+  private loss = 0;
+  value = Number.NaN;
+
+  constructor(readonly period: number) {
+    assertPeriod(period);
+  }
+
+  update(x: number): number {
+    if (Number.isNaN(this.previous)) {
+      this.previous = x;
+      return this.value;
+    }
+    const change = x - this.previous;
+    this.previous = x;
+    const up = change > 0 ? change : 0;
+    const down = change < 0 ? -change : 0;
+    if (this.count < this.period) {
+      this.gain += up / this.period;
+      this.loss += down / this.period;
+      this.count += 1;
+      if (this.count < this.period) return this.value;
+    } else {
+      this.gain = (this.gain * (this.period - 1) + up) / this.period;
+      this.loss = (this.loss * (this.period - 1) + down) / this.period;
+    }
+    this.value = this.loss === 0 ? (this.gain === 0 ? 50 : 100) : 100 - 100 / (1 + this.gain / this.loss);
+    return this.value;
+  }
+}
+
+/**
+ * Bollinger bands: the SMA of `period` values ± `width` population standard deviations. Mean and
+ * squared deviations are kept by Welford's sliding update (a running sum of squares would cancel
+ * catastrophically on large prices), recomputed from the window once per period.
+ */
+export class Bollinger {
+  private readonly window: Float64Array;
+  private index = 0;
+  private count = 0;
+  private mean = 0;
+  private squares = 0;
+  middle = Number.NaN;
+  upper = Number.NaN;
+  lower = Number.NaN;
+
+  constructor(
+    readonly period: number,
+    readonly width: number,
+  ) {
+    assertPeriod(period);
+    this.window = new Float64Array(period);
+  }
+
+  update(x: number): number {
+    const old = this.window[this.index]!;
+    this.window[this.index] = x;
+    this.index = this.index + 1 === this.period ? 0 : this.index + 1;
+    if (this.count < this.period) {
+      this.count += 1;
+      const delta = x - this.mean;
+      this.mean += delta / this.count;
+      this.squares += delta * (x - this.mean);
+    } else {
+      const before = this.mean;
+      this.mean += (x - old) / this.period;
+      this.squares += (x - old) * (x - this.mean + old - before);
+    }
+    // Recomputed once per full window (amortised O(1)): sliding updates drift otherwise.
+    if (this.index === 0) {
+      this.mean = sumOf(this.window) / this.period;
+      this.squares = 0;
+      for (const value of this.window) this.squares += (value - this.mean) ** 2;
+    }
+    if (this.count < this.period) return this.middle;
+    this.middle = this.mean;
+    const deviation = Math.sqrt(Math.max(0, this.squares / this.period));
+    this.upper = this.middle + this.width * deviation;
+    this.lower = this.middle - this.width * deviation;
+    return this.middle;
+  }
+}
+
+/** Average true range with Wilder's smoothing; needs `period` candles. */
+export class Atr {
+  private previousClose = Number.NaN;
+  private count = 0;
+  value = Number.NaN;
+  private sum = 0;
+
+  constructor(readonly period: number) {
+    assertPeriod(period);
+  }
+
+  update(high: number, low: number, close: number): number {
+    const range = Number.isNaN(this.previousClose)
+      ? high - low
+      : Math.max(high - low, Math.abs(high - this.previousClose), Math.abs(low - this.previousClose));
+    this.previousClose = close;
+    if (this.count < this.period) {
+      this.sum += range;
+      this.count += 1;
+      if (this.count === this.period) this.value = this.sum / this.period;
+      return this.value;
+    }
+    this.value = (this.value * (this.period - 1) + range) / this.period;
+    return this.value;
+  }
+}
+
+/** MACD: EMA(fast) − EMA(slow), its EMA(signal), and their difference (the histogram). */
+export class Macd {
+  private readonly fastEma: Ema;
+  private readonly slowEma: Ema;
+  private readonly signalEma: Ema;
+  macd = Number.NaN;
+  signal = Number.NaN;
+  histogram = Number.NaN;
+
+  constructor(fast = 12, slow = 26, signal = 9) {
+    if (!(fast < slow)) throw new RangeError(`MACD needs fast < slow, got ${fast} and ${slow}`);
+    this.fastEma = new Ema(fast);
+    this.slowEma = new Ema(slow);
+    this.signalEma = new Ema(signal);
+  }
+
+  update(x: number): number {
+    const fast = this.fastEma.update(x);
+    const slow = this.slowEma.update(x);
+    if (Number.isNaN(slow)) return this.macd;
+    this.macd = fast - slow;
+    this.signal = this.signalEma.update(this.macd);
+    this.histogram = Number.isNaN(this.signal) ? Number.NaN : this.macd - this.signal;
+    return this.macd;
+  }
+}
+
+function assertPeriod(period: number): void {
+  if (!Number.isInteger(period) || period < 1 || period > 100_000) {
+    throw new RangeError(`an indicator period must be an integer from 1 to 100000, got ${period}`);
+  }
+}
+
+function sumOf(values: Float64Array): number {
+  let sum = 0;
+  for (const value of values) sum += value;
+  return sum;
+}

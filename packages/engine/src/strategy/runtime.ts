@@ -1,0 +1,328 @@
+import { Dec, fromBaseUnits, toBaseUnits } from '../money/decimal';
+import { add, exactOf, exactOfNumber, exactUnits, mul, toDec, ZERO, type Exact } from '../money/exact';
+import { DEFAULT_RFQ_PRICING, pricingModel, quoteRfqExact, type RfqPricing } from '../spot/rfq-pricing';
+import type { OrderIntent, PositionView, RiskRules, StrategyInstance } from './strategy';
+
+/** What the venue charged for one fill. */
+export interface VenueFill {
+  /** Quote base units paid (buy) or received (sell), fees included. */
+  readonly quoteAmount: bigint;
+  /** The venue's fee, whole quote tokens (inside `quoteAmount`). */
+  readonly fee: Exact;
+}
+
+/** Where the runtime's fills are priced: the live maker's RFQ pricing, in backtests and paper bots alike. */
+export interface VenuePort {
+  /** Prices `baseAmount` at `mid` (quote per whole base, > 0); null when the venue refuses it. */
+  fill(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): VenueFill | null;
+}
+
+/** The local maker's RFQ pricing and fees (`quoteRfqExact`, the live venue's numbers) as a venue port. */
+export function rfqVenue(options: {
+  baseDecimals: number;
+  quoteDecimals: number;
+  /** USD per whole quote token (the impact's notional). */
+  quoteUsdPrice: Dec;
+  pricing?: RfqPricing;
+}): VenuePort {
+  const market = {
+    baseDecimals: options.baseDecimals,
+    quoteDecimals: options.quoteDecimals,
+    quoteUsdPrice: exactOf(options.quoteUsdPrice),
+    model: pricingModel(options.pricing ?? DEFAULT_RFQ_PRICING),
+  };
+  return {
+    fill(side, baseAmount, mid) {
+      const quote = quoteRfqExact(side, baseAmount, mid, market);
+      return quote.quoteAmount > 0n ? { quoteAmount: quote.quoteAmount, fee: quote.fee } : null;
+    },
+  };
+}
+
+/**
+ * A price level a lot is closed at: a double for the per-candle comparison, the exact level (18
+ * digits) computed only when a price comes within rounding distance of it or the lot closes there.
+ */
+class Threshold {
+  private level: Dec | undefined;
+
+  /**
+   * The level `entry × (100 + signedPercent) / 100` of a lot that cost `cost` quote units for
+   * `baseAmount` base units.
+   */
+  constructor(
+    readonly approx: number,
+    private readonly lot: { cost: bigint; baseAmount: bigint },
+    private readonly signedPercent: Dec,
+    private readonly decimals: { baseDecimals: number; quoteDecimals: number },
+  ) {}
+
+  get exact(): Dec {
+    if (this.level === undefined) {
+      const entry = fromBaseUnits(this.lot.cost, this.decimals.quoteDecimals).div(
+        fromBaseUnits(this.lot.baseAmount, this.decimals.baseDecimals),
+      );
+      this.level = entry.times(this.signedPercent.plus(100)).div(100);
+    }
+    return this.level;
+  }
+
+  /** −1, 0 or 1 as `price` is below, at or above the level. */
+  compare(price: number): number {
+    if (Math.abs(price - this.approx) > NEAR * Math.abs(this.approx)) return price < this.approx ? -1 : 1;
+    return new Dec(String(price)).comparedTo(this.exact);
+  }
+}
+
+/** Relative distance under which a double comparison defers to the exact level (≫ double rounding). */
+const NEAR = 1e-9;
+
+/** One open lot: what it cost and where the risk rules close it. */
+export interface Lot {
+  readonly baseAmount: bigint;
+  /** Quote base units paid, fee included. */
+  readonly cost: bigint;
+  readonly openedAt: number;
+  /** Effective price paid (cost / amount), whole quote per whole base, as a double (advisory). */
+  readonly entryApprox: number;
+  readonly stop: Threshold | null;
+  readonly take: Threshold | null;
+}
+
+/** One fill of the runtime, as the trade list shows it. */
+export interface RuntimeFill {
+  readonly time: number;
+  readonly side: 'Buy' | 'Sell';
+  readonly baseAmount: bigint;
+  /** Quote paid or received, fee included (the effective price is quoteAmount / baseAmount). */
+  readonly quoteAmount: bigint;
+  /** The mid the venue priced at, exact. */
+  readonly mid: Exact;
+  /** Venue fee, whole quote tokens. */
+  readonly fee: Exact;
+  readonly reason: string;
+  /** For a sell: proceeds − the lot's cost (quote base units), and when the lot was opened. */
+  readonly pnl: bigint | null;
+  readonly entryTime: number | null;
+}
+
+export interface RuntimeOptions {
+  readonly strategy: StrategyInstance;
+  readonly risk: RiskRules;
+  readonly venue: VenuePort;
+  readonly baseDecimals: number;
+  readonly quoteDecimals: number;
+  /** Quote base units the bot starts with. */
+  readonly initialCash: bigint;
+}
+
+/** A strategy returned something that is not an intent (user code): the run ends with this message. */
+export class StrategyError extends Error {
+  override readonly name = 'StrategyError';
+}
+
+const REASON_MAX = 80;
+
+/**
+ * Runs one strategy over closed candles, one at a time, for backtests and live bots alike. On each
+ * candle it first closes the lots the risk rules hit inside the candle (stop loss against the low,
+ * take profit against the high, the stop first when both are hit: the worse case; a gap through the
+ * level fills at the open), then asks the strategy, then applies its intent at the candle's close:
+ * the strategy never sees a candle before it has closed, and no fill uses a later candle.
+ * Cash and lots are exact (quote and base units); fills are priced by the venue port.
+ */
+export class StrategyRuntime {
+  cash: bigint;
+  readonly lots: Lot[] = [];
+  readonly fills: RuntimeFill[] = [];
+  /** Venue fees paid, whole quote tokens, exact. */
+  fees: Exact = ZERO;
+  /** Buy intents refused for want of cash or past max positions. */
+  refusedBuys = 0;
+  private readonly baseAmount: bigint;
+  /** Signed percent of the stop (negative) and take-profit levels, exact and as doubles. */
+  private readonly stopPercent: { exact: Dec; approx: number } | null;
+  private readonly takePercent: { exact: Dec; approx: number } | null;
+  private readonly position: { openLots: number; maxPositions: number; lastEntryPrice: number };
+  private readonly candle = { time: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
+
+  constructor(private readonly options: RuntimeOptions) {
+    const { risk } = options;
+    if (!Number.isInteger(risk.maxPositions) || risk.maxPositions < 1) {
+      throw new RangeError(`maxPositions must be a whole number ≥ 1, got ${risk.maxPositions}`);
+    }
+    this.baseAmount = toBaseUnits(risk.amount, options.baseDecimals);
+    if (this.baseAmount <= 0n)
+      throw new RangeError(`amount ${risk.amount.toString()} is below one base unit`);
+    this.cash = options.initialCash;
+    const signed = (percent: Dec | null, sign: 1 | -1) =>
+      percent ? { exact: percent.times(sign), approx: sign * Number(percent.toString()) } : null;
+    this.stopPercent = signed(risk.stopLossPercent, -1);
+    this.takePercent = signed(risk.takeProfitPercent, 1);
+    this.position = { openLots: 0, maxPositions: risk.maxPositions, lastEntryPrice: Number.NaN };
+  }
+
+  /** Feeds one closed candle (doubles carrying the wire's decimals). */
+  onCandle(time: number, open: number, high: number, low: number, close: number, volume: number): void {
+    if (this.lots.length > 0) this.applyRiskExits(time, open, high, low);
+    const candle = this.candle;
+    candle.time = time;
+    candle.open = open;
+    candle.high = high;
+    candle.low = low;
+    candle.close = close;
+    candle.volume = volume;
+    const view: PositionView = this.position;
+    const intent = this.options.strategy.onCandle(candle, view);
+    if (intent !== null && intent !== undefined) this.apply(checkIntent(intent), time, close);
+  }
+
+  /** Cash plus the open lots at `mid` (a double carrying a decimal), whole quote tokens, exact. */
+  equityAt(mid: number): Exact {
+    let base = 0n;
+    for (const lot of this.lots) base += lot.baseAmount;
+    const cash = exactUnits(this.cash, this.options.quoteDecimals);
+    if (base === 0n) return cash;
+    return add(cash, mul(exactUnits(base, this.options.baseDecimals), exactOfNumber(mid)));
+  }
+
+  private applyRiskExits(time: number, open: number, high: number, low: number): void {
+    for (let i = 0; i < this.lots.length;) {
+      const lot = this.lots[i]!;
+      if (lot.openedAt >= time) {
+        i += 1;
+        continue;
+      }
+      let exit: { mid: Exact; reason: string } | null = null;
+      if (lot.stop && lot.stop.compare(low) <= 0) {
+        const gapped = lot.stop.compare(open) <= 0;
+        exit = { mid: gapped ? exactOfNumber(open) : exactOf(lot.stop.exact), reason: 'stop loss' };
+      } else if (lot.take && lot.take.compare(high) >= 0) {
+        const gapped = lot.take.compare(open) >= 0;
+        exit = { mid: gapped ? exactOfNumber(open) : exactOf(lot.take.exact), reason: 'take profit' };
+      }
+      if (exit && this.closeLot(i, time, exit.mid, exit.reason)) continue;
+      i += 1;
+    }
+  }
+
+  private apply(intent: OrderIntent, time: number, close: number): void {
+    const reason = intent.reason ? String(intent.reason).slice(0, REASON_MAX) : intent.action;
+    if (intent.action === 'buy') {
+      if (this.lots.length >= this.options.risk.maxPositions) {
+        this.refusedBuys += 1;
+        return;
+      }
+      this.openLot(time, exactOfNumber(close), reason);
+      return;
+    }
+    if (this.lots.length === 0) return;
+    const mid = exactOfNumber(close);
+    if (intent.action === 'sell') this.closeLot(0, time, mid, reason);
+    else while (this.lots.length > 0 && this.closeLot(0, time, mid, reason));
+  }
+
+  private openLot(time: number, mid: Exact, reason: string): void {
+    const fill = this.options.venue.fill('Buy', this.baseAmount, mid);
+    if (!fill || fill.quoteAmount > this.cash) {
+      this.refusedBuys += 1;
+      return;
+    }
+    this.cash -= fill.quoteAmount;
+    this.fees = add(this.fees, fill.fee);
+    const { baseDecimals, quoteDecimals } = this.options;
+    const cost = fill.quoteAmount;
+    const baseAmount = this.baseAmount;
+    const entryApprox = Number(cost) / 10 ** quoteDecimals / (Number(baseAmount) / 10 ** baseDecimals);
+    const lot = { cost, baseAmount };
+    this.lots.push({
+      baseAmount,
+      cost,
+      openedAt: time,
+      entryApprox,
+      stop: this.threshold(this.stopPercent, entryApprox, lot),
+      take: this.threshold(this.takePercent, entryApprox, lot),
+    });
+    this.syncPosition();
+    this.fills.push({
+      time,
+      side: 'Buy',
+      baseAmount,
+      quoteAmount: cost,
+      mid,
+      fee: fill.fee,
+      reason,
+      pnl: null,
+      entryTime: null,
+    });
+  }
+
+  private threshold(
+    percent: { exact: Dec; approx: number } | null,
+    entryApprox: number,
+    lot: { cost: bigint; baseAmount: bigint },
+  ): Threshold | null {
+    if (!percent) return null;
+    return new Threshold(entryApprox * (1 + percent.approx / 100), lot, percent.exact, this.options);
+  }
+
+  /** Sells lot `index` at `mid`; false when the venue refuses (the lot stays open). */
+  private closeLot(index: number, time: number, mid: Exact, reason: string): boolean {
+    const lot = this.lots[index]!;
+    const fill = this.options.venue.fill('Sell', lot.baseAmount, mid);
+    if (!fill) return false;
+    this.lots.splice(index, 1);
+    this.cash += fill.quoteAmount;
+    this.fees = add(this.fees, fill.fee);
+    this.syncPosition();
+    this.fills.push({
+      time,
+      side: 'Sell',
+      baseAmount: lot.baseAmount,
+      quoteAmount: fill.quoteAmount,
+      mid,
+      fee: fill.fee,
+      reason,
+      pnl: fill.quoteAmount - lot.cost,
+      entryTime: lot.openedAt,
+    });
+    return true;
+  }
+
+  private syncPosition(): void {
+    this.position.openLots = this.lots.length;
+    const newest = this.lots[this.lots.length - 1];
+    this.position.lastEntryPrice = newest ? newest.entryApprox : Number.NaN;
+  }
+}
+
+/** A fill's effective price: quote paid or received per whole base. */
+export function fillPrice(fill: RuntimeFill, baseDecimals: number, quoteDecimals: number): Dec {
+  return fromBaseUnits(fill.quoteAmount, quoteDecimals).div(fromBaseUnits(fill.baseAmount, baseDecimals));
+}
+
+/** A fill's mid and fee as decimals (18 significant digits). */
+export function fillDecimals(fill: RuntimeFill): { mid: Dec; fee: Dec } {
+  return { mid: toDec(fill.mid), fee: toDec(fill.fee) };
+}
+
+/** An intent from any strategy, checked (user code may return anything). */
+function checkIntent(intent: unknown): OrderIntent {
+  if (typeof intent === 'object' && intent !== null) {
+    const { action, reason } = intent as { action?: unknown; reason?: unknown };
+    if (action === 'buy' || action === 'sell' || action === 'exit') {
+      if (reason === undefined || reason === null || typeof reason === 'string') {
+        return reason ? { action, reason } : { action };
+      }
+    }
+  }
+  let shown: string;
+  try {
+    shown = JSON.stringify(intent)?.slice(0, 100) ?? String(intent);
+  } catch {
+    shown = String(intent);
+  }
+  throw new StrategyError(
+    `onCandle returned ${shown}: expected null or { action: 'buy' | 'sell' | 'exit', reason?: string }`,
+  );
+}

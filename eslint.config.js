@@ -16,6 +16,7 @@ const SERVER_MODULE_LAYERS = [
   ['holders', 'relay'],
   ['wallet'],
   ['trading'],
+  ['bots'],
 ];
 
 export default tseslint.config(

@@ -13,6 +13,7 @@ import { registerMarketRoutes } from './modules/market/market.routes';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes';
 import { registerTradingRoutes } from './modules/trading/trading.routes';
 import { registerWalletRoutes } from './modules/wallet/wallet.routes';
+import { registerBotsRoutes } from './modules/bots/bots.routes';
 import { registerApiDocs } from './plugins/api-docs';
 import { createRequireAuth } from './plugins/authenticate';
 import { registerWebApp } from './plugins/web-app';
@@ -86,7 +87,7 @@ export async function registerHttpApp(
   config: AppConfig,
   version: string,
 ) {
-  const { auth, email, market, holders, trading, keeper, wallet, hub, now } = services;
+  const { auth, email, market, holders, trading, keeper, wallet, bots, hub, now } = services;
   await registerPlugins(server, version);
   const requireAuth = createRequireAuth(auth);
   registerHealthRoutes(server, { network: config.network, database: services.database.kind, version });
@@ -101,6 +102,7 @@ export async function registerHttpApp(
   registerHoldersRoutes(server, { holders });
   registerTradingRoutes(server, { trading, keeper, requireAuth });
   registerWalletRoutes(server, { wallet, requireAuth });
+  registerBotsRoutes(server, { bots, requireAuth });
   await registerClusterRpc(server, services, config);
   await registerWebApp(server, config.webDistDir ?? path.resolve(SERVER_DIR, '../web/dist'));
 }

@@ -48,6 +48,9 @@ import { createLocalRfqVenue } from './modules/trading/venues/local-rfq-venue';
 import type { SpotVenue } from './modules/trading/venues/spot-venue';
 import { createWalletRepository } from './modules/wallet/wallet.repository';
 import { createWalletService, type WalletService } from './modules/wallet/wallet.service';
+import { createBacktestRunner } from './modules/bots/backtest-runner';
+import { createBotsRepository } from './modules/bots/bots.repository';
+import { createBotsService, type BotsService } from './modules/bots/bots.service';
 
 export interface ServiceOptions {
   log: FastifyBaseLogger;
@@ -79,6 +82,8 @@ export interface Services {
   trading: TradingService;
   /** The limit-order keeper of the local venue (absent with Jupiter). */
   keeper?: LimitKeeper;
+  /** Bot definitions and backtests. */
+  bots: BotsService;
   /** The embedded local cluster when SOLANA_RPC_URL is unset, in a worker thread (its methods are async). */
   cluster?: ClusterHost;
   /** Background jobs: the keeper (or reconciliation) as a singleton; started by the process's entry. */
@@ -323,6 +328,11 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     market,
     keys,
   });
+  const bots = createBotsService({
+    repo: createBotsRepository(database.db, now),
+    backtest: createBacktestRunner({ market, now, log }),
+    now,
+  });
   const scheduler = createScheduler(config, log);
   if (config.jobs) {
     // Sends interrupted by a stop are settled from the chain: by the keeper's passes, or on their own.
@@ -350,6 +360,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     wallet,
     trading,
     keeper,
+    bots,
     cluster,
     scheduler,
     async close() {

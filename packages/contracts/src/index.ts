@@ -27,3 +27,4 @@ export * from './market/market.schemas';
 export * from './market/symbol-lookup';
 export * from './wallet/wallet.schemas';
 export * from './trading/trading.schemas';
+export * from './bots/bots.schemas';

@@ -169,6 +169,30 @@ export const ERRORS = {
   MARKET__PAIR_NOT_FOUND: { status: 404, message: 'Trading pair is not available' },
   MARKET__INVALID_ADDRESS: { status: 400, message: 'Invalid token mint address' },
   MARKET__INVALID_PAIR: { status: 400, message: 'A pair must be BASE/QUOTE, as symbols or mint addresses' },
+  BOTS__NOT_FOUND: { status: 404, message: 'Bot not found' },
+  BOTS__LIMIT_REACHED: {
+    status: 409,
+    message: 'You have reached the limit of 50 bots. Delete one to create another.',
+  },
+  BOTS__RUNNING: { status: 409, message: 'Stop the bot before deleting it' },
+  BOTS__STRATEGY_UNKNOWN: { status: 400, message: 'Unknown strategy_type' },
+  BOTS__INVALID_PARAMETERS: { status: 400, message: 'Invalid strategy parameters' },
+  BOTS__CODE_NOT_SUPPORTED: {
+    status: 400,
+    message: 'Bots from your own code are not available yet: choose a built-in strategy and leave code empty',
+  },
+  BACKTEST__RANGE_IN_FUTURE: { status: 400, message: 'The backtest range must start in the past' },
+  BACKTEST__RANGE_TOO_LARGE: { status: 400, message: 'The backtest range holds too many candles' },
+  BACKTEST__PAIR_NOT_TRADABLE: {
+    status: 400,
+    message: 'Backtests trade a pair of Solana tokens, e.g. SOL/USDC',
+  },
+  BACKTEST__NO_DATA: { status: 422, message: 'No candles in that range' },
+  BACKTEST__TIME_LIMIT: {
+    status: 422,
+    message: 'The backtest took longer than 20 s and was stopped. Shorten the range.',
+  },
+  BACKTEST__STRATEGY_FAILED: { status: 422, message: 'The strategy failed' },
   MARKET__RANGE_TOO_LARGE: {
     status: 400,
     message: 'Too many candles requested; narrow from/to or use a larger interval',

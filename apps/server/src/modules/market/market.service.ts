@@ -227,6 +227,24 @@ export function createMarketService(deps: MarketServiceDeps) {
       };
     },
 
+    /**
+     * The closed candles of a pair for a strategy (backtests, bots): `interval` candles opening in
+     * [fromOpen, toOpen], never the one still forming. No per-request candle limit: callers bound it.
+     */
+    async getClosedPairCandles(
+      symbolOrPair: string,
+      interval: ChartInterval,
+      fromOpen: number,
+      toOpen: number,
+    ): Promise<{ pair: ResolvedPair; candles: TCandle[] }> {
+      const pair = await resolvePair(symbolOrPair);
+      const step = CHART_INTERVAL_SECONDS[interval];
+      const lastClosed = Math.floor(nowSeconds() / step) * step - step;
+      const from = Math.ceil(fromOpen / step) * step;
+      const to = Math.min(Math.floor(toOpen / step) * step, lastClosed);
+      return { pair, candles: await pairCandles(pair, interval, from, to) };
+    },
+
     /** GET /market/chart/{symbol}: a symbol (in USD) or a pair. */
     async getChart(symbolOrPair: string, query: TChartQuery): Promise<TChart> {
       const pair = await resolvePair(symbolOrPair);

@@ -1,0 +1,117 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import {
+  success,
+  ZBacktestRequestSchema,
+  ZBacktestResultSchema,
+  ZBotCreateRequestSchema,
+  ZBotIdParamsSchema,
+  ZBotSchema,
+  ZBotTestRequestSchema,
+  ZBotWithStatusSchema,
+} from '@solterm/contracts';
+import { ok } from '../../lib/reply';
+import type { ZodApp } from '../../lib/zod-app';
+import { authOf } from '../../plugins/authenticate';
+import { strategyCatalogue } from './bot-strategy';
+import type { BotsService } from './bots.service';
+
+/** Backtests cost CPU: each client may start this many a minute (tests and backtests together). */
+export const BACKTEST_RATE_LIMIT = { max: 30, timeWindow: 60_000 };
+
+export interface BotsRoutesDeps {
+  bots: BotsService;
+  requireAuth: preHandlerAsyncHookHandler;
+}
+
+/** Bot definitions and backtests (part 2 §7 "Bots"). A user sees and changes only their own bots. */
+export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
+  const { bots, requireAuth } = deps;
+  const tags = ['bots'];
+  const security = [{ bearerAuth: [] }];
+
+  app.get('/api/bots', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: "The caller's bots, newest first, with the list fields of part 2 §3",
+      response: { 200: success(z.array(ZBotSchema)) },
+    },
+    handler: async (request) => ok(await bots.list(authOf(request).user.id)),
+  });
+
+  app.get('/api/bots/with-status', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: "The caller's bots with their metrics nested under `performance`",
+      response: { 200: success(z.array(ZBotWithStatusSchema)) },
+    },
+    handler: async (request) => ok(await bots.listWithStatus(authOf(request).user.id)),
+  });
+
+  app.get('/api/bots/strategies', {
+    schema: {
+      tags,
+      summary: 'The built-in strategies: type, category, description and parameters with their ranges',
+    },
+    handler: async () => ok(strategyCatalogue()),
+  });
+
+  app.post('/api/bots', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'Creates a bot (part 2 §3 create payload); it starts stopped, every metric zero',
+      body: ZBotCreateRequestSchema,
+      response: { 200: success(ZBotSchema) },
+    },
+    handler: async (request) => ok(await bots.create(authOf(request).user.id, request.body)),
+  });
+
+  app.delete('/api/bots/:id', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'Deletes one of the caller’s bots (a running bot must be stopped first)',
+      params: ZBotIdParamsSchema,
+      response: { 200: success(z.object({ bot_id: z.string(), deleted: z.literal(true) })) },
+    },
+    handler: async (request) => {
+      await bots.remove(authOf(request).user.id, request.params.id);
+      return ok({ bot_id: request.params.id, deleted: true as const });
+    },
+  });
+
+  app.post('/api/bots/backtest', {
+    preHandler: requireAuth,
+    config: { rateLimit: BACKTEST_RATE_LIMIT },
+    schema: {
+      tags,
+      security,
+      summary: 'Backtests one of the caller’s bots over a past range from an initial balance (quote token)',
+      description:
+        'Closed candles at the bot’s interval; fills at the decision candle’s close priced by the live maker’s RFQ pricing and fees; stop loss checked before take profit within a candle. Deterministic.',
+      body: ZBacktestRequestSchema,
+      response: { 200: success(ZBacktestResultSchema) },
+    },
+    handler: async (request) => ok(await bots.backtest(authOf(request).user.id, request.body)),
+  });
+
+  app.post('/api/bots/test', {
+    preHandler: requireAuth,
+    config: { rateLimit: BACKTEST_RATE_LIMIT },
+    schema: {
+      tags,
+      security,
+      summary: '"Run and Test Bot": an unsaved strategy over the last 30 days (default) from 1,000',
+      body: ZBotTestRequestSchema,
+      response: { 200: success(ZBacktestResultSchema) },
+    },
+    handler: async (request) => ok(await bots.test(request.body)),
+  });
+}

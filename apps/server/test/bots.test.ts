@@ -1,0 +1,265 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEFAULT_BOT_CONFIG,
+  MAX_BACKTEST_CANDLES,
+  ZBacktestResultSchema,
+  ZBotSchema,
+  ZBotWithStatusSchema,
+  type TBacktestResult,
+  type TBot,
+} from '@solterm/contracts';
+import {
+  bearer,
+  call,
+  countRows,
+  createClock,
+  createTestApp,
+  databaseTargets,
+  openTestDatabase,
+  registerUser,
+  type TestApp,
+  type TestDatabase,
+} from './helpers/test-app';
+
+const NOW = new Date('2026-01-15T12:00:00Z');
+const SMA_BOT = {
+  name: 'SMA 5/20',
+  description: 'The spec defaults',
+  strategy_type: 'sma_crossover',
+  config: { ...DEFAULT_BOT_CONFIG, amount: 1, parameters: { short_window: 5, long_window: 20 } },
+  is_public: false,
+};
+
+describe.each(databaseTargets())('bots and backtests on %s', (target) => {
+  let database: TestDatabase;
+  let app: TestApp;
+  let alice: string;
+  let bob: string;
+
+  beforeAll(async () => {
+    database = await openTestDatabase(target);
+    app = await createTestApp({
+      database,
+      clock: createClock(NOW),
+      env: { MARKET_SEED: 'bots-test', MARKET_TICK_MS: '3600000' },
+    });
+    alice = (await registerUser(app)).token;
+    bob = (await registerUser(app)).token;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.cleanup();
+  });
+
+  const post = <T>(url: string, token: string | null, payload: unknown) =>
+    call<T>(app, { method: 'POST', url, payload: payload as object, headers: token ? bearer(token) : {} });
+  const get = <T>(url: string, token: string | null) =>
+    call<T>(app, { method: 'GET', url, headers: token ? bearer(token) : {} });
+  const createBot = async (token: string, overrides: Record<string, unknown> = {}) => {
+    const { status, body } = await post<TBot>('/api/bots', token, { ...SMA_BOT, ...overrides });
+    expect(status, JSON.stringify(body)).toBe(200);
+    return body.data;
+  };
+
+  it('creates a bot with the spec defaults, stopped and with every metric zero', async () => {
+    const { status, body } = await post<TBot>('/api/bots', alice, {
+      name: 'Defaults',
+      strategy_type: 'sma_crossover',
+    });
+    expect(status).toBe(200);
+    const bot = ZBotSchema.parse(body.data);
+    expect(bot).toMatchObject({
+      bot_name: 'Defaults',
+      strategy_type: 'sma_crossover',
+      status: 'stopped',
+      is_running: false,
+      network_mode: 'test',
+      total_trades: 0,
+      total_pnl: 0,
+      win_rate: 0,
+      current_balance: 0,
+      started_at: null,
+      is_public: false,
+    });
+    expect(bot.config).toMatchObject({
+      symbol: 'SOL/USDC',
+      amount: 0.0001,
+      stop_loss_percentage: 2,
+      take_profit_percentage: 3,
+      max_positions: 1,
+      parameters: { short_window: 5, long_window: 20 },
+      interval: '1H',
+    });
+  });
+
+  it('lists only the caller’s bots, with and without status, and deletes only the caller’s', async () => {
+    const mine = await createBot(alice, { name: 'Mine' });
+    const theirs = await createBot(bob, { name: 'Theirs' });
+    const list = await get<TBot[]>('/api/bots', alice);
+    expect(list.body.data.map((bot) => bot.bot_id)).toContain(mine.bot_id);
+    expect(list.body.data.map((bot) => bot.bot_id)).not.toContain(theirs.bot_id);
+    const withStatus = await get<unknown[]>('/api/bots/with-status', alice);
+    const entry = withStatus.body.data
+      .map((item) => ZBotWithStatusSchema.parse(item))
+      .find((b) => b.bot_id === mine.bot_id);
+    expect(entry?.performance.total_trades).toBe(0);
+
+    const stranger = await call(app, {
+      method: 'DELETE',
+      url: `/api/bots/${theirs.bot_id}`,
+      headers: bearer(alice),
+    });
+    expect(stranger.status).toBe(404);
+    expect(stranger.body.error).toBe('Bot not found');
+    expect((await get<TBot[]>('/api/bots', bob)).body.data.map((bot) => bot.bot_id)).toContain(theirs.bot_id);
+
+    const deleted = await call(app, {
+      method: 'DELETE',
+      url: `/api/bots/${mine.bot_id}`,
+      headers: bearer(alice),
+    });
+    expect(deleted.status).toBe(200);
+    const again = await call(app, {
+      method: 'DELETE',
+      url: `/api/bots/${mine.bot_id}`,
+      headers: bearer(alice),
+    });
+    expect(again.status).toBe(404);
+    const malformed = await call(app, {
+      method: 'DELETE',
+      url: '/api/bots/not-a-uuid',
+      headers: bearer(alice),
+    });
+    expect(malformed.status).toBe(400);
+  });
+
+  it('refuses bad bots with a clear message and stores nothing', async () => {
+    const before = await countRows(app, 'bots');
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ name: '' }, /Bot name is required/],
+      [{ name: 'x'.repeat(81) }, /at most 80 characters/],
+      [{ strategy_type: 'moon_shot' }, /Unknown strategy_type: moon_shot/],
+      [
+        { config: { ...SMA_BOT.config, parameters: { short_window: 30, long_window: 20 } } },
+        /smaller than long_window/,
+      ],
+      [{ config: { ...SMA_BOT.config, amount: 0 } }, /amount must be greater than 0/],
+      [{ config: { ...SMA_BOT.config, max_positions: 1.5 } }, /whole number/],
+      [{ config: { ...SMA_BOT.config, stop_loss_percentage: 100 } }, /at most 99/],
+      [{ config: { ...SMA_BOT.config, interval: '1S' } }, /Invalid option|interval/],
+      [{ config: { ...SMA_BOT.config, code: 'def on_candle(c, ctx): return None' } }, /not available yet/],
+      [{ config: { ...SMA_BOT.config, code: 'x'.repeat(200_001) } }, /at most 200000 characters/],
+    ];
+    for (const [overrides, message] of cases) {
+      const { status, body } = await post('/api/bots', alice, { ...SMA_BOT, ...overrides });
+      expect(status, JSON.stringify(overrides).slice(0, 80)).toBe(400);
+      expect(body.error).toMatch(message);
+    }
+    expect(await countRows(app, 'bots')).toEqual(before);
+    expect((await post('/api/bots', null, SMA_BOT)).status).toBe(401);
+  });
+
+  it('backtests a bot deterministically, with the spec’s result and value conserved', async () => {
+    const bot = await createBot(alice, { name: 'Backtested' });
+    const request = {
+      bot_id: bot.bot_id,
+      start_date: '2025-10-01',
+      end_date: '2025-12-31',
+      initial_balance: 1000,
+    };
+    const first = await post<TBacktestResult>('/api/bots/backtest', alice, request);
+    expect(first.status, JSON.stringify(first.body).slice(0, 300)).toBe(200);
+    const result = ZBacktestResultSchema.parse(first.body.data);
+    expect(result.initial_balance).toBe(1000);
+    expect(result.symbol).toBe('SOL/USDC');
+    expect(result.candles).toBe(91 * 24 + 1);
+    expect(result.equity_curve.length).toBe(result.candles + 1);
+    expect(result.total_trades).toBeGreaterThan(0);
+    expect(result.winning_trades + result.losing_trades).toBe(result.total_trades);
+    expect(result.trades.filter((trade) => trade.side === 'Sell')).toHaveLength(result.total_trades);
+    // Value conserved: final = initial + closed PnL (+ the open lot marked at the last close).
+    const pnl = result.trades.reduce((sum, trade) => sum + (trade.pnl ?? 0), 0);
+    const open = result.trades.length - 2 * result.total_trades;
+    if (open === 0) expect(result.final_balance).toBeCloseTo(1000 + pnl, 6);
+    expect(result.fees_paid).toBeGreaterThan(0);
+
+    const second = await post<TBacktestResult>('/api/bots/backtest', alice, request);
+    expect(second.body.data).toEqual(first.body.data);
+  });
+
+  it('answers the spec’s messages for bad backtest requests', async () => {
+    const bot = await createBot(alice, { name: 'For bad requests' });
+    const base = {
+      bot_id: bot.bot_id,
+      start_date: '2025-12-01',
+      end_date: '2025-12-31',
+      initial_balance: 1000,
+    };
+    const cases: [Record<string, unknown>, number, string | RegExp][] = [
+      [{ bot_id: undefined }, 400, 'Please select a bot'],
+      [{ start_date: '' }, 400, 'Please select start and end dates'],
+      [{ start_date: '2025-12-31', end_date: '2025-12-01' }, 400, 'Start date must be before end date'],
+      [{ initial_balance: 50 }, 400, 'Initial balance must be at least 100'],
+      [
+        { start_date: '2027-01-01', end_date: '2027-02-01' },
+        400,
+        'The backtest range must start in the past',
+      ],
+    ];
+    for (const [overrides, status, message] of cases) {
+      const response = await post('/api/bots/backtest', alice, { ...base, ...overrides });
+      expect(response.status, JSON.stringify(overrides)).toBe(status);
+      expect(response.body.error).toMatch(message);
+    }
+    const minutes = await createBot(alice, {
+      name: 'Minutes',
+      config: { ...SMA_BOT.config, interval: '1M' },
+    });
+    const tooLong = await post('/api/bots/backtest', alice, {
+      ...base,
+      bot_id: minutes.bot_id,
+      start_date: '2024-01-01',
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error).toMatch(/a backtest covers at most 527040/);
+    const stranger = await post('/api/bots/backtest', bob, base);
+    expect(stranger.status).toBe(404);
+    expect(stranger.body.error).toBe('Bot not found');
+    expect(MAX_BACKTEST_CANDLES).toBe(527_040);
+  });
+
+  it('"Run and Test Bot" backtests an unsaved strategy over the last 30 days from 1,000', async () => {
+    const { status, body } = await post<TBacktestResult>('/api/bots/test', alice, {
+      strategy_type: 'rsi_reversion',
+      config: { ...SMA_BOT.config, parameters: { rsi_period: 14, oversold: 35, overbought: 65 } },
+    });
+    expect(status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    expect(body.data.initial_balance).toBe(1000);
+    expect(Date.parse(body.data.end_date) - Date.parse(body.data.start_date)).toBeLessThanOrEqual(
+      30 * 86_400_000,
+    );
+    expect(body.data.equity_curve.length).toBeGreaterThan(700);
+    expect(typeof body.data.total_return).toBe('number');
+  });
+
+  it('lists the built-in strategies with their parameters', async () => {
+    const { body } = await get<{ type: string; category: string; parameters: { name: string }[] }[]>(
+      '/api/bots/strategies',
+      null,
+    );
+    expect(body.data.map((strategy) => strategy.type)).toEqual([
+      'sma_crossover',
+      'ema_crossover',
+      'rsi_reversion',
+      'bollinger_breakout',
+      'scalper',
+      'dca',
+      'grid',
+    ]);
+    expect(body.data[0]!.parameters.map((parameter) => parameter.name)).toEqual([
+      'short_window',
+      'long_window',
+    ]);
+  });
+});

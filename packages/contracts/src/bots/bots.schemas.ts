@@ -1,0 +1,234 @@
+import { z } from 'zod';
+import { VALIDATION_MESSAGES } from '../errors/messages';
+import {
+  BACKTEST_MIN_INITIAL_BALANCE,
+  BOT_STATUSES,
+  BOT_TEST_DEFAULT_DAYS,
+  BOT_TEST_DEFAULT_INITIAL_BALANCE,
+  DEFAULT_BOT_CONFIG,
+} from '../rules/constants';
+
+// Bots and backtests over the wire (part 2 §3, §5, §7). Amounts and metrics are JSON numbers carrying
+// decimals (whole tokens, percent), as in the rest of the API; times are ISO 8601.
+
+/** Longest bot name and description. */
+export const BOT_NAME_MAX = 80;
+export const BOT_DESCRIPTION_MAX = 2_000;
+/** Largest strategy source a bot may hold (one file, or a zip's files together), in characters. */
+export const BOT_CODE_MAX_CHARS = 200_000;
+/** Bots one user may keep. */
+export const MAX_BOTS_PER_USER = 50;
+/** Candle intervals a strategy may run on (the chart's, without 1S and 12H). */
+export const BOT_INTERVALS = ['1M', '5M', '15M', '1H', '4H', '1D'] as const;
+export type TBotInterval = (typeof BOT_INTERVALS)[number];
+/** The interval a bot runs on when its config names none. */
+export const DEFAULT_BOT_INTERVAL: TBotInterval = '1H';
+/** Most candles one backtest may cover (a year of minutes). */
+export const MAX_BACKTEST_CANDLES = 527_040;
+/** Largest initial balance of a backtest. */
+export const MAX_BACKTEST_INITIAL_BALANCE = 1_000_000_000;
+/** Fills a backtest answer lists at most (the metrics count them all). */
+export const MAX_BACKTEST_TRADES_LISTED = 5_000;
+
+export const ZBotStatusSchema = z.enum(BOT_STATUSES);
+export type TBotStatus = z.infer<typeof ZBotStatusSchema>;
+
+const percent = (name: string, max: number) =>
+  z
+    .number({ message: `${name} must be a number` })
+    .min(0, { message: `${name} must be at least 0` })
+    .max(max, { message: `${name} must be at most ${max}` });
+
+/** A bot's strategy settings (the create payload's `config`), defaults from part 2 §9. */
+export const ZBotConfigSchema = z.object({
+  code: z
+    .string()
+    .max(BOT_CODE_MAX_CHARS, { message: `Strategy code must be at most ${BOT_CODE_MAX_CHARS} characters` })
+    .default(''),
+  symbol: z
+    .string()
+    .trim()
+    .min(1, { message: 'symbol is required' })
+    .max(140)
+    .default(DEFAULT_BOT_CONFIG.symbol),
+  amount: z
+    .number({ message: 'amount must be a number' })
+    .positive({ message: 'amount must be greater than 0' })
+    .max(1e9, { message: 'amount must be at most 1000000000' })
+    .default(DEFAULT_BOT_CONFIG.amount),
+  stop_loss_percentage: percent('stop_loss_percentage', 99)
+    .nullable()
+    .default(DEFAULT_BOT_CONFIG.stop_loss_percentage),
+  take_profit_percentage: percent('take_profit_percentage', 10_000)
+    .nullable()
+    .default(DEFAULT_BOT_CONFIG.take_profit_percentage),
+  max_positions: z
+    .number({ message: 'max_positions must be a number' })
+    .int({ message: 'max_positions must be a whole number' })
+    .min(1, { message: 'max_positions must be at least 1' })
+    .max(100, { message: 'max_positions must be at most 100' })
+    .default(DEFAULT_BOT_CONFIG.max_positions),
+  /** Strategy parameters: `short_window`, `long_window`, `rsi_period`, … (numbers). */
+  parameters: z
+    .record(z.string().max(40), z.number({ message: 'parameters must be numbers' }))
+    .refine((value) => Object.keys(value).length <= 20, { message: 'At most 20 parameters' })
+    .default({ ...DEFAULT_BOT_CONFIG.parameters }),
+  interval: z.enum(BOT_INTERVALS).default(DEFAULT_BOT_INTERVAL),
+});
+export type TBotConfig = z.infer<typeof ZBotConfigSchema>;
+
+/** POST /bots (part 2 §3 "Bot create payload"). */
+export const ZBotCreateRequestSchema = z.object({
+  name: z
+    .string({ message: 'Bot name is required' })
+    .trim()
+    .min(1, { message: 'Bot name is required' })
+    .max(BOT_NAME_MAX, { message: `Bot name must be at most ${BOT_NAME_MAX} characters` }),
+  description: z
+    .string()
+    .trim()
+    .max(BOT_DESCRIPTION_MAX, { message: `Description must be at most ${BOT_DESCRIPTION_MAX} characters` })
+    .default(''),
+  strategy_type: z
+    .string({ message: 'strategy_type is required' })
+    .trim()
+    .min(1, { message: 'strategy_type is required' })
+    .max(40),
+  config: ZBotConfigSchema.prefault({}),
+  is_public: z.boolean().default(false),
+});
+export type TBotCreateRequest = z.input<typeof ZBotCreateRequestSchema>;
+
+/** A bot's figures, computed from its own fills (zero until it has run). */
+export const ZBotMetricsSchema = z.object({
+  total_trades: z.number(),
+  total_pnl: z.number(),
+  win_rate: z.number(),
+  current_balance: z.number(),
+  daily_pnl: z.number(),
+  weekly_pnl: z.number(),
+  monthly_pnl: z.number(),
+  max_drawdown: z.number(),
+  sharpe_ratio: z.number(),
+  last_trade_time: z.string().nullable(),
+  started_at: z.string().nullable(),
+  estimated_completion: z.string().nullable(),
+  current_task: z.string().nullable(),
+  progress_percentage: z.number(),
+});
+export type TBotMetrics = z.infer<typeof ZBotMetricsSchema>;
+
+const botIdentity = {
+  bot_id: z.string(),
+  bot_name: z.string(),
+  strategy_type: z.string(),
+  status: ZBotStatusSchema,
+  is_running: z.boolean(),
+  /** 'mainnet' (on-chain, real funds on the configured cluster) or 'test' (paper). */
+  network_mode: z.string(),
+};
+
+/** GET /bots: a bot with the list fields of part 2 §3, plus its definition for its owner. */
+export const ZBotSchema = z.object({
+  ...botIdentity,
+  ...ZBotMetricsSchema.shape,
+  description: z.string(),
+  is_public: z.boolean(),
+  config: ZBotConfigSchema,
+  created_at: z.string(),
+});
+export type TBot = z.infer<typeof ZBotSchema>;
+
+/** GET /bots/with-status: the metrics nested under `performance`. */
+export const ZBotWithStatusSchema = z.object({ ...botIdentity, performance: ZBotMetricsSchema });
+export type TBotWithStatus = z.infer<typeof ZBotWithStatusSchema>;
+
+export const ZBotIdParamsSchema = z.object({ id: z.string().uuid({ message: 'Bot not found' }) });
+
+const dateText = z
+  .string({ message: VALIDATION_MESSAGES.selectDates })
+  .trim()
+  .min(1, { message: VALIDATION_MESSAGES.selectDates })
+  .refine((value) => !Number.isNaN(Date.parse(value)), { message: 'Dates must be ISO 8601 (2025-01-31)' });
+
+const initialBalance = z
+  .number({ message: `Initial balance must be a number of at least ${BACKTEST_MIN_INITIAL_BALANCE}` })
+  .min(BACKTEST_MIN_INITIAL_BALANCE, {
+    message: `Initial balance must be at least ${BACKTEST_MIN_INITIAL_BALANCE}`,
+  })
+  .max(MAX_BACKTEST_INITIAL_BALANCE, {
+    message: `Initial balance must be at most ${MAX_BACKTEST_INITIAL_BALANCE}`,
+  });
+
+/** POST /bots/backtest (part 2 §3 "Backtest request", §5). */
+export const ZBacktestRequestSchema = z
+  .object({
+    bot_id: z
+      .string({ message: VALIDATION_MESSAGES.selectBot })
+      .uuid({ message: VALIDATION_MESSAGES.selectBot }),
+    start_date: dateText,
+    end_date: dateText,
+    initial_balance: initialBalance,
+  })
+  .refine((value) => Date.parse(value.start_date) < Date.parse(value.end_date), {
+    message: VALIDATION_MESSAGES.startBeforeEnd,
+    path: ['end_date'],
+  });
+export type TBacktestRequest = z.infer<typeof ZBacktestRequestSchema>;
+
+/**
+ * POST /bots/test — "Run and Test Bot" on /bots, before the bot exists: the create payload's strategy
+ * over the last `days` days (default 30) from `initial_balance` (default 1,000).
+ */
+export const ZBotTestRequestSchema = ZBotCreateRequestSchema.pick({
+  strategy_type: true,
+  config: true,
+}).extend({
+  days: z.number().int().min(1).max(366).default(BOT_TEST_DEFAULT_DAYS),
+  initial_balance: initialBalance.default(BOT_TEST_DEFAULT_INITIAL_BALANCE),
+});
+export type TBotTestRequest = z.input<typeof ZBotTestRequestSchema>;
+
+export const ZBacktestTradeSchema = z.object({
+  time: z.string(),
+  side: z.enum(['Buy', 'Sell']),
+  quantity: z.number(),
+  price: z.number(),
+  /** Quote paid or received, fee included. */
+  value: z.number(),
+  fee: z.number(),
+  /** For a sell: proceeds − the lot's cost. */
+  pnl: z.number().nullable(),
+  reason: z.string(),
+});
+export type TBacktestTrade = z.infer<typeof ZBacktestTradeSchema>;
+
+/** The spec's backtest result (part 2 §3) plus the metrics of a demanding trader and the trade list. */
+export const ZBacktestResultSchema = z.object({
+  initial_balance: z.number(),
+  final_balance: z.number(),
+  /** Percent. */
+  total_return: z.number(),
+  total_trades: z.number(),
+  win_rate: z.number(),
+  max_drawdown: z.number(),
+  sharpe_ratio: z.number(),
+  winning_trades: z.number(),
+  losing_trades: z.number(),
+  /** Hourly (or per-candle, for longer candles) portfolio values. */
+  equity_curve: z.array(z.object({ timestamp: z.string(), value: z.number() })),
+  sortino_ratio: z.number(),
+  calmar_ratio: z.number(),
+  profit_factor: z.number().nullable(),
+  expectancy: z.number(),
+  exposure: z.number(),
+  fees_paid: z.number(),
+  trades: z.array(ZBacktestTradeSchema),
+  trades_truncated: z.boolean(),
+  symbol: z.string(),
+  interval: z.enum(BOT_INTERVALS),
+  start_date: z.string(),
+  end_date: z.string(),
+  candles: z.number(),
+});
+export type TBacktestResult = z.infer<typeof ZBacktestResultSchema>;

@@ -212,3 +212,37 @@ test('Trending → Buy of a token outside the identity map, filled, at both widt
   await page.waitForTimeout(500);
   await page.screenshot({ path: 'docs/screenshots/trending-buy-filled-phone.png' });
 });
+
+test('/bots after Run and Test Bot and /backtest with results, at both widths', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInWithLocalWallet(page);
+  await page.goto('/bots');
+  await page.getByLabel('Name').fill('SMA 5/20 on SOL');
+  await page.getByLabel('Amount per trade (base token)').fill('1');
+  await page.getByLabel('Candle interval').selectOption('15M');
+  await page.getByRole('button', { name: 'Run and Test Bot' }).click();
+  await expect(page.getByTestId('backtest-chart').locator('canvas').first()).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Create Bot' }).click();
+  await expect(page.getByTestId('bot-card')).toBeVisible();
+  // Let the toasts go.
+  await page.waitForTimeout(5_000);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: 'docs/screenshots/bots-desktop.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalOverflow(page, '/bots');
+  await page.screenshot({ path: 'docs/screenshots/bots-phone.png' });
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/backtest');
+  const start = new Date(Date.now() - 90 * 86_400_000).toISOString().slice(0, 10);
+  await page.getByLabel('Start date').fill(start);
+  await page.getByRole('button', { name: 'Run Backtest' }).click();
+  await expect(page.getByTestId('backtest-chart').locator('canvas').first()).toBeVisible({ timeout: 30_000 });
+  await page.waitForTimeout(5_000);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: 'docs/screenshots/backtest-desktop.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalOverflow(page, '/backtest');
+  await page.screenshot({ path: 'docs/screenshots/backtest-phone.png' });
+});

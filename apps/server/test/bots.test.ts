@@ -173,7 +173,8 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     const result = ZBacktestResultSchema.parse(first.body.data);
     expect(result.initial_balance).toBe(1000);
     expect(result.symbol).toBe('SOL/USDC');
-    expect(result.candles).toBe(91 * 24 + 1);
+    // The end date is inclusive: 1 October 00:00 to 31 December 23:00.
+    expect(result.candles).toBe(92 * 24);
     expect(result.equity_curve.length).toBe(result.candles + 1);
     expect(result.total_trades).toBeGreaterThan(0);
     expect(result.winning_trades + result.losing_trades).toBe(result.total_trades);

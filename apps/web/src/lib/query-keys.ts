@@ -18,6 +18,12 @@ export const queryKeys = {
     orderBook: (pairId: string) => ['trading', 'orderbook', pairId] as const,
     tradable: (pairs: readonly string[]) => ['trading', 'tradable', pairs] as const,
   },
+  /** The user's bots and the built-in strategies. */
+  bots: {
+    all: ['bots'] as const,
+    list: ['bots', 'list'] as const,
+    strategies: ['bots', 'strategies'] as const,
+  },
   /** Wallet reads (balances come from the chain). */
   wallet: {
     all: ['wallet'] as const,

@@ -55,6 +55,12 @@ function botToWire(row: BotRow): TBot {
   };
 }
 
+/** A date-only end (`2025-12-31`) includes its whole day; a date-time is taken as it is. */
+function endOf(text: string): Date {
+  const date = new Date(text);
+  return /^\d{4}-\d{2}-\d{2}$/.test(text.trim()) ? new Date(date.getTime() + DAY_MS - 1000) : date;
+}
+
 /** A stable seed per bot, so a bot's backtest of a range always gives the same result. */
 function seedOf(text: string): number {
   let hash = 0x811c9dc5;
@@ -109,7 +115,7 @@ export function createBotsService(deps: { repo: BotsRepository; backtest: Backte
         strategy: resolveBotStrategy(bot.strategyType, bot.config),
         config: bot.config,
         from: new Date(request.start_date),
-        to: new Date(request.end_date),
+        to: endOf(request.end_date),
         initialBalance: request.initial_balance,
         seed: seedOf(bot.id),
       });

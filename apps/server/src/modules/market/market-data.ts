@@ -45,6 +45,12 @@ export interface CandleRequest {
   fromOpen: number;
   /** Open time of the last candle, unix seconds (the forming candle when it contains now). */
   toOpen: number;
+  /**
+   * `chart` (default): the history charts show (the simulator keeps 7 days of minutes and a year of
+   * hours). `all`: everything the source can give, for backtests (the simulator computes any past
+   * second since the token's launch; live providers have their own limits).
+   */
+  history?: 'chart' | 'all';
 }
 
 /**

@@ -142,11 +142,12 @@ export function createMarketService(deps: MarketServiceDeps) {
     interval: ChartInterval,
     fromOpen: number,
     toOpen: number,
+    history: 'chart' | 'all' = 'chart',
   ): Promise<TCandle[]> {
     if (toOpen < fromOpen) return [];
-    const base = await data.getCandles({ token: pair.base, interval, fromOpen, toOpen });
+    const base = await data.getCandles({ token: pair.base, interval, fromOpen, toOpen, history });
     if (pair.quote === USD) return base.map(formatCandle);
-    const quote = await data.getCandles({ token: pair.quote, interval, fromOpen, toOpen });
+    const quote = await data.getCandles({ token: pair.quote, interval, fromOpen, toOpen, history });
     return divideCandles(base, quote);
   }
 
@@ -229,7 +230,8 @@ export function createMarketService(deps: MarketServiceDeps) {
 
     /**
      * The closed candles of a pair for a strategy (backtests, bots): `interval` candles opening in
-     * [fromOpen, toOpen], never the one still forming. No per-request candle limit: callers bound it.
+     * [fromOpen, toOpen], never the one still forming, from all the history the source has (not only
+     * what charts show). No per-request candle limit: callers bound it.
      */
     async getClosedPairCandles(
       symbolOrPair: string,
@@ -242,7 +244,7 @@ export function createMarketService(deps: MarketServiceDeps) {
       const lastClosed = Math.floor(nowSeconds() / step) * step - step;
       const from = Math.ceil(fromOpen / step) * step;
       const to = Math.min(Math.floor(toOpen / step) * step, lastClosed);
-      return { pair, candles: await pairCandles(pair, interval, from, to) };
+      return { pair, candles: await pairCandles(pair, interval, from, to, 'all') };
     },
 
     /** GET /market/chart/{symbol}: a symbol (in USD) or a pair. */

@@ -1,57 +1,150 @@
-import { BarChart3, CalendarRange, FlaskConical, Percent, TrendingDown, Wallet } from 'lucide-react';
-import { ChartPreview, UpcomingPage } from '../../components/layout/upcoming';
-import { Card, CardHeader } from '../../components/ui/card';
+import { useState } from 'react';
+import { FlaskConical } from 'lucide-react';
+import {
+  BACKTEST_DEFAULT_INITIAL_BALANCE,
+  BACKTEST_INITIAL_BALANCE_STEP,
+  BACKTEST_MESSAGES,
+  BACKTEST_MIN_INITIAL_BALANCE,
+  VALIDATION_MESSAGES,
+  type TBacktestResult,
+} from '@solterm/contracts';
+import { Button } from '../../components/ui/button';
+import { Card, CardBody, CardHeader } from '../../components/ui/card';
+import { EmptyState } from '../../components/ui/empty-state';
+import { Input } from '../../components/ui/input';
+import { Notice } from '../../components/ui/notice';
 import { PageHeader } from '../../components/ui/page-header';
+import { Select } from '../../components/ui/select';
+import { getErrorMessage } from '../../lib/api-client';
+import { notify } from '../../lib/toast';
+import { botsApi } from '../../features/bots/bots-api';
+import { BacktestResults } from '../../features/bots/components/backtest-results';
+import { useBots } from '../../features/bots/use-bots';
 
-const CAPABILITIES = [
-  {
-    icon: CalendarRange,
-    title: 'Pick a bot and a window',
-    text: 'Choose one of your bots, a start and an end date.',
-  },
-  {
-    icon: Wallet,
-    title: 'Initial balance',
-    text: 'Start from any balance of 100 or more, in steps of 100 (1000 by default).',
-  },
-  {
-    icon: Percent,
-    title: 'Results',
-    text: 'Final balance, total return, trades, win rate, max drawdown, Sharpe ratio, winning and losing trades.',
-  },
-  {
-    icon: BarChart3,
-    title: 'Equity curve',
-    text: 'Hourly portfolio value on one axis and drawdown from the running peak on the other.',
-  },
-  {
-    icon: TrendingDown,
-    title: 'No look-ahead',
-    text: 'The strategy only ever sees candles up to the moment it decides, exactly as it would live.',
-  },
-];
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
-/** /backtest: replay a bot over history (arrives with the backtest issue). */
+/** /backtest (part 2 §2): a bot, a start and end date and an initial balance; then the results. */
 export default function BacktestPage() {
+  const bots = useBots();
+  const today = new Date();
+  const [botId, setBotId] = useState('');
+  const [startDate, setStartDate] = useState(isoDay(new Date(today.getTime() - 30 * 86_400_000)));
+  const [endDate, setEndDate] = useState(isoDay(today));
+  const [balance, setBalance] = useState(String(BACKTEST_DEFAULT_INITIAL_BALANCE));
+  const [isRunning, setIsRunning] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<TBacktestResult | null>(null);
+  const list = bots.data ?? [];
+  const selected = botId || list[0]?.bot_id || '';
+
+  async function run() {
+    const refuse = (message: string) => {
+      setError(message);
+      notify.error(BACKTEST_MESSAGES.failed(message));
+    };
+    if (!selected) return refuse(VALIDATION_MESSAGES.selectBot);
+    if (!startDate || !endDate) return refuse(VALIDATION_MESSAGES.selectDates);
+    if (Date.parse(startDate) >= Date.parse(endDate)) return refuse(VALIDATION_MESSAGES.startBeforeEnd);
+    const initialBalance = Number(balance);
+    if (!(initialBalance >= BACKTEST_MIN_INITIAL_BALANCE)) {
+      return refuse(`Initial balance must be at least ${BACKTEST_MIN_INITIAL_BALANCE}`);
+    }
+    setError(null);
+    setIsRunning(true);
+    try {
+      const answer = await botsApi.backtest({
+        bot_id: selected,
+        start_date: startDate,
+        end_date: endDate,
+        initial_balance: initialBalance,
+      });
+      setResult(answer);
+      notify.success(BACKTEST_MESSAGES.succeeded);
+    } catch (caught) {
+      const message = getErrorMessage(caught, '');
+      setError(message || BACKTEST_MESSAGES.failed());
+      notify.error(BACKTEST_MESSAGES.failed(message || undefined));
+    } finally {
+      setIsRunning(false);
+    }
+  }
+
   return (
     <>
       <PageHeader
         title="Backtest"
-        description="Replay a bot over historical candles before you trust it with funds."
+        description="Replay a bot over any past range with the live venue's prices and fees."
       />
-      <UpcomingPage
-        arrivesWith="the backtest runner"
-        summary="Backtests run the same strategy code as live bots over stored market candles and report the metrics that matter."
-        capabilities={CAPABILITIES}
-        preview={
-          <Card>
-            <CardHeader title="Portfolio value and drawdown" icon={<FlaskConical className="size-4" />} />
-            <div className="opacity-40" aria-hidden="true">
-              <ChartPreview height="h-64" />
+      <div className="grid min-w-0 gap-4 xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+        <Card className="self-start">
+          <CardHeader title="Run a backtest" icon={<FlaskConical className="size-4" />} />
+          <CardBody className="grid gap-3">
+            <Select
+              label="Bot"
+              value={selected}
+              disabled={list.length === 0}
+              options={
+                list.length === 0
+                  ? [
+                      {
+                        value: '',
+                        label: bots.isPending ? 'Loading bots…' : 'No bots yet: create one on /bots',
+                      },
+                    ]
+                  : list.map((bot) => ({
+                      value: bot.bot_id,
+                      label: `${bot.bot_name} · ${bot.strategy_type}`,
+                    }))
+              }
+              onChange={(e) => setBotId(e.target.value)}
+            />
+            <div className="grid grid-cols-2 gap-3">
+              <Input
+                label="Start date"
+                type="date"
+                value={startDate}
+                max={endDate}
+                onChange={(e) => setStartDate(e.target.value)}
+              />
+              <Input
+                label="End date"
+                type="date"
+                value={endDate}
+                max={isoDay(today)}
+                onChange={(e) => setEndDate(e.target.value)}
+              />
             </div>
+            <Input
+              label="Initial balance"
+              type="number"
+              min={BACKTEST_MIN_INITIAL_BALANCE}
+              step={BACKTEST_INITIAL_BALANCE_STEP}
+              value={balance}
+              hint={`At least ${BACKTEST_MIN_INITIAL_BALANCE}, in the pair's quote token`}
+              onChange={(e) => setBalance(e.target.value)}
+            />
+            {error && (
+              <Notice tone="error" aria-label="Backtest error">
+                {error}
+              </Notice>
+            )}
+            <Button onClick={() => void run()} disabled={isRunning || !selected} isLoading={isRunning}>
+              {isRunning ? 'Running...' : 'Run Backtest'}
+            </Button>
+          </CardBody>
+        </Card>
+        {result ? (
+          <BacktestResults result={result} />
+        ) : (
+          <Card>
+            <EmptyState
+              icon={<FlaskConical className="size-4" />}
+              title="No backtest yet"
+              description="Pick a bot, a range and a balance, then Run Backtest: the results grid, the equity and drawdown chart and the trade list appear here."
+            />
           </Card>
-        }
-      />
+        )}
+      </div>
     </>
   );
 }

@@ -1,61 +1,33 @@
-import { Bot, Code2, Gauge, KeyRound, Play, Upload } from 'lucide-react';
-import { TablePreview, UpcomingPage } from '../../components/layout/upcoming';
-import { Card, CardHeader } from '../../components/ui/card';
+import { useState } from 'react';
+import type { TBacktestResult } from '@solterm/contracts';
 import { PageHeader } from '../../components/ui/page-header';
+import { Card, CardBody } from '../../components/ui/card';
+import { BacktestResults } from '../../features/bots/components/backtest-results';
+import { BotList } from '../../features/bots/components/bot-list';
+import { CreateBotForm } from '../../features/bots/components/create-bot-form';
 
-const CAPABILITIES = [
-  {
-    icon: Bot,
-    title: 'Your bots at a glance',
-    text: 'Cards with strategy, trades, PnL, win rate, balance and network; running bots show their current task, time remaining and progress.',
-  },
-  {
-    icon: Play,
-    title: 'Start, stop, withdraw, delete',
-    text: 'Control each bot from its card. Mainnet bots ask for a delegation approval in your wallet before the first start.',
-  },
-  {
-    icon: Code2,
-    title: 'Code editor',
-    text: 'Write or paste strategy code, edit and save it, copy it, then Run and Test Bot before creating it.',
-  },
-  {
-    icon: Upload,
-    title: 'Upload a strategy',
-    text: 'Drop a .zip, .py or .json file (.js also accepted); Python and JavaScript files open in the editor.',
-  },
-  {
-    icon: KeyRound,
-    title: 'Delegated funds',
-    text: 'Approve 0.1–100 SOL for a bot with an SPL approval you sign; revoke it whenever you like.',
-  },
-  {
-    icon: Gauge,
-    title: 'Live updates',
-    text: 'Status changes and progress stream in real time over the terminal’s websocket.',
-  },
-];
-
-/** /bots: the user's trading bots (arrives with the bots issue). */
+/** /bots (part 2 §2): create and test a bot, and the user's bots as cards. */
 export default function BotsPage() {
+  const [tested, setTested] = useState<TBacktestResult | null>(null);
   return (
     <>
-      <PageHeader title="Bots" description="Create, test and run automated trading strategies." />
-      <UpcomingPage
-        arrivesWith="the bot runtime"
-        summary="Bots trade for you with the same strategy code that backtests use, so a backtest predicts what the bot does live."
-        capabilities={CAPABILITIES}
-        preview={
-          <Card>
-            <CardHeader title="Your bots" icon={<Bot className="size-4" />} />
-            <div className="opacity-40" aria-hidden="true">
-              <TablePreview
-                columns={['Bot', 'Strategy', 'Trades', 'PnL', 'Win rate', 'Balance', 'Network', 'Status']}
-              />
-            </div>
+      <PageHeader title="Bots" description="Create, test and backtest automated trading strategies." />
+      <div className="grid min-w-0 gap-4 xl:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
+        <CreateBotForm onTested={setTested} />
+        {tested ? (
+          <BacktestResults result={tested} title="Test results" />
+        ) : (
+          <Card className="hidden xl:block">
+            <CardBody className="flex h-full items-center justify-center text-center text-sm text-muted">
+              Run and Test Bot backtests the form's strategy over the last 30 days from 1,000 and shows the
+              return, win rate and equity curve here.
+            </CardBody>
           </Card>
-        }
-      />
+        )}
+      </div>
+      <div className="mt-4">
+        <BotList />
+      </div>
     </>
   );
 }

@@ -91,9 +91,15 @@ export function createCandleStore(options: CandleStoreOptions) {
   let cachedCandles = 0;
 
   /** Open time of the oldest candle the market has at this resolution (its history window). */
-  function windowStart(token: SimulatedToken, resolution: SeriesResolution, now: number): number {
+  function windowStart(
+    token: SimulatedToken,
+    resolution: SeriesResolution,
+    now: number,
+    history: 'chart' | 'all' = 'chart',
+  ): number {
     const lastClosed = Math.floor(now / resolution) * resolution - resolution;
     const launch = Math.ceil(token.launchedAtSeconds / resolution) * resolution;
+    if (history === 'all') return launch;
     const days = resolution === MINUTE ? MINUTE_HISTORY_DAYS : HOURLY_HISTORY_DAYS;
     return Math.max(launch, lastClosed - days * DAY + resolution);
   }
@@ -143,7 +149,7 @@ export function createCandleStore(options: CandleStoreOptions) {
 
   /**
    * Candles of one resolution with open times in [fromOpen, toOpen] (clamped to the history
-   * window), oldest first; the last is the forming candle when the range reaches now. Yields to the
+   * window, or to the token's launch with `history` 'all'), oldest first; the last is the forming candle when the range reaches now. Yields to the
    * event loop after each chunk it had to compute, so a cold year of hours never stalls other requests.
    */
   async function getRange(
@@ -151,12 +157,13 @@ export function createCandleStore(options: CandleStoreOptions) {
     resolution: SeriesResolution,
     fromOpen: number,
     toOpen: number,
+    history: 'chart' | 'all' = 'chart',
   ): Promise<RawCandle[]> {
     const now = options.nowSeconds();
     const lastClosed = Math.floor(now / resolution) * resolution - resolution;
     let openTime = Math.max(
       Math.ceil(fromOpen / resolution) * resolution,
-      windowStart(token, resolution, now),
+      windowStart(token, resolution, now, history),
     );
     const out: RawCandle[] = [];
     const closedThrough = Math.min(toOpen, lastClosed);

@@ -188,6 +188,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions): MarketDa
         resolution,
         request.fromOpen,
         request.toOpen + step - resolution,
+        request.history,
       );
       return step === resolution ? base : aggregateCandles(base, step);
     },

@@ -1,0 +1,163 @@
+import { Download, FileJson } from 'lucide-react';
+import {
+  BACKTEST_SHARPE_DECIMALS,
+  BACKTEST_WIN_RATE_DECIMALS,
+  parsePair,
+  type TBacktestResult,
+} from '@solterm/contracts';
+import { Button } from '../../../components/ui/button';
+import { Card, CardBody, CardHeader, Stat } from '../../../components/ui/card';
+import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
+import { cn } from '../../../lib/cn';
+import { backtestJson, backtestTradesCsv, downloadText } from '../backtest-export';
+import { EquityChart } from './equity-chart';
+
+/** Trades the page lists; the export holds them all. */
+const LISTED_TRADES = 200;
+
+const fixed = (value: number, decimals: number) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+const signedPercent = (value: number) => `${value > 0 ? '+' : ''}${fixed(value, 2)}%`;
+const toneOf = (value: number) => (value > 0 ? 'up' : value < 0 ? 'down' : 'neutral');
+
+/**
+ * A backtest's result (part 2 §2): the spec's grid (initial and final balance, total return styled by
+ * sign, total trades, win rate to 1 decimal, max drawdown, Sharpe to 3 decimals, winning and losing
+ * trades, data points in hours when there is a curve), the metrics a trader also asks for, the chart,
+ * and the trade list with CSV and JSON export.
+ */
+export function BacktestResults({
+  result,
+  title = 'Backtest results',
+}: {
+  result: TBacktestResult;
+  title?: string;
+}) {
+  const quote = parsePair(result.symbol)?.quote ?? 'USDC';
+  const slug = `backtest-${result.symbol.replace('/', '-')}-${result.start_date.slice(0, 10)}-${result.end_date.slice(0, 10)}`;
+  const stats: { label: string; value: string; tone?: 'up' | 'down' | 'neutral' }[] = [
+    { label: `Initial balance (${quote})`, value: fixed(result.initial_balance, 2) },
+    { label: `Final balance (${quote})`, value: fixed(result.final_balance, 2) },
+    { label: 'Total return', value: signedPercent(result.total_return), tone: toneOf(result.total_return) },
+    { label: 'Total trades', value: String(result.total_trades) },
+    { label: 'Win rate', value: `${fixed(result.win_rate, BACKTEST_WIN_RATE_DECIMALS)}%` },
+    {
+      label: 'Max drawdown',
+      value: `${fixed(result.max_drawdown, 2)}%`,
+      tone: result.max_drawdown > 0 ? 'down' : 'neutral',
+    },
+    { label: 'Sharpe ratio', value: fixed(result.sharpe_ratio, BACKTEST_SHARPE_DECIMALS) },
+    { label: 'Winning trades', value: String(result.winning_trades) },
+    { label: 'Losing trades', value: String(result.losing_trades) },
+  ];
+  if (result.equity_curve.length > 0) {
+    stats.push({ label: 'Data points (hours)', value: String(result.equity_curve.length) });
+  }
+  const more = [
+    { label: 'Sortino', value: fixed(result.sortino_ratio, 3) },
+    { label: 'Calmar', value: fixed(result.calmar_ratio, 3) },
+    { label: 'Profit factor', value: result.profit_factor === null ? '—' : fixed(result.profit_factor, 2) },
+    { label: `Expectancy (${quote})`, value: fixed(result.expectancy, 4) },
+    { label: 'Exposure', value: `${fixed(result.exposure, 1)}%` },
+    { label: `Fees paid (${quote})`, value: fixed(result.fees_paid, 4) },
+  ];
+  return (
+    <div className="flex min-w-0 flex-col gap-4" data-testid="backtest-results">
+      <Card>
+        <CardHeader
+          title={title}
+          description={`${result.symbol} · ${result.interval} candles · ${result.start_date.slice(0, 10)} → ${result.end_date.slice(0, 10)} · ${result.candles.toLocaleString('en-US')} candles`}
+        />
+        <CardBody className="grid grid-cols-2 gap-x-4 gap-y-4 sm:grid-cols-3 lg:grid-cols-5">
+          {stats.map((stat) => (
+            <Stat key={stat.label} label={stat.label} value={stat.value} tone={stat.tone} />
+          ))}
+        </CardBody>
+        <div className="grid grid-cols-3 gap-x-4 gap-y-2 border-t border-line px-4 py-3 text-xs sm:grid-cols-6">
+          {more.map((item) => (
+            <div key={item.label} className="min-w-0">
+              <div className="text-faint">{item.label}</div>
+              <div className="num truncate text-fg">{item.value}</div>
+            </div>
+          ))}
+        </div>
+      </Card>
+      <Card>
+        <CardHeader
+          title="Portfolio value and drawdown"
+          description="Value on the left axis, drawdown from the running peak on the right"
+        />
+        <div className="p-2">
+          <EquityChart result={result} quote={quote} />
+        </div>
+      </Card>
+      <Card>
+        <CardHeader
+          title="Trades"
+          description={
+            result.trades.length === 0
+              ? 'The strategy made no trade in this range.'
+              : `${result.trades.length.toLocaleString('en-US')} fills${result.trades_truncated ? ' (the first 5,000)' : ''}; the first ${Math.min(LISTED_TRADES, result.trades.length)} shown, all in the export`
+          }
+          actions={
+            <>
+              <Button
+                size="xs"
+                variant="secondary"
+                onClick={() => downloadText(`${slug}.csv`, backtestTradesCsv(result), 'text/csv')}
+              >
+                <Download className="size-3.5" /> CSV
+              </Button>
+              <Button
+                size="xs"
+                variant="secondary"
+                onClick={() => downloadText(`${slug}.json`, backtestJson(result), 'application/json')}
+              >
+                <FileJson className="size-3.5" /> JSON
+              </Button>
+            </>
+          }
+        />
+        {result.trades.length > 0 && (
+          <div className="max-h-96 overflow-auto">
+            <Table aria-label="Backtest trades">
+              <THead>
+                <Tr>
+                  <Th>Time</Th>
+                  <Th>Side</Th>
+                  <Th isNumeric>Quantity</Th>
+                  <Th isNumeric>Price</Th>
+                  <Th isNumeric>Value</Th>
+                  <Th isNumeric>Fee</Th>
+                  <Th isNumeric>PnL</Th>
+                  <Th>Reason</Th>
+                </Tr>
+              </THead>
+              <TBody>
+                {result.trades.slice(0, LISTED_TRADES).map((trade, index) => (
+                  <Tr key={`${trade.time}-${index}`}>
+                    <Td className="num text-muted">{trade.time.slice(0, 16).replace('T', ' ')}</Td>
+                    <Td className={trade.side === 'Buy' ? 'text-up' : 'text-down'}>{trade.side}</Td>
+                    <Td isNumeric>{trade.quantity}</Td>
+                    <Td isNumeric>{trade.price}</Td>
+                    <Td isNumeric>{fixed(trade.value, 4)}</Td>
+                    <Td isNumeric className="text-muted">
+                      {fixed(trade.fee, 4)}
+                    </Td>
+                    <Td
+                      isNumeric
+                      className={cn(trade.pnl !== null && (trade.pnl >= 0 ? 'text-up' : 'text-down'))}
+                    >
+                      {trade.pnl === null ? '—' : fixed(trade.pnl, 4)}
+                    </Td>
+                    <Td className="max-w-56 truncate text-muted">{trade.reason}</Td>
+                  </Tr>
+                ))}
+              </TBody>
+            </Table>
+          </div>
+        )}
+      </Card>
+    </div>
+  );
+}

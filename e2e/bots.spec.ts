@@ -1,0 +1,116 @@
+import fs from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import { PASSWORD, signUp, uniqueEmail } from './support/app';
+
+// Bots and backtests on the embedded stack: a built-in strategy tested on the last 30 days, created,
+// then backtested on /backtest over the simulator's history with the chart, the grid and the export.
+
+const SCREENSHOTS = process.env.BOTS_SCREENSHOTS_DIR ?? 'test-results/bots-screenshots';
+
+test('create an SMA bot, Run and Test it, create it, backtest it with the chart and grid, export CSV', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signUp(page, { username: 'botter', email: uniqueEmail('bots'), password: PASSWORD });
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/bots');
+  await expect(page.getByRole('heading', { name: 'Bots', level: 1 })).toBeVisible();
+  await expect(page.getByText('No bots yet')).toBeVisible();
+
+  // The spec's defaults: SMA crossover, SOL/USDC, 0.0001, 2 %, 3 %, 1 position, windows 5 and 20.
+  await expect(page.getByLabel('Strategy')).toHaveValue('sma_crossover');
+  await expect(page.getByLabel('Pair')).toHaveValue('SOL/USDC');
+  await expect(page.getByLabel('Amount per trade (base token)')).toHaveValue('0.0001');
+  await expect(page.getByLabel('Stop loss %')).toHaveValue('2');
+  await expect(page.getByLabel('Take profit %')).toHaveValue('3');
+  await expect(page.getByLabel('Short window (candles)')).toHaveValue('5');
+  await expect(page.getByLabel('Long window (candles)')).toHaveValue('20');
+
+  await page.getByLabel('Name').fill('SMA 5/20 on SOL');
+  await page.getByLabel('Amount per trade (base token)').fill('1');
+  await page.getByLabel('Candle interval').selectOption('15M');
+  await page.getByRole('button', { name: 'Run and Test Bot' }).click();
+  const tested = page.getByTestId('backtest-results');
+  await expect(tested.getByText('Test results')).toBeVisible({ timeout: 30_000 });
+  await expect(tested.getByText('Total return')).toBeVisible();
+  await expect(tested.getByText('Win rate')).toBeVisible();
+  await expect(tested.getByTestId('backtest-chart').locator('canvas').first()).toBeVisible();
+
+  await page.getByRole('button', { name: 'Create Bot' }).click();
+  await expect(page.getByText('Bot "SMA 5/20 on SOL" created')).toBeVisible();
+  const card = page.getByTestId('bot-card').filter({ hasText: 'SMA 5/20 on SOL' });
+  await expect(card).toBeVisible();
+  await expect(card.getByText('sma_crossover · SOL/USDC · 15M')).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Start' })).toBeDisabled();
+  await page.setViewportSize({ width: 1280, height: 1300 });
+  await page.screenshot({ path: `${SCREENSHOTS}/bots-desktop.png` });
+
+  // An invalid bot is refused with the server's message.
+  await page.getByLabel('Short window (candles)').fill('30');
+  await page.getByRole('button', { name: 'Create Bot' }).click();
+  await expect(page.getByLabel('Bot form error')).toContainText(
+    'short_window must be smaller than long_window',
+  );
+
+  await page.goto('/backtest');
+  const run = page.getByRole('button', { name: 'Run Backtest' });
+  await expect(page.getByLabel('Bot')).toHaveValue(/[0-9a-f-]{36}/);
+  await expect(page.getByLabel('Initial balance')).toHaveValue('1000');
+  const end = new Date();
+  const start = new Date(end.getTime() - 60 * 86_400_000);
+  await page.getByLabel('Start date').fill(start.toISOString().slice(0, 10));
+  await page.getByLabel('Initial balance').fill('5000');
+  await run.click();
+  await expect(page.getByText('Backtest completed successfully!')).toBeVisible({ timeout: 30_000 });
+  const results = page.getByTestId('backtest-results');
+  for (const label of [
+    'Initial balance (USDC)',
+    'Final balance (USDC)',
+    'Total return',
+    'Total trades',
+    'Win rate',
+    'Max drawdown',
+    'Sharpe ratio',
+    'Winning trades',
+    'Losing trades',
+    'Data points (hours)',
+  ]) {
+    await expect(results.getByText(label, { exact: true })).toBeVisible();
+  }
+  await expect(results.getByText('5,000.00', { exact: true })).toBeVisible();
+  // 60 days of 15-minute candles: the range is not clipped to what charts show.
+  await expect(results.getByText(/15M candles · .* · 5,[78]\d\d candles/)).toBeVisible();
+  const chart = results.getByTestId('backtest-chart');
+  await expect(chart).toHaveCSS('height', '400px');
+  await expect(results.getByRole('table', { name: 'Backtest trades' })).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 1500 });
+  await page.screenshot({ path: `${SCREENSHOTS}/backtest-desktop.png` });
+
+  const download = page.waitForEvent('download');
+  await results.getByRole('button', { name: 'CSV' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^backtest-SOL-USDC-.*\.csv$/);
+  const csv = await fs.readFile((await file.path())!, 'utf8');
+  expect(csv.split('\n')[0]).toBe('time,side,quantity,price,value,fee,pnl,reason');
+  expect(csv.split('\n').length).toBeGreaterThan(2);
+
+  // The spec's messages for a bad range.
+  await page.getByLabel('Start date').fill(end.toISOString().slice(0, 10));
+  await page.getByLabel('End date').fill(start.toISOString().slice(0, 10));
+  await run.click();
+  await expect(page.getByLabel('Backtest error')).toHaveText('Start date must be before end date');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/backtest');
+  await page.screenshot({ path: `${SCREENSHOTS}/backtest-phone.png`, fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.goto('/bots');
+  await expect(page.getByTestId('bot-card')).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOTS}/bots-phone.png`, fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // Delete asks once more, then removes the card.
+  await card.getByRole('button', { name: 'Delete' }).click();
+  await card.getByRole('button', { name: 'Confirm delete' }).click();
+  await expect(page.getByText('No bots yet')).toBeVisible();
+});

@@ -7,7 +7,7 @@ import { getBuiltInStrategy, resolveParameters } from '../strategy/built-ins';
 import { seededRandom } from '../strategy/random';
 import { toDec } from '../money/exact';
 import { fillPrice, rfqVenue, StrategyError } from '../strategy/runtime';
-import type { IntentAction, RiskRules, StrategyInstance } from '../strategy/strategy';
+import type { BatchStrategyInstance, IntentAction, RiskRules, StrategyInstance } from '../strategy/strategy';
 import { runBacktest, type BacktestInput } from './backtest';
 
 const SOL_USDC = { baseDecimals: 9, quoteDecimals: 6 };
@@ -218,6 +218,54 @@ describe('backtest properties (fast-check, with an adversary strategy)', () => {
           if (fill.entryTime !== null)
             expect(fill.entryTime < fill.time || fill.reason !== 'stop loss').toBe(true);
         }
+      }),
+    );
+  });
+
+  it('a batched strategy (fed in runs, as sandboxed user code is) trades exactly as per candle', () => {
+    fc.assert(
+      fc.property(pricePath, fc.integer(), fc.integer({ min: 1, max: 3 }), (cents, seed, maxPositions) => {
+        const series = candleSeriesOf(
+          hourly(
+            cents.map((c) => c / 100),
+            0.05,
+          ),
+        );
+        const options = {
+          series,
+          risk: risk({
+            amount: new Dec('0.2'),
+            maxPositions,
+            stopLossPercent: new Dec(1),
+            takeProfitPercent: new Dec(2),
+          }),
+        };
+        const batched = (): BatchStrategyInstance => {
+          const inner = adversary(seed);
+          return {
+            batched: true,
+            onCandles(from, to, position) {
+              for (let i = from; i < to; i += 1) {
+                const candle = {
+                  time: series.time[i]!,
+                  open: series.open[i]!,
+                  high: series.high[i]!,
+                  low: series.low[i]!,
+                  close: series.close[i]!,
+                  volume: series.volume[i]!,
+                };
+                const intent = inner.onCandle(candle, { ...position });
+                if (intent) return { index: i, intent };
+              }
+              return null;
+            },
+          };
+        };
+        const text = (value: unknown) =>
+          JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
+        expect(text(run({ ...options, strategy: batched() }))).toBe(
+          text(run({ ...options, strategy: adversary(seed) })),
+        );
       }),
     );
   });

@@ -1,12 +1,13 @@
 import type { CandleSeries } from '../market/candle-series';
 import { Dec, fromBaseUnits } from '../money/decimal';
 import { toDec } from '../money/exact';
-import type { RiskRules, StrategyInstance } from '../strategy/strategy';
+import type { BatchStrategyInstance, RiskRules, StrategyInstance } from '../strategy/strategy';
 import { StrategyRuntime, type RuntimeFill, type VenuePort } from '../strategy/runtime';
 import { performanceOf, type Performance } from './metrics';
 
 export interface BacktestInput {
-  readonly strategy: StrategyInstance;
+  /** Per candle, or batched over `series` (user code in a sandbox). */
+  readonly strategy: StrategyInstance | BatchStrategyInstance;
   readonly risk: RiskRules;
   /** Closed candles, oldest first, all of one interval. */
   readonly series: CandleSeries;
@@ -42,6 +43,9 @@ export interface BacktestResult extends Performance {
 }
 
 const HOUR = 3600;
+/** Candles a batched strategy is fed per call: from MIN_RUN after an intent, doubling to MAX_RUN. */
+const MIN_RUN = 64;
+const MAX_RUN = 65_536;
 
 /**
  * Runs a strategy over a candle series: every candle through the one runtime live bots use, fills
@@ -66,9 +70,28 @@ export function runBacktest(input: BacktestInput): BacktestResult {
   const every = input.progressEvery ?? 65_536;
   const { time, open, high, low, close, volume } = series;
   let exposed = 0;
+  const batched = 'batched' in input.strategy ? input.strategy : null;
+  // Batched strategies: candles before `fed` have been given to the strategy; `hit` is its pending intent.
+  let fed = 0;
+  let hit: { index: number; intent: unknown } | null = null;
+  let run = MIN_RUN;
   for (let i = 0; i < series.length; i += 1) {
     const t = time[i]!;
-    runtime.onCandle(t, open[i]!, high[i]!, low[i]!, close[i]!, volume[i]!);
+    if (batched) {
+      if (runtime.lots.length > 0) runtime.closeAtRisk(t, open[i]!, high[i]!, low[i]!);
+      if (i >= fed) {
+        const limit = runtime.nextRiskIndex(series, i + 1, Math.min(series.length, i + run));
+        hit = batched.onCandles(i, limit, runtime.positionView);
+        fed = hit ? hit.index + 1 : limit;
+        run = hit ? MIN_RUN : Math.min(run * 2, MAX_RUN);
+      }
+      if (hit && hit.index === i) {
+        runtime.act(hit.intent, t, close[i]!);
+        hit = null;
+      }
+    } else {
+      runtime.onCandle(t, open[i]!, high[i]!, low[i]!, close[i]!, volume[i]!);
+    }
     if (runtime.lots.length > 0) exposed += 1;
     const bucket = Math.floor(t / step);
     const isLast = i + 1 === series.length || Math.floor(time[i + 1]! / step) !== bucket;

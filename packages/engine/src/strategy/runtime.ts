@@ -1,7 +1,13 @@
 import { Dec, fromBaseUnits, toBaseUnits } from '../money/decimal';
 import { add, exactOf, exactOfNumber, exactUnits, mul, toDec, ZERO, type Exact } from '../money/exact';
 import { DEFAULT_RFQ_PRICING, pricingModel, quoteRfqExact, type RfqPricing } from '../spot/rfq-pricing';
-import type { OrderIntent, PositionView, RiskRules, StrategyInstance } from './strategy';
+import type {
+  BatchStrategyInstance,
+  OrderIntent,
+  PositionView,
+  RiskRules,
+  StrategyInstance,
+} from './strategy';
 
 /** What the venue charged for one fill. */
 export interface VenueFill {
@@ -107,7 +113,8 @@ export interface RuntimeFill {
 }
 
 export interface RuntimeOptions {
-  readonly strategy: StrategyInstance;
+  /** A per-candle strategy for `onCandle`; a batched one drives the runtime through `act` instead. */
+  readonly strategy: StrategyInstance | BatchStrategyInstance;
   readonly risk: RiskRules;
   readonly venue: VenuePort;
   readonly baseDecimals: number;
@@ -162,9 +169,9 @@ export class StrategyRuntime {
     this.position = { openLots: 0, maxPositions: risk.maxPositions, lastEntryPrice: Number.NaN };
   }
 
-  /** Feeds one closed candle (doubles carrying the wire's decimals). */
+  /** Feeds one closed candle (doubles carrying the wire's decimals) to a per-candle strategy. */
   onCandle(time: number, open: number, high: number, low: number, close: number, volume: number): void {
-    if (this.lots.length > 0) this.applyRiskExits(time, open, high, low);
+    if (this.lots.length > 0) this.closeAtRisk(time, open, high, low);
     const candle = this.candle;
     candle.time = time;
     candle.open = open;
@@ -172,8 +179,9 @@ export class StrategyRuntime {
     candle.low = low;
     candle.close = close;
     candle.volume = volume;
-    const view: PositionView = this.position;
-    const intent = this.options.strategy.onCandle(candle, view);
+    const strategy = this.options.strategy;
+    if ('batched' in strategy) throw new TypeError('a batched strategy is fed with onCandles, not onCandle');
+    const intent = strategy.onCandle(candle, this.position);
     if (intent !== null && intent !== undefined) this.apply(checkIntent(intent), time, close);
   }
 
@@ -186,7 +194,37 @@ export class StrategyRuntime {
     return add(cash, mul(exactUnits(base, this.options.baseDecimals), exactOfNumber(mid)));
   }
 
-  private applyRiskExits(time: number, open: number, high: number, low: number): void {
+  /** What the strategy sees of its position (live: it changes with each fill). */
+  get positionView(): PositionView {
+    return this.position;
+  }
+
+  /** Applies what a strategy returned for the candle at `time` (checked: user code may return anything). */
+  act(intent: unknown, time: number, close: number): void {
+    if (intent !== null && intent !== undefined) this.apply(checkIntent(intent), time, close);
+  }
+
+  /**
+   * The first candle index in [from, to) at which the risk rules would close an open lot (`to` when
+   * none): until then nothing but the strategy can change the position.
+   */
+  nextRiskIndex(series: { low: Float64Array; high: Float64Array }, from: number, to: number): number {
+    if (this.lots.length === 0) return to;
+    for (let j = from; j < to; j += 1) {
+      for (const lot of this.lots) {
+        if (lot.stop && lot.stop.compare(series.low[j]!) <= 0) return j;
+        if (lot.take && lot.take.compare(series.high[j]!) >= 0) return j;
+      }
+    }
+    return to;
+  }
+
+  /**
+   * Closes the lots the risk rules hit inside the candle at `time` (lots opened before it): stop loss
+   * against the low first (the worse case), then take profit against the high; a gap through the
+   * level fills at the open.
+   */
+  closeAtRisk(time: number, open: number, high: number, low: number): void {
     for (let i = 0; i < this.lots.length;) {
       const lot = this.lots[i]!;
       if (lot.openedAt >= time) {

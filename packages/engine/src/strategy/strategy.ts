@@ -44,6 +44,18 @@ export interface StrategyInstance {
   onCandle(candle: CandleView, position: PositionView): OrderIntent | null | undefined;
 }
 
+/**
+ * A strategy that reads candles in runs, bound to one series when it is created: user code in a
+ * sandbox, where one call per run costs far less than one per candle. `onCandles` feeds candles
+ * `from`…`to − 1` with the position unchanged and stops after the first one that produced an intent
+ * (the candles after it are not fed); null when none did. The runtime ends each run where a fill
+ * could change the position, so a batched strategy sees exactly what a per-candle one would.
+ */
+export interface BatchStrategyInstance {
+  readonly batched: true;
+  onCandles(from: number, to: number, position: PositionView): { index: number; intent: unknown } | null;
+}
+
 /** Numeric parameters of a strategy (`short_window`, `rsi_period`, …). */
 export type StrategyParameters = Readonly<Record<string, number>>;
 

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import {
+  candleSeriesOf,
+  Dec,
+  getBuiltInStrategy,
+  JAVASCRIPT_TEMPLATES,
+  resolveParameters,
+  rfqVenue,
+  runBacktest,
+  seededRandom,
+  StrategyError,
+  type BatchStrategyInstance,
+  type StrategyInstance,
+  type WireCandle,
+} from '@solterm/engine';
+import { createJsStrategy, type SandboxLimits } from './js-strategy';
+
+const random = seededRandom(99);
+let price = 150;
+const candles: WireCandle[] = Array.from({ length: 3000 }, (_, i) => {
+  const open = price;
+  price = Number((price * (1 + (random() - 0.5) * 0.02)).toPrecision(10));
+  return {
+    time: 3600 * (i + 1),
+    open,
+    close: price,
+    high: Number((Math.max(open, price) * 1.004).toPrecision(10)),
+    low: Number((Math.min(open, price) * 0.996).toPrecision(10)),
+    volume: 1000,
+  };
+});
+const series = candleSeriesOf(candles);
+const backtest = (strategy: StrategyInstance | BatchStrategyInstance) =>
+  runBacktest({
+    strategy,
+    risk: {
+      amount: new Dec('1'),
+      maxPositions: 1,
+      stopLossPercent: new Dec(2),
+      takeProfitPercent: new Dec(3),
+    },
+    series,
+    intervalSeconds: 3600,
+    venue: rfqVenue({ baseDecimals: 9, quoteDecimals: 6, quoteUsdPrice: new Dec(1) }),
+    baseDecimals: 9,
+    quoteDecimals: 6,
+    initialCash: 10_000_000_000n,
+  });
+const text = (value: unknown) => JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
+const limits: SandboxLimits = { memoryBytes: 16 * 1024 * 1024, cpuMs: 1500, stackBytes: 256 * 1024 };
+const js = (code: string) => createJsStrategy({ code, series, parameters: {}, seed: 1, limits });
+const failure = async (code: string) => {
+  let strategy: Awaited<ReturnType<typeof js>>;
+  try {
+    strategy = await js(code);
+  } catch (error) {
+    return error as Error;
+  }
+  try {
+    backtest(strategy);
+    return null;
+  } catch (error) {
+    return error as Error;
+  } finally {
+    strategy.dispose();
+  }
+};
+
+describe('user JavaScript in the QuickJS sandbox', () => {
+  it('the SMA crossover template trades exactly as the built-in', async () => {
+    const parameters = { short_window: 5, long_window: 20 };
+    const sandboxed = await createJsStrategy({
+      code: JAVASCRIPT_TEMPLATES.sma_crossover,
+      series,
+      parameters,
+      seed: 1,
+    });
+    const builtIn = getBuiltInStrategy('sma_crossover')!;
+    const expected = backtest(builtIn.create(resolveParameters(builtIn, parameters), seededRandom(1)));
+    const actual = backtest(sandboxed);
+    sandboxed.dispose();
+    expect(expected.fills.length).toBeGreaterThan(20);
+    expect(text(actual)).toBe(text(expected));
+  });
+
+  it('stops hostile code inside its limits with a clear message naming the line', async () => {
+    expect((await failure('function onCandle() { while (true) {} }'))?.message).toBe(
+      'The strategy exceeded its CPU time limit of 1.5 s',
+    );
+    expect(
+      (await failure('const a = []; function onCandle() { for (;;) a.push(new Array(1e5).fill(1)); }'))
+        ?.message,
+    ).toMatch(/memory limit of 16 MB|out of memory/);
+    expect(
+      (await failure('function f() { return f() + 1; }\nfunction onCandle() { return f(); }'))?.message,
+    ).toMatch(/stack overflow|Maximum call stack/i);
+    expect((await failure('function onCandle() { return fetch("http://example.com"); }'))?.message).toBe(
+      "ReferenceError: 'fetch' is not defined (strategy.js line 1)",
+    );
+    expect((await failure('function onCandle() { return require("fs"); }'))?.message).toMatch(
+      /'require' is not defined/,
+    );
+    expect((await failure('function onCandle() {\n  return process.exit(1);\n}'))?.message).toBe(
+      "ReferenceError: 'process' is not defined (strategy.js line 2)",
+    );
+    expect(
+      (await failure('function onCandle(c) {\n\n  throw new Error("boom at " + c.time);\n}'))?.message,
+    ).toBe('Error: boom at 3600 (strategy.js line 3)');
+    expect((await failure('function onCandle( {'))?.message).toMatch(/^SyntaxError: .*strategy\.js line 1/);
+    expect((await failure('function onCandle() { return { action: "moon" }; }'))?.message).toMatch(
+      /onCandle returned \{"action":"moon"\}/,
+    );
+    expect((await failure('const x = 1;'))?.message).toMatch(/must define function onCandle/);
+    expect((await failure('function onCandle(c) { return Date.now() > 0 ? null : null; }'))?.message).toMatch(
+      /Date\.now is not available/,
+    );
+    for (const error of [await failure('function onCandle() { while (true) {} }')])
+      expect(error).toBeInstanceOf(StrategyError);
+  });
+
+  it('sees only the JavaScript built-ins: no host object leaks into globalThis', async () => {
+    const code = `const names = Object.getOwnPropertyNames(globalThis).filter((n) => !n.startsWith('__'));
+      function onCandle() { return { action: 'buy', reason: names.sort().join(',') }; }`;
+    const strategy = await js(code);
+    const hit = strategy.onCandles(0, 1, { openLots: 0, maxPositions: 1, lastEntryPrice: Number.NaN });
+    strategy.dispose();
+    const names = (hit!.intent as { reason: string }).reason.split(',');
+    for (const hostName of [
+      'process',
+      'require',
+      'fetch',
+      'setTimeout',
+      'console',
+      'Buffer',
+      'module',
+      'os',
+    ]) {
+      expect(names).not.toContain(hostName);
+    }
+    expect(names).toContain('Math');
+  });
+});

@@ -48,6 +48,7 @@ import { createLocalRfqVenue } from './modules/trading/venues/local-rfq-venue';
 import type { SpotVenue } from './modules/trading/venues/spot-venue';
 import { createWalletRepository } from './modules/wallet/wallet.repository';
 import { createWalletService, type WalletService } from './modules/wallet/wallet.service';
+import { createBacktestPool } from './modules/bots/backtest-pool';
 import { createBacktestRunner } from './modules/bots/backtest-runner';
 import { createBotsRepository } from './modules/bots/bots.repository';
 import { createBotsService, type BotsService } from './modules/bots/bots.service';
@@ -328,9 +329,16 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     market,
     keys,
   });
+  const backtestPool = createBacktestPool({ log, timeLimitMs: config.backtestTimeLimitMs });
   const bots = createBotsService({
     repo: createBotsRepository(database.db, now),
-    backtest: createBacktestRunner({ market, now, log }),
+    backtest: createBacktestRunner({
+      market,
+      pool: backtestPool,
+      timeLimitMs: config.backtestTimeLimitMs,
+      now,
+      log,
+    }),
     now,
   });
   const scheduler = createScheduler(config, log);
@@ -365,6 +373,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     scheduler,
     async close() {
       await scheduler.stop();
+      await backtestPool.close();
       await cluster?.close();
       await marketData.stop();
       await hub.stop();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JAVASCRIPT_TEMPLATES } from '@solterm/engine';
 import {
   DEFAULT_BOT_CONFIG,
   MAX_BACKTEST_CANDLES,
@@ -41,7 +42,7 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     app = await createTestApp({
       database,
       clock: createClock(NOW),
-      env: { MARKET_SEED: 'bots-test', MARKET_TICK_MS: '3600000' },
+      env: { MARKET_SEED: 'bots-test', MARKET_TICK_MS: '3600000', BACKTEST_TIME_LIMIT_MS: '1500' },
     });
     alice = (await registerUser(app)).token;
     bob = (await registerUser(app)).token;
@@ -148,7 +149,14 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
       [{ config: { ...SMA_BOT.config, max_positions: 1.5 } }, /whole number/],
       [{ config: { ...SMA_BOT.config, stop_loss_percentage: 100 } }, /at most 99/],
       [{ config: { ...SMA_BOT.config, interval: '1S' } }, /Invalid option|interval/],
-      [{ config: { ...SMA_BOT.config, code: 'def on_candle(c, ctx): return None' } }, /not available yet/],
+      [
+        { config: { ...SMA_BOT.config, code: 'def on_candle(c, ctx): return None', language: 'python' } },
+        /Python strategies are not available yet/,
+      ],
+      [
+        { strategy_type: 'moon', config: { ...SMA_BOT.config, code: 'function onCandle() {}' } },
+        /A code bot names its category/,
+      ],
       [{ config: { ...SMA_BOT.config, code: 'x'.repeat(200_001) } }, /at most 200000 characters/],
     ];
     for (const [overrides, message] of cases) {
@@ -187,6 +195,60 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
 
     const second = await post<TBacktestResult>('/api/bots/backtest', alice, request);
     expect(second.body.data).toEqual(first.body.data);
+  });
+
+  it('a JavaScript bot from the SMA template backtests to exactly the built-in’s trades, off the event loop', async () => {
+    const builtIn = await createBot(alice, { name: 'Built-in SMA' });
+    const coded = await createBot(alice, {
+      name: 'JS SMA',
+      strategy_type: 'trend',
+      config: { ...SMA_BOT.config, code: JAVASCRIPT_TEMPLATES.sma_crossover },
+    });
+    const range = { start_date: '2025-11-01', end_date: '2025-12-31', initial_balance: 1000 };
+    const [a, b] = await Promise.all([
+      post<TBacktestResult>('/api/bots/backtest', alice, { ...range, bot_id: builtIn.bot_id }),
+      post<TBacktestResult>('/api/bots/backtest', alice, { ...range, bot_id: coded.bot_id }),
+    ]);
+    expect(a.status, JSON.stringify(a.body).slice(0, 200)).toBe(200);
+    expect(b.status, JSON.stringify(b.body).slice(0, 200)).toBe(200);
+    expect(b.body.data.trades.length).toBeGreaterThan(10);
+    expect(b.body.data).toEqual(a.body.data);
+  });
+
+  it('a hostile bot’s backtest fails with its clear message while the API keeps answering', async () => {
+    const hostile = await createBot(alice, {
+      name: 'Spinner',
+      strategy_type: 'scalper',
+      config: { ...SMA_BOT.config, code: 'function onCandle(candle) {\n  while (true) {}\n}' },
+    });
+    const pending = post('/api/bots/backtest', alice, {
+      bot_id: hostile.bot_id,
+      start_date: '2025-12-01',
+      end_date: '2025-12-31',
+      initial_balance: 1000,
+    });
+    // The sandbox runs in the backtest worker thread: health answers fast meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = performance.now();
+    const health = await call(app, { method: 'GET', url: '/api/health' });
+    expect(health.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(200);
+    const failed = await pending;
+    expect(failed.status).toBe(422);
+    expect(failed.body.error).toBe('The strategy exceeded its CPU time limit of 1.5 s');
+    const thrower = await createBot(alice, {
+      name: 'Thrower',
+      strategy_type: 'trend',
+      config: { ...SMA_BOT.config, code: 'function onCandle(c) {\n  throw new Error("no " + c.close);\n}' },
+    });
+    const thrown = await post('/api/bots/backtest', alice, {
+      bot_id: thrower.bot_id,
+      start_date: '2025-12-01',
+      end_date: '2025-12-31',
+      initial_balance: 1000,
+    });
+    expect(thrown.status).toBe(422);
+    expect(thrown.body.error).toMatch(/^Error: no [\d.]+ \(strategy\.js line 2\)$/);
   });
 
   it('answers the spec’s messages for bad backtest requests', async () => {

@@ -94,6 +94,8 @@ const ZConfigSchema = z
     // Spot venue: the embedded RFQ market maker (needs the embedded cluster) or Jupiter.
     SPOT_VENUE: z.enum(['local-rfq', 'jupiter']).optional(),
     LIMIT_KEEPER_INTERVAL_MS: ZPositiveInt.min(50).max(60_000).default(1000),
+    // Longest one backtest may compute (user code gets the same CPU budget in its sandbox).
+    BACKTEST_TIME_LIMIT_MS: ZPositiveInt.min(500).max(300_000).default(20_000),
     // The local maker signs a swap at execute time only while its quote is this young and the price
     // has not moved against it by more than the tolerance; and it keeps a floor of each token.
     RFQ_QUOTE_TTL_MS: ZPositiveInt.min(1000).max(60_000).default(10_000),
@@ -167,6 +169,7 @@ const ZConfigSchema = z
       raw.SPOT_VENUE ??
       (raw.SOLANA_RPC_URL && !raw.LOCALNET_KEYS_DIR ? ('jupiter' as const) : ('local-rfq' as const)),
     limitKeeperIntervalMs: raw.LIMIT_KEEPER_INTERVAL_MS,
+    backtestTimeLimitMs: raw.BACKTEST_TIME_LIMIT_MS,
     rfq: {
       quoteTtlMs: raw.RFQ_QUOTE_TTL_MS,
       priceToleranceBps: raw.RFQ_PRICE_TOLERANCE_BPS,

@@ -16,6 +16,8 @@ export const BOT_NAME_MAX = 80;
 export const BOT_DESCRIPTION_MAX = 2_000;
 /** Largest strategy source a bot may hold (one file, or a zip's files together), in characters. */
 export const BOT_CODE_MAX_CHARS = 200_000;
+/** Languages user strategies may be written in. */
+export const BOT_CODE_LANGUAGES = ['javascript', 'python'] as const;
 /** Bots one user may keep. */
 export const MAX_BOTS_PER_USER = 50;
 /** Candle intervals a strategy may run on (the chart's, without 1S and 12H). */
@@ -74,6 +76,8 @@ export const ZBotConfigSchema = z.object({
     .refine((value) => Object.keys(value).length <= 20, { message: 'At most 20 parameters' })
     .default({ ...DEFAULT_BOT_CONFIG.parameters }),
   interval: z.enum(BOT_INTERVALS).default(DEFAULT_BOT_INTERVAL),
+  /** The language of `code` (ignored without code). */
+  language: z.enum(BOT_CODE_LANGUAGES).default('javascript'),
 });
 export type TBotConfig = z.infer<typeof ZBotConfigSchema>;
 

@@ -179,7 +179,8 @@ export const ERRORS = {
   BOTS__INVALID_PARAMETERS: { status: 400, message: 'Invalid strategy parameters' },
   BOTS__CODE_NOT_SUPPORTED: {
     status: 400,
-    message: 'Bots from your own code are not available yet: choose a built-in strategy and leave code empty',
+    message:
+      'Python strategies are not available yet: write the strategy in JavaScript, or choose a built-in one',
   },
   BACKTEST__RANGE_IN_FUTURE: { status: 400, message: 'The backtest range must start in the past' },
   BACKTEST__RANGE_TOO_LARGE: { status: 400, message: 'The backtest range holds too many candles' },
@@ -193,6 +194,7 @@ export const ERRORS = {
     message: 'The backtest took longer than 20 s and was stopped. Shorten the range.',
   },
   BACKTEST__STRATEGY_FAILED: { status: 422, message: 'The strategy failed' },
+  BACKTEST__BUSY: { status: 503, message: 'Too many backtests are running. Please try again in a moment.' },
   MARKET__RANGE_TOO_LARGE: {
     status: 400,
     message: 'Too many candles requested; narrow from/to or use a larger interval',

@@ -1,32 +1,48 @@
 import {
   BUILT_IN_STRATEGY_TYPES,
   builtInStrategies,
-  Dec,
   getBuiltInStrategy,
   resolveParameters,
-  seededRandom,
+  STRATEGY_CATEGORIES,
+  type StrategyParameters,
 } from '@solterm/engine';
-import type { StrategyInstance, RiskRules, StrategyParameters } from '@solterm/engine';
 import type { TBotConfig } from '@solterm/contracts';
 import { AppError } from '../../lib/app-error';
+import type { BacktestJob } from './backtest-job';
 
-/** A bot's strategy, ready to run: a fresh instance per run, and the risk rules the runtime applies. */
+/** A bot's strategy as a backtest or a live run needs it: what runs, and the risk rules around it. */
 export interface ResolvedStrategy {
-  readonly type: string;
-  readonly parameters: StrategyParameters;
-  readonly risk: RiskRules;
-  /** A new instance with its own state (each backtest and each live start gets one). */
-  create(seed: number): StrategyInstance;
+  readonly spec: BacktestJob['strategy'];
+  readonly risk: BacktestJob['risk'];
 }
 
 /**
- * Resolves a bot's `strategy_type` and config into the engine's strategy and risk rules. Built-in
- * types run in the engine; user code (a non-empty `code`) is refused until the sandboxes run it.
+ * Resolves a bot's `strategy_type` and config. Without code, `strategy_type` names a built-in
+ * strategy whose parameters are checked against their ranges. With code (JavaScript, run in the
+ * sandbox), `strategy_type` is the bot's category (trend, scalper, dca, …, or a built-in's name),
+ * which the marketplace's risk mapping reads.
  *
  * @throws AppError BOTS__STRATEGY_UNKNOWN, BOTS__CODE_NOT_SUPPORTED or BOTS__INVALID_PARAMETERS.
  */
 export function resolveBotStrategy(strategyType: string, config: TBotConfig): ResolvedStrategy {
-  if (config.code.trim() !== '') throw new AppError('BOTS__CODE_NOT_SUPPORTED');
+  const percent = (value: number | null) => (value === null || value === 0 ? null : String(value));
+  const risk = {
+    amount: String(config.amount),
+    maxPositions: config.max_positions,
+    stopLossPercent: percent(config.stop_loss_percentage),
+    takeProfitPercent: percent(config.take_profit_percentage),
+  };
+  if (config.code.trim() !== '') {
+    if (config.language === 'python') throw new AppError('BOTS__CODE_NOT_SUPPORTED');
+    const known = [...STRATEGY_CATEGORIES, ...BUILT_IN_STRATEGY_TYPES] as readonly string[];
+    if (!known.includes(strategyType)) {
+      throw new AppError(
+        'BOTS__STRATEGY_UNKNOWN',
+        `Unknown strategy_type: ${strategyType.slice(0, 40)}. A code bot names its category: ${STRATEGY_CATEGORIES.join(', ')}`,
+      );
+    }
+    return { spec: { kind: 'javascript', code: config.code, parameters: config.parameters }, risk };
+  }
   const strategy = getBuiltInStrategy(strategyType);
   if (!strategy) {
     throw new AppError(
@@ -40,18 +56,7 @@ export function resolveBotStrategy(strategyType: string, config: TBotConfig): Re
   } catch (error) {
     throw new AppError('BOTS__INVALID_PARAMETERS', (error as Error).message);
   }
-  const percent = (value: number | null) => (value === null || value === 0 ? null : new Dec(String(value)));
-  return {
-    type: strategy.type,
-    parameters,
-    risk: {
-      amount: new Dec(String(config.amount)),
-      maxPositions: config.max_positions,
-      stopLossPercent: percent(config.stop_loss_percentage),
-      takeProfitPercent: percent(config.take_profit_percentage),
-    },
-    create: (seed) => strategy.create(parameters, seededRandom(seed)),
-  };
+  return { spec: { kind: 'builtin', type: strategy.type, parameters }, risk };
 }
 
 /** The built-in strategies as the create form lists them (type, category, title, parameters). */

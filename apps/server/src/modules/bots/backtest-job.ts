@@ -1,0 +1,94 @@
+import type { TBacktestResult, TBotConfig } from '@solterm/contracts';
+import {
+  candleSeriesOf,
+  Dec,
+  getBuiltInStrategy,
+  resolveParameters,
+  rfqVenue,
+  runBacktest,
+  seededRandom,
+  type StrategyParameters,
+  type WireCandle,
+} from '@solterm/engine';
+import { resultToWire } from './backtest-wire';
+import { createJsStrategy, DEFAULT_SANDBOX_LIMITS } from './sandbox/js-strategy';
+
+/** A backtest as plain data: what the worker thread needs to compute it (structured-cloneable). */
+export interface BacktestJob {
+  readonly strategy:
+    | { readonly kind: 'builtin'; readonly type: string; readonly parameters: StrategyParameters }
+    | { readonly kind: 'javascript'; readonly code: string; readonly parameters: StrategyParameters };
+  readonly risk: {
+    readonly amount: string;
+    readonly maxPositions: number;
+    readonly stopLossPercent: string | null;
+    readonly takeProfitPercent: string | null;
+  };
+  readonly candles: readonly WireCandle[];
+  readonly intervalSeconds: number;
+  readonly interval: TBotConfig['interval'];
+  readonly symbol: string;
+  readonly baseDecimals: number;
+  readonly quoteDecimals: number;
+  readonly quoteUsdPrice: string;
+  /** Quote base units, as a decimal integer string. */
+  readonly initialCash: string;
+  readonly seed: number;
+  /** Time the strategy may compute, ms. */
+  readonly cpuMs: number;
+}
+
+/** Computes a backtest job (in the worker thread; also callable in-process). */
+export async function computeBacktest(job: BacktestJob): Promise<TBacktestResult> {
+  const series = candleSeriesOf(job.candles);
+  const dec = (value: string | null) => (value === null ? null : new Dec(value));
+  let dispose = () => {};
+  let strategy;
+  if (job.strategy.kind === 'builtin') {
+    const builtIn = getBuiltInStrategy(job.strategy.type);
+    if (!builtIn) throw new RangeError(`unknown strategy ${job.strategy.type}`);
+    strategy = builtIn.create(resolveParameters(builtIn, job.strategy.parameters), seededRandom(job.seed));
+  } else {
+    const sandboxed = await createJsStrategy({
+      code: job.strategy.code,
+      series,
+      parameters: job.strategy.parameters,
+      seed: job.seed,
+      limits: { ...DEFAULT_SANDBOX_LIMITS, cpuMs: job.cpuMs },
+    });
+    strategy = sandboxed;
+    dispose = () => sandboxed.dispose();
+  }
+  try {
+    const result = runBacktest({
+      strategy,
+      risk: {
+        amount: new Dec(job.risk.amount),
+        maxPositions: job.risk.maxPositions,
+        stopLossPercent: dec(job.risk.stopLossPercent),
+        takeProfitPercent: dec(job.risk.takeProfitPercent),
+      },
+      series,
+      intervalSeconds: job.intervalSeconds,
+      venue: rfqVenue({
+        baseDecimals: job.baseDecimals,
+        quoteDecimals: job.quoteDecimals,
+        quoteUsdPrice: new Dec(job.quoteUsdPrice),
+      }),
+      baseDecimals: job.baseDecimals,
+      quoteDecimals: job.quoteDecimals,
+      initialCash: BigInt(job.initialCash),
+    });
+    const step = job.intervalSeconds;
+    return resultToWire(result, {
+      symbol: job.symbol,
+      interval: job.interval,
+      from: job.candles[0]!.time,
+      to: job.candles[job.candles.length - 1]!.time + step,
+      baseDecimals: job.baseDecimals,
+      quoteDecimals: job.quoteDecimals,
+    });
+  } finally {
+    dispose();
+  }
+}

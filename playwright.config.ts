@@ -48,6 +48,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT_MAX: '1000',
       SOLANA_NETWORK: 'localnet',
+      // The hostile-bot journey waits for this limit: short, so it does not wait 20 s.
+      BACKTEST_TIME_LIMIT_MS: '3000',
     },
   },
 });

@@ -18,7 +18,7 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   await expect(page.getByText('No bots yet')).toBeVisible();
 
   // The spec's defaults: SMA crossover, SOL/USDC, 0.0001, 2 %, 3 %, 1 position, windows 5 and 20.
-  await expect(page.getByLabel('Strategy')).toHaveValue('sma_crossover');
+  await expect(page.getByLabel('Strategy', { exact: true })).toHaveValue('sma_crossover');
   await expect(page.getByLabel('Pair')).toHaveValue('SOL/USDC');
   await expect(page.getByLabel('Amount per trade (base token)')).toHaveValue('0.0001');
   await expect(page.getByLabel('Stop loss %')).toHaveValue('2');
@@ -113,4 +113,75 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   await card.getByRole('button', { name: 'Delete' }).click();
   await card.getByRole('button', { name: 'Confirm delete' }).click();
   await expect(page.getByText('No bots yet')).toBeVisible();
+});
+
+test('a JavaScript bot from the editor backtests; a hostile uploaded bot fails with its message; Python is refused', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signUp(page, { username: 'coder', email: uniqueEmail('code'), password: PASSWORD });
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/bots');
+  await page.getByRole('radio', { name: 'Your code' }).click();
+  const editor = page.getByRole('textbox', { name: 'Strategy code' });
+  await expect(editor).toContainText('function onCandle(candle, ctx)');
+  // Read-only until Edit; Save locks it again.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\n// tuned by hand\n');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toContainText('// tuned by hand');
+  await page.getByLabel('Category').selectOption('trend');
+  await page.getByLabel('Name').fill('JS SMA');
+  await page.getByLabel('Amount per trade (base token)').fill('1');
+  await page.getByRole('button', { name: 'Run and Test Bot' }).click();
+  await expect(page.getByTestId('backtest-results').getByText('Total trades')).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.getByRole('button', { name: 'Create Bot' }).click();
+  await expect(page.getByText('Bot "JS SMA" created')).toBeVisible();
+
+  // A hostile strategy, uploaded as a .js file.
+  await page.getByLabel('Upload a strategy file').setInputFiles({
+    name: 'spinner.js',
+    mimeType: 'text/javascript',
+    buffer: Buffer.from('function onCandle(candle) {\n  while (true) {}\n}\n'),
+  });
+  await expect(editor).toContainText('while (true)');
+  await page.getByLabel('Name').fill('Spinner');
+  await page.getByRole('button', { name: 'Create Bot' }).click();
+  await expect(page.getByText('Bot "Spinner" created')).toBeVisible();
+
+  // Python: read into the editor, refused by the server with its message.
+  await page.getByLabel('Upload a strategy file').setInputFiles({
+    name: 'bot.py',
+    mimeType: 'text/x-python',
+    buffer: Buffer.from('def on_candle(candle, ctx):\n    return None\n'),
+  });
+  await expect(page.getByLabel('Language')).toHaveValue('python');
+  await page.getByRole('button', { name: 'Create Bot' }).click();
+  await expect(page.getByLabel('Bot form error')).toContainText('Python strategies are not available yet');
+
+  await page.goto('/backtest');
+  const bot = page.getByLabel('Bot');
+  await bot.selectOption({ label: 'JS SMA · trend' });
+  await page.getByRole('button', { name: 'Run Backtest' }).click();
+  await expect(page.getByText('Backtest completed successfully!')).toBeVisible({ timeout: 30_000 });
+  await expect(
+    page.getByTestId('backtest-results').getByRole('table', { name: 'Backtest trades' }),
+  ).toBeVisible();
+
+  await bot.selectOption({ label: 'Spinner · trend' });
+  await page.getByRole('button', { name: 'Run Backtest' }).click();
+  await expect(page.getByRole('button', { name: 'Running...' })).toBeDisabled();
+  await expect(page.getByLabel('Backtest error')).toHaveText(
+    'The strategy exceeded its CPU time limit of 3 s',
+    {
+      timeout: 30_000,
+    },
+  );
+  await expect(
+    page.getByText('Backtest failed: The strategy exceeded its CPU time limit of 3 s'),
+  ).toBeVisible();
 });

@@ -232,6 +232,12 @@ test('/bots after Run and Test Bot and /backtest with results, at both widths', 
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalOverflow(page, '/bots');
   await page.screenshot({ path: 'docs/screenshots/bots-phone.png' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('radio', { name: 'Your code' }).click();
+  await expect(page.getByRole('textbox', { name: 'Strategy code' })).toContainText('function onCandle');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: 'docs/screenshots/bots-code-desktop.png' });
+  await page.getByRole('radio', { name: 'Built-in' }).click();
 
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/backtest');

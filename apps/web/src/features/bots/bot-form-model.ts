@@ -5,10 +5,90 @@ import {
   type TBotCreateRequest,
   type TBotInterval,
 } from '@solterm/contracts';
+import { JAVASCRIPT_TEMPLATES, STRATEGY_CATEGORIES } from '@solterm/engine';
 import type { StrategyInfo } from './bots-api';
+
+export const CATEGORY_OPTIONS = STRATEGY_CATEGORIES.map((category) => ({
+  value: category,
+  label: category.replace('_', ' '),
+}));
+
+/** Templates the editor offers: the built-ins as readable JavaScript. */
+export const TEMPLATE_OPTIONS = Object.keys(JAVASCRIPT_TEMPLATES).map((name) => ({
+  value: name,
+  label: name,
+}));
+
+/** Largest file the upload reads (the server's code limit). */
+export const MAX_UPLOAD_CHARS = 200_000;
+
+/**
+ * What an uploaded file does to the form (part 2 §2: .zip, .py, .json, and .js in the picker; one
+ * file; .py and .js are read into the editor). A .json file is a built-in bot's settings.
+ */
+export function applyUpload(
+  values: BotFormValues,
+  file: { name: string; text: string },
+): { ok: true; values: BotFormValues } | { ok: false; error: string } {
+  const name = file.name.toLowerCase();
+  if (file.text.length > MAX_UPLOAD_CHARS) {
+    return {
+      ok: false,
+      error: `The file is larger than ${MAX_UPLOAD_CHARS.toLocaleString('en-US')} characters`,
+    };
+  }
+  if (name.endsWith('.js') || name.endsWith('.py')) {
+    const language = name.endsWith('.py') ? 'python' : 'javascript';
+    return { ok: true, values: { ...values, source: 'code', language, code: file.text } };
+  }
+  if (name.endsWith('.json')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(file.text);
+    } catch {
+      return { ok: false, error: 'The .json file is not valid JSON' };
+    }
+    const bot = parsed as { strategy_type?: unknown; config?: Record<string, unknown>; name?: unknown };
+    if (typeof bot?.strategy_type !== 'string' || typeof bot.config !== 'object' || bot.config === null) {
+      return { ok: false, error: 'The .json file must hold a bot: { "strategy_type": …, "config": { … } }' };
+    }
+    const config = bot.config;
+    const text = (value: unknown, fallback: string) =>
+      typeof value === 'number' || typeof value === 'string' ? String(value) : fallback;
+    const parameters =
+      typeof config.parameters === 'object' && config.parameters !== null
+        ? Object.fromEntries(Object.entries(config.parameters).map(([key, value]) => [key, String(value)]))
+        : values.parameters;
+    return {
+      ok: true,
+      values: {
+        ...values,
+        source: 'builtin',
+        strategyType: bot.strategy_type,
+        name: typeof bot.name === 'string' ? bot.name : values.name,
+        symbol: text(config.symbol, values.symbol),
+        amount: text(config.amount, values.amount),
+        stopLoss: text(config.stop_loss_percentage, values.stopLoss),
+        takeProfit: text(config.take_profit_percentage, values.takeProfit),
+        maxPositions: text(config.max_positions, values.maxPositions),
+        parameters,
+      },
+    };
+  }
+  if (name.endsWith('.zip')) {
+    return { ok: false, error: 'ZIP strategies are not supported yet: upload one .js file' };
+  }
+  return { ok: false, error: 'Upload a .js, .py, .json or .zip file' };
+}
 
 /** The create form's text fields (inputs hold text; the request holds numbers). */
 export interface BotFormValues {
+  /** A built-in strategy, or the user's own code (run in the server's sandbox). */
+  source: 'builtin' | 'code';
+  /** With code: its language, and the category the bot declares (the marketplace's risk reads it). */
+  language: 'javascript' | 'python';
+  code: string;
+  category: string;
   name: string;
   description: string;
   strategyType: string;
@@ -25,6 +105,10 @@ export interface BotFormValues {
 
 /** The spec's defaults (part 2 §9): SMA crossover on SOL/USDC, 0.0001, 2 %, 3 %, 1 position, 5 and 20. */
 export const INITIAL_BOT_FORM: BotFormValues = {
+  source: 'builtin',
+  language: 'javascript',
+  code: JAVASCRIPT_TEMPLATES.sma_crossover,
+  category: 'trend',
   name: '',
   description: '',
   strategyType: 'sma_crossover',
@@ -79,15 +163,20 @@ export function botRequestOf(
     if (!Number.isFinite(value)) return { ok: false, error: `${name} must be a number` };
     parameters[name] = value;
   }
+  const isCode = values.source === 'code';
+  if (isCode && values.code.trim() === '')
+    return { ok: false, error: 'Write or upload the strategy code first' };
+  const strategyType = isCode ? values.category : values.strategyType;
   return {
     ok: true,
     request: {
-      name: values.name.trim() || `${values.strategyType} ${values.symbol}`,
+      name: values.name.trim() || `${strategyType} ${values.symbol}`,
       description: values.description.trim(),
-      strategy_type: values.strategyType,
+      strategy_type: strategyType,
       is_public: values.isPublic,
       config: {
-        code: '',
+        code: isCode ? values.code : '',
+        language: values.language,
         symbol: values.symbol.trim(),
         interval: values.interval,
         amount,

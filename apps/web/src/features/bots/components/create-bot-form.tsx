@@ -1,5 +1,10 @@
-import { useState } from 'react';
-import { FlaskConical, Plus } from 'lucide-react';
+import { lazy, Suspense, useRef, useState } from 'react';
+import { FlaskConical, Pencil, Plus, Save, Upload } from 'lucide-react';
+import { BOT_UPLOAD_PICKER_EXTENSIONS } from '@solterm/contracts';
+import { JAVASCRIPT_TEMPLATES } from '@solterm/engine';
+import { CopyButton } from '../../../components/ui/copy-button';
+import { SegmentedControl } from '../../../components/ui/segmented-control';
+import { Skeleton } from '../../../components/ui/skeleton';
 import { BOT_MESSAGES, type TBacktestResult } from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
 import { Card, CardBody, CardFooter, CardHeader } from '../../../components/ui/card';
@@ -11,12 +16,18 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { notify } from '../../../lib/toast';
 import { botsApi } from '../bots-api';
 import {
+  applyUpload,
   botRequestOf,
+  CATEGORY_OPTIONS,
   INITIAL_BOT_FORM,
   INTERVAL_OPTIONS,
   parametersFor,
+  TEMPLATE_OPTIONS,
   type BotFormValues,
 } from '../bot-form-model';
+
+/** The editor (CodeMirror) loads only when the code source is chosen. */
+const CodeEditor = lazy(() => import('./code-editor'));
 import { useCreateBot, useStrategies } from '../use-bots';
 
 /**
@@ -30,11 +41,27 @@ export function CreateBotForm({ onTested }: { onTested: (result: TBacktestResult
   const [values, setValues] = useState<BotFormValues>(INITIAL_BOT_FORM);
   const [error, setError] = useState<string | null>(null);
   const [isTesting, setIsTesting] = useState(false);
+  const [isEditing, setIsEditing] = useState(false);
+  const fileRef = useRef<HTMLInputElement>(null);
   const strategy = strategies.data?.find((candidate) => candidate.type === values.strategyType);
   const set = (patch: Partial<BotFormValues>) => {
     setValues((current) => ({ ...current, ...patch }));
     setError(null);
   };
+
+  async function onFile(file: File | undefined) {
+    if (!file) return;
+    const applied = applyUpload(values, { name: file.name, text: await file.text() });
+    if (fileRef.current) fileRef.current.value = '';
+    if (!applied.ok) {
+      setError(applied.error);
+      notify.error(applied.error);
+      return;
+    }
+    setValues(applied.values);
+    setError(null);
+    notify.success(`${file.name} loaded`);
+  }
 
   const requestOrError = () => {
     const built = botRequestOf(values);
@@ -76,7 +103,10 @@ export function CreateBotForm({ onTested }: { onTested: (result: TBacktestResult
 
   return (
     <Card>
-      <CardHeader title="Create a bot" description="A built-in strategy, its risk rules and parameters" />
+      <CardHeader
+        title="Create a bot"
+        description="A built-in strategy or your own code, with its risk rules"
+      />
       <CardBody className="grid gap-3 sm:grid-cols-2">
         <Input
           label="Name"
@@ -85,19 +115,99 @@ export function CreateBotForm({ onTested }: { onTested: (result: TBacktestResult
           placeholder="My SMA bot"
           onChange={(e) => set({ name: e.target.value })}
         />
-        <Select
-          label="Strategy"
-          value={values.strategyType}
-          options={(strategies.data ?? [{ type: 'sma_crossover', title: 'SMA crossover' }]).map((item) => ({
-            value: item.type,
-            label: item.title,
-          }))}
-          onChange={(e) => {
-            const next = strategies.data?.find((item) => item.type === e.target.value);
-            set({ strategyType: e.target.value, parameters: parametersFor(next) });
-          }}
+        <SegmentedControl
+          ariaLabel="Strategy source"
+          value={values.source}
+          onChange={(source) => set({ source })}
+          options={[
+            { value: 'builtin', label: 'Built-in' },
+            { value: 'code', label: 'Your code' },
+          ]}
+          className="sm:col-span-2"
+          isBlock
+          size="sm"
         />
-        {strategy && <p className="text-xs text-muted sm:col-span-2">{strategy.description}</p>}
+        {values.source === 'builtin' ? (
+          <>
+            <Select
+              label="Strategy"
+              value={values.strategyType}
+              options={(strategies.data ?? [{ type: 'sma_crossover', title: 'SMA crossover' }]).map(
+                (item) => ({
+                  value: item.type,
+                  label: item.title,
+                }),
+              )}
+              onChange={(e) => {
+                const next = strategies.data?.find((item) => item.type === e.target.value);
+                set({ strategyType: e.target.value, parameters: parametersFor(next) });
+              }}
+            />
+            {strategy && <p className="text-xs text-muted sm:col-span-2">{strategy.description}</p>}
+          </>
+        ) : (
+          <>
+            <Select
+              label="Category"
+              value={values.category}
+              options={CATEGORY_OPTIONS}
+              onChange={(e) => set({ category: e.target.value })}
+            />
+            <Select
+              label="Language"
+              value={values.language}
+              options={[
+                { value: 'javascript', label: 'JavaScript' },
+                { value: 'python', label: 'Python (coming)' },
+              ]}
+              onChange={(e) => set({ language: e.target.value as BotFormValues['language'] })}
+            />
+            <div className="flex flex-wrap items-end gap-2 sm:col-span-2">
+              <Select
+                label="Template"
+                containerClassName="min-w-40 flex-1"
+                value=""
+                options={[{ value: '', label: 'Start from a template…' }, ...TEMPLATE_OPTIONS]}
+                onChange={(e) => {
+                  const template = JAVASCRIPT_TEMPLATES[e.target.value as keyof typeof JAVASCRIPT_TEMPLATES];
+                  if (template) set({ code: template, language: 'javascript' });
+                }}
+              />
+              <input
+                ref={fileRef}
+                type="file"
+                className="sr-only"
+                aria-label="Upload a strategy file"
+                accept={BOT_UPLOAD_PICKER_EXTENSIONS.join(',')}
+                onChange={(e) => void onFile(e.target.files?.[0])}
+              />
+              <Button variant="secondary" onClick={() => fileRef.current?.click()}>
+                <Upload className="size-4" /> Upload
+              </Button>
+              <Button variant="secondary" onClick={() => setIsEditing((editing) => !editing)}>
+                {isEditing ? <Save className="size-4" /> : <Pencil className="size-4" />}
+                {isEditing ? 'Save' : 'Edit'}
+              </Button>
+              <CopyButton value={values.code} label="Copy the strategy code" />
+            </div>
+            <div className="sm:col-span-2">
+              <Suspense fallback={<Skeleton className="h-72" />}>
+                <CodeEditor
+                  value={values.code}
+                  language={values.language}
+                  readOnly={!isEditing}
+                  label="Strategy code"
+                  onChange={(code) => set({ code })}
+                />
+              </Suspense>
+              <p className="mt-1 text-xs text-faint">
+                Define <code>onCandle(candle, ctx)</code> and return null or{' '}
+                {'{ action: "buy" | "sell" | "exit" }'}; ctx has openLots, maxPositions, lastEntryPrice and
+                params. It runs in a sandbox: no network, no files, limited memory and time.
+              </p>
+            </div>
+          </>
+        )}
         <Input label="Pair" value={values.symbol} onChange={(e) => set({ symbol: e.target.value })} />
         <Select
           label="Candle interval"
@@ -129,16 +239,19 @@ export function CreateBotForm({ onTested }: { onTested: (result: TBacktestResult
           value={values.takeProfit}
           onChange={(e) => set({ takeProfit: e.target.value })}
         />
-        {strategy?.parameters.map((parameter) => (
-          <Input
-            key={parameter.name}
-            label={parameter.label}
-            inputMode="decimal"
-            hint={`${parameter.min}–${parameter.max}`}
-            value={values.parameters[parameter.name] ?? ''}
-            onChange={(e) => set({ parameters: { ...values.parameters, [parameter.name]: e.target.value } })}
-          />
-        ))}
+        {values.source === 'builtin' &&
+          strategy?.parameters.map((parameter) => (
+            <Input
+              key={parameter.name}
+              label={parameter.label}
+              inputMode="decimal"
+              hint={`${parameter.min}–${parameter.max}`}
+              value={values.parameters[parameter.name] ?? ''}
+              onChange={(e) =>
+                set({ parameters: { ...values.parameters, [parameter.name]: e.target.value } })
+              }
+            />
+          ))}
         <Input
           label="Description"
           containerClassName="sm:col-span-2"
@@ -152,10 +265,6 @@ export function CreateBotForm({ onTested }: { onTested: (result: TBacktestResult
           checked={values.isPublic}
           onChange={(e) => set({ isPublic: e.target.checked })}
         />
-        <Notice tone="info" className="sm:col-span-2">
-          Your own Python or JavaScript strategies (editor and .py/.js/.json/.zip upload) arrive with the
-          sandboxed code runtime.
-        </Notice>
         {error && (
           <Notice tone="error" className="sm:col-span-2" aria-label="Bot form error">
             {error}

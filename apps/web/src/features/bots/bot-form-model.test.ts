@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { JAVASCRIPT_TEMPLATES } from '@solterm/engine';
+import { applyUpload, botRequestOf, INITIAL_BOT_FORM } from './bot-form-model';
+
+describe('the create-bot form', () => {
+  it('sends the spec defaults for a built-in strategy', () => {
+    const built = botRequestOf({ ...INITIAL_BOT_FORM, name: 'SMA' });
+    expect(built).toEqual({
+      ok: true,
+      request: {
+        name: 'SMA',
+        description: '',
+        strategy_type: 'sma_crossover',
+        is_public: false,
+        config: {
+          code: '',
+          language: 'javascript',
+          symbol: 'SOL/USDC',
+          interval: '1H',
+          amount: 0.0001,
+          stop_loss_percentage: 2,
+          take_profit_percentage: 3,
+          max_positions: 1,
+          parameters: { short_window: 5, long_window: 20 },
+        },
+      },
+    });
+  });
+
+  it('sends the code and the declared category for a code bot', () => {
+    const built = botRequestOf({
+      ...INITIAL_BOT_FORM,
+      source: 'code',
+      category: 'scalper',
+      code: 'function onCandle() {}',
+    });
+    expect(built.ok && built.request.strategy_type).toBe('scalper');
+    expect(built.ok && built.request.config?.code).toBe('function onCandle() {}');
+    expect(botRequestOf({ ...INITIAL_BOT_FORM, source: 'code', code: ' ' })).toEqual({
+      ok: false,
+      error: 'Write or upload the strategy code first',
+    });
+    expect(botRequestOf({ ...INITIAL_BOT_FORM, amount: '0' })).toEqual({
+      ok: false,
+      error: 'Amount must be greater than 0',
+    });
+  });
+
+  it('reads .js and .py files into the editor and a .json bot into the fields', () => {
+    const js = applyUpload(INITIAL_BOT_FORM, { name: 'mine.JS', text: JAVASCRIPT_TEMPLATES.dca });
+    expect(js.ok && [js.values.source, js.values.language, js.values.code]).toEqual([
+      'code',
+      'javascript',
+      JAVASCRIPT_TEMPLATES.dca,
+    ]);
+    const py = applyUpload(INITIAL_BOT_FORM, {
+      name: 'bot.py',
+      text: 'def on_candle(c, ctx):\n    return None\n',
+    });
+    expect(py.ok && py.values.language).toBe('python');
+    const json = applyUpload(INITIAL_BOT_FORM, {
+      name: 'bot.json',
+      text: JSON.stringify({
+        name: 'RSI',
+        strategy_type: 'rsi_reversion',
+        config: { amount: 2, parameters: { rsi_period: 10 } },
+      }),
+    });
+    expect(json.ok && json.values).toMatchObject({
+      source: 'builtin',
+      strategyType: 'rsi_reversion',
+      name: 'RSI',
+      amount: '2',
+      parameters: { rsi_period: '10' },
+    });
+    expect(applyUpload(INITIAL_BOT_FORM, { name: 'x.json', text: '{' })).toEqual({
+      ok: false,
+      error: 'The .json file is not valid JSON',
+    });
+    expect(applyUpload(INITIAL_BOT_FORM, { name: 'x.json', text: '[]' }).ok).toBe(false);
+    expect(applyUpload(INITIAL_BOT_FORM, { name: 'x.zip', text: 'PK' })).toEqual({
+      ok: false,
+      error: 'ZIP strategies are not supported yet: upload one .js file',
+    });
+    expect(applyUpload(INITIAL_BOT_FORM, { name: 'x.exe', text: '' }).ok).toBe(false);
+    expect(applyUpload(INITIAL_BOT_FORM, { name: 'big.js', text: 'x'.repeat(200_001) }).ok).toBe(false);
+  });
+});

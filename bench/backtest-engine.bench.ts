@@ -8,6 +8,7 @@ import {
   seededRandom,
   type WireCandle,
 } from '@solterm/engine';
+import { yearOfMinutes } from './lib/candles';
 import { report, round } from './lib/harness';
 
 // The engine's backtest loop: the built-in sma_crossover (windows 5 and 20, the spec's defaults) over
@@ -18,24 +19,7 @@ import { report, round } from './lib/harness';
 const TARGET_CANDLES_PER_SECOND = 2_000_000;
 const MINUTES = 525_600;
 
-const random = seededRandom(2026);
-const candles: WireCandle[] = [];
-let price = 150;
-const sigma = 0.75 / Math.sqrt(MINUTES);
-for (let i = 0; i < MINUTES; i += 1) {
-  const open = price;
-  const gauss = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  price = Number((price * Math.exp(sigma * gauss)).toPrecision(10));
-  const wick = price * sigma * random();
-  candles.push({
-    time: 1_735_689_600 + i * 60,
-    open,
-    high: Number((Math.max(open, price) + wick).toPrecision(10)),
-    low: Number((Math.min(open, price) - wick).toPrecision(10)),
-    close: price,
-    volume: 10_000,
-  });
-}
+const candles = yearOfMinutes();
 const series = candleSeriesOf(candles);
 const sma = getBuiltInStrategy('sma_crossover')!;
 const parameters = resolveParameters(sma, { short_window: 5, long_window: 20 });

@@ -8,6 +8,7 @@ import {
   type WireCandle,
 } from '@solterm/engine';
 import { createJsStrategy } from '../apps/server/src/modules/bots/sandbox/js-strategy';
+import { yearOfMinutes } from './lib/candles';
 import { report, round } from './lib/harness';
 
 // User JavaScript in the QuickJS sandbox: the SMA crossover template (the built-in's arithmetic, in
@@ -18,24 +19,7 @@ const TARGET_CANDLES_PER_SECOND = 200_000;
 const TARGET_COLD_MS = 50;
 const MINUTES = 525_600;
 
-const random = seededRandom(2026);
-const candles: WireCandle[] = [];
-let price = 150;
-const sigma = 0.75 / Math.sqrt(MINUTES);
-for (let i = 0; i < MINUTES; i += 1) {
-  const open = price;
-  const gauss = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  price = Number((price * Math.exp(sigma * gauss)).toPrecision(10));
-  const wick = price * sigma * random();
-  candles.push({
-    time: 1_735_689_600 + i * 60,
-    open,
-    high: Number((Math.max(open, price) + wick).toPrecision(10)),
-    low: Number((Math.min(open, price) - wick).toPrecision(10)),
-    close: price,
-    volume: 10_000,
-  });
-}
+const candles = yearOfMinutes();
 const series = candleSeriesOf(candles);
 const venue = rfqVenue({ baseDecimals: 9, quoteDecimals: 6, quoteUsdPrice: new Dec(1) });
 const parameters = { short_window: 5, long_window: 20 };

@@ -6,7 +6,6 @@ import {
   rfqVenue,
   runBacktest,
   seededRandom,
-  type WireCandle,
 } from '@solterm/engine';
 import { yearOfMinutes } from './lib/candles';
 import { report, round } from './lib/harness';

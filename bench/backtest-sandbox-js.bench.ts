@@ -1,12 +1,4 @@
-import {
-  candleSeriesOf,
-  Dec,
-  JAVASCRIPT_TEMPLATES,
-  rfqVenue,
-  runBacktest,
-  seededRandom,
-  type WireCandle,
-} from '@solterm/engine';
+import { candleSeriesOf, Dec, JAVASCRIPT_TEMPLATES, rfqVenue, runBacktest } from '@solterm/engine';
 import { createJsStrategy } from '../apps/server/src/modules/bots/sandbox/js-strategy';
 import { yearOfMinutes } from './lib/candles';
 import { report, round } from './lib/harness';

@@ -340,6 +340,9 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
       log,
     }),
     now,
+    publishProgress: (userId, progress) => {
+      void hub.publish(userId, { type: 'backtest_progress', data: progress }).catch(() => undefined);
+    },
   });
   const scheduler = createScheduler(config, log);
   if (config.jobs) {

@@ -21,6 +21,7 @@ import {
   type TestApp,
   type TestDatabase,
 } from './helpers/test-app';
+import { listen, TestSocket } from './helpers/ws-client';
 
 const NOW = new Date('2026-01-15T12:00:00Z');
 const SMA_BOT = {
@@ -249,6 +250,33 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     });
     expect(thrown.status).toBe(422);
     expect(thrown.body.error).toMatch(/^Error: no [\d.]+ \(strategy\.js line 2\)$/);
+  });
+
+  it('tells the owner, and only the owner, how far a long backtest has computed over /ws', async () => {
+    const url = await listen(app);
+    const aliceSocket = await TestSocket.authenticated(url, alice);
+    const bobSocket = await TestSocket.authenticated(url, bob);
+    const bot = await createBot(alice, { name: 'A year of hours' });
+    const answer = await post<TBacktestResult>('/api/bots/backtest', alice, {
+      bot_id: bot.bot_id,
+      start_date: '2025-01-01',
+      end_date: '2025-12-31',
+      initial_balance: 1000,
+    });
+    expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const progress = (await aliceSocket.drain()).filter((message) => message.type === 'backtest_progress');
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    const data = progress.map((message) => message.data as Record<string, number | string>);
+    expect(
+      data.every((item) => item.bot_id === bot.bot_id && item.candles_total === answer.body.data.candles),
+    ).toBe(true);
+    const percentages = data.map((item) => item.progress_percentage as number);
+    expect(percentages).toEqual([...percentages].sort((a, b) => a - b));
+    expect(percentages.every((value) => value > 0 && value <= 100)).toBe(true);
+    expect((await bobSocket.drain()).filter((message) => message.type === 'backtest_progress')).toEqual([]);
+    await aliceSocket.close();
+    await bobSocket.close();
   });
 
   it('answers the spec’s messages for bad backtest requests', async () => {

@@ -27,6 +27,16 @@ export const ZBotStatusChangeSchema = z.object({
   message: z.string(),
 });
 
+/** How far a backtest of the user has computed (sent while it runs; the answer comes on the request). */
+export const ZBacktestProgressSchema = z.object({
+  /** The bot backtested; null for "Run and Test Bot" on an unsaved bot. */
+  bot_id: z.string().nullable(),
+  candles_done: z.number(),
+  candles_total: z.number(),
+  progress_percentage: z.number(),
+});
+export type TBacktestProgress = z.infer<typeof ZBacktestProgressSchema>;
+
 /**
  * Messages for one user, sent to every socket authenticated as that user (in every server process),
  * with no subscription. Bot messages also carry `message_type` (spec part 2 §3).
@@ -44,6 +54,7 @@ export const ZUserMessageSchema = z.discriminatedUnion('type', [
   }),
   /** A spot order of the user changed (landed, filled by the keeper, cancelled). */
   z.object({ type: z.literal('order_update'), data: ZSpotOrderSchema }),
+  z.object({ type: z.literal('backtest_progress'), data: ZBacktestProgressSchema }),
 ]);
 export type TUserMessage = z.infer<typeof ZUserMessageSchema>;
 

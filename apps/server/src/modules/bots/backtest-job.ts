@@ -38,8 +38,14 @@ export interface BacktestJob {
   readonly cpuMs: number;
 }
 
+/** Candles between two progress reports at least. */
+const PROGRESS_MIN_CANDLES = 4096;
+
 /** Computes a backtest job (in the worker thread; also callable in-process). */
-export async function computeBacktest(job: BacktestJob): Promise<TBacktestResult> {
+export async function computeBacktest(
+  job: BacktestJob,
+  onProgress?: (done: number, total: number) => void,
+): Promise<TBacktestResult> {
   const series = candleSeriesOf(job.candles);
   const dec = (value: string | null) => (value === null ? null : new Dec(value));
   let dispose = () => {};
@@ -78,6 +84,9 @@ export async function computeBacktest(job: BacktestJob): Promise<TBacktestResult
       baseDecimals: job.baseDecimals,
       quoteDecimals: job.quoteDecimals,
       initialCash: BigInt(job.initialCash),
+      // About twenty progress reports a run, none for short ones.
+      progressEvery: Math.max(PROGRESS_MIN_CANDLES, Math.ceil(job.candles.length / 20)),
+      ...(onProgress ? { onProgress } : {}),
     });
     const step = job.intervalSeconds;
     return resultToWire(result, {

@@ -15,11 +15,19 @@ const GRACE_MS = 5_000;
 /** Jobs waiting for the worker at most; more are refused as busy. */
 const MAX_QUEUED = 8;
 
+interface WorkerMessage {
+  id: number;
+  progress?: { done: number; total: number };
+  result?: TBacktestResult;
+  error?: { strategy: boolean; message: string };
+}
+
 interface Pending {
   id: number;
   job: BacktestJob;
   resolve: (result: TBacktestResult) => void;
   reject: (error: unknown) => void;
+  onProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -44,18 +52,19 @@ export function createBacktestPool(options: {
       stdout: false,
       stderr: false,
     });
-    thread.on(
-      'message',
-      (message: { id: number; result?: TBacktestResult; error?: { strategy: boolean; message: string } }) => {
-        if (!running || running.id !== message.id) return;
-        const job = running;
-        finish();
-        if (message.result) job.resolve(message.result);
-        else if (message.error?.strategy)
-          job.reject(new AppError('BACKTEST__STRATEGY_FAILED', message.error.message));
-        else job.reject(new Error(message.error?.message ?? 'backtest failed'));
-      },
-    );
+    thread.on('message', (message: WorkerMessage) => {
+      if (!running || running.id !== message.id) return;
+      if (message.progress) {
+        running.onProgress?.(message.progress.done, message.progress.total);
+        return;
+      }
+      const job = running;
+      finish();
+      if (message.result) job.resolve(message.result);
+      else if (message.error?.strategy)
+        job.reject(new AppError('BACKTEST__STRATEGY_FAILED', message.error.message));
+      else job.reject(new Error(message.error?.message ?? 'backtest failed'));
+    });
     thread.on('error', (error) => {
       options.log.error({ err: error }, 'backtest worker failed');
       const job = running;
@@ -106,10 +115,11 @@ export function createBacktestPool(options: {
   }
 
   return {
-    run(job: BacktestJob): Promise<TBacktestResult> {
+    /** Computes a job; `onProgress` hears how many candles are done as it runs. */
+    run(job: BacktestJob, onProgress?: (done: number, total: number) => void): Promise<TBacktestResult> {
       if (queue.length >= MAX_QUEUED) return Promise.reject(new AppError('BACKTEST__BUSY'));
       return new Promise((resolve, reject) => {
-        queue.push({ id: nextId++, job, resolve, reject });
+        queue.push({ id: nextId++, job, resolve, reject, ...(onProgress ? { onProgress } : {}) });
         pump();
       });
     },

@@ -35,7 +35,10 @@ export function createBacktestRunner(deps: {
   now: () => Date;
   log: FastifyBaseLogger;
 }) {
-  return async function run(request: BacktestRequest): Promise<TBacktestResult> {
+  return async function run(
+    request: BacktestRequest,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<TBacktestResult> {
     const { config } = request;
     const step = CHART_INTERVAL_SECONDS[config.interval];
     const nowSeconds = Math.floor(deps.now().getTime() / 1000);
@@ -66,20 +69,23 @@ export function createBacktestRunner(deps: {
     if (candles.length === 0)
       throw new AppError('BACKTEST__NO_DATA', `No candles of ${pair.text} in that range`);
     const started = performance.now();
-    const result = await deps.pool.run({
-      strategy: request.strategy.spec,
-      risk: request.strategy.risk,
-      candles,
-      intervalSeconds: step,
-      interval: config.interval,
-      symbol: pair.text,
-      baseDecimals,
-      quoteDecimals,
-      quoteUsdPrice: await deps.market.getUsdPrice(pair.quote),
-      initialCash: toBaseUnits(new Dec(String(request.initialBalance)), quoteDecimals).toString(),
-      seed: request.seed,
-      cpuMs: deps.timeLimitMs,
-    });
+    const result = await deps.pool.run(
+      {
+        strategy: request.strategy.spec,
+        risk: request.strategy.risk,
+        candles,
+        intervalSeconds: step,
+        interval: config.interval,
+        symbol: pair.text,
+        baseDecimals,
+        quoteDecimals,
+        quoteUsdPrice: await deps.market.getUsdPrice(pair.quote),
+        initialCash: toBaseUnits(new Dec(String(request.initialBalance)), quoteDecimals).toString(),
+        seed: request.seed,
+        cpuMs: deps.timeLimitMs,
+      },
+      onProgress,
+    );
     deps.log.debug({ candles: candles.length, ms: performance.now() - started }, 'backtest computed');
     return result;
   };

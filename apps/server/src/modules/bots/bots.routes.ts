@@ -112,6 +112,6 @@ export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
       body: ZBotTestRequestSchema,
       response: { 200: success(ZBacktestResultSchema) },
     },
-    handler: async (request) => ok(await bots.test(request.body)),
+    handler: async (request) => ok(await bots.test(authOf(request).user.id, request.body)),
   });
 }

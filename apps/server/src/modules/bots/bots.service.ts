@@ -2,6 +2,7 @@ import type { ZBotCreateRequestSchema, ZBotTestRequestSchema } from '@solterm/co
 import {
   MAX_BOTS_PER_USER,
   type TBacktestRequest,
+  type TBacktestProgress,
   type TBacktestResult,
   type TBot,
   type TBotMetrics,
@@ -69,8 +70,22 @@ function seedOf(text: string): number {
 }
 
 /** Bot definitions of one user, and backtests of them. */
-export function createBotsService(deps: { repo: BotsRepository; backtest: BacktestRunner; now: () => Date }) {
+export function createBotsService(deps: {
+  repo: BotsRepository;
+  backtest: BacktestRunner;
+  now: () => Date;
+  /** Sends a user their backtest's progress (over /ws). */
+  publishProgress?: (userId: string, progress: TBacktestProgress) => void;
+}) {
   const { repo } = deps;
+
+  const progressTo = (userId: string, botId: string | null) => (done: number, total: number) =>
+    deps.publishProgress?.(userId, {
+      bot_id: botId,
+      candles_done: done,
+      candles_total: total,
+      progress_percentage: Math.floor((done / total) * 100),
+    });
 
   async function requireBot(userId: string, id: string): Promise<BotRow> {
     const bot = await repo.findOwned(userId, id);
@@ -111,27 +126,33 @@ export function createBotsService(deps: { repo: BotsRepository; backtest: Backte
     /** POST /bots/backtest: one of the caller's bots over a past range. */
     async backtest(userId: string, request: TBacktestRequest): Promise<TBacktestResult> {
       const bot = await requireBot(userId, request.bot_id);
-      return deps.backtest({
-        strategy: resolveBotStrategy(bot.strategyType, bot.config),
-        config: bot.config,
-        from: new Date(request.start_date),
-        to: endOf(request.end_date),
-        initialBalance: request.initial_balance,
-        seed: seedOf(bot.id),
-      });
+      return deps.backtest(
+        {
+          strategy: resolveBotStrategy(bot.strategyType, bot.config),
+          config: bot.config,
+          from: new Date(request.start_date),
+          to: endOf(request.end_date),
+          initialBalance: request.initial_balance,
+          seed: seedOf(bot.id),
+        },
+        progressTo(userId, bot.id),
+      );
     },
 
     /** POST /bots/test: "Run and Test Bot" on an unsaved bot, over the last `days` days. */
-    async test(request: z.output<typeof ZBotTestRequestSchema>): Promise<TBacktestResult> {
+    async test(userId: string, request: z.output<typeof ZBotTestRequestSchema>): Promise<TBacktestResult> {
       const to = deps.now();
-      return deps.backtest({
-        strategy: resolveBotStrategy(request.strategy_type, request.config),
-        config: request.config,
-        from: new Date(to.getTime() - request.days * DAY_MS),
-        to,
-        initialBalance: request.initial_balance,
-        seed: seedOf(request.strategy_type),
-      });
+      return deps.backtest(
+        {
+          strategy: resolveBotStrategy(request.strategy_type, request.config),
+          config: request.config,
+          from: new Date(to.getTime() - request.days * DAY_MS),
+          to,
+          initialBalance: request.initial_balance,
+          seed: seedOf(request.strategy_type),
+        },
+        progressTo(userId, null),
+      );
     },
   };
 }

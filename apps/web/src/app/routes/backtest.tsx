@@ -18,6 +18,7 @@ import { Select } from '../../components/ui/select';
 import { getErrorMessage } from '../../lib/api-client';
 import { notify } from '../../lib/toast';
 import { botsApi } from '../../features/bots/bots-api';
+import { BacktestProgress } from '../../features/bots/components/backtest-progress';
 import { BacktestResults } from '../../features/bots/components/backtest-results';
 import { useBots } from '../../features/bots/use-bots';
 
@@ -32,6 +33,8 @@ export default function BacktestPage() {
   const [endDate, setEndDate] = useState(isoDay(today));
   const [balance, setBalance] = useState(String(BACKTEST_DEFAULT_INITIAL_BALANCE));
   const [isRunning, setIsRunning] = useState(false);
+  /** Counts runs, so each run's progress starts empty. */
+  const [runs, setRuns] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<TBacktestResult | null>(null);
   const list = bots.data ?? [];
@@ -50,6 +53,7 @@ export default function BacktestPage() {
       return refuse(`Initial balance must be at least ${BACKTEST_MIN_INITIAL_BALANCE}`);
     }
     setError(null);
+    setRuns((count) => count + 1);
     setIsRunning(true);
     try {
       const answer = await botsApi.backtest({
@@ -128,6 +132,7 @@ export default function BacktestPage() {
                 {error}
               </Notice>
             )}
+            <BacktestProgress key={runs} botId={selected || null} isRunning={isRunning} />
             <Button onClick={() => void run()} disabled={isRunning || !selected} isLoading={isRunning}>
               {isRunning ? 'Running...' : 'Run Backtest'}
             </Button>

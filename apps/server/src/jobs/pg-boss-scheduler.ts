@@ -56,6 +56,21 @@ export function createPgBossScheduler(options: PgBossSchedulerOptions): JobSched
     await boss.send(queueOf(job), {}, { singletonKey: job.name, retryLimit: 1_000_000, expireInSeconds });
   }
 
+  /**
+   * Processes starting together on one PostgreSQL create the same queue at once, and PostgreSQL may
+   * answer one of them "deadlock detected" (40P01); creating a queue is idempotent, so it is tried again.
+   */
+  async function retryOnDeadlock(create: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await create();
+      } catch (error) {
+        if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+      }
+    }
+  }
+
   async function startBoss(): Promise<void> {
     const boss = new PgBoss({
       connectionString: options.connectionString,
@@ -70,12 +85,9 @@ export function createPgBossScheduler(options: PgBossSchedulerOptions): JobSched
     const controller = new AbortController();
     for (const job of singletons) {
       const queue = queueOf(job);
-      await boss.createQueue(queue, {
-        name: queue,
-        policy: 'stately',
-        retryLimit: 1_000_000,
-        expireInSeconds,
-      });
+      await retryOnDeadlock(() =>
+        boss.createQueue(queue, { name: queue, policy: 'stately', retryLimit: 1_000_000, expireInSeconds }),
+      );
       await boss.work(queue, { pollingIntervalSeconds, batchSize: 1 }, async () => {
         if (!controller.signal.aborted) await holdLease(boss, job, controller.signal);
       });

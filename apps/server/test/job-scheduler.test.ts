@@ -2,7 +2,8 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInProcessScheduler } from '../src/jobs/in-process-scheduler';
 import { createPgBossScheduler } from '../src/jobs/pg-boss-scheduler';
-import type { JobScheduler, RecurringJob } from '../src/jobs/scheduler';
+import { TaskTimeoutError, type JobScheduler, type RecurringJob, type Task } from '../src/jobs/scheduler';
+import { AppError } from '../src/lib/app-error';
 import { openTestDatabase, type TestDatabase } from './helpers/test-app';
 
 const log = pino({ level: 'silent' });
@@ -31,6 +32,19 @@ function recordingJob(
     } satisfies RecurringJob,
     get active() {
       return active;
+    },
+  };
+}
+
+/** A task that doubles a number, refuses negatives with an AppError and crashes on zero. */
+function doubler(who: string): Task<{ n: number }, { doubled: number; by: string }> {
+  return {
+    name: 'double',
+    async run({ n }) {
+      if (n < 0) throw new AppError('BACKTEST__NO_DATA', `no data for ${n}`);
+      if (n === 0) throw new TypeError('zero');
+      await sleep(20);
+      return { doubled: n * 2, by: who };
     },
   };
 }
@@ -81,6 +95,21 @@ describe('in-process scheduler', () => {
   });
 });
 
+describe('in-process tasks', () => {
+  it('computes a submitted job here, rethrowing its AppError', async () => {
+    const scheduler = createInProcessScheduler(log);
+    scheduler.task(doubler('me'));
+    expect(await scheduler.submit('double', { n: 21 }, { timeoutMs: 1000 })).toEqual({
+      doubled: 42,
+      by: 'me',
+    });
+    const refused = await scheduler.submit('double', { n: -1 }, { timeoutMs: 1000 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: 'BACKTEST__NO_DATA', message: 'no data for -1' });
+    await expect(scheduler.submit('nothing', {}, { timeoutMs: 1000 })).rejects.toThrow(/no task 'nothing'/);
+  });
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('pg-boss scheduler (PostgreSQL)', () => {
   let database: TestDatabase;
   beforeAll(async () => {
@@ -117,5 +146,26 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('pg-boss scheduler (PostgreSQL)'
     expect(new Set(after.map((run) => run.who))).toEqual(new Set([holder === 'a' ? 'b' : 'a']));
     expect(overlapping(runs)).toBe(0);
     await Promise.all([a.stop(), b.stop()]);
+  }, 30_000);
+
+  it('hands a submitted task to a process that works it, with its answer or its AppError back', async () => {
+    const [api, worker] = [scheduler(), scheduler()];
+    worker.task(doubler('worker'));
+    await Promise.all([api.start(), worker.start()]);
+    const answers = await Promise.all(
+      [1, 2, 3].map((n) => api.submit('double', { n }, { timeoutMs: 10_000 })),
+    );
+    expect(answers).toEqual([
+      { doubled: 2, by: 'worker' },
+      { doubled: 4, by: 'worker' },
+      { doubled: 6, by: 'worker' },
+    ]);
+    const refused = await api.submit('double', { n: -5 }, { timeoutMs: 10_000 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: 'BACKTEST__NO_DATA', message: 'no data for -5', status: 422 });
+    await expect(api.submit('double', { n: 0 }, { timeoutMs: 10_000 })).rejects.toThrow('zero');
+    // Nobody works this one: the submitter gives up at its timeout.
+    await expect(api.submit('nobody', { n: 1 }, { timeoutMs: 800 })).rejects.toBeInstanceOf(TaskTimeoutError);
+    await Promise.all([api.stop(), worker.stop()]);
   }, 30_000);
 });

@@ -1,6 +1,8 @@
+import type { ErrorCode } from '@solterm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
-import { runLoop, type JobScheduler, type RecurringJob } from './scheduler';
+import { AppError, isAppError } from '../lib/app-error';
+import { runLoop, TaskTimeoutError, type JobScheduler, type RecurringJob, type Task } from './scheduler';
 
 export interface PgBossSchedulerOptions {
   /** The PostgreSQL every API and worker process shares. */
@@ -21,6 +23,14 @@ export interface PgBossSchedulerOptions {
 }
 
 const QUEUE_PREFIX = 'solterm.';
+const TASK_PREFIX = 'solterm.task.';
+/** How often a submitter looks for its job's answer. */
+const ANSWER_POLL_MS = 50;
+
+/** What a task's worker stores as the job's output: the answer, or the error to rethrow. */
+type TaskOutcome =
+  | { ok: true; value: unknown }
+  | { ok: false; code?: ErrorCode; message: string; details?: Record<string, unknown> };
 
 /**
  * Singleton jobs as leases on pg-boss: each singleton is a `stately` queue (at most one job
@@ -29,6 +39,10 @@ const QUEUE_PREFIX = 'solterm.';
  * goes to whichever asks first. A killed holder's lease expires (`expireInSeconds`), pg-boss's
  * supervision (every second here) fails it into a retry, and another process takes it: the failover
  * is at most expiry + 1 s supervision + one poll.
+ *
+ * Tasks (on-demand work, a backtest) are plain queues without retries: each process that registered
+ * a task works its queue; a submitter sends a job (waking its own worker when it has one, so it need
+ * not wait for a poll), reads the answer the worker stored as the job's output, and deletes the job.
  */
 export function createPgBossScheduler(options: PgBossSchedulerOptions): JobScheduler {
   const { log } = options;
@@ -37,7 +51,10 @@ export function createPgBossScheduler(options: PgBossSchedulerOptions): JobSched
   const pollingIntervalSeconds = (options.pollingIntervalMs ?? 500) / 1000;
   const singletons: RecurringJob[] = [];
   const local: RecurringJob[] = [];
-  let state: { boss: PgBoss; controller: AbortController; loops: Promise<void>[] } | undefined;
+  const tasks: Task<unknown, unknown>[] = [];
+  let state:
+    | { boss: PgBoss; controller: AbortController; loops: Promise<void>[]; taskWorkers: Map<string, string> }
+    | undefined;
   let starting: Promise<void> | undefined;
 
   const queueOf = (job: RecurringJob) => `${QUEUE_PREFIX}${job.name}`;
@@ -71,6 +88,13 @@ export function createPgBossScheduler(options: PgBossSchedulerOptions): JobSched
     }
   }
 
+  const createdQueues = new Set<string>();
+  async function ensureTaskQueue(boss: PgBoss, queue: string): Promise<void> {
+    if (createdQueues.has(queue)) return;
+    await retryOnDeadlock(() => boss.createQueue(queue, { name: queue, policy: 'standard', retryLimit: 0 }));
+    createdQueues.add(queue);
+  }
+
   async function startBoss(): Promise<void> {
     const boss = new PgBoss({
       connectionString: options.connectionString,
@@ -94,10 +118,37 @@ export function createPgBossScheduler(options: PgBossSchedulerOptions): JobSched
       // The first process to start seeds the lease; the others' sends are refused by the policy.
       await boss.send(queue, {}, { singletonKey: job.name, retryLimit: 1_000_000, expireInSeconds });
     }
+    // Tasks: a plain queue each, no retries (a backtest that failed fails the same way again).
+    const taskWorkers = new Map<string, string>();
+    for (const task of tasks) {
+      const queue = `${TASK_PREFIX}${task.name}`;
+      await ensureTaskQueue(boss, queue);
+      const workerId = await boss.work<unknown>(
+        queue,
+        { pollingIntervalSeconds, batchSize: 1 },
+        async ([job]): Promise<TaskOutcome> => {
+          try {
+            return { ok: true, value: await task.run(job!.data) };
+          } catch (error) {
+            if (isAppError(error)) {
+              return {
+                ok: false,
+                code: error.code,
+                message: error.message,
+                ...(error.details ? { details: error.details } : {}),
+              };
+            }
+            log.error({ err: error, task: task.name }, 'task failed');
+            return { ok: false, message: error instanceof Error ? error.message : String(error) };
+          }
+        },
+      );
+      taskWorkers.set(task.name, workerId);
+    }
     const loops = local.map((job) =>
       runLoop(job, controller.signal, (error) => log.error({ err: error, job: job.name }, 'job run failed')),
     );
-    state = { boss, controller, loops };
+    state = { boss, controller, loops, taskWorkers };
   }
 
   const register = (list: RecurringJob[]) => (job: RecurringJob) => {
@@ -109,6 +160,44 @@ export function createPgBossScheduler(options: PgBossSchedulerOptions): JobSched
     kind: 'pg-boss',
     singleton: register(singletons),
     everyProcess: register(local),
+    task(task) {
+      if (state || starting) throw new Error(`task '${task.name}' registered after the scheduler started`);
+      tasks.push(task as Task<unknown, unknown>);
+    },
+    async submit<P, R>(name: string, payload: P, { timeoutMs }: { timeoutMs: number }): Promise<R> {
+      await starting;
+      if (!state) throw new Error(`the scheduler is not running: task '${name}' cannot be submitted`);
+      const { boss, taskWorkers } = state;
+      const queue = `${TASK_PREFIX}${name}`;
+      // The queue may not exist yet when no process that works it has started.
+      if (!taskWorkers.has(name)) await ensureTaskQueue(boss, queue);
+      const id = await boss.send(queue, payload as object, {
+        retryLimit: 0,
+        expireInSeconds: Math.ceil(timeoutMs / 1000),
+      });
+      if (!id) throw new Error(`task '${name}' was not queued`);
+      // This process works the queue too: wake its worker rather than wait for its next poll.
+      const ownWorker = taskWorkers.get(name);
+      if (ownWorker) boss.notifyWorker(ownWorker);
+      const deadline = performance.now() + timeoutMs;
+      for (;;) {
+        const job = await boss.getJobById<P>(queue, id);
+        if (job && (job.state === 'completed' || job.state === 'failed' || job.state === 'cancelled')) {
+          await boss.deleteJob(queue, id).catch(() => undefined);
+          const outcome = job.output as TaskOutcome | null;
+          if (outcome?.ok) return outcome.value as R;
+          if (outcome && 'code' in outcome && outcome.code) {
+            throw new AppError(outcome.code, outcome.message, outcome.details);
+          }
+          throw new Error(outcome?.message ?? `task '${name}' ${job.state}`);
+        }
+        if (performance.now() > deadline) {
+          await boss.cancel(queue, id).catch(() => undefined);
+          throw new TaskTimeoutError(`task '${name}' got no answer within ${timeoutMs} ms`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, ANSWER_POLL_MS));
+      }
+    },
     start() {
       starting ??= startBoss().finally(() => (starting = undefined));
       return state ? Promise.resolve() : starting;

@@ -12,6 +12,23 @@ export interface RecurringJob {
   run(signal: AbortSignal): Promise<void>;
 }
 
+/**
+ * On-demand work (a backtest): each submitted payload is computed once, by a process that registered
+ * the task — on PostgreSQL any of them, so heavy work spreads over API and worker processes.
+ * Payloads and answers are JSON.
+ */
+export interface Task<P, R> {
+  /** A stable name: the queue of the task on PostgreSQL. */
+  readonly name: string;
+  /** Computes one job; an AppError it throws reaches the submitter as the same AppError. */
+  run(payload: P): Promise<R>;
+}
+
+/** A submitted job got no answer in time (no process took it, or the one that did died). */
+export class TaskTimeoutError extends Error {
+  override readonly name = 'TaskTimeoutError';
+}
+
 export interface JobScheduler {
   readonly kind: 'in-process' | 'pg-boss';
   /**
@@ -21,6 +38,13 @@ export interface JobScheduler {
   singleton(job: RecurringJob): void;
   /** Work every process runs for itself (its own sockets' fan-out), never shared. */
   everyProcess(job: RecurringJob): void;
+  /** Registers the handler of a task: this process computes jobs of it. */
+  task<P, R>(task: Task<P, R>): void;
+  /**
+   * Submits one job of a task and waits for its answer (rejects with the handler's AppError, or with
+   * TaskTimeoutError after `timeoutMs`).
+   */
+  submit<P, R>(name: string, payload: P, options: { timeoutMs: number }): Promise<R>;
   /** Starts running what is registered (idempotent). */
   start(): Promise<void>;
   /** Stops and waits for running jobs to finish their current run (idempotent; stops a start in flight). */

@@ -151,8 +151,11 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
       [{ config: { ...SMA_BOT.config, stop_loss_percentage: 100 } }, /at most 99/],
       [{ config: { ...SMA_BOT.config, interval: '1S' } }, /Invalid option|interval/],
       [
-        { config: { ...SMA_BOT.config, code: 'def on_candle(c, ctx): return None', language: 'python' } },
-        /Python strategies are not available yet/,
+        {
+          strategy_type: 'moon',
+          config: { ...SMA_BOT.config, code: 'def on_candle(c, ctx): return None', language: 'python' },
+        },
+        /A code bot names its category/,
       ],
       [
         { strategy_type: 'moon', config: { ...SMA_BOT.config, code: 'function onCandle() {}' } },
@@ -314,10 +317,28 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.error).toMatch(/a backtest covers at most 527040/);
+    const offChain = await createBot(alice, {
+      name: 'Dollars',
+      config: { ...SMA_BOT.config, symbol: 'SOL/USD' },
+    });
+    const notTradable = await post('/api/bots/backtest', alice, { ...base, bot_id: offChain.bot_id });
+    expect(notTradable.status).toBe(400);
+    expect(notTradable.body.error).toBe(
+      'Backtests trade a pair of Solana tokens, e.g. SOL/USDC; SOL/USD is not one',
+    );
     const stranger = await post('/api/bots/backtest', bob, base);
     expect(stranger.status).toBe(404);
     expect(stranger.body.error).toBe('Bot not found');
     expect(MAX_BACKTEST_CANDLES).toBe(527_040);
+  });
+
+  it('refuses a user’s 51st bot with the spec’s message, and counts only their own', async () => {
+    const carol = (await registerUser(app)).token;
+    for (let index = 0; index < 50; index += 1) await createBot(carol, { name: `Bot ${index}` });
+    const refused = await post('/api/bots', carol, { ...SMA_BOT, name: 'One too many' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('You have reached the limit of 50 bots. Delete one to create another.');
+    expect((await post('/api/bots', bob, { ...SMA_BOT, name: 'Bob is not Carol' })).status).toBe(200);
   });
 
   it('"Run and Test Bot" backtests an unsaved strategy over the last 30 days from 1,000', async () => {

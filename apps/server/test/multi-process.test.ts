@@ -2,8 +2,9 @@
  * Several processes on one PostgreSQL and one chain, as real child processes: a standalone cluster
  * (`npm run localnet`), two API processes (`npm start`'s server) and one `npm run worker`. Limit
  * orders placed through either API are filled by whichever process holds the keeper job; killing
- * the worker (SIGKILL, no goodbye) moves the job to the API process that runs jobs within the lease
- * expiry; no order is ever settled twice.
+ * the holder (SIGKILL, no goodbye: the worker or API B, whichever has it) moves the job to the other
+ * within the lease expiry; no order is ever settled twice. A backtest asked of API A, which runs no
+ * jobs of its own, is computed by a process that does.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -75,7 +76,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
   const children: Child[] = [];
   let apiA: string;
   let apiB: string;
-  let worker: Child;
+  /** The processes that run jobs (API B and the worker). */
+  let leaseHolders: Child[];
 
   beforeAll(async () => {
     database = await openTestDatabase('postgres');
@@ -105,10 +107,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
     };
     // API A leaves jobs to others; API B runs them too; the worker runs only jobs.
     const a = start('apps/server/src/server.ts', { ...shared, PORT: String(portA), JOBS: 'off' });
-    const b = start('apps/server/src/server.ts', { ...shared, PORT: String(portB), JOBS: 'on' });
-    // The worker logs each lease it takes (debug), so the test can kill it while it holds the keeper.
-    worker = start('apps/server/src/worker.ts', { ...shared, LOG_LEVEL: 'debug' });
+    const b = start('apps/server/src/server.ts', {
+      ...shared,
+      PORT: String(portB),
+      JOBS: 'on',
+      LOG_LEVEL: 'debug',
+    });
+    // Job processes log each lease they take (debug), so the test can kill the keeper's holder.
+    const worker = start('apps/server/src/worker.ts', { ...shared, LOG_LEVEL: 'debug' });
     children.push(a, b, worker);
+    leaseHolders = [b, worker];
     apiA = `http://127.0.0.1:${portA}`;
     apiB = `http://127.0.0.1:${portB}`;
     for (const base of [apiA, apiB]) {
@@ -166,25 +174,42 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
     return order?.status === 'Filled' ? order : undefined;
   };
 
-  it('fills limit orders placed through either API, and keeps filling after the worker is killed', async () => {
+  it('fills limit orders placed through either API, and keeps filling after the keeper’s holder is killed', async () => {
     const [onA, onB] = await Promise.all([trader(apiA), trader(apiB)]);
     const [orderA, orderB] = await Promise.all([crossingLimitBuy(onA), crossingLimitBuy(onB)]);
     await until('the order placed through API A to fill', filled(onA, orderA), 30_000);
     await until('the order placed through API B to fill', filled(onB, orderB), 30_000);
 
-    // Kill the worker just after it takes a keeper lease: the job is stuck with a dead holder until
-    // the lease expires, then API B takes it.
-    const leases = () => worker.output.join('').split('job lease taken').length;
-    const seen = leases();
-    await until(
-      'the worker to take a keeper lease',
-      async () => (leases() > seen ? true : undefined),
+    // A backtest asked of API A (JOBS=off: it computes none itself) is computed by B or the worker.
+    const bot = await api<{ bot_id: string }>(apiA, 'POST', '/api/bots', onA.token, {
+      name: 'SMA',
+      strategy_type: 'sma_crossover',
+      config: { amount: 1 },
+    });
+    const backtest = await api<{ total_trades: number; candles: number }>(
+      apiA,
+      'POST',
+      '/api/bots/backtest',
+      onA.token,
+      { bot_id: bot.bot_id, start_date: '2025-11-01', end_date: '2025-12-31', initial_balance: 1000 },
+    );
+    expect(backtest.candles).toBeGreaterThan(1000);
+    expect(backtest.total_trades).toBeGreaterThan(0);
+
+    // Kill whichever process takes the next keeper lease (its holder re-takes it at once, so one of
+    // them keeps it): the job is stuck with a dead holder until the lease expires, then the other
+    // takes it. Orders go through API A, which runs no jobs.
+    const leases = (child: Child) => child.output.join('').split('job lease taken').length;
+    const seen = new Map(leaseHolders.map((child) => [child, leases(child)]));
+    const holder = await until(
+      'a process to take a keeper lease',
+      async () => leaseHolders.find((child) => leases(child) > seen.get(child)!),
       30_000,
     );
-    worker.process.kill('SIGKILL');
+    holder.process.kill('SIGKILL');
     const killedAt = performance.now();
     const afterKill = await crossingLimitBuy(onA);
-    await until('an order placed after the worker died to fill', filled(onA, afterKill), FAILOVER_BOUND_MS);
+    await until('an order placed after the holder died to fill', filled(onA, afterKill), FAILOVER_BOUND_MS);
     const failoverMs = performance.now() - killedAt;
     // Not before the dead holder's lease expired (10 s from when it was taken), and within the bound.
     expect(failoverMs).toBeGreaterThan(5_000);

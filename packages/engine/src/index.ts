@@ -14,6 +14,7 @@ export * from './strategy/built-ins';
 export * from './strategy/runtime';
 export * from './strategy/random';
 export * from './strategy/templates/javascript';
+export * from './strategy/templates/python';
 export * from './backtest/backtest';
 export * from './backtest/metrics';
 // Interfaces reserved for the futures issue (no implementation yet).

@@ -2,22 +2,25 @@ import type { TBacktestResult, TBotConfig } from '@solterm/contracts';
 import {
   candleSeriesOf,
   Dec,
-  getBuiltInStrategy,
-  resolveParameters,
   rfqVenue,
   runBacktest,
-  seededRandom,
+  type BatchStrategyInstance,
+  type CandleSeries,
+  type StrategyInstance,
   type StrategyParameters,
   type WireCandle,
 } from '@solterm/engine';
 import { resultToWire } from './backtest-wire';
-import { createJsStrategy, DEFAULT_SANDBOX_LIMITS } from './sandbox/js-strategy';
 
 /** A backtest as plain data: what the worker thread needs to compute it (structured-cloneable). */
 export interface BacktestJob {
   readonly strategy:
     | { readonly kind: 'builtin'; readonly type: string; readonly parameters: StrategyParameters }
-    | { readonly kind: 'javascript'; readonly code: string; readonly parameters: StrategyParameters };
+    | {
+        readonly kind: 'javascript' | 'python';
+        readonly code: string;
+        readonly parameters: StrategyParameters;
+      };
   readonly risk: {
     readonly amount: string;
     readonly maxPositions: number;
@@ -41,30 +44,24 @@ export interface BacktestJob {
 /** Candles between two progress reports at least. */
 const PROGRESS_MIN_CANDLES = 4096;
 
-/** Computes a backtest job (in the worker thread; also callable in-process). */
+/** A strategy made for one job, and what to release when the job is done. */
+export interface JobStrategy {
+  readonly strategy: StrategyInstance | BatchStrategyInstance;
+  dispose(): void;
+}
+
+/**
+ * Computes a backtest job with the strategy `createStrategy` makes over the job's candles: the worker
+ * thread makes built-in and JavaScript ones, the Python sandbox process its own.
+ */
 export async function computeBacktest(
   job: BacktestJob,
+  createStrategy: (series: CandleSeries) => Promise<JobStrategy>,
   onProgress?: (done: number, total: number) => void,
 ): Promise<TBacktestResult> {
   const series = candleSeriesOf(job.candles);
   const dec = (value: string | null) => (value === null ? null : new Dec(value));
-  let dispose = () => {};
-  let strategy;
-  if (job.strategy.kind === 'builtin') {
-    const builtIn = getBuiltInStrategy(job.strategy.type);
-    if (!builtIn) throw new RangeError(`unknown strategy ${job.strategy.type}`);
-    strategy = builtIn.create(resolveParameters(builtIn, job.strategy.parameters), seededRandom(job.seed));
-  } else {
-    const sandboxed = await createJsStrategy({
-      code: job.strategy.code,
-      series,
-      parameters: job.strategy.parameters,
-      seed: job.seed,
-      limits: { ...DEFAULT_SANDBOX_LIMITS, cpuMs: job.cpuMs },
-    });
-    strategy = sandboxed;
-    dispose = () => sandboxed.dispose();
-  }
+  const { strategy, dispose } = await createStrategy(series);
   try {
     const result = runBacktest({
       strategy,

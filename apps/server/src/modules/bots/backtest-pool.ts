@@ -3,6 +3,7 @@ import type { TBacktestResult } from '@solterm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { BacktestJob } from './backtest-job';
+import type { PythonSandbox } from './sandbox/python-sandbox';
 
 const WORKER_ENTRY = new URL('./backtest-worker-entry.mjs', import.meta.url);
 
@@ -34,17 +35,23 @@ interface Pending {
  * Runs backtests in one worker thread, off the event loop: the API keeps answering while a year of
  * candles or user code computes. One job at a time (the machine has two cores: one for requests);
  * a job past its time limit ends with BACKTEST__TIME_LIMIT and its thread is replaced; the thread's
- * JavaScript heap is capped, and user code also has its sandbox's own limits.
+ * JavaScript heap is capped, and user code also has its sandbox's own limits. Python jobs queue the
+ * same way but run in the Python sandbox's process (sandbox/python-sandbox.ts).
  */
 export function createBacktestPool(options: {
   log: FastifyBaseLogger;
   timeLimitMs: number;
   heapMb?: number;
+  /** Past the time limit, how long before the thread is ended (default GRACE_MS). */
+  graceMs?: number;
+  /** Where Python jobs run (its processes are the caller's to close). */
+  python: PythonSandbox;
 }) {
   let worker: Worker | undefined;
   let nextId = 1;
-  let running: (Pending & { timer: ReturnType<typeof setTimeout> }) | undefined;
+  let running: (Pending & { timer?: ReturnType<typeof setTimeout> }) | undefined;
   const queue: Pending[] = [];
+  const { python } = options;
 
   function spawn(): Worker {
     const thread = new Worker(WORKER_ENTRY, {
@@ -95,21 +102,33 @@ export function createBacktestPool(options: {
     if (running) return;
     const next = queue.shift();
     if (!next) return;
+    if (next.job.strategy.kind === 'python') {
+      // The sandbox process keeps its own time and memory limits.
+      running = next;
+      python.run(next.job, next.onProgress).then(
+        (result) => (finish(), next.resolve(result)),
+        (error: unknown) => (finish(), next.reject(error)),
+      );
+      return;
+    }
     worker ??= spawn();
     const thread = worker;
-    const timer = setTimeout(() => {
-      if (running?.id !== next.id) return;
-      // Past its limit: the thread is ended (whatever it computes) and replaced for the next job.
-      worker = undefined;
-      void thread.terminate();
-      finish();
-      next.reject(
-        new AppError(
-          'BACKTEST__TIME_LIMIT',
-          `The backtest took longer than ${Math.round(options.timeLimitMs / 1000)} s and was stopped. Shorten the range.`,
-        ),
-      );
-    }, options.timeLimitMs + GRACE_MS);
+    const timer = setTimeout(
+      () => {
+        if (running?.id !== next.id) return;
+        // Past its limit: the thread is ended (whatever it computes) and replaced for the next job.
+        worker = undefined;
+        void thread.terminate();
+        finish();
+        next.reject(
+          new AppError(
+            'BACKTEST__TIME_LIMIT',
+            `The backtest took longer than ${Math.round(options.timeLimitMs / 1000)} s and was stopped. Shorten the range.`,
+          ),
+        );
+      },
+      options.timeLimitMs + (options.graceMs ?? GRACE_MS),
+    );
     running = { ...next, timer };
     thread.postMessage({ id: next.id, job: next.job });
   }

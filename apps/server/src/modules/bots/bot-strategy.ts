@@ -18,11 +18,11 @@ export interface ResolvedStrategy {
 
 /**
  * Resolves a bot's `strategy_type` and config. Without code, `strategy_type` names a built-in
- * strategy whose parameters are checked against their ranges. With code (JavaScript, run in the
- * sandbox), `strategy_type` is the bot's category (trend, scalper, dca, …, or a built-in's name),
+ * strategy whose parameters are checked against their ranges. With code (JavaScript in QuickJS or
+ * Python in Pyodide, each in its sandbox), `strategy_type` is the bot's category (trend, scalper, dca, …, or a built-in's name),
  * which the marketplace's risk mapping reads.
  *
- * @throws AppError BOTS__STRATEGY_UNKNOWN, BOTS__CODE_NOT_SUPPORTED or BOTS__INVALID_PARAMETERS.
+ * @throws AppError BOTS__STRATEGY_UNKNOWN or BOTS__INVALID_PARAMETERS.
  */
 export function resolveBotStrategy(strategyType: string, config: TBotConfig): ResolvedStrategy {
   const percent = (value: number | null) => (value === null || value === 0 ? null : String(value));
@@ -33,7 +33,6 @@ export function resolveBotStrategy(strategyType: string, config: TBotConfig): Re
     takeProfitPercent: percent(config.take_profit_percentage),
   };
   if (config.code.trim() !== '') {
-    if (config.language === 'python') throw new AppError('BOTS__CODE_NOT_SUPPORTED');
     const known = [...STRATEGY_CATEGORIES, ...BUILT_IN_STRATEGY_TYPES] as readonly string[];
     if (!known.includes(strategyType)) {
       throw new AppError(
@@ -41,7 +40,7 @@ export function resolveBotStrategy(strategyType: string, config: TBotConfig): Re
         `Unknown strategy_type: ${strategyType.slice(0, 40)}. A code bot names its category: ${STRATEGY_CATEGORIES.join(', ')}`,
       );
     }
-    return { spec: { kind: 'javascript', code: config.code, parameters: config.parameters }, risk };
+    return { spec: { kind: config.language, code: config.code, parameters: config.parameters }, risk };
   }
   const strategy = getBuiltInStrategy(strategyType);
   if (!strategy) {

@@ -131,7 +131,10 @@ export class Bollinger {
     if (this.index === 0) {
       this.mean = sumOf(this.window) / this.period;
       this.squares = 0;
-      for (const value of this.window) this.squares += (value - this.mean) ** 2;
+      for (const value of this.window) {
+        const deviation = value - this.mean;
+        this.squares += deviation * deviation;
+      }
     }
     if (this.count < this.period) return this.middle;
     this.middle = this.mean;

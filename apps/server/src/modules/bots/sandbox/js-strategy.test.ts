@@ -10,25 +10,13 @@ import {
   seededRandom,
   StrategyError,
   type BatchStrategyInstance,
+  type JavaScriptTemplate,
   type StrategyInstance,
-  type WireCandle,
 } from '@solterm/engine';
 import { createJsStrategy, type SandboxLimits } from './js-strategy';
+import { hourlyTestCandles } from './test-candles';
 
-const random = seededRandom(99);
-let price = 150;
-const candles: WireCandle[] = Array.from({ length: 3000 }, (_, i) => {
-  const open = price;
-  price = Number((price * (1 + (random() - 0.5) * 0.02)).toPrecision(10));
-  return {
-    time: 3600 * (i + 1),
-    open,
-    close: price,
-    high: Number((Math.max(open, price) * 1.004).toPrecision(10)),
-    low: Number((Math.min(open, price) * 0.996).toPrecision(10)),
-    volume: 1000,
-  };
-});
+const candles = hourlyTestCandles();
 const series = candleSeriesOf(candles);
 const backtest = (strategy: StrategyInstance | BatchStrategyInstance) =>
   runBacktest({
@@ -82,6 +70,24 @@ describe('user JavaScript in the QuickJS sandbox', () => {
     expect(expected.fills.length).toBeGreaterThan(20);
     expect(text(actual)).toBe(text(expected));
   });
+
+  it.each(Object.keys(JAVASCRIPT_TEMPLATES) as JavaScriptTemplate[])(
+    'the %s template trades exactly as its built-in with the default parameters',
+    async (type) => {
+      const sandboxed = await createJsStrategy({
+        code: JAVASCRIPT_TEMPLATES[type],
+        series,
+        parameters: {},
+        seed: 1,
+      });
+      const builtIn = getBuiltInStrategy(type)!;
+      const expected = backtest(builtIn.create(resolveParameters(builtIn, {}), seededRandom(1)));
+      const actual = backtest(sandboxed);
+      sandboxed.dispose();
+      expect(expected.fills.length).toBeGreaterThan(4);
+      expect(text(actual)).toBe(text(expected));
+    },
+  );
 
   it('stops hostile code inside its limits with a clear message naming the line', async () => {
     expect((await failure('function onCandle() { while (true) {} }'))?.message).toBe(

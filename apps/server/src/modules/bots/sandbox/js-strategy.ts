@@ -3,14 +3,18 @@ import {
   shouldInterruptAfterDeadline,
   type QuickJSContext,
   type QuickJSHandle,
+  type QuickJSRuntime,
   type QuickJSWASMModule,
 } from 'quickjs-emscripten';
 import {
   StrategyError,
   type BatchStrategyInstance,
   type CandleSeries,
+  type OrderIntent,
+  type StrategyInstance,
   type StrategyParameters,
 } from '@solterm/engine';
+import { CANDLE_FIELDS, packCandles } from './candle-buffer';
 
 /** What one run of user code may use. */
 export interface SandboxLimits {
@@ -29,7 +33,6 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
 
 /** The file name user code runs under, so errors name its lines (`strategy.js:12`). */
 const FILE = 'strategy.js';
-const FIELDS = 6;
 
 let quickJs: Promise<QuickJSWASMModule> | undefined;
 /** The QuickJS engine (WebAssembly), loaded once per thread. */
@@ -60,7 +63,7 @@ globalThis.__run = function (from, to, openLots, maxPositions, lastEntryPrice) {
   if (typeof onCandle !== 'function') throw new TypeError('the strategy must define function onCandle(candle, ctx)');
   const ctx = Object.freeze({ openLots, maxPositions, lastEntryPrice, params });
   for (let i = from; i < to; i += 1) {
-    const k = i * ${FIELDS};
+    const k = i * ${CANDLE_FIELDS};
     const intent = onCandle(
       { time: __view[k], open: __view[k + 1], high: __view[k + 2], low: __view[k + 3], close: __view[k + 4], volume: __view[k + 5] },
       ctx,
@@ -94,6 +97,55 @@ function errorOf(vm: QuickJSContext, handle: QuickJSHandle, limits: SandboxLimit
 }
 
 /**
+ * A QuickJS context with the prelude, the user's code and a driver loaded, under its memory and
+ * stack caps (the CPU deadline is armed by the caller, before the code loads and per call after).
+ *
+ * @throws StrategyError when the code does not load.
+ */
+async function openContext(options: {
+  code: string;
+  driver: string;
+  candles: ArrayBuffer;
+  seed: number;
+  parameters: StrategyParameters;
+  limits: SandboxLimits;
+  memoryBytes: number;
+}): Promise<{ vm: QuickJSContext; runtime: QuickJSRuntime; dispose(): void }> {
+  const QuickJS = await loadQuickJs();
+  const runtime = QuickJS.newRuntime();
+  runtime.setMemoryLimit(options.memoryBytes);
+  runtime.setMaxStackSize(options.limits.stackBytes);
+  runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + options.limits.cpuMs));
+  const vm = runtime.newContext();
+  const dispose = () => {
+    vm.dispose();
+    runtime.dispose();
+  };
+  try {
+    const setGlobal = (name: string, handle: QuickJSHandle) => {
+      vm.setProp(vm.global, name, handle);
+      handle.dispose();
+    };
+    setGlobal('__candles', vm.newArrayBuffer(options.candles));
+    setGlobal('__seed', vm.newNumber(options.seed >>> 0));
+    setGlobal('__paramsJson', vm.newString(JSON.stringify(options.parameters)));
+    for (const [source, file] of [
+      [PRELUDE, 'prelude.js'],
+      [options.code, FILE],
+      [options.driver, 'driver.js'],
+    ] as const) {
+      const loaded = vm.evalCode(source, file);
+      if (loaded.error) throw errorOf(vm, loaded.error, options.limits);
+      loaded.value.dispose();
+    }
+  } catch (error) {
+    dispose();
+    throw error;
+  }
+  return { vm, runtime, dispose };
+}
+
+/**
  * User JavaScript as a batched strategy, in QuickJS (WebAssembly): no host objects (no require,
  * fetch, process or timers), a memory cap, a CPU deadline over the whole run and a stack cap. The
  * code defines `function onCandle(candle, ctx)` returning null or `{ action: 'buy' | 'sell' | 'exit',
@@ -109,48 +161,17 @@ export async function createJsStrategy(options: {
   limits?: SandboxLimits;
 }): Promise<BatchStrategyInstance & { dispose(): void }> {
   const limits = options.limits ?? DEFAULT_SANDBOX_LIMITS;
-  const QuickJS = await loadQuickJs();
-  const { series } = options;
-  const candles = new Float64Array(series.length * FIELDS);
-  for (let i = 0; i < series.length; i += 1) {
-    const k = i * FIELDS;
-    candles[k] = series.time[i]!;
-    candles[k + 1] = series.open[i]!;
-    candles[k + 2] = series.high[i]!;
-    candles[k + 3] = series.low[i]!;
-    candles[k + 4] = series.close[i]!;
-    candles[k + 5] = series.volume[i]!;
-  }
-  const runtime = QuickJS.newRuntime();
-  runtime.setMemoryLimit(limits.memoryBytes + candles.byteLength * 2);
-  runtime.setMaxStackSize(limits.stackBytes);
-  runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + limits.cpuMs));
-  const vm = runtime.newContext();
-  const dispose = () => {
-    vm.dispose();
-    runtime.dispose();
-  };
-  try {
-    const setGlobal = (name: string, handle: QuickJSHandle) => {
-      vm.setProp(vm.global, name, handle);
-      handle.dispose();
-    };
-    setGlobal('__candles', vm.newArrayBuffer(candles.buffer));
-    setGlobal('__seed', vm.newNumber(options.seed >>> 0));
-    setGlobal('__paramsJson', vm.newString(JSON.stringify(options.parameters)));
-    for (const [source, file] of [
-      [PRELUDE, 'prelude.js'],
-      [options.code, FILE],
-      [DRIVER, 'driver.js'],
-    ] as const) {
-      const loaded = vm.evalCode(source, file);
-      if (loaded.error) throw errorOf(vm, loaded.error, limits);
-      loaded.value.dispose();
-    }
-  } catch (error) {
-    dispose();
-    throw error;
-  }
+  const candles = packCandles(options.series);
+  // One CPU deadline, armed as the code loads, covers the whole run.
+  const { vm, dispose } = await openContext({
+    code: options.code,
+    driver: DRIVER,
+    candles: candles.buffer,
+    seed: options.seed,
+    parameters: options.parameters,
+    limits,
+    memoryBytes: limits.memoryBytes + candles.byteLength * 2,
+  });
   const run = vm.getProp(vm.global, '__run');
   return {
     batched: true,
@@ -171,6 +192,71 @@ export async function createJsStrategy(options: {
     },
     dispose() {
       run.dispose();
+      dispose();
+    },
+  };
+}
+
+const LIVE_DRIVER = `
+globalThis.__step = function (time, open, high, low, close, volume, openLots, maxPositions, lastEntryPrice) {
+  if (typeof onCandle !== 'function') throw new TypeError('the strategy must define function onCandle(candle, ctx)');
+  const intent = onCandle(
+    { time, open, high, low, close, volume },
+    Object.freeze({ openLots, maxPositions, lastEntryPrice, params }),
+  );
+  return intent === null || intent === undefined ? '' : JSON.stringify(intent);
+};
+`;
+
+/**
+ * User JavaScript as a per-candle strategy for a live bot: the same sandbox and protocol as in
+ * backtests, kept alive across candles (its state is the strategy's), each candle with its own CPU
+ * deadline. Call `dispose` when the run ends.
+ *
+ * @throws StrategyError when the code does not load.
+ */
+export async function createJsLiveStrategy(options: {
+  code: string;
+  parameters: StrategyParameters;
+  seed: number;
+  limits: SandboxLimits;
+}): Promise<StrategyInstance & { dispose(): void }> {
+  const { limits } = options;
+  const { vm, runtime, dispose } = await openContext({
+    code: options.code,
+    driver: LIVE_DRIVER,
+    candles: new ArrayBuffer(CANDLE_FIELDS * 8),
+    seed: options.seed,
+    parameters: options.parameters,
+    limits,
+    memoryBytes: limits.memoryBytes,
+  });
+  const armDeadline = () =>
+    runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + limits.cpuMs));
+  const step = vm.getProp(vm.global, '__step');
+  return {
+    onCandle(candle, position) {
+      armDeadline();
+      const args = [
+        candle.time,
+        candle.open,
+        candle.high,
+        candle.low,
+        candle.close,
+        candle.volume,
+        position.openLots,
+        position.maxPositions,
+        position.lastEntryPrice,
+      ].map((n) => vm.newNumber(n));
+      const result = vm.callFunction(step, vm.undefined, ...args);
+      for (const arg of args) arg.dispose();
+      if (result.error) throw errorOf(vm, result.error, limits);
+      const json = vm.getString(result.value);
+      result.value.dispose();
+      return json === '' ? null : (JSON.parse(json) as OrderIntent);
+    },
+    dispose() {
+      step.dispose();
       dispose();
     },
   };

@@ -36,6 +36,8 @@ export interface App {
   >;
   /** The limit-order keeper of the local venue (absent with Jupiter). */
   keeper?: LimitKeeper;
+  /** The paper bots' runner (tests drive its job's passes). */
+  paperBots: Services['paperBots'];
   /** Background jobs of this process; started once the server listens. */
   scheduler: JobScheduler;
   /**
@@ -116,6 +118,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     hub: services.hub,
     services: { auth, email, market, holders, chain, relay, wallet, trading },
     keeper: services.keeper,
+    paperBots: services.paperBots,
     scheduler: services.scheduler,
     cluster: services.cluster,
     rpcUrl,

@@ -5,7 +5,7 @@ import {
   type KeyPairSigner,
 } from '@solana/kit';
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
-import { isTestNetwork, type TSpotOrder } from '@solterm/contracts';
+import { isTestNetwork, type TSpotOrder, type TUserMessage } from '@solterm/contracts';
 // The composition root is the one place the server reaches the local cluster directly: to start it
 // (or read the keys of a standalone one). Business code reaches the chain only through JSON-RPC.
 import {
@@ -50,8 +50,14 @@ import { createWalletRepository } from './modules/wallet/wallet.repository';
 import { createWalletService, type WalletService } from './modules/wallet/wallet.service';
 import { createBacktestPool } from './modules/bots/backtest-pool';
 import { createBacktestRunner } from './modules/bots/backtest-runner';
+import { backtestSubmitter, backtestTask } from './modules/bots/backtest-task';
 import { createBotsRepository } from './modules/bots/bots.repository';
 import { createBotsService, type BotsService } from './modules/bots/bots.service';
+import { createJsLiveThread } from './modules/bots/sandbox/js-live-thread';
+import { createPythonSandbox } from './modules/bots/sandbox/python-sandbox';
+import { createBotRunsRepository } from './modules/bots/live/bot-runs.repository';
+import { createBotRunsService } from './modules/bots/live/bot-runs.service';
+import { createPaperRunner, type PaperRunner } from './modules/bots/live/paper-runner';
 
 export interface ServiceOptions {
   log: FastifyBaseLogger;
@@ -85,6 +91,8 @@ export interface Services {
   keeper?: LimitKeeper;
   /** Bot definitions and backtests. */
   bots: BotsService;
+  /** Paper bots' runner (its job is scheduled when this process runs jobs). */
+  paperBots: PaperRunner;
   /** The embedded local cluster when SOLANA_RPC_URL is unset, in a worker thread (its methods are async). */
   cluster?: ClusterHost;
   /** Background jobs: the keeper (or reconciliation) as a singleton; started by the process's entry. */
@@ -329,22 +337,54 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     market,
     keys,
   });
-  const backtestPool = createBacktestPool({ log, timeLimitMs: config.backtestTimeLimitMs });
+  const python = createPythonSandbox({ log, timeLimitMs: config.backtestTimeLimitMs });
+  const backtestPool = createBacktestPool({ log, timeLimitMs: config.backtestTimeLimitMs, python });
+  const scheduler = createScheduler(config, log);
+  // Backtests are computed where jobs run: with JOBS=off an API process submits them to the others.
+  // Embedded, the one process is the only one there is.
+  if (config.jobs || scheduler.kind === 'in-process') {
+    scheduler.task(
+      backtestTask(
+        createBacktestRunner({
+          market,
+          pool: backtestPool,
+          timeLimitMs: config.backtestTimeLimitMs,
+          now,
+          log,
+        }),
+        (userId, progress) => {
+          void hub.publish(userId, { type: 'backtest_progress', data: progress }).catch(() => undefined);
+        },
+      ),
+    );
+  }
+  const botRunsRepo = createBotRunsRepository(database.db);
+  const publishToUser = (userId: string, message: TUserMessage) => {
+    void hub.publish(userId, message).catch(() => undefined);
+  };
+  const sandboxes = { js: createJsLiveThread({ log }), python };
+  const paperBots = createPaperRunner({
+    repo: botRunsRepo,
+    market,
+    now,
+    log,
+    publish: publishToUser,
+    sandboxes,
+  });
   const bots = createBotsService({
     repo: createBotsRepository(database.db, now),
-    backtest: createBacktestRunner({
-      market,
-      pool: backtestPool,
-      timeLimitMs: config.backtestTimeLimitMs,
-      now,
-      log,
-    }),
+    backtest: backtestSubmitter(scheduler, config.backtestTimeLimitMs),
     now,
-    publishProgress: (userId, progress) => {
-      void hub.publish(userId, { type: 'backtest_progress', data: progress }).catch(() => undefined);
-    },
+    runs: createBotRunsService({
+      repo: botRunsRepo,
+      market,
+      runner: paperBots,
+      sandboxes,
+      now,
+      publish: publishToUser,
+    }),
   });
-  const scheduler = createScheduler(config, log);
+  if (config.jobs) scheduler.singleton(paperBots.job());
   if (config.jobs) {
     // Sends interrupted by a stop are settled from the chain: by the keeper's passes, or on their own.
     scheduler.singleton(
@@ -372,11 +412,14 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     trading,
     keeper,
     bots,
+    paperBots,
     cluster,
     scheduler,
     async close() {
       await scheduler.stop();
       await backtestPool.close();
+      python.close();
+      await sandboxes.js.close();
       await cluster?.close();
       await marketData.stop();
       await hub.stop();

@@ -20,6 +20,13 @@ export const BOT_CODE_MAX_CHARS = 200_000;
 export const BOT_CODE_LANGUAGES = ['javascript', 'python'] as const;
 /** Bots one user may keep. */
 export const MAX_BOTS_PER_USER = 50;
+/** A live run's planned length by default, and at most (30 days). */
+export const DEFAULT_BOT_RUN_HOURS = 24;
+export const BOT_RUN_HOURS_MAX = 720;
+/** Bots one user may run at once (each holds a strategy, and for user code a sandbox, in memory). */
+export const MAX_RUNNING_BOTS_PER_USER = 5;
+/** Quote tokens a paper run starts with. */
+export const PAPER_BOT_BALANCE = 1000;
 /** Candle intervals a strategy may run on (the chart's, without 1S and 12H). */
 export const BOT_INTERVALS = ['1M', '5M', '15M', '1H', '4H', '1D'] as const;
 export type TBotInterval = (typeof BOT_INTERVALS)[number];
@@ -78,6 +85,13 @@ export const ZBotConfigSchema = z.object({
   interval: z.enum(BOT_INTERVALS).default(DEFAULT_BOT_INTERVAL),
   /** The language of `code` (ignored without code). */
   language: z.enum(BOT_CODE_LANGUAGES).default('javascript'),
+  /** How long a live run lasts: it stops itself, 'Completed', after this many hours. */
+  run_hours: z
+    .number({ message: 'run_hours must be a number' })
+    .int({ message: 'run_hours must be a whole number' })
+    .min(1, { message: 'run_hours must be at least 1' })
+    .max(BOT_RUN_HOURS_MAX, { message: `run_hours must be at most ${BOT_RUN_HOURS_MAX}` })
+    .default(DEFAULT_BOT_RUN_HOURS),
 });
 export type TBotConfig = z.infer<typeof ZBotConfigSchema>;
 

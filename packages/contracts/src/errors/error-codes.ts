@@ -175,13 +175,17 @@ export const ERRORS = {
     message: 'You have reached the limit of 50 bots. Delete one to create another.',
   },
   BOTS__RUNNING: { status: 409, message: 'Stop the bot before deleting it' },
+  BOTS__ALREADY_RUNNING: { status: 409, message: 'The bot is already running' },
+  BOTS__RUNNING_LIMIT: {
+    status: 409,
+    message: 'You can run at most 5 bots at once. Stop one to start another.',
+  },
+  BOTS__PYTHON_BUSY: {
+    status: 503,
+    message: 'Too many Python bots are running on this server. Please try again later, or stop one of yours.',
+  },
   BOTS__STRATEGY_UNKNOWN: { status: 400, message: 'Unknown strategy_type' },
   BOTS__INVALID_PARAMETERS: { status: 400, message: 'Invalid strategy parameters' },
-  BOTS__CODE_NOT_SUPPORTED: {
-    status: 400,
-    message:
-      'Python strategies are not available yet: write the strategy in JavaScript, or choose a built-in one',
-  },
   BACKTEST__RANGE_IN_FUTURE: { status: 400, message: 'The backtest range must start in the past' },
   BACKTEST__RANGE_TOO_LARGE: { status: 400, message: 'The backtest range holds too many candles' },
   BACKTEST__PAIR_NOT_TRADABLE: {

@@ -18,6 +18,8 @@ import type { BotsService } from './bots.service';
 
 /** Backtests cost CPU: each client may start this many a minute (tests and backtests together). */
 export const BACKTEST_RATE_LIMIT = { max: 30, timeWindow: 60_000 };
+/** Each start or stop writes a run and builds a strategy: each client may do this many a minute. */
+export const RUN_RATE_LIMIT = { max: 30, timeWindow: 60_000 };
 
 export interface BotsRoutesDeps {
   bots: BotsService;
@@ -85,6 +87,33 @@ export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
       await bots.remove(authOf(request).user.id, request.params.id);
       return ok({ bot_id: request.params.id, deleted: true as const });
     },
+  });
+
+  app.post('/api/bots/:id/start', {
+    preHandler: requireAuth,
+    config: { rateLimit: RUN_RATE_LIMIT },
+    schema: {
+      tags,
+      security,
+      summary:
+        'Starts one of the caller’s bots in paper mode: a virtual 1,000 of the quote token at live prices',
+      params: ZBotIdParamsSchema,
+      response: { 200: success(ZBotSchema) },
+    },
+    handler: async (request) => ok(await bots.start(authOf(request).user.id, request.params.id)),
+  });
+
+  app.post('/api/bots/:id/stop', {
+    preHandler: requireAuth,
+    config: { rateLimit: RUN_RATE_LIMIT },
+    schema: {
+      tags,
+      security,
+      summary: 'Stops one of the caller’s bots (a stopped bot stays stopped)',
+      params: ZBotIdParamsSchema,
+      response: { 200: success(ZBotSchema) },
+    },
+    handler: async (request) => ok(await bots.stop(authOf(request).user.id, request.params.id)),
   });
 
   app.post('/api/bots/backtest', {

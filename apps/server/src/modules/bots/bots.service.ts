@@ -2,7 +2,6 @@ import type { ZBotCreateRequestSchema, ZBotTestRequestSchema } from '@solterm/co
 import {
   MAX_BOTS_PER_USER,
   type TBacktestRequest,
-  type TBacktestProgress,
   type TBacktestResult,
   type TBot,
   type TBotMetrics,
@@ -10,29 +9,13 @@ import {
 } from '@solterm/contracts';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
-import type { BacktestRunner } from './backtest-runner';
+import type { BacktestTaskPayload } from './backtest-task';
+import { NO_METRICS } from './live/bot-metrics';
+import type { BotRunsService } from './live/bot-runs.service';
 import { resolveBotStrategy } from './bot-strategy';
 import type { BotRow, BotsRepository } from './bots.repository';
 
 const DAY_MS = 86_400_000;
-
-/** A bot that has never run: every figure zero or null (figures come from its own fills only). */
-const NO_METRICS: TBotMetrics = {
-  total_trades: 0,
-  total_pnl: 0,
-  win_rate: 0,
-  current_balance: 0,
-  daily_pnl: 0,
-  weekly_pnl: 0,
-  monthly_pnl: 0,
-  max_drawdown: 0,
-  sharpe_ratio: 0,
-  last_trade_time: null,
-  started_at: null,
-  estimated_completion: null,
-  current_task: null,
-  progress_percentage: 0,
-};
 
 function identityOf(row: BotRow) {
   return {
@@ -45,10 +28,10 @@ function identityOf(row: BotRow) {
   };
 }
 
-function botToWire(row: BotRow): TBot {
+function botToWire(row: BotRow, metrics: TBotMetrics = NO_METRICS): TBot {
   return {
     ...identityOf(row),
-    ...NO_METRICS,
+    ...metrics,
     description: row.description,
     is_public: row.isPublic,
     config: row.config,
@@ -72,20 +55,13 @@ function seedOf(text: string): number {
 /** Bot definitions of one user, and backtests of them. */
 export function createBotsService(deps: {
   repo: BotsRepository;
-  backtest: BacktestRunner;
+  /** Computes a backtest: submitted to the scheduler's backtest task (backtest-task.ts). */
+  backtest: (payload: BacktestTaskPayload) => Promise<TBacktestResult>;
   now: () => Date;
-  /** Sends a user their backtest's progress (over /ws). */
-  publishProgress?: (userId: string, progress: TBacktestProgress) => void;
+  /** Live runs: start, stop and the figures of each bot's newest run. */
+  runs: BotRunsService;
 }) {
-  const { repo } = deps;
-
-  const progressTo = (userId: string, botId: string | null) => (done: number, total: number) =>
-    deps.publishProgress?.(userId, {
-      bot_id: botId,
-      candles_done: done,
-      candles_total: total,
-      progress_percentage: Math.floor((done / total) * 100),
-    });
+  const { repo, runs } = deps;
 
   async function requireBot(userId: string, id: string): Promise<BotRow> {
     const bot = await repo.findOwned(userId, id);
@@ -110,11 +86,32 @@ export function createBotsService(deps: {
     },
 
     async list(userId: string): Promise<TBot[]> {
-      return (await repo.listOf(userId)).map(botToWire);
+      const rows = await repo.listOf(userId);
+      const metrics = await runs.metricsOf(rows.map((row) => row.id));
+      return rows.map((row) => botToWire(row, metrics.get(row.id)));
     },
 
     async listWithStatus(userId: string): Promise<TBotWithStatus[]> {
-      return (await repo.listOf(userId)).map((row) => ({ ...identityOf(row), performance: NO_METRICS }));
+      const rows = await repo.listOf(userId);
+      const metrics = await runs.metricsOf(rows.map((row) => row.id));
+      return rows.map((row) => ({ ...identityOf(row), performance: metrics.get(row.id) ?? NO_METRICS }));
+    },
+
+    /** POST /bots/{id}/start: runs the bot in paper mode (a virtual balance at the venue's prices). */
+    async start(userId: string, id: string): Promise<TBot> {
+      await runs.startPaper(await requireBot(userId, id));
+      return this.get(userId, id);
+    },
+
+    /** POST /bots/{id}/stop (a stopped bot stays stopped). */
+    async stop(userId: string, id: string): Promise<TBot> {
+      await runs.stop(await requireBot(userId, id));
+      return this.get(userId, id);
+    },
+
+    async get(userId: string, id: string): Promise<TBot> {
+      const row = await requireBot(userId, id);
+      return botToWire(row, (await runs.metricsOf([row.id])).get(row.id));
     },
 
     async remove(userId: string, id: string): Promise<void> {
@@ -126,33 +123,31 @@ export function createBotsService(deps: {
     /** POST /bots/backtest: one of the caller's bots over a past range. */
     async backtest(userId: string, request: TBacktestRequest): Promise<TBacktestResult> {
       const bot = await requireBot(userId, request.bot_id);
-      return deps.backtest(
-        {
-          strategy: resolveBotStrategy(bot.strategyType, bot.config),
-          config: bot.config,
-          from: new Date(request.start_date),
-          to: endOf(request.end_date),
-          initialBalance: request.initial_balance,
-          seed: seedOf(bot.id),
-        },
-        progressTo(userId, bot.id),
-      );
+      return deps.backtest({
+        strategy: resolveBotStrategy(bot.strategyType, bot.config),
+        config: bot.config,
+        from: new Date(request.start_date).toISOString(),
+        to: endOf(request.end_date).toISOString(),
+        initialBalance: request.initial_balance,
+        seed: seedOf(bot.id),
+        userId,
+        botId: bot.id,
+      });
     },
 
     /** POST /bots/test: "Run and Test Bot" on an unsaved bot, over the last `days` days. */
     async test(userId: string, request: z.output<typeof ZBotTestRequestSchema>): Promise<TBacktestResult> {
       const to = deps.now();
-      return deps.backtest(
-        {
-          strategy: resolveBotStrategy(request.strategy_type, request.config),
-          config: request.config,
-          from: new Date(to.getTime() - request.days * DAY_MS),
-          to,
-          initialBalance: request.initial_balance,
-          seed: seedOf(request.strategy_type),
-        },
-        progressTo(userId, null),
-      );
+      return deps.backtest({
+        strategy: resolveBotStrategy(request.strategy_type, request.config),
+        config: request.config,
+        from: new Date(to.getTime() - request.days * DAY_MS).toISOString(),
+        to: to.toISOString(),
+        initialBalance: request.initial_balance,
+        seed: seedOf(request.strategy_type),
+        userId,
+        botId: null,
+      });
     },
   };
 }

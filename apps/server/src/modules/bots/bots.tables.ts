@@ -1,4 +1,15 @@
-import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from '../auth/auth.tables';
 
 /**
@@ -25,4 +36,76 @@ export const bots = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('bots_user_idx').on(table.userId, table.createdAt)],
+);
+
+/**
+ * Live runs of bots: one row per start. A paper run trades a virtual balance at the venue's prices;
+ * its position is never stored — it is what the strategy does over the run's closed candles, which
+ * the runner replays after a restart (deterministic: the same candles, the same fills). The row
+ * holds the checkpoint: the open time of the last candle evaluated.
+ */
+export const botRuns = pgTable(
+  'bot_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 'test' (paper) or 'mainnet'. */
+    mode: text('mode').notNull(),
+    /** running | stopped | failed. */
+    status: text('status').notNull(),
+    /** Why it stopped or failed (the last bot_status_change message). */
+    message: text('message'),
+    /** The bot's strategy and config as they were at the start (a run never changes under it). */
+    strategyType: text('strategy_type').notNull(),
+    config: jsonb('config').notNull(),
+    /** Quote base units the run started with. */
+    initialCash: text('initial_cash').notNull(),
+    /** The quote token's USD price at the start: the venue's fee tiers read it, replays reuse it. */
+    quoteUsdPrice: text('quote_usd_price').notNull(),
+    /** The pair's token decimals (the fills' base units are read with them). */
+    baseDecimals: integer('base_decimals').notNull(),
+    quoteDecimals: integer('quote_decimals').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    stoppedAt: timestamp('stopped_at', { withTimezone: true }),
+    /** Unix seconds: the open of the first candle the run trades on, and of the last one evaluated. */
+    firstCandle: bigint('first_candle', { mode: 'number' }).notNull(),
+    lastCandle: bigint('last_candle', { mode: 'number' }),
+    /** The close of that candle (values the open lots in the bot's balance). */
+    lastClose: text('last_close'),
+  },
+  (table) => [
+    index('bot_runs_bot_idx').on(table.botId, table.startedAt),
+    index('bot_runs_status_idx').on(table.status),
+  ],
+);
+
+/** A live run's fills, as its trade list and metrics read them (amounts in base units). */
+export const botFills = pgTable(
+  'bot_fills',
+  {
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => botRuns.id, { onDelete: 'cascade' }),
+    /** 0, 1, 2… within the run: replay after a restart recomputes the same sequence. */
+    seq: integer('seq').notNull(),
+    botId: uuid('bot_id').notNull(),
+    time: timestamp('time', { withTimezone: true }).notNull(),
+    side: text('side').notNull(),
+    baseAmount: text('base_amount').notNull(),
+    /** Quote paid or received, fee included. */
+    quoteAmount: text('quote_amount').notNull(),
+    /** Realised PnL of a sell, quote base units. */
+    pnl: text('pnl'),
+    reason: text('reason').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.runId, table.seq] }),
+    index('bot_fills_bot_idx').on(table.botId, table.time),
+  ],
 );

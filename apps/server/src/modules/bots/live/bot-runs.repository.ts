@@ -1,0 +1,120 @@
+import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { TBotConfig } from '@solterm/contracts';
+import type { Db } from '../../../db/database';
+import { botFills, botRuns, bots } from '../bots.tables';
+
+export type BotRunRow = Omit<typeof botRuns.$inferSelect, 'config'> & { config: TBotConfig };
+export type BotFillRow = typeof botFills.$inferSelect;
+export type NewBotFill = Omit<BotFillRow, 'runId'>;
+
+const runOf = (row: typeof botRuns.$inferSelect): BotRunRow => ({ ...row, config: row.config as TBotConfig });
+
+/** Live runs of bots and their fills. The bot's own `status` mirrors its newest run's. */
+export function createBotRunsRepository(db: Db) {
+  return {
+    /**
+     * Starts a run unless the bot already runs (undefined) or its owner runs `maxRunning` bots
+     * ('limit'): the bot's status flips from not-running to running in the same statement that
+     * guards it, so two starts racing each other start one run.
+     */
+    async start(
+      run: Omit<typeof botRuns.$inferInsert, 'id' | 'status' | 'lastCandle' | 'lastClose' | 'stoppedAt'>,
+      maxRunning: number,
+    ): Promise<BotRunRow | 'limit' | undefined> {
+      return db.transaction(async (tx) => {
+        // The user's row is locked for the count, so two starts racing each other cannot both pass it.
+        await tx.execute(sql`select id from users where id = ${run.userId} for update`);
+        const [{ running }] = (await tx
+          .select({ running: count() })
+          .from(bots)
+          .where(and(eq(bots.userId, run.userId), eq(bots.status, 'running')))) as [{ running: number }];
+        if (Number(running) >= maxRunning) return 'limit' as const;
+        const claimed = await tx
+          .update(bots)
+          .set({ status: 'running', networkMode: run.mode })
+          .where(and(eq(bots.id, run.botId), eq(bots.userId, run.userId), sql`${bots.status} <> 'running'`))
+          .returning({ id: bots.id });
+        if (claimed.length === 0) return undefined;
+        const [row] = await tx
+          .insert(botRuns)
+          .values({ ...run, status: 'running' })
+          .returning();
+        return runOf(row!);
+      });
+    },
+
+    /** Ends a running run (and the bot's status with it); false when it was not running. */
+    async finish(runId: string, status: 'stopped' | 'failed', message: string, at: Date): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [run] = await tx
+          .update(botRuns)
+          .set({ status, message, stoppedAt: at })
+          .where(and(eq(botRuns.id, runId), eq(botRuns.status, 'running')))
+          .returning({ botId: botRuns.botId });
+        if (!run) return false;
+        await tx.update(bots).set({ status }).where(eq(bots.id, run.botId));
+        return true;
+      });
+    },
+
+    async running(): Promise<BotRunRow[]> {
+      const rows = await db.select().from(botRuns).where(eq(botRuns.status, 'running'));
+      return rows.map(runOf);
+    },
+
+    /** The newest run of each of these bots. */
+    async latestOf(botIds: readonly string[]): Promise<Map<string, BotRunRow>> {
+      if (botIds.length === 0) return new Map();
+      const rows = await db
+        .selectDistinctOn([botRuns.botId])
+        .from(botRuns)
+        .where(inArray(botRuns.botId, [...botIds]))
+        .orderBy(botRuns.botId, desc(botRuns.startedAt));
+      return new Map(rows.map((row) => [row.botId, runOf(row)]));
+    },
+
+    /** The fills of each of these runs, in order (one query for a whole bot list). */
+    async fillsOfRuns(runIds: readonly string[]): Promise<Map<string, BotFillRow[]>> {
+      const out = new Map<string, BotFillRow[]>(runIds.map((id) => [id, []]));
+      if (runIds.length === 0) return out;
+      const rows = await db
+        .select()
+        .from(botFills)
+        .where(inArray(botFills.runId, [...runIds]))
+        .orderBy(asc(botFills.runId), asc(botFills.seq));
+      for (const row of rows) out.get(row.runId)!.push(row);
+      return out;
+    },
+
+    /**
+     * Records candles evaluated since `expectedLast` and the fills they made, in one transaction;
+     * false (nothing written) when the run moved on meanwhile (another process advanced it) or ended.
+     */
+    async checkpoint(
+      runId: string,
+      expectedLast: number | null,
+      next: { lastCandle: number; lastClose: string; fills: readonly NewBotFill[] },
+    ): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const moved = await tx
+          .update(botRuns)
+          .set({ lastCandle: next.lastCandle, lastClose: next.lastClose })
+          .where(
+            and(
+              eq(botRuns.id, runId),
+              eq(botRuns.status, 'running'),
+              expectedLast === null ? isNull(botRuns.lastCandle) : eq(botRuns.lastCandle, expectedLast),
+            ),
+          )
+          .returning({ id: botRuns.id });
+        if (moved.length === 0) return false;
+        if (next.fills.length > 0) {
+          await tx.insert(botFills).values(next.fills.map((fill) => ({ ...fill, runId })));
+        }
+        return true;
+      });
+    },
+  };
+}
+
+export type BotRunsRepository = ReturnType<typeof createBotRunsRepository>;

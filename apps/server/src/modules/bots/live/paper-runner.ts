@@ -1,0 +1,266 @@
+import { CHART_INTERVAL_SECONDS, type TCandle, type TUserMessage } from '@solterm/contracts';
+import {
+  Dec,
+  rfqVenue,
+  StrategyError,
+  StrategyRuntime,
+  type RuntimeFill,
+  type StrategyInstance,
+} from '@solterm/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RecurringJob } from '../../../jobs/scheduler';
+import { isAppError } from '../../../lib/app-error';
+import type { MarketService } from '../../market/market.service';
+import { resolveBotStrategy } from '../bot-strategy';
+import { timingOf } from './bot-metrics';
+import type { BotRunRow, BotRunsRepository, NewBotFill } from './bot-runs.repository';
+import { createLiveStrategy, type LiveSandboxes, type LiveStrategy } from './live-strategy';
+
+/** How often the runner looks for closed candles (cheap when none closed: one query of running runs). */
+export const RUNNER_INTERVAL_MS = 250;
+
+/**
+ * Time one built-in run may take in one pass (a rebuild replays all its candles): built-ins run on
+ * the API's event loop (user code runs in its sandboxes), so one slower than this is stopped rather
+ * than allowed to stall it. A built-in does a year of minutes in ~0.2 s; this is a safety net.
+ */
+const PASS_BUDGET_MS = 500;
+
+/** The runtime's strategy slot for a user-code run, which the runner feeds itself (never called). */
+const FED_THROUGH_ACT: StrategyInstance = {
+  onCandle() {
+    throw new TypeError('a sandboxed strategy is fed by the runner, through act');
+  },
+};
+
+/** A run's strategy and position in this process, as of its checkpoint. */
+interface LiveRun {
+  readonly live: LiveStrategy;
+  readonly runtime: StrategyRuntime;
+  lastCandle: number | null;
+}
+
+/** A stable seed per run: a replay after a restart draws the same random numbers. */
+export function seedOfRun(runId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < runId.length; i += 1) hash = Math.imul(hash ^ runId.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/**
+ * Paper bots: on each close of a running bot's candle interval, the strategy sees the closed candle
+ * and the same StrategyRuntime as backtests applies its intent and the risk rules, filling at the
+ * venue's RFQ prices against the run's virtual balance. One scheduler job advances every running
+ * run (on PostgreSQL whichever process holds it); runs live in memory and are rebuilt by replaying
+ * their candles from the start when a process takes over, so nothing is lost or doubled: each
+ * advance is written with a guard on the run's checkpoint. One run failing never stops another.
+ */
+export function createPaperRunner(deps: {
+  repo: BotRunsRepository;
+  market: MarketService;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  publish: (userId: string, message: TUserMessage) => void;
+  /** Where live user code runs. */
+  sandboxes: LiveSandboxes;
+}) {
+  const runs = new Map<string, LiveRun>();
+  /** Runs a pass of this process is advancing, and states dropped meanwhile (disposed after it). */
+  const busy = new Map<string, LiveRun[]>();
+
+  function forget(runId: string) {
+    const state = runs.get(runId);
+    runs.delete(runId);
+    if (!state) return;
+    const retired = busy.get(runId);
+    if (retired) retired.push(state);
+    else state.live.dispose();
+  }
+
+  /** One pass at a time per run in this process: two would feed the same strategy the same candles. */
+  async function advanceAlone(run: BotRunRow): Promise<void> {
+    if (busy.has(run.id)) return;
+    busy.set(run.id, []);
+    try {
+      await advance(run);
+    } finally {
+      for (const state of busy.get(run.id)!) state.live.dispose();
+      busy.delete(run.id);
+    }
+  }
+
+  /** The run as of its checkpoint: its strategy warmed before the start, then every candle since. */
+  async function rebuild(run: BotRunRow): Promise<LiveRun> {
+    const { spec, risk } = resolveBotStrategy(run.strategyType, run.config);
+    const live = await createLiveStrategy(spec, seedOfRun(run.id), deps.sandboxes);
+    const step = CHART_INTERVAL_SECONDS[run.config.interval];
+    const warmFrom = run.firstCandle - live.warmUp * step;
+    const { pair, candles } = await deps.market.getClosedPairCandles(
+      run.config.symbol,
+      run.config.interval,
+      warmFrom,
+      run.lastCandle ?? run.firstCandle - step,
+    );
+    const runtime = new StrategyRuntime({
+      strategy: live.kind === 'sync' ? live.strategy : FED_THROUGH_ACT,
+      risk: {
+        amount: new Dec(risk.amount),
+        maxPositions: risk.maxPositions,
+        stopLossPercent: risk.stopLossPercent === null ? null : new Dec(risk.stopLossPercent),
+        takeProfitPercent: risk.takeProfitPercent === null ? null : new Dec(risk.takeProfitPercent),
+      },
+      venue: rfqVenue({
+        baseDecimals: pair.base.decimals!,
+        quoteDecimals: pair.quote.decimals!,
+        quoteUsdPrice: new Dec(run.quoteUsdPrice),
+      }),
+      baseDecimals: pair.base.decimals!,
+      quoteDecimals: pair.quote.decimals!,
+      initialCash: BigInt(run.initialCash),
+    });
+    const started = performance.now();
+    try {
+      for (const candle of candles) await feed(run, { live, runtime, lastCandle: null }, candle, started);
+    } catch (error) {
+      live.dispose();
+      throw error;
+    }
+    return { live, runtime, lastCandle: run.lastCandle };
+  }
+
+  /** One closed candle: before the run's start it only warms the strategy; from it on, it trades. */
+  async function feed(run: BotRunRow, state: LiveRun, candle: TCandle, passStarted: number) {
+    const { live, runtime } = state;
+    if (live.kind === 'async') {
+      // User code, a round trip per candle: the runtime's own onCandle order, through its public steps.
+      if (candle.time >= run.firstCandle && runtime.lots.length > 0) {
+        runtime.closeAtRisk(candle.time, candle.open, candle.high, candle.low);
+      }
+      const intent = await live.step(candle, runtime.positionView);
+      if (candle.time < run.firstCandle) return;
+      runtime.act(intent, candle.time, candle.close);
+      state.lastCandle = candle.time;
+      return;
+    }
+    if (performance.now() - passStarted > PASS_BUDGET_MS) {
+      throw new StrategyError(
+        `the strategy is too slow to run live (over ${PASS_BUDGET_MS} ms for ${run.config.interval} candles)`,
+      );
+    }
+    if (candle.time < run.firstCandle) {
+      live.strategy.onCandle(candle, runtime.positionView);
+      return;
+    }
+    runtime.onCandle(candle.time, candle.open, candle.high, candle.low, candle.close, candle.volume);
+    state.lastCandle = candle.time;
+  }
+
+  const fillRow = (run: BotRunRow, fill: RuntimeFill, seq: number): NewBotFill => ({
+    seq,
+    botId: run.botId,
+    time: new Date(fill.time * 1000),
+    side: fill.side,
+    baseAmount: fill.baseAmount.toString(),
+    quoteAmount: fill.quoteAmount.toString(),
+    pnl: fill.pnl === null ? null : fill.pnl.toString(),
+    reason: fill.reason,
+  });
+
+  async function finish(run: BotRunRow, status: 'stopped' | 'failed', message: string) {
+    forget(run.id);
+    if (await deps.repo.finish(run.id, status, message, deps.now())) {
+      deps.publish(run.userId, {
+        type: 'bot_status_change',
+        message_type: 'bot_status_change',
+        data: { bot_id: run.botId, status, message },
+      });
+    }
+  }
+
+  /** Evaluates the candles of `run` that closed since its checkpoint, and ends it when its time is up. */
+  async function advance(run: BotRunRow): Promise<void> {
+    const step = CHART_INTERVAL_SECONDS[run.config.interval];
+    const nowSeconds = Math.floor(deps.now().getTime() / 1000);
+    const endSeconds = Math.floor(run.endsAt.getTime() / 1000);
+    // The open of the newest candle closed by now, and not past the run's end.
+    const lastClosed = Math.min(Math.floor(nowSeconds / step) * step - step, endSeconds - step);
+    const from = (run.lastCandle ?? run.firstCandle - step) + step;
+    if (from <= lastClosed) {
+      let state = runs.get(run.id);
+      if (!state || state.lastCandle !== run.lastCandle) {
+        forget(run.id);
+        state = await rebuild(run);
+        runs.set(run.id, state);
+      }
+      const before = state.runtime.fills.length;
+      const { candles } = await deps.market.getClosedPairCandles(
+        run.config.symbol,
+        run.config.interval,
+        from,
+        lastClosed,
+      );
+      if (candles.length > 0) {
+        const started = performance.now();
+        for (const candle of candles) await feed(run, state, candle, started);
+        const fills = state.runtime.fills
+          .slice(before)
+          .map((fill, index) => fillRow(run, fill, before + index));
+        const written = await deps.repo.checkpoint(run.id, run.lastCandle, {
+          lastCandle: state.lastCandle!,
+          lastClose: String(candles.at(-1)!.close),
+          fills,
+        });
+        if (!written) {
+          // Another process advanced it first (a lease handed over): rebuild from its checkpoint.
+          forget(run.id);
+          return;
+        }
+        const advanced = { ...run, lastCandle: state.lastCandle, lastClose: String(candles.at(-1)!.close) };
+        deps.publish(run.userId, {
+          type: 'bot_timing_update',
+          message_type: 'bot_timing_update',
+          // The run's fills are all in memory (a rebuild replays them): no query per bot and candle.
+          data: timingOf(
+            advanced,
+            state.runtime.fills.map((fill, index) => fillRow(run, fill, index)),
+            deps.now(),
+          ),
+        });
+        run = advanced;
+      }
+    }
+    if (nowSeconds >= endSeconds) {
+      await finish(run, 'stopped', `Completed: the bot ran its ${run.config.run_hours} h`);
+    }
+  }
+
+  return {
+    /** The scheduler job that advances every running paper bot. */
+    job(): RecurringJob {
+      return {
+        name: 'paper-bots',
+        intervalMs: RUNNER_INTERVAL_MS,
+        run: async () => {
+          for (const run of await deps.repo.running()) {
+            if (run.mode !== 'test') continue;
+            try {
+              await advanceAlone(run);
+            } catch (error) {
+              if (error instanceof StrategyError || isAppError(error)) {
+                await finish(run, 'failed', `The bot stopped: ${error.message}`);
+              } else {
+                // Not the strategy's fault (market data, database): try this candle again next pass.
+                forget(run.id);
+                deps.log.warn({ err: error, run: run.id }, 'paper bot pass failed; retrying');
+              }
+            }
+          }
+        },
+      };
+    },
+    /** Drops a run's state in this process (it was stopped through the API). */
+    forget,
+  };
+}
+
+export type PaperRunner = ReturnType<typeof createPaperRunner>;

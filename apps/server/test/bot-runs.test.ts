@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_BOT_CONFIG, ZBotSchema, type TBot } from '@solterm/contracts';
+import { JAVASCRIPT_TEMPLATES, PYTHON_TEMPLATES } from '@solterm/engine';
+import {
+  bearer,
+  call,
+  createClock,
+  createTestApp,
+  databaseTargets,
+  openTestDatabase,
+  registerUser,
+  type TestApp,
+  type TestDatabase,
+} from './helpers/test-app';
+import { listen, TestSocket } from './helpers/ws-client';
+
+// Paper bots: started through the API, advanced by the runner's passes on a test clock over the
+// market simulator's minutes, stopped, completed, failed; rebuilt by replay after a restart; a
+// Python bot (its own sandbox process, a candle at a time) trades exactly as the built-in.
+
+const NOW = new Date('2026-01-15T12:00:30Z');
+const MINUTE = 60_000;
+const SMA_1M = {
+  name: 'SMA 1m',
+  strategy_type: 'sma_crossover',
+  config: {
+    ...DEFAULT_BOT_CONFIG,
+    amount: 0.5,
+    interval: '1M',
+    parameters: { short_window: 3, long_window: 8 },
+  },
+};
+
+describe.each(databaseTargets())('paper bots on %s', (target) => {
+  let database: TestDatabase;
+  let app: TestApp;
+  let alice: string;
+  let bob: string;
+
+  beforeAll(async () => {
+    database = await openTestDatabase(target);
+    app = await createTestApp({
+      database,
+      clock: createClock(NOW),
+      // No background jobs: the test drives the runner's passes itself, on its clock.
+      env: { MARKET_SEED: 'paper-bots', MARKET_TICK_MS: '3600000', JOBS: 'off' },
+    });
+    alice = (await registerUser(app)).token;
+    bob = (await registerUser(app)).token;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.cleanup();
+  });
+
+  const post = <T>(url: string, token: string, payload: object = {}) =>
+    call<T>(app, { method: 'POST', url, payload, headers: bearer(token) });
+  const bots = async (token: string) =>
+    (await call<TBot[]>(app, { method: 'GET', url: '/api/bots', headers: bearer(token) })).body.data;
+  const createBot = async (token: string, overrides: Record<string, unknown> = {}) => {
+    const { status, body } = await post<TBot>('/api/bots', token, { ...SMA_1M, ...overrides });
+    expect(status, JSON.stringify(body)).toBe(200);
+    return body.data;
+  };
+  const pass = () => app.paperBots.job().run(new AbortController().signal);
+  const fills = (botId: string) =>
+    database.database.db.execute(
+      `select seq, side, base_amount, quote_amount, pnl, reason, extract(epoch from time)::int as t
+         from bot_fills where bot_id = '${botId}' order by seq`,
+    ) as unknown as Promise<{ rows: Record<string, unknown>[] }>;
+
+  it('trades live candles at the venue’s prices; a replayed run, a Python one and a JavaScript one trade exactly as the built-in that never stopped', async () => {
+    const url = await listen(app);
+    const socket = await TestSocket.authenticated(url, alice);
+    const [steady, replayed] = [
+      await createBot(alice, { name: 'Steady' }),
+      await createBot(alice, { name: 'Replayed' }),
+    ];
+    // The same strategy as the user's Python (its template), in its sandbox process, a candle at a time.
+    const python = await createBot(alice, {
+      name: 'Python SMA',
+      strategy_type: 'trend',
+      config: { ...SMA_1M.config, code: PYTHON_TEMPLATES.sma_crossover, language: 'python' },
+    });
+    const javascript = await createBot(alice, {
+      name: 'JS SMA',
+      strategy_type: 'trend',
+      config: { ...SMA_1M.config, code: JAVASCRIPT_TEMPLATES.sma_crossover },
+    });
+    for (const bot of [steady, replayed, python, javascript]) {
+      const { status, body } = await post<TBot>(`/api/bots/${bot.bot_id}/start`, alice);
+      expect(status, JSON.stringify(body)).toBe(200);
+      expect(ZBotSchema.parse(body.data)).toMatchObject({
+        status: 'running',
+        is_running: true,
+        network_mode: 'test',
+      });
+    }
+    const started = await socket.drain();
+    expect(
+      started.filter((m) => m.type === 'bot_status_change').map((m) => (m.data as { status: string }).status),
+    ).toEqual(['running', 'running', 'running', 'running']);
+
+    app.clock.advance(45 * MINUTE);
+    await pass();
+    // The "restart": this process forgets Replayed; its next pass rebuilds it by replaying its candles.
+    const running = (await database.database.db.execute(
+      `select id from bot_runs where bot_id = '${replayed.bot_id}'`,
+    )) as unknown as { rows: { id: string }[] };
+    app.paperBots.forget(running.rows[0]!.id);
+    app.clock.advance(45 * MINUTE);
+    await pass();
+
+    const [a, b] = [await fills(steady.bot_id), await fills(replayed.bot_id)];
+    expect(a.rows.length).toBeGreaterThan(4);
+    expect(b.rows).toEqual(a.rows);
+    expect((await fills(python.bot_id)).rows).toEqual(a.rows);
+    expect((await fills(javascript.bot_id)).rows).toEqual(a.rows);
+    // Every fill is inside the run: from the candle forming at the start to the last one closed.
+    const startMinute = Math.floor(NOW.getTime() / MINUTE) * 60;
+    expect(a.rows.every((row) => (row.t as number) >= startMinute)).toBe(true);
+
+    const listed = (await bots(alice)).find((bot) => bot.bot_id === steady.bot_id)!;
+    expect(listed.total_trades).toBe(a.rows.filter((row) => row.side === 'Sell').length);
+    expect(listed.started_at).toBe(NOW.toISOString());
+    expect(listed.estimated_completion).toBe(new Date(NOW.getTime() + 24 * 60 * MINUTE).toISOString());
+    expect(listed.current_task).toMatch(/^Next 1M candle closes at \d\d:\d\d UTC$/);
+    expect(listed.progress_percentage).toBe(6); // 90 of 1,440 minutes
+    const pnl = a.rows.reduce((sum, row) => sum + (row.pnl === null ? 0 : Number(row.pnl)), 0) / 1e6;
+    expect(listed.total_pnl).toBeCloseTo(pnl, 6);
+    expect(listed.current_balance).toBeGreaterThan(900);
+
+    const timing = (await socket.drain()).filter((m) => m.type === 'bot_timing_update');
+    expect(timing.length).toBeGreaterThanOrEqual(2);
+    expect(timing.at(-1)!.data).toMatchObject({ bot_id: expect.any(String), started_at: NOW.toISOString() });
+    await socket.close();
+    for (const bot of [steady, replayed, python, javascript])
+      await post(`/api/bots/${bot.bot_id}/stop`, alice);
+  });
+
+  it('refuses a second start, a delete while running, and another user’s start or stop', async () => {
+    const bot = await createBot(alice, { name: 'Guarded' });
+    expect((await post(`/api/bots/${bot.bot_id}/start`, alice)).status).toBe(200);
+    const twice = await post(`/api/bots/${bot.bot_id}/start`, alice);
+    expect(twice.status).toBe(409);
+    expect(twice.body.error).toBe('The bot is already running');
+    const deleting = await call(app, {
+      method: 'DELETE',
+      url: `/api/bots/${bot.bot_id}`,
+      headers: bearer(alice),
+    });
+    expect(deleting.status).toBe(409);
+    expect(deleting.body.error).toBe('Stop the bot before deleting it');
+    for (const action of ['start', 'stop']) {
+      const stranger = await post(`/api/bots/${bot.bot_id}/${action}`, bob);
+      expect(stranger.status).toBe(404);
+      expect(stranger.body.error).toBe('Bot not found');
+    }
+    const stopped = await post<TBot>(`/api/bots/${bot.bot_id}/stop`, alice);
+    expect(stopped.body.data).toMatchObject({
+      status: 'stopped',
+      is_running: false,
+      current_task: null,
+      started_at: null,
+    });
+    expect((await post<TBot>(`/api/bots/${bot.bot_id}/stop`, alice)).status).toBe(200);
+    expect(
+      (await call(app, { method: 'DELETE', url: `/api/bots/${bot.bot_id}`, headers: bearer(alice) })).status,
+    ).toBe(200);
+  });
+
+  it('runs at most five bots of one user at once', async () => {
+    const carol = (await registerUser(app)).token;
+    const six = [];
+    for (let index = 0; index < 6; index += 1) six.push(await createBot(carol, { name: `Carol ${index}` }));
+    const answers = await Promise.all(six.map((bot) => post(`/api/bots/${bot.bot_id}/start`, carol)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 200, 200, 409]);
+    expect(answers.find((answer) => answer.status === 409)!.body.error).toBe(
+      'You can run at most 5 bots at once. Stop one to start another.',
+    );
+    const stopped = six.find((_, index) => answers[index]!.status === 200)!;
+    const refused = six.find((_, index) => answers[index]!.status === 409)!;
+    expect((await post(`/api/bots/${stopped.bot_id}/stop`, carol)).status).toBe(200);
+    expect((await post(`/api/bots/${refused.bot_id}/start`, carol)).status).toBe(200);
+    for (const bot of six) await post(`/api/bots/${bot.bot_id}/stop`, carol);
+  });
+
+  it('stops a run when its hours are over, and fails one whose code throws or spins', async () => {
+    const brief = await createBot(alice, { name: 'Brief', config: { ...SMA_1M.config, run_hours: 1 } });
+    const thrower = await createBot(alice, {
+      name: 'Thrower',
+      strategy_type: 'trend',
+      config: {
+        ...SMA_1M.config,
+        code: 'let n = 0;\nfunction onCandle() {\n  if (++n > 3) throw new Error("tired");\n  return null;\n}',
+      },
+    });
+    const spinner = await createBot(alice, {
+      name: 'Spinner',
+      strategy_type: 'scalper',
+      config: { ...SMA_1M.config, code: 'function onCandle() {\n  while (true) {}\n}' },
+    });
+    for (const bot of [brief, thrower, spinner])
+      expect((await post(`/api/bots/${bot.bot_id}/start`, alice)).status).toBe(200);
+
+    app.clock.advance(90 * MINUTE);
+    await pass();
+    const listed = await bots(alice);
+    const statusOf = (id: string) => listed.find((bot) => bot.bot_id === id)!.status;
+    expect(statusOf(brief.bot_id)).toBe('stopped');
+    expect(statusOf(thrower.bot_id)).toBe('failed');
+    const runs = (await database.database.db.execute(
+      `select bot_id, message from bot_runs where bot_id in ('${brief.bot_id}', '${thrower.bot_id}', '${spinner.bot_id}')`,
+    )) as unknown as { rows: { bot_id: string; message: string }[] };
+    const messageOf = (id: string) => runs.rows.find((row) => row.bot_id === id)!.message;
+    expect(messageOf(brief.bot_id)).toBe('Completed: the bot ran its 1 h');
+    // Warm-up feeds the strategy too: it throws on its fourth candle, before the run trades.
+    expect(messageOf(thrower.bot_id)).toBe('The bot stopped: Error: tired (strategy.js line 3)');
+    // Live runs share the event loop: a spinning strategy gets 50 ms of a candle, then it is stopped.
+    expect(messageOf(spinner.bot_id)).toBe(
+      'The bot stopped: The strategy exceeded its CPU time limit of 0.05 s',
+    );
+  });
+
+  it('limits how often one client starts bots (30 a minute, counted per client)', async () => {
+    const dave = (await registerUser(app)).token;
+    const bot = await createBot(dave, { name: 'Flapper' });
+    const statuses: number[] = [];
+    for (let index = 0; index < 31; index += 1) {
+      statuses.push((await post(`/api/bots/${bot.bot_id}/start`, dave)).status);
+    }
+    // This test runs last: the file's earlier starts count too, so the limit comes at or before the 31st.
+    const first = statuses.indexOf(429);
+    expect(first).toBeGreaterThan(0);
+    expect(statuses.slice(first).every((status) => status === 429)).toBe(true);
+    expect(statuses.slice(1, first).every((status) => status === 409)).toBe(true);
+  });
+});

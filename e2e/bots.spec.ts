@@ -5,6 +5,23 @@ import { PASSWORD, signUp, uniqueEmail } from './support/app';
 // Bots and backtests on the embedded stack: a built-in strategy tested on the last 30 days, created,
 // then backtested on /backtest over the simulator's history with the chart, the grid and the export.
 
+// A user's own Python: buys after three rising closes, exits after two falling ones.
+const PYTHON_MOMENTUM = `from collections import deque
+
+closes = deque(maxlen=4)
+
+def on_candle(candle, ctx):
+    closes.append(candle.close)
+    if len(closes) < 4:
+        return None
+    c = list(closes)
+    if c[1] < c[2] < c[3] and ctx.open_lots < ctx.max_positions:
+        return {"action": "buy", "reason": "three rising closes"}
+    if c[3] < c[2] < c[1] and ctx.open_lots > 0:
+        return {"action": "exit", "reason": "two falling closes"}
+    return None
+`;
+
 const SCREENSHOTS = process.env.BOTS_SCREENSHOTS_DIR ?? 'test-results/bots-screenshots';
 
 test('create an SMA bot, Run and Test it, create it, backtest it with the chart and grid, export CSV', async ({
@@ -41,7 +58,13 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   const card = page.getByTestId('bot-card').filter({ hasText: 'SMA 5/20 on SOL' });
   await expect(card).toBeVisible();
   await expect(card.getByText('sma_crossover · SOL/USDC · 15M')).toBeVisible();
-  await expect(card.getByRole('button', { name: 'Start' })).toBeDisabled();
+  // Paper mode: it starts at once and shows what it is doing; a second click stops it.
+  await card.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByText('Bot "SMA 5/20 on SOL" started in paper mode')).toBeVisible();
+  const execution = card.getByTestId('bot-execution');
+  await expect(execution.getByText(/^Next 15M candle closes at \d\d:\d\d UTC$/)).toBeVisible();
+  await expect(execution.getByText(/^(23h \d+m|1d 0h)$/)).toBeVisible();
+  await expect(card.getByText('running', { exact: true })).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 1300 });
   await page.screenshot({ path: `${SCREENSHOTS}/bots-desktop.png` });
 
@@ -109,13 +132,17 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   await page.screenshot({ path: `${SCREENSHOTS}/bots-phone.png`, fullPage: true });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
+  await card.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByText('Bot "SMA 5/20 on SOL" stopped')).toBeVisible();
+  await expect(card.getByTestId('bot-execution')).toHaveCount(0);
+
   // Delete asks once more, then removes the card.
   await card.getByRole('button', { name: 'Delete' }).click();
   await card.getByRole('button', { name: 'Confirm delete' }).click();
   await expect(page.getByText('No bots yet')).toBeVisible();
 });
 
-test('a JavaScript bot from the editor backtests; a hostile uploaded bot fails with its message; Python is refused', async ({
+test('a JavaScript bot from the editor and a Python bot from an uploaded .py backtest; a hostile bot fails with its message', async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -153,15 +180,22 @@ test('a JavaScript bot from the editor backtests; a hostile uploaded bot fails w
   await page.getByRole('button', { name: 'Create Bot' }).click();
   await expect(page.getByText('Bot "Spinner" created')).toBeVisible();
 
-  // Python: read into the editor, refused by the server with its message.
+  // Python, uploaded as a .py file: read into the editor, tested and created.
   await page.getByLabel('Upload a strategy file').setInputFiles({
-    name: 'bot.py',
+    name: 'momentum.py',
     mimeType: 'text/x-python',
-    buffer: Buffer.from('def on_candle(candle, ctx):\n    return None\n'),
+    buffer: Buffer.from(PYTHON_MOMENTUM),
   });
   await expect(page.getByLabel('Language')).toHaveValue('python');
+  await expect(editor).toContainText('def on_candle(candle, ctx)');
+  await page.getByLabel('Category').selectOption('trend');
+  await page.getByLabel('Name').fill('Py momentum');
+  await page.getByRole('button', { name: 'Run and Test Bot' }).click();
+  await expect(page.getByTestId('backtest-results').getByText('Total trades')).toBeVisible({
+    timeout: 30_000,
+  });
   await page.getByRole('button', { name: 'Create Bot' }).click();
-  await expect(page.getByLabel('Bot form error')).toContainText('Python strategies are not available yet');
+  await expect(page.getByText('Bot "Py momentum" created')).toBeVisible();
 
   await page.goto('/backtest');
   const bot = page.getByLabel('Bot');
@@ -171,6 +205,11 @@ test('a JavaScript bot from the editor backtests; a hostile uploaded bot fails w
   await expect(
     page.getByTestId('backtest-results').getByRole('table', { name: 'Backtest trades' }),
   ).toBeVisible();
+
+  await bot.selectOption({ label: 'Py momentum · trend' });
+  await page.getByRole('button', { name: 'Run Backtest' }).click();
+  await expect(page.getByText('Backtest completed successfully!')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('backtest-results').getByText('Sharpe ratio')).toBeVisible();
 
   await bot.selectOption({ label: 'Spinner · trend' });
   await page.getByRole('button', { name: 'Run Backtest' }).click();
@@ -184,4 +223,26 @@ test('a JavaScript bot from the editor backtests; a hostile uploaded bot fails w
   await expect(
     page.getByText('Backtest failed: The strategy exceeded its CPU time limit of 3 s'),
   ).toBeVisible();
+});
+
+test('a paper bot on 1-minute candles updates live: its next close moves on as each candle closes', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await signUp(page, { username: 'paper', email: uniqueEmail('paper'), password: PASSWORD });
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/bots');
+  await page.getByLabel('Name').fill('Minute SMA');
+  await page.getByLabel('Candle interval').selectOption('1M');
+  await page.getByRole('button', { name: 'Create Bot' }).click();
+  const card = page.getByTestId('bot-card').filter({ hasText: 'Minute SMA' });
+  await card.getByRole('button', { name: 'Start' }).click();
+  const task = card.getByTestId('bot-execution').getByText(/^Next 1M candle closes at \d\d:\d\d UTC$/);
+  await expect(task).toBeVisible();
+  const first = await task.textContent();
+  // The runner evaluates the candle when it closes and pushes bot_timing_update: no reload.
+  await expect(task).not.toHaveText(first!, { timeout: 90_000 });
+  await expect(card.getByRole('progressbar')).toBeVisible();
+  await card.getByRole('button', { name: 'Stop' }).click();
+  await expect(card.getByText('stopped', { exact: true })).toBeVisible();
 });

@@ -225,8 +225,13 @@ test('/bots after Run and Test Bot and /backtest with results, at both widths', 
   await expect(page.getByTestId('backtest-chart').locator('canvas').first()).toBeVisible({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Create Bot' }).click();
   await expect(page.getByTestId('bot-card')).toBeVisible();
+  // A running paper bot, with its execution box.
+  await page.getByTestId('bot-card').getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByTestId('bot-execution')).toBeVisible();
   // Let the toasts go.
   await page.waitForTimeout(5_000);
+  await page.getByTestId('bot-card').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'docs/screenshots/bots-running-desktop.png' });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: 'docs/screenshots/bots-desktop.png' });
   await page.setViewportSize({ width: 390, height: 844 });
@@ -235,6 +240,9 @@ test('/bots after Run and Test Bot and /backtest with results, at both widths', 
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('radio', { name: 'Your code' }).click();
   await expect(page.getByRole('textbox', { name: 'Strategy code' })).toContainText('function onCandle');
+  // The Python twin of the same template, as a user writing Python sees it.
+  await page.getByLabel('Language').selectOption('python');
+  await expect(page.getByRole('textbox', { name: 'Strategy code' })).toContainText('def on_candle');
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: 'docs/screenshots/bots-code-desktop.png' });
   await page.getByRole('radio', { name: 'Built-in' }).click();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { JAVASCRIPT_TEMPLATES } from '@solterm/engine';
-import { applyUpload, botRequestOf, INITIAL_BOT_FORM } from './bot-form-model';
+import { strToU8, zipSync } from 'fflate';
+import { JAVASCRIPT_TEMPLATES, PYTHON_TEMPLATES } from '@solterm/engine';
+import { applyUpload, botRequestOf, INITIAL_BOT_FORM, switchLanguage } from './bot-form-model';
 
 describe('the create-bot form', () => {
   it('sends the spec defaults for a built-in strategy', () => {
@@ -78,11 +79,23 @@ describe('the create-bot form', () => {
       error: 'The .json file is not valid JSON',
     });
     expect(applyUpload(INITIAL_BOT_FORM, { name: 'x.json', text: '[]' }).ok).toBe(false);
-    expect(applyUpload(INITIAL_BOT_FORM, { name: 'x.zip', text: 'PK' })).toEqual({
+    expect(applyUpload(INITIAL_BOT_FORM, { name: 'x.zip', text: '', bytes: strToU8('PK') })).toEqual({
       ok: false,
-      error: 'ZIP strategies are not supported yet: upload one .js file',
+      error: 'The .zip file could not be read',
+    });
+    const zipped = zipSync({ 'bot/main.py': strToU8('def on_candle(c, ctx):\n    return None\n') });
+    expect(applyUpload(INITIAL_BOT_FORM, { name: 'Bot.ZIP', text: '', bytes: zipped })).toMatchObject({
+      ok: true,
+      values: { source: 'code', language: 'python', code: 'def on_candle(c, ctx):\n    return None\n' },
     });
     expect(applyUpload(INITIAL_BOT_FORM, { name: 'x.exe', text: '' }).ok).toBe(false);
     expect(applyUpload(INITIAL_BOT_FORM, { name: 'big.js', text: 'x'.repeat(200_001) }).ok).toBe(false);
+  });
+
+  it('switching language swaps an untouched template for its twin and keeps edited code', () => {
+    const form = { ...INITIAL_BOT_FORM, source: 'code' as const, code: JAVASCRIPT_TEMPLATES.grid };
+    expect(switchLanguage(form, 'python')).toEqual({ language: 'python', code: PYTHON_TEMPLATES.grid });
+    const edited = { ...form, code: `${JAVASCRIPT_TEMPLATES.grid}// mine\n` };
+    expect(switchLanguage(edited, 'python')).toEqual({ language: 'python', code: edited.code });
   });
 });

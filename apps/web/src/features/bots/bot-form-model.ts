@@ -1,40 +1,57 @@
 import {
+  BOT_CODE_MAX_CHARS,
   BOT_INTERVALS,
   DEFAULT_BOT_CONFIG,
   DEFAULT_BOT_INTERVAL,
   type TBotCreateRequest,
   type TBotInterval,
 } from '@solterm/contracts';
-import { JAVASCRIPT_TEMPLATES, STRATEGY_CATEGORIES } from '@solterm/engine';
+import { JAVASCRIPT_TEMPLATES, PYTHON_TEMPLATES, STRATEGY_CATEGORIES } from '@solterm/engine';
 import type { StrategyInfo } from './bots-api';
+import { strategyFromZip } from './strategy-zip';
 
 export const CATEGORY_OPTIONS = STRATEGY_CATEGORIES.map((category) => ({
   value: category,
   label: category.replace('_', ' '),
 }));
 
-/** Templates the editor offers: the built-ins as readable JavaScript. */
+/** Templates the editor offers: the built-ins as readable JavaScript and Python, by language. */
+export const TEMPLATES: Record<BotFormValues['language'], Readonly<Record<string, string>>> = {
+  javascript: JAVASCRIPT_TEMPLATES,
+  python: PYTHON_TEMPLATES,
+};
+
 export const TEMPLATE_OPTIONS = Object.keys(JAVASCRIPT_TEMPLATES).map((name) => ({
   value: name,
   label: name,
 }));
 
-/** Largest file the upload reads (the server's code limit). */
-export const MAX_UPLOAD_CHARS = 200_000;
+/**
+ * The form in another language: code that is still one of the old language's templates becomes the
+ * same template in the new one; edited code is kept as it is.
+ */
+export function switchLanguage(
+  values: BotFormValues,
+  language: BotFormValues['language'],
+): Pick<BotFormValues, 'language' | 'code'> {
+  const name = Object.entries(TEMPLATES[values.language]).find(([, code]) => code === values.code)?.[0];
+  return { language, code: (name && TEMPLATES[language][name]) ?? values.code };
+}
 
 /**
  * What an uploaded file does to the form (part 2 §2: .zip, .py, .json, and .js in the picker; one
- * file; .py and .js are read into the editor). A .json file is a built-in bot's settings.
+ * file; .py and .js are read into the editor). A .json file is a built-in bot's settings; a .zip an
+ * entry file plus modules (strategy-zip.ts), read into the editor as one source.
  */
 export function applyUpload(
   values: BotFormValues,
-  file: { name: string; text: string },
+  file: { name: string; text: string; bytes?: Uint8Array },
 ): { ok: true; values: BotFormValues } | { ok: false; error: string } {
   const name = file.name.toLowerCase();
-  if (file.text.length > MAX_UPLOAD_CHARS) {
+  if (file.text.length > BOT_CODE_MAX_CHARS) {
     return {
       ok: false,
-      error: `The file is larger than ${MAX_UPLOAD_CHARS.toLocaleString('en-US')} characters`,
+      error: `The file is larger than ${BOT_CODE_MAX_CHARS.toLocaleString('en-US')} characters`,
     };
   }
   if (name.endsWith('.js') || name.endsWith('.py')) {
@@ -76,7 +93,9 @@ export function applyUpload(
     };
   }
   if (name.endsWith('.zip')) {
-    return { ok: false, error: 'ZIP strategies are not supported yet: upload one .js file' };
+    const zipped = strategyFromZip(file.bytes ?? new Uint8Array());
+    if (!zipped.ok) return zipped;
+    return { ok: true, values: { ...values, source: 'code', language: zipped.language, code: zipped.code } };
   }
   return { ok: false, error: 'Upload a .js, .py, .json or .zip file' };
 }

@@ -1,6 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TBotCreateRequest } from '@solterm/contracts';
+import {
+  ZBotStatusChangeSchema,
+  ZBotTimingUpdateSchema,
+  type TBot,
+  type TBotCreateRequest,
+} from '@solterm/contracts';
 import { queryKeys } from '../../lib/query-keys';
+import { notify } from '../../lib/toast';
+import { useRealtimeEvent } from '../../lib/ws-client';
+import { applyStatusChange, applyTimingUpdate } from './bot-live-model';
 import { botsApi } from './bots-api';
 
 /** The user's bots (GET /bots), newest first. */
@@ -30,5 +38,48 @@ export function useDeleteBot() {
   return useMutation({
     mutationFn: (id: string) => botsApi.remove(id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.bots.list }),
+  });
+}
+
+export function useStartBot() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => botsApi.start(id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.bots.list }),
+  });
+}
+
+export function useStopBot() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => botsApi.stop(id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.bots.list }),
+  });
+}
+
+/**
+ * Applies the server's bot_status_change and bot_timing_update pushes to the bot list (part 2 §4)
+ * and toasts a status change's message (error style when the bot failed).
+ */
+export function useBotRealtime() {
+  const queryClient = useQueryClient();
+  useRealtimeEvent('bot_status_change', (message) => {
+    const parsed = ZBotStatusChangeSchema.safeParse((message as { data?: unknown }).data);
+    if (!parsed.success) return;
+    queryClient.setQueryData<TBot[]>(
+      queryKeys.bots.list,
+      (bots) => bots && applyStatusChange(bots, parsed.data),
+    );
+    if (parsed.data.status === 'failed') notify.error(parsed.data.message);
+    else notify.success(parsed.data.message);
+    void queryClient.invalidateQueries({ queryKey: queryKeys.bots.list });
+  });
+  useRealtimeEvent('bot_timing_update', (message) => {
+    const parsed = ZBotTimingUpdateSchema.safeParse((message as { data?: unknown }).data);
+    if (!parsed.success) return;
+    queryClient.setQueryData<TBot[]>(
+      queryKeys.bots.list,
+      (bots) => bots && applyTimingUpdate(bots, parsed.data),
+    );
   });
 }

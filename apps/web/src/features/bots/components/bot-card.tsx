@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Play, Trash2, Wallet } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Play, Square, Trash2, Wallet } from 'lucide-react';
 import { BOT_MESSAGES, type TBot } from '@solterm/contracts';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -7,13 +7,72 @@ import { Card } from '../../../components/ui/card';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
-import { useDeleteBot } from '../use-bots';
+import { timeRemaining } from '../bot-live-model';
+import { useDeleteBot, useStartBot, useStopBot } from '../use-bots';
 
-const LIVE_NOTE = 'Running bots live (paper and on chain) arrives with the next release';
+const WITHDRAW_NOTE = 'Withdraw arrives with on-chain bots; a paper bot trades a virtual balance';
+
+/** Now, re-read every 60 s: the countdown ticks by the minute (part 2 §4). */
+function useMinuteClock(enabled: boolean): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    if (!enabled) return;
+    const timer = setInterval(() => setNow(new Date()), 60_000);
+    return () => clearInterval(timer);
+  }, [enabled]);
+  return now;
+}
+
+/** A running bot's current task, time remaining, start time and progress. */
+function ExecutionBox({ bot }: { bot: TBot }) {
+  const now = useMinuteClock(bot.is_running);
+  const started = bot.started_at ? new Date(bot.started_at) : null;
+  return (
+    <div
+      className="mx-4 mb-3 grid gap-2 rounded-md border border-line bg-raised/50 p-3"
+      data-testid="bot-execution"
+    >
+      <p className="truncate text-xs text-fg" title={bot.current_task ?? undefined}>
+        {bot.current_task ?? 'Starting…'}
+      </p>
+      <dl className="grid grid-cols-2 gap-2 text-xs">
+        <div>
+          <dt className="text-[11px] text-faint">Time remaining</dt>
+          <dd className="num text-fg">
+            {bot.estimated_completion ? timeRemaining(bot.estimated_completion, now) : '—'}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-[11px] text-faint">Started</dt>
+          <dd className="num text-fg">
+            {started
+              ? `${started.toISOString().slice(0, 10)} ${started.toISOString().slice(11, 16)} UTC`
+              : '—'}
+          </dd>
+        </div>
+      </dl>
+      <div
+        className="h-1.5 overflow-hidden rounded-full bg-raised"
+        role="progressbar"
+        aria-label={`${bot.bot_name} progress`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={bot.progress_percentage}
+      >
+        <div
+          className="h-full bg-accent transition-[width]"
+          style={{ width: `${bot.progress_percentage}%` }}
+        />
+      </div>
+    </div>
+  );
+}
 
 /** One bot (part 2 §2 Bots): strategy, trades, PnL, win rate, balance, network; Start/Stop, Withdraw, Delete. */
 export function BotCard({ bot }: { bot: TBot }) {
   const remove = useDeleteBot();
+  const start = useStartBot();
+  const stop = useStopBot();
   const [isConfirming, setIsConfirming] = useState(false);
   const figures = [
     { label: 'Trades', value: String(bot.total_trades) },
@@ -25,6 +84,17 @@ export function BotCard({ bot }: { bot: TBot }) {
     { label: 'Win rate', value: `${bot.win_rate.toFixed(1)}%` },
     { label: 'Balance', value: bot.current_balance.toFixed(2) },
   ];
+
+  async function onToggle() {
+    try {
+      if (bot.is_running) await stop.mutateAsync(bot.bot_id);
+      else await start.mutateAsync(bot.bot_id);
+    } catch (caught) {
+      notify.error(
+        getErrorMessage(caught, bot.is_running ? BOT_MESSAGES.stopFailed : BOT_MESSAGES.startFailed),
+      );
+    }
+  }
 
   async function onDelete() {
     if (!isConfirming) {
@@ -66,11 +136,19 @@ export function BotCard({ bot }: { bot: TBot }) {
           </div>
         ))}
       </dl>
+      {bot.is_running && <ExecutionBox bot={bot} />}
       <div className="mt-auto flex flex-wrap items-center gap-2 border-t border-line px-4 py-2.5">
-        <Button size="xs" variant="secondary" disabled title={LIVE_NOTE}>
-          <Play className="size-3.5" /> Start
+        <Button
+          size="xs"
+          variant={bot.is_running ? 'secondary' : 'primary'}
+          isLoading={start.isPending || stop.isPending}
+          onClick={() => void onToggle()}
+          title={bot.is_running ? 'Stop the bot' : 'Start in paper mode: a virtual 1,000 at live prices'}
+        >
+          {bot.is_running ? <Square className="size-3.5" /> : <Play className="size-3.5" />}
+          {bot.is_running ? 'Stop' : 'Start'}
         </Button>
-        <Button size="xs" variant="secondary" disabled title={LIVE_NOTE}>
+        <Button size="xs" variant="secondary" disabled title={WITHDRAW_NOTE}>
           <Wallet className="size-3.5" /> Withdraw
         </Button>
         <Button

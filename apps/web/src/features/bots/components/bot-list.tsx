@@ -5,12 +5,13 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { getErrorMessage } from '../../../lib/api-client';
-import { useBots } from '../use-bots';
+import { useBotRealtime, useBots } from '../use-bots';
 import { BotCard } from './bot-card';
 
 /** Your bots as cards, with loading, empty and failed states. */
 export function BotList() {
   const bots = useBots();
+  useBotRealtime();
   const list = bots.data ?? [];
   return (
     <Card>

@@ -1,7 +1,6 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import { FlaskConical, Pencil, Plus, Save, Upload } from 'lucide-react';
 import { BOT_UPLOAD_PICKER_EXTENSIONS } from '@solterm/contracts';
-import { JAVASCRIPT_TEMPLATES } from '@solterm/engine';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { SegmentedControl } from '../../../components/ui/segmented-control';
 import { Skeleton } from '../../../components/ui/skeleton';
@@ -23,6 +22,8 @@ import {
   INTERVAL_OPTIONS,
   parametersFor,
   TEMPLATE_OPTIONS,
+  TEMPLATES,
+  switchLanguage,
   type BotFormValues,
 } from '../bot-form-model';
 
@@ -51,7 +52,9 @@ export function CreateBotForm({ onTested }: { onTested: (result: TBacktestResult
 
   async function onFile(file: File | undefined) {
     if (!file) return;
-    const applied = applyUpload(values, { name: file.name, text: await file.text() });
+    const applied = file.name.toLowerCase().endsWith('.zip')
+      ? applyUpload(values, { name: file.name, text: '', bytes: new Uint8Array(await file.arrayBuffer()) })
+      : applyUpload(values, { name: file.name, text: await file.text() });
     if (fileRef.current) fileRef.current.value = '';
     if (!applied.ok) {
       setError(applied.error);
@@ -158,19 +161,19 @@ export function CreateBotForm({ onTested }: { onTested: (result: TBacktestResult
               value={values.language}
               options={[
                 { value: 'javascript', label: 'JavaScript' },
-                { value: 'python', label: 'Python (coming)' },
+                { value: 'python', label: 'Python' },
               ]}
-              onChange={(e) => set({ language: e.target.value as BotFormValues['language'] })}
+              onChange={(e) => set(switchLanguage(values, e.target.value as BotFormValues['language']))}
             />
             <div className="flex flex-wrap items-end gap-2 sm:col-span-2">
               <Select
                 label="Template"
-                containerClassName="min-w-40 flex-1"
+                containerClassName="min-w-32 flex-1"
                 value=""
-                options={[{ value: '', label: 'Start from a template…' }, ...TEMPLATE_OPTIONS]}
+                options={[{ value: '', label: 'Choose…' }, ...TEMPLATE_OPTIONS]}
                 onChange={(e) => {
-                  const template = JAVASCRIPT_TEMPLATES[e.target.value as keyof typeof JAVASCRIPT_TEMPLATES];
-                  if (template) set({ code: template, language: 'javascript' });
+                  const template = TEMPLATES[values.language][e.target.value];
+                  if (template) set({ code: template });
                 }}
               />
               <input
@@ -200,11 +203,20 @@ export function CreateBotForm({ onTested }: { onTested: (result: TBacktestResult
                   onChange={(code) => set({ code })}
                 />
               </Suspense>
-              <p className="mt-1 text-xs text-faint">
-                Define <code>onCandle(candle, ctx)</code> and return null or{' '}
-                {'{ action: "buy" | "sell" | "exit" }'}; ctx has openLots, maxPositions, lastEntryPrice and
-                params. It runs in a sandbox: no network, no files, limited memory and time.
-              </p>
+              {values.language === 'python' ? (
+                <p className="mt-1 text-xs text-faint">
+                  Define <code>on_candle(candle, ctx)</code> and return None or{' '}
+                  {'{"action": "buy" | "sell" | "exit"}'}; ctx has open_lots, max_positions, last_entry_price
+                  and params. Python 3 with its standard library, in a sandbox: no network, no files, limited
+                  memory and time.
+                </p>
+              ) : (
+                <p className="mt-1 text-xs text-faint">
+                  Define <code>onCandle(candle, ctx)</code> and return null or{' '}
+                  {'{ action: "buy" | "sell" | "exit" }'}; ctx has openLots, maxPositions, lastEntryPrice and
+                  params. It runs in a sandbox: no network, no files, limited memory and time.
+                </p>
+              )}
             </div>
           </>
         )}

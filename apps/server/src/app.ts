@@ -37,7 +37,7 @@ export interface App {
   /** The limit-order keeper of the local venue (absent with Jupiter). */
   keeper?: LimitKeeper;
   /** The paper bots' runner (tests drive its job's passes). */
-  paperBots: Services['paperBots'];
+  botRunner: Services['botRunner'];
   /** Background jobs of this process; started once the server listens. */
   scheduler: JobScheduler;
   /**
@@ -118,7 +118,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     hub: services.hub,
     services: { auth, email, market, holders, chain, relay, wallet, trading },
     keeper: services.keeper,
-    paperBots: services.paperBots,
+    botRunner: services.botRunner,
     scheduler: services.scheduler,
     cluster: services.cluster,
     rpcUrl,

@@ -14,6 +14,7 @@ import { registerRealtimeRoutes } from './modules/realtime/realtime.routes';
 import { registerTradingRoutes } from './modules/trading/trading.routes';
 import { registerWalletRoutes } from './modules/wallet/wallet.routes';
 import { registerBotsRoutes } from './modules/bots/bots.routes';
+import { registerBotFundsRoutes } from './modules/bots/funds/bot-funds.routes';
 import { registerApiDocs } from './plugins/api-docs';
 import { createRequireAuth } from './plugins/authenticate';
 import { registerWebApp } from './plugins/web-app';
@@ -103,6 +104,7 @@ export async function registerHttpApp(
   registerTradingRoutes(server, { trading, keeper, requireAuth });
   registerWalletRoutes(server, { wallet, requireAuth });
   registerBotsRoutes(server, { bots, requireAuth });
+  registerBotFundsRoutes(server, { funds: services.botFunds, requireAuth });
   await registerClusterRpc(server, services, config);
   await registerWebApp(server, config.webDistDir ?? path.resolve(SERVER_DIR, '../web/dist'));
 }

@@ -5,7 +5,7 @@ import {
   type KeyPairSigner,
 } from '@solana/kit';
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
-import { isTestNetwork, type TSpotOrder, type TUserMessage } from '@solterm/contracts';
+import { isTestNetwork, WRAPPED_SOL_MINT, type TSpotOrder, type TUserMessage } from '@solterm/contracts';
 // The composition root is the one place the server reaches the local cluster directly: to start it
 // (or read the keys of a standalone one). Business code reaches the chain only through JSON-RPC.
 import {
@@ -25,6 +25,7 @@ import { readOrCreateSecret } from './lib/data-dir-secret';
 import { createAuthRepository } from './modules/auth/auth.repository';
 import { createAuthService, type AuthService } from './modules/auth/auth.service';
 import { createSessionTokens } from './modules/auth/session-tokens';
+import { AppError } from './lib/app-error';
 import { createChainService, type ChainService } from './modules/chain/chain.service';
 import { createEmailService, type EmailService } from './modules/email/email.service';
 import { createHoldersService, type HoldersService } from './modules/holders/holders.service';
@@ -57,7 +58,10 @@ import { createJsLiveThread } from './modules/bots/sandbox/js-live-thread';
 import { createPythonSandbox } from './modules/bots/sandbox/python-sandbox';
 import { createBotRunsRepository } from './modules/bots/live/bot-runs.repository';
 import { createBotRunsService } from './modules/bots/live/bot-runs.service';
-import { createPaperRunner, type PaperRunner } from './modules/bots/live/paper-runner';
+import { createOnChainExecutor } from './modules/bots/live/onchain-executor';
+import { createBotFundsRepository } from './modules/bots/funds/bot-funds.repository';
+import { createBotFundsService, type BotFundsService } from './modules/bots/funds/bot-funds.service';
+import { createBotRunner, type BotRunner } from './modules/bots/live/bot-runner';
 
 export interface ServiceOptions {
   log: FastifyBaseLogger;
@@ -92,7 +96,9 @@ export interface Services {
   /** Bot definitions and backtests. */
   bots: BotsService;
   /** Paper bots' runner (its job is scheduled when this process runs jobs). */
-  paperBots: PaperRunner;
+  botRunner: BotRunner;
+  /** Each user's bot key, its funds and delegations. */
+  botFunds: BotFundsService;
   /** The embedded local cluster when SOLANA_RPC_URL is unset, in a worker thread (its methods are async). */
   cluster?: ClusterHost;
   /** Background jobs: the keeper (or reconciliation) as a singleton; started by the process's entry. */
@@ -363,28 +369,63 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     void hub.publish(userId, message).catch(() => undefined);
   };
   const sandboxes = { js: createJsLiveThread({ log }), python };
-  const paperBots = createPaperRunner({
+  const botFundsRepo = createBotFundsRepository(database.db);
+  // A revocation stops the user's on-chain runs; those are known once the runs service exists.
+  let stopOnChainRuns: (userId: string) => Promise<void> = async () => undefined;
+  const botFunds = createBotFundsService({
+    repo: botFundsRepo,
+    chain,
+    relay,
+    encryptionKey: walletEncryptionKey,
+    now,
+    onRevoked: (userId) => stopOnChainRuns(userId),
+  });
+  const botRunner = createBotRunner({
     repo: botRunsRepo,
     market,
     now,
     log,
     publish: publishToUser,
     sandboxes,
+    onChain: {
+      executor: createOnChainExecutor({
+        repo: botFundsRepo,
+        wallet: botFunds.wallet,
+        trading,
+        chain,
+        now,
+        log,
+      }),
+      walletOf: (userId) => botFunds.approvingWallet(userId),
+    },
   });
+  const botRuns = createBotRunsService({
+    repo: botRunsRepo,
+    market,
+    runner: botRunner,
+    sandboxes,
+    now,
+    publish: publishToUser,
+    onChain: {
+      approvedAllowance: (userId) => botFunds.approvedAllowance(userId),
+      // A run's virtual cash: the approval's SOL at the maker's bid in the pair's quote token.
+      async valueOfLamports(quoteMint, lamports) {
+        if (quoteMint === WRAPPED_SOL_MINT) return lamports;
+        const value = await trading.makerQuoteAmount(await trading.resolvePair('SOL/USDC'), 'Sell', lamports);
+        if (value === null) throw new AppError('TRADING__VENUE_UNAVAILABLE');
+        return value;
+      },
+    },
+  });
+  stopOnChainRuns = (userId) =>
+    botRuns.stopOnChainRuns(userId, 'The bot stopped: its delegation was revoked');
   const bots = createBotsService({
     repo: createBotsRepository(database.db, now),
     backtest: backtestSubmitter(scheduler, config.backtestTimeLimitMs),
     now,
-    runs: createBotRunsService({
-      repo: botRunsRepo,
-      market,
-      runner: paperBots,
-      sandboxes,
-      now,
-      publish: publishToUser,
-    }),
+    runs: botRuns,
   });
-  if (config.jobs) scheduler.singleton(paperBots.job());
+  if (config.jobs) scheduler.singleton(botRunner.job());
   if (config.jobs) {
     // Sends interrupted by a stop are settled from the chain: by the keeper's passes, or on their own.
     scheduler.singleton(
@@ -412,7 +453,8 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     trading,
     keeper,
     bots,
-    paperBots,
+    botRunner,
+    botFunds,
     cluster,
     scheduler,
     async close() {

@@ -63,7 +63,7 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
     expect(status, JSON.stringify(body)).toBe(200);
     return body.data;
   };
-  const pass = () => app.paperBots.job().run(new AbortController().signal);
+  const pass = () => app.botRunner.job().run(new AbortController().signal);
   const fills = (botId: string) =>
     database.database.db.execute(
       `select seq, side, base_amount, quote_amount, pnl, reason, extract(epoch from time)::int as t
@@ -108,7 +108,7 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
     const running = (await database.database.db.execute(
       `select id from bot_runs where bot_id = '${replayed.bot_id}'`,
     )) as unknown as { rows: { id: string }[] };
-    app.paperBots.forget(running.rows[0]!.id);
+    app.botRunner.forget(running.rows[0]!.id);
     app.clock.advance(45 * MINUTE);
     await pass();
 

@@ -2,7 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { custodialWallets } from '../src/modules/auth/auth.tables';
-import { decryptSecret } from '../src/modules/auth/custodial-wallet';
+import { decryptSecret } from '../src/lib/server-keys';
 import { decodeBase58 } from '../src/modules/auth/wallet-signature';
 import {
   bearer,

@@ -28,3 +28,4 @@ export * from './market/symbol-lookup';
 export * from './wallet/wallet.schemas';
 export * from './trading/trading.schemas';
 export * from './bots/bots.schemas';
+export * from './bots/bot-funds.schemas';

@@ -184,6 +184,43 @@ export const ERRORS = {
     status: 503,
     message: 'Too many Python bots are running on this server. Please try again later, or stop one of yours.',
   },
+  /** The start error the web recognises by its 'delegation approval' (it opens the delegation modal). */
+  BOTS__DELEGATION_REQUIRED: {
+    status: 409,
+    message: 'On-chain bots need a delegation approval: approve the SOL your bot may trade, then start it.',
+  },
+  BOTS__ONCHAIN_PAIR_UNSUPPORTED: {
+    status: 400,
+    message: 'On-chain bots trade pairs quoted in SOL or USDC, e.g. SOL/USDC',
+  },
+  BOTS__WALLET_REQUIRED: { status: 400, message: 'Wallet connection required for delegation' },
+  DELEGATION__NOT_FOUND: { status: 404, message: 'Delegation not found' },
+  DELEGATION__WALLET_MISMATCH: {
+    status: 400,
+    message: 'wallet_address must be the wallet connected to your account',
+  },
+  DELEGATION__BOT_KEY_MISMATCH: { status: 400, message: "bot_public_key is not your bot's public key" },
+  DELEGATION__TOKEN_UNSUPPORTED: {
+    status: 400,
+    message: 'Bots are delegated wrapped SOL only (token_mint So11111111111111111111111111111111111111112)',
+  },
+  DELEGATION__INSUFFICIENT_SOL: {
+    status: 400,
+    message: 'Your wallet does not hold enough SOL for this delegation and its network fee',
+  },
+  DELEGATION__NOT_ACTIVE: { status: 409, message: 'Only an active delegation can be revoked' },
+  BOT__NO_BALANCE: { status: 400, message: 'Bot has no balance to withdraw' },
+  BOT__WITHDRAW_INVALID: { status: 400, message: 'Please enter a valid withdrawal amount' },
+  BOT__WITHDRAW_MINIMUM: {
+    status: 400,
+    message: 'Minimum withdrawal amount is 0.0001 SOL to cover transaction fees',
+  },
+  /** The message names the amounts: 'Insufficient bot balance. Available: 0.5 SOL, Requested: 1 SOL'. */
+  BOT__INSUFFICIENT_BALANCE: { status: 400, message: 'Insufficient bot balance' },
+  BOT__RESERVE: {
+    status: 400,
+    message: 'The bot must keep at least 0.00089 SOL (rent-exempt reserve); withdraw less',
+  },
   BOTS__STRATEGY_UNKNOWN: { status: 400, message: 'Unknown strategy_type' },
   BOTS__INVALID_PARAMETERS: { status: 400, message: 'Invalid strategy parameters' },
   BACKTEST__RANGE_IN_FUTURE: { status: 400, message: 'The backtest range must start in the past' },

@@ -13,7 +13,7 @@ import { AppError } from '../../lib/app-error';
 import type { EmailService } from '../email/email.service';
 import { isUniqueViolation } from '../../db/errors';
 import type { AuthRepository, UserRow } from './auth.repository';
-import { encryptSecret, generateCustodialKeypair } from './custodial-wallet';
+import { encryptSecret, generateCustodialKeypair } from '../../lib/server-keys';
 import { decideLoginAttempt, type LoginThrottlePolicy } from './login-throttle';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
 import type { SessionTokens } from './session-tokens';

@@ -9,6 +9,7 @@ import {
   ZBotSchema,
   ZBotTestRequestSchema,
   ZBotWithStatusSchema,
+  ZProductionStatusSchema,
 } from '@solterm/contracts';
 import { ok } from '../../lib/reply';
 import type { ZodApp } from '../../lib/zod-app';
@@ -114,6 +115,57 @@ export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
       response: { 200: success(ZBotSchema) },
     },
     handler: async (request) => ok(await bots.stop(authOf(request).user.id, request.params.id)),
+  });
+
+  app.post('/api/bots/production/:id/start', {
+    preHandler: requireAuth,
+    config: { rateLimit: RUN_RATE_LIMIT },
+    schema: {
+      tags,
+      security,
+      summary: 'Starts one of the caller’s bots on chain (network_mode mainnet) with the SOL they approved',
+      description:
+        'Answers BOTS__DELEGATION_REQUIRED (its message contains "delegation approval") until the caller has approved a delegation that is in effect on chain.',
+      params: ZBotIdParamsSchema,
+      response: { 200: success(ZBotSchema) },
+    },
+    handler: async (request) => ok(await bots.startOnChain(authOf(request).user.id, request.params.id)),
+  });
+
+  app.post('/api/bots/production/:id/stop', {
+    preHandler: requireAuth,
+    config: { rateLimit: RUN_RATE_LIMIT },
+    schema: {
+      tags,
+      security,
+      summary: 'Stops one of the caller’s bots (what it holds stays in its account until withdrawn)',
+      params: ZBotIdParamsSchema,
+      response: { 200: success(ZBotSchema) },
+    },
+    handler: async (request) => ok(await bots.stop(authOf(request).user.id, request.params.id)),
+  });
+
+  app.get('/api/bots/production/status', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'Every bot of the caller: status, newest run, trades with their transactions',
+      response: { 200: success(z.array(ZProductionStatusSchema)) },
+    },
+    handler: async (request) => ok(await bots.productionStatuses(authOf(request).user.id)),
+  });
+
+  app.get('/api/bots/production/:id/status', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'One bot’s status, newest run and trades with their transactions',
+      params: ZBotIdParamsSchema,
+      response: { 200: success(ZProductionStatusSchema) },
+    },
+    handler: async (request) => ok(await bots.productionStatus(authOf(request).user.id, request.params.id)),
   });
 
   app.post('/api/bots/backtest', {

@@ -6,6 +6,7 @@ import {
   type TBot,
   type TBotMetrics,
   type TBotWithStatus,
+  type TProductionStatus,
 } from '@solterm/contracts';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
@@ -101,6 +102,25 @@ export function createBotsService(deps: {
     async start(userId: string, id: string): Promise<TBot> {
       await runs.startPaper(await requireBot(userId, id));
       return this.get(userId, id);
+    },
+
+    /**
+     * POST /bots/production/{id}/start: runs the bot on chain with the SOL its owner approved;
+     * BOTS__DELEGATION_REQUIRED ('… delegation approval …') until there is an approval.
+     */
+    async startOnChain(userId: string, id: string): Promise<TBot> {
+      await runs.startOnChain(await requireBot(userId, id));
+      return this.get(userId, id);
+    },
+
+    /** GET /bots/production/{id}/status. */
+    async productionStatus(userId: string, id: string): Promise<TProductionStatus> {
+      return runs.statusOf(await requireBot(userId, id));
+    },
+
+    /** GET /bots/production/status: every bot of the caller. */
+    async productionStatuses(userId: string): Promise<TProductionStatus[]> {
+      return Promise.all((await repo.listOf(userId)).map((row) => runs.statusOf(row)));
     },
 
     /** POST /bots/{id}/stop (a stopped bot stays stopped). */

@@ -103,9 +103,76 @@ export const botFills = pgTable(
     /** Realised PnL of a sell, quote base units. */
     pnl: text('pnl'),
     reason: text('reason').notNull(),
+    /** An on-chain run's fill: the swap that made it (amounts are what it moved). */
+    txSignature: text('tx_signature'),
   },
   (table) => [
     primaryKey({ columns: [table.runId, table.seq] }),
     index('bot_fills_bot_idx').on(table.botId, table.time),
   ],
+);
+
+/**
+ * Each user's bot key: the address on-chain bots trade from. Its seed is encrypted at rest under
+ * WALLET_ENCRYPTION_KEY (bound to the address) and never leaves the server.
+ */
+export const botKeys = pgTable('bot_keys', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  address: text('address').notNull().unique(),
+  encryptedSecret: text('encrypted_secret').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Delegations: SPL approvals of the owner's wrapped-SOL account to the bot key. The chain enforces
+ * the allowance; these rows remember what was built, signed and revoked.
+ */
+export const botDelegations = pgTable(
+  'bot_delegations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    walletAddress: text('wallet_address').notNull(),
+    botAddress: text('bot_address').notNull(),
+    tokenMint: text('token_mint').notNull(),
+    amountLamports: text('amount_lamports').notNull(),
+    /** pending | active | replaced | revoked. */
+    status: text('status').notNull(),
+    /** The last transaction built for the wallet to sign (approval, then revocation). */
+    unsignedTransaction: text('unsigned_transaction'),
+    instructions: jsonb('instructions').notNull(),
+    approveSignature: text('approve_signature'),
+    revokeSignature: text('revoke_signature'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('bot_delegations_user_idx').on(table.userId, table.createdAt)],
+);
+
+/**
+ * An on-chain run's swaps, written when signed and before they are sent: after a crash the runner
+ * looks the signature up on chain instead of trading again.
+ */
+export const botOrders = pgTable(
+  'bot_orders',
+  {
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => botRuns.id, { onDelete: 'cascade' }),
+    /** The runtime fill this swap executes. */
+    seq: integer('seq').notNull(),
+    side: text('side').notNull(),
+    baseAmount: text('base_amount').notNull(),
+    quoteAmount: text('quote_amount').notNull(),
+    signature: text('signature').notNull(),
+    lastValidBlockHeight: text('last_valid_block_height').notNull(),
+    /** sending | landed | failed. */
+    status: text('status').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.runId, table.seq] })],
 );

@@ -12,6 +12,7 @@ import {
   type SolanaRpcApi,
   type Rpc,
 } from '@solana/kit';
+import { getTokenDecoder } from '@solana-program/token';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ErrorCode } from '@solterm/contracts';
 import { AppError, isAppError } from '../../lib/app-error';
@@ -62,6 +63,16 @@ interface ParsedTokenAccountInfo {
 }
 
 /** A signature's landing state in the sense of getSignatureStatuses. */
+/** An SPL token account's state (base units). */
+export interface TokenAccountState {
+  mint: string;
+  owner: string;
+  amount: bigint;
+  /** Who may move tokens out of it besides its owner, and how many more. */
+  delegate: string | null;
+  delegatedAmount: bigint;
+}
+
 export interface SignatureLanding {
   slot: bigint;
   err: TransactionError | null;
@@ -264,6 +275,26 @@ export function createChainService(deps: ChainServiceDeps) {
         if (!(await accountExists(account))) return null;
         throw error;
       }
+    },
+
+    /**
+     * One SPL token account as the token program stores it (owner, amount, delegate and the
+     * allowance left), or null when there is no token account at `account`.
+     */
+    async getTokenAccount(account: string): Promise<TokenAccountState | null> {
+      const { value } = await call('getAccountInfo', (client) =>
+        client.getAccountInfo(toAddress(account), { encoding: 'base64', commitment: 'confirmed' }).send(),
+      );
+      if (!value || value.owner !== TOKEN_PROGRAM_ADDRESS) return null;
+      const token = getTokenDecoder().decode(Buffer.from(value.data[0], 'base64'));
+      const delegate = token.delegate.__option === 'Some' ? token.delegate.value : null;
+      return {
+        mint: token.mint,
+        owner: token.owner,
+        amount: token.amount,
+        delegate,
+        delegatedAmount: delegate === null ? 0n : token.delegatedAmount,
+      };
     },
 
     /** Whether an account exists (holds lamports) at `account`. */

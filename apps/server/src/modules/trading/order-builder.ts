@@ -116,6 +116,14 @@ function baseUnitsOf(quantity: number, decimals: number): bigint {
   return units;
 }
 
+/** A built market swap: the unsigned transaction and the base and quote units it moves. */
+export interface MarketSwap {
+  unsigned: TUnsignedTransaction;
+  baseAmount: bigint;
+  /** Quote units paid (Buy) or received (Sell) at the venue's quote, fees included. */
+  quoteAmount: bigint;
+}
+
 /** Orders as transactions for the wallet to sign: market swaps through the venue, limit escrows. */
 export function createOrderBuilder(deps: OrderBuilderDeps) {
   const { chain, venue, pairs } = deps;
@@ -139,7 +147,7 @@ export function createOrderBuilder(deps: OrderBuilderDeps) {
     wallet: string,
     order: TOrder,
     pair: TradingPair,
-  ): Promise<TUnsignedTransaction> {
+  ): Promise<MarketSwap> {
     const baseAmount = baseUnitsOf(order.quantity, pair.base.decimals);
     // The wallet's holdings are read while the venue quotes; awaited after the quote, so a venue
     // error is still the one reported when both fail.
@@ -196,7 +204,7 @@ export function createOrderBuilder(deps: OrderBuilderDeps) {
       payload,
       orderId: payload.orderId,
     });
-    return {
+    const unsigned: TUnsignedTransaction = {
       unsigned_transaction: Buffer.from(swap.wireBytes).toString('base64'),
       order_id: payload.orderId,
       quote: swapQuoteToWire(quote, pair, {
@@ -208,6 +216,7 @@ export function createOrderBuilder(deps: OrderBuilderDeps) {
       last_valid_block_height: swap.lastValidBlockHeight.toString(),
       size_bytes: swap.sizeBytes,
     };
+    return { unsigned, baseAmount, quoteAmount: quote.quoteAmount };
   }
 
   /** The limit's escrow legs, refused when too small to settle. */
@@ -307,13 +316,24 @@ export function createOrderBuilder(deps: OrderBuilderDeps) {
   }
 
   return {
+    /** A market order's swap with the exact amounts the venue quoted (the server's own callers). */
+    async buildMarketSwap(userId: string, wallet: string, order: TOrder): Promise<MarketSwap> {
+      const pair = await pairs.resolvePair(order.symbol);
+      try {
+        return await buildMarketOrder(userId, wallet, order, pair);
+      } catch (error) {
+        if (isUniqueViolation(error)) return buildMarketOrder(userId, wallet, order, pair);
+        throw error;
+      }
+    },
+
     /** POST /trading/get-unsigned-transaction for a wallet that may trade. */
     async buildOrder(userId: string, wallet: string, order: TOrder): Promise<TUnsignedTransaction> {
       const pair = await pairs.resolvePair(order.symbol);
-      const build = () =>
+      const build = async () =>
         order.order_type === 'Limit'
           ? buildLimitOrder(userId, wallet, order, pair)
-          : buildMarketOrder(userId, wallet, order, pair);
+          : (await buildMarketOrder(userId, wallet, order, pair)).unsigned;
       try {
         return await build();
       } catch (error) {

@@ -12,6 +12,13 @@ import type {
   TUnsignedTransaction,
 } from '@solterm/contracts';
 import { rfqBestPrices, type Dec, type RfqPricing } from '@solterm/engine';
+import {
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+  partiallySignTransaction,
+  type KeyPairSigner,
+} from '@solana/kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { ChainService } from '../chain/chain.service';
@@ -27,6 +34,14 @@ import type { TradingRepository } from './trading.repository';
 import { VenueError, type SpotVenue } from './venues/spot-venue';
 
 export type { TradingPair } from './pairs';
+
+/** A server-wallet swap as signed, before it is sent. */
+export interface ServerWalletSwap {
+  signature: string;
+  baseAmount: bigint;
+  quoteAmount: bigint;
+  lastValidBlockHeight: bigint;
+}
 export { orderToWire } from './trading-wire';
 
 const MAX_ORDERS_LISTED = 200;
@@ -89,6 +104,35 @@ export function createTradingService(deps: TradingServiceDeps) {
       });
       if (!idempotencyKey) return { statusCode: 200, body: await run() };
       return relay.idempotency(owner.id, idempotencyKey, { signed_transaction: signedBase64 }, run);
+    },
+
+    /**
+     * A market order of a wallet whose key the server holds (a user's bot key): built like a user's
+     * order, signed with `signer`, shown to `beforeSend` with its signature and exact amounts (the
+     * caller records them, so a crash after sending is reconciled rather than traded again), then
+     * executed through the relay, which records it as the user's order with its receipt.
+     */
+    async swapAsServerWallet(
+      userId: string,
+      signer: KeyPairSigner,
+      order: TOrder,
+      beforeSend: (swap: ServerWalletSwap) => Promise<void>,
+    ): Promise<TExecuteSignedTransactionResult> {
+      const built = await builder.buildMarketSwap(userId, signer.address, order);
+      const decoded = getTransactionDecoder().decode(
+        Buffer.from(built.unsigned.unsigned_transaction, 'base64'),
+      );
+      const signed = await partiallySignTransaction([signer.keyPair], decoded);
+      await beforeSend({
+        signature: getSignatureFromTransaction(signed),
+        baseAmount: built.baseAmount,
+        quoteAmount: built.quoteAmount,
+        lastValidBlockHeight: BigInt(built.unsigned.last_valid_block_height),
+      });
+      return relay.execute(
+        { id: userId, solanaWalletAddress: signer.address },
+        getBase64EncodedWireTransaction(signed),
+      );
     },
 
     /**

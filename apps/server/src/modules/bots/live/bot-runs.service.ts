@@ -1,11 +1,14 @@
 import {
+  USDC_MINT,
+  WRAPPED_SOL_MINT,
   CHART_INTERVAL_SECONDS,
   MAX_RUNNING_BOTS_PER_USER,
   PAPER_BOT_BALANCE,
   type TBotMetrics,
+  type TProductionStatus,
   type TUserMessage,
 } from '@solterm/contracts';
-import { Dec, StrategyError, toBaseUnits } from '@solterm/engine';
+import { Dec, fromBaseUnits, StrategyError, toBaseUnits } from '@solterm/engine';
 import { AppError } from '../../../lib/app-error';
 import type { MarketService } from '../../market/market.service';
 import { resolveBotStrategy } from '../bot-strategy';
@@ -13,18 +16,25 @@ import type { BotRow } from '../bots.repository';
 import { metricsOf } from './bot-metrics';
 import type { BotRunsRepository } from './bot-runs.repository';
 import { createLiveStrategy, type LiveSandboxes } from './live-strategy';
-import type { PaperRunner } from './paper-runner';
+import type { BotRunner } from './bot-runner';
 
 const HOUR_MS = 3_600_000;
+/** Trades a production status lists at most (newest first). */
+const MAX_STATUS_TRADES = 100;
 
 /** Starting and stopping live runs of a user's bots, and the figures of their newest runs. */
 export function createBotRunsService(deps: {
   repo: BotRunsRepository;
   market: MarketService;
-  runner: PaperRunner;
+  runner: BotRunner;
   sandboxes: LiveSandboxes;
   now: () => Date;
   publish: (userId: string, message: TUserMessage) => void;
+  /** On-chain runs: the SOL the user's bot may draw now, and its value in a quote token's units. */
+  onChain?: {
+    approvedAllowance: (userId: string) => Promise<bigint>;
+    valueOfLamports: (quoteMint: string, lamports: bigint) => Promise<bigint>;
+  };
 }) {
   const statusChange = (bot: BotRow, status: 'running' | 'stopped' | 'failed', message: string) =>
     deps.publish(bot.userId, {
@@ -32,6 +42,65 @@ export function createBotRunsService(deps: {
       message_type: 'bot_status_change',
       data: { bot_id: bot.id, status, message },
     });
+
+  /** Starts a run of `bot` in `mode` (the checks and the row both modes share). */
+  async function start(bot: BotRow, mode: 'test' | 'mainnet'): Promise<void> {
+    const { spec } = resolveBotStrategy(bot.strategyType, bot.config);
+    // Code that does not load is refused now (Python's would cost a sandbox process: its run
+    // fails on its first pass with the same message instead).
+    if (spec.kind !== 'python') {
+      try {
+        (await createLiveStrategy(spec, 0, deps.sandboxes)).dispose();
+      } catch (error) {
+        if (error instanceof StrategyError) throw new AppError('BACKTEST__STRATEGY_FAILED', error.message);
+        throw error;
+      }
+    }
+    const pair = await deps.market.resolvePair(bot.config.symbol);
+    const { decimals: baseDecimals } = pair.base;
+    const { decimals: quoteDecimals } = pair.quote;
+    if (baseDecimals === null || quoteDecimals === null || pair.quote.mint === null) {
+      throw new AppError(
+        'BACKTEST__PAIR_NOT_TRADABLE',
+        `Bots trade a pair of Solana tokens, e.g. SOL/USDC; ${pair.text} is not one`,
+      );
+    }
+    let initialCash = toBaseUnits(new Dec(PAPER_BOT_BALANCE), quoteDecimals);
+    if (mode === 'mainnet') {
+      if (pair.quote.mint !== WRAPPED_SOL_MINT && pair.quote.mint !== USDC_MINT) {
+        throw new AppError('BOTS__ONCHAIN_PAIR_UNSUPPORTED');
+      }
+      const allowance = deps.onChain ? await deps.onChain.approvedAllowance(bot.userId) : 0n;
+      if (allowance <= 0n) throw new AppError('BOTS__DELEGATION_REQUIRED');
+      initialCash = await deps.onChain!.valueOfLamports(pair.quote.mint, allowance);
+    }
+    const now = deps.now();
+    const step = CHART_INTERVAL_SECONDS[bot.config.interval];
+    const started = await deps.repo.start(
+      {
+        botId: bot.id,
+        userId: bot.userId,
+        mode,
+        strategyType: bot.strategyType,
+        config: bot.config,
+        initialCash: initialCash.toString(),
+        quoteUsdPrice: await deps.market.getUsdPrice(pair.quote),
+        baseDecimals,
+        quoteDecimals,
+        startedAt: now,
+        endsAt: new Date(now.getTime() + bot.config.run_hours * HOUR_MS),
+        firstCandle: Math.floor(now.getTime() / 1000 / step) * step,
+      },
+      MAX_RUNNING_BOTS_PER_USER,
+    );
+    if (started === 'limit') throw new AppError('BOTS__RUNNING_LIMIT');
+    if (!started) throw new AppError('BOTS__ALREADY_RUNNING');
+    statusChange(
+      bot,
+      'running',
+      `Bot "${bot.name}" started ${mode === 'test' ? 'in paper mode' : 'on chain'}`,
+    );
+  }
 
   return {
     /**
@@ -42,48 +111,19 @@ export function createBotRunsService(deps: {
      *   (the code does not load).
      */
     async startPaper(bot: BotRow): Promise<void> {
-      const { spec } = resolveBotStrategy(bot.strategyType, bot.config);
-      // Code that does not load is refused now (Python's would cost a sandbox process: its run
-      // fails on its first pass with the same message instead).
-      if (spec.kind !== 'python') {
-        try {
-          (await createLiveStrategy(spec, 0, deps.sandboxes)).dispose();
-        } catch (error) {
-          if (error instanceof StrategyError) throw new AppError('BACKTEST__STRATEGY_FAILED', error.message);
-          throw error;
-        }
-      }
-      const pair = await deps.market.resolvePair(bot.config.symbol);
-      const { decimals: baseDecimals } = pair.base;
-      const { decimals: quoteDecimals } = pair.quote;
-      if (baseDecimals === null || quoteDecimals === null || pair.quote.mint === null) {
-        throw new AppError(
-          'BACKTEST__PAIR_NOT_TRADABLE',
-          `Bots trade a pair of Solana tokens, e.g. SOL/USDC; ${pair.text} is not one`,
-        );
-      }
-      const now = deps.now();
-      const step = CHART_INTERVAL_SECONDS[bot.config.interval];
-      const started = await deps.repo.start(
-        {
-          botId: bot.id,
-          userId: bot.userId,
-          mode: 'test',
-          strategyType: bot.strategyType,
-          config: bot.config,
-          initialCash: toBaseUnits(new Dec(PAPER_BOT_BALANCE), quoteDecimals).toString(),
-          quoteUsdPrice: await deps.market.getUsdPrice(pair.quote),
-          baseDecimals,
-          quoteDecimals,
-          startedAt: now,
-          endsAt: new Date(now.getTime() + bot.config.run_hours * HOUR_MS),
-          firstCandle: Math.floor(now.getTime() / 1000 / step) * step,
-        },
-        MAX_RUNNING_BOTS_PER_USER,
-      );
-      if (started === 'limit') throw new AppError('BOTS__RUNNING_LIMIT');
-      if (!started) throw new AppError('BOTS__ALREADY_RUNNING');
-      statusChange(bot, 'running', `Bot "${bot.name}" started in paper mode`);
+      await start(bot, 'test');
+    },
+
+    /**
+     * Starts `bot` on chain (network_mode 'mainnet'): it trades the SOL its owner approved, from its
+     * own key, at the spot venue. Its virtual cash is the approval's value at the start, so the
+     * strategy sizes as it would with that balance.
+     *
+     * @throws AppError BOTS__DELEGATION_REQUIRED until the owner's approval is in effect on chain,
+     *   BOTS__ONCHAIN_PAIR_UNSUPPORTED for a pair not quoted in SOL or USDC, and startPaper's.
+     */
+    async startOnChain(bot: BotRow): Promise<void> {
+      await start(bot, 'mainnet');
     },
 
     /** Stops the bot's running run; a bot that is not running stays as it is. */
@@ -94,6 +134,49 @@ export function createBotRunsService(deps: {
       if (await deps.repo.finish(run.id, 'stopped', 'Stopped by its owner', deps.now())) {
         statusChange(bot, 'stopped', `Bot "${bot.name}" stopped`);
       }
+    },
+
+    /** Stops the user's on-chain runs (their delegation was revoked: nothing more can be drawn). */
+    async stopOnChainRuns(userId: string, message: string): Promise<void> {
+      for (const run of await deps.repo.running()) {
+        if (run.userId !== userId || run.mode !== 'mainnet') continue;
+        deps.runner.forget(run.id);
+        if (await deps.repo.finish(run.id, 'stopped', message, deps.now())) {
+          deps.publish(userId, {
+            type: 'bot_status_change',
+            message_type: 'bot_status_change',
+            data: { bot_id: run.botId, status: 'stopped', message },
+          });
+        }
+      }
+    },
+
+    /** GET /bots/production/{id}/status: the newest run and its fills with their transactions. */
+    async statusOf(bot: BotRow): Promise<TProductionStatus> {
+      const run = (await deps.repo.latestOf([bot.id])).get(bot.id);
+      const fills = run ? ((await deps.repo.fillsOfRuns([run.id])).get(run.id) ?? []) : [];
+      const metrics = metricsOf(run, fills, deps.now());
+      const status = (run?.status ?? 'stopped') as TProductionStatus['status'];
+      return {
+        bot_id: bot.id,
+        status,
+        is_running: status === 'running',
+        network_mode: run?.mode ?? bot.networkMode,
+        message: run?.message ?? null,
+        started_at: run ? run.startedAt.toISOString() : null,
+        total_trades: metrics.total_trades,
+        total_pnl: metrics.total_pnl,
+        trades: fills
+          .slice(-MAX_STATUS_TRADES)
+          .reverse()
+          .map((fill) => ({
+            time: fill.time.toISOString(),
+            side: fill.side as 'Buy' | 'Sell',
+            base_amount: fromBaseUnits(BigInt(fill.baseAmount), run!.baseDecimals).toNumber(),
+            quote_amount: fromBaseUnits(BigInt(fill.quoteAmount), run!.quoteDecimals).toNumber(),
+            transaction_hash: fill.txSignature,
+          })),
+      };
     },
 
     /** The figures of each bot's newest run (zero for a bot that never ran). */

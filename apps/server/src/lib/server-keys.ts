@@ -1,6 +1,9 @@
 import { createCipheriv, createDecipheriv, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { getBase58Decoder } from '@solana/kit';
 
+// Keys the server holds for its users (custodial wallets, bot keys): made from the operating
+// system's random source and stored only encrypted under WALLET_ENCRYPTION_KEY.
+
 export interface CustodialKeypair {
   /** base58 Solana address (the ed25519 public key). */
   address: string;

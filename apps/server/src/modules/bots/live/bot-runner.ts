@@ -14,7 +14,9 @@ import type { MarketService } from '../../market/market.service';
 import { resolveBotStrategy } from '../bot-strategy';
 import { timingOf } from './bot-metrics';
 import type { BotRunRow, BotRunsRepository, NewBotFill } from './bot-runs.repository';
+import { BotFundsError } from '../funds/bot-wallet';
 import { createLiveStrategy, type LiveSandboxes, type LiveStrategy } from './live-strategy';
+import { isTransient, type OnChainExecutor } from './onchain-executor';
 
 /** How often the runner looks for closed candles (cheap when none closed: one query of running runs). */
 export const RUNNER_INTERVAL_MS = 250;
@@ -55,7 +57,7 @@ export function seedOfRun(runId: string): number {
  * their candles from the start when a process takes over, so nothing is lost or doubled: each
  * advance is written with a guard on the run's checkpoint. One run failing never stops another.
  */
-export function createPaperRunner(deps: {
+export function createBotRunner(deps: {
   repo: BotRunsRepository;
   market: MarketService;
   now: () => Date;
@@ -63,6 +65,12 @@ export function createPaperRunner(deps: {
   publish: (userId: string, message: TUserMessage) => void;
   /** Where live user code runs. */
   sandboxes: LiveSandboxes;
+  /** Executes on-chain runs' fills (absent: on-chain runs are not advanced by this process). */
+  onChain?: {
+    executor: OnChainExecutor;
+    /** The wallet whose approval the user's bot draws from (their active delegation's), if any. */
+    walletOf: (userId: string) => Promise<string | null>;
+  };
 }) {
   const runs = new Map<string, LiveRun>();
   /** Runs a pass of this process is advancing, and states dropped meanwhile (disposed after it). */
@@ -164,6 +172,7 @@ export function createPaperRunner(deps: {
     quoteAmount: fill.quoteAmount.toString(),
     pnl: fill.pnl === null ? null : fill.pnl.toString(),
     reason: fill.reason,
+    txSignature: null,
   });
 
   async function finish(run: BotRunRow, status: 'stopped' | 'failed', message: string) {
@@ -175,6 +184,50 @@ export function createPaperRunner(deps: {
         data: { bot_id: run.botId, status, message },
       });
     }
+  }
+
+  /**
+   * The runtime's new fills of an on-chain run, executed in order as the bot's swaps, with what they
+   * actually moved; a sell's PnL is against the cost of the oldest open buy (FIFO). Null while one is
+   * still in flight.
+   */
+  async function executeOnChain(
+    run: BotRunRow,
+    fresh: readonly RuntimeFill[],
+    firstSeq: number,
+  ): Promise<NewBotFill[] | null> {
+    const onChain = deps.onChain!;
+    const wallet = await onChain.walletOf(run.userId);
+    const recorded = (await deps.repo.fillsOfRuns([run.id])).get(run.id) ?? [];
+    const openCosts: { base: bigint; quote: bigint }[] = [];
+    const track = (side: string, base: bigint, quote: bigint): bigint | null => {
+      if (side === 'Buy') {
+        openCosts.push({ base, quote });
+        return null;
+      }
+      const lot = openCosts.shift();
+      if (!lot || lot.base === 0n) return null;
+      return quote - (lot.quote * base) / lot.base;
+    };
+    for (const fill of recorded) track(fill.side, BigInt(fill.baseAmount), BigInt(fill.quoteAmount));
+    const rows: NewBotFill[] = [];
+    for (const [index, fill] of fresh.entries()) {
+      const seq = firstSeq + index;
+      if (!wallet && fill.side === 'Buy') {
+        throw new BotFundsError('its delegation was revoked. Approve a new delegation to go on.');
+      }
+      const executed = await onChain.executor.execute(run, seq, fill, wallet ?? '');
+      if (!executed) return null;
+      const pnl = track(fill.side, executed.baseAmount, executed.quoteAmount);
+      rows.push({
+        ...fillRow(run, fill, seq),
+        baseAmount: executed.baseAmount.toString(),
+        quoteAmount: executed.quoteAmount.toString(),
+        pnl: pnl === null ? null : pnl.toString(),
+        txSignature: executed.signature,
+      });
+    }
+    return rows;
   }
 
   /** Evaluates the candles of `run` that closed since its checkpoint, and ends it when its time is up. */
@@ -202,9 +255,18 @@ export function createPaperRunner(deps: {
       if (candles.length > 0) {
         const started = performance.now();
         for (const candle of candles) await feed(run, state, candle, started);
-        const fills = state.runtime.fills
+        let fills = state.runtime.fills
           .slice(before)
           .map((fill, index) => fillRow(run, fill, before + index));
+        if (run.mode === 'mainnet') {
+          const executed = await executeOnChain(run, state.runtime.fills.slice(before), before);
+          if (!executed) {
+            // A swap is still in flight: this pass ends here and the next replays to this point.
+            forget(run.id);
+            return;
+          }
+          fills = executed;
+        }
         const written = await deps.repo.checkpoint(run.id, run.lastCandle, {
           lastCandle: state.lastCandle!,
           lastClose: String(candles.at(-1)!.close),
@@ -216,15 +278,16 @@ export function createPaperRunner(deps: {
           return;
         }
         const advanced = { ...run, lastCandle: state.lastCandle, lastClose: String(candles.at(-1)!.close) };
+        // A paper run's fills are all in memory (a rebuild replays them): no query per bot and
+        // candle. An on-chain run's are what its swaps moved, as recorded.
+        const allFills =
+          run.mode === 'mainnet'
+            ? ((await deps.repo.fillsOfRuns([run.id])).get(run.id) ?? [])
+            : state.runtime.fills.map((fill, index) => fillRow(run, fill, index));
         deps.publish(run.userId, {
           type: 'bot_timing_update',
           message_type: 'bot_timing_update',
-          // The run's fills are all in memory (a rebuild replays them): no query per bot and candle.
-          data: timingOf(
-            advanced,
-            state.runtime.fills.map((fill, index) => fillRow(run, fill, index)),
-            deps.now(),
-          ),
+          data: timingOf(advanced, allFills, deps.now()),
         });
         run = advanced;
       }
@@ -238,15 +301,20 @@ export function createPaperRunner(deps: {
     /** The scheduler job that advances every running paper bot. */
     job(): RecurringJob {
       return {
-        name: 'paper-bots',
+        name: 'live-bots',
         intervalMs: RUNNER_INTERVAL_MS,
         run: async () => {
           for (const run of await deps.repo.running()) {
-            if (run.mode !== 'test') continue;
+            if (run.mode !== 'test' && !(run.mode === 'mainnet' && deps.onChain)) continue;
             try {
               await advanceAlone(run);
             } catch (error) {
-              if (error instanceof StrategyError || isAppError(error)) {
+              if (error instanceof BotFundsError) {
+                await finish(run, 'stopped', `The bot stopped: ${error.message}`);
+              } else if (isTransient(error)) {
+                forget(run.id);
+                deps.log.warn({ err: error, run: run.id }, 'bot pass failed on a transient error; retrying');
+              } else if (error instanceof StrategyError || isAppError(error)) {
                 await finish(run, 'failed', `The bot stopped: ${error.message}`);
               } else {
                 // Not the strategy's fault (market data, database): try this candle again next pass.
@@ -263,4 +331,4 @@ export function createPaperRunner(deps: {
   };
 }
 
-export type PaperRunner = ReturnType<typeof createPaperRunner>;
+export type BotRunner = ReturnType<typeof createBotRunner>;

@@ -1,0 +1,137 @@
+import { and, desc, eq, inArray, ne } from 'drizzle-orm';
+import type { Db } from '../../../db/database';
+import { botDelegations, botKeys, botOrders, botRuns } from '../bots.tables';
+
+export type BotKeyRow = typeof botKeys.$inferSelect;
+export type DelegationRow = typeof botDelegations.$inferSelect;
+export type BotOrderRow = typeof botOrders.$inferSelect;
+export type DelegationStatus = 'pending' | 'active' | 'replaced' | 'revoked';
+
+/** Bot keys, delegations and the swaps of on-chain runs. */
+export function createBotFundsRepository(db: Db) {
+  return {
+    async keyOf(userId: string): Promise<BotKeyRow | undefined> {
+      const [row] = await db.select().from(botKeys).where(eq(botKeys.userId, userId));
+      return row;
+    },
+
+    /** Stores a new key unless the user got one meanwhile; answers the user's key either way. */
+    async insertKey(row: typeof botKeys.$inferInsert): Promise<BotKeyRow> {
+      await db.insert(botKeys).values(row).onConflictDoNothing({ target: botKeys.userId });
+      const [stored] = await db.select().from(botKeys).where(eq(botKeys.userId, row.userId));
+      return stored!;
+    },
+
+    async insertDelegation(row: typeof botDelegations.$inferInsert): Promise<DelegationRow> {
+      const [stored] = await db.insert(botDelegations).values(row).returning();
+      return stored!;
+    },
+
+    async delegation(userId: string, id: string): Promise<DelegationRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(botDelegations)
+        .where(and(eq(botDelegations.id, id), eq(botDelegations.userId, userId)));
+      return row;
+    },
+
+    async delegationsOf(userId: string, limit: number): Promise<DelegationRow[]> {
+      return db
+        .select()
+        .from(botDelegations)
+        .where(eq(botDelegations.userId, userId))
+        .orderBy(desc(botDelegations.createdAt))
+        .limit(limit);
+    },
+
+    async activeDelegation(userId: string): Promise<DelegationRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(botDelegations)
+        .where(and(eq(botDelegations.userId, userId), eq(botDelegations.status, 'active')))
+        .orderBy(desc(botDelegations.updatedAt))
+        .limit(1);
+      return row;
+    },
+
+    async setUnsigned(id: string, unsigned: string, instructions: string[], at: Date): Promise<void> {
+      await db
+        .update(botDelegations)
+        .set({ unsignedTransaction: unsigned, instructions, updatedAt: at })
+        .where(eq(botDelegations.id, id));
+    },
+
+    /**
+     * The approval landed: this delegation is active and the user's earlier active ones are
+     * replaced (an SPL approve overwrites the account's delegate and allowance).
+     */
+    async activate(tx: Db, id: string, userId: string, signature: string, at: Date): Promise<void> {
+      await tx
+        .update(botDelegations)
+        .set({ status: 'replaced', updatedAt: at })
+        .where(
+          and(
+            eq(botDelegations.userId, userId),
+            eq(botDelegations.status, 'active'),
+            ne(botDelegations.id, id),
+          ),
+        );
+      await tx
+        .update(botDelegations)
+        .set({ status: 'active', approveSignature: signature, unsignedTransaction: null, updatedAt: at })
+        .where(eq(botDelegations.id, id));
+    },
+
+    /** The revocation landed: every active delegation of the user ends (the account has no delegate). */
+    async revokeAll(tx: Db, userId: string, signature: string, at: Date): Promise<void> {
+      await tx
+        .update(botDelegations)
+        .set({ status: 'revoked', revokeSignature: signature, unsignedTransaction: null, updatedAt: at })
+        .where(and(eq(botDelegations.userId, userId), inArray(botDelegations.status, ['active', 'pending'])));
+    },
+
+    async order(runId: string, seq: number): Promise<BotOrderRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(botOrders)
+        .where(and(eq(botOrders.runId, runId), eq(botOrders.seq, seq)));
+      return row;
+    },
+
+    /** Records a signed swap before it is sent (replacing a failed attempt of the same fill). */
+    async recordOrder(row: typeof botOrders.$inferInsert): Promise<void> {
+      await db
+        .insert(botOrders)
+        .values(row)
+        .onConflictDoUpdate({
+          target: [botOrders.runId, botOrders.seq],
+          set: {
+            side: row.side,
+            baseAmount: row.baseAmount,
+            quoteAmount: row.quoteAmount,
+            signature: row.signature,
+            lastValidBlockHeight: row.lastValidBlockHeight,
+            status: row.status,
+            createdAt: row.createdAt,
+          },
+        });
+    },
+
+    async setOrderStatus(runId: string, seq: number, status: 'landed' | 'failed'): Promise<void> {
+      await db
+        .update(botOrders)
+        .set({ status })
+        .where(and(eq(botOrders.runId, runId), eq(botOrders.seq, seq)));
+    },
+
+    /** The user's on-chain runs that are running (a revocation stops them). */
+    async runningOnChain(userId: string): Promise<{ id: string; botId: string }[]> {
+      return db
+        .select({ id: botRuns.id, botId: botRuns.botId })
+        .from(botRuns)
+        .where(and(eq(botRuns.userId, userId), eq(botRuns.status, 'running'), eq(botRuns.mode, 'mainnet')));
+    },
+  };
+}
+
+export type BotFundsRepository = ReturnType<typeof createBotFundsRepository>;

@@ -1,0 +1,46 @@
+import type { KeyPairSigner } from '@solana/kit';
+import type { TBotBalance, TBotWithdrawResult, TDelegation } from '@solterm/contracts';
+import type { ChainService } from '../../chain/chain.service';
+import type { Relay } from '../../relay/relay.service';
+import type { WalletOwner } from '../../wallet/wallet.service';
+import type { BotFundsRepository } from './bot-funds.repository';
+import { createBotWallet } from './bot-wallet';
+import { createDelegations } from './delegations';
+
+/** A user's bot funds (part 2 §7 "Bot funds and delegation"): the key, its balance, withdrawals, delegations. */
+export function createBotFundsService(deps: {
+  repo: BotFundsRepository;
+  chain: ChainService;
+  relay: Relay;
+  encryptionKey: Uint8Array;
+  now: () => Date;
+  onRevoked: (userId: string) => Promise<void>;
+}) {
+  const wallet = createBotWallet(deps);
+  const delegations = createDelegations({ ...deps, wallet });
+
+  return {
+    /** GET /bot/public-key: the caller's bot address (made on first use). */
+    publicKey: (owner: { id: string }): Promise<string> => wallet.addressOf(owner.id),
+    balance: (owner: WalletOwner): Promise<TBotBalance> => wallet.balance(owner),
+    withdraw: (owner: WalletOwner, amount: number): Promise<TBotWithdrawResult> =>
+      wallet.withdraw(owner, amount),
+    createDelegation: (owner: WalletOwner, lamports: bigint): Promise<TDelegation> =>
+      delegations.create(owner, lamports),
+    checkDelegationRequest: delegations.checkTransactionRequest,
+    submitDelegation: delegations.submit,
+    listDelegations: delegations.list,
+    revokeDelegation: delegations.revoke,
+    /** Lamports the user's bot may draw now under their active approval. */
+    approvedAllowance: (userId: string) =>
+      delegations.approvedAllowance({ id: userId, solanaWalletAddress: null }),
+    /** The wallet of the user's active approval (where the bot draws from), if any. */
+    async approvingWallet(userId: string): Promise<string | null> {
+      return (await deps.repo.activeDelegation(userId))?.walletAddress ?? null;
+    },
+    signerOf: (userId: string): Promise<KeyPairSigner> => wallet.signerOf(userId),
+    wallet,
+  };
+}
+
+export type BotFundsService = ReturnType<typeof createBotFundsService>;

@@ -1,0 +1,211 @@
+import { getTransferSolInstruction } from '@solana-program/system';
+import {
+  findAssociatedTokenPda,
+  getCloseAccountInstruction,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
+import {
+  address,
+  createKeyPairSignerFromPrivateKeyBytes,
+  type Instruction,
+  type KeyPairSigner,
+} from '@solana/kit';
+import {
+  BOT_WITHDRAW_MIN_SOL,
+  getToken,
+  SOL_DECIMALS,
+  VALIDATION_MESSAGES,
+  WRAPPED_SOL_MINT,
+  type TBotBalance,
+  type TBotWithdrawResult,
+} from '@solterm/contracts';
+import { Dec, fromBaseUnits, RENT_EXEMPT_WALLET_LAMPORTS, toBaseUnits } from '@solterm/engine';
+import { AppError } from '../../../lib/app-error';
+import { decryptSecret, encryptSecret, generateCustodialKeypair } from '../../../lib/server-keys';
+import {
+  associatedTokenAddress,
+  buildTransaction,
+  LAMPORTS_PER_SIGNATURE,
+  type ChainService,
+} from '../../chain/chain.service';
+import type { Relay } from '../../relay/relay.service';
+import type { BotFundsRepository } from './bot-funds.repository';
+
+/** Why an on-chain bot cannot go on: its run stops with this message (never a silent failure). */
+export class BotFundsError extends Error {}
+
+/** A user's connected wallet as the bot's funds see it: the only place they come from and go to. */
+export interface FundsOwner {
+  id: string;
+  solanaWalletAddress: string | null;
+}
+
+const SOL = { decimals: SOL_DECIMALS };
+const solText = (lamports: bigint) => fromBaseUnits(lamports, SOL.decimals).toFixed();
+
+/**
+ * The bot key of each user and what it holds. The key is made on first use, stored encrypted and
+ * used only here, to sign the bot's own transactions: draws under the owner's approval, swaps, and
+ * withdrawals — whose one destination is the owner's wallet.
+ */
+export function createBotWallet(deps: {
+  repo: BotFundsRepository;
+  chain: ChainService;
+  relay: Relay;
+  encryptionKey: Uint8Array;
+  now: () => Date;
+}) {
+  const { repo, chain } = deps;
+
+  /** The user's bot address, made and stored (encrypted) on first use. */
+  async function addressOf(userId: string): Promise<string> {
+    const existing = await repo.keyOf(userId);
+    if (existing) return existing.address;
+    const keypair = generateCustodialKeypair();
+    const stored = await repo.insertKey({
+      userId,
+      address: keypair.address,
+      encryptedSecret: encryptSecret(deps.encryptionKey, keypair.seed, keypair.address),
+    });
+    return stored.address;
+  }
+
+  /** The bot key as a signer (decrypted for this use only). */
+  async function signerOf(userId: string): Promise<KeyPairSigner> {
+    await addressOf(userId);
+    const row = (await repo.keyOf(userId))!;
+    const seed = decryptSecret(deps.encryptionKey, row.encryptedSecret, row.address);
+    return createKeyPairSignerFromPrivateKeyBytes(seed);
+  }
+
+  /** Signs `instructions` as the bot (fee payer) and lands them; answers the signature. */
+  async function sendAsBot(signer: KeyPairSigner, instructions: Instruction[]): Promise<string> {
+    const built = await buildTransaction({
+      feePayer: signer.address,
+      instructions,
+      lifetime: await chain.getLatestBlockhash(),
+      coSigners: [signer],
+    });
+    await deps.relay.sendServerSigned(built.base64, built.signature!, built.lastValidBlockHeight);
+    return built.signature!;
+  }
+
+  /** Wrapped SOL the bot may still draw from `wallet`: 0 unless its account names the bot as delegate. */
+  async function allowanceOf(wallet: string | null, bot: string): Promise<bigint> {
+    if (!wallet) return 0n;
+    const account = await chain.getTokenAccount(await associatedTokenAddress(wallet, WRAPPED_SOL_MINT));
+    if (!account || account.delegate !== bot) return 0n;
+    return account.delegatedAmount < account.amount ? account.delegatedAmount : account.amount;
+  }
+
+  return {
+    addressOf,
+    signerOf,
+    allowanceOf,
+
+    /** GET /bot/balance. */
+    async balance(owner: FundsOwner): Promise<TBotBalance> {
+      const bot = await addressOf(owner.id);
+      const [lamports, tokens, allowance] = await Promise.all([
+        chain.getBalance(bot),
+        chain.getTokenBalances(bot),
+        allowanceOf(owner.solanaWalletAddress, bot),
+      ]);
+      const spare = lamports - RENT_EXEMPT_WALLET_LAMPORTS - LAMPORTS_PER_SIGNATURE;
+      return {
+        bot_public_key: bot,
+        balance: fromBaseUnits(lamports, SOL.decimals).toNumber(),
+        lamports: lamports.toString(),
+        withdrawable: spare > 0n ? fromBaseUnits(spare, SOL.decimals).toNumber() : 0,
+        tokens: [...tokens.values()]
+          .filter((token) => token.amount > 0n)
+          .map((token) => ({
+            mint: token.mint,
+            symbol: getToken(token.mint)?.symbol ?? null,
+            amount: fromBaseUnits(token.amount, token.decimals).toNumber(),
+          })),
+        allowance: fromBaseUnits(allowance, SOL.decimals).toNumber(),
+      };
+    },
+
+    /**
+     * POST /bot/withdraw: SOL from the bot back to the owner's wallet — the only destination there
+     * is. The bot keeps the rent-exempt reserve and pays the fee.
+     */
+    async withdraw(owner: FundsOwner, amount: number): Promise<TBotWithdrawResult> {
+      if (!owner.solanaWalletAddress) throw new AppError('BOTS__WALLET_REQUIRED');
+      if (!Number.isFinite(amount) || amount <= 0) throw new AppError('BOT__WITHDRAW_INVALID');
+      const signer = await signerOf(owner.id);
+      const lamports = await chain.getBalance(signer.address);
+      if (lamports <= 0n) throw new AppError('BOT__NO_BALANCE');
+      if (amount < BOT_WITHDRAW_MIN_SOL) throw new AppError('BOT__WITHDRAW_MINIMUM');
+      const units = toBaseUnits(new Dec(amount), SOL.decimals);
+      if (units > lamports) {
+        throw new AppError(
+          'BOT__INSUFFICIENT_BALANCE',
+          VALIDATION_MESSAGES.insufficientBotBalance(solText(lamports), new Dec(amount).toFixed()),
+        );
+      }
+      if (lamports - units - LAMPORTS_PER_SIGNATURE < RENT_EXEMPT_WALLET_LAMPORTS) {
+        throw new AppError('BOT__RESERVE');
+      }
+      const signature = await sendAsBot(signer, [
+        getTransferSolInstruction({
+          source: signer,
+          destination: address(owner.solanaWalletAddress),
+          amount: units,
+        }),
+      ]);
+      return {
+        transaction_hash: signature,
+        amount: fromBaseUnits(units, SOL.decimals).toNumber(),
+        to_address: owner.solanaWalletAddress,
+        balance: fromBaseUnits(await chain.getBalance(signer.address), SOL.decimals).toNumber(),
+      };
+    },
+
+    /**
+     * Moves `lamports` of the owner's wrapped SOL into the bot's own account as SOL, under the
+     * owner's approval (the token program refuses more than the allowance): the bot's wrapped-SOL
+     * account is opened, credited and closed into the bot's lamports in one transaction.
+     *
+     * @throws BotFundsError when the allowance or the bot's fee balance is short.
+     */
+    async draw(signer: KeyPairSigner, wallet: string, lamports: bigint): Promise<void> {
+      const allowance = await allowanceOf(wallet, signer.address);
+      if (allowance < lamports) {
+        throw new BotFundsError(
+          `its delegation allowance is used up (it needs ${solText(lamports)} SOL, ${solText(allowance)} SOL is left). Approve a new delegation to go on.`,
+        );
+      }
+      const [source] = await findAssociatedTokenPda({
+        owner: address(wallet),
+        mint: address(WRAPPED_SOL_MINT),
+        tokenProgram: TOKEN_PROGRAM_ADDRESS,
+      });
+      const own = await associatedTokenAddress(signer.address, WRAPPED_SOL_MINT);
+      const mint = address(WRAPPED_SOL_MINT);
+      await sendAsBot(signer, [
+        getCreateAssociatedTokenIdempotentInstruction({
+          payer: signer,
+          ata: own,
+          owner: signer.address,
+          mint,
+        }),
+        getTransferCheckedInstruction({
+          source,
+          mint,
+          destination: own,
+          authority: signer,
+          amount: lamports,
+          decimals: SOL.decimals,
+        }),
+        getCloseAccountInstruction({ account: own, destination: signer.address, owner: signer }),
+      ]);
+    },
+  };
+}
+
+export type BotWallet = ReturnType<typeof createBotWallet>;

@@ -1,0 +1,233 @@
+import {
+  BOT_FEE_FLOAT_LAMPORTS,
+  DEFAULT_SLIPPAGE_BPS,
+  SOL_DECIMALS,
+  USDC_MINT,
+  WRAPPED_SOL_MINT,
+} from '@solterm/contracts';
+import {
+  fromBaseUnits,
+  RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS,
+  RENT_EXEMPT_WALLET_LAMPORTS,
+  type RuntimeFill,
+} from '@solterm/engine';
+import type { KeyPairSigner } from '@solana/kit';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError, isAppError } from '../../../lib/app-error';
+import type { ChainService } from '../../chain/chain.service';
+import type { TradingPair, TradingService } from '../../trading/trading.service';
+import type { BotFundsRepository } from '../funds/bot-funds.repository';
+import { BotFundsError, type BotWallet } from '../funds/bot-wallet';
+import type { BotRunRow } from './bot-runs.repository';
+
+/** A runtime fill as it happened on chain: what the swap moved, and its signature. */
+export interface ExecutedFill {
+  baseAmount: bigint;
+  quoteAmount: bigint;
+  signature: string;
+}
+
+/**
+ * Lamports the bot never trades away: its rent-exempt minimum and half the fee float the approval
+ * sent (0.005 SOL: a thousand transactions' fees). Trades spend only what it drew above that.
+ */
+export const BOT_FEE_RESERVE_LAMPORTS = RENT_EXEMPT_WALLET_LAMPORTS + BOT_FEE_FLOAT_LAMPORTS / 2n;
+/** How much more than the quote's price a buy draws, so a small move between quote and fill is covered. */
+const FUNDING_MARGIN_BPS = 200n;
+
+/** Failures worth another try next pass (the venue, the node or a blockhash), not the bot's fault. */
+const TRANSIENT: readonly string[] = [
+  'TRADING__QUOTE_EXPIRED',
+  'TRADING__VENUE_UNAVAILABLE',
+  'TRADING__TRANSACTION_EXPIRED',
+  'TRADING__PRICE_UNAVAILABLE',
+  'CHAIN__RPC_UNAVAILABLE',
+  'CHAIN__CONFIRMATION_TIMEOUT',
+];
+
+export function isTransient(error: unknown): boolean {
+  return isAppError(error) && TRANSIENT.includes(error.code);
+}
+
+const withMargin = (amount: bigint) => (amount * (10_000n + FUNDING_MARGIN_BPS) + 9_999n) / 10_000n;
+
+/**
+ * Executes an on-chain run's fills: each is a market swap of the bot key at the spot venue, through
+ * the relay like a user's order (and recorded as the user's order, with its receipt). A buy is
+ * funded first: the bot draws SOL under the owner's approval and, for a USDC pair, sells it for the
+ * USDC the buy costs. Every swap is written (run, fill number, signature) before it is sent, so a
+ * fill is executed once: after a crash its signature is looked up on chain instead.
+ */
+export function createOnChainExecutor(deps: {
+  repo: BotFundsRepository;
+  wallet: BotWallet;
+  trading: TradingService;
+  chain: ChainService;
+  now: () => Date;
+  log: FastifyBaseLogger;
+}) {
+  const { repo, trading, chain } = deps;
+
+  async function spendableLamports(bot: string): Promise<bigint> {
+    const held = await chain.getBalance(bot);
+    return held > BOT_FEE_RESERVE_LAMPORTS ? held - BOT_FEE_RESERVE_LAMPORTS : 0n;
+  }
+
+  async function tokenHeld(bot: string, mint: string): Promise<bigint> {
+    return (await chain.getTokenBalances(bot)).get(mint)?.amount ?? 0n;
+  }
+
+  /**
+   * Draws SOL under the approval so the bot can spend `lamports` beyond its fee reserve, plus the
+   * rent of the token account a swap may open for it (the bot's first USDC or base token).
+   */
+  async function ensureLamports(signer: KeyPairSigner, wallet: string, lamports: bigint): Promise<void> {
+    const wanted = lamports + RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS;
+    const spare = await spendableLamports(signer.address);
+    if (spare < wanted) await deps.wallet.draw(signer, wallet, wanted - spare);
+  }
+
+  /** Makes sure the bot holds the quote a buy of `baseAmount` costs (with a margin). */
+  async function fundBuy(
+    run: BotRunRow,
+    signer: KeyPairSigner,
+    wallet: string,
+    pair: TradingPair,
+    base: bigint,
+  ) {
+    const cost = await trading.makerQuoteAmount(pair, 'Buy', base);
+    if (cost === null) throw new AppError('TRADING__VENUE_UNAVAILABLE');
+    const needed = withMargin(cost);
+    if (pair.quote.mint === WRAPPED_SOL_MINT) return ensureLamports(signer, wallet, needed);
+    const shortfall = needed - (await tokenHeld(signer.address, pair.quote.mint));
+    if (shortfall <= 0n) return;
+    // USDC comes from selling drawn SOL at the venue (a swap of its own, with its own receipt).
+    const solPair = await trading.resolvePair('SOL/USDC');
+    const perSol = await trading.makerQuoteAmount(solPair, 'Sell', 10n ** BigInt(SOL_DECIMALS));
+    if (perSol === null || perSol <= 0n) throw new AppError('TRADING__VENUE_UNAVAILABLE');
+    const lamports = withMargin((shortfall * 10n ** BigInt(SOL_DECIMALS) + perSol - 1n) / perSol);
+    await ensureLamports(signer, wallet, lamports);
+    await trading.swapAsServerWallet(
+      run.userId,
+      signer,
+      {
+        symbol: 'SOL/USDC',
+        order_type: 'Market',
+        side: 'Sell',
+        quantity: fromBaseUnits(lamports, SOL_DECIMALS).toNumber(),
+        slippage_bps: DEFAULT_SLIPPAGE_BPS,
+        priority_fee_micro_lamports: 0,
+      },
+      async () => undefined,
+    );
+  }
+
+  /**
+   * The on-chain outcome of fill `seq`: null while an earlier attempt is still in flight (the
+   * runner tries again next pass). A swap that expired unseen or failed on chain is made again.
+   */
+  async function reconcile(run: BotRunRow, seq: number): Promise<ExecutedFill | null | 'again'> {
+    const order = await repo.order(run.id, seq);
+    if (!order || order.status === 'failed') return 'again';
+    const executed = {
+      baseAmount: BigInt(order.baseAmount),
+      quoteAmount: BigInt(order.quoteAmount),
+      signature: order.signature,
+    };
+    if (order.status === 'landed') return executed;
+    const [status] = await chain.getSignatureStatuses([order.signature]);
+    if (status && status.confirmationStatus !== 'processed') {
+      // Let the relay settle its ticket (the user's order and receipt), then count the fill.
+      await trading.recordSpotOrder({ id: run.userId }, { tx_hash: order.signature }).catch(() => undefined);
+      await repo.setOrderStatus(run.id, seq, status.err === null ? 'landed' : 'failed');
+      return status.err === null ? executed : 'again';
+    }
+    if ((await chain.getBlockHeight()) <= BigInt(order.lastValidBlockHeight)) return null;
+    await repo.setOrderStatus(run.id, seq, 'failed');
+    return 'again';
+  }
+
+  async function executeOnce(
+    run: BotRunRow,
+    seq: number,
+    fill: RuntimeFill,
+    wallet: string,
+  ): Promise<ExecutedFill | null> {
+    const previous = await reconcile(run, seq);
+    if (previous !== 'again') return previous;
+    const signer = await deps.wallet.signerOf(run.userId);
+    const pair = await trading.resolvePair(run.config.symbol);
+    if (pair.quote.mint !== WRAPPED_SOL_MINT && pair.quote.mint !== USDC_MINT) {
+      throw new BotFundsError('on-chain bots trade pairs quoted in SOL or USDC');
+    }
+    let baseAmount = fill.baseAmount;
+    if (fill.side === 'Buy') await fundBuy(run, signer, wallet, pair, baseAmount);
+    else {
+      const held =
+        pair.base.mint === WRAPPED_SOL_MINT
+          ? await spendableLamports(signer.address)
+          : await tokenHeld(signer.address, pair.base.mint);
+      if (held <= 0n)
+        throw new BotFundsError('it holds none of the position it should sell (was it withdrawn?)');
+      if (held < baseAmount) baseAmount = held;
+    }
+    // Once signed, the swap is recorded before it is sent: if this throws after that, it may still
+    // land, and the next pass asks the chain (reconcile) before anything is traded again.
+    let sent: ExecutedFill | undefined;
+    await trading.swapAsServerWallet(
+      run.userId,
+      signer,
+      {
+        symbol: run.config.symbol,
+        order_type: 'Market',
+        side: fill.side,
+        quantity: fromBaseUnits(baseAmount, pair.base.decimals).toNumber(),
+        slippage_bps: DEFAULT_SLIPPAGE_BPS,
+        priority_fee_micro_lamports: 0,
+      },
+      async (swap) => {
+        sent = { baseAmount: swap.baseAmount, quoteAmount: swap.quoteAmount, signature: swap.signature };
+        await repo.recordOrder({
+          runId: run.id,
+          seq,
+          side: fill.side,
+          baseAmount: swap.baseAmount.toString(),
+          quoteAmount: swap.quoteAmount.toString(),
+          signature: swap.signature,
+          lastValidBlockHeight: swap.lastValidBlockHeight.toString(),
+          status: 'sending',
+          createdAt: deps.now(),
+        });
+      },
+    );
+    await repo.setOrderStatus(run.id, seq, 'landed');
+    return sent!;
+  }
+
+  return {
+    /**
+     * Executes runtime fill `seq` of `run` (idempotent per fill).
+     *
+     * @throws BotFundsError when the allowance or the bot's balance cannot cover it (the run stops).
+     */
+    async execute(
+      run: BotRunRow,
+      seq: number,
+      fill: RuntimeFill,
+      wallet: string,
+    ): Promise<ExecutedFill | null> {
+      try {
+        return await executeOnce(run, seq, fill, wallet);
+      } catch (error) {
+        if (isAppError(error) && error.code === 'TRADING__INSUFFICIENT_FUNDS') {
+          throw new BotFundsError(
+            `its balance cannot pay for this ${fill.side.toLowerCase()} (${error.message})`,
+          );
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+export type OnChainExecutor = ReturnType<typeof createOnChainExecutor>;

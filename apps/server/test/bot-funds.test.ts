@@ -1,0 +1,309 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEFAULT_BOT_CONFIG,
+  WRAPPED_SOL_MINT,
+  type TBot,
+  type TBotBalance,
+  type TDelegation,
+  type TProductionStatus,
+} from '@solterm/contracts';
+import {
+  bearer,
+  call,
+  createClock,
+  createTestApp,
+  openTestDatabase,
+  type TestApp,
+  type TestDatabase,
+} from './helpers/test-app';
+import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from './helpers/wallets';
+
+// On-chain bots against the embedded cluster: the bot key, a delegation approved in the wallet
+// (an SPL approve of wrapped SOL, enforced by the token program), a bot trading from its own key
+// through the relay, withdrawals to the owner only, and a revocation that stops it.
+
+const NOW = new Date('2026-01-15T12:00:30Z');
+const MINUTE = 60_000;
+/** Buys when flat, sells when holding: a trade on every candle. */
+const FLIP = `function onCandle(candle, ctx) {
+  return ctx.openLots > 0 ? { action: 'sell', reason: 'flip' } : { action: 'buy', reason: 'flip' };
+}`;
+
+interface User {
+  token: string;
+  wallet: SolanaSigningWallet;
+}
+
+describe('on-chain bots on the embedded cluster', () => {
+  let database: TestDatabase;
+  let app: TestApp;
+  let alice: User;
+  let bob: User;
+
+  const rpc = async <T>(method: string, params: unknown[]): Promise<T> => {
+    const { body } = await call<never>(app, {
+      method: 'POST',
+      url: '/rpc',
+      payload: { jsonrpc: '2.0', id: 1, method, params },
+    });
+    return (body as unknown as { result: T }).result;
+  };
+  const get = <T>(url: string, user: User) =>
+    call<T>(app, { method: 'GET', url, headers: bearer(user.token) });
+  const post = <T>(url: string, user: User, payload: object = {}) =>
+    call<T>(app, { method: 'POST', url, payload, headers: bearer(user.token) });
+  const pass = () => app.botRunner.job().run(new AbortController().signal);
+  const lamports = async (address: string) => (await rpc<{ value: number }>('getBalance', [address])).value;
+  const wrappedAccount = async (owner: string) => {
+    const { value } = await rpc<{
+      value: { account: { data: { parsed: { info: Record<string, unknown> } } } }[];
+    }>('getTokenAccountsByOwner', [owner, { mint: WRAPPED_SOL_MINT }, { encoding: 'jsonParsed' }]);
+    return value[0]?.account.data.parsed.info as
+      | { delegate?: string; delegatedAmount?: { amount: string }; tokenAmount: { amount: string } }
+      | undefined;
+  };
+
+  async function walletUser(): Promise<User> {
+    const wallet = createSolanaWallet();
+    const { body } = await signInWithWallet(app, wallet, 'phantom');
+    const token = (body as { data: { token: string } }).data.token;
+    const funded = await call(app, {
+      method: 'POST',
+      url: '/api/wallet/fund',
+      headers: bearer(token),
+      payload: { amount_sol: 5, amount_usdc: 100 },
+    });
+    expect(funded.status, JSON.stringify(funded.body)).toBe(200);
+    return { token, wallet };
+  }
+
+  async function approve(user: User, amount: number): Promise<TDelegation> {
+    const created = await post<TDelegation>('/api/delegation/create', user, { amount });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const submitted = await post<TDelegation & { transaction_hash: string }>('/api/delegation/submit', user, {
+      delegation_id: created.body.data.delegation_id,
+      signed_transaction: user.wallet.signTransaction(created.body.data.unsigned_transaction!),
+    });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+    return submitted.body.data;
+  }
+
+  beforeAll(async () => {
+    database = await openTestDatabase('pglite');
+    app = await createTestApp({
+      database,
+      clock: createClock(NOW),
+      env: { MARKET_SEED: 'onchain-bots', MARKET_TICK_MS: '3600000', JOBS: 'off' },
+    });
+    alice = await walletUser();
+    bob = await walletUser();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.cleanup();
+  });
+
+  it('gives each user one bot key, held by the server', async () => {
+    const first = await get<{ bot_public_key: string }>('/api/bot/public-key', alice);
+    const again = await get<{ bot_public_key: string }>('/api/bot/public-key', alice);
+    const other = await get<{ bot_public_key: string }>('/api/bot/public-key', bob);
+    expect(first.status).toBe(200);
+    expect(again.body.data.bot_public_key).toBe(first.body.data.bot_public_key);
+    expect(other.body.data.bot_public_key).not.toBe(first.body.data.bot_public_key);
+    const anonymous = await call(app, { method: 'GET', url: '/api/bot/public-key' });
+    expect(anonymous.status).toBe(401);
+    const stored = (await database.database.db.execute(
+      `select encrypted_secret from bot_keys`,
+    )) as unknown as { rows: { encrypted_secret: string }[] };
+    expect(stored.rows).toHaveLength(2);
+  });
+
+  it('refuses delegations outside the rules, and moves nothing', async () => {
+    const before = await lamports(alice.wallet.address);
+    for (const amount of [0.05, 100.5, 0]) {
+      const { status, body } = await post('/api/delegation/create', alice, { amount });
+      expect(status).toBe(400);
+      expect(body.error).toContain('Delegation amount must be between 0.1 and 100 SOL');
+    }
+    const notNumber = await post('/api/delegation/create', alice, { amount: 'one' });
+    expect(notNumber.status).toBe(400);
+    const key = (await get<{ bot_public_key: string }>('/api/bot/public-key', alice)).body.data
+      .bot_public_key;
+    const bobKey = (await get<{ bot_public_key: string }>('/api/bot/public-key', bob)).body.data
+      .bot_public_key;
+    const spelled = {
+      wallet_address: alice.wallet.address,
+      token_mint: WRAPPED_SOL_MINT,
+      amount: 1e9,
+      bot_public_key: key,
+    };
+    const cases: [object, string][] = [
+      [{ ...spelled, wallet_address: bob.wallet.address }, 'DELEGATION__WALLET_MISMATCH'],
+      [
+        { ...spelled, token_mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' },
+        'DELEGATION__TOKEN_UNSUPPORTED',
+      ],
+      [{ ...spelled, bot_public_key: bobKey }, 'DELEGATION__BOT_KEY_MISMATCH'],
+    ];
+    for (const [payload, code] of cases) {
+      const { status, body } = await post('/api/delegation/create-transaction', alice, payload);
+      expect(status).toBe(400);
+      expect(body.code).toBe(code);
+    }
+    const tooMuch = await post('/api/delegation/create', alice, { amount: 99 });
+    expect(tooMuch.body.code).toBe('DELEGATION__INSUFFICIENT_SOL');
+    expect(await lamports(alice.wallet.address)).toBe(before);
+  });
+
+  it('starts only after an approval; trades on chain from the bot key; withdraws to the owner only; a revocation stops it', async () => {
+    const created = await post<TBot>('/api/bots', alice, {
+      name: 'Flip',
+      strategy_type: 'scalper',
+      config: {
+        ...DEFAULT_BOT_CONFIG,
+        amount: 0.05,
+        interval: '1M',
+        code: FLIP,
+        stop_loss_percentage: 50,
+        take_profit_percentage: 50,
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const botId = created.body.data.bot_id;
+    const refused = await post(`/api/bots/production/${botId}/start`, alice);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body.error).toContain('delegation approval');
+
+    // A signed transaction that is not the one built is refused, and nothing lands.
+    const pending = await post<TDelegation>('/api/delegation/create', alice, { amount: 1 });
+    const other = await post<TDelegation>('/api/delegation/create', alice, { amount: 0.5 });
+    const swapped = await post('/api/delegation/submit', alice, {
+      delegation_id: pending.body.data.delegation_id,
+      signed_transaction: alice.wallet.signTransaction(other.body.data.unsigned_transaction!),
+    });
+    expect(swapped.status).toBe(400);
+    expect(swapped.body.code).toBe('TRADING__TRANSACTION_MODIFIED');
+    expect(await wrappedAccount(alice.wallet.address)).toBeUndefined();
+
+    const bot = (await get<{ bot_public_key: string }>('/api/bot/public-key', alice)).body.data
+      .bot_public_key;
+    const delegation = await approve(alice, 1);
+    expect(delegation).toMatchObject({
+      status: 'active',
+      amount: 1,
+      bot_public_key: bot,
+      wallet_address: alice.wallet.address,
+    });
+    const wrapped = await wrappedAccount(alice.wallet.address);
+    expect(wrapped).toMatchObject({
+      delegate: bot,
+      delegatedAmount: { amount: '1000000000' },
+      tokenAmount: { amount: '1000000000' },
+    });
+    expect(await lamports(bot)).toBe(10_000_000);
+
+    const started = await post<TBot>(`/api/bots/production/${botId}/start`, alice);
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    expect(started.body.data).toMatchObject({ status: 'running', is_running: true, network_mode: 'mainnet' });
+
+    app.clock.advance(4 * MINUTE);
+    await pass();
+    const status = await get<TProductionStatus>(`/api/bots/production/${botId}/status`, alice);
+    expect(status.status).toBe(200);
+    const trades = status.body.data.trades;
+    expect(trades.length).toBeGreaterThanOrEqual(3);
+    expect(trades.every((trade) => typeof trade.transaction_hash === 'string')).toBe(true);
+    // The swaps are the bot key's own transactions on the cluster.
+    const signatures = (
+      await rpc<{ signature: string }[]>('getSignaturesForAddress', [bot, { commitment: 'confirmed' }])
+    ).map((s) => s.signature);
+    for (const trade of trades) expect(signatures).toContain(trade.transaction_hash);
+    // It drew from the approval, which the token program lowered as it did.
+    const after = await wrappedAccount(alice.wallet.address);
+    expect(BigInt(after!.delegatedAmount!.amount)).toBeLessThan(1_000_000_000n);
+    expect(BigInt(after!.tokenAmount.amount)).toBe(BigInt(after!.delegatedAmount!.amount));
+
+    // A pass that replays from the checkpoint (this process forgot the run) trades nothing twice.
+    const runs = (await database.database.db.execute(
+      `select id from bot_runs where bot_id = '${botId}'`,
+    )) as unknown as { rows: { id: string }[] };
+    app.botRunner.forget(runs.rows[0]!.id);
+    await pass();
+    const again = await get<TProductionStatus>(`/api/bots/production/${botId}/status`, alice);
+    expect(again.body.data.trades).toEqual(trades);
+
+    const listed = (await get<TProductionStatus[]>('/api/bots/production/status', alice)).body.data;
+    expect(listed.find((entry) => entry.bot_id === botId)?.total_trades).toBe(status.body.data.total_trades);
+    expect((await get<TProductionStatus[]>('/api/bots/production/status', bob)).body.data).toEqual([]);
+
+    // Withdraw: the spec's rules, then SOL to the owner's wallet.
+    const balance = (await get<TBotBalance>('/api/bot/balance', alice)).body.data;
+    expect(balance.bot_public_key).toBe(bot);
+    expect(balance.allowance).toBeCloseTo(Number(after!.delegatedAmount!.amount) / 1e9, 9);
+    const rules: [unknown, string][] = [
+      [0, 'Please enter a valid withdrawal amount'],
+      [-1, 'Please enter a valid withdrawal amount'],
+      [0.00005, 'Minimum withdrawal amount is 0.0001 SOL to cover transaction fees'],
+      [1000, `Insufficient bot balance. Available: ${balance.balance} SOL, Requested: 1000 SOL`],
+      [
+        balance.balance - 0.0005,
+        'The bot must keep at least 0.00089 SOL (rent-exempt reserve); withdraw less',
+      ],
+    ];
+    for (const [amount, message] of rules) {
+      const { status: code, body } = await post('/api/bot/withdraw', alice, { amount });
+      expect(code, String(amount)).toBe(400);
+      expect(body.error).toBe(message);
+    }
+    expect((await get<TBotBalance>('/api/bot/balance', alice)).body.data.lamports).toBe(balance.lamports);
+    const ownerBefore = await lamports(alice.wallet.address);
+    const withdrawn = await post<{ transaction_hash: string; to_address: string }>(
+      '/api/bot/withdraw',
+      alice,
+      { amount: 0.001 },
+    );
+    expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
+    expect(withdrawn.body.data.to_address).toBe(alice.wallet.address);
+    expect(await lamports(alice.wallet.address)).toBe(ownerBefore + 1_000_000);
+    // Bob's bot holds nothing: nothing to withdraw.
+    const empty = await post('/api/bot/withdraw', bob, { amount: 0.001 });
+    expect(empty.body.error).toBe('Bot has no balance to withdraw');
+
+    // Revoke: the wallet signs an SPL revoke; the bot stops and can draw nothing more.
+    const revoke = await call<TDelegation>(app, {
+      method: 'DELETE',
+      url: `/api/delegation/revoke/${delegation.delegation_id}`,
+      headers: bearer(alice.token),
+    });
+    expect(revoke.status, JSON.stringify(revoke.body)).toBe(200);
+    const revoked = await post<TDelegation>('/api/delegation/submit', alice, {
+      delegation_id: delegation.delegation_id,
+      signed_transaction: alice.wallet.signTransaction(revoke.body.data.unsigned_transaction!),
+    });
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+    expect(revoked.body.data.status).toBe('revoked');
+    expect((await wrappedAccount(alice.wallet.address))?.delegate).toBeUndefined();
+    const stopped = await get<TProductionStatus>(`/api/bots/production/${botId}/status`, alice);
+    expect(stopped.body.data).toMatchObject({
+      status: 'stopped',
+      message: 'The bot stopped: its delegation was revoked',
+    });
+    const list = (await get<TDelegation[]>('/api/delegation/list', alice)).body.data;
+    expect(list.find((entry) => entry.delegation_id === delegation.delegation_id)?.status).toBe('revoked');
+    const twice = await call(app, {
+      method: 'DELETE',
+      url: `/api/delegation/revoke/${delegation.delegation_id}`,
+      headers: bearer(alice.token),
+    });
+    expect(twice.body.code).toBe('DELEGATION__NOT_ACTIVE');
+    const foreign = await call(app, {
+      method: 'DELETE',
+      url: `/api/delegation/revoke/${delegation.delegation_id}`,
+      headers: bearer(bob.token),
+    });
+    expect(foreign.status).toBe(404);
+    const restart = await post(`/api/bots/production/${botId}/start`, alice);
+    expect(restart.body.code).toBe('BOTS__DELEGATION_REQUIRED');
+  });
+});

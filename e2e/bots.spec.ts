@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { PASSWORD, signUp, uniqueEmail } from './support/app';
+import { fundWallet, signInWithLocalWallet } from './support/wallet';
 
 // Bots and backtests on the embedded stack: a built-in strategy tested on the last 30 days, created,
 // then backtested on /backtest over the simulator's history with the chart, the grid and the export.
@@ -245,4 +246,114 @@ test('a paper bot on 1-minute candles updates live: its next close moves on as e
   await expect(card.getByRole('progressbar')).toBeVisible();
   await card.getByRole('button', { name: 'Stop' }).click();
   await expect(card.getByText('stopped', { exact: true })).toBeVisible();
+});
+
+/** Buys when flat, sells when holding: a trade at every candle close. */
+const FLIP = `function onCandle(candle, ctx) {
+  return ctx.openLots > 0 ? { action: 'sell', reason: 'flip' } : { action: 'buy', reason: 'flip' };
+}`;
+
+test('an on-chain bot: the delegation modal, signed in the Local wallet, a trade lands from the bot key; withdraw; revoke stops it', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signInWithLocalWallet(page);
+  await fundWallet(page, { amount_sol: 5, amount_usdc: 100 });
+  const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+  const headers = { Authorization: `Bearer ${token}` };
+  const created = await page.request.post('/api/bots', {
+    headers,
+    data: {
+      name: 'Chain flip',
+      strategy_type: 'scalper',
+      config: {
+        symbol: 'SOL/USDC',
+        amount: 0.05,
+        interval: '1M',
+        code: FLIP,
+        stop_loss_percentage: 50,
+        take_profit_percentage: 50,
+      },
+    },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  const botId = ((await created.json()) as { data: { bot_id: string } }).data.bot_id;
+
+  await page.goto('/bots');
+  const card = page.getByTestId('bot-card').filter({ hasText: 'Chain flip' });
+  await card.getByLabel('Chain flip run mode').selectOption('mainnet');
+  const refused = page.waitForResponse((response) => response.url().endsWith(`/production/${botId}/start`));
+  await card.getByRole('button', { name: 'Start' }).click();
+  // No approval yet: the start answers "… delegation approval …", which opens the modal.
+  expect(await (await refused).text()).toContain('delegation approval');
+  const modal = page.getByRole('dialog', { name: 'Approve Bot Delegation' });
+  await expect(modal).toBeVisible();
+  await expect(modal.getByLabel('Amount (SOL)')).toHaveValue('1');
+  await expect(modal.getByRole('region', { name: 'Bot permissions' })).toContainText(
+    'Move any other token of yours',
+  );
+  await modal.getByLabel('Amount (SOL)').fill('150');
+  await expect(modal.getByText('Delegation amount must be between 0.1 and 100 SOL')).toBeVisible();
+  await expect(modal.getByRole('button', { name: 'Approve and start' })).toBeDisabled();
+  await modal.getByLabel('Amount (SOL)').fill('1');
+  await page.screenshot({ path: `${SCREENSHOTS}/bots-delegation-desktop.png` });
+  await modal.getByRole('button', { name: 'Approve and start' }).click();
+  await expect(page.getByText('Bot "Chain flip" started on chain')).toBeVisible({ timeout: 30_000 });
+  await expect(modal).toBeHidden();
+  await expect(card.getByText('Mainnet')).toBeVisible();
+  await expect(card.getByText('running', { exact: true })).toBeVisible();
+  const panel = page.getByRole('region', { name: 'On-chain funds' });
+  await expect(panel.getByRole('list', { name: 'Delegations' })).toContainText('active');
+
+  // The first candle close buys from the bot key: the trade's transaction is the bot's own.
+  let hash: string | null = null;
+  await expect
+    .poll(
+      async () => {
+        const status = await page.request.get(`/api/bots/production/${botId}/status`, { headers });
+        const trades = ((await status.json()) as { data: { trades: { transaction_hash: string | null }[] } })
+          .data.trades;
+        hash = trades[0]?.transaction_hash ?? null;
+        return trades.length;
+      },
+      { timeout: 90_000, intervals: [2000] },
+    )
+    .toBeGreaterThan(0);
+  const botKey = (
+    (await (await page.request.get('/api/bot/public-key', { headers })).json()) as {
+      data: { bot_public_key: string };
+    }
+  ).data.bot_public_key;
+  const history = await page.request.post('/rpc', {
+    data: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'getSignaturesForAddress',
+      params: [botKey, { commitment: 'confirmed' }],
+    },
+  });
+  const signatures = ((await history.json()) as { result: { signature: string }[] }).result.map(
+    (s) => s.signature,
+  );
+  expect(signatures).toContain(hash);
+
+  // Withdraw a little SOL back to the wallet.
+  await panel.getByRole('button', { name: 'Withdraw' }).click();
+  const withdraw = page.getByRole('dialog', { name: 'Withdraw from Bot' });
+  await withdraw.getByLabel('Amount (SOL)').fill('0.00001');
+  await expect(
+    withdraw.getByText('Minimum withdrawal amount is 0.0001 SOL to cover transaction fees'),
+  ).toBeVisible();
+  await withdraw.getByLabel('Amount (SOL)').fill('0.001');
+  await withdraw.getByRole('button', { name: 'Withdraw' }).click();
+  await expect(page.getByText('Withdrew 0.001 SOL to your wallet')).toBeVisible({ timeout: 30_000 });
+
+  // Revoke: an SPL revoke signed in the wallet; the bot stops with the reason.
+  await panel.getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByText('Delegation revoked: your bot can draw nothing more')).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByText('The bot stopped: its delegation was revoked')).toBeVisible();
+  await expect(card.getByText('stopped', { exact: true })).toBeVisible();
+  await expect(panel.getByRole('list', { name: 'Delegations' })).toContainText('revoked');
 });

@@ -23,6 +23,9 @@ export const queryKeys = {
     all: ['bots'] as const,
     list: ['bots', 'list'] as const,
     strategies: ['bots', 'strategies'] as const,
+    /** The bot key's balance and the user's delegations (on-chain bots). */
+    balance: ['bots', 'balance'] as const,
+    delegations: ['bots', 'delegations'] as const,
   },
   /** Wallet reads (balances come from the chain). */
   wallet: {

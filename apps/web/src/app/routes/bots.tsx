@@ -5,6 +5,7 @@ import { Card, CardBody } from '../../components/ui/card';
 import { BacktestResults } from '../../features/bots/components/backtest-results';
 import { BotList } from '../../features/bots/components/bot-list';
 import { CreateBotForm } from '../../features/bots/components/create-bot-form';
+import { DelegationsPanel } from '../../features/bots/components/delegations-panel';
 
 /** /bots (part 2 §2): create and test a bot, and the user's bots as cards. */
 export default function BotsPage() {
@@ -25,8 +26,9 @@ export default function BotsPage() {
           </Card>
         )}
       </div>
-      <div className="mt-4">
+      <div className="mt-4 grid gap-4">
         <BotList />
+        <DelegationsPanel />
       </div>
     </>
   );

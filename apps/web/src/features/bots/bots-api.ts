@@ -1,4 +1,8 @@
 import type {
+  TBotBalance,
+  TBotWithdrawResult,
+  TDelegation,
+  TProductionStatus,
   TBacktestRequest,
   TBacktestResult,
   TBot,
@@ -24,8 +28,28 @@ export const botsApi = {
   /** POST /bots/{id}/start: paper mode (a virtual balance at live prices). */
   start: (id: string) => api.post<TBot>(`/bots/${encodeURIComponent(id)}/start`, {}),
   stop: (id: string) => api.post<TBot>(`/bots/${encodeURIComponent(id)}/stop`, {}),
+  /** POST /bots/production/{id}/start: on chain with the approved SOL ('… delegation approval …' until then). */
+  startOnChain: (id: string) => api.post<TBot>(`/bots/production/${encodeURIComponent(id)}/start`, {}),
+  productionStatus: (id: string, signal?: AbortSignal) =>
+    api.get<TProductionStatus>(`/bots/production/${encodeURIComponent(id)}/status`, { signal }),
   remove: (id: string) => api.delete<{ bot_id: string; deleted: true }>(`/bots/${encodeURIComponent(id)}`),
   /** POST /bots/test: "Run and Test Bot" on the unsaved form (30 days from 1,000 by default). */
   test: (request: TBotTestRequest) => api.post<TBacktestResult>('/bots/test', request),
   backtest: (request: TBacktestRequest) => api.post<TBacktestResult>('/bots/backtest', request),
+};
+
+/** The user's bot key, its funds and delegations (part 2 §7 "Bot funds and delegation"). */
+export const botFundsApi = {
+  publicKey: () => api.get<{ bot_public_key: string }>('/bot/public-key'),
+  balance: (signal?: AbortSignal) => api.get<TBotBalance>('/bot/balance', { signal }),
+  withdraw: (amount: number) => api.post<TBotWithdrawResult>('/bot/withdraw', { amount }),
+  createDelegation: (amount: number) => api.post<TDelegation>('/delegation/create', { amount }),
+  submitDelegation: (delegationId: string, signedTransaction: string) =>
+    api.post<TDelegation & { transaction_hash: string }>('/delegation/submit', {
+      delegation_id: delegationId,
+      signed_transaction: signedTransaction,
+    }),
+  delegations: (signal?: AbortSignal) => api.get<TDelegation[]>('/delegation/list', { signal }),
+  revoke: (delegationId: string) =>
+    api.delete<TDelegation>(`/delegation/revoke/${encodeURIComponent(delegationId)}`),
 };

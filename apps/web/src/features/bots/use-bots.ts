@@ -9,7 +9,7 @@ import { queryKeys } from '../../lib/query-keys';
 import { notify } from '../../lib/toast';
 import { useRealtimeEvent } from '../../lib/ws-client';
 import { applyStatusChange, applyTimingUpdate } from './bot-live-model';
-import { botsApi } from './bots-api';
+import { botFundsApi, botsApi } from './bots-api';
 
 /** The user's bots (GET /bots), newest first. */
 export function useBots() {
@@ -41,11 +41,37 @@ export function useDeleteBot() {
   });
 }
 
+/** Starts a bot in paper mode ('test') or on chain ('mainnet'). */
 export function useStartBot() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => botsApi.start(id),
+    mutationFn: ({ id, mode }: { id: string; mode: 'test' | 'mainnet' }) =>
+      mode === 'mainnet' ? botsApi.startOnChain(id) : botsApi.start(id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.bots.list }),
+  });
+}
+
+/** What the user's bot key holds, and the allowance left (GET /bot/balance). */
+export function useBotBalance(enabled = true) {
+  return useQuery({
+    queryKey: queryKeys.bots.balance,
+    queryFn: ({ signal }) => botFundsApi.balance(signal),
+    enabled,
+  });
+}
+
+export function useDelegations() {
+  return useQuery({
+    queryKey: queryKeys.bots.delegations,
+    queryFn: ({ signal }) => botFundsApi.delegations(signal),
+  });
+}
+
+export function useWithdrawFromBot() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (amount: number) => botFundsApi.withdraw(amount),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.bots.balance }),
   });
 }
 

@@ -208,6 +208,9 @@ globalThis.__step = function (time, open, high, low, close, volume, openLots, ma
 };
 `;
 
+/** The deadline for loading a live strategy's code, however short its per-candle one. */
+const LIVE_LOAD_CPU_MS = 1_000;
+
 /**
  * User JavaScript as a per-candle strategy for a live bot: the same sandbox and protocol as in
  * backtests, kept alive across candles (its state is the strategy's), each candle with its own CPU
@@ -228,7 +231,9 @@ export async function createJsLiveStrategy(options: {
     candles: new ArrayBuffer(CANDLE_FIELDS * 8),
     seed: options.seed,
     parameters: options.parameters,
-    limits,
+    // Loading (prelude, user code, driver) gets its own, longer deadline: the deadline is wall
+    // time, and a fresh thread's first compile on a busy server can take longer than a candle's.
+    limits: { ...limits, cpuMs: Math.max(limits.cpuMs, LIVE_LOAD_CPU_MS) },
     memoryBytes: limits.memoryBytes,
   });
   const armDeadline = () =>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Play, Square, Trash2, Wallet } from 'lucide-react';
-import { BOT_MESSAGES, type TBot } from '@solterm/contracts';
+import { BOT_MESSAGES, isDelegationApprovalError, type TBot } from '@solterm/contracts';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -9,8 +9,10 @@ import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
 import { timeRemaining } from '../bot-live-model';
 import { useDeleteBot, useStartBot, useStopBot } from '../use-bots';
+import { DelegationModal } from './delegation-modal';
+import { WithdrawModal } from './withdraw-modal';
 
-const WITHDRAW_NOTE = 'Withdraw arrives with on-chain bots; a paper bot trades a virtual balance';
+type RunMode = 'test' | 'mainnet';
 
 /** Now, re-read every 60 s: the countdown ticks by the minute (part 2 §4). */
 function useMinuteClock(enabled: boolean): Date {
@@ -74,6 +76,9 @@ export function BotCard({ bot }: { bot: TBot }) {
   const start = useStartBot();
   const stop = useStopBot();
   const [isConfirming, setIsConfirming] = useState(false);
+  const [mode, setMode] = useState<RunMode>(bot.network_mode === 'mainnet' ? 'mainnet' : 'test');
+  const [isDelegating, setIsDelegating] = useState(false);
+  const [isWithdrawing, setIsWithdrawing] = useState(false);
   const figures = [
     { label: 'Trades', value: String(bot.total_trades) },
     {
@@ -88,11 +93,15 @@ export function BotCard({ bot }: { bot: TBot }) {
   async function onToggle() {
     try {
       if (bot.is_running) await stop.mutateAsync(bot.bot_id);
-      else await start.mutateAsync(bot.bot_id);
+      else await start.mutateAsync({ id: bot.bot_id, mode });
     } catch (caught) {
-      notify.error(
-        getErrorMessage(caught, bot.is_running ? BOT_MESSAGES.stopFailed : BOT_MESSAGES.startFailed),
+      const message = getErrorMessage(
+        caught,
+        bot.is_running ? BOT_MESSAGES.stopFailed : BOT_MESSAGES.startFailed,
       );
+      // An on-chain start without an approval opens the delegation modal (part 2 §4).
+      if (!bot.is_running && isDelegationApprovalError(message)) setIsDelegating(true);
+      else notify.error(message);
     }
   }
 
@@ -143,12 +152,34 @@ export function BotCard({ bot }: { bot: TBot }) {
           variant={bot.is_running ? 'secondary' : 'primary'}
           isLoading={start.isPending || stop.isPending}
           onClick={() => void onToggle()}
-          title={bot.is_running ? 'Stop the bot' : 'Start in paper mode: a virtual 1,000 at live prices'}
+          title={
+            bot.is_running
+              ? 'Stop the bot'
+              : mode === 'mainnet'
+                ? 'Start on chain with the SOL you approve'
+                : 'Start in paper mode: a virtual 1,000 at live prices'
+          }
         >
           {bot.is_running ? <Square className="size-3.5" /> : <Play className="size-3.5" />}
           {bot.is_running ? 'Stop' : 'Start'}
         </Button>
-        <Button size="xs" variant="secondary" disabled title={WITHDRAW_NOTE}>
+        {!bot.is_running && (
+          <select
+            aria-label={`${bot.bot_name} run mode`}
+            className="h-7 rounded-md border border-line bg-raised px-1.5 text-xs text-fg"
+            value={mode}
+            onChange={(event) => setMode(event.target.value as RunMode)}
+          >
+            <option value="test">Paper</option>
+            <option value="mainnet">On chain</option>
+          </select>
+        )}
+        <Button
+          size="xs"
+          variant="secondary"
+          onClick={() => setIsWithdrawing(true)}
+          title="Withdraw SOL from your bot key to your wallet"
+        >
           <Wallet className="size-3.5" /> Withdraw
         </Button>
         <Button
@@ -162,6 +193,16 @@ export function BotCard({ bot }: { bot: TBot }) {
           <Trash2 className="size-3.5" /> {isConfirming ? 'Confirm delete' : 'Delete'}
         </Button>
       </div>
+      <DelegationModal
+        botName={bot.bot_name}
+        isOpen={isDelegating}
+        onClose={() => setIsDelegating(false)}
+        onApproved={async () => {
+          await start.mutateAsync({ id: bot.bot_id, mode: 'mainnet' });
+          notify.success(`Bot "${bot.bot_name}" started on chain`);
+        }}
+      />
+      <WithdrawModal isOpen={isWithdrawing} onClose={() => setIsWithdrawing(false)} />
     </Card>
   );
 }

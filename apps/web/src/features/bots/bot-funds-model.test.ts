@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { delegationAmountError, withdrawError } from './bot-funds-model';
+
+describe('delegationAmountError', () => {
+  it('accepts 0.1 to 100 SOL and refuses the rest', () => {
+    expect(delegationAmountError('1')).toBeNull();
+    expect(delegationAmountError('0.1')).toBeNull();
+    expect(delegationAmountError('100')).toBeNull();
+    expect(delegationAmountError('0')).toBe('Enter an amount of SOL');
+    expect(delegationAmountError('abc')).toBe('Enter an amount of SOL');
+    expect(delegationAmountError('0.09')).toBe('Delegation amount must be between 0.1 and 100 SOL');
+    expect(delegationAmountError('100.1')).toBe('Delegation amount must be between 0.1 and 100 SOL');
+  });
+});
+
+describe('withdrawError', () => {
+  it('answers the spec’s messages in order', () => {
+    expect(withdrawError('', 1)).toBe('Please enter a valid withdrawal amount');
+    expect(withdrawError('-1', 1)).toBe('Please enter a valid withdrawal amount');
+    expect(withdrawError('2', 0.5)).toBe('Insufficient bot balance. Available: 0.5 SOL, Requested: 2 SOL');
+    expect(withdrawError('0.00005', 1)).toBe(
+      'Minimum withdrawal amount is 0.0001 SOL to cover transaction fees',
+    );
+    expect(withdrawError('0.4995', 0.5)).toBe(
+      'The bot must keep at least 0.00089 SOL (rent-exempt reserve); withdraw less',
+    );
+    expect(withdrawError('0.4991', 0.5)).toBeNull();
+    expect(withdrawError('0.1', 0.5)).toBeNull();
+  });
+});

@@ -1,0 +1,39 @@
+import {
+  BOT_RENT_EXEMPT_RESERVE_SOL,
+  BOT_WITHDRAW_MIN_SOL,
+  DELEGATION_MAX_SOL,
+  DELEGATION_MIN_SOL,
+  SpecDecimal,
+  VALIDATION_MESSAGES,
+} from '@solterm/contracts';
+
+/** The delegation amount's message, or null when it can be created (part 2 §5: 0.1–100 SOL). */
+export function delegationAmountError(text: string): string | null {
+  const amount = Number(text);
+  if (text.trim() === '' || !Number.isFinite(amount) || amount <= 0) return 'Enter an amount of SOL';
+  if (amount < DELEGATION_MIN_SOL || amount > DELEGATION_MAX_SOL) {
+    return `Delegation amount must be between ${DELEGATION_MIN_SOL} and ${DELEGATION_MAX_SOL} SOL`;
+  }
+  return null;
+}
+
+/**
+ * The withdrawal's message in the spec's order (part 2 §5), or null when the server would accept
+ * it: a valid amount, not above the balance, at least 0.0001 SOL, leaving 0.00089 SOL.
+ */
+export function withdrawError(text: string, balanceSol: number): string | null {
+  const amount = Number(text);
+  if (text.trim() === '' || !Number.isFinite(amount) || amount <= 0) {
+    return VALIDATION_MESSAGES.invalidWithdrawalAmount;
+  }
+  const balance = new SpecDecimal(balanceSol);
+  const requested = new SpecDecimal(amount);
+  if (requested.gt(balance)) {
+    return VALIDATION_MESSAGES.insufficientBotBalance(balance.toFixed(), requested.toFixed());
+  }
+  if (amount < BOT_WITHDRAW_MIN_SOL) return VALIDATION_MESSAGES.minimumWithdrawal;
+  if (balance.minus(requested).lt(BOT_RENT_EXEMPT_RESERVE_SOL)) {
+    return `The bot must keep at least ${BOT_RENT_EXEMPT_RESERVE_SOL} SOL (rent-exempt reserve); withdraw less`;
+  }
+  return null;
+}

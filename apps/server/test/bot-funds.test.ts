@@ -233,6 +233,29 @@ describe('on-chain bots on the embedded cluster', () => {
     const again = await get<TProductionStatus>(`/api/bots/production/${botId}/status`, alice);
     expect(again.body.data.trades).toEqual(trades);
 
+    // A crash after the last swap was sent and before the pass recorded it (kill -9): its order is
+    // still 'sending', its fill and the checkpoint are not written. The next pass finds the swap on
+    // chain and records it — the same transaction, nothing traded again.
+    const sql = (text: string) =>
+      database.database.db.execute(text) as unknown as Promise<{ rows: Record<string, unknown>[] }>;
+    const runId = runs.rows[0]!.id;
+    const [last] = (
+      await sql(
+        `select seq, extract(epoch from time)::bigint as t from bot_fills where run_id = '${runId}' order by seq desc limit 1`,
+      )
+    ).rows as { seq: number; t: string }[];
+    await sql(`update bot_orders set status = 'sending' where run_id = '${runId}' and seq = ${last!.seq}`);
+    await sql(`delete from bot_fills where run_id = '${runId}' and seq = ${last!.seq}`);
+    await sql(`update bot_runs set last_candle = ${Number(last!.t) - 60} where id = '${runId}'`);
+    const sent = (await rpc<unknown[]>('getSignaturesForAddress', [bot, { commitment: 'confirmed' }])).length;
+    app.botRunner.forget(runId);
+    await pass();
+    const reconciled = await get<TProductionStatus>(`/api/bots/production/${botId}/status`, alice);
+    expect(reconciled.body.data.trades).toEqual(trades);
+    expect((await rpc<unknown[]>('getSignaturesForAddress', [bot, { commitment: 'confirmed' }])).length).toBe(
+      sent,
+    );
+
     const listed = (await get<TProductionStatus[]>('/api/bots/production/status', alice)).body.data;
     expect(listed.find((entry) => entry.bot_id === botId)?.total_trades).toBe(status.body.data.total_trades);
     expect((await get<TProductionStatus[]>('/api/bots/production/status', bob)).body.data).toEqual([]);

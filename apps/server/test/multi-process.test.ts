@@ -4,7 +4,8 @@
  * orders placed through either API are filled by whichever process holds the keeper job; killing
  * the holder (SIGKILL, no goodbye: the worker or API B, whichever has it) moves the job to the other
  * within the lease expiry; no order is ever settled twice. A backtest asked of API A, which runs no
- * jobs of its own, is computed by a process that does.
+ * jobs of its own, is computed by a process that does. An on-chain bot started through API A trades
+ * every minute across the kill, each close once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -20,6 +21,10 @@ import { createSolanaWallet, type SolanaSigningWallet } from './helpers/wallets'
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** Lease expiry (10 s) + supervision (1 s) + a poll (0.5 s) + a keeper pass, with room for a busy CI. */
 const FAILOVER_BOUND_MS = 25_000;
+/** Buys when flat, sells when holding: a trade at every candle close. */
+const FLIP = `function onCandle(candle, ctx) {
+  return ctx.openLots > 0 ? { action: 'sell', reason: 'flip' } : { action: 'buy', reason: 'flip' };
+}`;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -196,10 +201,40 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
     expect(backtest.candles).toBeGreaterThan(1000);
     expect(backtest.total_trades).toBeGreaterThan(0);
 
+    // An on-chain bot started through API A (which runs no jobs) trades at every minute's close
+    // wherever the live-bots job runs, through the relay, from the user's bot key.
+    const delegation = await api<{ delegation_id: string; unsigned_transaction: string }>(
+      apiA,
+      'POST',
+      '/api/delegation/create',
+      onA.token,
+      { amount: 1 },
+    );
+    await api(apiA, 'POST', '/api/delegation/submit', onA.token, {
+      delegation_id: delegation.delegation_id,
+      signed_transaction: onA.wallet.signTransaction(delegation.unsigned_transaction),
+    });
+    const flip = await api<{ bot_id: string }>(apiA, 'POST', '/api/bots', onA.token, {
+      name: 'Flip',
+      strategy_type: 'scalper',
+      config: {
+        amount: 0.05,
+        interval: '1M',
+        code: FLIP,
+        stop_loss_percentage: 50,
+        take_profit_percentage: 50,
+      },
+    });
+    await api(apiA, 'POST', `/api/bots/production/${flip.bot_id}/start`, onA.token, {});
+
     // Kill whichever process takes the next keeper lease (its holder re-takes it at once, so one of
     // them keeps it): the job is stuck with a dead holder until the lease expires, then the other
     // takes it. Orders go through API A, which runs no jobs.
-    const leases = (child: Child) => child.output.join('').split('job lease taken').length;
+    const leases = (child: Child) =>
+      child.output
+        .join('')
+        .split('\n')
+        .filter((line) => line.includes('job lease taken') && line.includes('"job":"limit-keeper"')).length;
     const seen = new Map(leaseHolders.map((child) => [child, leases(child)]));
     const holder = await until(
       'a process to take a keeper lease',
@@ -208,6 +243,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
     );
     holder.process.kill('SIGKILL');
     const killedAt = performance.now();
+    const killedAtMs = Date.now();
     const afterKill = await crossingLimitBuy(onA);
     await until('an order placed after the holder died to fill', filled(onA, afterKill), FAILOVER_BOUND_MS);
     const failoverMs = performance.now() - killedAt;
@@ -226,5 +262,31 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
       ['Filled', 0.1],
       ['Filled', 0.1],
     ]);
-  }, 120_000);
+
+    // The bot trades on across the kill: a candle that closed after it was traded (by the process
+    // left), and every close since the start was traded exactly once — one fill per minute, buy and
+    // sell alternating, each its own transaction, nothing lost or doubled.
+    type Status = { trades: { time: string; side: string; transaction_hash: string | null }[] };
+    const killMinute = Math.floor(killedAtMs / 60_000) * 60_000;
+    const traded = await until(
+      'the bot to trade a candle that closed after the kill',
+      async () => {
+        const status = await api<Status>(
+          apiA,
+          'GET',
+          `/api/bots/production/${flip.bot_id}/status`,
+          onA.token,
+        );
+        return status.trades.some((trade) => Date.parse(trade.time) >= killMinute) ? status : undefined;
+      },
+      100_000,
+    );
+    const trades = [...traded.trades].reverse();
+    expect(trades.map((trade) => trade.side)).toEqual(
+      trades.map((_, index) => (index % 2 === 0 ? 'Buy' : 'Sell')),
+    );
+    const minutes = trades.map((trade) => Date.parse(trade.time) / 60_000);
+    expect(minutes).toEqual(minutes.map((_, index) => minutes[0]! + index));
+    expect(new Set(trades.map((trade) => trade.transaction_hash)).size).toBe(trades.length);
+  }, 240_000);
 });

@@ -18,8 +18,16 @@ import { BotFundsError } from '../funds/bot-wallet';
 import { createLiveStrategy, type LiveSandboxes, type LiveStrategy } from './live-strategy';
 import { isTransient, type OnChainExecutor } from './onchain-executor';
 
-/** How often the runner looks for closed candles (cheap when none closed: one query of running runs). */
-export const RUNNER_INTERVAL_MS = 250;
+/**
+ * How often the runner wakes. It reads the running runs only when one of those it knows is due (a
+ * candle of its interval closed, or its time is up) or once every RUNNING_REFRESH_MS, so a close is
+ * evaluated within this long of happening at almost no cost in between.
+ */
+export const RUNNER_INTERVAL_MS = 25;
+/** Runs started or stopped by another process are seen within this long. */
+const RUNNING_REFRESH_MS = 1_000;
+/** A run whose pass failed or is waiting on a swap in flight is looked at again after this long. */
+const RETRY_AFTER_MS = 250;
 
 /**
  * Time one built-in run may take in one pass (a rebuild replays all its candles): built-ins run on
@@ -297,18 +305,43 @@ export function createBotRunner(deps: {
     }
   }
 
+  /** When `run` next needs a pass (ms): its next candle's close, or its end if sooner. */
+  function dueOf(run: BotRunRow): number {
+    const step = CHART_INTERVAL_SECONDS[run.config.interval];
+    const lastCandle = runs.get(run.id)?.lastCandle ?? run.lastCandle;
+    const nextOpen = (lastCandle ?? run.firstCandle - step) + step;
+    return Math.min((nextOpen + step) * 1000, run.endsAt.getTime());
+  }
+
+  /** The earliest time a known run is due; 0 makes the next wake-up read the running runs. */
+  let dueAt = 0;
+  let listedAt = Number.NEGATIVE_INFINITY;
+
   return {
-    /** The scheduler job that advances every running paper bot. */
+    /** Makes the next pass read the running runs (a run was started or stopped in this process). */
+    wake(): void {
+      dueAt = 0;
+    },
+
+    /** The scheduler job that advances every running bot (paper, and on chain where it can). */
     job(): RecurringJob {
       return {
         name: 'live-bots',
         intervalMs: RUNNER_INTERVAL_MS,
         run: async () => {
+          const nowMs = deps.now().getTime();
+          if (nowMs < dueAt && performance.now() - listedAt < RUNNING_REFRESH_MS) return;
+          listedAt = performance.now();
+          let next = Number.POSITIVE_INFINITY;
           for (const run of await deps.repo.running()) {
             if (run.mode !== 'test' && !(run.mode === 'mainnet' && deps.onChain)) continue;
             try {
               await advanceAlone(run);
+              // Still due after its pass (a swap in flight): looked at again a little later.
+              const due = dueOf(run);
+              next = Math.min(next, due > nowMs ? due : nowMs + RETRY_AFTER_MS);
             } catch (error) {
+              next = Math.min(next, nowMs + RETRY_AFTER_MS);
               if (error instanceof BotFundsError) {
                 await finish(run, 'stopped', `The bot stopped: ${error.message}`);
               } else if (isTransient(error)) {
@@ -319,15 +352,19 @@ export function createBotRunner(deps: {
               } else {
                 // Not the strategy's fault (market data, database): try this candle again next pass.
                 forget(run.id);
-                deps.log.warn({ err: error, run: run.id }, 'paper bot pass failed; retrying');
+                deps.log.warn({ err: error, run: run.id }, 'bot pass failed; retrying');
               }
             }
           }
+          dueAt = next;
         },
       };
     },
-    /** Drops a run's state in this process (it was stopped through the API). */
-    forget,
+    /** Drops a run's state in this process (it was stopped through the API); the next pass re-reads. */
+    forget(runId: string): void {
+      forget(runId);
+      dueAt = 0;
+    },
   };
 }
 

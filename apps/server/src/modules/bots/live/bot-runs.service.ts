@@ -95,6 +95,7 @@ export function createBotRunsService(deps: {
     );
     if (started === 'limit') throw new AppError('BOTS__RUNNING_LIMIT');
     if (!started) throw new AppError('BOTS__ALREADY_RUNNING');
+    deps.runner.wake();
     statusChange(
       bot,
       'running',

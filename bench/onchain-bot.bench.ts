@@ -1,0 +1,91 @@
+import { createSolanaWallet } from '../apps/server/test/helpers/solana-test-wallet';
+import { percentile, report, round, startServer } from './lib/harness';
+
+// An on-chain bot on 1-minute candles in a fresh embedded server: from a candle's close until its
+// trade is recorded, confirmed on the cluster — the runner's wake-up, the strategy, and the swaps
+// through the relay (a buy draws SOL under the approval and sells it for USDC first: three
+// transactions; a sell is one). The bot flips (buys when flat, sells when holding): one trade per
+// close, over four closes.
+const TARGET_P50_MS = 100;
+const CLOSES = 4;
+const FLIP = `function onCandle(candle, ctx) {
+  return ctx.openLots > 0 ? { action: 'sell', reason: 'flip' } : { action: 'buy', reason: 'flip' };
+}`;
+
+const server = await startServer();
+try {
+  let token = '';
+  const request = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${server.url}/api${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${text.slice(0, 200)}`);
+    return (JSON.parse(text) as { data: T }).data;
+  };
+  const wallet = createSolanaWallet();
+  const challenge = await request<{ message: string }>(
+    'GET',
+    `/auth/wallet-challenge?wallet_address=${wallet.address}&wallet_type=phantom`,
+  );
+  token = (
+    await request<{ token: string }>('POST', '/auth/connect-wallet', {
+      wallet_address: wallet.address,
+      wallet_type: 'phantom',
+      signature: wallet.sign(challenge.message),
+      message: challenge.message,
+    })
+  ).token;
+  await request('POST', '/wallet/fund', { amount_sol: 5, amount_usdc: 10 });
+  const { bot_id: botId } = await request<{ bot_id: string }>('POST', '/bots', {
+    name: 'Flip',
+    strategy_type: 'scalper',
+    config: { amount: 0.05, interval: '1M', code: FLIP, stop_loss_percentage: 50, take_profit_percentage: 50 },
+  });
+  const delegation = await request<{ delegation_id: string; unsigned_transaction: string }>(
+    'POST',
+    '/delegation/create',
+    { amount: 2 },
+  );
+  await request('POST', '/delegation/submit', {
+    delegation_id: delegation.delegation_id,
+    signed_transaction: wallet.signTransaction(delegation.unsigned_transaction),
+  });
+  await request('POST', `/bots/production/${botId}/start`, {});
+
+  const tradesNow = async () =>
+    (await request<{ trades: { side: string }[] }>('GET', `/bots/production/${botId}/status`)).trades;
+  const latencies: number[] = [];
+  const bySide: Record<string, number[]> = { Buy: [], Sell: [] };
+  for (let close = 0; close < CLOSES; close += 1) {
+    const known = (await tradesNow()).length;
+    const next = Math.ceil(Date.now() / 60_000) * 60_000;
+    await new Promise((resolve) => setTimeout(resolve, next - Date.now()));
+    let trades = await tradesNow();
+    while (trades.length === known) {
+      if (Date.now() - next > 30_000) throw new Error('no trade within 30 s of the close');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      trades = await tradesNow();
+    }
+    const latency = Date.now() - next;
+    latencies.push(latency);
+    bySide[trades[0]!.side]!.push(latency);
+  }
+  const p50 = percentile(latencies, 50);
+  report(
+    'onchain-bot-trade-1m',
+    {
+      closes: CLOSES,
+      p50_ms: round(p50),
+      max_ms: round(Math.max(...latencies)),
+      buy_ms: bySide.Buy!.map((ms) => round(ms)).join('/') || 'none',
+      sell_ms: bySide.Sell!.map((ms) => round(ms)).join('/') || 'none',
+    },
+    [`target_p50_ms<${TARGET_P50_MS}`],
+    p50 < TARGET_P50_MS,
+  );
+} finally {
+  await server.stop();
+}

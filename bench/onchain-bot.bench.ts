@@ -42,7 +42,13 @@ try {
   const { bot_id: botId } = await request<{ bot_id: string }>('POST', '/bots', {
     name: 'Flip',
     strategy_type: 'scalper',
-    config: { amount: 0.05, interval: '1M', code: FLIP, stop_loss_percentage: 50, take_profit_percentage: 50 },
+    config: {
+      amount: 0.05,
+      interval: '1M',
+      code: FLIP,
+      stop_loss_percentage: 50,
+      take_profit_percentage: 50,
+    },
   });
   const delegation = await request<{ delegation_id: string; unsigned_transaction: string }>(
     'POST',

@@ -1,3 +1,9 @@
+import {
+  findAssociatedTokenPda,
+  getCloseAccountInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
+import { address, compileTransaction, createNoopSigner, getBase64EncodedWireTransaction } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_BOT_CONFIG,
@@ -16,6 +22,7 @@ import {
   type TestApp,
   type TestDatabase,
 } from './helpers/test-app';
+import { messageOnLatestBlockhash } from './helpers/cluster-rpc';
 import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from './helpers/wallets';
 
 // On-chain bots against the embedded cluster: the bot key, a delegation approved in the wallet
@@ -328,5 +335,56 @@ describe('on-chain bots on the embedded cluster', () => {
     expect(foreign.status).toBe(404);
     const restart = await post(`/api/bots/production/${botId}/start`, alice);
     expect(restart.body.code).toBe('BOTS__DELEGATION_REQUIRED');
+  });
+
+  it('stops a bot whose allowance cannot pay for its trade, with a message saying so; stops one on request', async () => {
+    const user = await walletUser();
+    const greedy = await post<TBot>('/api/bots', user, {
+      name: 'Greedy',
+      strategy_type: 'scalper',
+      config: { ...DEFAULT_BOT_CONFIG, amount: 0.05, interval: '1M', code: FLIP },
+    });
+    await approve(user, 0.2);
+    const modest = await post<TBot>('/api/bots', user, {
+      name: 'Modest',
+      strategy_type: 'scalper',
+      config: { ...DEFAULT_BOT_CONFIG, amount: 0.02, interval: '1M', code: FLIP },
+    });
+    const id = modest.body.data.bot_id;
+    expect((await post<TBot>(`/api/bots/production/${id}/start`, user)).status).toBe(200);
+    const stopped = await post<TBot>(`/api/bots/production/${id}/stop`, user);
+    expect(stopped.status).toBe(200);
+    expect(stopped.body.data).toMatchObject({ status: 'stopped', is_running: false });
+    const foreign = await post(`/api/bots/production/${id}/stop`, alice);
+    expect(foreign.status).toBe(404);
+    const started = await post<TBot>(`/api/bots/production/${greedy.body.data.bot_id}/start`, user);
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const twice = await post(`/api/bots/production/${greedy.body.data.bot_id}/start`, user);
+    expect(twice.body.code).toBe('BOTS__ALREADY_RUNNING');
+    // The owner unwraps their wrapped SOL (closes the account) behind the bot's back: the approval
+    // still stands, but there is nothing left to draw.
+    const owner = createNoopSigner(address(user.wallet.address));
+    const [account] = await findAssociatedTokenPda({
+      owner: owner.address,
+      mint: address(WRAPPED_SOL_MINT),
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const message = await messageOnLatestBlockhash(
+      (method, params) => rpc<unknown>(method, params).then((result) => ({ result })),
+      owner,
+      [getCloseAccountInstruction({ account, destination: owner.address, owner })],
+    );
+    const signed = user.wallet.signTransaction(getBase64EncodedWireTransaction(compileTransaction(message)));
+    await rpc('sendTransaction', [signed, { encoding: 'base64' }]);
+    await expect.poll(() => wrappedAccount(user.wallet.address), { timeout: 10_000 }).toBeUndefined();
+    app.clock.advance(2 * MINUTE);
+    await pass();
+    const status = await get<TProductionStatus>(
+      `/api/bots/production/${greedy.body.data.bot_id}/status`,
+      user,
+    );
+    expect(status.body.data.status).toBe('stopped');
+    expect(status.body.data.message).toMatch(/^The bot stopped: its delegation allowance is used up/);
+    expect(status.body.data.trades).toEqual([]);
   });
 });

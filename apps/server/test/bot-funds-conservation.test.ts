@@ -3,7 +3,14 @@ import { getMintDecoder, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BOT_CONFIG, WRAPPED_SOL_MINT, type TBot, type TDelegation } from '@solterm/contracts';
+import {
+  DEFAULT_BOT_CONFIG,
+  USDC_MINT,
+  WRAPPED_SOL_MINT,
+  type TBot,
+  type TBotBalance,
+  type TDelegation,
+} from '@solterm/contracts';
 import type { ClusterHost, TransactionRecord } from '@solterm/localnet';
 import {
   bearer,
@@ -53,6 +60,7 @@ type Action =
   | { kind: 'start' }
   | { kind: 'candles'; minutes: number }
   | { kind: 'withdraw'; amount: number }
+  | { kind: 'withdraw_usdc'; share: number }
   | { kind: 'stop' }
   | { kind: 'revoke' }
   | { kind: 'adversary'; attack: 'submit_owners' | 'spell_owners_key' | 'withdraw' | 'start_owners' };
@@ -73,6 +81,10 @@ const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
       kind: fc.constant('withdraw' as const),
       amount: fc.constantFrom(0, 0.00005, 0.0001, 0.002, 0.05, 5),
     }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('withdraw_usdc' as const), share: fc.constantFrom(0.5, 1, 2) }),
   },
   { weight: 1, arbitrary: fc.constant({ kind: 'stop' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'revoke' as const }) },
@@ -258,6 +270,16 @@ describe('on-chain bot funds are conserved, with an adversary', () => {
               break;
             case 'withdraw': {
               const { status } = await post('/api/bot/withdraw', alice, { amount: action.amount });
+              expect([200, 400], label).toContain(status);
+              break;
+            }
+            case 'withdraw_usdc': {
+              // A share of the USDC the bot holds (2: more than it holds, refused).
+              const held = (await get<TBotBalance>('/api/bot/balance', alice)).body.data.tokens.find(
+                (token) => token.mint === USDC_MINT,
+              );
+              const amount = Number(((held?.amount ?? 0.01) * action.share).toFixed(6));
+              const { status } = await post('/api/bot/withdraw', alice, { amount, token_mint: USDC_MINT });
               expect([200, 400], label).toContain(status);
               break;
             }

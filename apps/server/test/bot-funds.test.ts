@@ -31,6 +31,7 @@ import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from '
 
 const NOW = new Date('2026-01-15T12:00:30Z');
 const MINUTE = 60_000;
+const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 /** Buys when flat, sells when holding: a trade on every candle. */
 const FLIP = `function onCandle(candle, ctx) {
   return ctx.openLots > 0 ? { action: 'sell', reason: 'flip' } : { action: 'buy', reason: 'flip' };
@@ -61,6 +62,16 @@ describe('on-chain bots on the embedded cluster', () => {
     call<T>(app, { method: 'POST', url, payload, headers: bearer(user.token) });
   const pass = () => app.botRunner.job().run(new AbortController().signal);
   const lamports = async (address: string) => (await rpc<{ value: number }>('getBalance', [address])).value;
+  const usdcOf = async (owner: string) => {
+    const { value } = await rpc<{
+      value: { account: { data: { parsed: { info: { tokenAmount: { amount: string } } } } } }[];
+    }>('getTokenAccountsByOwner', [
+      owner,
+      { mint: USDC },
+      { encoding: 'jsonParsed', commitment: 'confirmed' },
+    ]);
+    return value.reduce((sum, row) => sum + BigInt(row.account.data.parsed.info.tokenAmount.amount), 0n);
+  };
   const wrappedAccount = async (owner: string) => {
     const { value } = await rpc<{
       value: { account: { data: { parsed: { info: Record<string, unknown> } } } }[];
@@ -296,6 +307,26 @@ describe('on-chain bots on the embedded cluster', () => {
     expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
     expect(withdrawn.body.data.to_address).toBe(alice.wallet.address);
     expect(await lamports(alice.wallet.address)).toBe(ownerBefore + 1_000_000);
+    // The USDC the bot holds after its sells goes back to the owner too, to the unit.
+    const usdc = (await get<TBotBalance>('/api/bot/balance', alice)).body.data.tokens.find(
+      (token) => token.symbol === 'USDC',
+    );
+    expect(usdc?.amount).toBeGreaterThan(0);
+    const usdcBefore = await usdcOf(alice.wallet.address);
+    const tooMuchUsdc = await post('/api/bot/withdraw', alice, {
+      amount: usdc!.amount + 1,
+      token_mint: USDC,
+    });
+    expect(tooMuchUsdc.body.error).toBe(
+      `Insufficient bot balance. Available: ${usdc!.amount} USDC, Requested: ${usdc!.amount + 1} USDC`,
+    );
+    const usdcOut = await post<{ token_mint: string; balance: number }>('/api/bot/withdraw', alice, {
+      amount: usdc!.amount,
+      token_mint: USDC,
+    });
+    expect(usdcOut.status, JSON.stringify(usdcOut.body)).toBe(200);
+    expect(usdcOut.body.data).toMatchObject({ token_mint: USDC, balance: 0 });
+    expect(await usdcOf(alice.wallet.address)).toBe(usdcBefore + BigInt(Math.round(usdc!.amount * 1e6)));
     // Bob's bot holds nothing: nothing to withdraw.
     const empty = await post('/api/bot/withdraw', bob, { amount: 0.001 });
     expect(empty.body.error).toBe('Bot has no balance to withdraw');

@@ -92,11 +92,15 @@ export type TBotBalance = z.infer<typeof ZBotBalanceSchema>;
 /** POST /bot/withdraw: SOL from the bot's account back to its owner's wallet (the only destination). */
 export const ZBotWithdrawRequestSchema = z.object({
   amount: z.number({ message: VALIDATION_MESSAGES.invalidWithdrawalAmount }),
+  /** A token the bot holds (its USDC after a sell, a position's token) instead of SOL; whole tokens. */
+  token_mint: z.string().trim().min(1).optional(),
 });
 
 export const ZBotWithdrawResultSchema = z.object({
   transaction_hash: z.string(),
   amount: z.number(),
+  /** The token withdrawn: the wrapped-SOL mint for SOL. */
+  token_mint: z.string(),
   to_address: z.string(),
   balance: z.number(),
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { delegationAmountError, withdrawError } from './bot-funds-model';
+import { delegationAmountError, tokenWithdrawError, withdrawError } from './bot-funds-model';
 
 describe('delegationAmountError', () => {
   it('accepts 0.1 to 100 SOL and refuses the rest', () => {
@@ -26,5 +26,15 @@ describe('withdrawError', () => {
     );
     expect(withdrawError('0.4991', 0.5)).toBeNull();
     expect(withdrawError('0.1', 0.5)).toBeNull();
+  });
+});
+
+describe('tokenWithdrawError', () => {
+  it('refuses nothing, a negative amount and more than the bot holds', () => {
+    expect(tokenWithdrawError('', 10, 'USDC')).toBe('Please enter a valid withdrawal amount');
+    expect(tokenWithdrawError('11', 10, 'USDC')).toBe(
+      'Insufficient bot balance. Available: 10 USDC, Requested: 11 USDC',
+    );
+    expect(tokenWithdrawError('10', 10, 'USDC')).toBeNull();
   });
 });

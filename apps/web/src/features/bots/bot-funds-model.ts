@@ -37,3 +37,17 @@ export function withdrawError(text: string, balanceSol: number): string | null {
   }
   return null;
 }
+
+/** A token withdrawal's message (a valid amount, not above what the bot holds), or null. */
+export function tokenWithdrawError(text: string, held: number, symbol: string): string | null {
+  const amount = Number(text);
+  if (text.trim() === '' || !Number.isFinite(amount) || amount <= 0) {
+    return VALIDATION_MESSAGES.invalidWithdrawalAmount;
+  }
+  const balance = new SpecDecimal(held);
+  const requested = new SpecDecimal(amount);
+  if (requested.gt(balance)) {
+    return `Insufficient bot balance. Available: ${balance.toFixed()} ${symbol}, Requested: ${requested.toFixed()} ${symbol}`;
+  }
+  return null;
+}

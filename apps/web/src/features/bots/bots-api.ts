@@ -42,7 +42,9 @@ export const botsApi = {
 export const botFundsApi = {
   publicKey: () => api.get<{ bot_public_key: string }>('/bot/public-key'),
   balance: (signal?: AbortSignal) => api.get<TBotBalance>('/bot/balance', { signal }),
-  withdraw: (amount: number) => api.post<TBotWithdrawResult>('/bot/withdraw', { amount }),
+  /** SOL, or with `tokenMint` a token the bot holds, back to the connected wallet. */
+  withdraw: (amount: number, tokenMint?: string) =>
+    api.post<TBotWithdrawResult>('/bot/withdraw', tokenMint ? { amount, token_mint: tokenMint } : { amount }),
   createDelegation: (amount: number) => api.post<TDelegation>('/delegation/create', { amount }),
   submitDelegation: (delegationId: string, signedTransaction: string) =>
     api.post<TDelegation & { transaction_hash: string }>('/delegation/submit', {

@@ -70,7 +70,8 @@ export function useDelegations() {
 export function useWithdrawFromBot() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (amount: number) => botFundsApi.withdraw(amount),
+    mutationFn: ({ amount, tokenMint }: { amount: number; tokenMint?: string }) =>
+      botFundsApi.withdraw(amount, tokenMint),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.bots.balance }),
   });
 }

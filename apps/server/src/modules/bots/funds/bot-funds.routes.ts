@@ -60,11 +60,13 @@ export function registerBotFundsRoutes(
     schema: {
       tags,
       security,
-      summary: 'Sends SOL from the bot to your connected wallet (the only destination); keeps 0.00089 SOL',
+      summary:
+        'Sends SOL (or, with token_mint, a token the bot holds) from the bot to your connected wallet, the only destination; keeps 0.00089 SOL',
       body: ZBotWithdrawRequestSchema,
       response: { 200: success(ZBotWithdrawResultSchema) },
     },
-    handler: async (request) => ok(await funds.withdraw(authOf(request).user, request.body.amount)),
+    handler: async (request) =>
+      ok(await funds.withdraw(authOf(request).user, request.body.amount, request.body.token_mint)),
   });
 
   app.post('/api/delegation/create', {

@@ -1,5 +1,10 @@
 import type { KeyPairSigner } from '@solana/kit';
-import type { TBotBalance, TBotWithdrawResult, TDelegation } from '@solterm/contracts';
+import {
+  WRAPPED_SOL_MINT,
+  type TBotBalance,
+  type TBotWithdrawResult,
+  type TDelegation,
+} from '@solterm/contracts';
 import type { ChainService } from '../../chain/chain.service';
 import type { Relay } from '../../relay/relay.service';
 import type { WalletOwner } from '../../wallet/wallet.service';
@@ -23,8 +28,10 @@ export function createBotFundsService(deps: {
     /** GET /bot/public-key: the caller's bot address (made on first use). */
     publicKey: (owner: { id: string }): Promise<string> => wallet.addressOf(owner.id),
     balance: (owner: WalletOwner): Promise<TBotBalance> => wallet.balance(owner),
-    withdraw: (owner: WalletOwner, amount: number): Promise<TBotWithdrawResult> =>
-      wallet.withdraw(owner, amount),
+    withdraw: (owner: WalletOwner, amount: number, tokenMint?: string): Promise<TBotWithdrawResult> =>
+      tokenMint === undefined || tokenMint === WRAPPED_SOL_MINT
+        ? wallet.withdraw(owner, amount)
+        : wallet.withdrawToken(owner, tokenMint, amount),
     createDelegation: (owner: WalletOwner, lamports: bigint): Promise<TDelegation> =>
       delegations.create(owner, lamports),
     checkDelegationRequest: delegations.checkTransactionRequest,

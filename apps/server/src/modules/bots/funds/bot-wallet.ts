@@ -28,6 +28,7 @@ import {
   associatedTokenAddress,
   buildTransaction,
   LAMPORTS_PER_SIGNATURE,
+  tokenLegInstructions,
   type ChainService,
 } from '../../chain/chain.service';
 import type { Relay } from '../../relay/relay.service';
@@ -161,8 +162,48 @@ export function createBotWallet(deps: {
       return {
         transaction_hash: signature,
         amount: fromBaseUnits(units, SOL.decimals).toNumber(),
+        token_mint: WRAPPED_SOL_MINT,
         to_address: owner.solanaWalletAddress,
         balance: fromBaseUnits(await chain.getBalance(signer.address), SOL.decimals).toNumber(),
+      };
+    },
+
+    /**
+     * POST /bot/withdraw with token_mint: a token the bot holds (USDC after a sell, a position's
+     * token) to the owner's wallet, opening its account there if needed (the bot pays the rent).
+     */
+    async withdrawToken(owner: FundsOwner, mint: string, amount: number): Promise<TBotWithdrawResult> {
+      if (!owner.solanaWalletAddress) throw new AppError('BOTS__WALLET_REQUIRED');
+      if (!Number.isFinite(amount) || amount <= 0) throw new AppError('BOT__WITHDRAW_INVALID');
+      const signer = await signerOf(owner.id);
+      const held = (await chain.getTokenBalances(signer.address)).get(mint);
+      if (!held || held.amount <= 0n) throw new AppError('BOT__NO_BALANCE');
+      const units = toBaseUnits(new Dec(amount), held.decimals);
+      if (units <= 0n) throw new AppError('BOT__WITHDRAW_INVALID');
+      const symbol = getToken(mint)?.symbol ?? mint;
+      if (units > held.amount) {
+        throw new AppError(
+          'BOT__INSUFFICIENT_BALANCE',
+          `Insufficient bot balance. Available: ${fromBaseUnits(held.amount, held.decimals).toFixed()} ${symbol}, Requested: ${new Dec(amount).toFixed()} ${symbol}`,
+        );
+      }
+      const signature = await sendAsBot(
+        signer,
+        await tokenLegInstructions({
+          token: { mint, decimals: held.decimals },
+          from: signer,
+          to: owner.solanaWalletAddress,
+          amount: units,
+          createRecipientAccount: signer,
+        }),
+      );
+      const left = (await chain.getTokenBalances(signer.address)).get(mint)?.amount ?? 0n;
+      return {
+        transaction_hash: signature,
+        amount: fromBaseUnits(units, held.decimals).toNumber(),
+        token_mint: mint,
+        to_address: owner.solanaWalletAddress,
+        balance: fromBaseUnits(left, held.decimals).toNumber(),
       };
     },
 

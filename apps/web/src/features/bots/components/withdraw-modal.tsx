@@ -1,14 +1,20 @@
 import { useState } from 'react';
 import { Wallet } from 'lucide-react';
-import { BOT_MESSAGES, BOT_WITHDRAW_MIN_SOL, mapBotWithdrawError } from '@solterm/contracts';
+import {
+  BOT_MESSAGES,
+  BOT_WITHDRAW_MIN_SOL,
+  mapBotWithdrawError,
+  WRAPPED_SOL_MINT,
+} from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Modal } from '../../../components/ui/modal';
 import { Notice } from '../../../components/ui/notice';
+import { Select } from '../../../components/ui/select';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { notify } from '../../../lib/toast';
-import { withdrawError } from '../bot-funds-model';
+import { tokenWithdrawError, withdrawError } from '../bot-funds-model';
 import { useBotBalance, useWithdrawFromBot } from '../use-bots';
 
 /** Withdraw from Bot (part 2 §5): SOL from the bot key back to the connected wallet. */
@@ -16,20 +22,30 @@ export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: (
   const balance = useBotBalance(isOpen);
   const withdraw = useWithdrawFromBot();
   const [amount, setAmount] = useState('');
+  const [mint, setMint] = useState<string>(WRAPPED_SOL_MINT);
   const [error, setError] = useState<string | null>(null);
-  const held = balance.data?.balance ?? 0;
-  const invalid = amount.trim() === '' ? null : withdrawError(amount, held);
+  const token = balance.data?.tokens.find((row) => row.mint === mint);
+  const isSol = mint === WRAPPED_SOL_MINT || !token;
+  const symbol = isSol ? 'SOL' : (token.symbol ?? mint.slice(0, 4));
+  const held = isSol ? (balance.data?.balance ?? 0) : token.amount;
+  const maxAmount = isSol ? (balance.data?.withdrawable ?? 0) : token.amount;
+  const problemOf = (text: string) =>
+    isSol ? withdrawError(text, held) : tokenWithdrawError(text, held, symbol);
+  const invalid = amount.trim() === '' ? null : problemOf(amount);
 
   async function onWithdraw() {
     setError(null);
-    const problem = withdrawError(amount, held);
+    const problem = problemOf(amount);
     if (problem) {
       setError(problem);
       return;
     }
     try {
-      const result = await withdraw.mutateAsync(Number(amount));
-      notify.success(`Withdrew ${result.amount} SOL to your wallet`);
+      const result = await withdraw.mutateAsync({
+        amount: Number(amount),
+        tokenMint: isSol ? undefined : mint,
+      });
+      notify.success(`Withdrew ${result.amount} ${symbol} to your wallet`);
       setAmount('');
       onClose();
     } catch (caught) {
@@ -46,7 +62,7 @@ export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: (
   return (
     <Modal
       title="Withdraw from Bot"
-      description="SOL goes back to your connected wallet, the only destination there is."
+      description="SOL or tokens the bot holds go back to your connected wallet, the only destination there is."
       isOpen={isOpen}
       isLocked={withdraw.isPending}
       onClose={onClose}
@@ -82,9 +98,25 @@ export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: (
             )}
           </dl>
         )}
-        {balance.data && held <= 0 && <Notice tone="warn">{BOT_MESSAGES.noBalanceToWithdraw}</Notice>}
+        {balance.data && isSol && held <= 0 && (
+          <Notice tone="warn">{BOT_MESSAGES.noBalanceToWithdraw}</Notice>
+        )}
+        {balance.data && balance.data.tokens.length > 0 && (
+          <Select
+            label="Token"
+            value={isSol ? WRAPPED_SOL_MINT : mint}
+            onChange={(event) => {
+              setMint(event.target.value);
+              setAmount('');
+            }}
+            options={[
+              { value: WRAPPED_SOL_MINT, label: 'SOL' },
+              ...balance.data.tokens.map((row) => ({ value: row.mint, label: row.symbol ?? row.mint })),
+            ]}
+          />
+        )}
         <Input
-          label="Amount (SOL)"
+          label={`Amount (${symbol})`}
           type="number"
           inputMode="decimal"
           min={BOT_WITHDRAW_MIN_SOL}
@@ -96,7 +128,7 @@ export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: (
             <button
               type="button"
               className="text-xs text-accent hover:underline"
-              onClick={() => setAmount(String(balance.data?.withdrawable ?? 0))}
+              onClick={() => setAmount(String(maxAmount))}
             >
               Max
             </button>

@@ -230,8 +230,7 @@ test('a paper bot on 1-minute candles updates live: its next close moves on as e
   page,
 }) => {
   test.setTimeout(150_000);
-  await signUp(page, { username: 'paper', email: uniqueEmail('paper'), password: PASSWORD });
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signInWithLocalWallet(page);
   await page.goto('/bots');
   await page.getByLabel('Name').fill('Minute SMA');
   await page.getByLabel('Candle interval').selectOption('1M');

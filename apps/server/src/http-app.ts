@@ -15,6 +15,7 @@ import { registerTradingRoutes } from './modules/trading/trading.routes';
 import { registerWalletRoutes } from './modules/wallet/wallet.routes';
 import { registerBotsRoutes } from './modules/bots/bots.routes';
 import { registerBotFundsRoutes } from './modules/bots/funds/bot-funds.routes';
+import { registerMarketplaceRoutes } from './modules/bots/marketplace/marketplace.routes';
 import { registerApiDocs } from './plugins/api-docs';
 import { createRequireAuth } from './plugins/authenticate';
 import { registerWebApp } from './plugins/web-app';
@@ -105,6 +106,7 @@ export async function registerHttpApp(
   registerWalletRoutes(server, { wallet, requireAuth });
   registerBotsRoutes(server, { bots, requireAuth });
   registerBotFundsRoutes(server, { funds: services.botFunds, requireAuth });
+  registerMarketplaceRoutes(server, { marketplace: services.marketplace, bots, requireAuth });
   await registerClusterRpc(server, services, config);
   await registerWebApp(server, config.webDistDir ?? path.resolve(SERVER_DIR, '../web/dist'));
 }

@@ -54,6 +54,11 @@ import { createBacktestRunner } from './modules/bots/backtest-runner';
 import { backtestSubmitter, backtestTask } from './modules/bots/backtest-task';
 import { createBotsRepository } from './modules/bots/bots.repository';
 import { createBotsService, type BotsService } from './modules/bots/bots.service';
+import { createMarketplaceRepository } from './modules/bots/marketplace/marketplace.repository';
+import {
+  createMarketplaceService,
+  type MarketplaceService,
+} from './modules/bots/marketplace/marketplace.service';
 import { createJsLiveThread } from './modules/bots/sandbox/js-live-thread';
 import { createPythonSandbox } from './modules/bots/sandbox/python-sandbox';
 import { createBotRunsRepository } from './modules/bots/live/bot-runs.repository';
@@ -99,6 +104,8 @@ export interface Services {
   botRunner: BotRunner;
   /** Each user's bot key, its funds and delegations. */
   botFunds: BotFundsService;
+  /** Public bots with verified track records, and copying. */
+  marketplace: MarketplaceService;
   /** The embedded local cluster when SOLANA_RPC_URL is unset, in a worker thread (its methods are async). */
   cluster?: ClusterHost;
   /** Background jobs: the keeper (or reconciliation) as a singleton; started by the process's entry. */
@@ -419,11 +426,23 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
   });
   stopOnChainRuns = (userId) =>
     botRuns.stopOnChainRuns(userId, 'The bot stopped: its delegation was revoked');
+  const botsRepo = createBotsRepository(database.db, now);
+  const marketplaceRepo = createMarketplaceRepository(database.db);
+  const submitBacktest = backtestSubmitter(scheduler, config.backtestTimeLimitMs);
   const bots = createBotsService({
-    repo: createBotsRepository(database.db, now),
-    backtest: backtestSubmitter(scheduler, config.backtestTimeLimitMs),
+    repo: botsRepo,
+    backtest: submitBacktest,
     now,
     runs: botRuns,
+    copyCounts: (ids) => marketplaceRepo.copyCounts(ids),
+  });
+  const marketplace = createMarketplaceService({
+    repo: marketplaceRepo,
+    bots: botsRepo,
+    runs: botRuns,
+    users: auth,
+    backtest: submitBacktest,
+    now,
   });
   if (config.jobs) scheduler.singleton(botRunner.job());
   if (config.jobs) {
@@ -455,6 +474,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     bots,
     botRunner,
     botFunds,
+    marketplace,
     cluster,
     scheduler,
     async close() {

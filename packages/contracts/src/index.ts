@@ -29,3 +29,4 @@ export * from './wallet/wallet.schemas';
 export * from './trading/trading.schemas';
 export * from './bots/bots.schemas';
 export * from './bots/bot-funds.schemas';
+export * from './bots/marketplace.schemas';

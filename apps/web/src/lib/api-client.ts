@@ -352,6 +352,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
       request<T>('GET', path, undefined, requestOptions),
     post: <T>(path: string, body?: unknown, requestOptions?: RequestOptions) =>
       request<T>('POST', path, body, requestOptions),
+    patch: <T>(path: string, body?: unknown, requestOptions?: RequestOptions) =>
+      request<T>('PATCH', path, body, requestOptions),
     delete: <T>(path: string, requestOptions?: RequestOptions) =>
       request<T>('DELETE', path, undefined, requestOptions),
   };

@@ -27,6 +27,12 @@ export const queryKeys = {
     balance: ['bots', 'balance'] as const,
     delegations: ['bots', 'delegations'] as const,
   },
+  /** The bot marketplace: pages by search, risk and page; a bot's detail. */
+  marketplace: {
+    all: ['marketplace'] as const,
+    list: (query: string, risk: string, page: number) => ['marketplace', 'list', query, risk, page] as const,
+    detail: (id: string) => ['marketplace', 'detail', id] as const,
+  },
   /** Wallet reads (balances come from the chain). */
   wallet: {
     all: ['wallet'] as const,

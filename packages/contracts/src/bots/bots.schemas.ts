@@ -154,8 +154,17 @@ export const ZBotSchema = z.object({
   is_public: z.boolean(),
   config: ZBotConfigSchema,
   created_at: z.string(),
+  /** Users who copied this bot from the marketplace (each once). */
+  user_count: z.number().int(),
+  /** The marketplace bot this one is a copy of, while that exists. */
+  copied_from: z.string().nullable(),
 });
 export type TBot = z.infer<typeof ZBotSchema>;
+
+/** PATCH /bots/{id}: publish a bot to the marketplace or take it back (copies keep working). */
+export const ZBotUpdateRequestSchema = z.object({
+  is_public: z.boolean({ message: 'is_public must be true or false' }),
+});
 
 /** GET /bots/with-status: the metrics nested under `performance`. */
 export const ZBotWithStatusSchema = z.object({ ...botIdentity, performance: ZBotMetricsSchema });

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import type { LoginAttemptDecision, LoginThrottleState } from './login-throttle';
 import {
@@ -19,6 +19,27 @@ export function createAuthRepository(db: Db, now: () => Date) {
     async findUserById(id: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
       return row;
+    },
+
+    /** Usernames by user id (for public listings: never emails). */
+    async usernamesOf(ids: readonly string[]): Promise<Map<string, string>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .select({ id: users.id, username: users.username })
+        .from(users)
+        .where(inArray(users.id, [...ids]));
+      return new Map(rows.map((row) => [row.id, row.username]));
+    },
+
+    /** Ids of users whose username contains `text` (case-insensitive), at most `limit`. */
+    async idsWithUsernameLike(text: string, limit: number): Promise<string[]> {
+      const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const rows = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(ilike(users.username, pattern))
+        .limit(limit);
+      return rows.map((row) => row.id);
     },
 
     async findUserByEmail(email: string): Promise<UserRow | undefined> {

@@ -171,6 +171,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       return { user, sessionId: session.id, expiresAt: session.expiresAt };
     },
 
+    /** Public names of users (their usernames, never their emails), for listings others see. */
+    publicNamesOf: (ids: readonly string[]): Promise<Map<string, string>> => repo.usernamesOf(ids),
+
+    /** Ids of users whose public name contains `text` (a marketplace search by creator). */
+    usersNamedLike: (text: string, limit: number): Promise<string[]> => repo.idsWithUsernameLike(text, limit),
+
     async getProfile(userId: string): Promise<TUser> {
       return toUserDto(await requireUser(userId));
     },

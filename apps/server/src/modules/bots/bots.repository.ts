@@ -15,6 +15,8 @@ export function createBotsRepository(db: Db, now: () => Date) {
       strategyType: string;
       config: TBotConfig;
       isPublic: boolean;
+      /** The marketplace bot this one copies. */
+      copiedFrom?: string;
     }): Promise<BotRow> {
       const [row] = await db
         .insert(bots)
@@ -40,6 +42,13 @@ export function createBotsRepository(db: Db, now: () => Date) {
         .from(bots)
         .where(and(eq(bots.id, id), eq(bots.userId, userId)));
       return row ? rowOf(row) : undefined;
+    },
+
+    async setPublic(userId: string, id: string, isPublic: boolean): Promise<void> {
+      await db
+        .update(bots)
+        .set({ isPublic })
+        .where(and(eq(bots.id, id), eq(bots.userId, userId)));
     },
 
     async deleteOwned(userId: string, id: string): Promise<boolean> {

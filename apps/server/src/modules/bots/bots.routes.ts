@@ -8,6 +8,7 @@ import {
   ZBotIdParamsSchema,
   ZBotSchema,
   ZBotTestRequestSchema,
+  ZBotUpdateRequestSchema,
   ZBotWithStatusSchema,
   ZProductionStatusSchema,
 } from '@solterm/contracts';
@@ -88,6 +89,21 @@ export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
       await bots.remove(authOf(request).user.id, request.params.id);
       return ok({ bot_id: request.params.id, deleted: true as const });
     },
+  });
+
+  app.patch('/api/bots/:id', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary:
+        'Publishes one of the caller’s bots to the marketplace, or takes it back (copies keep working)',
+      params: ZBotIdParamsSchema,
+      body: ZBotUpdateRequestSchema,
+      response: { 200: success(ZBotSchema) },
+    },
+    handler: async (request) =>
+      ok(await bots.setPublic(authOf(request).user.id, request.params.id, request.body.is_public)),
   });
 
   app.post('/api/bots/:id/start', {

@@ -29,7 +29,7 @@ function identityOf(row: BotRow) {
   };
 }
 
-function botToWire(row: BotRow, metrics: TBotMetrics = NO_METRICS): TBot {
+function botToWire(row: BotRow, metrics: TBotMetrics = NO_METRICS, userCount = 0): TBot {
   return {
     ...identityOf(row),
     ...metrics,
@@ -37,6 +37,8 @@ function botToWire(row: BotRow, metrics: TBotMetrics = NO_METRICS): TBot {
     is_public: row.isPublic,
     config: row.config,
     created_at: row.createdAt.toISOString(),
+    user_count: userCount,
+    copied_from: row.copiedFrom,
   };
 }
 
@@ -61,6 +63,8 @@ export function createBotsService(deps: {
   now: () => Date;
   /** Live runs: start, stop and the figures of each bot's newest run. */
   runs: BotRunsService;
+  /** How many users copied each bot from the marketplace. */
+  copyCounts: (botIds: readonly string[]) => Promise<Map<string, number>>;
 }) {
   const { repo, runs } = deps;
 
@@ -88,8 +92,22 @@ export function createBotsService(deps: {
 
     async list(userId: string): Promise<TBot[]> {
       const rows = await repo.listOf(userId);
-      const metrics = await runs.metricsOf(rows.map((row) => row.id));
-      return rows.map((row) => botToWire(row, metrics.get(row.id)));
+      const ids = rows.map((row) => row.id);
+      const [metrics, copies] = await Promise.all([runs.metricsOf(ids), deps.copyCounts(ids)]);
+      return rows.map((row) => botToWire(row, metrics.get(row.id), copies.get(row.id)));
+    },
+
+    /** PATCH /bots/{id}: publishes the bot to the marketplace, or takes it back. */
+    async setPublic(userId: string, id: string, isPublic: boolean): Promise<TBot> {
+      await requireBot(userId, id);
+      await repo.setPublic(userId, id, isPublic);
+      return this.get(userId, id);
+    },
+
+    /** A bot of `userId` as the list shows it (the marketplace's copy answers with this). */
+    wireOf: async (row: BotRow): Promise<TBot> => {
+      const [metrics, copies] = await Promise.all([runs.metricsOf([row.id]), deps.copyCounts([row.id])]);
+      return botToWire(row, metrics.get(row.id), copies.get(row.id));
     },
 
     async listWithStatus(userId: string): Promise<TBotWithStatus[]> {
@@ -131,7 +149,8 @@ export function createBotsService(deps: {
 
     async get(userId: string, id: string): Promise<TBot> {
       const row = await requireBot(userId, id);
-      return botToWire(row, (await runs.metricsOf([row.id])).get(row.id));
+      const [metrics, copies] = await Promise.all([runs.metricsOf([row.id]), deps.copyCounts([row.id])]);
+      return botToWire(row, metrics.get(row.id), copies.get(row.id));
     },
 
     async remove(userId: string, id: string): Promise<void> {

@@ -9,6 +9,7 @@ import {
   text,
   timestamp,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { users } from '../auth/auth.tables';
 
@@ -33,9 +34,29 @@ export const bots = pgTable(
     status: text('status').notNull().default('stopped'),
     /** 'test' (paper) or 'mainnet' (on chain). */
     networkMode: text('network_mode').notNull().default('test'),
+    /** The marketplace bot this one was copied from (null once that is deleted). */
+    copiedFrom: uuid('copied_from').references((): AnyPgColumn => bots.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('bots_user_idx').on(table.userId, table.createdAt)],
+  (table) => [
+    index('bots_user_idx').on(table.userId, table.createdAt),
+    index('bots_public_idx').on(table.isPublic, table.createdAt),
+  ],
+);
+
+/** Who copied which marketplace bot: a bot's user_count counts each copier once, ever. */
+export const botCopies = pgTable(
+  'bot_copies',
+  {
+    originId: uuid('origin_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.originId, table.userId] })],
 );
 
 /**

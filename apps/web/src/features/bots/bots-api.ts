@@ -28,6 +28,8 @@ export const botsApi = {
   /** POST /bots/{id}/start: paper mode (a virtual balance at live prices). */
   start: (id: string) => api.post<TBot>(`/bots/${encodeURIComponent(id)}/start`, {}),
   stop: (id: string) => api.post<TBot>(`/bots/${encodeURIComponent(id)}/stop`, {}),
+  setPublic: (id: string, isPublic: boolean) =>
+    api.patch<TBot>(`/bots/${encodeURIComponent(id)}`, { is_public: isPublic }),
   /** POST /bots/production/{id}/start: on chain with the approved SOL ('… delegation approval …' until then). */
   startOnChain: (id: string) => api.post<TBot>(`/bots/production/${encodeURIComponent(id)}/start`, {}),
   productionStatus: (id: string, signal?: AbortSignal) =>

@@ -76,6 +76,15 @@ export function useWithdrawFromBot() {
   });
 }
 
+/** Publishes a bot to the marketplace or takes it back (PATCH /bots/{id}). */
+export function usePublishBot() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, isPublic }: { id: string; isPublic: boolean }) => botsApi.setPublic(id, isPublic),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.bots.list }),
+  });
+}
+
 export function useStopBot() {
   const queryClient = useQueryClient();
   return useMutation({

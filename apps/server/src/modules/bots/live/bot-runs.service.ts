@@ -14,7 +14,7 @@ import type { MarketService } from '../../market/market.service';
 import { resolveBotStrategy } from '../bot-strategy';
 import type { BotRow } from '../bots.repository';
 import { metricsOf } from './bot-metrics';
-import type { BotRunsRepository } from './bot-runs.repository';
+import type { BotFillRow, BotRunRow, BotRunsRepository } from './bot-runs.repository';
 import { createLiveStrategy, type LiveSandboxes } from './live-strategy';
 import type { BotRunner } from './bot-runner';
 
@@ -178,6 +178,19 @@ export function createBotRunsService(deps: {
             transaction_hash: fill.txSignature,
           })),
       };
+    },
+
+    /** A bot's newest run and its fills (the track record's source), or null when it never ran. */
+    async recordOf(botId: string): Promise<{ run: BotRunRow; fills: BotFillRow[] } | null> {
+      const run = (await deps.repo.latestOf([botId])).get(botId);
+      if (!run) return null;
+      return { run, fills: (await deps.repo.fillsOfRuns([run.id])).get(run.id) ?? [] };
+    },
+
+    /** Each bot's newest run's mode ('test' or 'mainnet'), for bots that ran. */
+    async modesOf(botIds: readonly string[]): Promise<Map<string, string>> {
+      const runs = await deps.repo.latestOf(botIds);
+      return new Map([...runs].map(([id, run]) => [id, run.mode]));
     },
 
     /** The figures of each bot's newest run (zero for a bot that never ran). */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Play, Square, Trash2, Wallet } from 'lucide-react';
+import { Globe, Play, Square, Trash2, Wallet } from 'lucide-react';
 import { BOT_MESSAGES, isDelegationApprovalError, type TBot } from '@solterm/contracts';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -8,7 +8,7 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
 import { timeRemaining } from '../bot-live-model';
-import { useDeleteBot, useStartBot, useStopBot } from '../use-bots';
+import { useDeleteBot, usePublishBot, useStartBot, useStopBot } from '../use-bots';
 import { DelegationModal } from './delegation-modal';
 import { WithdrawModal } from './withdraw-modal';
 
@@ -75,6 +75,7 @@ export function BotCard({ bot }: { bot: TBot }) {
   const remove = useDeleteBot();
   const start = useStartBot();
   const stop = useStopBot();
+  const publish = usePublishBot();
   const [isConfirming, setIsConfirming] = useState(false);
   const [mode, setMode] = useState<RunMode>(bot.network_mode === 'mainnet' ? 'mainnet' : 'test');
   const [isDelegating, setIsDelegating] = useState(false);
@@ -105,6 +106,19 @@ export function BotCard({ bot }: { bot: TBot }) {
     }
   }
 
+  async function onPublish() {
+    try {
+      await publish.mutateAsync({ id: bot.bot_id, isPublic: !bot.is_public });
+      notify.success(
+        bot.is_public
+          ? `"${bot.bot_name}" is off the marketplace`
+          : `"${bot.bot_name}" is on the marketplace`,
+      );
+    } catch (caught) {
+      notify.error(getErrorMessage(caught, 'Failed to update the bot'));
+    }
+  }
+
   async function onDelete() {
     if (!isConfirming) {
       setIsConfirming(true);
@@ -126,6 +140,7 @@ export function BotCard({ bot }: { bot: TBot }) {
           <h3 className="truncate text-sm font-semibold text-fg">{bot.bot_name}</h3>
           <p className="truncate text-xs text-muted">
             {bot.strategy_type} · {bot.config.symbol} · {bot.config.interval}
+            {bot.is_public && ` · Public · ${bot.user_count} user${bot.user_count === 1 ? '' : 's'}`}
           </p>
         </div>
         <div className="flex shrink-0 gap-1.5">
@@ -181,6 +196,17 @@ export function BotCard({ bot }: { bot: TBot }) {
           title="Withdraw SOL from your bot key to your wallet"
         >
           <Wallet className="size-3.5" /> Withdraw
+        </Button>
+        <Button
+          size="xs"
+          variant="ghost"
+          isLoading={publish.isPending}
+          onClick={() => void onPublish()}
+          title={
+            bot.is_public ? 'Take it off the marketplace (copies keep working)' : 'List it on the marketplace'
+          }
+        >
+          <Globe className="size-3.5" /> {bot.is_public ? 'Unpublish' : 'Publish'}
         </Button>
         <Button
           size="xs"

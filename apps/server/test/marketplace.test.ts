@@ -1,0 +1,261 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEFAULT_BOT_CONFIG,
+  ZMarketplaceBotDetailSchema,
+  ZMarketplacePageSchema,
+  type TBot,
+  type TMarketplaceBotDetail,
+  type TMarketplacePage,
+} from '@solterm/contracts';
+import {
+  bearer,
+  call,
+  createClock,
+  createTestApp,
+  openTestDatabase,
+  registerUser,
+  type TestApp,
+  type TestDatabase,
+} from './helpers/test-app';
+import { createSolanaWallet, signInWithWallet } from './helpers/wallets';
+
+// The marketplace: public bots only, found by name, creator or strategy and filtered by risk; figures
+// computed from each bot's own fills (nothing an author sends is taken as a figure); a track record
+// with a drift score against the bot's own backtest; copying once per copier, never one's own, never
+// a private or deleted bot.
+
+const NOW = new Date('2026-02-10T10:00:30Z');
+const MINUTE = 60_000;
+
+describe('the bot marketplace', () => {
+  let database: TestDatabase;
+  let app: TestApp;
+  let author: string;
+  let authorName: string;
+  let copier: string;
+  let walletless: string;
+
+  const get = <T>(url: string, token: string) => call<T>(app, { method: 'GET', url, headers: bearer(token) });
+  const post = <T>(url: string, token: string, payload: object = {}) =>
+    call<T>(app, { method: 'POST', url, payload, headers: bearer(token) });
+  const market = async (token: string, query = '') => {
+    const { status, body } = await get<TMarketplacePage>(`/api/bots/marketplace${query}`, token);
+    expect(status, JSON.stringify(body)).toBe(200);
+    return ZMarketplacePageSchema.parse(body.data);
+  };
+  const createBot = async (token: string, payload: object) => {
+    const { status, body } = await post<TBot>('/api/bots', token, payload);
+    expect(status, JSON.stringify(body)).toBe(200);
+    return body.data;
+  };
+
+  beforeAll(async () => {
+    database = await openTestDatabase('pglite');
+    app = await createTestApp({
+      database,
+      clock: createClock(NOW),
+      env: { MARKET_SEED: 'marketplace', MARKET_TICK_MS: '3600000', JOBS: 'off' },
+    });
+    authorName = `quant${Date.now() % 100000}`;
+    author = (await registerUser(app, { username: authorName })).token;
+    walletless = (await registerUser(app)).token;
+    const wallet = createSolanaWallet();
+    const signed = await signInWithWallet(app, wallet, 'phantom');
+    copier = (signed.body as { data: { token: string } }).data.token;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.cleanup();
+  });
+
+  it('lists public bots only, with figures from their own fills; search, risk, sort and paging', async () => {
+    // The author tries to set figures through the create payload: they are not fields, and ignored.
+    const trend = await createBot(author, {
+      name: 'Trend Rider',
+      description: 'SMA 3/8 on minutes',
+      strategy_type: 'sma_crossover',
+      is_public: true,
+      total_pnl: 1e9,
+      win_rate: 100,
+      user_count: 999,
+      config: {
+        ...DEFAULT_BOT_CONFIG,
+        amount: 0.5,
+        interval: '1M',
+        parameters: { short_window: 3, long_window: 8 },
+      },
+    });
+    const scalper = await createBot(author, {
+      name: 'Quick Scalps',
+      strategy_type: 'scalper',
+      is_public: true,
+      config: { ...DEFAULT_BOT_CONFIG, interval: '1M' },
+    });
+    const secret = await createBot(author, {
+      name: 'Secret Sauce',
+      strategy_type: 'dca',
+      config: { interval: '1H' },
+    });
+    expect(trend.total_pnl).toBe(0);
+    expect(trend.user_count).toBe(0);
+
+    // It runs in paper mode for 90 minutes: the listing's figures are its fills'.
+    expect((await post(`/api/bots/${trend.bot_id}/start`, author)).status).toBe(200);
+    app.clock.advance(90 * MINUTE);
+    await app.botRunner.job().run(new AbortController().signal);
+
+    const all = await market(copier);
+    expect(all.bots.map((bot) => bot.bot_id).sort()).toEqual([trend.bot_id, scalper.bot_id].sort());
+    expect(all.total).toBe(2);
+    const listed = all.bots.find((bot) => bot.bot_id === trend.bot_id)!;
+    const own = (await get<TBot[]>('/api/bots', author)).body.data.find(
+      (bot) => bot.bot_id === trend.bot_id,
+    )!;
+    expect(listed).toMatchObject({
+      creator_name: authorName,
+      user_count: 0,
+      risk: 'Medium',
+      record_source: 'paper',
+      total_trades: own.total_trades,
+      total_pnl: own.total_pnl,
+      win_rate: own.win_rate,
+      description: 'SMA 3/8 on minutes',
+    });
+    expect(listed.total_trades).toBeGreaterThan(0);
+    expect(listed.total_pnl).not.toBe(1e9);
+    expect(all.bots.find((bot) => bot.bot_id === scalper.bot_id)).toMatchObject({
+      risk: 'High',
+      record_source: 'none',
+    });
+
+    expect((await market(copier, '?query=rider')).bots.map((bot) => bot.bot_id)).toEqual([trend.bot_id]);
+    expect((await market(copier, `?query=${authorName.slice(0, 6)}`)).total).toBe(2);
+    expect((await market(copier, '?query=scalper')).bots.map((bot) => bot.bot_id)).toEqual([scalper.bot_id]);
+    expect((await market(copier, '?risk=High')).bots.map((bot) => bot.bot_id)).toEqual([scalper.bot_id]);
+    expect((await market(copier, '?risk=Low')).bots).toEqual([]);
+    expect((await market(copier, '?query=secret')).bots).toEqual([]);
+    expect((await market(copier, '?sort=name')).bots.map((bot) => bot.bot_name)).toEqual([
+      'Quick Scalps',
+      'Trend Rider',
+    ]);
+    const page = await market(copier, '?limit=1&offset=1&sort=name');
+    expect(page).toMatchObject({ total: 2, limit: 1, offset: 1 });
+    expect(page.bots.map((bot) => bot.bot_name)).toEqual(['Trend Rider']);
+    expect(await market(copier, '?offset=50')).toMatchObject({ bots: [], total: 2 });
+    // A 10 kB search, a bad risk, a bad page: the spec's 400s.
+    for (const query of [
+      `?query=${'x'.repeat(10_000)}`,
+      '?risk=Extreme',
+      '?limit=0',
+      '?offset=-1',
+      '?limit=abc',
+    ]) {
+      const { status } = await get(`/api/bots/marketplace${query}`, copier);
+      expect(status, query.slice(0, 40)).toBe(400);
+    }
+    // A private bot is invisible everywhere: detail, copy.
+    expect((await get(`/api/bots/marketplace/${secret.bot_id}`, copier)).status).toBe(404);
+    expect((await post(`/api/bots/marketplace/${secret.bot_id}/copy`, copier)).status).toBe(404);
+    expect((await call(app, { method: 'GET', url: '/api/bots/marketplace' })).status).toBe(401);
+  });
+
+  it('shows a verified track record with a drift score against the bot’s own backtest', async () => {
+    // A strategy that needs no warm-up (backtests start cold, live runs warm their indicators
+    // first): its paper record and its backtest over the same candles are the same trades.
+    const flip = await createBot(author, {
+      name: 'Flipper',
+      strategy_type: 'trend',
+      is_public: true,
+      config: {
+        ...DEFAULT_BOT_CONFIG,
+        amount: 0.5,
+        interval: '1M',
+        code: `function onCandle(candle, ctx) {
+  return ctx.openLots > 0 ? { action: 'sell', reason: 'flip' } : { action: 'buy', reason: 'flip' };
+}`,
+      },
+    });
+    const started = app.clock.now();
+    expect((await post(`/api/bots/${flip.bot_id}/start`, author)).status).toBe(200);
+    app.clock.advance(12 * MINUTE);
+    await app.botRunner.job().run(new AbortController().signal);
+    const { status, body } = await get<TMarketplaceBotDetail>(`/api/bots/marketplace/${flip.bot_id}`, copier);
+    expect(status, JSON.stringify(body)).toBe(200);
+    const detail = ZMarketplaceBotDetailSchema.parse(body.data);
+    expect(detail.track_record.live_since).toBe(started.toISOString());
+    expect(detail.track_record.equity.length).toBeGreaterThanOrEqual(detail.track_record.fills.length + 1);
+    expect(detail.track_record.fills.length).toBeGreaterThan(0);
+    expect(detail.track_record.realised_pnl).toBeCloseTo(detail.total_pnl, 6);
+    // A paper run trades the backtest's runtime on the same candles at the same prices: no drift.
+    expect(detail.drift).not.toBeNull();
+    expect(detail.drift!.trade_match_ratio).toBe(1);
+    expect(detail.drift!.return_gap_pct).toBe(0);
+    expect(detail.drift!.explanation).toMatch(/over the same candles/);
+  });
+
+  it('copies once per copier: never one’s own, a private or deleted bot; unpublishing keeps copies', async () => {
+    const { bots } = await market(copier, '?query=rider');
+    const id = bots[0]!.bot_id;
+    expect((await post(`/api/bots/marketplace/${id}/copy`, walletless)).body.code).toBe(
+      'MARKETPLACE__WALLET_REQUIRED',
+    );
+    expect((await post(`/api/bots/marketplace/${id}/copy`, author)).body.code).toBe('MARKETPLACE__OWN_BOT');
+    const copied = await post<TBot>(`/api/bots/marketplace/${id}/copy`, copier);
+    expect(copied.status, JSON.stringify(copied.body)).toBe(200);
+    expect(copied.body.data).toMatchObject({
+      bot_name: 'Trend Rider',
+      strategy_type: 'sma_crossover',
+      is_public: false,
+      status: 'stopped',
+      copied_from: id,
+      total_trades: 0,
+    });
+    expect(copied.body.data.config).toEqual(bots[0]!.config);
+    expect((await post(`/api/bots/marketplace/${id}/copy`, copier)).body.code).toBe(
+      'MARKETPLACE__ALREADY_COPIED',
+    );
+    expect((await market(copier, '?query=rider')).bots[0]!.user_count).toBe(1);
+    const authors = (await get<TBot[]>('/api/bots', author)).body.data;
+    expect(authors.find((bot) => bot.bot_id === id)!.user_count).toBe(1);
+
+    // The copy runs like any bot of the copier's.
+    expect((await post(`/api/bots/${copied.body.data.bot_id}/start`, copier)).status).toBe(200);
+    await post(`/api/bots/${copied.body.data.bot_id}/stop`, copier);
+
+    // Deleting the copy and copying again counts the copier once still.
+    expect(
+      (
+        await call(app, {
+          method: 'DELETE',
+          url: `/api/bots/${copied.body.data.bot_id}`,
+          headers: bearer(copier),
+        })
+      ).status,
+    ).toBe(200);
+    expect((await post(`/api/bots/marketplace/${id}/copy`, copier)).status).toBe(200);
+    expect((await market(copier, '?query=rider')).bots[0]!.user_count).toBe(1);
+
+    // Unpublished: gone from the marketplace, refused to copy, while the copy keeps working.
+    const unpublished = await call<TBot>(app, {
+      method: 'PATCH',
+      url: `/api/bots/${id}`,
+      payload: { is_public: false },
+      headers: bearer(author),
+    });
+    expect(unpublished.body.data.is_public).toBe(false);
+    expect((await market(copier, '?query=rider')).bots).toEqual([]);
+    expect((await post(`/api/bots/marketplace/${id}/copy`, copier)).status).toBe(404);
+    const mine = (await get<TBot[]>('/api/bots', copier)).body.data;
+    expect(mine).toHaveLength(1);
+    expect((await post(`/api/bots/${mine[0]!.bot_id}/start`, copier)).status).toBe(200);
+    // Another user cannot publish someone else's bot.
+    const foreign = await call(app, {
+      method: 'PATCH',
+      url: `/api/bots/${id}`,
+      payload: { is_public: true },
+      headers: bearer(copier),
+    });
+    expect(foreign.status).toBe(404);
+  });
+});

@@ -1,0 +1,80 @@
+import type { TMarketplaceBot } from '@solterm/contracts';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
+import { cn } from '../../../lib/cn';
+
+const RISK_TONE = { Low: 'up', Medium: 'warn', High: 'down' } as const;
+
+/** Public bots: name, creator, strategy, profit, risk, users, View (part 2 §2 Market). */
+export function MarketplaceTable({
+  bots,
+  selectedId,
+  onView,
+}: {
+  bots: readonly TMarketplaceBot[];
+  selectedId: string | null;
+  onView: (id: string) => void;
+}) {
+  return (
+    <Table aria-label="Marketplace bots">
+      <THead>
+        <Tr>
+          <Th>Name</Th>
+          <Th className="hidden sm:table-cell">Creator</Th>
+          <Th className="hidden md:table-cell">Strategy</Th>
+          <Th align="right">Profit</Th>
+          <Th>Risk</Th>
+          <Th align="right" className="hidden sm:table-cell">
+            Users
+          </Th>
+          <Th align="right">
+            <span className="sr-only">View</span>
+          </Th>
+        </Tr>
+      </THead>
+      <TBody>
+        {bots.map((bot) => (
+          <Tr
+            key={bot.bot_id}
+            className={cn(bot.bot_id === selectedId && 'bg-raised/60')}
+            data-testid="marketplace-row"
+          >
+            <Td className="max-w-[10rem]">
+              <p className="truncate font-medium text-fg">{bot.bot_name}</p>
+              <p className="truncate text-[11px] text-faint sm:hidden">{bot.creator_name}</p>
+            </Td>
+            <Td className="hidden max-w-[9rem] truncate text-muted sm:table-cell">{bot.creator_name}</Td>
+            <Td className="hidden text-muted md:table-cell">{bot.strategy_type}</Td>
+            <Td
+              align="right"
+              className={cn(
+                'num',
+                bot.total_pnl > 0 ? 'text-up' : bot.total_pnl < 0 ? 'text-down' : 'text-muted',
+              )}
+            >
+              {bot.total_pnl > 0 ? '+' : ''}
+              {bot.total_pnl.toFixed(2)}
+            </Td>
+            <Td>
+              <Badge tone={RISK_TONE[bot.risk]}>{bot.risk}</Badge>
+            </Td>
+            <Td align="right" className="num hidden sm:table-cell">
+              {bot.user_count}
+            </Td>
+            <Td align="right">
+              <Button
+                size="xs"
+                variant="secondary"
+                onClick={() => onView(bot.bot_id)}
+                aria-label={`View ${bot.bot_name}`}
+              >
+                View
+              </Button>
+            </Td>
+          </Tr>
+        ))}
+      </TBody>
+    </Table>
+  );
+}

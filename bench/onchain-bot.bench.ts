@@ -1,8 +1,10 @@
+import WebSocket from 'ws';
 import { createSolanaWallet } from '../apps/server/test/helpers/solana-test-wallet';
 import { percentile, report, round, startServer } from './lib/harness';
 
-// An on-chain bot on 1-minute candles in a fresh embedded server: from a candle's close until its
-// trade is recorded, confirmed on the cluster — the runner's wake-up, the strategy, and the swaps
+// An on-chain bot on 1-minute candles in a fresh embedded server: from a candle's close until the
+// owner's socket hears that its trade is recorded, confirmed on the cluster (bot_timing_update) —
+// the runner's wake-up, the strategy, and the swaps
 // through the relay (a buy draws SOL under the approval and sells it for USDC first: three
 // transactions; a sell is one). The bot flips (buys when flat, sells when holding): one trade per
 // close, over four closes.
@@ -61,6 +63,22 @@ try {
   });
   await request('POST', `/bots/production/${botId}/start`, {});
 
+  // The owner's socket: the runner pushes bot_timing_update once a close's trade is recorded.
+  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws`);
+  const updates: number[] = [];
+  let onUpdate: (() => void) | undefined;
+  socket.on('message', (raw) => {
+    const message = JSON.parse(raw.toString()) as { type: string };
+    if (message.type !== 'bot_timing_update') return;
+    updates.push(Date.now());
+    onUpdate?.();
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  socket.send(JSON.stringify({ type: 'auth', token }));
+
   const tradesNow = async () =>
     (await request<{ trades: { side: string }[] }>('GET', `/bots/production/${botId}/status`)).trades;
   const latencies: number[] = [];
@@ -68,17 +86,27 @@ try {
   for (let close = 0; close < CLOSES; close += 1) {
     const known = (await tradesNow()).length;
     const next = Math.ceil(Date.now() / 60_000) * 60_000;
-    await new Promise((resolve) => setTimeout(resolve, next - Date.now()));
-    let trades = await tradesNow();
-    while (trades.length === known) {
-      if (Date.now() - next > 30_000) throw new Error('no trade within 30 s of the close');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      trades = await tradesNow();
-    }
-    const latency = Date.now() - next;
+    const pushed = new Promise<number>((resolve, reject) => {
+      const timeout = setTimeout(
+        () => reject(new Error('no bot_timing_update within 30 s of the close')),
+        next - Date.now() + 30_000,
+      );
+      onUpdate = () => {
+        const at = updates.at(-1)!;
+        if (at < next) return;
+        clearTimeout(timeout);
+        onUpdate = undefined;
+        resolve(at);
+      };
+    });
+    const latency = (await pushed) - next;
+    const trades = await tradesNow();
+    if (trades.length !== known + 1)
+      throw new Error(`expected one new trade at the close, found ${trades.length - known}`);
     latencies.push(latency);
     bySide[trades[0]!.side]!.push(latency);
   }
+  socket.close();
   const p50 = percentile(latencies, 50);
   report(
     'onchain-bot-trade-1m',

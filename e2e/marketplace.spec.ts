@@ -57,5 +57,7 @@ test('A publishes a paper bot; B finds it by search and risk, opens it, copies a
   await expect(copy.getByText('running', { exact: true })).toBeVisible();
 
   await author.reload();
-  await expect(author.getByTestId('bot-card').filter({ hasText: name }).getByText('Public · 1 user')).toBeVisible();
+  await expect(
+    author.getByTestId('bot-card').filter({ hasText: name }).getByText('Public · 1 user'),
+  ).toBeVisible();
 });

@@ -16,10 +16,14 @@ export const ZMarketplaceQuerySchema = z.object({
   query: z
     .string()
     .trim()
-    .max(MARKETPLACE_QUERY_MAX, { message: `Search text must be at most ${MARKETPLACE_QUERY_MAX} characters` })
+    .max(MARKETPLACE_QUERY_MAX, {
+      message: `Search text must be at most ${MARKETPLACE_QUERY_MAX} characters`,
+    })
     .default(''),
   risk: z.enum(MARKETPLACE_RISKS, { message: 'risk must be All, Low, Medium or High' }).default('All'),
-  sort: z.enum(MARKETPLACE_SORTS, { message: 'sort must be profit, users, newest or name' }).default('profit'),
+  sort: z
+    .enum(MARKETPLACE_SORTS, { message: 'sort must be profit, users, newest or name' })
+    .default('profit'),
   limit: z.coerce
     .number({ message: 'limit must be a number' })
     .int({ message: 'limit must be a whole number' })

@@ -44,7 +44,9 @@ export default function MarketPage() {
       />
       <div
         className={
-          selected ? 'grid min-w-0 items-start gap-4 xl:grid-cols-[minmax(0,1fr)_minmax(0,24rem)]' : 'grid min-w-0 gap-4'
+          selected
+            ? 'grid min-w-0 items-start gap-4 xl:grid-cols-[minmax(0,1fr)_minmax(0,24rem)]'
+            : 'grid min-w-0 gap-4'
         }
       >
         <Card className="min-w-0">

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { FLIP_STRATEGY } from '../apps/server/test/helpers/bot-strategies';
 import { createSolanaWallet } from '../apps/server/test/helpers/solana-test-wallet';
 import { percentile, report, round, startServer } from './lib/harness';
 
@@ -10,9 +11,6 @@ import { percentile, report, round, startServer } from './lib/harness';
 // close, over four closes.
 const TARGET_P50_MS = 100;
 const CLOSES = 4;
-const FLIP = `function onCandle(candle, ctx) {
-  return ctx.openLots > 0 ? { action: 'sell', reason: 'flip' } : { action: 'buy', reason: 'flip' };
-}`;
 
 const server = await startServer();
 try {
@@ -47,7 +45,7 @@ try {
     config: {
       amount: 0.05,
       interval: '1M',
-      code: FLIP,
+      code: FLIP_STRATEGY,
       stop_loss_percentage: 50,
       take_profit_percentage: 50,
     },

@@ -21,7 +21,8 @@ import {
   type TestApp,
   type TestDatabase,
 } from './helpers/test-app';
-import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from './helpers/wallets';
+import { FLIP_STRATEGY } from './helpers/bot-strategies';
+import { fundedWalletUser, type SolanaSigningWallet } from './helpers/wallets';
 
 /**
  * Value conservation for on-chain bots, with an adversary: over random approvals, starts, candle
@@ -40,9 +41,6 @@ import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from '
 
 const NOW = new Date('2026-03-02T09:00:30Z');
 const MINUTE = 60_000;
-const FLIP = `function onCandle(candle, ctx) {
-  return ctx.openLots > 0 ? { action: 'sell', reason: 'flip' } : { action: 'buy', reason: 'flip' };
-}`;
 
 /** A landed transaction's fee payer: the first account of its message. */
 function feePayerOf(record: TransactionRecord): string {
@@ -134,14 +132,7 @@ describe('on-chain bot funds are conserved, with an adversary', () => {
   const post = <T>(url: string, user: User, payload: object = {}) =>
     call<T>(app, { method: 'POST', url, payload, headers: bearer(user.token), remoteAddress: client });
 
-  async function walletUser(): Promise<User> {
-    const wallet = createSolanaWallet();
-    const { body } = await signInWithWallet(app, wallet, 'phantom');
-    const token = (body as { data: { token: string } }).data.token;
-    const funded = await post('/api/wallet/fund', { token, wallet }, { amount_sol: 5, amount_usdc: 50 });
-    expect(funded.status, JSON.stringify(funded.body)).toBe(200);
-    return { token, wallet };
-  }
+  const walletUser = (): Promise<User> => fundedWalletUser(app, { amount_sol: 5, amount_usdc: 50 });
 
   async function readChain(): Promise<Chain> {
     const read = (await cluster.snapshot({
@@ -231,7 +222,7 @@ describe('on-chain bot funds are conserved, with an adversary', () => {
             ...DEFAULT_BOT_CONFIG,
             amount: 0.02,
             interval: '1M',
-            code: FLIP,
+            code: FLIP_STRATEGY,
             stop_loss_percentage: 50,
             take_profit_percentage: 50,
           },

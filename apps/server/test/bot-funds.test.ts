@@ -23,7 +23,8 @@ import {
   type TestDatabase,
 } from './helpers/test-app';
 import { messageOnLatestBlockhash } from './helpers/cluster-rpc';
-import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from './helpers/wallets';
+import { FLIP_STRATEGY } from './helpers/bot-strategies';
+import { fundedWalletUser, type SolanaSigningWallet } from './helpers/wallets';
 
 // On-chain bots against the embedded cluster: the bot key, a delegation approved in the wallet
 // (an SPL approve of wrapped SOL, enforced by the token program), a bot trading from its own key
@@ -32,10 +33,6 @@ import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from '
 const NOW = new Date('2026-01-15T12:00:30Z');
 const MINUTE = 60_000;
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
-/** Buys when flat, sells when holding: a trade on every candle. */
-const FLIP = `function onCandle(candle, ctx) {
-  return ctx.openLots > 0 ? { action: 'sell', reason: 'flip' } : { action: 'buy', reason: 'flip' };
-}`;
 
 interface User {
   token: string;
@@ -81,19 +78,7 @@ describe('on-chain bots on the embedded cluster', () => {
       | undefined;
   };
 
-  async function walletUser(): Promise<User> {
-    const wallet = createSolanaWallet();
-    const { body } = await signInWithWallet(app, wallet, 'phantom');
-    const token = (body as { data: { token: string } }).data.token;
-    const funded = await call(app, {
-      method: 'POST',
-      url: '/api/wallet/fund',
-      headers: bearer(token),
-      payload: { amount_sol: 5, amount_usdc: 100 },
-    });
-    expect(funded.status, JSON.stringify(funded.body)).toBe(200);
-    return { token, wallet };
-  }
+  const walletUser = (): Promise<User> => fundedWalletUser(app, { amount_sol: 5, amount_usdc: 100 });
 
   async function approve(user: User, amount: number): Promise<TDelegation> {
     const created = await post<TDelegation>('/api/delegation/create', user, { amount });
@@ -182,7 +167,7 @@ describe('on-chain bots on the embedded cluster', () => {
         ...DEFAULT_BOT_CONFIG,
         amount: 0.05,
         interval: '1M',
-        code: FLIP,
+        code: FLIP_STRATEGY,
         stop_loss_percentage: 50,
         take_profit_percentage: 50,
       },
@@ -373,13 +358,13 @@ describe('on-chain bots on the embedded cluster', () => {
     const greedy = await post<TBot>('/api/bots', user, {
       name: 'Greedy',
       strategy_type: 'scalper',
-      config: { ...DEFAULT_BOT_CONFIG, amount: 0.05, interval: '1M', code: FLIP },
+      config: { ...DEFAULT_BOT_CONFIG, amount: 0.05, interval: '1M', code: FLIP_STRATEGY },
     });
     await approve(user, 0.2);
     const modest = await post<TBot>('/api/bots', user, {
       name: 'Modest',
       strategy_type: 'scalper',
-      config: { ...DEFAULT_BOT_CONFIG, amount: 0.02, interval: '1M', code: FLIP },
+      config: { ...DEFAULT_BOT_CONFIG, amount: 0.02, interval: '1M', code: FLIP_STRATEGY },
     });
     const id = modest.body.data.bot_id;
     expect((await post<TBot>(`/api/bots/production/${id}/start`, user)).status).toBe(200);

@@ -223,14 +223,13 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
     );
   });
 
-  it('limits how often one client starts bots (30 a minute, counted per client)', async () => {
+  it('limits how often one session starts bots (30 a minute, counted per session)', async () => {
     const dave = (await registerUser(app)).token;
     const bot = await createBot(dave, { name: 'Flapper' });
     const statuses: number[] = [];
     for (let index = 0; index < 31; index += 1) {
       statuses.push((await post(`/api/bots/${bot.bot_id}/start`, dave)).status);
     }
-    // This test runs last: the file's earlier starts count too, so the limit comes at or before the 31st.
     const first = statuses.indexOf(429);
     expect(first).toBeGreaterThan(0);
     expect(statuses.slice(first).every((status) => status === 429)).toBe(true);

@@ -17,6 +17,7 @@ import {
   type TestApp,
   type TestDatabase,
 } from './helpers/test-app';
+import { FLIP_STRATEGY } from './helpers/bot-strategies';
 import { createSolanaWallet, signInWithWallet } from './helpers/wallets';
 
 // The marketplace: public bots only, found by name, creator or strategy and filtered by risk; figures
@@ -171,9 +172,7 @@ describe('the bot marketplace', () => {
         ...DEFAULT_BOT_CONFIG,
         amount: 0.5,
         interval: '1M',
-        code: `function onCandle(candle, ctx) {
-  return ctx.openLots > 0 ? { action: 'sell', reason: 'flip' } : { action: 'buy', reason: 'flip' };
-}`,
+        code: FLIP_STRATEGY,
       },
     });
     const started = app.clock.now();

@@ -16,15 +16,12 @@ import { fileURLToPath } from 'node:url';
 import type { TSpotOrder, TUnsignedTransaction } from '@solterm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_JWT_SECRET, type TestDatabase } from './helpers/test-app';
+import { FLIP_STRATEGY } from './helpers/bot-strategies';
 import { createSolanaWallet, type SolanaSigningWallet } from './helpers/wallets';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** Lease expiry (10 s) + supervision (1 s) + a poll (0.5 s) + a keeper pass, with room for a busy CI. */
 const FAILOVER_BOUND_MS = 25_000;
-/** Buys when flat, sells when holding: a trade at every candle close. */
-const FLIP = `function onCandle(candle, ctx) {
-  return ctx.openLots > 0 ? { action: 'sell', reason: 'flip' } : { action: 'buy', reason: 'flip' };
-}`;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -220,7 +217,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
       config: {
         amount: 0.05,
         interval: '1M',
-        code: FLIP,
+        code: FLIP_STRATEGY,
         stop_loss_percentage: 50,
         take_profit_percentage: 50,
       },

@@ -9,7 +9,12 @@ export {
   type SolanaSigningWallet,
   type SolanaTestWallet,
 } from './solana-test-wallet';
-import type { SignatureEncoding, SolanaTestWallet } from './solana-test-wallet';
+import {
+  createSolanaWallet,
+  type SignatureEncoding,
+  type SolanaSigningWallet,
+  type SolanaTestWallet,
+} from './solana-test-wallet';
 
 export interface EvmTestWallet {
   address: `0x${string}`;
@@ -61,4 +66,22 @@ export async function signInWithWallet<T = AuthData>(
       message: challenge.message,
     },
   });
+}
+
+/** A wallet user signed in with Phantom and funded by the faucet (POST /api/wallet/fund). */
+export async function fundedWalletUser(
+  app: App,
+  funding: { amount_sol: number; amount_usdc: number },
+): Promise<{ token: string; wallet: SolanaSigningWallet }> {
+  const wallet = createSolanaWallet();
+  const { body } = await signInWithWallet(app, wallet, 'phantom');
+  const token = (body as { data: { token: string } }).data.token;
+  const funded = await call(app, {
+    method: 'POST',
+    url: '/api/wallet/fund',
+    headers: { authorization: `Bearer ${token}` },
+    payload: funding,
+  });
+  if (funded.status !== 200) throw new Error(`fund failed: ${funded.status} ${JSON.stringify(funded.body)}`);
+  return { token, wallet };
 }

@@ -1,4 +1,5 @@
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import {
   success,
@@ -14,14 +15,25 @@ import {
 } from '@solterm/contracts';
 import { ok } from '../../lib/reply';
 import type { ZodApp } from '../../lib/zod-app';
-import { authOf } from '../../plugins/authenticate';
+import { authOf, readBearerToken } from '../../plugins/authenticate';
 import { strategyCatalogue } from './bot-strategy';
 import type { BotsService } from './bots.service';
 
 /** Backtests cost CPU: each client may start this many a minute (tests and backtests together). */
 export const BACKTEST_RATE_LIMIT = { max: 30, timeWindow: 60_000 };
-/** Each start or stop writes a run and builds a strategy: each client may do this many a minute. */
-export const RUN_RATE_LIMIT = { max: 30, timeWindow: 60_000 };
+/**
+ * Each start or stop writes a run and builds a strategy: each session may do this many a minute
+ * (counted per bearer token, so users behind one address do not share a budget; a request without
+ * one is refused by the auth check anyway, and counted by its address).
+ */
+export const RUN_RATE_LIMIT = {
+  max: 30,
+  timeWindow: 60_000,
+  keyGenerator: (request: FastifyRequest) => {
+    const token = readBearerToken(request);
+    return token ? `session:${createHash('sha256').update(token).digest('base64url')}` : request.ip;
+  },
+};
 
 export interface BotsRoutesDeps {
   bots: BotsService;

@@ -256,5 +256,23 @@ describe('the bot marketplace', () => {
       headers: bearer(copier),
     });
     expect(foreign.status).toBe(404);
+
+    // A deleted public bot is gone: no detail, no copy; the copies made of it keep working.
+    const { bots: listed } = await market(copier, '?query=quick');
+    const scalps = listed[0]!.bot_id;
+    const scalpsCopy = await post<TBot>(`/api/bots/marketplace/${scalps}/copy`, copier);
+    expect(scalpsCopy.status).toBe(200);
+    const deleted = await call(app, {
+      method: 'DELETE',
+      url: `/api/bots/${scalps}`,
+      headers: bearer(author),
+    });
+    expect(deleted.status).toBe(200);
+    expect((await get(`/api/bots/marketplace/${scalps}`, copier)).status).toBe(404);
+    expect((await post(`/api/bots/marketplace/${scalps}/copy`, copier)).status).toBe(404);
+    const kept = (await get<TBot[]>('/api/bots', copier)).body.data.find(
+      (bot) => bot.bot_id === scalpsCopy.body.data.bot_id,
+    );
+    expect(kept).toMatchObject({ bot_name: 'Quick Scalps', copied_from: null });
   });
 });

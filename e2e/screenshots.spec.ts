@@ -260,3 +260,26 @@ test('/bots after Run and Test Bot and /backtest with results, at both widths', 
   await expectNoHorizontalOverflow(page, '/backtest');
   await page.screenshot({ path: 'docs/screenshots/backtest-phone.png' });
 });
+
+test('/market with a public bot and its detail panel, at both widths', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInWithLocalWallet(page);
+  await page.goto('/bots');
+  await page.getByLabel('Name').fill('Minute SMA 3/8');
+  await page.getByLabel('Candle interval').selectOption('1M');
+  await page.getByLabel('Short window (candles)').fill('3');
+  await page.getByLabel('Long window (candles)').fill('8');
+  await page.getByLabel('Public (listed in the marketplace)').check();
+  await page.getByRole('button', { name: 'Create Bot' }).click();
+  await page.getByTestId('bot-card').getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByTestId('bot-execution')).toBeVisible();
+  await page.goto('/market');
+  await page.getByRole('button', { name: 'View Minute SMA 3/8' }).click();
+  await expect(page.getByRole('region', { name: 'Bot details' }).getByText('Paper fills')).toBeVisible();
+  await page.waitForTimeout(5_000);
+  await page.screenshot({ path: 'docs/screenshots/market-desktop.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalOverflow(page, '/market with the detail panel');
+  await page.screenshot({ path: 'docs/screenshots/market-phone.png', fullPage: true });
+});

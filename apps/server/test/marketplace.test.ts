@@ -118,6 +118,7 @@ describe('the bot marketplace', () => {
       user_count: 0,
       risk: 'Medium',
       record_source: 'paper',
+      is_yours: false,
       total_trades: own.total_trades,
       total_pnl: own.total_pnl,
       win_rate: own.win_rate,
@@ -131,6 +132,7 @@ describe('the bot marketplace', () => {
     });
 
     expect((await market(copier, '?query=rider')).bots.map((bot) => bot.bot_id)).toEqual([trend.bot_id]);
+    expect((await market(author, '?query=rider')).bots[0]!.is_yours).toBe(true);
     expect((await market(copier, `?query=${authorName.slice(0, 6)}`)).total).toBe(2);
     expect((await market(copier, '?query=scalper')).bots.map((bot) => bot.bot_id)).toEqual([scalper.bot_id]);
     expect((await market(copier, '?risk=High')).bots.map((bot) => bot.bot_id)).toEqual([scalper.bot_id]);

@@ -56,6 +56,8 @@ export const ZMarketplaceBotSchema = z.object({
   /** Whose fills the figures come from: a paper run, an on-chain run, or none yet. */
   record_source: z.enum(['paper', 'onchain', 'none']),
   created_at: z.string(),
+  /** Whether the caller published it (one's own bot cannot be copied). */
+  is_yours: z.boolean(),
 });
 export type TMarketplaceBot = z.infer<typeof ZMarketplaceBotSchema>;
 

@@ -36,7 +36,7 @@ export function registerMarketplaceRoutes(
       querystring: ZMarketplaceQuerySchema,
       response: { 200: success(ZMarketplacePageSchema) },
     },
-    handler: async (request) => ok(await marketplace.list(request.query)),
+    handler: async (request) => ok(await marketplace.list(authOf(request).user.id, request.query)),
   });
 
   app.get('/api/bots/marketplace/:id', {
@@ -49,7 +49,7 @@ export function registerMarketplaceRoutes(
       params: ZBotIdParamsSchema,
       response: { 200: success(ZMarketplaceBotDetailSchema) },
     },
-    handler: async (request) => ok(await marketplace.detail(request.params.id)),
+    handler: async (request) => ok(await marketplace.detail(authOf(request).user.id, request.params.id)),
   });
 
   app.post('/api/bots/marketplace/:id/copy', {

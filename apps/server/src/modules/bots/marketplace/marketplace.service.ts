@@ -85,7 +85,7 @@ export function createMarketplaceService(deps: {
   backtest: (payload: BacktestTaskPayload) => Promise<TBacktestResult>;
   now: () => Date;
 }) {
-  async function listingsOf(rows: readonly BotRow[]): Promise<TMarketplaceBot[]> {
+  async function listingsOf(rows: readonly BotRow[], viewerId: string): Promise<TMarketplaceBot[]> {
     const ids = rows.map((row) => row.id);
     const [metrics, modes, copies, names] = await Promise.all([
       deps.runs.metricsOf(ids),
@@ -112,6 +112,7 @@ export function createMarketplaceService(deps: {
         risk: getMarketplaceRisk(row.strategyType),
         record_source: mode === undefined ? 'none' : mode === 'mainnet' ? 'onchain' : 'paper',
         created_at: row.createdAt.toISOString(),
+        is_yours: row.userId === viewerId,
       };
     });
   }
@@ -160,9 +161,9 @@ export function createMarketplaceService(deps: {
 
   return {
     /** GET /bots/marketplace: public bots matching the search and risk, sorted and paged. */
-    async list(query: Query): Promise<TMarketplacePage> {
+    async list(viewerId: string, query: Query): Promise<TMarketplacePage> {
       const creators = query.query ? await deps.users.usersNamedLike(query.query, MAX_CREATORS_MATCHED) : [];
-      let listed = await listingsOf(await deps.repo.publicBots(query.query, creators, MAX_SCANNED));
+      let listed = await listingsOf(await deps.repo.publicBots(query.query, creators, MAX_SCANNED), viewerId);
       if (query.risk !== 'All') listed = listed.filter((bot) => bot.risk === query.risk);
       const order: Record<Query['sort'], (a: TMarketplaceBot, b: TMarketplaceBot) => number> = {
         profit: (a, b) => b.total_pnl - a.total_pnl,
@@ -180,10 +181,10 @@ export function createMarketplaceService(deps: {
     },
 
     /** GET /bots/marketplace/{id}: a public bot, its verified track record and its drift score. */
-    async detail(id: string): Promise<TMarketplaceBotDetail> {
+    async detail(viewerId: string, id: string): Promise<TMarketplaceBotDetail> {
       const bot = await deps.repo.findPublic(id);
       if (!bot) throw new AppError('BOTS__NOT_FOUND');
-      const [listing] = await listingsOf([bot]);
+      const [listing] = await listingsOf([bot], viewerId);
       const record = await deps.runs.recordOf(bot.id);
       if (!record) {
         return {

@@ -154,7 +154,8 @@ export function BotDetailPanel({ botId, onClose }: { botId: string; onClose: () 
               ))}
             </ul>
           )}
-          {!hasWallet && (
+          {bot.is_yours && <Notice tone="info">This is your bot: it is already among your bots.</Notice>}
+          {!hasWallet && !bot.is_yours && (
             <Notice tone="warn" title="Wallet Required">
               Connect a wallet to copy bots.{' '}
               <Link to="/wallet-connect" className="underline">
@@ -162,7 +163,11 @@ export function BotDetailPanel({ botId, onClose }: { botId: string; onClose: () 
               </Link>
             </Notice>
           )}
-          <Button onClick={() => void onCopy()} disabled={!hasWallet} isLoading={copy.isPending}>
+          <Button
+            onClick={() => void onCopy()}
+            disabled={!hasWallet || bot.is_yours}
+            isLoading={copy.isPending}
+          >
             <Copy className="size-3.5" /> Copy Bot
           </Button>
         </div>

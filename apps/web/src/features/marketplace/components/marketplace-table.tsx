@@ -16,13 +16,15 @@ export function MarketplaceTable({
   selectedId: string | null;
   onView: (id: string) => void;
 }) {
+  // With the detail panel open (it names the strategy) the table gives the strategy column up.
+  const strategyColumn = selectedId ? 'hidden 2xl:table-cell' : 'hidden md:table-cell';
   return (
     <Table aria-label="Marketplace bots">
       <THead>
         <Tr>
           <Th>Name</Th>
           <Th className="hidden sm:table-cell">Creator</Th>
-          <Th className="hidden md:table-cell">Strategy</Th>
+          <Th className={strategyColumn}>Strategy</Th>
           <Th align="right">Profit</Th>
           <Th>Risk</Th>
           <Th align="right" className="hidden sm:table-cell">
@@ -45,7 +47,7 @@ export function MarketplaceTable({
               <p className="truncate text-[11px] text-faint sm:hidden">{bot.creator_name}</p>
             </Td>
             <Td className="hidden max-w-[9rem] truncate text-muted sm:table-cell">{bot.creator_name}</Td>
-            <Td className="hidden text-muted md:table-cell">{bot.strategy_type}</Td>
+            <Td className={cn('text-muted', strategyColumn)}>{bot.strategy_type}</Td>
             <Td
               align="right"
               className={cn(

@@ -13,7 +13,7 @@ import {
 } from '@solterm/contracts';
 import { Dec, fromBaseUnits } from '@solterm/engine';
 import type { z } from 'zod';
-import { AppError } from '../../../lib/app-error';
+import { AppError, isAppError } from '../../../lib/app-error';
 import type { BacktestTaskPayload } from '../backtest-task';
 import { resolveBotStrategy } from '../bot-strategy';
 import type { BotRow, BotsRepository } from '../bots.repository';
@@ -128,16 +128,24 @@ export function createMarketplaceService(deps: {
     const from = new Date(run.firstCandle * 1000);
     const to = new Date((run.lastCandle + step) * 1000 - 1);
     const initial = fromBaseUnits(BigInt(run.initialCash), run.quoteDecimals);
-    const backtest = await deps.backtest({
-      strategy: resolveBotStrategy(run.strategyType, run.config),
-      config: run.config,
-      from: from.toISOString(),
-      to: to.toISOString(),
-      initialBalance: initial.toNumber(),
-      seed: seedOfRun(run.id),
-      userId: bot.userId,
-      botId: bot.id,
-    });
+    let backtest: TBacktestResult;
+    try {
+      backtest = await deps.backtest({
+        strategy: resolveBotStrategy(run.strategyType, run.config),
+        config: run.config,
+        from: from.toISOString(),
+        to: to.toISOString(),
+        initialBalance: initial.toNumber(),
+        seed: seedOfRun(run.id),
+        userId: bot.userId,
+        botId: bot.id,
+      });
+    } catch (error) {
+      // A window the backtest refuses (one candle old, too long, busy): the record shows without
+      // a drift score rather than failing.
+      if (isAppError(error)) return null;
+      throw error;
+    }
     const liveFinal = equityOf(run, fills).at(-1)!.value;
     const liveReturn = new Dec(liveFinal).minus(initial).div(initial).times(100);
     const key = (time: string, side: string) => `${Date.parse(time)}:${side}`;

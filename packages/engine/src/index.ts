@@ -17,5 +17,5 @@ export * from './strategy/templates/javascript';
 export * from './strategy/templates/python';
 export * from './backtest/backtest';
 export * from './backtest/metrics';
-// Interfaces reserved for the futures issue (no implementation yet).
-export type * from './futures/futures';
+// Perpetual futures: order book, cross margin, funding, liquidation.
+export * from './futures';

@@ -1,0 +1,111 @@
+import { Dec } from '../money/decimal';
+import { PerpExchange, type PerpMarketSpec } from './perp-exchange';
+
+/** A PerpExchange as JSON (bigints as decimal strings): what a restart rebuilds the venue from. */
+export interface PerpSnapshot {
+  readonly insurance: string;
+  readonly fees: string;
+  readonly nextOrderId: number;
+  readonly markets: readonly {
+    symbol: string;
+    oracle: string;
+    lastPrice: string | null;
+    longLots: string;
+    volume: string;
+    lastFundingRate: string;
+  }[];
+  readonly accounts: readonly {
+    id: string;
+    collateral: string;
+    positions: readonly [symbol: string, size: string, quote: string, funding: string][];
+    leverage: readonly [symbol: string, leverage: number][];
+  }[];
+  /** Open orders, oldest first (their ids rise with time, which keeps each level's priority). */
+  readonly orders: readonly {
+    id: number;
+    market: string;
+    account: string;
+    side: 'buy' | 'sell';
+    price: string;
+    size: string;
+    remaining: string;
+    reduceOnly: boolean;
+    leverage: number;
+    createdAt: number;
+  }[];
+}
+
+export function snapshotOf(exchange: PerpExchange): PerpSnapshot {
+  const orders = [...exchange.markets.values()]
+    .flatMap((market) => market.book.orders())
+    .sort((a, b) => a.id - b.id);
+  return {
+    insurance: exchange.insurance.toString(),
+    fees: exchange.fees.toString(),
+    nextOrderId: exchange.nextOrderId,
+    markets: [...exchange.markets.values()].map((market) => ({
+      symbol: market.spec.symbol,
+      oracle: market.oracle.toString(),
+      lastPrice: market.lastPrice?.toString() ?? null,
+      longLots: market.longLots.toString(),
+      volume: market.volume.toString(),
+      lastFundingRate: market.lastFundingRate.toString(),
+    })),
+    accounts: [...exchange.accounts.values()].map((account) => ({
+      id: account.id,
+      collateral: account.collateral.toString(),
+      positions: [...account.positions].map(
+        ([symbol, p]) => [symbol, p.size.toString(), p.quote.toString(), p.funding.toString()] as const,
+      ),
+      leverage: [...account.leverage],
+    })),
+    orders: orders.map((order) => ({
+      ...order,
+      price: order.price.toString(),
+      size: order.size.toString(),
+      remaining: order.remaining.toString(),
+    })),
+  };
+}
+
+/** Rebuilds an exchange from a snapshot over the given market rules (markets no longer listed are dropped). */
+export function exchangeFromSnapshot(specs: readonly PerpMarketSpec[], snapshot: PerpSnapshot): PerpExchange {
+  const exchange = new PerpExchange(specs);
+  exchange.insurance = BigInt(snapshot.insurance);
+  exchange.fees = BigInt(snapshot.fees);
+  exchange.nextOrderId = snapshot.nextOrderId;
+  for (const saved of snapshot.markets) {
+    const market = exchange.markets.get(saved.symbol);
+    if (!market) continue;
+    market.oracle = BigInt(saved.oracle);
+    market.lastPrice = saved.lastPrice === null ? null : BigInt(saved.lastPrice);
+    market.longLots = BigInt(saved.longLots);
+    market.volume = BigInt(saved.volume);
+    market.lastFundingRate = new Dec(saved.lastFundingRate);
+  }
+  for (const saved of snapshot.accounts) {
+    exchange.accounts.set(saved.id, {
+      id: saved.id,
+      collateral: BigInt(saved.collateral),
+      positions: new Map(
+        saved.positions.map(([symbol, size, quote, funding]) => [
+          symbol,
+          { size: BigInt(size), quote: BigInt(quote), funding: BigInt(funding) },
+        ]),
+      ),
+      leverage: new Map(saved.leverage),
+      orders: new Set(),
+      orderMargin: 0n,
+    });
+  }
+  for (const saved of snapshot.orders) {
+    if (!exchange.markets.has(saved.market)) continue;
+    exchange.restoreOrder({
+      ...saved,
+      price: BigInt(saved.price),
+      size: BigInt(saved.size),
+      remaining: BigInt(saved.remaining),
+    });
+  }
+  return exchange;
+}

@@ -6,7 +6,7 @@ import serverArchitecture from './apps/server/eslint/module-boundaries.js';
 
 /**
  * The server's modules, lowest layer first: a module imports only modules of lower layers. Bots,
- * backtests and futures go above trading.
+ * backtests go above trading; futures beside them (it needs wallet, relay and market, not trading).
  */
 const SERVER_MODULE_LAYERS = [
   ['email', 'chain', 'health'],
@@ -16,7 +16,7 @@ const SERVER_MODULE_LAYERS = [
   ['holders', 'relay'],
   ['wallet'],
   ['trading'],
-  ['bots'],
+  ['bots', 'futures'],
 ];
 
 export default tseslint.config(

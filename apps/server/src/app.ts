@@ -38,6 +38,9 @@ export interface App {
   keeper?: LimitKeeper;
   /** The paper bots' runner (tests drive its job's passes). */
   botRunner: Services['botRunner'];
+  /** The perp venue (local or Drift) and the local venue's keeper (tests drive its passes). */
+  perpVenue: Services['perpVenue'];
+  perpKeeper?: Services['perpKeeper'];
   /** Background jobs of this process; started once the server listens. */
   scheduler: JobScheduler;
   /**
@@ -119,6 +122,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     services: { auth, email, market, holders, chain, relay, wallet, trading },
     keeper: services.keeper,
     botRunner: services.botRunner,
+    perpVenue: services.perpVenue,
+    perpKeeper: services.perpKeeper,
     scheduler: services.scheduler,
     cluster: services.cluster,
     rpcUrl,

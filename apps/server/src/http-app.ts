@@ -16,6 +16,7 @@ import { registerWalletRoutes } from './modules/wallet/wallet.routes';
 import { registerBotsRoutes } from './modules/bots/bots.routes';
 import { registerBotFundsRoutes } from './modules/bots/funds/bot-funds.routes';
 import { registerMarketplaceRoutes } from './modules/bots/marketplace/marketplace.routes';
+import { registerFuturesRoutes } from './modules/futures/futures.routes';
 import { registerApiDocs } from './plugins/api-docs';
 import { createRequireAuth } from './plugins/authenticate';
 import { registerWebApp } from './plugins/web-app';
@@ -107,6 +108,7 @@ export async function registerHttpApp(
   registerBotsRoutes(server, { bots, requireAuth });
   registerBotFundsRoutes(server, { funds: services.botFunds, requireAuth });
   registerMarketplaceRoutes(server, { marketplace: services.marketplace, bots, requireAuth });
+  registerFuturesRoutes(server, { venue: services.perpVenue, requireAuth });
   await registerClusterRpc(server, services, config);
   await registerWebApp(server, config.webDistDir ?? path.resolve(SERVER_DIR, '../web/dist'));
 }

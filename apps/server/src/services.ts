@@ -67,6 +67,15 @@ import { createOnChainExecutor } from './modules/bots/live/onchain-executor';
 import { createBotFundsRepository } from './modules/bots/funds/bot-funds.repository';
 import { createBotFundsService, type BotFundsService } from './modules/bots/funds/bot-funds.service';
 import { createBotRunner, type BotRunner } from './modules/bots/live/bot-runner';
+import { createDriftPerpVenue } from './modules/futures/drift-venue';
+import { createFuturesMarkets } from './modules/futures/futures-markets';
+import { createFuturesRepository, type RecordedEffect } from './modules/futures/futures.repository';
+import { createFuturesService } from './modules/futures/futures.service';
+import { createPerpKeeper, type PerpKeeper } from './modules/futures/perp-keeper';
+import { createPerpLedger } from './modules/futures/perp-ledger';
+import { PERP_MARKETS } from './modules/futures/perp-markets';
+import { createPerpVault } from './modules/futures/perp-vault';
+import type { PerpVenue } from './modules/futures/perp-venue';
 
 export interface ServiceOptions {
   log: FastifyBaseLogger;
@@ -106,6 +115,10 @@ export interface Services {
   botFunds: BotFundsService;
   /** Public bots with verified track records, and copying. */
   marketplace: MarketplaceService;
+  /** Perpetual futures: the local venue (trading) or Drift's market data. */
+  perpVenue: PerpVenue;
+  /** The local perp venue's keeper (absent with Drift). */
+  perpKeeper?: PerpKeeper;
   /** The embedded local cluster when SOLANA_RPC_URL is unset, in a worker thread (its methods are async). */
   cluster?: ClusterHost;
   /** Background jobs: the keeper (or reconciliation) as a singleton; started by the process's entry. */
@@ -317,6 +330,124 @@ async function createTradingServices(
   return { relay, trading, keeper, wallet };
 }
 
+/** The perp venue's vault key: kept under DATA_DIR (a new one each run for an in-memory cluster). */
+async function perpVaultSigner(config: AppConfig, options: ServiceOptions) {
+  if (options.embeddedCluster === 'memory') return generateKeyPairSigner();
+  return createKeyPairSignerFromPrivateKeyBytes(
+    await readOrCreateSecret(config.dataDir, 'perp-vault-key', 32),
+  );
+}
+
+/**
+ * Perpetual futures: the in-house venue where the cluster's keys are known (its USDC vault on chain,
+ * the maker and insurance fund minted by the treasury), else Drift's market data (read-only).
+ */
+async function createFutures(
+  config: AppConfig,
+  options: ServiceOptions,
+  deps: {
+    database: Database;
+    now: () => Date;
+    hub: RealtimeHub;
+    chain: ChainService;
+    relay: Relay;
+    market: MarketService;
+    keys?: ClusterKeys;
+  },
+): Promise<{ perpVenue: PerpVenue; perpKeeper?: PerpKeeper }> {
+  const { database, now, hub, chain, relay, market, keys } = deps;
+  const { log } = options;
+  if (config.perpVenue === 'drift') {
+    return {
+      perpVenue: createDriftPerpVenue({
+        baseUrl: config.driftDataApiUrl,
+        timeoutMs: config.market.providerTimeoutMs,
+        log,
+        now,
+      }),
+    };
+  }
+  if (!keys) {
+    throw new Error(
+      'PERP_VENUE=local needs the embedded cluster or LOCALNET_KEYS_DIR: unset SOLANA_RPC_URL, set LOCALNET_KEYS_DIR, or use drift',
+    );
+  }
+  const ledger = createPerpLedger({ database, markets: PERP_MARKETS, log });
+  await ledger.load();
+  const repo = createFuturesRepository(database.db, now);
+  const vault = createPerpVault({
+    chain,
+    relay,
+    vault: await perpVaultSigner(config, options),
+    minter: keys.treasury,
+    fundFees: isTestNetwork(config.network),
+    log,
+  });
+  const markets = createFuturesMarkets({ ledger, repo, now });
+  const pendingBooks = new Set<string>();
+  let bookTimer: NodeJS.Timeout | undefined;
+  const publishBooks = () => {
+    bookTimer = undefined;
+    for (const symbol of pendingBooks) {
+      void hub.publishChannel(`futures-book:${symbol}`, markets.bookNow(symbol)).catch(() => undefined);
+    }
+    pendingBooks.clear();
+  };
+  const onEffect = (effect: RecordedEffect) => {
+    for (const symbol of effect.markets) pendingBooks.add(symbol);
+    // Books are pushed at most every 200 ms: a burst of commands sends the last state once.
+    if (pendingBooks.size > 0 && !bookTimer) bookTimer = setTimeout(publishBooks, 200);
+    const bySymbol = new Map<string, typeof effect.fills>();
+    for (const fill of effect.fills) bySymbol.set(fill.market, [...(bySymbol.get(fill.market) ?? []), fill]);
+    for (const [symbol, fills] of bySymbol) {
+      const perp = PERP_MARKETS.find((m) => m.symbol === symbol)!;
+      void hub
+        .publishChannel(`futures-trades:${symbol}`, {
+          symbol,
+          trades: fills.map((fill) => ({
+            symbol,
+            side: fill.side === 'buy' ? ('Long' as const) : ('Short' as const),
+            size: service.wire.size(fill.size, perp),
+            price: service.wire.price(fill.price, perp),
+            at: new Date(fill.at).toISOString(),
+          })),
+        })
+        .catch(() => undefined);
+    }
+    for (const userId of effect.users) {
+      const liquidated = effect.liquidated.includes(userId);
+      void hub
+        .publish(userId, {
+          type: 'futures_update',
+          data: liquidated
+            ? {
+                reason: 'liquidation',
+                message:
+                  'Your futures positions were liquidated: your equity fell below the maintenance margin. They were closed at the market and a liquidation fee went to the insurance fund.',
+              }
+            : {
+                reason: effect.fills.length > 0 ? 'fill' : 'deposit',
+                message: 'Your futures account changed',
+              },
+        })
+        .catch(() => undefined);
+    }
+  };
+  const service = createFuturesService({ ledger, repo, vault, chain, relay, now, onEffect });
+  const perpKeeper = createPerpKeeper({
+    ledger,
+    service,
+    repo,
+    vault,
+    market,
+    chain,
+    now,
+    log,
+    intervalMs: config.perpKeeperIntervalMs,
+  });
+  return { perpVenue: { kind: 'local', ...markets, trading: service }, perpKeeper };
+}
+
 /** Builds every service (nothing runs yet: the entry starts the market feed and the scheduler). */
 export async function createServices(config: AppConfig, options: ServiceOptions): Promise<Services> {
   const { log } = options;
@@ -455,6 +586,16 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
       },
     );
   }
+  const { perpVenue, perpKeeper } = await createFutures(config, options, {
+    database,
+    now,
+    hub,
+    chain,
+    relay,
+    market,
+    keys,
+  });
+  if (config.jobs && perpKeeper) scheduler.singleton(perpKeeper.job());
   const ownsDatabase = !options.database;
   return {
     now,
@@ -475,6 +616,8 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     botRunner,
     botFunds,
     marketplace,
+    perpVenue,
+    perpKeeper,
     cluster,
     scheduler,
     async close() {

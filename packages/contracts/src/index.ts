@@ -30,3 +30,4 @@ export * from './trading/trading.schemas';
 export * from './bots/bots.schemas';
 export * from './bots/bot-funds.schemas';
 export * from './bots/marketplace.schemas';
+export * from './futures/futures.schemas';

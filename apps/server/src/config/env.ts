@@ -93,6 +93,10 @@ const ZConfigSchema = z
     JOBS: z.enum(['on', 'off']).default('on'),
     // Spot venue: the embedded RFQ market maker (needs the embedded cluster) or Jupiter.
     SPOT_VENUE: z.enum(['local-rfq', 'jupiter']).optional(),
+    // Perpetual futures: the in-house venue (needs the embedded cluster or its keys) or Drift's market data.
+    PERP_VENUE: z.enum(['local', 'drift']).optional(),
+    DRIFT_DATA_API_URL: z.url().default('https://data.api.drift.trade'),
+    PERP_KEEPER_INTERVAL_MS: ZPositiveInt.min(50).max(60_000).default(1000),
     LIMIT_KEEPER_INTERVAL_MS: ZPositiveInt.min(50).max(60_000).default(1000),
     // Longest one backtest may compute (user code gets the same CPU budget in its sandbox).
     BACKTEST_TIME_LIMIT_MS: ZPositiveInt.min(500).max(300_000).default(20_000),
@@ -169,6 +173,11 @@ const ZConfigSchema = z
       raw.SPOT_VENUE ??
       (raw.SOLANA_RPC_URL && !raw.LOCALNET_KEYS_DIR ? ('jupiter' as const) : ('local-rfq' as const)),
     limitKeeperIntervalMs: raw.LIMIT_KEEPER_INTERVAL_MS,
+    perpVenue:
+      raw.PERP_VENUE ??
+      (raw.SOLANA_RPC_URL && !raw.LOCALNET_KEYS_DIR ? ('drift' as const) : ('local' as const)),
+    driftDataApiUrl: raw.DRIFT_DATA_API_URL,
+    perpKeeperIntervalMs: raw.PERP_KEEPER_INTERVAL_MS,
     backtestTimeLimitMs: raw.BACKTEST_TIME_LIMIT_MS,
     rfq: {
       quoteTtlMs: raw.RFQ_QUOTE_TTL_MS,

@@ -258,6 +258,55 @@ export const ERRORS = {
     status: 502,
     message: 'The market data provider is unavailable. Please try again.',
   },
+
+  // Perpetual futures (part 2 §5, §8). Order refusals read "Order failed: <reason>".
+  FUTURES__WALLET_REQUIRED: { status: 400, message: 'Please connect your wallet to use futures trading' },
+  FUTURES__NOT_INITIALIZED: {
+    status: 400,
+    message: 'No futures account yet: Initialize Account with a first deposit of at least 1 USDC',
+  },
+  FUTURES__ALREADY_INITIALIZED: { status: 409, message: 'Your futures account is already initialized' },
+  FUTURES__MARKET_UNSUPPORTED: { status: 404, message: 'This pair has no perpetual market' },
+  FUTURES__AMOUNT_AND_PRICE_REQUIRED: { status: 400, message: 'Enter amount and price' },
+  FUTURES__AMOUNT_OR_PRICE_INVALID: { status: 400, message: 'Amount/Price invalid' },
+  FUTURES__BELOW_MIN_ORDER_SIZE: {
+    status: 400,
+    message: 'Order failed: the amount is below the market’s minimum order size',
+  },
+  FUTURES__LEVERAGE_INVALID: {
+    status: 400,
+    message: 'Order failed: leverage must be a whole number from 1 to the market’s maximum',
+  },
+  FUTURES__INSUFFICIENT_MARGIN: {
+    status: 400,
+    message: 'Order failed: insufficient collateral for this order at this leverage',
+  },
+  FUTURES__POST_ONLY_WOULD_CROSS: {
+    status: 400,
+    message: 'Order failed: a post-only order would trade at once',
+  },
+  FUTURES__REDUCE_ONLY_NO_POSITION: {
+    status: 400,
+    message: 'Order failed: a reduce-only order needs a position to reduce',
+  },
+  FUTURES__NO_LIQUIDITY: { status: 409, message: 'Order failed: no liquidity within 8% of the oracle price' },
+  FUTURES__NO_MARKET_PRICE: { status: 503, message: 'Unable to get market price' },
+  FUTURES__ORDER_NOT_FOUND: { status: 404, message: 'Order not found' },
+  FUTURES__POSITION_NOT_FOUND: { status: 404, message: 'Failed to close position' },
+  FUTURES__DEPOSIT_INVALID: { status: 400, message: 'Invalid deposit amount' },
+  FUTURES__INITIAL_DEPOSIT_MINIMUM: { status: 400, message: 'Minimum deposit amount is 1 USDC' },
+  FUTURES__DEPOSIT_MINIMUM: { status: 400, message: 'Minimum deposit amount is 0.01 USDC' },
+  FUTURES__INSUFFICIENT_USDC: { status: 400, message: 'Insufficient USDC balance in your wallet' },
+  FUTURES__WITHDRAW_INVALID: { status: 400, message: 'Withdraw amount must be greater than 0' },
+  FUTURES__INSUFFICIENT_FREE_COLLATERAL: {
+    status: 400,
+    message: 'Not enough free collateral: close positions or cancel orders first',
+  },
+  FUTURES__VENUE_READ_ONLY: {
+    status: 501,
+    message: 'This futures venue serves market data only: trading is not available with PERP_VENUE=drift',
+  },
+  FUTURES__VENUE_UNAVAILABLE: { status: 503, message: 'The futures venue is unavailable. Please try again.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

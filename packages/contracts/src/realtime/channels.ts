@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { CANDLES_CHANNEL_PREFIX, PRICE_CHANNEL_PREFIX, PRICES_CHANNEL } from '../market/market-channels';
 import { ZCandleTickSchema, ZPriceTickSchema, ZPricesTickSchema } from '../market/market.schemas';
+import {
+  FUTURES_BOOK_CHANNEL_PREFIX,
+  FUTURES_TRADES_CHANNEL_PREFIX,
+  ZFuturesOrderBookSchema,
+  ZFuturesTradesTickSchema,
+} from '../futures/futures.schemas';
 
 /**
  * What a channel sends once when it cannot be served (an unknown token or pair), instead of its
@@ -97,11 +103,17 @@ export const CHANNELS = defineChannels({
   prices: { name: PRICES_CHANNEL, payload: ZPricesTickSchema, access: 'public' },
   price: { prefix: PRICE_CHANNEL_PREFIX, payload: ZPriceTickSchema, access: 'public' },
   candles: { prefix: CANDLES_CHANNEL_PREFIX, payload: ZCandleTickSchema, access: 'public' },
+  futuresBook: { prefix: FUTURES_BOOK_CHANNEL_PREFIX, payload: ZFuturesOrderBookSchema, access: 'public' },
+  futuresTrades: {
+    prefix: FUTURES_TRADES_CHANNEL_PREFIX,
+    payload: ZFuturesTradesTickSchema,
+    access: 'public',
+  },
 });
 
 type RegisteredSpecs = typeof CHANNELS.specs;
 
-/** A registered channel name: `prices`, `price:${string}`, `candles:${string}`. */
+/** A registered channel name: `prices`, `price:${string}`, `candles:${string}`, `futures-book:${string}`… */
 export type ChannelName = ChannelNameOf<RegisteredSpecs>;
 
 /** What a channel sends: its payload, or once a {@link TChannelError}. */

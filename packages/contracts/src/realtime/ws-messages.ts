@@ -55,6 +55,14 @@ export const ZUserMessageSchema = z.discriminatedUnion('type', [
   /** A spot order of the user changed (landed, filled by the keeper, cancelled). */
   z.object({ type: z.literal('order_update'), data: ZSpotOrderSchema }),
   z.object({ type: z.literal('backtest_progress'), data: ZBacktestProgressSchema }),
+  /** The user's futures account changed (a deposit landed, a fill, funding, a liquidation with its reason). */
+  z.object({
+    type: z.literal('futures_update'),
+    data: z.object({
+      reason: z.enum(['deposit', 'withdraw', 'fill', 'funding', 'liquidation', 'cancel']),
+      message: z.string(),
+    }),
+  }),
 ]);
 export type TUserMessage = z.infer<typeof ZUserMessageSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProviderClient } from './provider-client';
+import type { ProviderClient } from '../../../lib/provider-client';
 
 // The fields of CoinGecko's API v3 we read (https://docs.coingecko.com/reference/introduction).
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProviderClient } from './provider-client';
+import type { ProviderClient } from '../../../lib/provider-client';
 
 // The fields of DexScreener's public API we read (https://docs.dexscreener.com/api/reference).
 

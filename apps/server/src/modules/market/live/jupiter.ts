@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProviderClient } from './provider-client';
+import type { ProviderClient } from '../../../lib/provider-client';
 
 // The fields of Jupiter's Price API v3 and Tokens API v2 we read (https://dev.jup.ag/docs).
 

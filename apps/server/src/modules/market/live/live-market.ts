@@ -23,7 +23,7 @@ import {
   searchResultOfPair,
   trendingOfCoin,
 } from './live-wire';
-import { createProviderClient } from './provider-client';
+import { createProviderClient } from '../../../lib/provider-client';
 import { bestPair, poolOf, usdText } from './provider-values';
 
 export interface LiveMarketOptions {

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import { AppError } from '../../../lib/app-error';
+import { AppError } from './app-error';
 
 /** A market data provider's HTTP API. */
 export interface ProviderClientOptions {

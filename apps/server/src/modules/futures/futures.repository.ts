@@ -1,0 +1,343 @@
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { PerpFill } from '@solterm/engine';
+import type { Db } from '../../db/database';
+import type { Applied } from './perp-ledger';
+import {
+  perpFills,
+  perpFunding,
+  perpOrders,
+  perpSavedTrades,
+  perpTrades,
+  perpTransfers,
+} from './futures.tables';
+
+export type PerpOrderRow = typeof perpOrders.$inferSelect;
+export type PerpTradeRow = typeof perpTrades.$inferSelect;
+export type PerpTransferRow = typeof perpTransfers.$inferSelect;
+
+/** Venue accounts (the maker) are not users: nothing of theirs is written to users' tables. */
+export const isUserAccount = (account: string) => !account.startsWith('venue:');
+
+/** What a command did, for the users it touched: their fills, order changes and funding. */
+export interface RecordedEffect {
+  users: Set<string>;
+  fills: PerpFill[];
+  /** Users liquidated, with the reason shown to them. */
+  liquidated: string[];
+  markets: Set<string>;
+}
+
+export function createFuturesRepository(db: Db, now: () => Date) {
+  async function recordFills(tx: Db, fills: readonly PerpFill[], effect: RecordedEffect) {
+    if (fills.length === 0) return;
+    const at = now();
+    const trades: (typeof perpTrades.$inferInsert)[] = [];
+    for (const fill of fills) {
+      effect.markets.add(fill.market);
+      const sides = [
+        {
+          user: fill.taker,
+          orderId: fill.takerOrderId,
+          side: fill.side,
+          role: 'taker',
+          fee: fill.takerFee,
+          pnl: fill.takerRealized,
+        },
+        {
+          user: fill.maker,
+          orderId: fill.makerOrderId,
+          side: fill.side === 'buy' ? 'sell' : 'buy',
+          role: 'maker',
+          fee: fill.makerFee,
+          pnl: fill.makerRealized,
+        },
+      ];
+      for (const side of sides) {
+        if (!isUserAccount(side.user)) continue;
+        effect.users.add(side.user);
+        trades.push({
+          id: randomUUID(),
+          userId: side.user,
+          orderId: BigInt(side.orderId),
+          symbol: fill.market,
+          side: side.side === 'buy' ? 'Long' : 'Short',
+          role: side.role,
+          size: fill.size.toString(),
+          price: fill.price.toString(),
+          fee: side.fee.toString(),
+          realizedPnl: side.pnl.toString(),
+          liquidation: fill.liquidation && side.role === 'taker',
+          createdAt: at,
+        });
+        if (side.role === 'maker') {
+          await tx
+            .update(perpOrders)
+            .set({
+              filledSize: sql`${perpOrders.filledSize} + ${fill.size.toString()}`,
+              filledValue: sql`${perpOrders.filledValue} + ${(fill.size * fill.price).toString()}`,
+              status: sql`case when ${perpOrders.filledSize} + ${fill.size.toString()} >= ${perpOrders.size} then 'Filled' else 'PartiallyFilled' end`,
+              updatedAt: at,
+            })
+            .where(eq(perpOrders.id, BigInt(side.orderId)));
+        }
+      }
+    }
+    if (trades.length > 0) await tx.insert(perpTrades).values(trades);
+    await tx.insert(perpFills).values(
+      fills.map((fill) => ({
+        symbol: fill.market,
+        side: fill.side === 'buy' ? 'Long' : 'Short',
+        size: fill.size.toString(),
+        price: fill.price.toString(),
+        notional: fill.notional.toString(),
+        createdAt: at,
+      })),
+    );
+  }
+
+  async function markCancelled(tx: Db, ids: readonly number[], effect: RecordedEffect) {
+    if (ids.length === 0) return;
+    const rows = await tx
+      .update(perpOrders)
+      .set({ status: 'Cancelled', updatedAt: now() })
+      .where(inArray(perpOrders.id, ids.map(BigInt)))
+      .returning({ userId: perpOrders.userId, symbol: perpOrders.symbol });
+    for (const row of rows) {
+      effect.users.add(row.userId);
+      effect.markets.add(row.symbol);
+    }
+  }
+
+  return {
+    /** Writes what an applied command did to the users' tables, in the command's transaction. */
+    async recordEffect(tx: Db, applied: Applied): Promise<RecordedEffect> {
+      const effect: RecordedEffect = { users: new Set(), fills: [], liquidated: [], markets: new Set() };
+      const { command } = applied;
+      switch (applied.effect.k) {
+        case 'order': {
+          if (command.k !== 'order') break;
+          const { result } = applied.effect;
+          effect.markets.add(command.market);
+          if (isUserAccount(command.account)) {
+            effect.users.add(command.account);
+            const filled = result.fills.reduce((sum, fill) => sum + fill.size, 0n);
+            const value = result.fills.reduce((sum, fill) => sum + fill.size * fill.price, 0n);
+            const size = result.resting + filled;
+            await tx.insert(perpOrders).values({
+              id: BigInt(result.orderId),
+              userId: command.account,
+              symbol: command.market,
+              side: command.side === 'buy' ? 'Long' : 'Short',
+              orderType: command.type === 'market' ? 'Market' : 'Limit',
+              size: (size > 0n ? size : BigInt(command.size)).toString(),
+              price: command.price ?? null,
+              filledSize: filled.toString(),
+              filledValue: value.toString(),
+              leverage: command.leverage,
+              reduceOnly: command.reduceOnly,
+              postOnly: command.postOnly,
+              status:
+                result.resting > 0n
+                  ? filled > 0n
+                    ? 'PartiallyFilled'
+                    : 'Open'
+                  : filled > 0n
+                    ? 'Filled'
+                    : 'Cancelled',
+              createdAt: new Date(command.at),
+              updatedAt: now(),
+            });
+          }
+          await recordFills(tx, result.fills, effect);
+          effect.fills.push(...result.fills);
+          await markCancelled(tx, result.cancelled, effect);
+          break;
+        }
+        case 'quote': {
+          if (command.k === 'quote') effect.markets.add(command.market);
+          const fills = applied.effect.results.flatMap((result) => result.fills);
+          await recordFills(tx, fills, effect);
+          effect.fills.push(...fills);
+          await markCancelled(
+            tx,
+            applied.effect.results.flatMap((result) => result.cancelled),
+            effect,
+          );
+          break;
+        }
+        case 'cancel':
+          await markCancelled(tx, applied.effect.orderIds, effect);
+          break;
+        case 'liquidate': {
+          const { result } = applied.effect;
+          await markCancelled(tx, result.cancelled, effect);
+          await recordFills(tx, result.fills, effect);
+          effect.fills.push(...result.fills);
+          if (isUserAccount(result.account)) {
+            effect.users.add(result.account);
+            effect.liquidated.push(result.account);
+          }
+          break;
+        }
+        case 'funding': {
+          const { result } = applied.effect;
+          const at = now();
+          await tx.insert(perpFunding).values([
+            {
+              symbol: result.market,
+              rate: result.rate.toString(),
+              userId: null,
+              amount: null,
+              createdAt: at,
+            },
+            ...[...result.payments]
+              .filter(([account]) => isUserAccount(account))
+              .map(([account, amount]) => ({
+                symbol: result.market,
+                rate: result.rate.toString(),
+                userId: account,
+                amount: amount.toString(),
+                createdAt: at,
+              })),
+          ]);
+          for (const account of result.payments.keys()) if (isUserAccount(account)) effect.users.add(account);
+          break;
+        }
+        case 'none':
+          break;
+      }
+      return effect;
+    },
+
+    async insertTransfer(
+      row: {
+        userId: string;
+        kind: 'deposit' | 'withdraw';
+        amount: bigint;
+        walletAddress: string;
+        status: string;
+      },
+      tx: Db = db,
+    ): Promise<PerpTransferRow> {
+      const [inserted] = await tx
+        .insert(perpTransfers)
+        .values({
+          id: randomUUID(),
+          ...row,
+          amount: row.amount.toString(),
+          createdAt: now(),
+          updatedAt: now(),
+        })
+        .returning();
+      return inserted!;
+    },
+
+    async setTransfer(id: string, status: string, signature?: string | null, tx: Db = db): Promise<void> {
+      await tx
+        .update(perpTransfers)
+        .set({ status, ...(signature === undefined ? {} : { signature }), updatedAt: now() })
+        .where(eq(perpTransfers.id, id));
+    },
+
+    transfer: async (id: string, tx: Db = db) =>
+      (await tx.select().from(perpTransfers).where(eq(perpTransfers.id, id)))[0],
+
+    ordersByIds: (ids: bigint[]) => db.select().from(perpOrders).where(inArray(perpOrders.id, ids)),
+
+    pendingTransfers: (userId: string) =>
+      db
+        .select()
+        .from(perpTransfers)
+        .where(and(eq(perpTransfers.userId, userId), inArray(perpTransfers.status, ['pending', 'sending'])))
+        .orderBy(desc(perpTransfers.createdAt))
+        .limit(20),
+
+    /** Withdrawals debited but not known to have landed, older than `before` (crash recovery). */
+    stuckWithdrawals: (before: Date) =>
+      db
+        .select()
+        .from(perpTransfers)
+        .where(
+          and(
+            eq(perpTransfers.kind, 'withdraw'),
+            inArray(perpTransfers.status, ['pending', 'sending']),
+            lt(perpTransfers.updatedAt, before),
+          ),
+        ),
+
+    /** USDC base units debited for withdrawals the vault has not paid yet. */
+    async unpaidWithdrawals(): Promise<bigint> {
+      const [row] = await db
+        .select({ total: sql<string>`coalesce(sum(${perpTransfers.amount}), 0)` })
+        .from(perpTransfers)
+        .where(
+          and(eq(perpTransfers.kind, 'withdraw'), inArray(perpTransfers.status, ['pending', 'sending'])),
+        );
+      return BigInt(row?.total ?? '0');
+    },
+
+    orders: (userId: string, limit: number) =>
+      db
+        .select()
+        .from(perpOrders)
+        .where(eq(perpOrders.userId, userId))
+        .orderBy(
+          sql`case when ${perpOrders.status} in ('Open', 'PartiallyFilled') then 0 else 1 end`,
+          desc(perpOrders.createdAt),
+          desc(perpOrders.id),
+        )
+        .limit(limit),
+
+    trades: (userId: string, limit: number) =>
+      db
+        .select()
+        .from(perpTrades)
+        .where(eq(perpTrades.userId, userId))
+        .orderBy(desc(perpTrades.createdAt))
+        .limit(limit),
+
+    async volumeSince(symbol: string, since: Date): Promise<{ notional: bigint; trades: number }> {
+      const [row] = await db
+        .select({
+          notional: sql<string>`coalesce(sum(${perpFills.notional}), 0)`,
+          trades: sql<number>`count(*)::int`,
+        })
+        .from(perpFills)
+        .where(and(eq(perpFills.symbol, symbol), gte(perpFills.createdAt, since)));
+      return { notional: BigInt(row?.notional ?? '0'), trades: row?.trades ?? 0 };
+    },
+
+    recentFills: (symbol: string, limit: number) =>
+      db
+        .select()
+        .from(perpFills)
+        .where(eq(perpFills.symbol, symbol))
+        .orderBy(desc(perpFills.id))
+        .limit(limit),
+
+    fundingHistory: (symbol: string, limit: number) =>
+      db
+        .select()
+        .from(perpFunding)
+        .where(and(eq(perpFunding.symbol, symbol), isNull(perpFunding.userId)))
+        .orderBy(desc(perpFunding.createdAt))
+        .limit(limit),
+
+    async lastFundingAt(): Promise<Date | null> {
+      const [row] = await db
+        .select({ at: sql<Date | null>`max(${perpFunding.createdAt})` })
+        .from(perpFunding)
+        .where(isNull(perpFunding.userId));
+      return row?.at ? new Date(row.at) : null;
+    },
+
+    async saveTrade(userId: string, trade: unknown): Promise<string> {
+      const id = randomUUID();
+      await db.insert(perpSavedTrades).values({ id, userId, trade, createdAt: now() });
+      return id;
+    },
+  };
+}
+
+export type FuturesRepository = ReturnType<typeof createFuturesRepository>;

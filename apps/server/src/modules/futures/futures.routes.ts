@@ -1,0 +1,262 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import {
+  success,
+  ZFuturesAccountSchema,
+  ZFuturesClosePositionResultSchema,
+  ZFuturesCollateralRequestSchema,
+  ZFuturesDepositSchema,
+  ZFuturesFundingSchema,
+  ZFuturesMarketSchema,
+  ZFuturesOpenInterestSchema,
+  ZFuturesOrderBookSchema,
+  ZFuturesOrderIdParamsSchema,
+  ZFuturesOrderRequestSchema,
+  ZFuturesOrderResultSchema,
+  ZFuturesOrderSchema,
+  ZFuturesPairIdParamsSchema,
+  ZFuturesPairSchema,
+  ZFuturesPositionSchema,
+  ZFuturesCloseRequestSchema,
+  ZFuturesSavedTradeResultSchema,
+  ZFuturesSavedTradeSchema,
+  ZFuturesSymbolParamsSchema,
+  ZFuturesTradeSchema,
+  ZFuturesVolumeSchema,
+  ZFuturesWithdrawSchema,
+} from '@solterm/contracts';
+import { AppError } from '../../lib/app-error';
+import { ok } from '../../lib/reply';
+import type { ZodApp } from '../../lib/zod-app';
+import { authOf } from '../../plugins/authenticate';
+import type { FuturesService } from './futures.service';
+import type { PerpVenue } from './perp-venue';
+
+/** Orders, closes and cancels: each client may send this many a minute. */
+export const FUTURES_ORDER_RATE_LIMIT = { max: 120, timeWindow: 60_000 };
+/** Deposits and withdrawals build or send transactions. */
+export const FUTURES_FUNDS_RATE_LIMIT = { max: 30, timeWindow: 60_000 };
+
+const ZListQuerySchema = z.object({
+  limit: z.coerce
+    .number({ message: 'limit must be a number' })
+    .int({ message: 'limit must be a whole number' })
+    .min(1, { message: 'limit must be at least 1' })
+    .max(50, { message: 'limit must be at most 50' })
+    .default(50),
+});
+
+/** Perpetual futures (part 2 §7 Futures). Market data is public; accounts and trading need a session. */
+export function registerFuturesRoutes(
+  app: ZodApp,
+  deps: { venue: PerpVenue; requireAuth: preHandlerAsyncHookHandler },
+): void {
+  const { venue, requireAuth } = deps;
+  const tags = ['futures'];
+  const security = [{ bearerAuth: [] }];
+  const trading = (): FuturesService => {
+    if (!venue.trading) throw new AppError('FUTURES__VENUE_READ_ONLY');
+    return venue.trading;
+  };
+
+  app.get('/api/futures/pairs', {
+    schema: {
+      tags,
+      summary: 'The perpetual markets',
+      response: { 200: success(z.array(ZFuturesPairSchema)) },
+    },
+    handler: async () => ok(await venue.pairs()),
+  });
+  app.get('/api/futures/pairs/:id', {
+    schema: {
+      tags,
+      summary: 'One perpetual market (SOL-PERP, SOL or SOL/USDC)',
+      params: ZFuturesPairIdParamsSchema,
+      response: { 200: success(ZFuturesPairSchema) },
+    },
+    handler: async (request) => ok(await venue.pair(request.params.id)),
+  });
+  app.get('/api/futures/market/:s', {
+    schema: {
+      tags,
+      summary: 'Oracle, mark and last prices, funding, open interest, 24 h volume and the book',
+      params: ZFuturesSymbolParamsSchema,
+      response: { 200: success(ZFuturesMarketSchema) },
+    },
+    handler: async (request) => ok(await venue.market(request.params.s)),
+  });
+  app.get('/api/futures/orderbook/:s', {
+    schema: {
+      tags,
+      summary: 'The order book with its spread (also pushed on the futures-book:{symbol} channel)',
+      params: ZFuturesSymbolParamsSchema,
+      response: { 200: success(ZFuturesOrderBookSchema) },
+    },
+    handler: async (request) => ok(await venue.book(request.params.s)),
+  });
+  app.get('/api/futures/funding/:s', {
+    schema: {
+      tags,
+      summary: 'The last hourly funding rate, the predicted one and the last 24',
+      params: ZFuturesSymbolParamsSchema,
+      response: { 200: success(ZFuturesFundingSchema) },
+    },
+    handler: async (request) => ok(await venue.funding(request.params.s)),
+  });
+  app.get('/api/futures/open-interest/:s', {
+    schema: {
+      tags,
+      summary: 'Open interest in the base token and in USD',
+      params: ZFuturesSymbolParamsSchema,
+      response: { 200: success(ZFuturesOpenInterestSchema) },
+    },
+    handler: async (request) => ok(await venue.openInterest(request.params.s)),
+  });
+  app.get('/api/futures/volume/:s', {
+    schema: {
+      tags,
+      summary: 'Traded notional and trades over 24 h',
+      params: ZFuturesSymbolParamsSchema,
+      response: { 200: success(ZFuturesVolumeSchema) },
+    },
+    handler: async (request) => ok(await venue.volume(request.params.s)),
+  });
+
+  app.get('/api/futures/account', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'The caller’s futures account: collateral, equity, margins, free collateral',
+      response: { 200: success(ZFuturesAccountSchema) },
+    },
+    handler: async (request) => ok(await trading().account(authOf(request).user)),
+  });
+  app.get('/api/futures/orders', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'The caller’s futures orders, open first, newest first',
+      querystring: ZListQuerySchema,
+      response: { 200: success(z.array(ZFuturesOrderSchema)) },
+    },
+    handler: async (request) => ok(await trading().orders(authOf(request).user, request.query.limit)),
+  });
+  app.get('/api/futures/positions', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'The caller’s open positions, marked to the oracle, with liquidation prices',
+      response: { 200: success(z.array(ZFuturesPositionSchema)) },
+    },
+    handler: async (request) => ok(await trading().positions(authOf(request).user)),
+  });
+  app.get('/api/futures/trades', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary: 'The caller’s fills, newest first',
+      querystring: ZListQuerySchema,
+      response: { 200: success(z.array(ZFuturesTradeSchema)) },
+    },
+    handler: async (request) => ok(await trading().trades(authOf(request).user, request.query.limit)),
+  });
+
+  const funds = { rateLimit: FUTURES_FUNDS_RATE_LIMIT };
+  app.post('/api/futures/account/initialize', {
+    preHandler: requireAuth,
+    config: funds,
+    schema: {
+      tags,
+      security,
+      summary:
+        'Opens the futures account with a first deposit (at least 1 USDC): the transfer your wallet signs',
+      body: ZFuturesCollateralRequestSchema,
+      response: { 200: success(ZFuturesDepositSchema) },
+    },
+    handler: async (request) => ok(await trading().initialize(authOf(request).user, request.body)),
+  });
+  app.post('/api/futures/collateral/deposit', {
+    preHandler: requireAuth,
+    config: funds,
+    schema: {
+      tags,
+      security,
+      summary: 'A USDC deposit (at least 0.01): the transfer your wallet signs',
+      description:
+        'Sign the returned transaction and send it to POST /api/trading/execute-signed-transaction; the collateral is credited when it lands on chain.',
+      body: ZFuturesCollateralRequestSchema,
+      response: { 200: success(ZFuturesDepositSchema) },
+    },
+    handler: async (request) => ok(await trading().deposit(authOf(request).user, request.body)),
+  });
+  app.post('/api/futures/collateral/withdraw', {
+    preHandler: requireAuth,
+    config: funds,
+    schema: {
+      tags,
+      security,
+      summary: 'Sends free collateral from the vault to your wallet (the only destination), on chain',
+      body: ZFuturesCollateralRequestSchema,
+      response: { 200: success(ZFuturesWithdrawSchema) },
+    },
+    handler: async (request) => ok(await trading().withdraw(authOf(request).user, request.body)),
+  });
+
+  const orders = { rateLimit: FUTURES_ORDER_RATE_LIMIT };
+  app.post('/api/futures/order', {
+    preHandler: requireAuth,
+    config: orders,
+    schema: {
+      tags,
+      security,
+      summary:
+        'Places a market or limit order (amount in the base token, leverage 1 to the market’s maximum)',
+      body: ZFuturesOrderRequestSchema,
+      response: { 200: success(ZFuturesOrderResultSchema) },
+    },
+    handler: async (request) => ok(await trading().placeOrder(authOf(request).user, request.body)),
+  });
+  app.post('/api/futures/orders/:id/cancel', {
+    preHandler: requireAuth,
+    config: orders,
+    schema: {
+      tags,
+      security,
+      summary: 'Cancels one of your open orders',
+      params: ZFuturesOrderIdParamsSchema,
+      response: { 200: success(ZFuturesOrderSchema) },
+    },
+    handler: async (request) => ok(await trading().cancelOrder(authOf(request).user, request.params.id)),
+  });
+  app.post('/api/futures/position/close', {
+    preHandler: requireAuth,
+    config: orders,
+    schema: {
+      tags,
+      security,
+      summary: 'Closes a whole position at the market',
+      description:
+        'position_id is the market symbol (SOL-PERP). exit_price is ignored: the close trades at the book, no further than 8 % from the oracle.',
+      body: ZFuturesCloseRequestSchema,
+      response: { 200: success(ZFuturesClosePositionResultSchema) },
+    },
+    handler: async (request) =>
+      ok(await trading().closePosition(authOf(request).user, request.body.position_id)),
+  });
+  app.post('/api/futures/save-trade', {
+    preHandler: requireAuth,
+    config: orders,
+    schema: {
+      tags,
+      security,
+      summary: 'Saves a futures trade record (part 2 §3 futures saved trade)',
+      body: ZFuturesSavedTradeSchema,
+      response: { 200: success(ZFuturesSavedTradeResultSchema) },
+    },
+    handler: async (request) => ok(await trading().saveTrade(authOf(request).user, request.body)),
+  });
+}

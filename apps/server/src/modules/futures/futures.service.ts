@@ -1,0 +1,536 @@
+import { address } from '@solana/kit';
+import {
+  FUTURES_INIT_MIN_DEPOSIT_USDC,
+  FUTURES_MIN_DEPOSIT_USDC,
+  FUTURES_TABLE_ROWS,
+  type TFuturesAccount,
+  type TFuturesCollateralRequest,
+  type TFuturesDeposit,
+  type TFuturesOrder,
+  type TFuturesOrderRequest,
+  type TFuturesPosition,
+  type TFuturesTrade,
+  type ErrorCode,
+} from '@solterm/contracts';
+import {
+  Dec,
+  initialMargin,
+  lotsOf,
+  maintenanceMargin,
+  notionalOf,
+  PerpError,
+  type PerpErrorCode,
+  type PerpExchange,
+  type PerpFill,
+} from '@solterm/engine';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error';
+import { buildTransaction, type ChainService } from '../chain/chain.service';
+import type { Db } from '../../db/database';
+import type { Relay, TicketKind } from '../relay/relay.service';
+import { canTrade, type WalletOwner } from '../wallet/wallet.service';
+import type { FuturesRepository, PerpOrderRow, PerpTradeRow, RecordedEffect } from './futures.repository';
+import { MAKER_ACCOUNT, type PerpCommand } from './perp-commands';
+import type { Applied, PerpLedger } from './perp-ledger';
+import { findPerpMarket, PERP_MARKETS, type PerpMarket } from './perp-markets';
+import { createPerpWire } from './perp-wire';
+import type { PerpVault } from './perp-vault';
+
+const USDC_UNITS = 1_000_000n;
+const MAX_LISTED = 50;
+
+/** Engine refusals as the API's errors (spec §5 and §8 wording). */
+const PERP_ERRORS: Record<PerpErrorCode, ErrorCode> = {
+  MARKET_UNKNOWN: 'FUTURES__MARKET_UNSUPPORTED',
+  MARKET_NO_PRICE: 'FUTURES__NO_MARKET_PRICE',
+  SIZE_INVALID: 'FUTURES__AMOUNT_OR_PRICE_INVALID',
+  SIZE_BELOW_MIN: 'FUTURES__BELOW_MIN_ORDER_SIZE',
+  PRICE_INVALID: 'FUTURES__AMOUNT_OR_PRICE_INVALID',
+  LEVERAGE_INVALID: 'FUTURES__LEVERAGE_INVALID',
+  INSUFFICIENT_MARGIN: 'FUTURES__INSUFFICIENT_MARGIN',
+  POST_ONLY_WOULD_CROSS: 'FUTURES__POST_ONLY_WOULD_CROSS',
+  REDUCE_ONLY_NO_POSITION: 'FUTURES__REDUCE_ONLY_NO_POSITION',
+  NO_LIQUIDITY: 'FUTURES__NO_LIQUIDITY',
+  ORDER_NOT_FOUND: 'FUTURES__ORDER_NOT_FOUND',
+  AMOUNT_INVALID: 'FUTURES__AMOUNT_OR_PRICE_INVALID',
+  INSUFFICIENT_COLLATERAL: 'FUTURES__INSUFFICIENT_FREE_COLLATERAL',
+  ACCOUNT_UNKNOWN: 'FUTURES__NOT_INITIALIZED',
+};
+
+function asAppError(error: unknown): unknown {
+  return error instanceof PerpError ? new AppError(PERP_ERRORS[error.code]) : error;
+}
+
+/** A number the user typed: finite and positive, or the given refusal. */
+function positiveDecimal(input: number | string | undefined, refusal: ErrorCode): Dec {
+  if (input === undefined) throw new AppError(refusal);
+  let value: Dec;
+  try {
+    value = new Dec(typeof input === 'string' ? input.trim() : input);
+  } catch {
+    throw new AppError(refusal);
+  }
+  if (!value.isFinite() || value.lte(0)) throw new AppError(refusal);
+  return value;
+}
+
+/** A deposit ticket remembers its transfer row and amount; the vault credits it when it lands. */
+const ZDepositPayload = z.object({ transferId: z.string(), amount: z.string().regex(/^\d+$/) });
+type DepositPayload = z.infer<typeof ZDepositPayload>;
+
+export interface FuturesServiceDeps {
+  ledger: PerpLedger;
+  repo: FuturesRepository;
+  vault: PerpVault;
+  chain: ChainService;
+  relay: Relay;
+  now: () => Date;
+  /** After a command committed: push books, trades and account updates. */
+  onEffect: (effect: RecordedEffect) => void;
+}
+
+/**
+ * The local perp venue's API (part 2 §7 Futures): accounts funded with USDC held on chain in the
+ * vault, orders into the engine's books, positions marked to the oracle. Every change goes through
+ * the ledger (one command, logged, in a transaction with what it wrote for the users).
+ */
+export function createFuturesService(deps: FuturesServiceDeps) {
+  const { ledger, repo, vault, chain } = deps;
+  const wire = createPerpWire();
+
+  /** Applies a command, writing its effects (and `extra`'s) in its transaction; pushes them after. */
+  async function run<X = undefined>(command: PerpCommand, extra?: (tx: Db, applied: Applied) => Promise<X>) {
+    try {
+      const { applied, recorded } = await ledger.run(command, async (inner, entry) => ({
+        effect: await repo.recordEffect(inner, entry),
+        extra: extra ? await extra(inner, entry) : (undefined as X),
+      }));
+      deps.onEffect(recorded.effect);
+      return { applied, effect: recorded.effect, extra: recorded.extra };
+    } catch (error) {
+      throw asAppError(error);
+    }
+  }
+
+  const depositKind: TicketKind<DepositPayload> = {
+    kind: 'perp_deposit',
+    payload: ZDepositPayload,
+    async onLanded({ tx, ticket, payload, signature }) {
+      await ledger.run(
+        { k: 'deposit', account: ticket.userId, amount: payload.amount, at: deps.now().getTime() },
+        async (inner) => repo.setTransfer(payload.transferId, 'landed', signature, inner),
+        tx,
+      );
+    },
+    async onFailed({ tx, payload, signature }) {
+      await repo.setTransfer(payload.transferId, 'failed', signature, tx);
+    },
+    async afterSettled(ticket) {
+      deps.onEffect({ users: new Set([ticket.userId]), fills: [], liquidated: [], markets: new Set() });
+      return null;
+    },
+  };
+  deps.relay.registerKind(depositKind);
+
+  function walletOf(owner: WalletOwner): string {
+    if (!owner.solanaWalletAddress) throw new AppError('FUTURES__WALLET_REQUIRED');
+    if (!canTrade(owner)) throw new AppError('WALLET__SOLANA_ONLY');
+    return owner.solanaWalletAddress;
+  }
+
+  function marketOf(symbol: string): PerpMarket {
+    const market = findPerpMarket(symbol);
+    if (!market) throw new AppError('FUTURES__MARKET_UNSUPPORTED');
+    return market;
+  }
+
+  async function deposit(
+    owner: WalletOwner,
+    request: TFuturesCollateralRequest,
+    initialize: boolean,
+  ): Promise<TFuturesDeposit> {
+    const wallet = walletOf(owner);
+    const amount = positiveDecimal(request.amount, 'FUTURES__DEPOSIT_INVALID');
+    const exchange = await ledger.read();
+    const exists = exchange.accounts.has(owner.id);
+    if (initialize && exists) throw new AppError('FUTURES__ALREADY_INITIALIZED');
+    if (!initialize && !exists) throw new AppError('FUTURES__NOT_INITIALIZED');
+    if (initialize && amount.lt(FUTURES_INIT_MIN_DEPOSIT_USDC))
+      throw new AppError('FUTURES__INITIAL_DEPOSIT_MINIMUM');
+    if (!initialize && amount.lt(FUTURES_MIN_DEPOSIT_USDC)) throw new AppError('FUTURES__DEPOSIT_MINIMUM');
+    const units = BigInt(amount.times(USDC_UNITS.toString()).toDecimalPlaces(0, Dec.ROUND_DOWN).toFixed());
+    const held = (await vault.walletUsdc(wallet))?.amount ?? 0n;
+    if (held < units) throw new AppError('FUTURES__INSUFFICIENT_USDC');
+    const built = await buildTransaction({
+      feePayer: address(wallet),
+      instructions: await vault.depositInstructions(wallet, units),
+      lifetime: await chain.getLatestBlockhash(),
+    });
+    const transfer = await repo.insertTransfer({
+      userId: owner.id,
+      kind: 'deposit',
+      amount: units,
+      walletAddress: wallet,
+      status: 'pending',
+    });
+    await deps.relay.register({
+      userId: owner.id,
+      kind: depositKind,
+      walletAddress: wallet,
+      messageBytes: built.messageBytes,
+      lastValidBlockHeight: built.lastValidBlockHeight,
+      payload: { transferId: transfer.id, amount: units.toString() },
+    });
+    return {
+      deposit_id: transfer.id,
+      amount: wire.usdc(units),
+      vault_address: vault.address,
+      unsigned_transaction: built.base64,
+      message: `Sign to send ${wire.usdc(units)} USDC to the futures vault (${vault.address}); it is credited to your futures account when it lands.`,
+    };
+  }
+
+  /** Credits back a withdrawal that did not land (once: the transfer's status is the guard). */
+  async function refundWithdrawal(transferId: string, userId: string, units: bigint): Promise<void> {
+    await ledger
+      .run(
+        { k: 'deposit', account: userId, amount: units.toString(), at: deps.now().getTime() },
+        async (tx) => {
+          const current = await repo.transfer(transferId, tx);
+          if (!current || !['pending', 'sending'].includes(current.status)) {
+            throw new Error('already settled');
+          }
+          await repo.setTransfer(transferId, 'refunded', undefined, tx);
+        },
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof Error && error.message === 'already settled')) throw error;
+      });
+  }
+
+  function positionsOf(exchange: PerpExchange, userId: string): TFuturesPosition[] {
+    const account = exchange.accounts.get(userId);
+    if (!account) return [];
+    return [...account.positions].map(([symbol, position]) => {
+      const market = findPerpMarket(symbol)!;
+      const { oracle } = exchange.market(symbol);
+      const notional = notionalOf(position.size, oracle, market.sizeDecimals);
+      const leverage = account.leverage.get(symbol) ?? 1;
+      const margin = initialMargin(notional, leverage);
+      const unrealized = position.quote + (position.size * oracle) / 10n ** BigInt(market.sizeDecimals);
+      const entry = new Dec((-position.quote).toString())
+        .div(position.size.toString())
+        .times(new Dec(10).pow(market.sizeDecimals))
+        .div(1_000_000)
+        .abs();
+      const liquidation = exchange.liquidationPriceOf(account, symbol);
+      return {
+        id: symbol,
+        symbol,
+        market_symbol: symbol,
+        direction: position.size > 0n ? 1 : -1,
+        side: position.size > 0n ? 'Long' : 'Short',
+        size: wire.size(position.size < 0n ? -position.size : position.size, market),
+        entry_price: entry.toFixed(wire.priceDecimals(market) + 2),
+        mark_price: wire.price(oracle, market),
+        pnl:
+          margin > 0n ? new Dec(unrealized.toString()).div(margin.toString()).times(100).toFixed(2) : '0.00',
+        unrealized_pnl: wire.usdc(unrealized),
+        liquidation_price: liquidation
+          ? liquidation.div(1_000_000).toFixed(wire.priceDecimals(market))
+          : null,
+        leverage,
+        margin: wire.usdc(margin),
+        notional: wire.usdc(notional),
+        funding: wire.usdc(position.funding),
+      } satisfies TFuturesPosition;
+    });
+  }
+
+  function tradeToWire(row: PerpTradeRow): TFuturesTrade {
+    const market = findPerpMarket(row.symbol)!;
+    return {
+      id: row.id,
+      order_id: row.orderId.toString(),
+      symbol: row.symbol,
+      side: row.side as TFuturesTrade['side'],
+      role: row.role as TFuturesTrade['role'],
+      size: wire.size(BigInt(row.size), market),
+      price: wire.price(BigInt(row.price), market),
+      fee: wire.usdc(BigInt(row.fee)),
+      realized_pnl: wire.usdc(BigInt(row.realizedPnl)),
+      liquidation: row.liquidation,
+      created_at: row.createdAt.toISOString(),
+    };
+  }
+
+  function fillToWire(fill: PerpFill, userId: string): TFuturesTrade {
+    const market = findPerpMarket(fill.market)!;
+    const taker = fill.taker === userId;
+    const side = taker ? fill.side : fill.side === 'buy' ? 'sell' : 'buy';
+    return {
+      id: `${fill.takerOrderId}:${fill.makerOrderId}`,
+      order_id: String(taker ? fill.takerOrderId : fill.makerOrderId),
+      symbol: fill.market,
+      side: side === 'buy' ? 'Long' : 'Short',
+      role: taker ? 'taker' : 'maker',
+      size: wire.size(fill.size, market),
+      price: wire.price(fill.price, market),
+      fee: wire.usdc(taker ? fill.takerFee : fill.makerFee),
+      realized_pnl: wire.usdc(taker ? fill.takerRealized : fill.makerRealized),
+      liquidation: fill.liquidation,
+      created_at: new Date(fill.at).toISOString(),
+    };
+  }
+
+  function orderToWire(row: PerpOrderRow): TFuturesOrder {
+    const market = findPerpMarket(row.symbol)!;
+    const filled = BigInt(row.filledSize);
+    return {
+      id: row.id.toString(),
+      symbol: row.symbol,
+      side: row.side as TFuturesOrder['side'],
+      order_type: row.orderType as TFuturesOrder['order_type'],
+      size: wire.size(BigInt(row.size), market),
+      price: row.price === null ? null : wire.price(BigInt(row.price), market),
+      filled_size: wire.size(filled, market),
+      average_fill_price:
+        filled > 0n
+          ? new Dec(row.filledValue).div(row.filledSize).div(1_000_000).toFixed(wire.priceDecimals(market))
+          : null,
+      leverage: row.leverage,
+      reduce_only: row.reduceOnly,
+      post_only: row.postOnly,
+      status: row.status as TFuturesOrder['status'],
+      created_at: row.createdAt.toISOString(),
+    };
+  }
+
+  return {
+    wire,
+    depositKind,
+    /** The replicated venue (reads for jobs and tests). */
+    ledger,
+
+    async account(owner: WalletOwner): Promise<TFuturesAccount> {
+      const exchange = await ledger.read();
+      const account = exchange.accounts.get(owner.id);
+      const pending = await repo.pendingTransfers(owner.id);
+      const base = {
+        wallet_address: owner.solanaWalletAddress,
+        vault_address: vault.address,
+        pending_transfers: pending.map((row) => ({
+          id: row.id,
+          kind: row.kind as 'deposit' | 'withdraw',
+          amount: wire.usdc(BigInt(row.amount)),
+          status: row.status,
+        })),
+      };
+      if (!account) {
+        const zero = wire.usdc(0n);
+        return {
+          ...base,
+          initialized: false,
+          collateral: zero,
+          equity: zero,
+          unrealized_pnl: zero,
+          initial_margin: zero,
+          maintenance_margin: zero,
+          free_collateral: zero,
+          leverage: '0.00',
+          open_orders: 0,
+          open_positions: 0,
+        };
+      }
+      const equity = exchange.equityOf(account);
+      let notional = 0n;
+      for (const [symbol, position] of account.positions) {
+        const market = findPerpMarket(symbol)!;
+        notional += notionalOf(position.size, exchange.market(symbol).oracle, market.sizeDecimals);
+      }
+      return {
+        ...base,
+        initialized: true,
+        collateral: wire.usdc(account.collateral),
+        equity: wire.usdc(equity),
+        unrealized_pnl: wire.usdc(equity - account.collateral),
+        initial_margin: wire.usdc(exchange.initialRequirementOf(account)),
+        maintenance_margin: wire.usdc(exchange.maintenanceOf(account)),
+        free_collateral: wire.usdc(exchange.freeCollateralOf(account)),
+        leverage: equity > 0n ? new Dec(notional.toString()).div(equity.toString()).toFixed(2) : '0.00',
+        open_orders: account.orders.size,
+        open_positions: account.positions.size,
+      };
+    },
+
+    initialize: (owner: WalletOwner, request: TFuturesCollateralRequest) => deposit(owner, request, true),
+    deposit: (owner: WalletOwner, request: TFuturesCollateralRequest) => deposit(owner, request, false),
+
+    /**
+     * POST /futures/collateral/withdraw: debits free collateral (refused if the margin of open
+     * positions and orders needs it), then the vault sends the USDC to the owner's wallet — the only
+     * destination. The signed transfer's signature is stored before sending, so a crash is resolved
+     * from the chain; a transfer that cannot land is credited back.
+     */
+    async withdraw(owner: WalletOwner, request: TFuturesCollateralRequest) {
+      const wallet = walletOf(owner);
+      const amount = positiveDecimal(request.amount, 'FUTURES__WITHDRAW_INVALID');
+      const units = BigInt(amount.times(USDC_UNITS.toString()).toDecimalPlaces(0, Dec.ROUND_DOWN).toFixed());
+      if (units <= 0n) throw new AppError('FUTURES__WITHDRAW_INVALID');
+      if (!(await vault.walletUsdc(wallet))) {
+        throw new AppError(
+          'FUTURES__WITHDRAW_INVALID',
+          'Your wallet has no USDC account to receive the withdrawal',
+        );
+      }
+      const built = await vault.buildWithdrawal(wallet, units);
+      const { extra: transfer } = await run(
+        { k: 'withdraw', account: owner.id, amount: units.toString(), at: deps.now().getTime() },
+        async (tx) => {
+          const row = await repo.insertTransfer(
+            { userId: owner.id, kind: 'withdraw', amount: units, walletAddress: wallet, status: 'sending' },
+            tx,
+          );
+          await repo.setTransfer(row.id, 'sending', built.signature!, tx);
+          return row;
+        },
+      );
+      try {
+        await vault.send(built);
+      } catch (error) {
+        await refundWithdrawal(transfer.id, owner.id, units);
+        throw error;
+      }
+      await repo.setTransfer(transfer.id, 'landed', built.signature!);
+      deps.onEffect({ users: new Set([owner.id]), fills: [], liquidated: [], markets: new Set() });
+      return {
+        withdraw_id: transfer.id,
+        amount: wire.usdc(units),
+        signature: built.signature!,
+        status: 'landed' as const,
+      };
+    },
+
+    refundWithdrawal,
+
+    async placeOrder(owner: WalletOwner, request: TFuturesOrderRequest) {
+      walletOf(owner);
+      const market = marketOf(request.symbol);
+      const amount = positiveDecimal(request.amount, 'FUTURES__AMOUNT_OR_PRICE_INVALID');
+      const limit = request.order_type === 'Limit';
+      if (limit && request.price === undefined) throw new AppError('FUTURES__AMOUNT_AND_PRICE_REQUIRED');
+      const price = limit ? positiveDecimal(request.price, 'FUTURES__AMOUNT_OR_PRICE_INVALID') : undefined;
+      if (request.leverage > market.maxLeverage) throw new AppError('FUTURES__LEVERAGE_INVALID');
+      const size = lotsOf(amount, market.sizeDecimals);
+      if (size < market.minSize && !request.reduce_only) throw new AppError('FUTURES__BELOW_MIN_ORDER_SIZE');
+      const exchange = await ledger.read();
+      if (!exchange.accounts.has(owner.id)) throw new AppError('FUTURES__NOT_INITIALIZED');
+      // A limit price off the tick is rounded in the trader's favour (a buy down, a sell up).
+      const side = request.side === 'Long' ? 'buy' : 'sell';
+      const units = price ? wire.priceToTick(price, market, side === 'buy' ? 'down' : 'up') : undefined;
+      if (units !== undefined && units <= 0n) throw new AppError('FUTURES__AMOUNT_OR_PRICE_INVALID');
+      const { applied } = await run({
+        k: 'order',
+        account: owner.id,
+        market: market.symbol,
+        side,
+        type: limit ? 'limit' : 'market',
+        size: size.toString(),
+        price: units?.toString(),
+        leverage: request.leverage,
+        reduceOnly: request.reduce_only,
+        postOnly: request.post_only,
+        ioc: request.ioc,
+        at: deps.now().getTime(),
+      });
+      if (applied.effect.k !== 'order') throw new Error('unexpected effect');
+      const [row] = await repo.ordersByIds([BigInt(applied.effect.result.orderId)]);
+      return {
+        order: orderToWire(row!),
+        fills: applied.effect.result.fills.map((fill) => fillToWire(fill, owner.id)),
+      };
+    },
+
+    async cancelOrder(owner: WalletOwner, orderId: number): Promise<TFuturesOrder> {
+      await run({ k: 'cancel', account: owner.id, orderId, at: deps.now().getTime() });
+      const [row] = await repo.ordersByIds([BigInt(orderId)]);
+      return orderToWire(row!);
+    },
+
+    /**
+     * POST /futures/position/close: a reduce-only market order for the whole position, at the book
+     * (no further than 8 % from the oracle). `exit_price` is ignored: the close trades at the market.
+     */
+    async closePosition(owner: WalletOwner, positionId: string) {
+      walletOf(owner);
+      const exchange = await ledger.read();
+      const market = findPerpMarket(positionId);
+      const position = market ? exchange.accounts.get(owner.id)?.positions.get(market.symbol) : undefined;
+      if (!market || !position) throw new AppError('FUTURES__POSITION_NOT_FOUND');
+      const size = position.size < 0n ? -position.size : position.size;
+      const { applied } = await run({
+        k: 'order',
+        account: owner.id,
+        market: market.symbol,
+        side: position.size > 0n ? 'sell' : 'buy',
+        type: 'market',
+        size: size.toString(),
+        leverage: exchange.accounts.get(owner.id)!.leverage.get(market.symbol) ?? 1,
+        reduceOnly: true,
+        postOnly: false,
+        ioc: true,
+        at: deps.now().getTime(),
+      }).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'FUTURES__NO_LIQUIDITY') {
+          throw new AppError(
+            'FUTURES__NO_LIQUIDITY',
+            'Failed to close position: no liquidity within 8% of the oracle price',
+          );
+        }
+        throw error;
+      });
+      if (applied.effect.k !== 'order') throw new Error('unexpected effect');
+      const fills = applied.effect.result.fills;
+      return {
+        position_id: market.symbol,
+        realized_pnl: wire.usdc(fills.reduce((sum, fill) => sum + fill.takerRealized, 0n)),
+        fills: fills.map((fill) => fillToWire(fill, owner.id)),
+      };
+    },
+
+    async orders(owner: WalletOwner, limit = MAX_LISTED): Promise<TFuturesOrder[]> {
+      return (await repo.orders(owner.id, limit)).map(orderToWire);
+    },
+
+    async positions(owner: WalletOwner): Promise<TFuturesPosition[]> {
+      return positionsOf(await ledger.read(), owner.id);
+    },
+
+    async trades(owner: WalletOwner, limit = MAX_LISTED): Promise<TFuturesTrade[]> {
+      return (await repo.trades(owner.id, limit)).map(tradeToWire);
+    },
+
+    async saveTrade(owner: WalletOwner, trade: unknown) {
+      return { id: await repo.saveTrade(owner.id, trade), saved: true as const };
+    },
+
+    /** The first rows of the tables the page shows (spec §9: 5). */
+    tableRows: FUTURES_TABLE_ROWS,
+
+    /** The markets, in index order. */
+    markets: PERP_MARKETS,
+
+    /** Exposed for jobs: applies a command (maker quotes, oracle, funding, liquidation). */
+    run,
+
+    /** Whether the venue's maker is funded. */
+    async makerFunded(): Promise<boolean> {
+      return (await ledger.read()).accounts.has(MAKER_ACCOUNT);
+    },
+
+    maintenanceOf: (notional: bigint, market: PerpMarket) => maintenanceMargin(notional, market.maxLeverage),
+  };
+}
+
+export type FuturesService = ReturnType<typeof createFuturesService>;
+export type { Applied };

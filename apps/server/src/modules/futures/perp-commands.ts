@@ -1,0 +1,124 @@
+import {
+  Dec,
+  PerpError,
+  type FundingResult,
+  type LiquidationResult,
+  type PerpExchange,
+  type PerpSide,
+  type PlaceOrderResult,
+} from '@solterm/engine';
+
+/** The account the venue's market maker trades as, and the leverage its quotes are margined at. */
+export const MAKER_ACCOUNT = 'venue:maker';
+const MAKER_LEVERAGE = 10;
+
+/**
+ * One change to the perp venue, as stored in the command log (JSON: amounts, sizes and prices are
+ * decimal strings of base units). Applying the same commands in the same order rebuilds the same
+ * venue in any process.
+ */
+export type PerpCommand =
+  | { k: 'deposit'; account: string; amount: string; at: number }
+  | { k: 'withdraw'; account: string; amount: string; at: number }
+  | { k: 'insurance'; amount: string; at: number }
+  | {
+      k: 'order';
+      account: string;
+      market: string;
+      side: PerpSide;
+      type: 'market' | 'limit';
+      size: string;
+      price?: string;
+      leverage: number;
+      reduceOnly: boolean;
+      postOnly: boolean;
+      ioc: boolean;
+      at: number;
+    }
+  | { k: 'cancel'; account: string; orderId: number; at: number }
+  | { k: 'oracle'; prices: Record<string, string>; at: number }
+  /** The maker replaces its quotes in a market: `[price, size]` per level. */
+  | { k: 'quote'; market: string; bids: [string, string][]; asks: [string, string][]; at: number }
+  | { k: 'funding'; market: string; rate: string; at: number }
+  | { k: 'liquidate'; account: string; at: number };
+
+export type PerpEffect =
+  | { k: 'none' }
+  | { k: 'order'; result: PlaceOrderResult }
+  | { k: 'cancel'; orderIds: number[] }
+  | { k: 'quote'; results: PlaceOrderResult[]; cancelled: number[] }
+  | { k: 'funding'; result: FundingResult }
+  | { k: 'liquidate'; result: LiquidationResult };
+
+/** Applies one command; a refusal throws PerpError and changes nothing. */
+export function applyCommand(exchange: PerpExchange, command: PerpCommand): PerpEffect {
+  switch (command.k) {
+    case 'deposit':
+      exchange.deposit(command.account, BigInt(command.amount));
+      return { k: 'none' };
+    case 'withdraw':
+      exchange.withdraw(command.account, BigInt(command.amount));
+      return { k: 'none' };
+    case 'insurance':
+      exchange.fundInsurance(BigInt(command.amount));
+      return { k: 'none' };
+    case 'order':
+      return {
+        k: 'order',
+        result: exchange.placeOrder({
+          account: command.account,
+          market: command.market,
+          side: command.side,
+          type: command.type,
+          size: BigInt(command.size),
+          price: command.price === undefined ? undefined : BigInt(command.price),
+          leverage: command.leverage,
+          reduceOnly: command.reduceOnly,
+          postOnly: command.postOnly,
+          ioc: command.ioc,
+          at: command.at,
+        }),
+      };
+    case 'cancel':
+      exchange.cancelOrder(command.account, command.orderId);
+      return { k: 'cancel', orderIds: [command.orderId] };
+    case 'oracle':
+      for (const [market, price] of Object.entries(command.prices)) exchange.setOracle(market, BigInt(price));
+      return { k: 'none' };
+    case 'quote': {
+      const cancelled = exchange.cancelAll(MAKER_ACCOUNT, command.market);
+      const results: PlaceOrderResult[] = [];
+      const levels = [
+        ...command.bids.map(([price, size]) => ({ side: 'buy' as const, price, size })),
+        ...command.asks.map(([price, size]) => ({ side: 'sell' as const, price, size })),
+      ];
+      for (const level of levels) {
+        try {
+          results.push(
+            exchange.placeOrder({
+              account: MAKER_ACCOUNT,
+              market: command.market,
+              side: level.side,
+              type: 'limit',
+              size: BigInt(level.size),
+              price: BigInt(level.price),
+              leverage: MAKER_LEVERAGE,
+              at: command.at,
+            }),
+          );
+        } catch (error) {
+          // A level the maker cannot margin is skipped (the same way in every replay).
+          if (!(error instanceof PerpError)) throw error;
+        }
+      }
+      return { k: 'quote', results, cancelled };
+    }
+    case 'funding':
+      return {
+        k: 'funding',
+        result: exchange.applyFunding(command.market, new Dec(command.rate), command.at),
+      };
+    case 'liquidate':
+      return { k: 'liquidate', result: exchange.liquidate(command.account, command.at) };
+  }
+}

@@ -1,0 +1,242 @@
+import { Dec, fundingRate, PERP_FUNDING_INTERVAL_MS, priceUnitsOf, type PerpExchange } from '@solterm/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RecurringJob } from '../../jobs/scheduler';
+import type { ChainService } from '../chain/chain.service';
+import type { MarketService } from '../market/market.service';
+import type { FuturesRepository } from './futures.repository';
+import type { FuturesService } from './futures.service';
+import { markOf } from './futures-markets';
+import { MAKER_ACCOUNT } from './perp-commands';
+import type { PerpLedger } from './perp-ledger';
+import { PERP_MARKETS, type PerpMarket } from './perp-markets';
+import type { PerpVault } from './perp-vault';
+
+/** The maker's collateral and the insurance fund, minted into the vault once (embedded cluster). */
+export const MAKER_COLLATERAL = 5_000_000n * 1_000_000n;
+export const INSURANCE_SEED = 100_000n * 1_000_000n;
+/** Maker: levels a side, notional per level, the first level's distance and the step, in bps of the oracle. */
+const MAKER_LEVELS = 10;
+const MAKER_LEVEL_NOTIONAL = 20_000n * 1_000_000n;
+const MAKER_HALF_SPREAD_BPS = 2n;
+const MAKER_STEP_BPS = 3n;
+/** Past this inventory (notional) the maker quotes only the side that reduces it. */
+const MAKER_MAX_INVENTORY = 1_000_000n * 1_000_000n;
+/** A withdrawal not known to have landed after this long is resolved from the chain. */
+const STUCK_WITHDRAWAL_MS = 120_000;
+
+/**
+ * The maker's quotes around the oracle: `MAKER_LEVELS` levels a side, the first 2 bps away (at
+ * least a tick) and then every 3 bps, each about 20,000 USDC; past 1,000,000 USDC of inventory only
+ * the reducing side is quoted. Prices and sizes are base units; pure.
+ */
+export function makerQuotes(market: PerpMarket, oracle: bigint, inventory: bigint) {
+  const step = (bps: bigint) => {
+    const raw = (oracle * bps) / 10_000n;
+    return raw < market.tick ? market.tick : (raw / market.tick) * market.tick;
+  };
+  const mid = (oracle / market.tick) * market.tick;
+  const half = step(MAKER_HALF_SPREAD_BPS);
+  const gap = step(MAKER_STEP_BPS);
+  const size = (MAKER_LEVEL_NOTIONAL * 10n ** BigInt(market.sizeDecimals)) / oracle;
+  const lots = size < market.minSize ? market.minSize : size;
+  const inventoryNotional =
+    ((inventory < 0n ? -inventory : inventory) * oracle) / 10n ** BigInt(market.sizeDecimals);
+  const heavy = inventoryNotional > MAKER_MAX_INVENTORY;
+  const bids: [string, string][] = [];
+  const asks: [string, string][] = [];
+  for (let level = 0n; level < BigInt(MAKER_LEVELS); level++) {
+    const bid = mid - half - level * gap;
+    const ask = mid + half + level * gap;
+    if (bid > 0n && !(heavy && inventory > 0n)) bids.push([bid.toString(), lots.toString()]);
+    if (!(heavy && inventory < 0n)) asks.push([ask.toString(), lots.toString()]);
+  }
+  return { bids, asks };
+}
+
+export interface PerpKeeperDeps {
+  ledger: PerpLedger;
+  service: FuturesService;
+  repo: FuturesRepository;
+  vault: PerpVault;
+  market: MarketService;
+  chain: ChainService;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  intervalMs?: number;
+}
+
+/**
+ * The venue's single-owner job: funds the maker and insurance fund once, moves the oracles to the
+ * market feed, re-quotes the maker where the oracle moved, liquidates accounts below maintenance on
+ * every oracle move, pays funding each hour from the hour's mark/oracle premium, reconciles the
+ * vault with the ledger and resolves withdrawals interrupted by a crash.
+ */
+export function createPerpKeeper(deps: PerpKeeperDeps) {
+  const { ledger, service, repo, vault, market, log } = deps;
+  /** Premium samples of the current hour per market: Σ mark and Σ oracle (time-weighted by tick). */
+  const samples = new Map<string, { mark: bigint; oracle: bigint; n: bigint }>();
+  let lastFundingAt: Date | null = null;
+  let lastReconciledAt = 0;
+  let lastReconciliation: { vault: bigint; owed: bigint; at: Date } | null = null;
+
+  async function bootstrap(): Promise<boolean> {
+    if (await service.makerFunded()) return true;
+    if (!vault.canMint()) return false;
+    await vault.ensureReady();
+    await vault.mint(MAKER_COLLATERAL + INSURANCE_SEED);
+    const at = deps.now().getTime();
+    await service.run({ k: 'deposit', account: MAKER_ACCOUNT, amount: MAKER_COLLATERAL.toString(), at });
+    await service.run({ k: 'insurance', amount: INSURANCE_SEED.toString(), at });
+    log.info({ vault: vault.address }, 'perp venue funded: maker collateral and insurance fund');
+    return true;
+  }
+
+  async function oracles(exchange: PerpExchange): Promise<PerpMarket[]> {
+    const prices: Record<string, string> = {};
+    const moved: PerpMarket[] = [];
+    await Promise.all(
+      PERP_MARKETS.map(async (perp) => {
+        try {
+          const price = await market.getUsdPrice(await market.resolveToken(perp.baseSymbol));
+          const units = priceUnitsOf(new Dec(price), perp.tick);
+          if (units > 0n && units !== exchange.market(perp.symbol).oracle) {
+            prices[perp.symbol] = units.toString();
+            moved.push(perp);
+          }
+        } catch (error) {
+          log.warn({ err: error, market: perp.symbol }, 'no oracle price for a perp market');
+        }
+      }),
+    );
+    if (moved.length > 0) await service.run({ k: 'oracle', prices, at: deps.now().getTime() });
+    return moved;
+  }
+
+  async function quote(exchange: PerpExchange, perp: PerpMarket): Promise<void> {
+    const state = exchange.market(perp.symbol);
+    if (state.oracle <= 0n) return;
+    const inventory = exchange.accounts.get(MAKER_ACCOUNT)?.positions.get(perp.symbol)?.size ?? 0n;
+    const { bids, asks } = makerQuotes(perp, state.oracle, inventory);
+    await service.run({ k: 'quote', market: perp.symbol, bids, asks, at: deps.now().getTime() });
+  }
+
+  async function liquidate(): Promise<number> {
+    const exchange = await ledger.read();
+    const accounts = exchange.liquidatable().filter((id) => id !== MAKER_ACCOUNT);
+    for (const account of accounts) {
+      await service.run({ k: 'liquidate', account, at: deps.now().getTime() });
+    }
+    return accounts.length;
+  }
+
+  function sample(exchange: PerpExchange): void {
+    for (const perp of PERP_MARKETS) {
+      const oracle = exchange.market(perp.symbol).oracle;
+      if (oracle <= 0n) continue;
+      const entry = samples.get(perp.symbol) ?? { mark: 0n, oracle: 0n, n: 0n };
+      entry.mark += markOf(exchange, perp.symbol);
+      entry.oracle += oracle;
+      entry.n += 1n;
+      samples.set(perp.symbol, entry);
+    }
+  }
+
+  async function fund(): Promise<boolean> {
+    const now = deps.now();
+    lastFundingAt ??= (await repo.lastFundingAt()) ?? now;
+    const hour = (at: Date) => Math.floor(at.getTime() / PERP_FUNDING_INTERVAL_MS);
+    if (hour(now) <= hour(lastFundingAt)) return false;
+    for (const perp of PERP_MARKETS) {
+      const entry = samples.get(perp.symbol);
+      const rate =
+        entry && entry.n > 0n
+          ? fundingRate(
+              new Dec(entry.mark.toString()).div(entry.n.toString()),
+              new Dec(entry.oracle.toString()).div(entry.n.toString()),
+            )
+          : new Dec(0);
+      await service.run({ k: 'funding', market: perp.symbol, rate: rate.toFixed(), at: now.getTime() });
+    }
+    samples.clear();
+    lastFundingAt = now;
+    return true;
+  }
+
+  async function reconcile(): Promise<void> {
+    const [held, exchange, unpaid] = await Promise.all([
+      vault.balance(),
+      ledger.read(),
+      repo.unpaidWithdrawals(),
+    ]);
+    const owed = exchange.totalValue() + unpaid;
+    lastReconciliation = { vault: held, owed, at: deps.now() };
+    if (held < owed)
+      log.error(
+        { vault: held.toString(), owed: owed.toString() },
+        'perp vault holds less than the venue owes',
+      );
+    else if (held > owed)
+      log.warn(
+        { vault: held.toString(), owed: owed.toString() },
+        'perp vault holds more than the venue owes',
+      );
+  }
+
+  async function resolveStuckWithdrawals(): Promise<void> {
+    const before = new Date(deps.now().getTime() - STUCK_WITHDRAWAL_MS);
+    for (const transfer of await repo.stuckWithdrawals(before)) {
+      // Two minutes on, the transfer's blockhash has expired: it landed (ok or failed) or never will.
+      const [status] = transfer.signature
+        ? await deps.chain.getSignatureStatuses([transfer.signature])
+        : [null];
+      if (status && status.err === null) await repo.setTransfer(transfer.id, 'landed');
+      else await service.refundWithdrawal(transfer.id, transfer.userId, BigInt(transfer.amount));
+    }
+  }
+
+  /** One pass; `force` re-quotes every market (first pass, tests). */
+  async function tick(force = false): Promise<void> {
+    if (!(await bootstrap())) return;
+    const moved = await oracles(await ledger.read());
+    const exchange = await ledger.read();
+    const toQuote = force
+      ? PERP_MARKETS
+      : PERP_MARKETS.filter(
+          (perp) =>
+            moved.includes(perp) ||
+            ![...(exchange.accounts.get(MAKER_ACCOUNT)?.orders ?? [])].some(
+              (id) => exchange.findOrder(id)?.market === perp.symbol,
+            ),
+        );
+    for (const perp of toQuote) await quote(exchange, perp);
+    if (moved.length > 0 || force) await liquidate();
+    sample(await ledger.read());
+    await fund();
+    if (deps.now().getTime() - lastReconciledAt >= 60_000) {
+      lastReconciledAt = deps.now().getTime();
+      await reconcile();
+      await resolveStuckWithdrawals();
+    }
+  }
+
+  return {
+    tick,
+    liquidate,
+    fund,
+    reconcile,
+    lastReconciliation: () => lastReconciliation,
+    job(): RecurringJob {
+      let first = true;
+      return {
+        name: 'perp-keeper',
+        intervalMs: deps.intervalMs ?? 1000,
+        async run() {
+          await tick(first);
+          first = false;
+        },
+      };
+    },
+  };
+}
+
+export type PerpKeeper = ReturnType<typeof createPerpKeeper>;

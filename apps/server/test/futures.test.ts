@@ -1,0 +1,508 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  USDC_MINT,
+  type TFuturesAccount,
+  type TFuturesDeposit,
+  type TFuturesMarket,
+  type TFuturesOrder,
+  type TFuturesPair,
+  type TFuturesPosition,
+  type TFuturesTrade,
+} from '@solterm/contracts';
+import { snapshotOf } from '@solterm/engine';
+import pino from 'pino';
+import {
+  bearer,
+  call,
+  createClock,
+  createTestApp,
+  openTestDatabase,
+  type TestApp,
+  type TestDatabase,
+} from './helpers/test-app';
+import { fundedWalletUser, type SolanaSigningWallet } from './helpers/wallets';
+import { createPerpLedger } from '../src/modules/futures/perp-ledger';
+import { PERP_MARKETS } from '../src/modules/futures/perp-markets';
+import { makerQuotes } from '../src/modules/futures/perp-keeper';
+import { MAKER_ACCOUNT } from '../src/modules/futures/perp-commands';
+
+// The local perp venue end to end on the embedded cluster: USDC deposits signed by the wallet into
+// the venue's vault (credited when they land), orders against the maker and each other, positions
+// marked to the oracle, liquidation, funding, withdrawals from the vault to the owner only — and the
+// vault's on-chain balance equal to what the venue owes throughout.
+
+const NOW = new Date('2026-01-15T12:00:30Z');
+
+interface User {
+  token: string;
+  wallet: SolanaSigningWallet;
+}
+
+describe('perpetual futures on the embedded cluster', () => {
+  let database: TestDatabase;
+  let app: TestApp;
+  let alice: User;
+  let bob: User;
+
+  const get = <T>(url: string, user?: User) =>
+    call<T>(app, { method: 'GET', url, headers: user ? bearer(user.token) : {} });
+  const post = <T>(url: string, user: User, payload: object = {}) =>
+    call<T>(app, { method: 'POST', url, payload, headers: bearer(user.token) });
+  const rpc = async <T>(method: string, params: unknown[]): Promise<T> => {
+    const { body } = await call<never>(app, {
+      method: 'POST',
+      url: '/rpc',
+      payload: { jsonrpc: '2.0', id: 1, method, params },
+    });
+    return (body as unknown as { result: T }).result;
+  };
+  const usdcOf = async (owner: string) => {
+    const { value } = await rpc<{
+      value: { account: { data: { parsed: { info: { tokenAmount: { amount: string } } } } } }[];
+    }>('getTokenAccountsByOwner', [
+      owner,
+      { mint: USDC_MINT },
+      { encoding: 'jsonParsed', commitment: 'confirmed' },
+    ]);
+    return value.reduce((sum, row) => sum + BigInt(row.account.data.parsed.info.tokenAmount.amount), 0n);
+  };
+  const venue = () => app.perpVenue.trading!;
+  const keeper = () => app.perpKeeper!;
+  const account = async (user: User) => (await get<TFuturesAccount>('/api/futures/account', user)).body.data;
+
+  /** Moves a market's oracle by `bps` and lets the maker re-quote around it. */
+  async function moveOracle(symbol: string, bps: bigint) {
+    const perp = PERP_MARKETS.find((m) => m.symbol === symbol)!;
+    const { ledger } = venue();
+    const state = (await ledger.read()).market(symbol);
+    const next = ((state.oracle * (10_000n + bps)) / 10_000n / perp.tick) * perp.tick;
+    await venue().run({ k: 'oracle', prices: { [symbol]: next.toString() }, at: app.clock.now().getTime() });
+    const inventory = (await ledger.read()).accounts.get(MAKER_ACCOUNT)?.positions.get(symbol)?.size ?? 0n;
+    const { bids, asks } = makerQuotes(perp, next, inventory);
+    await venue().run({ k: 'quote', market: symbol, bids, asks, at: app.clock.now().getTime() });
+    return next;
+  }
+
+  /** A second ledger over the same database: what another process (or a restart) rebuilds. */
+  function internals() {
+    return {
+      ledger: createPerpLedger({
+        database: database.database,
+        markets: PERP_MARKETS,
+        log: pino({ level: 'silent' }),
+      }),
+    };
+  }
+
+  async function deposit(user: User, url: string, amount: number | string) {
+    const built = await post<TFuturesDeposit>(url, user, { amount });
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    const executed = await post<{ transaction_hash: string }>(
+      '/api/trading/execute-signed-transaction',
+      user,
+      {
+        signed_transaction: user.wallet.signTransaction(built.body.data.unsigned_transaction),
+      },
+    );
+    expect(executed.status, JSON.stringify(executed.body)).toBe(200);
+    return built.body.data;
+  }
+
+  async function vaultMatchesLedger() {
+    await keeper().reconcile();
+    const reconciliation = keeper().lastReconciliation()!;
+    expect(reconciliation.vault).toBe(reconciliation.owed);
+  }
+
+  beforeAll(async () => {
+    database = await openTestDatabase('pglite');
+    app = await createTestApp({
+      database,
+      clock: createClock(NOW),
+      env: { MARKET_SEED: 'futures', MARKET_TICK_MS: '3600000', JOBS: 'off' },
+    });
+    alice = await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 1000 });
+    bob = await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 1000 });
+    await keeper().tick(true);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.cleanup();
+  });
+
+  it('lists the markets publicly, each priced by the oracle and quoted by the maker', async () => {
+    const pairs = await get<TFuturesPair[]>('/api/futures/pairs');
+    expect(pairs.status).toBe(200);
+    expect(pairs.body.data.map((pair) => pair.symbol)).toEqual(
+      expect.arrayContaining(['SOL-PERP', 'BTC-PERP', 'ETH-PERP']),
+    );
+    expect(pairs.body.data.length).toBeGreaterThanOrEqual(8);
+    expect(pairs.body.data.every((pair) => pair.oracle_price !== null)).toBe(true);
+    const sol = await get<TFuturesPair>('/api/futures/pairs/SOL%2FUSDC');
+    expect(sol.body.data).toMatchObject({ symbol: 'SOL-PERP', max_leverage: 100, min_order_size: '0.001' });
+    expect((await get('/api/futures/pairs/DOGE-PERP')).status).toBe(404);
+    const market = await get<TFuturesMarket>('/api/futures/market/SOL-PERP');
+    expect(market.status).toBe(200);
+    const book = market.body.data.order_book;
+    expect(book.bids).toHaveLength(10);
+    expect(book.asks).toHaveLength(10);
+    expect(Number(book.best_bid)).toBeLessThan(Number(book.best_ask));
+    expect(Number(book.spread)).toBeGreaterThan(0);
+    for (const path of ['funding', 'open-interest', 'volume']) {
+      expect((await get(`/api/futures/${path}/BTC-PERP`)).status).toBe(200);
+      expect((await get(`/api/futures/${path}/NOPE-PERP`)).status).toBe(404);
+    }
+  });
+
+  it('needs a session for accounts and trading', async () => {
+    for (const url of [
+      '/api/futures/account',
+      '/api/futures/orders',
+      '/api/futures/positions',
+      '/api/futures/trades',
+    ]) {
+      expect((await call(app, { method: 'GET', url })).status).toBe(401);
+    }
+    const order = { symbol: 'SOL-PERP', side: 'Long', order_type: 'Market', amount: 1, leverage: 10 };
+    expect((await call(app, { method: 'POST', url: '/api/futures/order', payload: order })).status).toBe(401);
+    expect(
+      (await call(app, { method: 'POST', url: '/api/futures/account/initialize', payload: { amount: 5 } }))
+        .status,
+    ).toBe(401);
+  });
+
+  it('refuses deposits outside the rules, and moves nothing', async () => {
+    expect((await account(alice)).initialized).toBe(false);
+    const cases: [string, object, string][] = [
+      ['/api/futures/collateral/deposit', { amount: 5 }, 'FUTURES__NOT_INITIALIZED'],
+      ['/api/futures/account/initialize', { amount: 0.5 }, 'FUTURES__INITIAL_DEPOSIT_MINIMUM'],
+      ['/api/futures/account/initialize', { amount: 0 }, 'FUTURES__DEPOSIT_INVALID'],
+      ['/api/futures/account/initialize', { amount: -3 }, 'FUTURES__DEPOSIT_INVALID'],
+      ['/api/futures/account/initialize', { amount: 'abc' }, 'FUTURES__DEPOSIT_INVALID'],
+      ['/api/futures/account/initialize', { amount: 5000 }, 'FUTURES__INSUFFICIENT_USDC'],
+    ];
+    const held = await usdcOf(alice.wallet.address);
+    for (const [url, payload, code] of cases) {
+      const { status, body } = await post(url, alice, payload);
+      expect(status, JSON.stringify(body)).toBe(400);
+      expect(body.code).toBe(code);
+    }
+    const minimum = await post('/api/futures/account/initialize', alice, { amount: 0.5 });
+    expect(minimum.body.error).toBe('Minimum deposit amount is 1 USDC');
+    expect((await post('/api/futures/account/initialize', alice, { amount: 0 })).body.error).toBe(
+      'Invalid deposit amount',
+    );
+    expect(await usdcOf(alice.wallet.address)).toBe(held);
+  });
+
+  it('initializes with 100 USDC: the wallet signs a transfer into the vault, credited when it lands', async () => {
+    const held = await usdcOf(alice.wallet.address);
+    const built = await deposit(alice, '/api/futures/account/initialize', 100);
+    expect(built.vault_address).toBe((await account(alice)).vault_address);
+    const after = await account(alice);
+    expect(after).toMatchObject({
+      initialized: true,
+      collateral: '100.000000',
+      equity: '100.000000',
+      free_collateral: '100.000000',
+    });
+    expect(await usdcOf(alice.wallet.address)).toBe(held - 100_000_000n);
+    expect((await post('/api/futures/account/initialize', alice, { amount: 5 })).body.code).toBe(
+      'FUTURES__ALREADY_INITIALIZED',
+    );
+    await deposit(alice, '/api/futures/collateral/deposit', '0.01');
+    expect((await account(alice)).collateral).toBe('100.010000');
+    expect((await post('/api/futures/collateral/deposit', alice, { amount: 0.001 })).body.error).toBe(
+      'Minimum deposit amount is 0.01 USDC',
+    );
+    await deposit(bob, '/api/futures/account/initialize', 200);
+    await vaultMatchesLedger();
+  });
+
+  it('refuses bad orders with the spec’s messages, and changes nothing', async () => {
+    const before = await account(alice);
+    const order = { symbol: 'SOL-PERP', side: 'Long', order_type: 'Market', amount: 0.1, leverage: 10 };
+    const cases: [object, number, string][] = [
+      [{ ...order, leverage: 0 }, 400, 'VALIDATION__INVALID_INPUT'],
+      [{ ...order, leverage: 101 }, 400, 'VALIDATION__INVALID_INPUT'],
+      [{ ...order, leverage: 2.5 }, 400, 'VALIDATION__INVALID_INPUT'],
+      [{ ...order, symbol: 'JUP-PERP', leverage: 50 }, 400, 'FUTURES__LEVERAGE_INVALID'],
+      [{ ...order, amount: 0 }, 400, 'FUTURES__AMOUNT_OR_PRICE_INVALID'],
+      [{ ...order, amount: -1 }, 400, 'FUTURES__AMOUNT_OR_PRICE_INVALID'],
+      [{ ...order, amount: 'NaN' }, 400, 'FUTURES__AMOUNT_OR_PRICE_INVALID'],
+      [{ ...order, amount: 0.0001 }, 400, 'FUTURES__BELOW_MIN_ORDER_SIZE'],
+      [{ ...order, order_type: 'Limit' }, 400, 'FUTURES__AMOUNT_AND_PRICE_REQUIRED'],
+      [{ ...order, order_type: 'Limit', price: 0 }, 400, 'FUTURES__AMOUNT_OR_PRICE_INVALID'],
+      [{ ...order, amount: 1000 }, 400, 'FUTURES__INSUFFICIENT_MARGIN'],
+      [{ ...order, symbol: 'DOGE-PERP' }, 404, 'FUTURES__MARKET_UNSUPPORTED'],
+      [{ ...order, side: 'Short', reduce_only: true }, 400, 'FUTURES__REDUCE_ONLY_NO_POSITION'],
+    ];
+    for (const [payload, status, code] of cases) {
+      const answer = await post('/api/futures/order', alice, payload);
+      expect(answer.status, JSON.stringify(payload)).toBe(status);
+      expect(answer.body.code, JSON.stringify(answer.body)).toBe(code);
+    }
+    expect((await post('/api/futures/order', alice, { ...order, amount: 0 })).body.error).toBe(
+      'Amount/Price invalid',
+    );
+    expect((await post('/api/futures/order', alice, { ...order, order_type: 'Limit' })).body.error).toBe(
+      'Enter amount and price',
+    );
+    const uninitialized = await fundedWalletUser(app, { amount_sol: 1, amount_usdc: 0 });
+    expect((await post('/api/futures/order', uninitialized, order)).body.code).toBe(
+      'FUTURES__NOT_INITIALIZED',
+    );
+    expect(await account(alice)).toEqual(before);
+  });
+
+  it('opens a 10x SOL long at the market, with its liquidation price, and closes it with PnL', async () => {
+    const market = (await get<TFuturesMarket>('/api/futures/market/SOL-PERP')).body.data;
+    const amount = Number((400 / Number(market.oracle_price)).toFixed(3));
+    const opened = await post<{ order: TFuturesOrder; fills: TFuturesTrade[] }>('/api/futures/order', alice, {
+      symbol: 'SOL-PERP',
+      side: 'Long',
+      order_type: 'Market',
+      amount,
+      leverage: 10,
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    expect(opened.body.data.order).toMatchObject({ status: 'Filled', side: 'Long', leverage: 10 });
+    expect(Number(opened.body.data.fills[0]!.price)).toBe(Number(market.order_book.best_ask));
+    const [position] = (await get<TFuturesPosition[]>('/api/futures/positions', alice)).body.data;
+    expect(position).toMatchObject({ id: 'SOL-PERP', side: 'Long', direction: 1, leverage: 10 });
+    expect(Number(position!.size)).toBe(amount);
+    const liquidation = Number(position!.liquidation_price);
+    expect(liquidation).toBeGreaterThan(0);
+    expect(liquidation).toBeLessThan(Number(position!.entry_price));
+    const collateralBefore = Number((await account(alice)).collateral);
+
+    // The market rises 2 %: the long gains, and closing realizes it into the collateral.
+    await moveOracle('SOL-PERP', 200n);
+    const marked = (await get<TFuturesPosition[]>('/api/futures/positions', alice)).body.data[0]!;
+    expect(Number(marked.unrealized_pnl)).toBeGreaterThan(0);
+    const closed = await post<{ realized_pnl: string; fills: TFuturesTrade[] }>(
+      '/api/futures/position/close',
+      alice,
+      {
+        position_id: 'SOL-PERP',
+        exit_price: 1,
+      },
+    );
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    const realized = Number(closed.body.data.realized_pnl);
+    expect(realized).toBeGreaterThan(0);
+    const fee = Number(closed.body.data.fills.reduce((sum, fill) => sum + Number(fill.fee), 0));
+    expect(Number((await account(alice)).collateral)).toBeCloseTo(collateralBefore + realized - fee, 5);
+    expect((await get<TFuturesPosition[]>('/api/futures/positions', alice)).body.data).toEqual([]);
+    expect(
+      (await post('/api/futures/position/close', alice, { position_id: 'SOL-PERP' })).body,
+    ).toMatchObject({
+      code: 'FUTURES__POSITION_NOT_FOUND',
+      error: 'Failed to close position',
+    });
+    await vaultMatchesLedger();
+  });
+
+  it('rests a 5x BTC short limit order that fills when the market reaches it; cancels are the owner’s only', async () => {
+    const oracle = Number((await get<TFuturesMarket>('/api/futures/market/BTC-PERP')).body.data.oracle_price);
+    const price = Math.round(oracle * 1.005);
+    const placed = await post<{ order: TFuturesOrder }>('/api/futures/order', alice, {
+      symbol: 'BTC-PERP',
+      side: 'Short',
+      order_type: 'Limit',
+      amount: 0.002,
+      price,
+      leverage: 5,
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    expect(placed.body.data.order.status).toBe('Open');
+    const id = placed.body.data.order.id;
+    const book = (await get<TFuturesMarket>('/api/futures/market/BTC-PERP')).body.data.order_book;
+    expect(book.asks.some((level) => Number(level.price) === price)).toBe(true);
+    expect((await post(`/api/futures/orders/${id}/cancel`, bob)).status).toBe(404);
+    await moveOracle('BTC-PERP', 100n); // the maker's bids now cross the resting ask
+    const [order] = (await get<TFuturesOrder[]>('/api/futures/orders', alice)).body.data;
+    expect(order).toMatchObject({ id, status: 'Filled', average_fill_price: `${price}` });
+    const short = (await get<TFuturesPosition[]>('/api/futures/positions', alice)).body.data.find(
+      (p) => p.symbol === 'BTC-PERP',
+    );
+    expect(short).toMatchObject({ side: 'Short', direction: -1, leverage: 5, size: '0.0020' });
+    // A second limit far away rests, and its owner cancels it.
+    const resting = await post<{ order: TFuturesOrder }>('/api/futures/order', alice, {
+      symbol: 'BTC-PERP',
+      side: 'Long',
+      order_type: 'Limit',
+      amount: 0.001,
+      price: Math.round(oracle * 0.9),
+      leverage: 5,
+    });
+    const cancelled = await post<TFuturesOrder>(
+      `/api/futures/orders/${resting.body.data.order.id}/cancel`,
+      alice,
+    );
+    expect(cancelled.body.data.status).toBe('Cancelled');
+    expect((await post(`/api/futures/orders/${resting.body.data.order.id}/cancel`, alice)).status).toBe(404);
+    await post('/api/futures/position/close', alice, { position_id: 'BTC-PERP' });
+    await vaultMatchesLedger();
+  });
+
+  it('users’ orders match each other, not only the maker', async () => {
+    const oracle = Number((await get<TFuturesMarket>('/api/futures/market/ETH-PERP')).body.data.oracle_price);
+    const price = Number((oracle * 1.0001).toFixed(1)); // inside the maker's spread
+    const ask = await post<{ order: TFuturesOrder }>('/api/futures/order', bob, {
+      symbol: 'ETH-PERP',
+      side: 'Short',
+      order_type: 'Limit',
+      amount: 0.01,
+      price,
+      leverage: 3,
+      post_only: true,
+    });
+    expect(ask.status, JSON.stringify(ask.body)).toBe(200);
+    const take = await post<{ fills: TFuturesTrade[] }>('/api/futures/order', alice, {
+      symbol: 'ETH-PERP',
+      side: 'Long',
+      order_type: 'Limit',
+      amount: 0.01,
+      price,
+      leverage: 3,
+    });
+    expect(take.body.data.fills).toHaveLength(1);
+    expect(take.body.data.fills[0]).toMatchObject({ role: 'taker', price: price.toFixed(1) });
+    const bobTrades = (await get<TFuturesTrade[]>('/api/futures/trades', bob)).body.data;
+    expect(bobTrades[0]).toMatchObject({ role: 'maker', side: 'Short', symbol: 'ETH-PERP' });
+    await post('/api/futures/position/close', alice, { position_id: 'ETH-PERP' });
+    await post('/api/futures/position/close', bob, { position_id: 'ETH-PERP' });
+  });
+
+  it('concurrent orders that together exceed the margin: only what the collateral covers is accepted', async () => {
+    const equity = Number((await account(bob)).equity);
+    const oracle = Number((await get<TFuturesMarket>('/api/futures/market/SOL-PERP')).body.data.oracle_price);
+    // Each needs ~40 % of the equity at 2x, at its limit price.
+    const limit = Math.round(oracle * 0.8);
+    const amount = Number(((equity * 0.8) / limit).toFixed(3));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        post('/api/futures/order', bob, {
+          symbol: 'SOL-PERP',
+          side: 'Long',
+          order_type: 'Limit',
+          amount,
+          price: limit,
+          leverage: 2,
+        }),
+      ),
+    );
+    const accepted = answers.filter((answer) => answer.status === 200).length;
+    expect(accepted).toBe(2);
+    for (const answer of answers.filter((a) => a.status !== 200))
+      expect(answer.body.code).toBe('FUTURES__INSUFFICIENT_MARGIN');
+    const after = await account(bob);
+    expect(Number(after.free_collateral)).toBeGreaterThanOrEqual(0);
+    for (const order of (await get<TFuturesOrder[]>('/api/futures/orders', bob)).body.data.filter(
+      (o) => o.status === 'Open',
+    )) {
+      await post(`/api/futures/orders/${order.id}/cancel`, bob);
+    }
+  });
+
+  it('withdraws free collateral to the owner’s wallet on chain, never more', async () => {
+    const held = await usdcOf(alice.wallet.address);
+    const free = Number((await account(alice)).free_collateral);
+    const tooMuch = await post('/api/futures/collateral/withdraw', alice, { amount: free + 1 });
+    expect(tooMuch.body.code).toBe('FUTURES__INSUFFICIENT_FREE_COLLATERAL');
+    expect((await post('/api/futures/collateral/withdraw', alice, { amount: 0 })).body.code).toBe(
+      'FUTURES__WITHDRAW_INVALID',
+    );
+    const done = await post<{ signature: string; amount: string }>(
+      '/api/futures/collateral/withdraw',
+      alice,
+      { amount: 10 },
+    );
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(await usdcOf(alice.wallet.address)).toBe(held + 10_000_000n);
+    expect(Number((await account(alice)).free_collateral)).toBeCloseTo(free - 10, 5);
+    await vaultMatchesLedger();
+  });
+
+  it('liquidates a position below maintenance and tells the user why', async () => {
+    const publish = vi.spyOn(app.hub, 'publish');
+    const oracle = Number((await get<TFuturesMarket>('/api/futures/market/SOL-PERP')).body.data.oracle_price);
+    const equity = Number((await account(bob)).equity);
+    const amount = Number(((equity * 60) / oracle).toFixed(3)); // 60x of the equity
+    const opened = await post('/api/futures/order', bob, {
+      symbol: 'SOL-PERP',
+      side: 'Long',
+      order_type: 'Market',
+      amount,
+      leverage: 75,
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    const insuranceBefore = (await venue().ledger.read()).insurance;
+    await moveOracle('SOL-PERP', -120n); // equity falls below the 0.5 % maintenance before it is gone
+    expect(await keeper().liquidate()).toBe(1);
+    expect((await get<TFuturesPosition[]>('/api/futures/positions', bob)).body.data).toEqual([]);
+    const trades = (await get<TFuturesTrade[]>('/api/futures/trades', bob)).body.data;
+    expect(trades[0]).toMatchObject({ liquidation: true, symbol: 'SOL-PERP', side: 'Short' });
+    expect(Number((await account(bob)).collateral)).toBeGreaterThanOrEqual(0);
+    expect((await venue().ledger.read()).insurance).toBeGreaterThan(insuranceBefore); // the liquidation fee
+    const told = publish.mock.calls.find(
+      ([, message]) => message.type === 'futures_update' && message.data.reason === 'liquidation',
+    );
+    expect(told?.[1]).toMatchObject({
+      data: { message: expect.stringContaining('equity fell below the maintenance margin') },
+    });
+    publish.mockRestore();
+    await vaultMatchesLedger();
+  });
+
+  it('pays funding each hour, longs and shorts paying each other', async () => {
+    const oracle = Number((await get<TFuturesMarket>('/api/futures/market/SOL-PERP')).body.data.oracle_price);
+    await post('/api/futures/order', alice, {
+      symbol: 'SOL-PERP',
+      side: 'Long',
+      order_type: 'Market',
+      amount: Number((100 / oracle).toFixed(3)),
+      leverage: 5,
+    });
+    // Premium: the book's mid sits above the oracle for the hour.
+    await venue().run({ k: 'funding', market: 'SOL-PERP', rate: '0.0005', at: app.clock.now().getTime() });
+    const [position] = (await get<TFuturesPosition[]>('/api/futures/positions', alice)).body.data;
+    expect(Number(position!.funding)).toBeLessThan(0);
+    const funding = await get<{ funding_rate: string; history: { rate: string }[] }>(
+      '/api/futures/funding/SOL-PERP',
+    );
+    expect(funding.body.data.funding_rate).toBe('0.0005');
+    expect(funding.body.data.history[0]!.rate).toBe('0.0005');
+    // The keeper's hourly pass: nothing before the hour turns, then every market once.
+    expect(await keeper().fund()).toBe(false);
+    app.clock.advance(3_600_000);
+    expect(await keeper().fund()).toBe(true);
+    expect(await keeper().fund()).toBe(false);
+    await vaultMatchesLedger();
+  });
+
+  it('another process (or a restart) rebuilds the same venue from the log', async () => {
+    const { ledger } = internals();
+    await ledger.load();
+    const rebuilt = snapshotOf(await ledger.read());
+    const live = snapshotOf(await venue().ledger.read());
+    expect(rebuilt).toEqual(live);
+  });
+
+  it('saves a futures trade record', async () => {
+    const saved = await post<{ id: string; saved: boolean }>('/api/futures/save-trade', alice, {
+      symbol: 'SOL-PERP',
+      side: 'long',
+      size: 0.5,
+      price: 150,
+      leverage: 10,
+      margin: 7.5,
+      tx_hash: 'abc',
+      signature: 'abc',
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect((await post('/api/futures/save-trade', alice, { symbol: 'SOL-PERP' })).status).toBe(400);
+  });
+});

@@ -1,0 +1,278 @@
+import { z } from 'zod';
+import { VALIDATION_MESSAGES } from '../errors/messages';
+import { LEVERAGE_MAX, LEVERAGE_MIN } from '../rules/constants';
+
+// Perpetual futures (part 2 §2 Future, §3 futures saved trade and collateral payload, §5 futures
+// order and deposit rules, §7 Futures calls, §9 constants). Prices, sizes and USDC amounts travel
+// as decimal strings (exact); leverage as a whole number.
+
+/** A decimal string: what every price, size and USDC amount of the futures API is. */
+const ZDecimalString = z.string();
+
+/** Orders and positions are Long or Short (the spec's side; direction 1 or −1). */
+export const FUTURES_SIDES = ['Long', 'Short'] as const;
+export const FUTURES_ORDER_TYPES = ['Market', 'Limit'] as const;
+export const FUTURES_ORDER_STATUSES = ['Open', 'Filled', 'PartiallyFilled', 'Cancelled'] as const;
+
+/** A number the user typed, as a JSON number or a decimal string. */
+const ZAmountInput = z.union([z.number(), z.string().trim().min(1)], {
+  message: VALIDATION_MESSAGES.futuresAmountAndPriceRequired,
+});
+
+/** POST /futures/order. `amount` is in the base token (SOL for SOL-PERP). */
+export const ZFuturesOrderRequestSchema = z.object({
+  symbol: z.string({ message: 'symbol is required' }).trim().min(1).max(32),
+  side: z.enum(FUTURES_SIDES, { message: 'side must be Long or Short' }),
+  order_type: z
+    .enum(FUTURES_ORDER_TYPES, { message: 'order_type must be Market or Limit' })
+    .default('Market'),
+  amount: ZAmountInput,
+  /** A limit order's price (USDC). */
+  price: ZAmountInput.optional(),
+  leverage: z
+    .number({ message: `Leverage must be a whole number from ${LEVERAGE_MIN} to ${LEVERAGE_MAX}` })
+    .int({ message: `Leverage must be a whole number from ${LEVERAGE_MIN} to ${LEVERAGE_MAX}` })
+    .min(LEVERAGE_MIN, { message: `Leverage must be a whole number from ${LEVERAGE_MIN} to ${LEVERAGE_MAX}` })
+    .max(LEVERAGE_MAX, {
+      message: `Leverage must be a whole number from ${LEVERAGE_MIN} to ${LEVERAGE_MAX}`,
+    }),
+  reduce_only: z.boolean().default(false),
+  post_only: z.boolean().default(false),
+  /** Immediate or cancel: what does not fill at once is dropped. */
+  ioc: z.boolean().default(false),
+});
+export type TFuturesOrderRequest = z.infer<typeof ZFuturesOrderRequestSchema>;
+
+/** POST /futures/collateral/deposit, /withdraw and /account/initialize (part 2 §3 collateral payload). */
+export const ZFuturesCollateralRequestSchema = z.object({
+  amount: ZAmountInput,
+  token: z.literal('USDC', { message: 'Only USDC is accepted as collateral' }).default('USDC'),
+  token_mint: z.string().trim().max(64).optional(),
+});
+export type TFuturesCollateralRequest = z.infer<typeof ZFuturesCollateralRequestSchema>;
+
+/** POST /futures/position/close: `exit_price` is advisory (the close trades at the book, within 8 % of the oracle). */
+export const ZFuturesCloseRequestSchema = z.object({
+  position_id: z.string({ message: 'position_id is required' }).trim().min(1).max(64),
+  exit_price: z.union([z.number(), z.string()]).optional(),
+});
+
+/** DELETE-like cancel: POST /futures/orders/{id}/cancel. */
+export const ZFuturesOrderIdParamsSchema = z.object({
+  id: z.coerce.number({ message: 'Order not found' }).int().positive({ message: 'Order not found' }),
+});
+
+export const ZFuturesSymbolParamsSchema = z.object({ s: z.string().trim().min(1).max(32) });
+export const ZFuturesPairIdParamsSchema = z.object({ id: z.string().trim().min(1).max(32) });
+
+/** A perpetual market (GET /futures/pairs). */
+export const ZFuturesPairSchema = z.object({
+  id: z.string(),
+  symbol: z.string(),
+  base_symbol: z.string(),
+  market_index: z.number().int(),
+  tick_size: ZDecimalString,
+  min_order_size: ZDecimalString,
+  max_leverage: z.number().int(),
+  maintenance_margin_fraction: ZDecimalString,
+  oracle_price: ZDecimalString.nullable(),
+  taker_fee: ZDecimalString,
+  maker_fee: ZDecimalString,
+});
+export type TFuturesPair = z.infer<typeof ZFuturesPairSchema>;
+
+export const ZFuturesBookLevelSchema = z.object({
+  price: ZDecimalString,
+  size: ZDecimalString,
+  orders: z.number(),
+});
+export const ZFuturesOrderBookSchema = z.object({
+  symbol: z.string(),
+  bids: z.array(ZFuturesBookLevelSchema),
+  asks: z.array(ZFuturesBookLevelSchema),
+  best_bid: ZDecimalString.nullable(),
+  best_ask: ZDecimalString.nullable(),
+  spread: ZDecimalString.nullable(),
+  spread_percent: ZDecimalString.nullable(),
+  at: z.string(),
+});
+export type TFuturesOrderBook = z.infer<typeof ZFuturesOrderBookSchema>;
+
+/** GET /futures/market/{s}: a market's prices, book and statistics. */
+export const ZFuturesMarketSchema = z.object({
+  symbol: z.string(),
+  oracle_price: ZDecimalString.nullable(),
+  mark_price: ZDecimalString.nullable(),
+  last_price: ZDecimalString.nullable(),
+  funding_rate: ZDecimalString,
+  next_funding_at: z.string(),
+  open_interest: ZDecimalString,
+  volume_24h: ZDecimalString,
+  order_book: ZFuturesOrderBookSchema,
+});
+export type TFuturesMarket = z.infer<typeof ZFuturesMarketSchema>;
+
+export const ZFuturesFundingSchema = z.object({
+  symbol: z.string(),
+  /** The last hourly rate (positive: longs pay shorts). */
+  funding_rate: ZDecimalString,
+  /** The rate the premium so far this hour points to. */
+  predicted_rate: ZDecimalString,
+  next_funding_at: z.string(),
+  history: z.array(z.object({ rate: ZDecimalString, at: z.string() })),
+});
+export type TFuturesFunding = z.infer<typeof ZFuturesFundingSchema>;
+
+export const ZFuturesOpenInterestSchema = z.object({
+  symbol: z.string(),
+  open_interest: ZDecimalString,
+  open_interest_usd: ZDecimalString,
+});
+export const ZFuturesVolumeSchema = z.object({
+  symbol: z.string(),
+  volume_24h: ZDecimalString,
+  trades_24h: z.number().int(),
+});
+
+/** GET /futures/account. */
+export const ZFuturesAccountSchema = z.object({
+  initialized: z.boolean(),
+  wallet_address: z.string().nullable(),
+  /** The venue's USDC vault: deposits go there, withdrawals come from it. */
+  vault_address: z.string().nullable(),
+  collateral: ZDecimalString,
+  equity: ZDecimalString,
+  unrealized_pnl: ZDecimalString,
+  initial_margin: ZDecimalString,
+  maintenance_margin: ZDecimalString,
+  free_collateral: ZDecimalString,
+  /** Total notional over equity. */
+  leverage: ZDecimalString,
+  open_orders: z.number().int(),
+  open_positions: z.number().int(),
+  /** Deposits and withdrawals in flight. */
+  pending_transfers: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(['deposit', 'withdraw']),
+      amount: ZDecimalString,
+      status: z.string(),
+    }),
+  ),
+});
+export type TFuturesAccount = z.infer<typeof ZFuturesAccountSchema>;
+
+/** A futures order (open or past). */
+export const ZFuturesOrderSchema = z.object({
+  id: z.string(),
+  symbol: z.string(),
+  side: z.enum(FUTURES_SIDES),
+  order_type: z.enum(FUTURES_ORDER_TYPES),
+  size: ZDecimalString,
+  price: ZDecimalString.nullable(),
+  filled_size: ZDecimalString,
+  average_fill_price: ZDecimalString.nullable(),
+  leverage: z.number().int(),
+  reduce_only: z.boolean(),
+  post_only: z.boolean(),
+  status: z.enum(FUTURES_ORDER_STATUSES),
+  created_at: z.string(),
+});
+export type TFuturesOrder = z.infer<typeof ZFuturesOrderSchema>;
+
+/** A position (part 2 §3 Position, with the futures fields). */
+export const ZFuturesPositionSchema = z.object({
+  id: z.string(),
+  symbol: z.string(),
+  market_symbol: z.string(),
+  direction: z.union([z.literal(1), z.literal(-1)]),
+  side: z.enum(FUTURES_SIDES),
+  size: ZDecimalString,
+  entry_price: ZDecimalString,
+  mark_price: ZDecimalString,
+  /** Unrealized PnL as a percent of the position's initial margin. */
+  pnl: ZDecimalString,
+  unrealized_pnl: ZDecimalString,
+  liquidation_price: ZDecimalString.nullable(),
+  leverage: z.number().int(),
+  margin: ZDecimalString,
+  notional: ZDecimalString,
+  /** Funding received (positive) or paid over the position's life. */
+  funding: ZDecimalString,
+});
+export type TFuturesPosition = z.infer<typeof ZFuturesPositionSchema>;
+
+export const ZFuturesTradeSchema = z.object({
+  id: z.string(),
+  order_id: z.string(),
+  symbol: z.string(),
+  side: z.enum(FUTURES_SIDES),
+  role: z.enum(['taker', 'maker']),
+  size: ZDecimalString,
+  price: ZDecimalString,
+  fee: ZDecimalString,
+  realized_pnl: ZDecimalString,
+  liquidation: z.boolean(),
+  created_at: z.string(),
+});
+export type TFuturesTrade = z.infer<typeof ZFuturesTradeSchema>;
+
+/** What POST /futures/order answers: the order and its fills so far. */
+export const ZFuturesOrderResultSchema = z.object({
+  order: ZFuturesOrderSchema,
+  fills: z.array(ZFuturesTradeSchema),
+});
+
+/** What a deposit (or initialization) answers: the transfer the wallet signs, executed like any signed transaction. */
+export const ZFuturesDepositSchema = z.object({
+  deposit_id: z.string(),
+  amount: ZDecimalString,
+  vault_address: z.string(),
+  unsigned_transaction: z.string(),
+  message: z.string(),
+});
+export type TFuturesDeposit = z.infer<typeof ZFuturesDepositSchema>;
+
+export const ZFuturesWithdrawSchema = z.object({
+  withdraw_id: z.string(),
+  amount: ZDecimalString,
+  signature: z.string(),
+  status: z.enum(['landed']),
+});
+
+export const ZFuturesClosePositionResultSchema = z.object({
+  position_id: z.string(),
+  realized_pnl: ZDecimalString,
+  fills: z.array(ZFuturesTradeSchema),
+});
+
+/** POST /futures/save-trade (part 2 §3 futures saved trade). */
+export const ZFuturesSavedTradeSchema = z.object({
+  symbol: z.string().trim().min(1).max(32),
+  side: z.string().trim().min(1).max(16),
+  size: z.union([z.number(), z.string().max(40)]),
+  price: z.union([z.number(), z.string().max(40)]),
+  leverage: z.number().int().min(LEVERAGE_MIN).max(LEVERAGE_MAX),
+  margin: z.union([z.number(), z.string().max(40)]).optional(),
+  drift_trade_id: z.string().max(128).nullish(),
+  drift_user_account: z.string().max(64).nullish(),
+  drift_market_index: z.number().int().min(0).max(10_000).nullish(),
+  tx_hash: z.string().max(128).nullish(),
+  signature: z.string().max(128).nullish(),
+});
+export const ZFuturesSavedTradeResultSchema = z.object({ id: z.string(), saved: z.literal(true) });
+
+/** The order book channel (`futures-book:SOL-PERP`) and the trades channel (`futures-trades:SOL-PERP`). */
+export const FUTURES_BOOK_CHANNEL_PREFIX = 'futures-book:';
+export const FUTURES_TRADES_CHANNEL_PREFIX = 'futures-trades:';
+export const ZFuturesPublicTradeSchema = z.object({
+  symbol: z.string(),
+  side: z.enum(FUTURES_SIDES),
+  size: ZDecimalString,
+  price: ZDecimalString,
+  at: z.string(),
+});
+export const ZFuturesTradesTickSchema = z.object({
+  symbol: z.string(),
+  trades: z.array(ZFuturesPublicTradeSchema),
+});

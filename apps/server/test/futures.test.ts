@@ -272,6 +272,11 @@ describe('perpetual futures on the embedded cluster', () => {
     const [position] = (await get<TFuturesPosition[]>('/api/futures/positions', alice)).body.data;
     expect(position).toMatchObject({ id: 'SOL-PERP', side: 'Long', direction: 1, leverage: 10 });
     expect(Number(position!.size)).toBe(amount);
+    const interest = await get<{ open_interest: string }>('/api/futures/open-interest/SOL-PERP');
+    expect(Number(interest.body.data.open_interest)).toBeGreaterThanOrEqual(amount);
+    const marketAfter = (await get<TFuturesMarket>('/api/futures/market/SOL-PERP')).body.data;
+    expect(Number(marketAfter.open_interest)).toBeGreaterThanOrEqual(amount);
+    expect(Number(marketAfter.volume_24h)).toBeGreaterThan(0);
     const liquidation = Number(position!.liquidation_price);
     expect(liquidation).toBeGreaterThan(0);
     expect(liquidation).toBeLessThan(Number(position!.entry_price));

@@ -33,6 +33,18 @@ export const queryKeys = {
     list: (query: string, risk: string, page: number) => ['marketplace', 'list', query, risk, page] as const,
     detail: (id: string) => ['marketplace', 'detail', id] as const,
   },
+  /** Perpetual futures: public market data by symbol, and the user's account, orders, positions, fills. */
+  futures: {
+    all: ['futures'] as const,
+    pairs: ['futures', 'pairs'] as const,
+    market: (symbol: string) => ['futures', 'market', symbol] as const,
+    funding: (symbol: string) => ['futures', 'funding', symbol] as const,
+    user: ['futures', 'user'] as const,
+    account: ['futures', 'user', 'account'] as const,
+    orders: ['futures', 'user', 'orders'] as const,
+    positions: ['futures', 'user', 'positions'] as const,
+    trades: ['futures', 'user', 'trades'] as const,
+  },
   /** Wallet reads (balances come from the chain). */
   wallet: {
     all: ['wallet'] as const,

@@ -35,7 +35,7 @@ export type RealtimeState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'f
 /** Server messages delivered to type listeners (spec part 1 §4: the last two of the four). */
 /** Per-user pushes: bot progress and status, and every change of one of the user's spot orders. */
 export type RealtimeEventType =
-  'bot_timing_update' | 'bot_status_change' | 'order_update' | 'backtest_progress';
+  'bot_timing_update' | 'bot_status_change' | 'order_update' | 'backtest_progress' | 'futures_update';
 
 /** The part of the browser WebSocket the client uses (a fake implements it in tests). */
 export interface WebSocketLike {
@@ -197,6 +197,7 @@ export function createWsClient(options: WsClientOptions = {}) {
       case 'bot_status_change':
       case 'order_update':
       case 'backtest_progress':
+      case 'futures_update':
         deliver(eventListeners.get(message.type), message);
         return;
       default:

@@ -16,13 +16,20 @@ export interface Applied {
   effect: PerpEffect;
 }
 
+/** The venue in memory and the last command applied to it. */
+interface Replica {
+  exchange: PerpExchange;
+  applied: bigint;
+}
+
 /**
  * The perp venue replicated from its command log. Every process holds the venue in memory; a
  * writer takes the venue's advisory lock in its database transaction, catches up with commands
  * other processes committed, applies its command (a refusal rolls back and changes nothing),
  * appends it as `seq = last + 1`, and lets `record` write what the command did (orders, trades,
  * transfers) in the same transaction. Readers catch up without the lock: commits happen in `seq`
- * order, so they never skip one.
+ * order, so they never skip one. Each row is applied only when it is the next one, so catch-ups
+ * that overlap never apply a command twice; a reload builds a new replica aside and swaps it in.
  */
 export function createPerpLedger(deps: {
   database: Database;
@@ -30,58 +37,83 @@ export function createPerpLedger(deps: {
   log: FastifyBaseLogger;
 }) {
   const { database, markets } = deps;
-  let exchange = new PerpExchange(markets);
-  let applied = 0n;
-  /** The memory went ahead of the database (a transaction failed after applying): reload before use. */
+  let replica: Replica = { exchange: new PerpExchange(markets), applied: 0n };
+  /** The memory may be ahead of the database (a transaction failed after applying): reload before use. */
   let stale = true;
+  /** Commands this process applied whose transaction has not finished (memory ahead of the log, on purpose). */
+  let ownPending = 0;
+  let loading: Promise<void> | null = null;
 
-  async function load(): Promise<void> {
-    const [snapshot] = await database.db
+  /** Applies the rows of `page` that come next, in order, to `target`. */
+  function applyRows(target: Replica, rows: { seq: bigint; command: unknown }[]): void {
+    for (const row of rows) {
+      if (row.seq <= target.applied) continue;
+      if (row.seq !== target.applied + 1n) {
+        throw new Error(`perp command log has a gap before ${row.seq} (applied ${target.applied})`);
+      }
+      try {
+        applyCommand(target.exchange, row.command as PerpCommand);
+      } catch {
+        // A refused command is never logged, so this is unreachable unless the engine changed;
+        // the venue is unchanged by a refusal either way.
+      }
+      target.applied = row.seq;
+    }
+  }
+
+  const page = (db: Db, from: bigint) =>
+    db
       .select()
-      .from(perpSnapshots)
-      .orderBy(desc(perpSnapshots.seq))
-      .limit(1);
-    exchange = snapshot
-      ? exchangeFromSnapshot(markets, snapshot.state as PerpSnapshot)
-      : new PerpExchange(markets);
-    applied = snapshot?.seq ?? 0n;
-    stale = false;
-    await catchUp(database.db);
+      .from(perpCommands)
+      .where(gte(perpCommands.seq, from))
+      .orderBy(asc(perpCommands.seq))
+      .limit(CATCH_UP_PAGE);
+
+  function load(): Promise<void> {
+    loading ??= (async () => {
+      try {
+        const [snapshot] = await database.db
+          .select()
+          .from(perpSnapshots)
+          .orderBy(desc(perpSnapshots.seq))
+          .limit(1);
+        const next: Replica = {
+          exchange: snapshot
+            ? exchangeFromSnapshot(markets, snapshot.state as PerpSnapshot)
+            : new PerpExchange(markets),
+          applied: snapshot?.seq ?? 0n,
+        };
+        for (;;) {
+          const rows = await page(database.db, next.applied + 1n);
+          applyRows(next, rows);
+          if (rows.length < CATCH_UP_PAGE) break;
+        }
+        replica = next;
+        stale = false;
+      } finally {
+        loading = null;
+      }
+    })();
+    return loading;
   }
 
   /**
-   * Applies the commands committed after ours, in order (each exactly once). The read starts at our
-   * own last command: if it is not there, a transaction we applied in memory rolled back after all
-   * (a relay settlement's, say), and the venue is reloaded.
+   * Applies the commands committed after ours. The read starts at our own last command: if it is
+   * not there (and no write of ours is in flight), a transaction we applied in memory rolled back
+   * after all (a relay settlement's, say), and the venue is reloaded.
    */
   async function catchUp(db: Db): Promise<void> {
+    const target = replica;
     for (;;) {
-      const from = applied;
-      const rows = await db
-        .select()
-        .from(perpCommands)
-        .where(gte(perpCommands.seq, from))
-        .orderBy(asc(perpCommands.seq))
-        .limit(CATCH_UP_PAGE);
-      if (from > 0n && rows[0]?.seq !== from && !(await snapshotAt(db, from))) {
+      const from = target.applied;
+      const rows = await page(db, from);
+      if (replica !== target) return; // reloaded meanwhile: the new replica is complete
+      if (from > 0n && rows[0]?.seq !== from && ownPending === 0 && !(await snapshotAt(db, from))) {
         deps.log.warn({ seq: from }, 'perp venue memory was ahead of the log: reloading');
         return load();
       }
-      for (const row of rows) {
-        if (row.seq !== applied + 1n) {
-          if (row.seq <= applied) continue;
-          throw new Error(`perp command log has a gap before ${row.seq} (applied ${applied})`);
-        }
-        try {
-          applyCommand(exchange, row.command as PerpCommand);
-        } catch {
-          // A command refused here was refused when written too: it is never logged, so this is
-          // unreachable unless the engine changed; the state is unchanged either way.
-        }
-        applied = row.seq;
-      }
-      if (rows.length < CATCH_UP_PAGE) return;
-      if (applied === from) return;
+      applyRows(target, rows);
+      if (rows.length < CATCH_UP_PAGE || target.applied === from) return;
     }
   }
 
@@ -94,7 +126,7 @@ export function createPerpLedger(deps: {
   }
 
   async function fresh(db: Db): Promise<void> {
-    if (stale) await load();
+    if (stale || loading) await load();
     else await catchUp(db);
   }
 
@@ -105,15 +137,17 @@ export function createPerpLedger(deps: {
   ): Promise<{ applied: Applied; recorded: R }> {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('perp-venue', 0))`);
     await fresh(tx);
-    const effect = applyCommand(exchange, command);
-    const seq = applied + 1n;
-    applied = seq;
+    const target = replica;
+    const effect = applyCommand(target.exchange, command);
+    const seq = target.applied + 1n;
+    target.applied = seq;
+    ownPending++;
     try {
       await tx.insert(perpCommands).values({ seq, command });
       const entry = { seq, command, effect };
       const recorded = await record(tx, entry);
       if (seq % SNAPSHOT_EVERY === 0n) {
-        await tx.insert(perpSnapshots).values({ seq, state: snapshotOf(exchange) });
+        await tx.insert(perpSnapshots).values({ seq, state: snapshotOf(target.exchange) });
         await tx.delete(perpSnapshots).where(lte(perpSnapshots.seq, seq - SNAPSHOT_EVERY * 2n));
         await tx.delete(perpCommands).where(lte(perpCommands.seq, seq - SNAPSHOT_EVERY));
       }
@@ -121,6 +155,8 @@ export function createPerpLedger(deps: {
     } catch (error) {
       stale = true;
       throw error;
+    } finally {
+      ownPending--;
     }
   }
 
@@ -130,12 +166,12 @@ export function createPerpLedger(deps: {
     /** The venue as of the last committed command (caught up first). */
     async read(): Promise<PerpExchange> {
       await fresh(database.db);
-      return exchange;
+      return replica.exchange;
     },
 
-    /** The venue without catching up (for code already inside a write). */
+    /** The venue without catching up (for code already inside a write, and pushes). */
     current(): PerpExchange {
-      return exchange;
+      return replica.exchange;
     },
 
     /**

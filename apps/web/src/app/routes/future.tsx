@@ -1,71 +1,110 @@
-import { BookOpen, Landmark, SlidersHorizontal } from 'lucide-react';
-import { LEVERAGE_PRESETS } from '@solterm/contracts';
-import { UpcomingPanel } from '../../components/layout/upcoming';
+import { useState } from 'react';
+import { Badge } from '../../components/ui/badge';
 import { Card } from '../../components/ui/card';
 import { PageHeader } from '../../components/ui/page-header';
+import { CollateralPanel } from '../../features/futures/components/collateral-panel';
+import { FuturesBook } from '../../features/futures/components/futures-book';
+import { FuturesOrderPanel } from '../../features/futures/components/futures-order-panel';
+import { FuturesStatus } from '../../features/futures/components/futures-status';
+import { FuturesTables } from '../../features/futures/components/futures-tables';
+import {
+  useFuturesFunding,
+  useFuturesMarket,
+  useFuturesPairs,
+  useFuturesUser,
+} from '../../features/futures/use-futures';
 import { HolderAnalysis } from '../../features/market/components/holder-analysis';
 import { PairHeader } from '../../features/market/components/pair-header';
 import { PriceChart } from '../../features/market/components/price-chart';
 import { useTradingSelection } from '../../features/market/hooks/use-trading-selection';
+import { useWallet } from '../../features/wallet/wallet-context';
+
+/*
+ * Layout as /trade: the balance strip on top; one column on phones (chart, order panel, book,
+ * tables, status); from xl the chart, book and order panel share a row, the tables and status below.
+ */
+const GRID = [
+  'grid grid-cols-1 gap-3',
+  "md:grid-cols-2 md:[grid-template-areas:'chart_chart'_'form_book']",
+  "xl:grid-cols-[minmax(0,1fr)_260px_320px] xl:[grid-template-areas:'chart_book_form']",
+].join(' ');
 
 /**
- * /future (spec part 2 §2): the live chart of the selected pair and the holder analysis of its
- * token; the order panel, order book and collateral arrive with the perpetuals engine.
+ * /future (spec part 2 §2): whether the selected pair has a perpetual market, the futures balance
+ * (initialize, deposit, withdraw — USDC held on chain), the live chart, the order panel with the
+ * liquidation price before placing, the order book with spread, the status panel, the first 5 of
+ * Your Positions and Your Futures Orders, and the holder analysis.
  */
 export default function FuturePage() {
   const selection = useTradingSelection();
+  const walletContext = useWallet();
+  const isWalletConnected =
+    walletContext.connected !== null && walletContext.connected.walletType !== 'metamask';
+  const pairs = useFuturesPairs();
+  const pair = pairs.data?.find((entry) => entry.base_symbol.toUpperCase() === selection.base.toUpperCase());
+  const supported = pair !== undefined;
+  const symbol = pair?.symbol ?? null;
+  const market = useFuturesMarket(symbol);
+  const funding = useFuturesFunding(symbol);
+  const user = useFuturesUser(true);
+  const position = user.positions.data?.find((entry) => entry.symbol === symbol);
+  const [limitPrice, setLimitPrice] = useState('');
+
   return (
     <>
       <PageHeader
         title="Futures"
-        description="Perpetual futures with cross-margin and up to 100x leverage."
-        className="mb-4"
+        description="Perpetual futures with cross margin and up to 100x leverage; USDC collateral held on chain."
+        className="mb-3"
+        actions={
+          pairs.isPending ? null : supported ? (
+            <Badge tone="up">{pair.symbol} · perpetual market available</Badge>
+          ) : (
+            <Badge tone="warn">No perpetual market for {selection.base}</Badge>
+          )
+        }
       />
-      <div className="grid grid-cols-1 gap-4 xl:grid-cols-[minmax(0,1fr)_320px]">
-        <Card className="min-w-0 overflow-hidden" aria-label="Chart">
+      <CollateralPanel
+        account={user.account.data}
+        isLoading={user.account.isPending}
+        isWalletConnected={isWalletConnected}
+        className="mb-3"
+      />
+      <div className={GRID}>
+        <Card className="min-w-0 overflow-hidden md:[grid-area:chart]" aria-label="Chart">
           <PairHeader selection={selection} className="border-b border-line" />
-          <PriceChart selection={selection} heightClassName="h-[320px] sm:h-[420px]" />
+          <PriceChart selection={selection} heightClassName="h-[300px] sm:h-[420px]" />
         </Card>
-        <div className="flex min-w-0 flex-col gap-4">
-          <UpcomingPanel
-            title="Futures order"
-            icon={SlidersHorizontal}
-            arrivesWith="perpetual futures"
-            description={`Open, add to or close long and short ${selection.base}-PERP positions, market or limit, with 1–100x leverage (presets ${LEVERAGE_PRESETS.join(', ')}) and risk labels. Fees 0.0700% taker / 0.0400% maker.`}
-            preview={
-              <div className="space-y-2.5 p-4">
-                <div className="grid grid-cols-2 gap-2">
-                  <span className="h-8 rounded-md bg-up/30" />
-                  <span className="h-8 rounded-md bg-down/25" />
-                </div>
-                {['Amount', 'Price', 'Leverage'].map((label) => (
-                  <div
-                    key={label}
-                    className="flex h-9 items-center rounded-md border border-line px-3 text-xs text-faint"
-                  >
-                    {label}
-                  </div>
-                ))}
-              </div>
-            }
-          />
-          <UpcomingPanel
-            title="Collateral"
-            icon={Landmark}
-            arrivesWith="perpetual futures"
-            description="USDC collateral held on chain: initialise your account with a first deposit (minimum 1 USDC), then deposit or withdraw."
-          />
-        </div>
-      </div>
-
-      <div className="mt-4 grid grid-cols-1 items-start gap-4 xl:grid-cols-[minmax(0,1fr)_320px]">
-        <HolderAnalysis selection={selection} />
-        <UpcomingPanel
-          title="Order book"
-          icon={BookOpen}
-          arrivesWith="perpetual futures"
-          description="Bids, asks and the spread of the selected market, refreshed every 2 seconds, with your futures orders and positions (first 5 of each)."
+        <FuturesOrderPanel
+          pair={pair}
+          account={user.account.data}
+          position={position}
+          isWalletConnected={isWalletConnected && supported}
+          price={limitPrice}
+          onPriceChange={setLimitPrice}
         />
+        <FuturesBook
+          market={market.data}
+          pair={pair}
+          isLoading={symbol !== null && market.isPending}
+          onPickPrice={setLimitPrice}
+        />
+      </div>
+      <div className="mt-3 grid grid-cols-1 items-start gap-3 xl:grid-cols-[minmax(0,1fr)_320px]">
+        <FuturesTables
+          positions={user.positions.data}
+          orders={user.orders.data}
+          isLoading={user.positions.isPending || user.orders.isPending}
+        />
+        <FuturesStatus
+          market={market.data}
+          funding={funding.data}
+          openOrders={user.account.data?.open_orders ?? 0}
+          openPositions={user.account.data?.open_positions ?? 0}
+        />
+      </div>
+      <div className="mt-3">
+        <HolderAnalysis selection={selection} />
       </div>
     </>
   );

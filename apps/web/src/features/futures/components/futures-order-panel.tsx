@@ -1,0 +1,258 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { SlidersHorizontal } from 'lucide-react';
+import {
+  FUTURES_MAKER_FEE_RATE,
+  FUTURES_MAX_SLIPPAGE_PERCENT,
+  FUTURES_MESSAGES,
+  FUTURES_TAKER_FEE_RATE,
+  type TFuturesAccount,
+  type TFuturesPair,
+  type TFuturesPosition,
+} from '@solterm/contracts';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Button, buttonClasses } from '../../../components/ui/button';
+import { Card, CardHeader } from '../../../components/ui/card';
+import { Input } from '../../../components/ui/input';
+import { Notice } from '../../../components/ui/notice';
+import { SegmentedControl } from '../../../components/ui/segmented-control';
+import { getErrorMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import { notify } from '../../../lib/toast';
+import {
+  decimalsOf,
+  leveragePresets,
+  orderAction,
+  previewFuturesOrder,
+  validateFuturesOrder,
+  type FuturesOrderType,
+  type FuturesSide,
+} from '../futures-order-model';
+import { fixed } from '../futures-format';
+import { usePlaceFuturesOrder } from '../use-futures';
+
+const RISK_TONES: Record<string, BadgeTone> = { Low: 'up', Medium: 'info', High: 'warn', Extreme: 'down' };
+
+function Row({ label, value, className }: { label: string; value: string; className?: string }) {
+  return (
+    <div className="flex items-center justify-between gap-3 text-xs">
+      <span className="text-faint">{label}</span>
+      <span className={cn('num text-fg', className)}>{value}</span>
+    </div>
+  );
+}
+
+/**
+ * The futures order panel (part 2 §2, §5): long or short, market or limit, amount in the base
+ * token, leverage 1 to the market's maximum with the spec's presets and risk label, and the
+ * liquidation price shown before the order is placed.
+ */
+export function FuturesOrderPanel({
+  pair,
+  account,
+  position,
+  isWalletConnected,
+  price,
+  onPriceChange,
+}: {
+  pair: TFuturesPair | undefined;
+  account: TFuturesAccount | undefined;
+  position: TFuturesPosition | undefined;
+  isWalletConnected: boolean;
+  /** The limit price (the book's levels fill it in). */
+  price: string;
+  onPriceChange: (price: string) => void;
+}) {
+  const [side, setSide] = useState<FuturesSide>('Long');
+  const [orderType, setOrderType] = useState<FuturesOrderType>('Market');
+  const [amount, setAmount] = useState('');
+  const [leverage, setLeverage] = useState(10);
+  const [error, setError] = useState<string | null>(null);
+  const place = usePlaceFuturesOrder();
+  const maxLeverage = pair?.max_leverage ?? 100;
+  const effectiveLeverage = Math.min(leverage, maxLeverage);
+  const preview = pair
+    ? previewFuturesOrder({
+        side,
+        orderType,
+        amount,
+        price,
+        leverage: effectiveLeverage,
+        pair,
+        account,
+        position,
+      })
+    : null;
+  const initialized = account?.initialized ?? false;
+  const priceDecimals = pair ? decimalsOf(pair.tick_size) : 2;
+
+  async function submit() {
+    setError(null);
+    if (!pair) return;
+    if (!pair.oracle_price) {
+      setError(FUTURES_MESSAGES.marketPriceUnavailable);
+      return;
+    }
+    const problem = validateFuturesOrder({ amount, price, orderType, pair });
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    try {
+      const result = await place.mutateAsync({
+        symbol: pair.symbol,
+        side,
+        order_type: orderType,
+        amount: amount.trim(),
+        price: orderType === 'Limit' ? price.trim() : undefined,
+        leverage: effectiveLeverage,
+      });
+      const filled = result.fills.length > 0;
+      notify.success(
+        filled
+          ? `${side} ${result.order.filled_size} ${pair.base_symbol} filled at ${fixed(result.order.average_fill_price, priceDecimals)}`
+          : `${side} limit order placed at ${fixed(result.order.price, priceDecimals)}`,
+      );
+      setAmount('');
+    } catch (caught) {
+      const message = getErrorMessage(caught, 'the venue refused the order');
+      setError(
+        message.startsWith('Order failed') || message === FUTURES_MESSAGES.marketPriceUnavailable
+          ? message
+          : FUTURES_MESSAGES.orderFailed(message),
+      );
+    }
+  }
+
+  return (
+    <Card className="min-w-0 md:[grid-area:form]" aria-label="Futures order">
+      <CardHeader
+        title="Place Order"
+        icon={<SlidersHorizontal className="size-4" />}
+        description={pair ? `${pair.symbol} · up to ${maxLeverage}x` : 'Perpetual'}
+        actions={preview && <Badge tone={RISK_TONES[preview.risk]}>{preview.risk} risk</Badge>}
+      />
+      <div className="grid gap-3 p-4">
+        <SegmentedControl
+          ariaLabel="Side"
+          isBlock
+          value={side}
+          onChange={setSide}
+          options={[
+            { value: 'Long', label: 'Long', activeClassName: 'bg-up text-white' },
+            { value: 'Short', label: 'Short', activeClassName: 'bg-down text-white' },
+          ]}
+        />
+        <SegmentedControl
+          ariaLabel="Order type"
+          size="sm"
+          isBlock
+          value={orderType}
+          onChange={setOrderType}
+          options={[
+            { value: 'Market', label: 'Market' },
+            { value: 'Limit', label: 'Limit' },
+          ]}
+        />
+        <Input
+          label={`Amount (${pair?.base_symbol ?? 'base'})`}
+          inputMode="decimal"
+          placeholder={pair ? `min ${pair.min_order_size}` : ''}
+          value={amount}
+          onChange={(event) => setAmount(event.target.value)}
+        />
+        {orderType === 'Limit' && (
+          <Input
+            label="Price (USDC)"
+            inputMode="decimal"
+            placeholder={pair?.oracle_price ?? ''}
+            value={price}
+            onChange={(event) => onPriceChange(event.target.value)}
+          />
+        )}
+        <div>
+          <div className="mb-1 flex items-center justify-between text-xs">
+            <label htmlFor="futures-leverage" className="text-muted">
+              Leverage
+            </label>
+            <span className="num font-semibold text-fg">{effectiveLeverage}x</span>
+          </div>
+          <input
+            id="futures-leverage"
+            type="range"
+            min={1}
+            max={maxLeverage}
+            step={1}
+            value={effectiveLeverage}
+            onChange={(event) => setLeverage(Number(event.target.value))}
+            className="w-full accent-[var(--color-accent)]"
+          />
+          <div className="mt-1.5 flex flex-wrap gap-1" role="group" aria-label="Leverage presets">
+            {leveragePresets(maxLeverage).map((preset) => (
+              <button
+                key={preset}
+                type="button"
+                onClick={() => setLeverage(preset)}
+                className={cn(
+                  'num rounded border px-1.5 py-0.5 text-[11px]',
+                  preset === effectiveLeverage
+                    ? 'border-accent bg-accent-soft text-accent'
+                    : 'border-line text-muted hover:text-fg',
+                )}
+              >
+                {preset}x
+              </button>
+            ))}
+          </div>
+        </div>
+        <div
+          className="grid gap-1.5 rounded-md border border-line bg-raised/40 p-3"
+          aria-label="Order preview"
+        >
+          <Row label="Notional" value={preview ? `${fixed(preview.notional, 2)} USDC` : '—'} />
+          <Row label="Margin required" value={preview ? `${fixed(preview.margin, 2)} USDC` : '—'} />
+          <Row
+            label="Liquidation price"
+            value={
+              preview?.liquidationPrice
+                ? fixed(preview.liquidationPrice, priceDecimals)
+                : initialized
+                  ? '—'
+                  : 'after deposit'
+            }
+            className={preview?.liquidationPrice ? 'text-warn' : undefined}
+          />
+          <Row
+            label="Fees (taker / maker)"
+            value={`${(FUTURES_TAKER_FEE_RATE * 100).toFixed(4)}% / ${(FUTURES_MAKER_FEE_RATE * 100).toFixed(4)}%`}
+          />
+          <Row label="Max slippage" value={`${FUTURES_MAX_SLIPPAGE_PERCENT.toFixed(2)}%`} />
+          {account?.initialized && (
+            <Row label="Free collateral" value={`${fixed(account.free_collateral, 2)} USDC`} />
+          )}
+        </div>
+        {error && <Notice tone="error">{error}</Notice>}
+        {!isWalletConnected ? (
+          <Link
+            to="/wallet-connect"
+            className={buttonClasses({ variant: 'secondary', size: 'md', isBlock: true })}
+          >
+            {FUTURES_MESSAGES.connectWallet}
+          </Link>
+        ) : !initialized ? (
+          <Notice tone="info">Initialize your futures account with a USDC deposit to trade.</Notice>
+        ) : (
+          <Button
+            isBlock
+            onClick={() => void submit()}
+            isLoading={place.isPending}
+            disabled={!pair}
+            className={side === 'Long' ? 'bg-up hover:bg-up/90' : 'bg-down hover:bg-down/90'}
+          >
+            {orderAction(side, position)}
+          </Button>
+        )}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import type { TFuturesAccount, TFuturesPair } from '@solterm/contracts';
+import {
+  leveragePresets,
+  orderAction,
+  previewFuturesOrder,
+  validateDeposit,
+  validateFuturesOrder,
+} from './futures-order-model';
+
+const SOL: TFuturesPair = {
+  id: 'SOL-PERP',
+  symbol: 'SOL-PERP',
+  base_symbol: 'SOL',
+  market_index: 0,
+  tick_size: '0.01',
+  min_order_size: '0.001',
+  max_leverage: 100,
+  maintenance_margin_fraction: '0.005',
+  oracle_price: '100.00',
+  taker_fee: '0.0007',
+  maker_fee: '0.0004',
+};
+const ACCOUNT: TFuturesAccount = {
+  initialized: true,
+  wallet_address: 'w',
+  vault_address: 'v',
+  collateral: '100.000000',
+  equity: '100.000000',
+  unrealized_pnl: '0.000000',
+  initial_margin: '0.000000',
+  maintenance_margin: '0.000000',
+  free_collateral: '100.000000',
+  leverage: '0.00',
+  open_orders: 0,
+  open_positions: 0,
+  pending_transfers: [],
+};
+
+describe('futures order form', () => {
+  it.each([
+    [{ amount: '', price: '', orderType: 'Market' }, 'Enter amount and price'],
+    [{ amount: '1', price: '', orderType: 'Limit' }, 'Enter amount and price'],
+    [{ amount: '0', price: '', orderType: 'Market' }, 'Amount/Price invalid'],
+    [{ amount: 'abc', price: '', orderType: 'Market' }, 'Amount/Price invalid'],
+    [{ amount: '1', price: '-5', orderType: 'Limit' }, 'Amount/Price invalid'],
+    [{ amount: '0.0001', price: '', orderType: 'Market' }, 'Minimum order size is 0.001 SOL'],
+    [{ amount: '0.5', price: '', orderType: 'Market' }, null],
+    [{ amount: '0.5', price: '99.5', orderType: 'Limit' }, null],
+  ] as const)('%j → %s', (input, expected) => {
+    expect(validateFuturesOrder({ ...input, pair: SOL })).toBe(expected);
+  });
+
+  it('checks deposits with the spec’s minimums', () => {
+    expect(validateDeposit('0', true)).toBe('Invalid deposit amount');
+    expect(validateDeposit('0.5', true)).toBe('Minimum deposit amount is 1 USDC');
+    expect(validateDeposit('0.5', false)).toBeNull();
+    expect(validateDeposit('0.001', false)).toBe('Minimum deposit amount is 0.01 USDC');
+    expect(validateDeposit('100', true)).toBeNull();
+  });
+
+  it('caps the leverage presets at the market’s maximum', () => {
+    expect(leveragePresets(100)).toEqual([1, 5, 10, 20, 30, 40, 50, 75, 100]);
+    expect(leveragePresets(20)).toEqual([1, 5, 10, 20]);
+  });
+
+  it('previews a 10x long: margin, fee, risk and the engine’s liquidation price', () => {
+    const preview = previewFuturesOrder({
+      side: 'Long',
+      orderType: 'Market',
+      amount: '9',
+      price: '',
+      leverage: 10,
+      pair: SOL,
+      account: ACCOUNT,
+      position: undefined,
+    })!;
+    expect(preview.notional.toString()).toBe('900');
+    expect(preview.margin.toString()).toBe('90');
+    expect(preview.fee.toString()).toBe('0.63');
+    expect(preview.risk).toBe('Medium');
+    // (900 + 0.63 − 100) / (9 × 0.995)
+    expect(preview.liquidationPrice!.toFixed(4)).toBe('89.4059');
+    const short = previewFuturesOrder({
+      side: 'Short',
+      orderType: 'Market',
+      amount: '9',
+      price: '',
+      leverage: 100,
+      pair: SOL,
+      account: ACCOUNT,
+      position: undefined,
+    })!;
+    expect(short.liquidationPrice!.gt(100)).toBe(true);
+    expect(short.risk).toBe('Extreme');
+  });
+
+  it('names the action by the position held', () => {
+    const long = { side: 'Long', direction: 1 } as never;
+    expect(orderAction('Long', undefined)).toBe('Open Long');
+    expect(orderAction('Long', long)).toBe('Add to Long');
+    expect(orderAction('Short', long)).toBe('Close / Reduce Long');
+  });
+});

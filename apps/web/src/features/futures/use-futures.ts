@@ -1,0 +1,164 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  FUTURES_MARKET_UPDATE_MS,
+  FUTURES_MESSAGES,
+  FUTURES_ORDER_BOOK_REFRESH_MS,
+  ZFuturesOrderBookSchema,
+  type TFuturesMarket,
+} from '@solterm/contracts';
+import { queryKeys } from '../../lib/query-keys';
+import { useChannel, useRealtimeEvent } from '../../lib/ws-client';
+import { notify } from '../../lib/toast';
+import { tradingApi } from '../trading/trading-api';
+import { decodeBase64, encodeBase64 } from '../trading/wire-transaction';
+import { useWallet } from '../wallet/wallet-context';
+import { isUserRejection } from '../wallet/wallet-errors';
+import { futuresApi } from './futures-api';
+
+export function useFuturesPairs() {
+  return useQuery({
+    queryKey: queryKeys.futures.pairs,
+    queryFn: ({ signal }) => futuresApi.pairs(signal),
+    refetchInterval: FUTURES_MARKET_UPDATE_MS,
+  });
+}
+
+/**
+ * A market's prices and book: refreshed every 2 s (spec §9), and at once from the book channel
+ * whenever the venue pushes a new book.
+ */
+export function useFuturesMarket(symbol: string | null) {
+  const queryClient = useQueryClient();
+  useChannel(symbol ? `futures-book:${symbol}` : null, (data) => {
+    const parsed = ZFuturesOrderBookSchema.safeParse(data);
+    if (!parsed.success || !symbol) return;
+    queryClient.setQueryData<TFuturesMarket>(queryKeys.futures.market(symbol), (market) =>
+      market ? { ...market, order_book: parsed.data } : market,
+    );
+  });
+  return useQuery({
+    queryKey: queryKeys.futures.market(symbol ?? ''),
+    queryFn: ({ signal }) => futuresApi.market(symbol!, signal),
+    enabled: symbol !== null,
+    refetchInterval: FUTURES_ORDER_BOOK_REFRESH_MS,
+  });
+}
+
+export function useFuturesFunding(symbol: string | null) {
+  return useQuery({
+    queryKey: queryKeys.futures.funding(symbol ?? ''),
+    queryFn: ({ signal }) => futuresApi.funding(symbol!, signal),
+    enabled: symbol !== null,
+    refetchInterval: FUTURES_MARKET_UPDATE_MS,
+  });
+}
+
+/**
+ * The user's account, orders, positions and fills. Positions are marked to the oracle, so they
+ * refresh with the book (2 s); a `futures_update` push (a fill, a deposit landing, a liquidation)
+ * refreshes everything at once and says why when the account was liquidated.
+ */
+export function useFuturesUser(enabled: boolean) {
+  const queryClient = useQueryClient();
+  useRealtimeEvent('futures_update', (message) => {
+    const data = (message as { data?: { reason?: string; message?: string } }).data;
+    if (data?.reason === 'liquidation' && data.message) notify.error(data.message);
+    void queryClient.invalidateQueries({ queryKey: queryKeys.futures.user });
+  });
+  const account = useQuery({
+    queryKey: queryKeys.futures.account,
+    queryFn: ({ signal }) => futuresApi.account(signal),
+    enabled,
+    refetchInterval: FUTURES_ORDER_BOOK_REFRESH_MS,
+  });
+  const orders = useQuery({
+    queryKey: queryKeys.futures.orders,
+    queryFn: ({ signal }) => futuresApi.orders(signal),
+    enabled,
+    refetchInterval: FUTURES_MARKET_UPDATE_MS,
+  });
+  const positions = useQuery({
+    queryKey: queryKeys.futures.positions,
+    queryFn: ({ signal }) => futuresApi.positions(signal),
+    enabled,
+    refetchInterval: FUTURES_ORDER_BOOK_REFRESH_MS,
+  });
+  return { account, orders, positions };
+}
+
+function useInvalidateUser() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: queryKeys.futures.user }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.wallet.all }),
+    ]).then(() => undefined);
+}
+
+export function usePlaceFuturesOrder() {
+  const queryClient = useQueryClient();
+  const invalidate = useInvalidateUser();
+  return useMutation({
+    mutationFn: futuresApi.order,
+    // A fill moves the market too (book, open interest, volume).
+    onSettled: () =>
+      Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: ['futures', 'market'] })]),
+  });
+}
+
+export function useCancelFuturesOrder() {
+  const invalidate = useInvalidateUser();
+  return useMutation({ mutationFn: futuresApi.cancel, onSettled: invalidate });
+}
+
+export function useCloseFuturesPosition() {
+  const invalidate = useInvalidateUser();
+  return useMutation({ mutationFn: futuresApi.close, onSettled: invalidate });
+}
+
+export type CollateralStage = 'idle' | 'building' | 'signing' | 'sending';
+
+/**
+ * Deposits (and the initializing first deposit): the server builds the USDC transfer into the
+ * vault, the wallet signs it, the relay executes it; the collateral is credited when it lands.
+ * Withdrawals are sent by the vault (no signature asked).
+ */
+export function useCollateral() {
+  const wallet = useWallet();
+  const invalidate = useInvalidateUser();
+  const [stage, setStage] = useState<CollateralStage>('idle');
+
+  async function deposit(amount: string, initialize: boolean) {
+    if (!wallet.connected) throw new Error(FUTURES_MESSAGES.connectWallet);
+    try {
+      setStage('building');
+      const built = initialize ? await futuresApi.initialize(amount) : await futuresApi.deposit(amount);
+      setStage('signing');
+      let signed: Uint8Array;
+      try {
+        signed = await wallet.signTransaction(decodeBase64(built.unsigned_transaction));
+      } catch (error) {
+        throw isUserRejection(error) ? new Error('Deposit cancelled in the wallet') : error;
+      }
+      setStage('sending');
+      await tradingApi.executeSignedTransaction(encodeBase64(signed), `futures-deposit-${built.deposit_id}`);
+      return built;
+    } finally {
+      setStage('idle');
+      await invalidate();
+    }
+  }
+
+  async function withdraw(amount: string) {
+    try {
+      setStage('sending');
+      return await futuresApi.withdraw(amount);
+    } finally {
+      setStage('idle');
+      await invalidate();
+    }
+  }
+
+  return { stage, deposit, withdraw };
+}

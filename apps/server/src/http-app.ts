@@ -108,7 +108,11 @@ export async function registerHttpApp(
   registerBotsRoutes(server, { bots, requireAuth });
   registerBotFundsRoutes(server, { funds: services.botFunds, requireAuth });
   registerMarketplaceRoutes(server, { marketplace: services.marketplace, bots, requireAuth });
-  registerFuturesRoutes(server, { venue: services.perpVenue, requireAuth });
+  registerFuturesRoutes(server, {
+    venue: services.perpVenue,
+    requireAuth,
+    orderRateLimit: config.futuresOrderRateLimit,
+  });
   await registerClusterRpc(server, services, config);
   await registerWebApp(server, config.webDistDir ?? path.resolve(SERVER_DIR, '../web/dist'));
 }

@@ -97,6 +97,8 @@ const ZConfigSchema = z
     PERP_VENUE: z.enum(['local', 'drift']).optional(),
     DRIFT_DATA_API_URL: z.url().default('https://data.api.drift.trade'),
     PERP_KEEPER_INTERVAL_MS: ZPositiveInt.min(50).max(60_000).default(1000),
+    // Futures orders, closes and cancels one client may send a minute (an API trader's budget).
+    FUTURES_ORDER_RATE_LIMIT_MAX: ZPositiveInt.default(600),
     LIMIT_KEEPER_INTERVAL_MS: ZPositiveInt.min(50).max(60_000).default(1000),
     // Longest one backtest may compute (user code gets the same CPU budget in its sandbox).
     BACKTEST_TIME_LIMIT_MS: ZPositiveInt.min(500).max(300_000).default(20_000),
@@ -178,6 +180,7 @@ const ZConfigSchema = z
       (raw.SOLANA_RPC_URL && !raw.LOCALNET_KEYS_DIR ? ('drift' as const) : ('local' as const)),
     driftDataApiUrl: raw.DRIFT_DATA_API_URL,
     perpKeeperIntervalMs: raw.PERP_KEEPER_INTERVAL_MS,
+    futuresOrderRateLimit: { max: raw.FUTURES_ORDER_RATE_LIMIT_MAX, windowMs: 60_000 },
     backtestTimeLimitMs: raw.BACKTEST_TIME_LIMIT_MS,
     rfq: {
       quoteTtlMs: raw.RFQ_QUOTE_TTL_MS,

@@ -26,6 +26,8 @@ export interface RecordedEffect {
   /** Users liquidated, with the reason shown to them. */
   liquidated: string[];
   markets: Set<string>;
+  /** The user's order an 'order' command placed, as written. */
+  placed?: PerpOrderRow;
 }
 
 export function createFuturesRepository(db: Db, now: () => Date) {
@@ -124,7 +126,7 @@ export function createFuturesRepository(db: Db, now: () => Date) {
             const filled = result.fills.reduce((sum, fill) => sum + fill.size, 0n);
             const value = result.fills.reduce((sum, fill) => sum + fill.size * fill.price, 0n);
             const size = result.resting + filled;
-            await tx.insert(perpOrders).values({
+            const row: PerpOrderRow = {
               id: BigInt(result.orderId),
               userId: command.account,
               symbol: command.market,
@@ -147,7 +149,9 @@ export function createFuturesRepository(db: Db, now: () => Date) {
                     : 'Cancelled',
               createdAt: new Date(command.at),
               updatedAt: now(),
-            });
+            };
+            await tx.insert(perpOrders).values(row);
+            effect.placed = row;
           }
           await recordFills(tx, result.fills, effect);
           effect.fills.push(...result.fills);

@@ -32,8 +32,6 @@ import { authOf } from '../../plugins/authenticate';
 import type { FuturesService } from './futures.service';
 import type { PerpVenue } from './perp-venue';
 
-/** Orders, closes and cancels: each client may send this many a minute. */
-export const FUTURES_ORDER_RATE_LIMIT = { max: 120, timeWindow: 60_000 };
 /** Deposits and withdrawals build or send transactions. */
 export const FUTURES_FUNDS_RATE_LIMIT = { max: 30, timeWindow: 60_000 };
 
@@ -49,7 +47,12 @@ const ZListQuerySchema = z.object({
 /** Perpetual futures (part 2 §7 Futures). Market data is public; accounts and trading need a session. */
 export function registerFuturesRoutes(
   app: ZodApp,
-  deps: { venue: PerpVenue; requireAuth: preHandlerAsyncHookHandler },
+  deps: {
+    venue: PerpVenue;
+    requireAuth: preHandlerAsyncHookHandler;
+    /** Orders, closes and cancels each client may send per window. */
+    orderRateLimit: { max: number; windowMs: number };
+  },
 ): void {
   const { venue, requireAuth } = deps;
   const tags = ['futures'];
@@ -206,7 +209,7 @@ export function registerFuturesRoutes(
     handler: async (request) => ok(await trading().withdraw(authOf(request).user, request.body)),
   });
 
-  const orders = { rateLimit: FUTURES_ORDER_RATE_LIMIT };
+  const orders = { rateLimit: { max: deps.orderRateLimit.max, timeWindow: deps.orderRateLimit.windowMs } };
   app.post('/api/futures/order', {
     preHandler: requireAuth,
     config: orders,

@@ -423,13 +423,12 @@ export function createFuturesService(deps: FuturesServiceDeps) {
       if (request.leverage > market.maxLeverage) throw new AppError('FUTURES__LEVERAGE_INVALID');
       const size = lotsOf(amount, market.sizeDecimals);
       if (size < market.minSize && !request.reduce_only) throw new AppError('FUTURES__BELOW_MIN_ORDER_SIZE');
-      const exchange = await ledger.read();
-      if (!exchange.accounts.has(owner.id)) throw new AppError('FUTURES__NOT_INITIALIZED');
       // A limit price off the tick is rounded in the trader's favour (a buy down, a sell up).
       const side = request.side === 'Long' ? 'buy' : 'sell';
       const units = price ? wire.priceToTick(price, market, side === 'buy' ? 'down' : 'up') : undefined;
       if (units !== undefined && units <= 0n) throw new AppError('FUTURES__AMOUNT_OR_PRICE_INVALID');
-      const { applied } = await run({
+      // No account: the engine refuses with ACCOUNT_UNKNOWN (FUTURES__NOT_INITIALIZED).
+      const { applied, effect } = await run({
         k: 'order',
         account: owner.id,
         market: market.symbol,
@@ -443,10 +442,9 @@ export function createFuturesService(deps: FuturesServiceDeps) {
         ioc: request.ioc,
         at: deps.now().getTime(),
       });
-      if (applied.effect.k !== 'order') throw new Error('unexpected effect');
-      const [row] = await repo.ordersByIds([BigInt(applied.effect.result.orderId)]);
+      if (applied.effect.k !== 'order' || !effect.placed) throw new Error('unexpected effect');
       return {
-        order: orderToWire(row!),
+        order: orderToWire(effect.placed),
         fills: applied.effect.result.fills.map((fill) => fillToWire(fill, owner.id)),
       };
     },

@@ -123,12 +123,19 @@ describe('perpetual futures on the embedded cluster', () => {
     });
     alice = await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 1000 });
     bob = await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 1000 });
-    await keeper().tick(true);
   });
 
   afterAll(async () => {
     await app?.close();
     await database?.cleanup();
+  });
+
+  it('before the first oracle price: "Unable to get market price", and no order', async () => {
+    const market = await get('/api/futures/market/SOL-PERP');
+    expect(market.status).toBe(503);
+    expect(market.body.error).toBe('Unable to get market price');
+    await keeper().tick(true);
+    expect((await get('/api/futures/market/SOL-PERP')).status).toBe(200);
   });
 
   it('lists the markets publicly, each priced by the oracle and quoted by the maker', async () => {
@@ -326,7 +333,15 @@ describe('perpetual futures on the embedded cluster', () => {
     const book = (await get<TFuturesMarket>('/api/futures/market/BTC-PERP')).body.data.order_book;
     expect(book.asks.some((level) => Number(level.price) === price)).toBe(true);
     expect((await post(`/api/futures/orders/${id}/cancel`, bob)).status).toBe(404);
+    const pushed = vi.spyOn(app.hub, 'publishChannel');
     await moveOracle('BTC-PERP', 100n); // the maker's bids now cross the resting ask
+    await new Promise((resolve) => setTimeout(resolve, 250)); // books are pushed at most every 200 ms
+    const channels = pushed.mock.calls.map(([channel]) => channel);
+    expect(channels).toContain('futures-book:BTC-PERP');
+    expect(channels).toContain('futures-trades:BTC-PERP');
+    // Every push passed its channel's schema (a bad payload rejects).
+    await Promise.all(pushed.mock.results.map((result) => result.value));
+    pushed.mockRestore();
     const [order] = (await get<TFuturesOrder[]>('/api/futures/orders', alice)).body.data;
     expect(order).toMatchObject({ id, status: 'Filled', average_fill_price: `${price}` });
     const short = (await get<TFuturesPosition[]>('/api/futures/positions', alice)).body.data.find(

@@ -199,6 +199,25 @@ describe('PerpExchange', () => {
     refused(exchange, () => exchange.deposit('carol', 0n), 'AMOUNT_INVALID');
   });
 
+  it('refuses orders in a market without an oracle price', () => {
+    const exchange = new PerpExchange([SOL]);
+    exchange.deposit('ann', USDC(10));
+    refused(
+      exchange,
+      () =>
+        exchange.placeOrder({
+          account: 'ann',
+          market: 'SOL-PERP',
+          side: 'buy',
+          type: 'market',
+          size: 10n,
+          leverage: 10,
+          at: 1,
+        }),
+      'MARKET_NO_PRICE',
+    );
+  });
+
   it('counts resting orders against margin: two orders that together exceed it', () => {
     const exchange = venue();
     exchange.deposit('dan', USDC(10));

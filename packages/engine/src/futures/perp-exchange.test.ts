@@ -459,13 +459,20 @@ const action = fc.oneof(
     rate: fc.integer({ min: -10, max: 10 }),
   }),
   fc.record({ kind: fc.constant('liquidate' as const) }),
+  // A position near the account's limit (50x its equity at 75x leverage): what oracle moves liquidate.
+  fc.record({
+    kind: fc.constant('leveraged' as const),
+    who: fc.constantFrom(...ACTORS),
+    market: fc.constantFrom('SOL-PERP', 'BTC-PERP'),
+    side: fc.constantFrom('buy' as const, 'sell' as const),
+  }),
 );
 
 describe('PerpExchange properties', () => {
   it('conserves value, never crosses its books, and covers bad debt — whatever the actors do', () => {
     const seen = { runs: 0, fills: 0, liquidations: 0, refusals: 0 };
     fc.assert(
-      fc.property(fc.array(action, { minLength: 20, maxLength: 80 }), (actions) => {
+      fc.property(fc.array(action, { minLength: 40, maxLength: 80 }), (actions) => {
         seen.runs++;
         const exchange = venue();
         exchange.fundInsurance(USDC(10_000));
@@ -493,6 +500,21 @@ describe('PerpExchange properties', () => {
         });
         let vault = USDC(1_000_000) + USDC(10_000) + USDC(1_000) * BigInt(ACTORS.length);
         let at = 0;
+        const liquidateAll = () => {
+          for (const id of exchange.liquidatable()) {
+            const result = exchange.liquidate(id, at);
+            seen.liquidations++;
+            const account = exchange.account(id);
+            // No collateral left negative once flat, unless every other account's was spent too.
+            if (account.positions.size === 0 && account.collateral < 0n) {
+              expect(exchange.insurance).toBe(0n);
+              expect(
+                [...exchange.accounts.values()].filter((a) => a !== account && a.collateral > 0n),
+              ).toEqual([]);
+            }
+            expect(result.fee).toBeGreaterThanOrEqual(0n);
+          }
+        };
         for (const step of actions) {
           at++;
           const before = JSON.stringify(snapshotOf(exchange));
@@ -527,6 +549,22 @@ describe('PerpExchange properties', () => {
                 seen.fills += placed.fills.length;
                 break;
               }
+              case 'leveraged': {
+                const { oracle, spec } = exchange.market(step.market);
+                const equity = exchange.equityOf(exchange.account(step.who));
+                const size = ((equity > 0n ? equity : 0n) * 50n * 10n ** BigInt(spec.sizeDecimals)) / oracle;
+                const placed = exchange.placeOrder({
+                  account: step.who,
+                  market: step.market,
+                  side: step.side,
+                  type: 'market',
+                  size,
+                  leverage: 75,
+                  at,
+                });
+                seen.fills += placed.fills.length;
+                break;
+              }
               case 'cancel':
                 exchange.cancelOrder(step.who, step.id);
                 break;
@@ -534,6 +572,8 @@ describe('PerpExchange properties', () => {
                 const { oracle, spec } = exchange.market(step.market);
                 const next = ((oracle + (oracle * BigInt(step.moveBps)) / 10_000n) / spec.tick) * spec.tick;
                 exchange.setOracle(step.market, next);
+                // The keeper liquidates on every oracle move.
+                liquidateAll();
                 break;
               }
               case 'funding': {
@@ -542,19 +582,7 @@ describe('PerpExchange properties', () => {
                 break;
               }
               case 'liquidate':
-                for (const id of exchange.liquidatable()) {
-                  const result = exchange.liquidate(id, at);
-                  seen.liquidations++;
-                  const account = exchange.account(id);
-                  // No collateral left negative once flat, unless every other account's was spent too.
-                  if (account.positions.size === 0 && account.collateral < 0n) {
-                    expect(exchange.insurance).toBe(0n);
-                    expect(
-                      [...exchange.accounts.values()].filter((a) => a !== account && a.collateral > 0n),
-                    ).toEqual([]);
-                  }
-                  expect(result.fee).toBeGreaterThanOrEqual(0n);
-                }
+                liquidateAll();
                 break;
             }
           } catch (error) {

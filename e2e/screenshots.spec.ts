@@ -283,3 +283,31 @@ test('/market with a public bot and its detail panel, at both widths', async ({ 
   await expectNoHorizontalOverflow(page, '/market with the detail panel');
   await page.screenshot({ path: 'docs/screenshots/market-phone.png', fullPage: true });
 });
+
+test('/future with an open 10x SOL long, at both widths', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInWithLocalWallet(page);
+  await fundWallet(page, { amount_sol: 2, amount_usdc: 1000 });
+  await page.goto('/future');
+  await expect(page.getByLabel('Order book').getByLabel('Spread')).toBeVisible({ timeout: 20_000 });
+  await page.getByLabel('Futures balance').getByRole('button', { name: 'Initialize Account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Initialize Account' });
+  await dialog.getByLabel('Amount (USDC)').fill('100');
+  await dialog.getByRole('button', { name: 'Initialize Account' }).click();
+  await expect(page.getByText('Deposited 100.00 USDC into your futures account')).toBeVisible({
+    timeout: 20_000,
+  });
+  const panel = page.getByLabel('Futures order');
+  await panel.getByLabel('Amount (SOL)').fill('2');
+  await panel.getByRole('button', { name: '10x' }).click();
+  await panel.getByRole('button', { name: 'Open Long' }).click();
+  await expect(
+    page.getByLabel('Your futures').getByRole('row').filter({ hasText: 'SOL-PERP' }),
+  ).toBeVisible();
+  await page.waitForTimeout(4_000); // the toasts fade and the market figures refresh
+  await page.screenshot({ path: 'docs/screenshots/future-desktop.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalOverflow(page, '/future with a position');
+  await page.screenshot({ path: 'docs/screenshots/future-phone.png', fullPage: true });
+});

@@ -311,6 +311,8 @@ export function createFuturesService(deps: FuturesServiceDeps) {
     depositKind,
     /** The replicated venue (reads for jobs and tests). */
     ledger,
+    /** The vault key's address (it pays the fees of withdrawals). */
+    vaultAddress: vault.address,
 
     async account(owner: WalletOwner): Promise<TFuturesAccount> {
       const exchange = await ledger.read();

@@ -433,7 +433,18 @@ async function createFutures(
         .catch(() => undefined);
     }
   };
-  const service = createFuturesService({ ledger, repo, vault, chain, relay, now, onEffect });
+  // The keeper needs the service and the service syncs markets through the keeper before orders.
+  let syncMarket: (symbol: string) => Promise<void> = async () => undefined;
+  const service = createFuturesService({
+    ledger,
+    repo,
+    vault,
+    chain,
+    relay,
+    now,
+    onEffect,
+    syncMarket: (symbol) => syncMarket(symbol),
+  });
   const perpKeeper = createPerpKeeper({
     ledger,
     service,
@@ -445,6 +456,7 @@ async function createFutures(
     log,
     intervalMs: config.perpKeeperIntervalMs,
   });
+  syncMarket = perpKeeper.syncMarket;
   return { perpVenue: { kind: 'local', ...markets, trading: service }, perpKeeper };
 }
 

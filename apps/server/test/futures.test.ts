@@ -503,6 +503,29 @@ describe('perpetual futures on the embedded cluster', () => {
     await vaultMatchesLedger();
   });
 
+  it('an order first brings a market up to the feed: nobody trades against quotes the feed left behind', async () => {
+    const market = app.services.market;
+    const feed = async () => Number(await market.getUsdPrice(await market.resolveToken('ETH')));
+    // Time has passed since the keeper's last pass: the feed has moved away from the venue's oracle.
+    app.clock.advance(600_000);
+    const now = await feed();
+    const stale = Number((await get<TFuturesMarket>('/api/futures/market/ETH-PERP')).body.data.oracle_price);
+    expect(Math.abs(now - stale) / stale).toBeGreaterThan(0.002); // far more than the 0.1 % checked below
+    const placed = await post<{ fills: TFuturesTrade[] }>('/api/futures/order', alice, {
+      symbol: 'ETH-PERP',
+      side: now > stale ? 'Long' : 'Short',
+      order_type: 'Market',
+      amount: 0.01,
+      leverage: 2,
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    const price = Number(placed.body.data.fills[0]!.price);
+    expect(Math.abs(price - now) / now).toBeLessThan(0.001); // at the maker's fresh quote, not the stale one
+    const synced = Number((await get<TFuturesMarket>('/api/futures/market/ETH-PERP')).body.data.oracle_price);
+    expect(synced).toBeCloseTo(now, 1);
+    await post('/api/futures/position/close', alice, { position_id: 'ETH-PERP' });
+  });
+
   it('another process (or a restart) rebuilds the same venue from the log', async () => {
     const { ledger } = internals();
     await ledger.load();

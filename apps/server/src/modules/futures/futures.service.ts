@@ -87,6 +87,8 @@ export interface FuturesServiceDeps {
   now: () => Date;
   /** After a command committed: push books, trades and account updates. */
   onEffect: (effect: RecordedEffect) => void;
+  /** Before an order or a close: bring the market's oracle and the maker's quotes up to the feed. */
+  syncMarket?: (symbol: string) => Promise<void>;
 }
 
 /**
@@ -429,6 +431,7 @@ export function createFuturesService(deps: FuturesServiceDeps) {
       const side = request.side === 'Long' ? 'buy' : 'sell';
       const units = price ? wire.priceToTick(price, market, side === 'buy' ? 'down' : 'up') : undefined;
       if (units !== undefined && units <= 0n) throw new AppError('FUTURES__AMOUNT_OR_PRICE_INVALID');
+      await deps.syncMarket?.(market.symbol);
       // No account: the engine refuses with ACCOUNT_UNKNOWN (FUTURES__NOT_INITIALIZED).
       const { applied, effect } = await run({
         k: 'order',
@@ -467,6 +470,7 @@ export function createFuturesService(deps: FuturesServiceDeps) {
       const market = findPerpMarket(positionId);
       const position = market ? exchange.accounts.get(owner.id)?.positions.get(market.symbol) : undefined;
       if (!market || !position) throw new AppError('FUTURES__POSITION_NOT_FOUND');
+      await deps.syncMarket?.(market.symbol);
       const size = position.size < 0n ? -position.size : position.size;
       const { applied } = await run({
         k: 'order',

@@ -21,6 +21,8 @@ const MAKER_HALF_SPREAD_BPS = 2n;
 const MAKER_STEP_BPS = 3n;
 /** Past this inventory (notional) the maker quotes only the side that reduces it. */
 const MAKER_MAX_INVENTORY = 1_000_000n * 1_000_000n;
+/** How far the feed may be from the venue's oracle before an order syncs it (bps). */
+const SYNC_TOLERANCE_BPS = 1n;
 /** A withdrawal not known to have landed after this long is resolved from the chain. */
 const STUCK_WITHDRAWAL_MS = 120_000;
 
@@ -76,6 +78,8 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
   /** Premium samples of the current hour per market: Σ mark and Σ oracle (time-weighted by tick). */
   const samples = new Map<string, { mark: bigint; oracle: bigint; n: bigint }>();
   let lastFundingAt: Date | null = null;
+  /** The feed price (base units) this process last applied to each market's oracle. */
+  const lastFeed = new Map<string, bigint>();
   let lastReconciledAt = 0;
   let lastReconciliation: { vault: bigint; owed: bigint; at: Date } | null = null;
 
@@ -99,6 +103,7 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
         try {
           const price = await market.getUsdPrice(await market.resolveToken(perp.baseSymbol));
           const units = priceUnitsOf(new Dec(price), perp.tick);
+          lastFeed.set(perp.symbol, units);
           if (units > 0n && units !== exchange.market(perp.symbol).oracle) {
             prices[perp.symbol] = units.toString();
             moved.push(perp);
@@ -219,8 +224,32 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
     }
   }
 
+  /**
+   * Before an order: if the market feed has moved more than 1 bp since the price last applied (the
+   * keeper's last pass), the oracle moves and the maker re-quotes first (and liquidations run), so
+   * nobody trades against quotes the feed has already left behind (the RFQ maker re-quotes at execute
+   * for the same reason).
+   */
+  async function syncMarket(symbol: string): Promise<void> {
+    const perp = PERP_MARKETS.find((candidate) => candidate.symbol === symbol);
+    if (!perp || !(await service.makerFunded())) return;
+    const units = priceUnitsOf(
+      new Dec(await market.getUsdPrice(await market.resolveToken(perp.baseSymbol))),
+      perp.tick,
+    );
+    // Against the feed price last applied (the venue's oracle until this process has applied one).
+    const current = lastFeed.get(symbol) ?? (await ledger.read()).market(symbol).oracle;
+    const moved = units > current ? units - current : current - units;
+    if (units <= 0n || moved * 10_000n <= current * SYNC_TOLERANCE_BPS) return;
+    lastFeed.set(symbol, units);
+    await service.run({ k: 'oracle', prices: { [symbol]: units.toString() }, at: deps.now().getTime() });
+    await quote(await ledger.read(), perp);
+    await liquidate();
+  }
+
   return {
     tick,
+    syncMarket,
     liquidate,
     fund,
     reconcile,

@@ -1,5 +1,5 @@
-import { createSolanaWallet } from '../apps/server/test/helpers/solana-test-wallet';
 import { percentile, report, round, startServer } from './lib/harness';
+import { signInWalletUser } from './lib/wallet-session';
 
 // POST /api/futures/order end to end on loopback against a freshly started embedded server: a
 // signed-in wallet user with 500 USDC of collateral (deposited on chain into the vault) sends market
@@ -13,30 +13,7 @@ const MEASURED = 500;
 
 const server = await startServer({ FUTURES_ORDER_RATE_LIMIT_MAX: '100000' });
 try {
-  let token = '';
-  const request = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${server.url}/api${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${text.slice(0, 200)}`);
-    return (JSON.parse(text) as { data: T }).data;
-  };
-  const wallet = createSolanaWallet();
-  const challenge = await request<{ message: string }>(
-    'GET',
-    `/auth/wallet-challenge?wallet_address=${wallet.address}&wallet_type=phantom`,
-  );
-  token = (
-    await request<{ token: string }>('POST', '/auth/connect-wallet', {
-      wallet_address: wallet.address,
-      wallet_type: 'phantom',
-      signature: wallet.sign(challenge.message),
-      message: challenge.message,
-    })
-  ).token;
+  const { wallet, request } = await signInWalletUser(server.url);
   await request('POST', '/wallet/fund', { amount_sol: 2, amount_usdc: 1000 });
   // The keeper funds the maker and quotes every market within its first passes.
   for (let tries = 0; ; tries++) {

@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import { FLIP_STRATEGY } from '../apps/server/test/helpers/bot-strategies';
-import { createSolanaWallet } from '../apps/server/test/helpers/solana-test-wallet';
 import { percentile, report, round, startServer } from './lib/harness';
+import { signInWalletUser } from './lib/wallet-session';
 
 // An on-chain bot on 1-minute candles in a fresh embedded server: from a candle's close until the
 // owner's socket hears that its trade is recorded, confirmed on the cluster (bot_timing_update) —
@@ -14,30 +14,7 @@ const CLOSES = 4;
 
 const server = await startServer();
 try {
-  let token = '';
-  const request = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${server.url}/api${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${text.slice(0, 200)}`);
-    return (JSON.parse(text) as { data: T }).data;
-  };
-  const wallet = createSolanaWallet();
-  const challenge = await request<{ message: string }>(
-    'GET',
-    `/auth/wallet-challenge?wallet_address=${wallet.address}&wallet_type=phantom`,
-  );
-  token = (
-    await request<{ token: string }>('POST', '/auth/connect-wallet', {
-      wallet_address: wallet.address,
-      wallet_type: 'phantom',
-      signature: wallet.sign(challenge.message),
-      message: challenge.message,
-    })
-  ).token;
+  const { wallet, token, request } = await signInWalletUser(server.url);
   await request('POST', '/wallet/fund', { amount_sol: 5, amount_usdc: 10 });
   const { bot_id: botId } = await request<{ bot_id: string }>('POST', '/bots', {
     name: 'Flip',

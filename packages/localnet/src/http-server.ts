@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { attachPubSub, createPubSubSockets, type PubSubEndpoint } from './pubsub-transport';
 import type { JsonRpcHandler } from './rpc/json-rpc-handler';
 
 /** Bodies larger than this are refused (a batch of a few thousand transactions fits). */
@@ -27,6 +28,13 @@ export interface LocalnetServerOptions {
   readonly port?: number;
   /** Interface to bind (default 127.0.0.1). */
   readonly host?: string;
+  /**
+   * Solana PubSub over WebSocket, served on the same port (an upgrade on any path) and on
+   * `pubsubPort` — by default port + 1, where web3.js derives its WebSocket URL (a free port when
+   * `port` is 0; null serves the same port only).
+   */
+  readonly pubsub?: PubSubEndpoint;
+  readonly pubsubPort?: number | null;
 }
 
 export interface LocalnetServer {
@@ -34,6 +42,8 @@ export interface LocalnetServer {
   readonly url: string;
   readonly port: number;
   readonly server: Server;
+  /** `ws://host:port+1`: PubSub where web3.js looks for it (also served at `url` as ws://). */
+  readonly pubsubUrl: string | null;
   /** Stops accepting requests and closes open connections. */
   close(): Promise<void>;
 }
@@ -104,14 +114,38 @@ export async function startLocalnetServer(options: LocalnetServerOptions): Promi
     });
   });
   const { port } = server.address() as AddressInfo;
+  const hostText = host.includes(':') ? `[${host}]` : host;
+  const sockets = options.pubsub ? createPubSubSockets(options.pubsub) : undefined;
+  let pubsubServer: Server | undefined;
+  let pubsubUrl: string | null = null;
+  if (sockets) {
+    attachPubSub(server, sockets);
+    if (options.pubsubPort !== null) {
+      pubsubServer = createServer((_request, response) =>
+        respond(response, 426, 'Upgrade Required', 'text/plain'),
+      );
+      attachPubSub(pubsubServer, sockets);
+      const wanted = options.pubsubPort ?? (options.port === 0 ? 0 : port + 1);
+      await new Promise<void>((resolve, reject) => {
+        pubsubServer!.once('error', reject);
+        pubsubServer!.listen(wanted, host, () => resolve());
+      });
+      pubsubUrl = `ws://${hostText}:${(pubsubServer.address() as AddressInfo).port}`;
+    }
+  }
+  const closeServer = (target: Server) =>
+    new Promise<void>((resolve, reject) => {
+      target.close((error) => (error === undefined ? resolve() : reject(error)));
+      target.closeAllConnections();
+    });
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: `http://${hostText}:${port}`,
     port,
     server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error === undefined ? resolve() : reject(error)));
-        server.closeAllConnections();
-      }),
+    pubsubUrl,
+    async close() {
+      sockets?.close();
+      await Promise.all([closeServer(server), pubsubServer ? closeServer(pubsubServer) : undefined]);
+    },
   };
 }

@@ -55,6 +55,18 @@ export {
 } from './rpc/public-limits';
 export { JsonFloat, stringifyJson } from './rpc/json';
 export {
+  createPubSub,
+  MAX_SUBSCRIPTIONS_PER_CONNECTION,
+  type PubSub,
+  type PubSubConnection,
+} from './rpc/pubsub';
+export {
+  attachPubSub,
+  createPubSubSockets,
+  type PubSubEndpoint,
+  type PubSubSockets,
+} from './pubsub-transport';
+export {
   startLocalnetServer,
   type JsonRpcTextHandler,
   type LocalnetServer,

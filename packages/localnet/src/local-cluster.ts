@@ -87,6 +87,17 @@ export interface LocalClusterOptions {
   readonly log?: (message: string) => void;
 }
 
+/** What a cluster tells its listeners (the PubSub server): slots as they pass, transactions as they commit. */
+export interface ClusterListener {
+  /** The clock reached `slot` (called once per slot, in order). */
+  slot?(slot: number): void;
+  /**
+   * A transaction was committed: its log entry, every account key it referenced and the writable
+   * ones (whose state it may have changed).
+   */
+  committed?(record: TransactionRecord, accountKeys: readonly string[], writable: readonly string[]): void;
+}
+
 /** A signature's status in the sense of getSignatureStatuses. */
 export interface SignatureStatus {
   readonly slot: number;
@@ -244,6 +255,7 @@ export class LocalCluster {
   private processedCount = 0;
   private slotTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly listeners = new Set<ClusterListener>();
 
   /** @internal use {@link createLocalCluster}. */
   constructor(
@@ -344,6 +356,23 @@ export class LocalCluster {
     const crossedMarker =
       Math.floor(this.currentSlot / SLOT_MARKER_INTERVAL) > Math.floor(previous / SLOT_MARKER_INTERVAL);
     if (crossedMarker && !this.closed) this.ledger?.appendSlot(this.currentSlot);
+    if (this.listeners.size > 0) {
+      // Listeners hear every slot, the last 64 of a long stall at most.
+      for (let slot = Math.max(previous + 1, this.currentSlot - 63); slot <= this.currentSlot; slot += 1) {
+        for (const listener of this.listeners) listener.slot?.(slot);
+      }
+    }
+  }
+
+  /** Registers a listener of slots and commits; answers its removal. */
+  listen(listener: ClusterListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Slots after which a transaction counts as finalized. */
+  get finalizationSlots(): number {
+    return this.finalizationDepth;
   }
 
   /** Starts advancing one slot per `slotDurationMs` of wall time (catching up after stalls). */
@@ -494,6 +523,10 @@ export class LocalCluster {
     const seq = this.ledger?.appendTransaction(record, post.states) ?? 0;
     this.indexTransaction(record, seq, resolved.addresses);
     this.processedCount += 1;
+    if (this.listeners.size > 0) {
+      const writable = resolved.addresses.filter((_, index) => resolved.writable[index]);
+      for (const listener of this.listeners) listener.committed?.(record, resolved.addresses, writable);
+    }
     return { kind: 'committed', signature, record };
   }
 

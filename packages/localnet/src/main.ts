@@ -6,6 +6,7 @@ import { readLocalnetConfig } from './config';
 import { startLocalnetServer } from './http-server';
 import { createLocalCluster } from './local-cluster';
 import { createJsonRpcHandler } from './rpc/json-rpc-handler';
+import { createPubSub } from './rpc/pubsub';
 
 async function main(): Promise<void> {
   const config = readLocalnetConfig(process.env);
@@ -19,8 +20,10 @@ async function main(): Promise<void> {
     handler: createJsonRpcHandler(cluster, { log }),
     port: config.port,
     host: config.host,
+    pubsub: createPubSub(cluster),
   });
   console.log(`localnet: listening on ${server.url} (slot ${cluster.slot}, data ${config.dataDir})`);
+  console.log(`localnet: PubSub on ${server.url.replace('http', 'ws')} and ${server.pubsubUrl}`);
   console.log(`localnet: treasury ${cluster.treasury.address}, market maker ${cluster.marketMaker.address}`);
 
   let stopping = false;

@@ -63,12 +63,12 @@ const getMultipleAccounts: RpcMethod = (params, cluster) => {
   );
 };
 
-type AccountFilter = ((account: AccountView) => boolean) & {
+export type AccountFilter = ((account: AccountView) => boolean) & {
   /** A memcmp filter's offset and byte count (absent for dataSize). */
   readonly memcmp?: { readonly offset: number; readonly length: number };
 };
 
-function readProgramAccountFilters(config: Config): AccountFilter[] {
+export function readProgramAccountFilters(config: Config): AccountFilter[] {
   const value = config.filters;
   if (value === undefined || value === null) return [];
   return readArray(value, 'filters', 4).map((filter): AccountFilter => {

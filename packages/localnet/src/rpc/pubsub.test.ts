@@ -1,0 +1,282 @@
+/**
+ * PubSub conformance: @solana/kit's own subscription client (createSolanaRpcSubscriptions) and its
+ * subscription-based confirmation (sendAndConfirmTransactionFactory, airdropFactory) against the
+ * standalone server, unmodified — on the HTTP port (ws://) and on port + 1 where web3.js looks.
+ */
+import { getTransferSolInstruction } from '@solana-program/system';
+import {
+  address,
+  airdropFactory,
+  appendTransactionMessageInstructions,
+  assertIsTransactionWithBlockhashLifetime,
+  createSolanaRpc,
+  createSolanaRpcSubscriptions,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getSignatureFromTransaction,
+  lamports,
+  pipe,
+  sendAndConfirmTransactionFactory,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type KeyPairSigner,
+  type Rpc,
+  type RpcSubscriptions,
+  type SolanaRpcApi,
+  type SolanaRpcSubscriptionsApi,
+} from '@solana/kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { LAMPORTS_PER_SOL } from '../genesis';
+import { startLocalnetServer, type LocalnetServer } from '../http-server';
+import { createLocalCluster, type LocalCluster } from '../local-cluster';
+import { createJsonRpcHandler } from './json-rpc-handler';
+import { createPubSub, type PubSub } from './pubsub';
+
+const SYSTEM_PROGRAM = address('11111111111111111111111111111111');
+let cluster: LocalCluster;
+let server: LocalnetServer;
+let pubsub: PubSub;
+let rpc: Rpc<SolanaRpcApi>;
+let subscriptions: RpcSubscriptions<SolanaRpcSubscriptionsApi>;
+
+beforeAll(async () => {
+  // In memory, 20 ms slots: finalized (32 slots deep) within ~0.7 s.
+  cluster = await createLocalCluster({ slotDurationMs: 20 });
+  pubsub = createPubSub(cluster);
+  server = await startLocalnetServer({ handler: createJsonRpcHandler(cluster), port: 0, pubsub });
+  rpc = createSolanaRpc(server.url);
+  subscriptions = createSolanaRpcSubscriptions(server.pubsubUrl!);
+});
+
+afterAll(async () => {
+  await server.close();
+  pubsub.close();
+  await cluster.close();
+});
+
+async function fundedSigner(sol = 2n): Promise<KeyPairSigner> {
+  const signer = await generateKeyPairSigner();
+  await airdropFactory({ rpc, rpcSubscriptions: subscriptions })({
+    recipientAddress: signer.address,
+    lamports: lamports(sol * LAMPORTS_PER_SOL),
+    commitment: 'confirmed',
+  });
+  return signer;
+}
+
+async function signedTransfer(from: KeyPairSigner, to: string, amount: bigint) {
+  const { value: lifetime } = await rpc.getLatestBlockhash().send();
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (draft) => setTransactionMessageFeePayerSigner(from, draft),
+    (draft) => setTransactionMessageLifetimeUsingBlockhash(lifetime, draft),
+    (draft) =>
+      appendTransactionMessageInstructions(
+        [getTransferSolInstruction({ source: from, destination: address(to), amount: lamports(amount) })],
+        draft,
+      ),
+  );
+  const transaction = await signTransactionMessageWithSigners(message);
+  assertIsTransactionWithBlockhashLifetime(transaction);
+  return transaction;
+}
+
+async function first<T>(iterable: AsyncIterable<T>, until?: (value: T) => boolean): Promise<T> {
+  for await (const value of iterable) if (!until || until(value)) return value;
+  throw new Error('the subscription ended');
+}
+
+describe('PubSub with kit', () => {
+  it('airdropFactory and sendAndConfirmTransactionFactory confirm through signature subscriptions', async () => {
+    const alice = await fundedSigner();
+    const bob = await generateKeyPairSigner();
+    const transaction = await signedTransfer(alice, bob.address, 1_000_000n);
+    const started = performance.now();
+    await sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions: subscriptions })(transaction, {
+      commitment: 'confirmed',
+    });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect((await rpc.getBalance(bob.address).send()).value).toBe(1_000_000n);
+    // Finalized: 32 slots later.
+    const again = await signedTransfer(alice, bob.address, 2_000_000n);
+    await sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions: subscriptions })(again, {
+      commitment: 'finalized',
+    });
+    const [status] = (await rpc.getSignatureStatuses([getSignatureFromTransaction(again)]).send()).value;
+    expect(status?.confirmationStatus).toBe('finalized');
+  });
+
+  it('slot and root notifications follow the clock', async () => {
+    const abort = new AbortController();
+    const slots = await subscriptions.slotNotifications().subscribe({ abortSignal: abort.signal });
+    const notification = await first(slots);
+    expect(notification.slot).toBeGreaterThan(0n);
+    expect(notification.parent).toBe(notification.slot - 1n);
+    const roots = await subscriptions.rootNotifications().subscribe({ abortSignal: abort.signal });
+    const root = await first(roots);
+    expect(typeof root).toBe('bigint');
+    abort.abort();
+  });
+
+  it('account, program and logs notifications carry a transfer’s effects', async () => {
+    const alice = await fundedSigner();
+    const carol = await generateKeyPairSigner();
+    const abort = new AbortController();
+    const accounts = await subscriptions
+      .accountNotifications(carol.address, { commitment: 'confirmed', encoding: 'base64' })
+      .subscribe({ abortSignal: abort.signal });
+    const programs = await subscriptions
+      .programNotifications(SYSTEM_PROGRAM, { commitment: 'processed', encoding: 'base64' })
+      .subscribe({ abortSignal: abort.signal });
+    const logs = await subscriptions
+      .logsNotifications({ mentions: [carol.address] }, { commitment: 'confirmed' })
+      .subscribe({ abortSignal: abort.signal });
+    // Kit's iterators hear what arrives once they are being read: read before sending.
+    const accountNote = first(accounts);
+    const programNote = first(programs, (note) => note.value.pubkey === carol.address);
+    const logsNote = first(logs);
+    const transaction = await signedTransfer(alice, carol.address, 5_000_000n);
+    const signature = getSignatureFromTransaction(transaction);
+    await sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions: subscriptions })(transaction, {
+      commitment: 'confirmed',
+    });
+    const account = await accountNote;
+    expect(account.value.lamports).toBe(5_000_000n);
+    expect(account.value.owner).toBe(SYSTEM_PROGRAM);
+    const program = await programNote;
+    expect(program.value.account.lamports).toBe(5_000_000n);
+    const logged = await logsNote;
+    expect(logged.value.signature).toBe(signature);
+    expect(logged.value.err).toBeNull();
+    expect(logged.value.logs.some((line) => line.includes('11111111111111111111111111111111'))).toBe(true);
+    abort.abort();
+  });
+});
+
+describe('PubSub wire', () => {
+  async function socket(url: string) {
+    const ws = new WebSocket(url);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    const messages: unknown[] = [];
+    ws.on('message', (data) => messages.push(JSON.parse(data.toString())));
+    const next = async (predicate: (message: Record<string, unknown>) => boolean) => {
+      for (let waited = 0; waited < 5_000; waited += 10) {
+        const found = messages.find((message) => predicate(message as Record<string, unknown>));
+        if (found) {
+          messages.splice(messages.indexOf(found), 1);
+          return found as Record<string, unknown>;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error('no such message');
+    };
+    return { ws, next, send: (value: unknown) => ws.send(JSON.stringify(value)) };
+  }
+
+  it('serves the same port too, answers unsubscribe and bad requests as a validator, and sends receivedSignature', async () => {
+    const client = await socket(server.url.replace('http', 'ws'));
+    client.send({ jsonrpc: '2.0', id: 1, method: 'slotSubscribe' });
+    const subscribed = await client.next((message) => message.id === 1);
+    expect(typeof subscribed.result).toBe('number');
+    client.send({ jsonrpc: '2.0', id: 2, method: 'slotUnsubscribe', params: [subscribed.result] });
+    expect(await client.next((message) => message.id === 2)).toMatchObject({ result: true });
+    client.send({ jsonrpc: '2.0', id: 3, method: 'slotUnsubscribe', params: [subscribed.result] });
+    expect(await client.next((message) => message.id === 3)).toMatchObject({
+      error: { code: -32602, message: 'Invalid subscription id.' },
+    });
+    client.send({ jsonrpc: '2.0', id: 4, method: 'blockSubscribeNope', params: [] });
+    expect(await client.next((message) => message.id === 4)).toMatchObject({ error: { code: -32601 } });
+    client.send({ jsonrpc: '2.0', id: 5, method: 'accountSubscribe', params: ['not-an-address'] });
+    expect(await client.next((message) => message.id === 5)).toMatchObject({ error: { code: -32602 } });
+    client.ws.send('{not json');
+    expect(await client.next((message) => message.id === null)).toMatchObject({ error: { code: -32700 } });
+
+    const alice = await fundedSigner();
+    const transaction = await signedTransfer(alice, (await generateKeyPairSigner()).address, 1_000_000n);
+    const signature = getSignatureFromTransaction(transaction);
+    client.send({
+      jsonrpc: '2.0',
+      id: 6,
+      method: 'signatureSubscribe',
+      params: [signature, { commitment: 'confirmed', enableReceivedNotification: true }],
+    });
+    const { result: id } = await client.next((message) => message.id === 6);
+    await rpc
+      .sendTransaction((await import('@solana/kit')).getBase64EncodedWireTransaction(transaction), {
+        encoding: 'base64',
+      })
+      .send();
+    const received = await client.next((message) => message.method === 'signatureNotification');
+    expect(received).toMatchObject({ params: { result: { value: 'receivedSignature' }, subscription: id } });
+    const done = await client.next((message) => message.method === 'signatureNotification');
+    expect(done).toMatchObject({ params: { result: { value: { err: null } }, subscription: id } });
+    client.ws.close();
+  });
+
+  it('a signature subscription made after the transaction landed is answered at once', async () => {
+    const alice = await fundedSigner();
+    const transaction = await signedTransfer(alice, (await generateKeyPairSigner()).address, 1_000_000n);
+    const signature = getSignatureFromTransaction(transaction);
+    await sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions: subscriptions })(transaction, {
+      commitment: 'confirmed',
+    });
+    const client = await socket(server.pubsubUrl!);
+    client.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'signatureSubscribe',
+      params: [signature, { commitment: 'confirmed' }],
+    });
+    const { result: id } = await client.next((message) => message.id === 1);
+    expect(await client.next((message) => message.method === 'signatureNotification')).toMatchObject({
+      params: { result: { value: { err: null } }, subscription: id },
+    });
+    client.ws.close();
+  });
+
+  it('1,000 signature subscriptions on one connection are each confirmed once', async () => {
+    const alice = await fundedSigner(5n); // 1,000 transfers of ~0.001 SOL and their fees
+    const client = await socket(server.pubsubUrl!);
+    const transactions = await Promise.all(
+      Array.from({ length: 1000 }, async (_, i) =>
+        signedTransfer(alice, (await generateKeyPairSigner()).address, BigInt(1_000_000 + i)),
+      ),
+    );
+    const signatures = transactions.map(getSignatureFromTransaction);
+    const ids = new Map<number, string>();
+    client.send(
+      signatures.map((signature, i) => ({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'signatureSubscribe',
+        params: [signature, { commitment: 'confirmed' }],
+      })),
+    );
+    const batch = (await client.next((message) => Array.isArray(message))) as unknown as {
+      id: number;
+      result: number;
+    }[];
+    for (const answer of batch) ids.set(answer.result, signatures[answer.id]!);
+    expect(ids.size).toBe(1000);
+    const { getBase64EncodedWireTransaction } = await import('@solana/kit');
+    for (const transaction of transactions) {
+      await rpc.sendTransaction(getBase64EncodedWireTransaction(transaction), { encoding: 'base64' }).send();
+    }
+    const heard = new Set<number>();
+    while (heard.size < 1000) {
+      const note = (await client.next((message) => message.method === 'signatureNotification')) as {
+        params: { subscription: number; result: { value: { err: unknown } } };
+      };
+      expect(note.params.result.value.err).toBeNull();
+      expect(heard.has(note.params.subscription)).toBe(false);
+      heard.add(note.params.subscription);
+    }
+    expect(pubsub.size).toBeLessThan(10); // each ended after its notification
+    client.ws.close();
+  }, 30_000);
+});

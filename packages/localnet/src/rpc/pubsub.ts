@@ -1,0 +1,399 @@
+/**
+ * Solana's PubSub over WebSocket (the `*Subscribe` / `*Unsubscribe` methods and their
+ * notifications, shaped as a validator's), for one cluster. A transport hands each connection's
+ * text frames to `connection.handle` and sends what `send` is given; the subscriptions live here.
+ *
+ * Commitment: `processed` is notified when a transaction commits, `confirmed` once it is durable in
+ * the ledger (what getSignatureStatuses calls confirmed), `finalized` once it is `finalizationSlots`
+ * deep. Account and program notifications carry the account as it is when they are sent.
+ */
+import type { AccountView, ClusterListener, LocalCluster } from '../local-cluster';
+import type { TransactionRecord } from '../ledger';
+import { encodeAccount, readAccountEncoding, readDataSlice, type AccountEncoding } from './account-encoding';
+import { readProgramAccountFilters, type AccountFilter } from './account-methods';
+import { stringifyJson } from './json';
+import {
+  readAddress,
+  readCommitment,
+  readConfig,
+  readOptionalBoolean,
+  readSignature,
+  requireParam,
+  type Commitment,
+  type Config,
+} from './params';
+import {
+  invalidParams,
+  JSON_RPC_INVALID_PARAMS,
+  JSON_RPC_INVALID_REQUEST,
+  JSON_RPC_METHOD_NOT_FOUND,
+  JSON_RPC_PARSE_ERROR,
+  RpcError,
+} from './rpc-error';
+
+/** Subscriptions one connection may hold (a validator's default is far higher, shared by all). */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 10_000;
+
+const RANK: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 2 };
+
+interface Base {
+  readonly id: number;
+  readonly connection: Connection;
+  readonly commitment: Commitment;
+}
+type Subscription =
+  | (Base & { kind: 'signature'; signature: string; received: boolean })
+  | (Base & { kind: 'account'; address: string; encoding: AccountEncoding; config: Config })
+  | (Base & {
+      kind: 'program';
+      programId: string;
+      encoding: AccountEncoding;
+      config: Config;
+      filters: AccountFilter[];
+    })
+  | (Base & { kind: 'logs'; mentions: string | null })
+  | (Base & { kind: 'slot' })
+  | (Base & { kind: 'root' });
+type Kind = Subscription['kind'];
+
+interface Connection {
+  readonly send: (text: string) => void;
+  readonly subscriptions: Map<number, Subscription>;
+}
+
+/** Accounts a commit changed, waiting for the commitment their subscribers asked for. */
+interface PendingWrites {
+  readonly slot: number;
+  readonly record: TransactionRecord;
+  readonly accountKeys: readonly string[];
+  readonly writable: readonly string[];
+}
+
+export interface PubSubConnection {
+  /** Handles one text frame (a JSON-RPC request or batch). */
+  handle(text: string): void;
+  /** Drops the connection's subscriptions. */
+  close(): void;
+}
+
+export function createPubSub(cluster: LocalCluster) {
+  let nextId = 0;
+  const bySignature = new Map<string, Set<Subscription>>();
+  const byAccount = new Map<string, Set<Subscription>>();
+  const byProgram = new Map<string, Set<Subscription>>();
+  const logs = new Set<Subscription>();
+  const slots = new Set<Subscription>();
+  const roots = new Set<Subscription>();
+  /** Signatures whose subscribers wait for `finalized` (checked as slots pass). */
+  const awaitingFinal = new Set<string>();
+  /** Commits whose account, program and logs subscribers wait for `finalized`. */
+  const finalQueue: PendingWrites[] = [];
+
+  const notify = (sub: Subscription, method: string, result: unknown) =>
+    sub.connection.send(stringifyJson({ jsonrpc: '2.0', method, params: { result, subscription: sub.id } }));
+
+  function add(index: Map<string, Set<Subscription>>, key: string, sub: Subscription) {
+    let set = index.get(key);
+    if (!set) index.set(key, (set = new Set()));
+    set.add(sub);
+  }
+  function remove(sub: Subscription) {
+    sub.connection.subscriptions.delete(sub.id);
+    const from = (index: Map<string, Set<Subscription>>, key: string) => {
+      const set = index.get(key);
+      set?.delete(sub);
+      if (set?.size === 0) index.delete(key);
+    };
+    if (sub.kind === 'signature') from(bySignature, sub.signature);
+    else if (sub.kind === 'account') from(byAccount, sub.address);
+    else if (sub.kind === 'program') from(byProgram, sub.programId);
+    else if (sub.kind === 'logs') logs.delete(sub);
+    else if (sub.kind === 'slot') slots.delete(sub);
+    else roots.delete(sub);
+  }
+
+  const statusRank = (signature: string): number | null => {
+    const status = cluster.getSignatureStatus(signature);
+    return status === null ? null : RANK[status.confirmationStatus];
+  };
+
+  /** Notifies (and ends) the signature subscriptions whose commitment the signature has reached. */
+  function checkSignature(signature: string): void {
+    const subs = bySignature.get(signature);
+    if (!subs) return;
+    const rank = statusRank(signature);
+    if (rank === null) return;
+    const status = cluster.getSignatureStatus(signature)!;
+    let waitsForFinal = false;
+    for (const sub of [...subs]) {
+      if (sub.kind !== 'signature') continue;
+      if (RANK[sub.commitment] <= rank) {
+        notify(sub, 'signatureNotification', {
+          context: { slot: BigInt(cluster.slot) },
+          value: { err: status.err },
+        });
+        remove(sub); // a validator ends a signature subscription after its notification
+      } else if (sub.commitment === 'finalized') waitsForFinal = true;
+    }
+    if (waitsForFinal) awaitingFinal.add(signature);
+    else awaitingFinal.delete(signature);
+  }
+
+  function accountValue(account: AccountView | null, encoding: AccountEncoding, config: Config) {
+    if (account === null) {
+      return {
+        data: encoding === 'binary' ? '' : ['', encoding === 'jsonParsed' ? 'base64' : encoding],
+        executable: false,
+        lamports: 0n,
+        owner: '11111111111111111111111111111111',
+        rentEpoch: 0n,
+        space: 0n,
+      };
+    }
+    return encodeAccount(account, encoding, readDataSlice(config), cluster);
+  }
+
+  /** Account, program and logs notifications of a commit, for subscribers at `commitment`. */
+  function deliverWrites(writes: PendingWrites, matches: (commitment: Commitment) => boolean): void {
+    const context = { slot: BigInt(cluster.slot) };
+    for (const address of writes.writable) {
+      const subs = byAccount.get(address);
+      const account = cluster.getAccount(address);
+      for (const sub of subs ?? []) {
+        if (sub.kind !== 'account' || !matches(sub.commitment)) continue;
+        notify(sub, 'accountNotification', {
+          context,
+          value: accountValue(account, sub.encoding, sub.config),
+        });
+      }
+      if (account === null) continue;
+      for (const sub of byProgram.get(account.owner) ?? []) {
+        if (
+          sub.kind !== 'program' ||
+          !matches(sub.commitment) ||
+          !sub.filters.every((filter) => filter(account))
+        )
+          continue;
+        notify(sub, 'programNotification', {
+          context,
+          value: {
+            pubkey: address,
+            account: encodeAccount(account, sub.encoding, readDataSlice(sub.config), cluster),
+          },
+        });
+      }
+    }
+    for (const sub of logs) {
+      if (sub.kind !== 'logs' || !matches(sub.commitment)) continue;
+      if (sub.mentions !== null && !writes.accountKeys.includes(sub.mentions)) continue;
+      notify(sub, 'logsNotification', {
+        context,
+        value: { signature: writes.record.signature, err: writes.record.err, logs: writes.record.logs },
+      });
+    }
+  }
+
+  const listener: ClusterListener = {
+    committed(record, accountKeys, writable) {
+      const writes: PendingWrites = { slot: record.slot, record, accountKeys, writable };
+      for (const sub of bySignature.get(record.signature) ?? []) {
+        if (sub.kind === 'signature' && sub.received) {
+          notify(sub, 'signatureNotification', {
+            context: { slot: BigInt(record.slot) },
+            value: 'receivedSignature',
+          });
+        }
+      }
+      const watched = byAccount.size + byProgram.size + logs.size > 0;
+      if (!watched && !bySignature.has(record.signature)) return;
+      checkSignature(record.signature);
+      deliverWrites(writes, (commitment) => commitment === 'processed');
+      // Confirmed once the ledger holds it durably (at once for an in-memory cluster).
+      void cluster.flush().then(() => {
+        checkSignature(record.signature);
+        deliverWrites(writes, (commitment) => commitment === 'confirmed');
+      });
+      if (watched) finalQueue.push(writes);
+    },
+    slot(slot) {
+      const root = slot - cluster.finalizationSlots;
+      for (const sub of slots)
+        notify(sub, 'slotNotification', {
+          parent: BigInt(Math.max(0, slot - 1)),
+          root: BigInt(Math.max(0, root)),
+          slot: BigInt(slot),
+        });
+      if (root >= 0) for (const sub of roots) notify(sub, 'rootNotification', BigInt(root));
+      for (const signature of [...awaitingFinal]) checkSignature(signature);
+      while (finalQueue.length > 0 && finalQueue[0]!.slot <= root) {
+        deliverWrites(finalQueue.shift()!, (commitment) => commitment === 'finalized');
+      }
+    },
+  };
+  const unlisten = cluster.listen(listener);
+
+  function subscribe(connection: Connection, method: string, params: readonly unknown[]): number {
+    if (connection.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+      throw new RpcError(
+        JSON_RPC_INVALID_REQUEST,
+        `Too many subscriptions on this connection (max ${MAX_SUBSCRIPTIONS_PER_CONNECTION})`,
+      );
+    }
+    const id = nextId++;
+    const base = { id, connection };
+    let sub: Subscription;
+    switch (method) {
+      case 'signatureSubscribe': {
+        const signature = readSignature(requireParam(params, 0, 'signature'));
+        const config = readConfig(params, 1);
+        sub = {
+          ...base,
+          kind: 'signature',
+          signature,
+          commitment: readCommitment(config),
+          received: readOptionalBoolean(config, 'enableReceivedNotification') ?? false,
+        };
+        add(bySignature, signature, sub);
+        break;
+      }
+      case 'accountSubscribe': {
+        const address = readAddress(requireParam(params, 0, 'pubkey'));
+        const config = readConfig(params, 1);
+        sub = {
+          ...base,
+          kind: 'account',
+          address,
+          commitment: readCommitment(config),
+          encoding: readAccountEncoding(config),
+          config,
+        };
+        add(byAccount, address, sub);
+        break;
+      }
+      case 'programSubscribe': {
+        const programId = readAddress(requireParam(params, 0, 'pubkey'));
+        const config = readConfig(params, 1);
+        sub = {
+          ...base,
+          kind: 'program',
+          programId,
+          commitment: readCommitment(config),
+          encoding: readAccountEncoding(config),
+          config,
+          filters: readProgramAccountFilters(config),
+        };
+        add(byProgram, programId, sub);
+        break;
+      }
+      case 'logsSubscribe': {
+        const filter = requireParam(params, 0, 'filter');
+        let mentions: string | null = null;
+        if (filter !== 'all' && filter !== 'allWithVotes') {
+          const list = (filter as { mentions?: unknown }).mentions;
+          if (!Array.isArray(list) || list.length !== 1) {
+            throw invalidParams('Invalid Request: Only 1 address supported');
+          }
+          mentions = readAddress(list[0]);
+        }
+        sub = { ...base, kind: 'logs', mentions, commitment: readCommitment(readConfig(params, 1)) };
+        logs.add(sub);
+        break;
+      }
+      case 'slotSubscribe':
+        sub = { ...base, kind: 'slot', commitment: 'processed' };
+        slots.add(sub);
+        break;
+      case 'rootSubscribe':
+        sub = { ...base, kind: 'root', commitment: 'finalized' };
+        roots.add(sub);
+        break;
+      default:
+        throw new RpcError(JSON_RPC_METHOD_NOT_FOUND, 'Method not found');
+    }
+    connection.subscriptions.set(id, sub);
+    return id;
+  }
+
+  const UNSUBSCRIBE: Record<string, Kind> = {
+    signatureUnsubscribe: 'signature',
+    accountUnsubscribe: 'account',
+    programUnsubscribe: 'program',
+    logsUnsubscribe: 'logs',
+    slotUnsubscribe: 'slot',
+    rootUnsubscribe: 'root',
+  };
+
+  function answer(connection: Connection, request: unknown): { reply: object; after?: () => void } {
+    const id = (request as { id?: unknown })?.id ?? null;
+    const fail = (code: number, message: string) => ({
+      reply: { jsonrpc: '2.0', error: { code, message }, id },
+    });
+    if (
+      typeof request !== 'object' ||
+      request === null ||
+      (request as { jsonrpc?: unknown }).jsonrpc !== '2.0'
+    ) {
+      return fail(JSON_RPC_INVALID_REQUEST, 'Invalid Request');
+    }
+    const { method, params = [] } = request as { method?: unknown; params?: unknown };
+    if (typeof method !== 'string') return fail(JSON_RPC_INVALID_REQUEST, 'Invalid Request');
+    if (!Array.isArray(params)) return fail(JSON_RPC_INVALID_PARAMS, 'Invalid params');
+    try {
+      const kind = UNSUBSCRIBE[method];
+      if (kind !== undefined) {
+        const target = connection.subscriptions.get(Number(params[0]));
+        if (target === undefined || target.kind !== kind) {
+          return fail(JSON_RPC_INVALID_PARAMS, 'Invalid subscription id.');
+        }
+        remove(target);
+        return { reply: { jsonrpc: '2.0', result: true, id } };
+      }
+      const subscription = subscribe(connection, method, params);
+      const sub = connection.subscriptions.get(subscription)!;
+      // A signature already at the asked commitment is notified right after the answer.
+      const after = sub.kind === 'signature' ? () => checkSignature(sub.signature) : undefined;
+      return { reply: { jsonrpc: '2.0', result: BigInt(subscription), id }, after };
+    } catch (error) {
+      if (error instanceof RpcError) return fail(error.code, error.message);
+      throw error;
+    }
+  }
+
+  return {
+    connect(send: (text: string) => void): PubSubConnection {
+      const connection: Connection = { send, subscriptions: new Map() };
+      return {
+        handle(text: string) {
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            send(
+              stringifyJson({
+                jsonrpc: '2.0',
+                error: { code: JSON_RPC_PARSE_ERROR, message: 'Parse error' },
+                id: null,
+              }),
+            );
+            return;
+          }
+          const requests = Array.isArray(body) ? body : [body];
+          const answers = requests.map((request) => answer(connection, request));
+          send(stringifyJson(Array.isArray(body) ? answers.map((a) => a.reply) : answers[0]!.reply));
+          for (const { after } of answers) after?.();
+        },
+        close() {
+          for (const sub of [...connection.subscriptions.values()]) remove(sub);
+        },
+      };
+    },
+    /** Stops listening to the cluster. */
+    close: unlisten,
+    /** Open subscriptions, all connections (tests and limits). */
+    get size(): number {
+      return bySignature.size + byAccount.size + byProgram.size + logs.size + slots.size + roots.size;
+    },
+  };
+}
+
+export type PubSub = ReturnType<typeof createPubSub>;

@@ -50,6 +50,10 @@ async function registerPlugins(server: ZodApp, version: string): Promise<void> {
   await registerApiDocs(server, version);
 }
 
+/** PubSub connections one client (IP) may hold open at once on /rpc, and their heartbeat. */
+const PUBSUB_CONNECTIONS_PER_CLIENT = 16;
+const PUBSUB_HEARTBEAT_MS = 30_000;
+
 /** The public JSON-RPC of the embedded cluster at /rpc: raw text in and out, limited per client. */
 async function registerClusterRpc(server: ZodApp, services: Services, config: AppConfig): Promise<void> {
   const { cluster } = services;
@@ -62,6 +66,37 @@ async function registerClusterRpc(server: ZodApp, services: Services, config: Ap
       { parseAs: 'string', bodyLimit: RPC_BODY_LIMIT_BYTES },
       (_request, body, done) => done(null, body),
     );
+    // Solana PubSub (what wallets and web3.js/kit subscribe to): a WebSocket upgrade of /rpc,
+    // served by the cluster's worker. Each client may hold a few connections at once.
+    const open = new Map<string, number>();
+    scope.get('/rpc', { websocket: true, schema: { hide: true } }, (socket, request) => {
+      const client = request.ip;
+      if ((open.get(client) ?? 0) >= PUBSUB_CONNECTIONS_PER_CLIENT) {
+        socket.close(1008, 'too many PubSub connections from this client');
+        return;
+      }
+      open.set(client, (open.get(client) ?? 0) + 1);
+      const connection = cluster.pubsub.connect((text) => {
+        if (socket.readyState === socket.OPEN) socket.send(text);
+      });
+      let alive = true;
+      socket.on('pong', () => (alive = true));
+      const heartbeat = setInterval(() => {
+        if (!alive) return socket.terminate();
+        alive = false;
+        socket.ping();
+      }, PUBSUB_HEARTBEAT_MS);
+      socket.on('message', (data, isBinary) => {
+        if (!isBinary) connection.handle(data.toString());
+      });
+      socket.on('close', () => {
+        clearInterval(heartbeat);
+        connection.close();
+        const left = (open.get(client) ?? 1) - 1;
+        if (left > 0) open.set(client, left);
+        else open.delete(client);
+      });
+    });
     // Every caller of /rpc is public: limited per client (its IP) here and by the handler's limits.
     scope.post(
       '/rpc',

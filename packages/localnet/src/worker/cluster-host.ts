@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { createKeyPairSignerFromBytes, type KeyPairSigner } from '@solana/kit';
 import type { TransactionRecord } from '../ledger';
 import type { AccountView, LocalClusterOptions } from '../local-cluster';
+import type { PubSubEndpoint } from '../pubsub-transport';
 import type { PublicRpcLimitOverrides, RpcCaller } from '../rpc/public-limits';
 import type { ClusterWorkerData, OperationName, SnapshotRequest, WorkerMessage } from './protocol';
 
@@ -64,6 +65,8 @@ export interface ClusterHost {
   snapshot(request: SnapshotRequest): Promise<ClusterSnapshot>;
   /** Resolves once everything committed so far is on disk. */
   flush(): Promise<void>;
+  /** Solana PubSub served by the worker: open a connection per WebSocket client. */
+  readonly pubsub: PubSubEndpoint;
   /** Stops the clock, flushes the ledger and ends the worker thread. */
   close(): Promise<void>;
 }
@@ -83,6 +86,9 @@ export async function startClusterWorker(options: ClusterHostOptions = {}): Prom
   const worker = new Worker(WORKER_ENTRY, { workerData, stdout: false, stderr: false });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
+  /** Open PubSub connections: where each one's frames go. */
+  const pubsubSenders = new Map<number, (text: string) => void>();
+  let nextConnection = 1;
   let failure: Error | undefined;
   let closing: Promise<void> | undefined;
 
@@ -103,6 +109,9 @@ export async function startClusterWorker(options: ClusterHostOptions = {}): Prom
           return;
         case 'log':
           options.log?.(message.line);
+          return;
+        case 'pubsub':
+          pubsubSenders.get(message.connection)?.(message.text);
           return;
         case 'result':
         case 'error': {
@@ -167,6 +176,22 @@ export async function startClusterWorker(options: ClusterHostOptions = {}): Prom
     minimumBalanceForRentExemption: (dataLength) => request('minimumBalanceForRentExemption', dataLength),
     snapshot: (reads) => request('snapshot', reads),
     flush: () => request('flush'),
+    pubsub: {
+      connect(send) {
+        const connection = nextConnection++;
+        pubsubSenders.set(connection, send);
+        // Messages to the worker keep their order: the open precedes the connection's frames.
+        const ignore = () => undefined;
+        request('pubsubOpen', connection).catch(ignore);
+        return {
+          handle: (text) => void request('pubsubMessage', connection, text).catch(ignore),
+          close() {
+            pubsubSenders.delete(connection);
+            request('pubsubClose', connection).catch(ignore);
+          },
+        };
+      },
+    },
     close() {
       closing ??= (async () => {
         try {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLocalCluster, exportSignerSecretKeys, type LocalCluster } from '../local-cluster';
 import { createJsonRpcHandler, type JsonRpcHandler } from '../rpc/json-rpc-handler';
+import { createPubSub, type PubSubConnection } from '../rpc/pubsub';
 import type { RpcCaller } from '../rpc/public-limits';
 import type {
   ClusterOperations,
@@ -30,7 +31,20 @@ const post = (message: WorkerMessage): void => port.postMessage(message);
 const log = (line: string): void => post({ type: 'log', line });
 
 function operationsOf(cluster: LocalCluster, handler: JsonRpcHandler) {
+  const pubsub = createPubSub(cluster);
+  const connections = new Map<number, PubSubConnection>();
   return {
+    pubsubOpen: (connection: number) => {
+      connections.set(
+        connection,
+        pubsub.connect((text) => post({ type: 'pubsub', connection, text })),
+      );
+    },
+    pubsubMessage: (connection: number, text: string) => connections.get(connection)?.handle(text),
+    pubsubClose: (connection: number) => {
+      connections.get(connection)?.close();
+      connections.delete(connection);
+    },
     rpc: (body: string, caller?: RpcCaller) => handler.handleJsonRpcText(body, caller),
     // UTF-8 here, handed over without a copy: the main thread sends the bytes as they are and never
     // holds a multi-megabyte answer as a string on its heap.

@@ -38,6 +38,10 @@ export interface ClusterOperations {
   ): unknown;
   minimumBalanceForRentExemption(dataLength: number): bigint;
   snapshot(request: SnapshotRequest): unknown;
+  /** Opens a PubSub connection; its frames out come back as 'pubsub' messages. */
+  pubsubOpen(connection: number): void;
+  pubsubMessage(connection: number, text: string): void;
+  pubsubClose(connection: number): void;
   flush(): void;
   close(): void;
 }
@@ -60,5 +64,6 @@ export type WorkerMessage =
     }
   | { readonly type: 'failed'; readonly message: string }
   | { readonly type: 'log'; readonly line: string }
+  | { readonly type: 'pubsub'; readonly connection: number; readonly text: string }
   | { readonly type: 'result'; readonly id: number; readonly value: unknown }
   | { readonly type: 'error'; readonly id: number; readonly name: string; readonly message: string };

@@ -1,0 +1,88 @@
+import { getTransferSolInstruction } from '@solana-program/system';
+import {
+  address,
+  airdropFactory,
+  appendTransactionMessageInstructions,
+  assertIsTransactionWithBlockhashLifetime,
+  createSolanaRpc,
+  createSolanaRpcSubscriptions,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  lamports,
+  pipe,
+  sendAndConfirmTransactionFactory,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+} from '@solana/kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createTestApp, type TestApp } from './helpers/test-app';
+
+// The app's /rpc speaks Solana PubSub on a WebSocket upgrade (served by the cluster's worker), so
+// kit's stock subscription-based confirmation works against the app, not only the standalone cluster.
+
+describe('PubSub at the app’s /rpc', () => {
+  let app: TestApp;
+  let url: string;
+
+  beforeAll(async () => {
+    app = await createTestApp({ env: { JOBS: 'off' } });
+    await app.server.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.server.address() as { port: number };
+    url = `127.0.0.1:${port}/rpc`;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('airdrops and confirms a transfer with kit’s sendAndConfirmTransactionFactory, unmodified', async () => {
+    const rpc = createSolanaRpc(`http://${url}`);
+    const rpcSubscriptions = createSolanaRpcSubscriptions(`ws://${url}`);
+    const alice = await generateKeyPairSigner();
+    const bob = await generateKeyPairSigner();
+    await airdropFactory({ rpc, rpcSubscriptions })({
+      recipientAddress: alice.address,
+      lamports: lamports(1_000_000_000n),
+      commitment: 'confirmed',
+    });
+    const { value: lifetime } = await rpc.getLatestBlockhash().send();
+    const transaction = await signTransactionMessageWithSigners(
+      pipe(
+        createTransactionMessage({ version: 0 }),
+        (draft) => setTransactionMessageFeePayerSigner(alice, draft),
+        (draft) => setTransactionMessageLifetimeUsingBlockhash(lifetime, draft),
+        (draft) =>
+          appendTransactionMessageInstructions(
+            [
+              getTransferSolInstruction({
+                source: alice,
+                destination: address(bob.address),
+                amount: lamports(2_000_000n),
+              }),
+            ],
+            draft,
+          ),
+      ),
+    );
+    assertIsTransactionWithBlockhashLifetime(transaction);
+    await sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions })(transaction, {
+      commitment: 'confirmed',
+    });
+    expect((await rpc.getBalance(bob.address).send()).value).toBe(2_000_000n);
+  });
+
+  it('refuses a client’s seventeenth connection', async () => {
+    const sockets = await Promise.all(
+      Array.from({ length: 17 }, () => {
+        const socket = new WebSocket(`ws://${url}`);
+        return new Promise<{ socket: WebSocket; code: number | null }>((resolve) => {
+          socket.once('close', (code) => resolve({ socket, code }));
+          socket.once('open', () => setTimeout(() => resolve({ socket, code: null }), 300));
+        });
+      }),
+    );
+    expect(sockets.filter((entry) => entry.code === 1008)).toHaveLength(1);
+    for (const entry of sockets) entry.socket.close();
+  });
+});

@@ -155,6 +155,44 @@ describe('PubSub with kit', () => {
   });
 });
 
+describe('PubSub on a cluster with a ledger on disk', () => {
+  it('a confirmed subscription made between the commit and the fsync is still notified', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dataDir = await mkdtemp(join(tmpdir(), 'localnet-pubsub-'));
+    const durable = await createLocalCluster({ dataDir, slotClock: 'manual' });
+    const durablePubSub = createPubSub(durable);
+    try {
+      const out: Record<string, unknown>[] = [];
+      const connection = durablePubSub.connect((text) =>
+        out.push(JSON.parse(text) as Record<string, unknown>),
+      );
+      const signature = await durable.requestAirdrop((await generateKeyPairSigner()).address, 1_000_000n);
+      // Committed, not yet on disk: 'processed' only.
+      expect(durable.getSignatureStatus(signature)?.confirmationStatus).toBe('processed');
+      connection.handle(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'signatureSubscribe',
+          params: [signature, { commitment: 'confirmed' }],
+        }),
+      );
+      expect(out.some((message) => message.method === 'signatureNotification')).toBe(false);
+      await durable.flush();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(out.find((message) => message.method === 'signatureNotification')).toMatchObject({
+        params: { result: { value: { err: null } } },
+      });
+    } finally {
+      durablePubSub.close();
+      await durable.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('PubSub wire', () => {
   async function socket(url: string) {
     const ws = new WebSocket(url);

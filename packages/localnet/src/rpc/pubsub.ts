@@ -350,8 +350,17 @@ export function createPubSub(cluster: LocalCluster) {
       }
       const subscription = subscribe(connection, method, params);
       const sub = connection.subscriptions.get(subscription)!;
-      // A signature already at the asked commitment is notified right after the answer.
-      const after = sub.kind === 'signature' ? () => checkSignature(sub.signature) : undefined;
+      // A signature already at the asked commitment is notified right after the answer; one that
+      // committed but is not yet durable is checked again once the ledger has it.
+      const after =
+        sub.kind === 'signature'
+          ? () => {
+              checkSignature(sub.signature);
+              if (statusRank(sub.signature) === RANK.processed) {
+                void cluster.flush().then(() => checkSignature(sub.signature));
+              }
+            }
+          : undefined;
       return { reply: { jsonrpc: '2.0', result: BigInt(subscription), id }, after };
     } catch (error) {
       if (error instanceof RpcError) return fail(error.code, error.message);

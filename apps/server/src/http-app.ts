@@ -50,6 +50,14 @@ async function registerPlugins(server: ZodApp, version: string): Promise<void> {
   await registerApiDocs(server, version);
 }
 
+/** CORS of /rpc: the standalone cluster's (any origin, POST with JSON, kit's solana-client header). */
+const RPC_CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, GET, OPTIONS',
+  'access-control-allow-headers': 'content-type, solana-client',
+  'access-control-max-age': '86400',
+};
+
 /** PubSub connections one client (IP) may hold open at once on /rpc, and their heartbeat. */
 const PUBSUB_CONNECTIONS_PER_CLIENT = 16;
 const PUBSUB_HEARTBEAT_MS = 30_000;
@@ -97,6 +105,10 @@ async function registerClusterRpc(server: ZodApp, services: Services, config: Ap
         else open.delete(client);
       });
     });
+    // Browsers' dApps and wallets call /rpc from other origins, as they call public clusters.
+    scope.options('/rpc', { schema: { hide: true } }, async (_request, reply) =>
+      reply.code(204).headers(RPC_CORS_HEADERS).send(),
+    );
     // Every caller of /rpc is public: limited per client (its IP) here and by the handler's limits.
     scope.post(
       '/rpc',
@@ -111,6 +123,7 @@ async function registerClusterRpc(server: ZodApp, services: Services, config: Ap
           clientId: request.ip,
         });
         return reply
+          .headers({ 'access-control-allow-origin': '*' })
           .type('application/json; charset=utf-8')
           .send(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength));
       },

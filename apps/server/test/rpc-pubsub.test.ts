@@ -20,7 +20,8 @@ import WebSocket from 'ws';
 import { createTestApp, type TestApp } from './helpers/test-app';
 
 // The app's /rpc speaks Solana PubSub on a WebSocket upgrade (served by the cluster's worker), so
-// kit's stock subscription-based confirmation works against the app, not only the standalone cluster.
+// kit's stock subscription-based confirmation works against the app, not only the standalone cluster;
+// and it answers CORS like the standalone server.
 
 describe('PubSub at the app’s /rpc', () => {
   let app: TestApp;
@@ -70,6 +71,23 @@ describe('PubSub at the app’s /rpc', () => {
       commitment: 'confirmed',
     });
     expect((await rpc.getBalance(bob.address).send()).value).toBe(2_000_000n);
+  });
+
+  it('answers CORS as the standalone cluster does: a dApp on another origin may call /rpc', async () => {
+    const preflight = await fetch(`http://${url}`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://dapp.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('solana-client');
+    const answer = await fetch(`http://${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://dapp.example' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }),
+    });
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await answer.json()).toMatchObject({ result: 'ok' });
   });
 
   it('refuses a client’s seventeenth connection', async () => {

@@ -87,6 +87,18 @@ export interface LocalClusterOptions {
   readonly log?: (message: string) => void;
 }
 
+/** One minute of the cluster's work (getRecentPerformanceSamples). */
+export interface PerformanceSample {
+  readonly slot: number;
+  readonly numSlots: number;
+  readonly numTransactions: number;
+  readonly numNonVoteTransactions: number;
+  readonly samplePeriodSecs: number;
+}
+
+const PERFORMANCE_SAMPLE_MS = 60_000;
+const MAX_PERFORMANCE_SAMPLES = 720;
+
 /** What a cluster tells its listeners (the PubSub server): slots as they pass, transactions as they commit. */
 export interface ClusterListener {
   /** The clock reached `slot` (called once per slot, in order). */
@@ -256,6 +268,9 @@ export class LocalCluster {
   private slotTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly listeners = new Set<ClusterListener>();
+  /** getRecentPerformanceSamples: one sample per minute of wall time, newest last (12 hours kept). */
+  private readonly samples: PerformanceSample[] = [];
+  private sampleStart: { at: number; slot: number; transactions: number } | undefined;
 
   /** @internal use {@link createLocalCluster}. */
   constructor(
@@ -356,12 +371,34 @@ export class LocalCluster {
     const crossedMarker =
       Math.floor(this.currentSlot / SLOT_MARKER_INTERVAL) > Math.floor(previous / SLOT_MARKER_INTERVAL);
     if (crossedMarker && !this.closed) this.ledger?.appendSlot(this.currentSlot);
+    this.samplePerformance();
     if (this.listeners.size > 0) {
       // Listeners hear every slot, the last 64 of a long stall at most.
       for (let slot = Math.max(previous + 1, this.currentSlot - 63); slot <= this.currentSlot; slot += 1) {
         for (const listener of this.listeners) listener.slot?.(slot);
       }
     }
+  }
+
+  /** Performance samples, newest first (as getRecentPerformanceSamples answers). */
+  recentPerformanceSamples(limit: number): PerformanceSample[] {
+    return this.samples.slice(-limit).reverse();
+  }
+
+  private samplePerformance(): void {
+    const at = this.now();
+    this.sampleStart ??= { at, slot: this.currentSlot, transactions: this.processedCount };
+    if (at - this.sampleStart.at < PERFORMANCE_SAMPLE_MS) return;
+    const transactions = this.processedCount - this.sampleStart.transactions;
+    this.samples.push({
+      slot: this.currentSlot,
+      numSlots: this.currentSlot - this.sampleStart.slot,
+      numTransactions: transactions,
+      numNonVoteTransactions: transactions,
+      samplePeriodSecs: Math.round((at - this.sampleStart.at) / 1000),
+    });
+    if (this.samples.length > MAX_PERFORMANCE_SAMPLES) this.samples.shift();
+    this.sampleStart = { at, slot: this.currentSlot, transactions: this.processedCount };
   }
 
   /** Registers a listener of slots and commits; answers its removal. */

@@ -178,14 +178,22 @@ const getProgramAccounts: RpcMethod = (params, cluster, call) => {
 function findTokenAccounts(
   cluster: LocalCluster,
   programId: string,
-  where: { mint?: string; owner?: string },
+  where: { mint?: string; owner?: string; delegate?: string },
 ): AccountView[] {
   const mintBytes = where.mint === undefined ? undefined : decodeBase58Exact(where.mint, 32);
   const ownerBytes = where.owner === undefined ? undefined : decodeBase58Exact(where.owner, 32);
+  const delegateBytes = where.delegate === undefined ? undefined : decodeBase58Exact(where.delegate, 32);
   return cluster.getProgramAccounts(programId).filter((account) => {
     if (!isTokenAccountData(account.owner, account.data)) return false;
     if (mintBytes !== undefined && !bytesEqual(account.data, 0, mintBytes)) return false;
     if (ownerBytes !== undefined && !bytesEqual(account.data, 32, ownerBytes)) return false;
+    // The delegate is a COption<Pubkey>: a 4-byte tag (1 = some) at 72, the key at 76.
+    if (
+      delegateBytes !== undefined &&
+      (account.data[72] !== 1 || !bytesEqual(account.data, 76, delegateBytes))
+    ) {
+      return false;
+    }
     return true;
   });
 }
@@ -203,40 +211,46 @@ function requireMint(cluster: LocalCluster, mint: string): AccountView {
   return account;
 }
 
-const getTokenAccountsByOwner: RpcMethod = (params, cluster) => {
-  const owner = readAddress(requireParam(params, 0, 'owner'));
-  const filter = requireParam(params, 1, 'filter') as { mint?: unknown; programId?: unknown } | null;
-  const config = readConfig(params, 2);
-  checkContext(config, cluster);
-  const encoding: AccountEncoding = readAccountEncoding(config);
-  const slice = readDataSlice(config);
-  let programId: string;
-  let mint: string | undefined;
-  if (
-    filter !== null &&
-    typeof filter === 'object' &&
-    filter.mint !== undefined &&
-    filter.programId === undefined
-  ) {
-    mint = readAddress(filter.mint);
-    programId = requireMint(cluster, mint).owner;
-  } else if (
-    filter !== null &&
-    typeof filter === 'object' &&
-    filter.programId !== undefined &&
-    filter.mint === undefined
-  ) {
-    programId = readAddress(filter.programId);
-    if (!isTokenProgram(programId)) throw invalidParam('unrecognized Token program id');
-  } else {
-    throw invalidParams('expected a filter object with exactly one of `mint` or `programId`');
-  }
-  const accounts = findTokenAccounts(cluster, programId, { owner, mint }).map((account) => ({
-    pubkey: account.address,
-    account: encodeAccount(account, encoding, slice, cluster),
-  }));
-  return withContext(cluster, accounts);
-};
+/** getTokenAccountsByOwner and getTokenAccountsByDelegate: token accounts whose `by` is the address. */
+const tokenAccountsBy =
+  (by: 'owner' | 'delegate'): RpcMethod =>
+  (params, cluster) => {
+    const key = readAddress(requireParam(params, 0, by));
+    const filter = requireParam(params, 1, 'filter') as { mint?: unknown; programId?: unknown } | null;
+    const config = readConfig(params, 2);
+    checkContext(config, cluster);
+    const encoding: AccountEncoding = readAccountEncoding(config);
+    const slice = readDataSlice(config);
+    let programId: string;
+    let mint: string | undefined;
+    if (
+      filter !== null &&
+      typeof filter === 'object' &&
+      filter.mint !== undefined &&
+      filter.programId === undefined
+    ) {
+      mint = readAddress(filter.mint);
+      programId = requireMint(cluster, mint).owner;
+    } else if (
+      filter !== null &&
+      typeof filter === 'object' &&
+      filter.programId !== undefined &&
+      filter.mint === undefined
+    ) {
+      programId = readAddress(filter.programId);
+      if (!isTokenProgram(programId)) throw invalidParam('unrecognized Token program id');
+    } else {
+      throw invalidParams('expected a filter object with exactly one of `mint` or `programId`');
+    }
+    const accounts = findTokenAccounts(cluster, programId, { [by]: key, mint }).map((account) => ({
+      pubkey: account.address,
+      account: encodeAccount(account, encoding, slice, cluster),
+    }));
+    return withContext(cluster, accounts);
+  };
+
+const getTokenAccountsByOwner = tokenAccountsBy('owner');
+const getTokenAccountsByDelegate = tokenAccountsBy('delegate');
 
 const getTokenAccountBalance: RpcMethod = (params, cluster) => {
   const address = readAddress(requireParam(params, 0, 'token account'));
@@ -277,6 +291,7 @@ export const ACCOUNT_METHODS: Readonly<Record<string, RpcMethod>> = {
   getMultipleAccounts,
   getProgramAccounts,
   getTokenAccountsByOwner,
+  getTokenAccountsByDelegate,
   getTokenAccountBalance,
   getTokenSupply,
   getTokenLargestAccounts,

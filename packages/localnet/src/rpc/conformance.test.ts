@@ -478,3 +478,84 @@ describe('transactions through kit', () => {
     expect(base58.error?.code).toBe(-32602);
   });
 });
+
+describe('node, supply and economics methods parse with kit', () => {
+  it('a one-node cluster: its identity leads, no votes, no snapshot, mainnet inflation constants', async () => {
+    const identity = (await rpc.getIdentity().send()).identity;
+    const [node] = await rpc.getClusterNodes().send();
+    expect(node?.pubkey).toBe(identity);
+    expect(await rpc.getVoteAccounts().send()).toEqual({ current: [], delinquent: [] });
+    expect(await rpc.getSlotLeader().send()).toBe(identity);
+    expect(await rpc.getSlotLeaders(0n, 10).send()).toEqual(Array(10).fill(identity));
+    const schedule = await rpc.getLeaderSchedule(null, { identity }).send();
+    expect(schedule?.[identity]?.length).toBe(432_000);
+    const snapshot = await rawCall('getHighestSnapshotSlot', []);
+    expect(snapshot.error).toEqual({ code: -32008, message: 'No snapshot' });
+    expect((await rpc.getStakeMinimumDelegation().send()).value).toBe(1n);
+    const governor = await rpc.getInflationGovernor().send();
+    expect(Number(governor.initial)).toBe(0.08);
+    expect(Number(governor.terminal)).toBe(0.015);
+    expect((await rpc.getInflationRate().send()).epoch).toBe(0n);
+    expect(await rpc.getInflationReward([address(identity)]).send()).toEqual([null]);
+    expect(Array.isArray(await rpc.getRecentPerformanceSamples(5).send())).toBe(true);
+  });
+
+  it('getSupply and getLargestAccounts count every lamport; the treasury is the non-circulating part', async () => {
+    const supply = (await rpc.getSupply().send()).value;
+    const treasury = (await rpc.getBalance(cluster.treasury.address).send()).value;
+    expect(supply.nonCirculating).toBe(treasury);
+    expect(supply.circulating + supply.nonCirculating).toBe(supply.total);
+    expect(supply.nonCirculatingAccounts).toEqual([cluster.treasury.address]);
+    expect(
+      (await rpc.getSupply({ excludeNonCirculatingAccountsList: true }).send()).value.nonCirculatingAccounts,
+    ).toEqual([]);
+    // A transfer between wallets moves lamports, it creates none; the fee is burnt.
+    const payer = await generateKeyPairSigner();
+    await airdrop(payer, 1n);
+    const before = (await rpc.getSupply().send()).value.total;
+    await send(await signTransfer(payer, cluster.treasury.address, 1_000n, await latestLifetime()));
+    await cluster.flush();
+    expect((await rpc.getSupply().send()).value.total).toBe(before - 5_000n);
+    const largest = (await rpc.getLargestAccounts().send()).value;
+    expect(largest.some((entry) => entry.address === cluster.treasury.address)).toBe(true);
+    expect(largest.every((entry, i) => i === 0 || entry.lamports <= largest[i - 1]!.lamports)).toBe(true);
+    expect(largest.length).toBeLessThanOrEqual(20);
+    const circulating = (await rpc.getLargestAccounts({ filter: 'circulating' }).send()).value;
+    expect(circulating.some((entry) => entry.address === cluster.treasury.address)).toBe(false);
+  });
+
+  it('getTokenAccountsByDelegate finds the accounts a delegate may spend from', async () => {
+    const delegate = await generateKeyPairSigner();
+    const [makerUsdc] = await findAssociatedTokenPda({
+      owner: cluster.marketMaker.address,
+      mint: USDC,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const { getApproveInstruction } = await import('@solana-program/token');
+    await send(
+      await signInstructions(
+        cluster.marketMaker,
+        [
+          getApproveInstruction({
+            source: makerUsdc,
+            delegate: delegate.address,
+            owner: cluster.marketMaker,
+            amount: 5n,
+          }),
+        ],
+        await latestLifetime(),
+      ),
+    );
+    const found = (
+      await rpc
+        .getTokenAccountsByDelegate(delegate.address, { mint: USDC }, { encoding: 'jsonParsed' })
+        .send()
+    ).value;
+    expect(found.map((entry) => entry.pubkey)).toEqual([makerUsdc]);
+    expect(found[0]!.account.data.parsed.info.delegate).toBe(delegate.address);
+    const none = (
+      await rpc.getTokenAccountsByDelegate((await generateKeyPairSigner()).address, { mint: USDC }).send()
+    ).value;
+    expect(none).toEqual([]);
+  });
+});

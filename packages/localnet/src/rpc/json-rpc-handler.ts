@@ -5,6 +5,7 @@
 import type { LocalCluster } from '../local-cluster';
 import { ACCOUNT_METHODS, responseTooLarge } from './account-methods';
 import { CLUSTER_METHODS } from './cluster-methods';
+import { NODE_METHODS } from './node-methods';
 import { stringifyJson } from './json';
 import {
   JSON_RPC_INTERNAL_ERROR,
@@ -70,6 +71,7 @@ export interface JsonRpcHandlerOptions {
 /** Every method this server answers, by name. */
 export const RPC_METHODS: Readonly<Record<string, RpcMethod>> = {
   ...CLUSTER_METHODS,
+  ...NODE_METHODS,
   ...ACCOUNT_METHODS,
   ...TRANSACTION_METHODS,
 };

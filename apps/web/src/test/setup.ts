@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy* and waitFor wait up to 5 s (the default 1 s): the full suite runs the web tests beside the
+// server's on two cores, and a busy moment once made a passing form test miss the 1 s (seen in CI).
+configure({ asyncUtilTimeout: 5_000 });
 
 // Testing Library auto-cleans only when test globals are on; the web project runs without them.
 afterEach(() => {

@@ -177,15 +177,4 @@ export class OrderBook {
     }
     return last;
   }
-
-  /** Lots open on a side at prices at least as good as `limit` for a taker (the liquidity it could take). */
-  liquidityTo(side: PerpSide, limit: bigint): bigint {
-    const bookSide = this.sides[side];
-    let total = 0n;
-    for (const price of bookSide.prices) {
-      if (side === 'sell' ? price > limit : price < limit) break;
-      total += bookSide.levels.get(price)!.total;
-    }
-    return total;
-  }
 }

@@ -2,7 +2,6 @@ import { address } from '@solana/kit';
 import {
   FUTURES_INIT_MIN_DEPOSIT_USDC,
   FUTURES_MIN_DEPOSIT_USDC,
-  FUTURES_TABLE_ROWS,
   type TFuturesAccount,
   type TFuturesCollateralRequest,
   type TFuturesDeposit,
@@ -12,7 +11,7 @@ import {
   type TFuturesTrade,
   type ErrorCode,
 } from '@solterm/contracts';
-import { Dec, lotsOf, maintenanceMargin, notionalOf, PerpError, type PerpErrorCode } from '@solterm/engine';
+import { Dec, lotsOf, notionalOf, PerpError, type PerpErrorCode } from '@solterm/engine';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { buildTransaction, type ChainService } from '../chain/chain.service';
@@ -22,7 +21,7 @@ import { canTrade, type WalletOwner } from '../wallet/wallet.service';
 import type { FuturesRepository, RecordedEffect } from './futures.repository';
 import { MAKER_ACCOUNT, type PerpCommand } from './perp-commands';
 import type { Applied, PerpLedger } from './perp-ledger';
-import { findPerpMarket, PERP_MARKETS, type PerpMarket } from './perp-markets';
+import { findPerpMarket, type PerpMarket } from './perp-markets';
 import { createPerpWire } from './perp-wire';
 import { fillToWire, orderToWire, positionsOf, tradeToWire } from './futures-wire';
 import type { PerpVault } from './perp-vault';
@@ -411,12 +410,6 @@ export function createFuturesService(deps: FuturesServiceDeps) {
       return { id: await repo.saveTrade(owner.id, trade), saved: true as const };
     },
 
-    /** The first rows of the tables the page shows (spec §9: 5). */
-    tableRows: FUTURES_TABLE_ROWS,
-
-    /** The markets, in index order. */
-    markets: PERP_MARKETS,
-
     /** Exposed for jobs: applies a command (maker quotes, oracle, funding, liquidation). */
     run,
 
@@ -424,8 +417,6 @@ export function createFuturesService(deps: FuturesServiceDeps) {
     async makerFunded(): Promise<boolean> {
       return (await ledger.read()).accounts.has(MAKER_ACCOUNT);
     },
-
-    maintenanceOf: (notional: bigint, market: PerpMarket) => maintenanceMargin(notional, market.maxLeverage),
   };
 }
 

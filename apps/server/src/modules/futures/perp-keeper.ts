@@ -232,13 +232,15 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
    */
   async function syncMarket(symbol: string): Promise<void> {
     const perp = PERP_MARKETS.find((candidate) => candidate.symbol === symbol);
-    if (!perp || !(await service.makerFunded())) return;
+    // The memory as it is (no catch-up query on the order path): the order's own write catches up.
+    const venue = ledger.current();
+    if (!perp || !venue.accounts.has(MAKER_ACCOUNT)) return;
     const units = priceUnitsOf(
       new Dec(await market.getUsdPrice(await market.resolveToken(perp.baseSymbol))),
       perp.tick,
     );
     // Against the feed price last applied (the venue's oracle until this process has applied one).
-    const current = lastFeed.get(symbol) ?? (await ledger.read()).market(symbol).oracle;
+    const current = lastFeed.get(symbol) ?? venue.market(symbol).oracle;
     const moved = units > current ? units - current : current - units;
     if (units <= 0n || moved * 10_000n <= current * SYNC_TOLERANCE_BPS) return;
     lastFeed.set(symbol, units);

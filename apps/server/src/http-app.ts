@@ -58,9 +58,8 @@ const RPC_CORS_HEADERS = {
   'access-control-max-age': '86400',
 };
 
-/** PubSub connections one client (IP) may hold open at once on /rpc, and their heartbeat. */
+/** PubSub connections one client (IP) may hold open at once on /rpc. */
 const PUBSUB_CONNECTIONS_PER_CLIENT = 16;
-const PUBSUB_HEARTBEAT_MS = 30_000;
 
 /** The public JSON-RPC of the embedded cluster at /rpc: raw text in and out, limited per client. */
 async function registerClusterRpc(server: ZodApp, services: Services, config: AppConfig): Promise<void> {
@@ -84,22 +83,8 @@ async function registerClusterRpc(server: ZodApp, services: Services, config: Ap
         return;
       }
       open.set(client, (open.get(client) ?? 0) + 1);
-      const connection = cluster.pubsub.connect((text) => {
-        if (socket.readyState === socket.OPEN) socket.send(text);
-      });
-      let alive = true;
-      socket.on('pong', () => (alive = true));
-      const heartbeat = setInterval(() => {
-        if (!alive) return socket.terminate();
-        alive = false;
-        socket.ping();
-      }, PUBSUB_HEARTBEAT_MS);
-      socket.on('message', (data, isBinary) => {
-        if (!isBinary) connection.handle(data.toString());
-      });
+      cluster.servePubSubSocket(socket);
       socket.on('close', () => {
-        clearInterval(heartbeat);
-        connection.close();
         const left = (open.get(client) ?? 1) - 1;
         if (left > 0) open.set(client, left);
         else open.delete(client);

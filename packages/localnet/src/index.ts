@@ -63,6 +63,7 @@ export {
 export {
   attachPubSub,
   createPubSubSockets,
+  servePubSubSocket,
   type PubSubEndpoint,
   type PubSubSockets,
 } from './pubsub-transport';

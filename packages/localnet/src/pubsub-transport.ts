@@ -23,39 +23,41 @@ export interface PubSubSockets {
   close(): void;
 }
 
-export function createPubSubSockets(endpoint: PubSubEndpoint): PubSubSockets {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-  const alive = new WeakMap<WebSocket, boolean>();
-  wss.on('connection', (socket: WebSocket) => {
-    alive.set(socket, true);
-    socket.on('pong', () => alive.set(socket, true));
-    const connection = endpoint.connect((text) => {
-      if (socket.readyState === socket.OPEN) socket.send(text);
-    });
-    socket.on('message', (data, isBinary) => {
-      if (isBinary) return;
-      connection.handle(data.toString());
-    });
-    socket.on('close', () => connection.close());
-    socket.on('error', () => socket.terminate());
-  });
+/**
+ * Serves one open WebSocket as a PubSub connection: text frames in, notifications out, the
+ * connection's subscriptions dropped when it closes, a ping every 30 s and the socket ended when a
+ * ping went unanswered. The app's `/rpc` upgrade (through @fastify/websocket) uses it too.
+ */
+export function servePubSubSocket(socket: WebSocket, endpoint: PubSubEndpoint): void {
+  let alive = true;
+  socket.on('pong', () => (alive = true));
   const heartbeat = setInterval(() => {
-    for (const socket of wss.clients) {
-      if (alive.get(socket) === false) {
-        socket.terminate();
-        continue;
-      }
-      alive.set(socket, false);
-      socket.ping();
-    }
+    if (!alive) return socket.terminate();
+    alive = false;
+    socket.ping();
   }, HEARTBEAT_MS);
   heartbeat.unref();
+  const connection = endpoint.connect((text) => {
+    if (socket.readyState === socket.OPEN) socket.send(text);
+  });
+  socket.on('message', (data, isBinary) => {
+    if (!isBinary) connection.handle(data.toString());
+  });
+  socket.on('close', () => {
+    clearInterval(heartbeat);
+    connection.close();
+  });
+  socket.on('error', () => socket.terminate());
+}
+
+export function createPubSubSockets(endpoint: PubSubEndpoint): PubSubSockets {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  wss.on('connection', (socket: WebSocket) => servePubSubSocket(socket, endpoint));
   return {
     handleUpgrade(request, socket, head) {
       wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
     },
     close() {
-      clearInterval(heartbeat);
       for (const socket of wss.clients) socket.terminate();
       wss.close();
     },

@@ -8,7 +8,8 @@ import { Worker } from 'node:worker_threads';
 import { createKeyPairSignerFromBytes, type KeyPairSigner } from '@solana/kit';
 import type { TransactionRecord } from '../ledger';
 import type { AccountView, LocalClusterOptions } from '../local-cluster';
-import type { PubSubEndpoint } from '../pubsub-transport';
+import type { WebSocket } from 'ws';
+import { servePubSubSocket, type PubSubEndpoint } from '../pubsub-transport';
 import type { PublicRpcLimitOverrides, RpcCaller } from '../rpc/public-limits';
 import type { ClusterWorkerData, OperationName, SnapshotRequest, WorkerMessage } from './protocol';
 
@@ -67,6 +68,8 @@ export interface ClusterHost {
   flush(): Promise<void>;
   /** Solana PubSub served by the worker: open a connection per WebSocket client. */
   readonly pubsub: PubSubEndpoint;
+  /** Serves an open WebSocket as a PubSub connection on {@link pubsub} (heartbeats included). */
+  servePubSubSocket(socket: WebSocket): void;
   /** Stops the clock, flushes the ledger and ends the worker thread. */
   close(): Promise<void>;
 }
@@ -158,6 +161,23 @@ export async function startClusterWorker(options: ClusterHostOptions = {}): Prom
     });
   }
 
+  const pubsub: PubSubEndpoint = {
+    connect(send) {
+      const connection = nextConnection++;
+      pubsubSenders.set(connection, send);
+      // Messages to the worker keep their order: the open precedes the connection's frames.
+      const ignore = () => undefined;
+      request('pubsubOpen', connection).catch(ignore);
+      return {
+        handle: (text) => void request('pubsubMessage', connection, text).catch(ignore),
+        close() {
+          pubsubSenders.delete(connection);
+          request('pubsubClose', connection).catch(ignore);
+        },
+      };
+    },
+  };
+
   return {
     treasury,
     marketMaker,
@@ -176,22 +196,8 @@ export async function startClusterWorker(options: ClusterHostOptions = {}): Prom
     minimumBalanceForRentExemption: (dataLength) => request('minimumBalanceForRentExemption', dataLength),
     snapshot: (reads) => request('snapshot', reads),
     flush: () => request('flush'),
-    pubsub: {
-      connect(send) {
-        const connection = nextConnection++;
-        pubsubSenders.set(connection, send);
-        // Messages to the worker keep their order: the open precedes the connection's frames.
-        const ignore = () => undefined;
-        request('pubsubOpen', connection).catch(ignore);
-        return {
-          handle: (text) => void request('pubsubMessage', connection, text).catch(ignore),
-          close() {
-            pubsubSenders.delete(connection);
-            request('pubsubClose', connection).catch(ignore);
-          },
-        };
-      },
-    },
+    pubsub,
+    servePubSubSocket: (socket) => servePubSubSocket(socket, pubsub),
     close() {
       closing ??= (async () => {
         try {

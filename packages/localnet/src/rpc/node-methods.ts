@@ -17,6 +17,7 @@ import {
   readOptionalBoolean,
   requireParam,
 } from './params';
+import { responseTooLarge } from './account-methods';
 import { invalidParams, RpcError } from './rpc-error';
 import { SOLANA_CORE_VERSION, withContext, type RpcMethod } from './rpc-method';
 
@@ -76,16 +77,33 @@ const getSlotLeaders: RpcMethod = (params, cluster) => {
   return Array.from({ length: limit }, () => identityOf(cluster));
 };
 
-const getLeaderSchedule: RpcMethod = (params, cluster) => {
+const getLeaderSchedule: RpcMethod = (params, cluster, call) => {
   const first = params[0];
   const config = readConfig(params, typeof first === 'object' && first !== null ? 0 : 1);
   const slot = typeof first === 'number' ? first : cluster.slot;
   if (Math.floor(slot / SLOTS_PER_EPOCH) !== Math.floor(cluster.slot / SLOTS_PER_EPOCH)) return null;
   const identity = identityOf(cluster);
   if (typeof config.identity === 'string' && config.identity !== identity) return {};
+  // A public caller could never receive it (~3 MB over the answer cap): refuse before building it,
+  // or every call would cost the cluster's thread the ~25 ms of building and serialising it.
+  const bytes = identity.length + 6 + scheduleDigits(SLOTS_PER_EPOCH) + SLOTS_PER_EPOCH;
+  if (call.caller.kind === 'public' && bytes > call.limits.maxResponseBytes) {
+    throw responseTooLarge(bytes, call.limits.maxResponseBytes);
+  }
   // The one node leads every slot of the epoch (relative slot indexes, as validators answer).
   return { [identity]: Array.from({ length: SLOTS_PER_EPOCH }, (_, index) => index) };
 };
+
+/** Digits of the numbers 0 … count − 1 written out. */
+function scheduleDigits(count: number): number {
+  let digits = 0;
+  for (let low = 1, width = 1; low <= count || width === 1; low *= 10, width += 1) {
+    const start = width === 1 ? 0 : low;
+    digits += Math.max(0, Math.min(count, low * 10) - start) * width;
+    if (low * 10 >= count) break;
+  }
+  return digits;
+}
 
 const getHighestSnapshotSlot: RpcMethod = () => {
   throw new RpcError(RPC_NO_SNAPSHOT, 'No snapshot');

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSigner } from '@solana/kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LAMPORTS_PER_SOL } from '../genesis';
 import { createLocalCluster, type LocalCluster } from '../local-cluster';
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../token-layout';
@@ -276,5 +276,23 @@ describe('public airdrop allowances across a restart', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('getLeaderSchedule for public callers', () => {
+  it('is refused as too large before the schedule is built; the server itself still gets it', async () => {
+    const from = vi.spyOn(Array, 'from');
+    const refused = await ask(alice, 'getLeaderSchedule');
+    expect(refused.error?.code).toBe(-32012);
+    expect(refused.error?.message).toMatch(
+      /^response too large: \d+ bytes exceed this node's limit of 65536 bytes/,
+    );
+    // Nothing of 432,000 slots was built for an answer that could never be sent.
+    expect(from.mock.calls.some(([source]) => (source as { length?: number }).length === 432_000)).toBe(
+      false,
+    );
+    from.mockRestore();
+    const internal = await ask(undefined, 'getLeaderSchedule');
+    expect(Object.values(internal.result as Record<string, number[]>)[0]).toHaveLength(432_000);
   });
 });

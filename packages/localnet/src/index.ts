@@ -57,6 +57,7 @@ export { JsonFloat, stringifyJson } from './rpc/json';
 export {
   createPubSub,
   MAX_SUBSCRIPTIONS_PER_CONNECTION,
+  MAX_STANDING_SUBSCRIPTIONS_PER_CONNECTION,
   type PubSub,
   type PubSubConnection,
 } from './rpc/pubsub';

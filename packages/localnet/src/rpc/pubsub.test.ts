@@ -155,6 +155,30 @@ describe('PubSub with kit', () => {
   });
 });
 
+describe('PubSub limits', () => {
+  it('one connection holds at most 256 standing subscriptions, so no client makes every commit fan out', async () => {
+    const out: Record<string, unknown>[] = [];
+    const connection = pubsub.connect((text) => out.push(JSON.parse(text) as Record<string, unknown>));
+    const treasury = cluster.treasury.address;
+    for (let id = 0; id < 257; id += 1) {
+      connection.handle(
+        JSON.stringify({ jsonrpc: '2.0', id, method: 'accountSubscribe', params: [treasury] }),
+      );
+    }
+    expect(out.filter((message) => typeof message.result === 'number')).toHaveLength(256);
+    expect(out.find((message) => message.id === 256)).toMatchObject({
+      error: { code: -32600, message: expect.stringContaining('max 256') },
+    });
+    // Signature subscriptions (one notification each) still fit beside them.
+    const { signature } = (await rpc.getSignaturesForAddress(treasury, { limit: 1 }).send())[0]!;
+    connection.handle(
+      JSON.stringify({ jsonrpc: '2.0', id: 'sig', method: 'signatureSubscribe', params: [signature] }),
+    );
+    expect(out.find((message) => message.id === 'sig')).toMatchObject({ result: expect.any(Number) });
+    connection.close();
+  });
+});
+
 describe('PubSub on a cluster with a ledger on disk', () => {
   it('a confirmed subscription made between the commit and the fsync is still notified', async () => {
     const { mkdtemp, rm } = await import('node:fs/promises');

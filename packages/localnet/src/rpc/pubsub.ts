@@ -33,6 +33,12 @@ import {
 
 /** Subscriptions one connection may hold (a validator's default is far higher, shared by all). */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 10_000;
+/**
+ * Of those, the ones that notify on every matching commit or slot (account, program, logs, slot,
+ * root): each commit fans out to all of them, so one client cannot make every transaction cost the
+ * cluster thousands of notifications. Signature subscriptions end after one notification.
+ */
+export const MAX_STANDING_SUBSCRIPTIONS_PER_CONNECTION = 256;
 
 const RANK: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 2 };
 
@@ -59,6 +65,8 @@ type Kind = Subscription['kind'];
 interface Connection {
   readonly send: (text: string) => void;
   readonly subscriptions: Map<number, Subscription>;
+  /** Its subscriptions other than signature ones (kept with the map). */
+  standing: number;
 }
 
 /** Accounts a commit changed, waiting for the commitment their subscribers asked for. */
@@ -98,7 +106,8 @@ export function createPubSub(cluster: LocalCluster) {
     set.add(sub);
   }
   function remove(sub: Subscription) {
-    sub.connection.subscriptions.delete(sub.id);
+    if (!sub.connection.subscriptions.delete(sub.id)) return;
+    if (sub.kind !== 'signature') sub.connection.standing -= 1;
     const from = (index: Map<string, Set<Subscription>>, key: string) => {
       const set = index.get(key);
       set?.delete(sub);
@@ -239,6 +248,12 @@ export function createPubSub(cluster: LocalCluster) {
         `Too many subscriptions on this connection (max ${MAX_SUBSCRIPTIONS_PER_CONNECTION})`,
       );
     }
+    if (method !== 'signatureSubscribe' && connection.standing >= MAX_STANDING_SUBSCRIPTIONS_PER_CONNECTION) {
+      throw new RpcError(
+        JSON_RPC_INVALID_REQUEST,
+        `Too many account, program, logs, slot and root subscriptions on this connection (max ${MAX_STANDING_SUBSCRIPTIONS_PER_CONNECTION})`,
+      );
+    }
     const id = nextId++;
     const base = { id, connection };
     let sub: Subscription;
@@ -311,6 +326,7 @@ export function createPubSub(cluster: LocalCluster) {
         throw new RpcError(JSON_RPC_METHOD_NOT_FOUND, 'Method not found');
     }
     connection.subscriptions.set(id, sub);
+    if (sub.kind !== 'signature') connection.standing += 1;
     return id;
   }
 
@@ -370,7 +386,7 @@ export function createPubSub(cluster: LocalCluster) {
 
   return {
     connect(send: (text: string) => void): PubSubConnection {
-      const connection: Connection = { send, subscriptions: new Map() };
+      const connection: Connection = { send, subscriptions: new Map(), standing: 0 };
       return {
         handle(text: string) {
           let body: unknown;

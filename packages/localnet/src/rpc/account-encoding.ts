@@ -1,15 +1,25 @@
 /**
  * Account answers in the encodings of the Solana RPC: legacy `binary` (a bare base58 string),
- * `base58` and `base64` (`[data, encoding]`), and `jsonParsed` for SPL mints and token accounts
- * (other accounts fall back to base64, as validators do).
+ * `base58`, `base64` and `base64+zstd` (`[data, encoding]`), and `jsonParsed` for SPL mints and token
+ * accounts (other accounts fall back to base64, as validators do).
  */
 import { encodeBase58 } from '../base58';
 import type { AccountView, LocalCluster } from '../local-cluster';
 import { isMintData, isTokenAccountData, toParsedMint, toParsedTokenAccount } from '../token-layout';
 import type { Config } from './params';
 import { invalidParams, JSON_RPC_INVALID_REQUEST, RpcError } from './rpc-error';
+import { zstdCompress } from './zstd';
 
-export type AccountEncoding = 'binary' | 'base58' | 'base64' | 'jsonParsed';
+export type AccountEncoding = 'binary' | 'base58' | 'base64' | 'jsonParsed' | 'base64+zstd';
+
+/** The encodings a request may name, in the order validators list them. */
+const ACCOUNT_ENCODINGS: readonly AccountEncoding[] = [
+  'binary',
+  'base58',
+  'base64',
+  'jsonParsed',
+  'base64+zstd',
+];
 
 const MAX_BASE58_BYTES = 128;
 
@@ -21,11 +31,9 @@ export interface DataSlice {
 export function readAccountEncoding(config: Config, fallback: AccountEncoding = 'binary'): AccountEncoding {
   const value = config.encoding;
   if (value === undefined || value === null) return fallback;
-  if (value === 'binary' || value === 'base58' || value === 'base64' || value === 'jsonParsed') return value;
-  if (value === 'base64+zstd')
-    throw invalidParams('base64+zstd encoding is not supported by the local cluster');
+  if ((ACCOUNT_ENCODINGS as readonly unknown[]).includes(value)) return value as AccountEncoding;
   throw invalidParams(
-    `unknown variant \`${String(value)}\`, expected one of \`binary\`, \`base58\`, \`base64\`, \`jsonParsed\``,
+    `unknown variant \`${String(value)}\`, expected one of ${ACCOUNT_ENCODINGS.map((name) => `\`${name}\``).join(', ')}`,
   );
 }
 
@@ -59,9 +67,13 @@ function encodeData(
   }
   const data =
     slice === undefined ? account.data : account.data.subarray(slice.offset, slice.offset + slice.length);
-  if (encoding === 'base64' || encoding === 'jsonParsed') {
-    return [Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64'), 'base64'];
+  if (encoding === 'base64+zstd') {
+    // Validators compress the sliced data and answer plain base64 if compression fails.
+    const compressed = compressOrUndefined(data);
+    if (compressed !== undefined) return [toBase64(compressed), 'base64+zstd'];
+    encoding = 'base64';
   }
+  if (encoding === 'base64' || encoding === 'jsonParsed') return [toBase64(data), 'base64'];
   if (data.length > MAX_BASE58_BYTES) {
     throw new RpcError(
       JSON_RPC_INVALID_REQUEST,
@@ -70,6 +82,18 @@ function encodeData(
   }
   const text = encodeBase58(data);
   return encoding === 'binary' ? text : [text, 'base58'];
+}
+
+function toBase64(data: Uint8Array): string {
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+}
+
+function compressOrUndefined(data: Uint8Array): Uint8Array | undefined {
+  try {
+    return zstdCompress(data);
+  } catch {
+    return undefined;
+  }
 }
 
 function parseAccountData(account: AccountView, cluster: LocalCluster): object | undefined {

@@ -107,6 +107,11 @@ export class Ledger {
     return this.durable;
   }
 
+  /** Whether every entry appended so far is on disk. */
+  get isDurable(): boolean {
+    return this.durable >= this.appendedSeq;
+  }
+
   /** Set once a write failed; the cluster then reports itself unhealthy. */
   get error(): unknown {
     return this.failure;

@@ -25,7 +25,9 @@ import {
 import { LISTED_TOKENS } from '@solterm/contracts';
 import { encodeBase58 } from './base58';
 import { lockDataDir } from './data-dir-lock';
+import { BlockHistory } from './block-history';
 import { BlockhashQueue, MAX_PROCESSING_AGE, type RecentBlockhash } from './blockhash-queue';
+import { checkDurableNonce } from './durable-nonce';
 import { calculateTransactionFee } from './fees';
 import {
   DEFAULT_MARKET_MAKER_INVENTORY,
@@ -37,7 +39,7 @@ import {
 } from './genesis';
 import { generateStoredKeyPair, loadOrCreateKeyPairFile, type StoredKeyPair } from './keypair-store';
 import { Ledger, type AccountStateTuple, type LedgerReplay, type TransactionRecord } from './ledger';
-import { MEMO_PROGRAM_ID, SYSTEM_PROGRAM_ID } from './program-ids';
+import { COMPUTE_BUDGET_PROGRAM_ID, MEMO_PROGRAM_ID, SYSTEM_PROGRAM_ID } from './program-ids';
 import {
   RENT_EXEMPT_EPOCH,
   SvmRuntime,
@@ -59,6 +61,10 @@ export const DEFAULT_FINALIZATION_DEPTH = 32;
 export const SLOTS_PER_EPOCH = 432_000;
 /** A slot marker is logged every this many slots; a restart resumes past the last marker. */
 const SLOT_MARKER_INTERVAL = 25;
+/** Entries of the SlotHashes sysvar, as on mainnet. */
+const MAX_SLOT_HASHES = 512;
+/** ComputeBudget SetComputeUnitPrice: tag 3, then the price in micro-lamports (u64 LE). */
+const SET_COMPUTE_UNIT_PRICE = 3;
 
 export const TREASURY_KEYPAIR_FILE = 'treasury-keypair.json';
 export const MARKET_MAKER_KEYPAIR_FILE = 'market-maker-keypair.json';
@@ -109,6 +115,22 @@ export interface ClusterListener {
    */
   committed?(record: TransactionRecord, accountKeys: readonly string[], writable: readonly string[]): void;
 }
+
+/** A commitment level, as RPC methods take it. */
+export type CommitmentLevel = 'processed' | 'confirmed' | 'finalized';
+
+/** A block as getBlock describes it (block height equals the slot on this cluster). */
+export interface BlockView {
+  readonly slot: number;
+  readonly parentSlot: number;
+  readonly blockhash: string;
+  readonly previousBlockhash: string;
+  readonly blockTime: number;
+  readonly transactions: readonly TransactionRecord[];
+}
+
+/** Why a slot has no block to show (the validator's -32004, -32007 and -32001 answers). */
+export type MissingBlock = 'not-available' | 'skipped' | 'cleaned-up';
 
 /** A signature's status in the sense of getSignatureStatuses. */
 export interface SignatureStatus {
@@ -259,6 +281,9 @@ export class LocalCluster {
   private readonly blockhashes: BlockhashQueue;
   private readonly transactions = new Map<string, StoredTransaction>();
   private readonly signaturesByAddress = new Map<string, string[]>();
+  private readonly history = new BlockHistory();
+  /** The SlotHashes sysvar's entries, newest first. */
+  private slotHashes: { slot: bigint; hash: string }[] = [];
   private readonly finalizationDepth: number;
   private readonly now: () => number;
   private genesisMints: readonly GenesisMint[] = [];
@@ -318,7 +343,9 @@ export class LocalCluster {
     let startSlot = 0;
     if (replay !== null) {
       for (const state of replay.accounts.values()) this.runtime.writeAccount(state);
-      for (const record of replay.transactions) this.indexTransaction(record, 0, this.accountKeysOf(record));
+      for (const record of replay.transactions) {
+        this.indexTransaction(record, 0, this.accountKeysOf(record), undefined);
+      }
       this.processedCount = replay.transactions.length;
       if (replay.lastSlot >= 0) {
         // Resume past any slot the previous run may have reached after its last marker.
@@ -430,9 +457,17 @@ export class LocalCluster {
   }
 
   private setSlot(slot: number): void {
+    const from = this.history.firstRunSlot === -1 ? slot : this.currentSlot + 1;
     this.currentSlot = slot;
     this.currentBlockTime = Math.floor(this.now() / 1000);
     this.blockhashes.advanceTo(slot);
+    this.history.recordSlots(from, slot, this.currentBlockTime);
+    const added: { slot: bigint; hash: string }[] = [];
+    for (let next = slot; next >= Math.max(from, slot - MAX_SLOT_HASHES + 1); next -= 1) {
+      added.push({ slot: BigInt(next), hash: this.blockhashes.hashForSlot(next).blockhash });
+    }
+    this.slotHashes = [...added, ...this.slotHashes].slice(0, MAX_SLOT_HASHES);
+    this.runtime.setSlotHashes(this.slotHashes);
     const epoch = Math.floor(slot / SLOTS_PER_EPOCH);
     const slotsIntoEpoch = slot - epoch * SLOTS_PER_EPOCH;
     const epochStart = this.currentBlockTime - Math.floor((slotsIntoEpoch * this.slotDurationMs) / 1000);
@@ -447,9 +482,25 @@ export class LocalCluster {
   // ---------------------------------------------------------------------------------------------
   // Blockhashes and fees
 
-  /** The newest blockhash and the last block height at which it is accepted. */
-  getLatestBlockhash(): { blockhash: string; lastValidBlockHeight: bigint } {
-    const latest = this.blockhashes.latest();
+  /**
+   * The newest slot at a commitment. A transaction is confirmed as soon as it is durable, so
+   * `confirmed` is the current slot; `finalized` lags it by the finalization depth, as a root does.
+   */
+  slotAt(commitment: CommitmentLevel): number {
+    return commitment === 'finalized'
+      ? Math.max(0, this.currentSlot - this.finalizationDepth)
+      : this.currentSlot;
+  }
+
+  /** The newest blockhash at a commitment and the last block height at which it is accepted. */
+  getLatestBlockhash(commitment: CommitmentLevel = 'processed'): {
+    blockhash: string;
+    lastValidBlockHeight: bigint;
+  } {
+    const latest =
+      commitment === 'finalized'
+        ? this.blockhashes.hashForSlot(this.slotAt(commitment))
+        : this.blockhashes.latest();
     return { blockhash: latest.blockhash, lastValidBlockHeight: BigInt(latest.slot + MAX_PROCESSING_AGE) };
   }
 
@@ -460,8 +511,20 @@ export class LocalCluster {
 
   /** The fee for a message, or null when its blockhash has expired (as getFeeForMessage answers). */
   getFeeForMessage(message: WireTransaction): bigint | null {
-    if (this.blockhashes.findByBytes(message.bytes, message.blockhashOffset) === undefined) return null;
+    if (!this.hasValidLifetime(message)) return null;
     return calculateTransactionFee(message);
+  }
+
+  /** A recent blockhash, or a durable nonce the message's first instruction advances. */
+  private hasValidLifetime(transaction: WireTransaction): boolean {
+    if (this.blockhashes.findByBytes(transaction.bytes, transaction.blockhashOffset) !== undefined)
+      return true;
+    const nonce = checkDurableNonce(
+      transaction,
+      (key) => this.runtime.addressOf(key),
+      (accountAddress) => this.runtime.getAccount(accountAddress),
+    );
+    return nonce.kind === 'valid';
   }
 
   minimumBalanceForRentExemption(dataLength: number): bigint {
@@ -524,9 +587,7 @@ export class LocalCluster {
     const transaction = input instanceof Uint8Array ? parseWireTransaction(input) : input;
     const bytes = transaction.bytes;
     const signature = encodeBase58(transaction.signatures[0]!);
-    if (this.blockhashes.findByBytes(bytes, transaction.blockhashOffset) === undefined) {
-      return rejected(signature, 'BlockhashNotFound');
-    }
+    if (!this.hasValidLifetime(transaction)) return rejected(signature, 'BlockhashNotFound');
     if (this.transactions.has(signature)) return rejected(signature, 'AlreadyProcessed');
     const resolved = this.runtime.resolveAccountKeys(transaction);
     if (!('keys' in resolved)) return rejected(signature, resolved.err);
@@ -558,12 +619,13 @@ export class LocalCluster {
       returnData: report.returnData,
     };
     const seq = this.ledger?.appendTransaction(record, post.states) ?? 0;
-    this.indexTransaction(record, seq, resolved.addresses);
+    const writable = resolved.addresses.filter((_, index) => resolved.writable[index]);
+    this.indexTransaction(record, seq, resolved.addresses, {
+      unitPrice: computeUnitPrice(transaction, resolved.addresses),
+      writable,
+    });
     this.processedCount += 1;
-    if (this.listeners.size > 0) {
-      const writable = resolved.addresses.filter((_, index) => resolved.writable[index]);
-      for (const listener of this.listeners) listener.committed?.(record, resolved.addresses, writable);
-    }
+    for (const listener of this.listeners) listener.committed?.(record, resolved.addresses, writable);
     return { kind: 'committed', signature, record };
   }
 
@@ -577,7 +639,7 @@ export class LocalCluster {
       replacement = this.blockhashes.latest();
       executed = new Uint8Array(bytes);
       executed.set(replacement.bytes, transaction.blockhashOffset);
-    } else if (this.blockhashes.findByBytes(bytes, transaction.blockhashOffset) === undefined) {
+    } else if (!this.hasValidLifetime(transaction)) {
       return { ...this.runtime.emptySimulation('BlockhashNotFound'), replacementBlockhash: null };
     }
     const simulation = this.runtime.simulate(transaction, executed, options.sigVerify === true);
@@ -674,9 +736,56 @@ export class LocalCluster {
     return out;
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Blocks
+
+  /** A block with its transactions in execution order, or why there is none at that slot. */
+  getBlock(slot: number): BlockView | MissingBlock {
+    if (slot > this.currentSlot) return 'not-available';
+    if (slot < this.history.firstAvailableBlock()) return 'cleaned-up';
+    if (!this.history.isBlock(slot)) return 'skipped';
+    const transactions = this.history
+      .signaturesIn(slot)
+      .map((signature) => this.transactions.get(signature)!.record);
+    const parentSlot = this.history.parentOf(slot);
+    return {
+      slot,
+      parentSlot,
+      blockhash: this.blockhashes.hashForSlot(slot).blockhash,
+      previousBlockhash: this.blockhashes.hashForSlot(parentSlot).blockhash,
+      blockTime: this.blockTimeOf(slot)!,
+      transactions,
+    };
+  }
+
+  /** Unix time of a block, or undefined when the slot is not one. */
+  blockTimeOf(slot: number): number | undefined {
+    return this.history.blockTime(slot, (signature) => this.transactions.get(signature)!.record.blockTime);
+  }
+
+  /** Blocks in `start..end` (inclusive), ascending, at most `limit`. */
+  getBlocks(start: number, end: number, limit?: number): number[] {
+    return this.history.blocksBetween(start, end, limit);
+  }
+
+  /** The oldest block the cluster can still describe. */
+  get firstAvailableBlock(): number {
+    return this.history.firstAvailableBlock();
+  }
+
+  /** The lowest compute-unit price per recent slot (see {@link BlockHistory.prioritizationFees}). */
+  getRecentPrioritizationFees(accounts: readonly string[]): { slot: number; prioritizationFee: bigint }[] {
+    return this.history.prioritizationFees(this.currentSlot, accounts);
+  }
+
   /** Whether the cluster can accept transactions (false once a ledger write failed). */
   isHealthy(): boolean {
     return !this.closed && this.ledger?.error === undefined;
+  }
+
+  /** Whether everything committed so far is on disk (confirmed, in RPC terms). */
+  get isDurable(): boolean {
+    return this.ledger === null || this.ledger.isDurable;
   }
 
   /** Resolves once everything committed so far is on disk. */
@@ -697,8 +806,14 @@ export class LocalCluster {
     }
   }
 
-  private indexTransaction(record: TransactionRecord, seq: number, accountKeys: readonly string[]): void {
+  private indexTransaction(
+    record: TransactionRecord,
+    seq: number,
+    accountKeys: readonly string[],
+    fees: { unitPrice: bigint; writable: readonly string[] } | undefined,
+  ): void {
     this.transactions.set(record.signature, { record, seq });
+    this.history.addTransaction(record.slot, record.signature, fees?.unitPrice, fees?.writable);
     // Keys of a sanitized transaction are unique (a duplicate fails with AccountLoadedTwice).
     for (const key of accountKeys) {
       let list = this.signaturesByAddress.get(key);
@@ -719,6 +834,22 @@ export class LocalCluster {
       ...record.loadedAddresses.readonly,
     ];
   }
+}
+
+/** The compute-unit price (micro-lamports) a transaction set, 0 when it set none. */
+function computeUnitPrice(transaction: WireTransaction, addresses: readonly string[]): bigint {
+  let price = 0n;
+  for (const instruction of transaction.instructions) {
+    const { data } = instruction;
+    if (
+      data.length === 9 &&
+      data[0] === SET_COMPUTE_UNIT_PRICE &&
+      addresses[instruction.programIdIndex] === COMPUTE_BUDGET_PROGRAM_ID
+    ) {
+      price = new DataView(data.buffer, data.byteOffset, 9).getBigUint64(1, true);
+    }
+  }
+  return price;
 }
 
 function rejected(signature: string, err: TransactionErrorJson): SendOutcome {

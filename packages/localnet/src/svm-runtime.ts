@@ -105,6 +105,7 @@ interface NativeLiteSvm {
   simulateVersionedTransaction(bytes: Uint8Array): NativeSimulation | FailedTransactionMetadata;
   setSigverify(sigverify: boolean): void;
   setClock(clock: Clock): void;
+  setSlotHashes(hashes: { slot: bigint; hash: string }[]): void;
   minimumBalanceForRentExemption(dataLength: bigint): bigint;
 }
 
@@ -185,6 +186,11 @@ export class SvmRuntime {
         BigInt(clock.unixTimestamp),
       ),
     );
+  }
+
+  /** Overwrites the SlotHashes sysvar (newest first), which lookup-table creation reads. */
+  setSlotHashes(hashes: { slot: bigint; hash: string }[]): void {
+    this.native.setSlotHashes(hashes);
   }
 
   minimumBalanceForRentExemption(dataLength: number): bigint {

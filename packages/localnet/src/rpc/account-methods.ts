@@ -285,14 +285,34 @@ const getTokenLargestAccounts: RpcMethod = (params, cluster) => {
   return withContext(cluster, largest);
 };
 
+/**
+ * A read at `confirmed` or `finalized` waits until every commit so far is durable — what makes a
+ * transaction confirmed here — so it never shows state whose transaction a status query would
+ * still call `processed` (web3.js' durable-nonce confirmation reads the nonce, then the status).
+ * A `processed` read answers at once.
+ */
+function confirmedRead(configIndex: number, method: RpcMethod): RpcMethod {
+  return (params, cluster, call) => {
+    const config = params[configIndex];
+    const commitment =
+      typeof config === 'object' && config !== null
+        ? (config as { commitment?: unknown }).commitment
+        : undefined;
+    if (commitment === 'processed' || commitment === 'recent' || cluster.isDurable) {
+      return method(params, cluster, call);
+    }
+    return cluster.flush().then(() => method(params, cluster, call));
+  };
+}
+
 export const ACCOUNT_METHODS: Readonly<Record<string, RpcMethod>> = {
-  getBalance,
-  getAccountInfo,
-  getMultipleAccounts,
-  getProgramAccounts,
-  getTokenAccountsByOwner,
-  getTokenAccountsByDelegate,
-  getTokenAccountBalance,
-  getTokenSupply,
-  getTokenLargestAccounts,
+  getBalance: confirmedRead(1, getBalance),
+  getAccountInfo: confirmedRead(1, getAccountInfo),
+  getMultipleAccounts: confirmedRead(1, getMultipleAccounts),
+  getProgramAccounts: confirmedRead(1, getProgramAccounts),
+  getTokenAccountsByOwner: confirmedRead(2, getTokenAccountsByOwner),
+  getTokenAccountsByDelegate: confirmedRead(2, getTokenAccountsByDelegate),
+  getTokenAccountBalance: confirmedRead(1, getTokenAccountBalance),
+  getTokenSupply: confirmedRead(1, getTokenSupply),
+  getTokenLargestAccounts: confirmedRead(1, getTokenLargestAccounts),
 };

@@ -1,7 +1,6 @@
 /**
  * Cluster-level methods: health, version, clock, blockhashes, fees, rent and the faucet.
  */
-import { MAX_PROCESSING_AGE } from '../blockhash-queue';
 import { AirdropError, SLOTS_PER_EPOCH, type LocalCluster } from '../local-cluster';
 import { parseWireMessage, WireFormatError } from '../wire-transaction';
 import { checkContext, readAddress, readConfig, readInteger, readString, requireParam } from './params';
@@ -20,22 +19,17 @@ const getHealth: RpcMethod = (_params, cluster) => {
 
 const getVersion: RpcMethod = () => ({ 'solana-core': SOLANA_CORE_VERSION, 'feature-set': 0 });
 
-const getSlot: RpcMethod = (params, cluster) => {
-  checkContext(readConfig(params, 0), cluster);
-  return cluster.slot;
-};
+// Block height equals the slot on this cluster, at every commitment.
+const getSlot: RpcMethod = (params, cluster) => cluster.slotAt(checkContext(readConfig(params, 0), cluster));
 
-const getBlockHeight: RpcMethod = (params, cluster) => {
-  checkContext(readConfig(params, 0), cluster);
-  return cluster.blockHeight;
-};
+const getBlockHeight: RpcMethod = (params, cluster) =>
+  cluster.slotAt(checkContext(readConfig(params, 0), cluster));
 
 const getEpochInfo: RpcMethod = (params, cluster) => {
-  checkContext(readConfig(params, 0), cluster);
-  const slot = cluster.slot;
+  const slot = cluster.slotAt(checkContext(readConfig(params, 0), cluster));
   return {
     absoluteSlot: slot,
-    blockHeight: cluster.blockHeight,
+    blockHeight: slot,
     epoch: Math.floor(slot / SLOTS_PER_EPOCH),
     slotIndex: slot % SLOTS_PER_EPOCH,
     slotsInEpoch: SLOTS_PER_EPOCH,
@@ -52,8 +46,8 @@ const getEpochSchedule: RpcMethod = () => ({
 });
 
 const getLatestBlockhash: RpcMethod = (params, cluster) => {
-  checkContext(readConfig(params, 0), cluster);
-  return withContext(cluster, cluster.getLatestBlockhash());
+  const commitment = checkContext(readConfig(params, 0), cluster);
+  return withContext(cluster, cluster.getLatestBlockhash(commitment));
 };
 
 const isBlockhashValid: RpcMethod = (params, cluster) => {
@@ -90,20 +84,7 @@ const getGenesisHash: RpcMethod = (_params, cluster) => cluster.genesisHash;
 
 const getIdentity: RpcMethod = (_params, cluster) => ({ identity: cluster.treasury.address });
 
-const getFirstAvailableBlock: RpcMethod = () => 0;
-
-const minimumLedgerSlot: RpcMethod = () => 0;
-
 const getMaxRetransmitSlot: RpcMethod = (_params, cluster) => cluster.slot;
-
-const getRecentPrioritizationFees: RpcMethod = (_params, cluster) => {
-  // No fee market here: report zero for the slots a client would look at.
-  const first = Math.max(0, cluster.slot - MAX_PROCESSING_AGE);
-  return Array.from({ length: cluster.slot - first + 1 }, (_, index) => ({
-    slot: first + index,
-    prioritizationFee: 0,
-  }));
-};
 
 /** The fee of the airdrop transfer (one signature), which the treasury pays too. */
 const AIRDROP_FEE_LAMPORTS = 5000n;
@@ -170,10 +151,7 @@ export const CLUSTER_METHODS: Readonly<Record<string, RpcMethod>> = {
   getTransactionCount,
   getGenesisHash,
   getIdentity,
-  getFirstAvailableBlock,
-  minimumLedgerSlot,
   getMaxRetransmitSlot,
-  getRecentPrioritizationFees,
   requestAirdrop,
 };
 

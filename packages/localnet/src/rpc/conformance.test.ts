@@ -116,9 +116,15 @@ describe('cluster methods parse with kit', () => {
   });
 
   it('getLatestBlockhash, isBlockhashValid, getFeeForMessage, getMinimumBalanceForRentExemption', async () => {
+    cluster.advanceSlots(40);
+    // A finalized blockhash is the root's: 32 slots old, so valid for 118 more.
     const latest = await rpc.getLatestBlockhash({ commitment: 'finalized' }).send();
     expect(latest.context.slot).toBe(BigInt(cluster.slot));
-    expect(latest.value.lastValidBlockHeight).toBe(BigInt(cluster.blockHeight + 150));
+    expect(latest.value.lastValidBlockHeight).toBe(BigInt(cluster.blockHeight - 32 + 150));
+    const confirmed = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+    expect(confirmed.value.lastValidBlockHeight).toBe(BigInt(cluster.blockHeight + 150));
+    expect(await rpc.getSlot({ commitment: 'finalized' }).send()).toBe(BigInt(cluster.slot - 32));
+    expect(await rpc.getBlockHeight({ commitment: 'finalized' }).send()).toBe(BigInt(cluster.slot - 32));
     expect((await rpc.isBlockhashValid(latest.value.blockhash).send()).value).toBe(true);
     const payer = await generateKeyPairSigner();
     const transfer = await signTransfer(payer, payer.address, 1n, latest.value);
@@ -148,7 +154,8 @@ describe('cluster methods parse with kit', () => {
       ]),
     });
     expect(await response.json()).toEqual([
-      { jsonrpc: '2.0', id: 'a', result: cluster.slot },
+      // getSlot's default commitment is finalized.
+      { jsonrpc: '2.0', id: 'a', result: cluster.slotAt('finalized') },
       { jsonrpc: '2.0', id: 'b', result: 'ok' },
     ]);
   });

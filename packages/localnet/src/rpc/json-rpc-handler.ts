@@ -4,6 +4,7 @@
  */
 import type { LocalCluster } from '../local-cluster';
 import { ACCOUNT_METHODS, responseTooLarge } from './account-methods';
+import { BLOCK_METHODS } from './block-methods';
 import { CLUSTER_METHODS } from './cluster-methods';
 import { NODE_METHODS } from './node-methods';
 import { stringifyJson } from './json';
@@ -74,6 +75,7 @@ export const RPC_METHODS: Readonly<Record<string, RpcMethod>> = {
   ...NODE_METHODS,
   ...ACCOUNT_METHODS,
   ...TRANSACTION_METHODS,
+  ...BLOCK_METHODS,
 };
 
 function failure(id: JsonRpcId, code: number, message: string, data?: unknown): JsonRpcFailure {

@@ -100,3 +100,10 @@ export function readArray(value: unknown, name: string, max: number): readonly u
   if (value.length > max) throw invalidParams(`Too many inputs provided; max ${max}`);
   return value;
 }
+
+/** The commitment of a history read (getTransaction, getBlock…), which refuses `processed`. */
+export function readConfirmedCommitment(config: Config, cluster: LocalCluster): 'confirmed' | 'finalized' {
+  const commitment = checkContext(config, cluster);
+  if (commitment === 'processed') throw invalidParams('Method does not support commitment below `confirmed`');
+  return commitment;
+}

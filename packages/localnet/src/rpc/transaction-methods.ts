@@ -2,13 +2,10 @@
  * Transaction methods: sendTransaction (with or without preflight), simulateTransaction, and the
  * signature log (getSignatureStatuses, getTransaction, getSignaturesForAddress).
  */
-import { decodeBase58, encodeBase58 } from '../base58';
-import type { LocalCluster, SignatureStatus } from '../local-cluster';
-import type { StoredTokenBalance, TransactionRecord } from '../ledger';
-import { toUiTokenAmount } from '../token-layout';
+import { decodeBase58 } from '../base58';
+import type { SignatureStatus } from '../local-cluster';
 import { describeTransactionError, type TransactionErrorJson } from '../transaction-error';
 import {
-  isStaticKeyWritable,
   MAX_TRANSACTION_BYTES,
   parseWireTransaction,
   WireFormatError,
@@ -21,6 +18,7 @@ import {
   readAddress,
   readArray,
   readConfig,
+  readConfirmedCommitment,
   readInteger,
   readOptionalBoolean,
   readSignature,
@@ -34,8 +32,13 @@ import {
   RpcError,
   RPC_SEND_TRANSACTION_PREFLIGHT_FAILURE,
   RPC_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
-  RPC_UNSUPPORTED_TRANSACTION_VERSION,
 } from './rpc-error';
+import {
+  encodeTransactionWithMeta,
+  readMaxSupportedTransactionVersion,
+  readTransactionEncoding,
+  toUiTokenBalances,
+} from './transaction-encoding';
 import { withContext, type RpcMethod } from './rpc-method';
 
 const TRANSACTION_TYPE = 'solana_transaction::versioned::VersionedTransaction';
@@ -149,17 +152,6 @@ function throwPreflightFailure(
   );
 }
 
-function toUiTokenBalances(balances: readonly StoredTokenBalance[] | null): object[] | null {
-  if (balances === null) return null;
-  return balances.map((balance) => ({
-    accountIndex: balance.accountIndex,
-    mint: balance.mint,
-    owner: balance.owner,
-    programId: balance.programId,
-    uiTokenAmount: toUiTokenAmount(BigInt(balance.amount), balance.decimals),
-  }));
-}
-
 const simulateTransaction: RpcMethod = (params, cluster) => {
   const encoded = readString(requireParam(params, 0, 'transaction'), 'transaction');
   const config = readConfig(params, 1);
@@ -247,166 +239,26 @@ function meetsCommitment(status: SignatureStatus, commitment: 'confirmed' | 'fin
   return status.confirmationStatus !== 'processed';
 }
 
-function readHistoryCommitment(config: Config, cluster: LocalCluster): 'confirmed' | 'finalized' {
-  const commitment = checkContext(config, cluster);
-  if (commitment === 'processed') throw invalidParams('Method does not support commitment below `confirmed`');
-  return commitment;
-}
-
-type TransactionEncoding = 'json' | 'jsonParsed' | 'base58' | 'base64';
-
-function encodeTransactionBody(
-  record: TransactionRecord,
-  transaction: WireTransaction,
-  encoding: TransactionEncoding,
-): unknown {
-  if (encoding === 'base64') return [record.transaction, 'base64'];
-  if (encoding === 'base58') return [encodeBase58(transaction.bytes), 'base58'];
-  const staticKeys = transaction.staticAccountKeys.map((key) => encodeBase58(key));
-  const allKeys = [...staticKeys, ...record.loadedAddresses.writable, ...record.loadedAddresses.readonly];
-  const signatures = transaction.signatures.map((signature) => encodeBase58(signature));
-  const recentBlockhash = encodeBase58(
-    transaction.bytes.subarray(transaction.blockhashOffset, transaction.blockhashOffset + 32),
-  );
-  const lookups =
-    transaction.version === 0
-      ? {
-          addressTableLookups: transaction.addressTableLookups.map((lookup) => ({
-            accountKey: encodeBase58(lookup.tableAddress),
-            readonlyIndexes: Array.from(lookup.readonlyIndexes),
-            writableIndexes: Array.from(lookup.writableIndexes),
-          })),
-        }
-      : {};
-  if (encoding === 'json') {
-    return {
-      message: {
-        accountKeys: staticKeys,
-        header: transaction.header,
-        instructions: transaction.instructions.map((instruction) => ({
-          accounts: Array.from(instruction.accountIndexes),
-          data: encodeBase58(instruction.data),
-          programIdIndex: instruction.programIdIndex,
-          stackHeight: null,
-        })),
-        recentBlockhash,
-        ...lookups,
-      },
-      signatures,
-    };
-  }
-  const accountKeys = [
-    ...staticKeys.map((pubkey, index) => ({
-      pubkey,
-      signer: index < transaction.header.numRequiredSignatures,
-      source: 'transaction',
-      writable: isStaticKeyWritable(transaction, index),
-    })),
-    ...record.loadedAddresses.writable.map((pubkey) => ({
-      pubkey,
-      signer: false,
-      source: 'lookupTable',
-      writable: true,
-    })),
-    ...record.loadedAddresses.readonly.map((pubkey) => ({
-      pubkey,
-      signer: false,
-      source: 'lookupTable',
-      writable: false,
-    })),
-  ];
-  return {
-    message: {
-      accountKeys,
-      instructions: transaction.instructions.map((instruction) => ({
-        accounts: Array.from(instruction.accountIndexes, (index) => allKeys[index]),
-        data: encodeBase58(instruction.data),
-        programId: allKeys[instruction.programIdIndex],
-        stackHeight: null,
-      })),
-      recentBlockhash,
-      ...lookups,
-    },
-    signatures,
-  };
-}
-
-function encodeInnerInstructions(
-  record: TransactionRecord,
-  allKeys: readonly string[],
-  parsed: boolean,
-): object[] {
-  if (!parsed) return record.innerInstructions as object[];
-  return record.innerInstructions.map((group) => ({
-    index: group.index,
-    instructions: group.instructions.map((instruction) => ({
-      accounts: instruction.accounts.map((index) => allKeys[index]),
-      data: instruction.data,
-      programId: allKeys[instruction.programIdIndex],
-      stackHeight: instruction.stackHeight,
-    })),
-  }));
-}
-
 const getTransaction: RpcMethod = (params, cluster) => {
   const signature = readSignature(requireParam(params, 0, 'signature'));
   const config = readConfig(params, 1);
-  const commitment = readHistoryCommitment(config, cluster);
-  const encoding = (config.encoding ?? 'json') as TransactionEncoding;
-  if (!['json', 'jsonParsed', 'base58', 'base64'].includes(encoding)) {
-    throw invalidParams(
-      `unknown variant \`${String(encoding)}\`, expected one of \`json\`, \`jsonParsed\`, \`base58\`, \`base64\``,
-    );
-  }
-  const maxVersion =
-    config.maxSupportedTransactionVersion === undefined || config.maxSupportedTransactionVersion === null
-      ? undefined
-      : readInteger(config.maxSupportedTransactionVersion, 'maxSupportedTransactionVersion');
+  const commitment = readConfirmedCommitment(config, cluster);
+  const encoding = readTransactionEncoding(config);
+  const maxVersion = readMaxSupportedTransactionVersion(config);
   const status = cluster.getSignatureStatus(signature);
   const record = cluster.getTransactionRecord(signature);
   if (status === null || record === undefined || !meetsCommitment(status, commitment)) return null;
-  const transaction = parseWireTransaction(Buffer.from(record.transaction, 'base64'));
-  if (transaction.version === 0 && maxVersion === undefined) {
-    throw new RpcError(
-      RPC_UNSUPPORTED_TRANSACTION_VERSION,
-      'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
-    );
-  }
-  const allKeys = [
-    ...transaction.staticAccountKeys.map((key) => encodeBase58(key)),
-    ...record.loadedAddresses.writable,
-    ...record.loadedAddresses.readonly,
-  ];
-  const meta: Record<string, unknown> = {
-    computeUnitsConsumed: record.computeUnitsConsumed,
-    err: record.err,
-    fee: BigInt(record.fee),
-    innerInstructions: encodeInnerInstructions(record, allKeys, encoding === 'jsonParsed'),
-    logMessages: record.logs,
-    postBalances: record.postBalances.map(BigInt),
-    postTokenBalances: toUiTokenBalances(record.postTokenBalances),
-    preBalances: record.preBalances.map(BigInt),
-    preTokenBalances: toUiTokenBalances(record.preTokenBalances),
-    rewards: [],
-    status: record.err === null ? { Ok: null } : { Err: record.err },
-  };
-  if (encoding !== 'jsonParsed') meta.loadedAddresses = record.loadedAddresses;
-  if (record.returnData !== null) {
-    meta.returnData = { programId: record.returnData.programId, data: [record.returnData.data, 'base64'] };
-  }
   return {
     blockTime: record.blockTime,
-    meta,
     slot: record.slot,
-    transaction: encodeTransactionBody(record, transaction, encoding),
-    ...(maxVersion === undefined ? {} : { version: transaction.version }),
+    ...encodeTransactionWithMeta(record, { encoding, maxVersion, details: 'full', rewards: true }),
   };
 };
 
 const getSignaturesForAddress: RpcMethod = (params, cluster) => {
   const address = readAddress(requireParam(params, 0, 'address'));
   const config = readConfig(params, 1);
-  const commitment = readHistoryCommitment(config, cluster);
+  const commitment = readConfirmedCommitment(config, cluster);
   const limit =
     config.limit === undefined || config.limit === null
       ? MAX_SIGNATURES_FOR_ADDRESS

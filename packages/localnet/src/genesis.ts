@@ -1,12 +1,19 @@
 /**
  * The cluster's genesis state: the SPL mints of every listed token (@solterm/contracts
  * LISTED_TOKENS: the identity map and the market universe) at their real mainnet addresses and decimals (mint authority: the treasury), a funded treasury, and a market maker
- * holding SOL plus an associated token account of every token (wrapped SOL included).
+ * holding SOL plus an associated token account of every token (wrapped SOL included). Named tokens
+ * also get a Metaplex metadata account (see token-metadata.ts), so wallets show their names.
  */
 import { AccountState, getMintEncoder, getTokenEncoder } from '@solana-program/token';
 import { address, getAddressEncoder, getProgramDerivedAddress, type Address } from '@solana/kit';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, SYSTEM_PROGRAM_ID } from './program-ids';
 import { NATIVE_MINT, TOKEN_PROGRAM_ID } from './token-layout';
+import {
+  encodeFungibleMetadata,
+  findMetadataAddress,
+  METADATA_ACCOUNT_LENGTH,
+  TOKEN_METADATA_PROGRAM_ID,
+} from './token-metadata';
 
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
 
@@ -16,6 +23,8 @@ export interface GenesisToken {
   /** Mint address (base58); the wrapped-SOL native mint is recognised and not re-created. */
   readonly mint: string;
   readonly decimals: number;
+  /** Display name: when set, the mint gets a Metaplex metadata account (name and symbol). */
+  readonly name?: string;
 }
 
 /** What the market maker holds at genesis, in whole tokens by symbol (SOL: native lamports). */
@@ -167,6 +176,7 @@ export async function planGenesis(input: GenesisInput): Promise<GenesisPlan> {
   const mints: GenesisMint[] = [];
   const mintRent = rentExemptMinimum(82);
   const tokenAccountRent = rentExemptMinimum(165);
+  const metadataRent = rentExemptMinimum(METADATA_ACCOUNT_LENGTH);
   for (const token of tokens) {
     const makerAmount = toBaseUnits(
       token.symbol,
@@ -207,6 +217,20 @@ export async function planGenesis(input: GenesisInput): Promise<GenesisPlan> {
       owner: TOKEN_PROGRAM_ID,
       data: new Uint8Array(tokenData),
     });
+    if (token.name !== undefined) {
+      accounts.push({
+        address: await findMetadataAddress(token.mint),
+        lamports: metadataRent,
+        owner: TOKEN_METADATA_PROGRAM_ID,
+        data: encodeFungibleMetadata({
+          mint: token.mint,
+          updateAuthority: treasury,
+          name: token.name,
+          symbol: token.symbol,
+          uri: '',
+        }),
+      });
+    }
     mints.push({ ...token, makerTokenAccount, makerAmount });
   }
   return { accounts, mints };

@@ -319,7 +319,12 @@ export class LocalCluster {
   async initialise(replay: LedgerReplay | null): Promise<void> {
     const tokens =
       this.options.tokens ??
-      LISTED_TOKENS.map((token) => ({ symbol: token.symbol, mint: token.mint, decimals: token.decimals }));
+      LISTED_TOKENS.map((token) => ({
+        symbol: token.symbol,
+        name: token.name,
+        mint: token.mint,
+        decimals: token.decimals,
+      }));
     const plan = await planGenesis({
       tokens,
       treasury: this.treasury.address,

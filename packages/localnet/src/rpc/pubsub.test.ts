@@ -67,7 +67,8 @@ async function fundedSigner(sol = 2n): Promise<KeyPairSigner> {
 }
 
 async function signedTransfer(from: KeyPairSigner, to: string, amount: bigint) {
-  const { value: lifetime } = await rpc.getLatestBlockhash().send();
+  // confirmed: a finalized blockhash is 32 slots old, which at 20 ms slots leaves only 2.4 s.
+  const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
   const message = pipe(
     createTransactionMessage({ version: 0 }),
     (draft) => setTransactionMessageFeePayerSigner(from, draft),

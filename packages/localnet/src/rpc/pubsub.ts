@@ -149,17 +149,17 @@ export function createPubSub(cluster: LocalCluster) {
   }
 
   function accountValue(account: AccountView | null, encoding: AccountEncoding, config: Config) {
-    if (account === null) {
-      return {
-        data: encoding === 'binary' ? '' : ['', encoding === 'jsonParsed' ? 'base64' : encoding],
-        executable: false,
-        lamports: 0n,
-        owner: '11111111111111111111111111111111',
-        rentEpoch: 0n,
-        space: 0n,
-      };
-    }
-    return encodeAccount(account, encoding, readDataSlice(config), cluster);
+    // A deleted account is notified as the empty system account a validator shows (a zstd frame of
+    // nothing, for base64+zstd).
+    const shown = account ?? {
+      address: '',
+      data: new Uint8Array(0),
+      executable: false,
+      lamports: 0n,
+      owner: '11111111111111111111111111111111',
+      rentEpoch: 0n,
+    };
+    return encodeAccount(shown, encoding, readDataSlice(config), cluster);
   }
 
   /** Account, program and logs notifications of a commit, for subscribers at `commitment`. */

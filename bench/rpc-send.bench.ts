@@ -19,7 +19,7 @@ const CONNS = 32;
 const flag = process.argv.find((argument) => argument.startsWith('--n='));
 const N = Number(flag?.slice(4) ?? process.env.BENCH_N ?? 20_000);
 
-const server = await startServer({ RPC_RATE_LIMIT_MAX: '100000000' });
+const server = await startServer({ RPC_RATE_LIMIT_MAX: '100000000', RPC_AIRDROP_CLIENT_MAX_SOL: '1000' });
 try {
   const url = new URL(`${server.url}/rpc`);
   const signed = await prepareTransfers(url, N);

@@ -51,4 +51,7 @@ try {
   );
 } finally {
   await server.stop();
+  // web3.js keeps its own timers (WebSocket reconnects, block-height polls) with no way to close a
+  // Connection: leave instead of letting them fail against the stopped server.
+  process.exit(process.exitCode ?? 0);
 }

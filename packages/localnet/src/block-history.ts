@@ -121,6 +121,17 @@ export class BlockHistory {
     return out;
   }
 
+  /** How many blocks `start..end` holds, without listing them. */
+  countBetween(start: number, end: number): number {
+    const last = Math.min(end, this.newest);
+    if (last < start) return 0;
+    const emptyFrom = Math.max(this.runStart, this.newest - TIME_WINDOW + 1, start);
+    const before = Math.min(emptyFrom, last + 1);
+    const withTransactions =
+      lastIndexBelow(this.transactionSlots, before) - lastIndexBelow(this.transactionSlots, start);
+    return withTransactions + Math.max(0, last - emptyFrom + 1);
+  }
+
   /**
    * getRecentPrioritizationFees: for each of the last {@link PRIORITIZATION_FEE_SLOTS} slots up to
    * `newest`, the lowest compute-unit price that landed — with `accounts`, the highest of the

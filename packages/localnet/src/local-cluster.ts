@@ -773,6 +773,11 @@ export class LocalCluster {
     return this.history.blocksBetween(start, end, limit);
   }
 
+  /** How many blocks `start..end` (inclusive) holds. */
+  countBlocks(start: number, end: number): number {
+    return this.history.countBetween(start, end);
+  }
+
   /** The oldest block the cluster can still describe. */
   get firstAvailableBlock(): number {
     return this.history.firstAvailableBlock();

@@ -206,11 +206,50 @@ describe('getBlock', () => {
     expect(blocks.slice(0, 2)).toEqual([0, busySlot]);
     expect(blocks).not.toContain(emptySlot);
     expect(blocks.slice(-4)).toEqual([cluster.slot - 3, cluster.slot - 2, cluster.slot - 1, cluster.slot]);
+    expect(cluster.countBlocks(0, cluster.slot)).toBe(blocks.length);
+    expect(cluster.countBlocks(busySlot, emptySlot)).toBe(1);
+    expect(
+      (await call('getBlockProduction', [{ commitment: 'confirmed', range: { firstSlot: 0 } }])).result.value,
+    ).toMatchObject({ byIdentity: { [cluster.treasury.address]: [cluster.slot + 1, blocks.length] } });
     // The first block of the new run has the last block before the gap as its parent.
     const firstOfRun = blocks[2]!;
     expect((await call('getBlock', [firstOfRun, { commitment: 'confirmed' }])).result.parentSlot).toBe(
       busySlot,
     );
+  });
+});
+
+describe('public callers', () => {
+  it('a block or a block list too large for an answer is refused before it is encoded', async () => {
+    const tight = createJsonRpcHandler(cluster, { limits: { maxResponseBytes: 8192 } });
+    const publicCall = async (method: string, params: unknown[]) =>
+      JSON.parse(
+        await tight.handleJsonRpcText(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), {
+          kind: 'public',
+          clientId: 'client',
+        }),
+      ) as { result?: Loose; error?: Loose };
+    const payer = await funded(5n);
+    cluster.advanceSlots(1);
+    for (let index = 0; index < 40; index += 1) await transfer(payer);
+    await cluster.flush();
+    const slot = cluster.slot;
+    const config = { commitment: 'confirmed', maxSupportedTransactionVersion: 0 };
+    expect((await publicCall('getBlock', [slot, config])).error).toMatchObject({
+      code: -32012,
+      message: expect.stringMatching(/^response too large/),
+    });
+    expect(
+      (await publicCall('getBlock', [slot, { ...config, transactionDetails: 'signatures' }])).result
+        .signatures,
+    ).toHaveLength(40);
+    cluster.advanceSlots(3000);
+    expect((await publicCall('getBlocks', [0, cluster.slot, { commitment: 'confirmed' }])).error.code).toBe(
+      -32012,
+    );
+    expect(
+      (await publicCall('getBlocks', [cluster.slot - 10, cluster.slot, { commitment: 'confirmed' }])).result,
+    ).toHaveLength(11);
   });
 });
 

@@ -16,8 +16,9 @@ import {
   requireParam,
   type Config,
 } from './params';
+import { responseTooLarge } from './account-methods';
 import { invalidParams, RpcError } from './rpc-error';
-import { withContext, type RpcMethod } from './rpc-method';
+import { withContext, type RpcCall, type RpcMethod } from './rpc-method';
 import {
   encodeTransactionWithMeta,
   readMaxSupportedTransactionVersion,
@@ -71,7 +72,7 @@ function readBlockConfig(params: readonly unknown[]): Config {
   return typeof params[1] === 'string' ? { encoding: params[1] } : readConfig(params, 1);
 }
 
-const getBlock: RpcMethod = (params, cluster) => {
+const getBlock: RpcMethod = (params, cluster, call) => {
   const slot = readSlot(params, 0, 'slot');
   const config = readBlockConfig(params);
   const encoding = readTransactionEncoding(config);
@@ -84,6 +85,12 @@ const getBlock: RpcMethod = (params, cluster) => {
   const rewards = readOptionalBoolean(config, 'rewards') ?? true;
   const maxVersion = readMaxSupportedTransactionVersion(config);
   const block = blockAt(slot, config, cluster);
+  if (call.caller.kind === 'public' && (details === 'full' || details === 'accounts')) {
+    // Every encoding carries at least the wire transactions: refuse a busy block before encoding it.
+    let floor = 0;
+    for (const record of block.transactions) floor += record.transaction.length;
+    if (floor > call.limits.maxResponseBytes) throw responseTooLarge(floor, call.limits.maxResponseBytes);
+  }
   const answer: Record<string, unknown> = {
     blockHeight: block.slot,
     blockTime: block.blockTime,
@@ -108,7 +115,14 @@ function rangeEnd(requested: number | undefined, config: Config, cluster: LocalC
   return requested === undefined ? newest : Math.min(requested, newest);
 }
 
-const getBlocks: RpcMethod = (params, cluster) => {
+/** Refuses, before listing them, more blocks than a public answer can hold. */
+function assertBlockListFits(start: number, end: number, cluster: LocalCluster, call: RpcCall): void {
+  if (call.caller.kind !== 'public') return;
+  const floor = cluster.countBlocks(start, end) * (String(start).length + 1);
+  if (floor > call.limits.maxResponseBytes) throw responseTooLarge(floor, call.limits.maxResponseBytes);
+}
+
+const getBlocks: RpcMethod = (params, cluster, call) => {
   const start = readSlot(params, 0, 'start_slot');
   // The second param is the end slot, or the config when the end is left out.
   const hasEnd = typeof params[1] === 'number';
@@ -119,16 +133,19 @@ const getBlocks: RpcMethod = (params, cluster) => {
     throw invalidParams(`Slot range too large; max ${MAX_GET_BLOCKS_RANGE}`);
   }
   if (end < start) return [];
-  return cluster.getBlocks(Math.max(start, end - MAX_GET_BLOCKS_RANGE), end);
+  const first = Math.max(start, end - MAX_GET_BLOCKS_RANGE);
+  assertBlockListFits(first, end, cluster, call);
+  return cluster.getBlocks(first, end);
 };
 
-const getBlocksWithLimit: RpcMethod = (params, cluster) => {
+const getBlocksWithLimit: RpcMethod = (params, cluster, call) => {
   const start = readSlot(params, 0, 'start_slot');
   const limit = readSlot(params, 1, 'limit');
   const config = readConfig(params, 2);
   if (limit > MAX_GET_BLOCKS_RANGE) throw invalidParams(`Limit too large; max ${MAX_GET_BLOCKS_RANGE}`);
   const end = rangeEnd(undefined, config, cluster);
   if (limit === 0 || end < start) return [];
+  assertBlockListFits(start, Math.min(end, start + limit - 1), cluster, call);
   return cluster.getBlocks(start, end, limit);
 };
 
@@ -171,7 +188,7 @@ const getBlockProduction: RpcMethod = (params, cluster) => {
   const identity = cluster.treasury.address as string;
   const lastProduced = Math.min(lastSlot, newest);
   const leaderSlots = Math.max(0, lastProduced - firstSlot + 1);
-  const produced = leaderSlots === 0 ? 0 : cluster.getBlocks(firstSlot, lastProduced).length;
+  const produced = leaderSlots === 0 ? 0 : cluster.countBlocks(firstSlot, lastProduced);
   const byIdentity =
     typeof config.identity === 'string' && readAddress(config.identity) !== identity
       ? {}

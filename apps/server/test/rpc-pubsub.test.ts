@@ -15,6 +15,14 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
 } from '@solana/kit';
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  sendAndConfirmTransaction,
+  SystemProgram,
+  Transaction,
+} from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createTestApp, type TestApp } from './helpers/test-app';
@@ -102,5 +110,31 @@ describe('PubSub at the app’s /rpc', () => {
     );
     expect(sockets.filter((entry) => entry.code === 1008)).toHaveLength(1);
     for (const entry of sockets) entry.socket.close();
+  });
+
+  // Last: web3.js keeps its WebSocket open after, which counts against the client's 16.
+  it('stock web3.js 1.x confirms through /rpc and reads the transaction parsed and its block', async () => {
+    const connection = new Connection(`http://${url}`, {
+      commitment: 'confirmed',
+      wsEndpoint: `ws://${url}`,
+    });
+    const payer = Keypair.generate();
+    const funding = await connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL);
+    await connection.confirmTransaction({ signature: funding, ...(await connection.getLatestBlockhash()) });
+    const recipient = Keypair.generate().publicKey;
+    const signature = await sendAndConfirmTransaction(
+      connection,
+      new Transaction().add(
+        SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: recipient, lamports: 3_000_000 }),
+      ),
+      [payer],
+    );
+    const parsed = await connection.getParsedTransaction(signature, { maxSupportedTransactionVersion: 0 });
+    expect(parsed?.transaction.message.instructions[0]).toMatchObject({
+      program: 'system',
+      parsed: { type: 'transfer', info: { lamports: 3_000_000 } },
+    });
+    const block = await connection.getBlockSignatures(parsed!.slot, 'confirmed');
+    expect(block.signatures).toContain(signature);
   });
 });

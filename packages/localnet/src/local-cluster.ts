@@ -407,7 +407,7 @@ export class LocalCluster {
     if (this.listeners.size > 0) {
       // Listeners hear every slot, the last 64 of a long stall at most.
       for (let slot = Math.max(previous + 1, this.currentSlot - 63); slot <= this.currentSlot; slot += 1) {
-        for (const listener of this.listeners) listener.slot?.(slot);
+        this.tellListeners((listener) => listener.slot?.(slot));
       }
     }
   }
@@ -437,6 +437,22 @@ export class LocalCluster {
   listen(listener: ClusterListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Calls every listener; one that throws is logged and cannot fail the commit or the clock (a
+   * transaction that committed must not be answered as failed).
+   */
+  private tellListeners(call: (listener: ClusterListener) => void): void {
+    for (const listener of this.listeners) {
+      try {
+        call(listener);
+      } catch (error) {
+        this.options.log?.(
+          `localnet: a cluster listener failed: ${error instanceof Error ? error.stack : String(error)}`,
+        );
+      }
+    }
   }
 
   /** Slots after which a transaction counts as finalized. */
@@ -630,7 +646,7 @@ export class LocalCluster {
       writable,
     });
     this.processedCount += 1;
-    for (const listener of this.listeners) listener.committed?.(record, resolved.addresses, writable);
+    this.tellListeners((listener) => listener.committed?.(record, resolved.addresses, writable));
     return { kind: 'committed', signature, record };
   }
 

@@ -21,7 +21,8 @@ const ACCOUNT_ENCODINGS: readonly AccountEncoding[] = [
   'base64+zstd',
 ];
 
-const MAX_BASE58_BYTES = 128;
+/** Account data longer than this is refused in base58 (validators: "please use Base64 encoding"). */
+export const MAX_BASE58_BYTES = 128;
 
 export interface DataSlice {
   readonly offset: number;

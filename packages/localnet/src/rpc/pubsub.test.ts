@@ -281,6 +281,43 @@ describe('PubSub wire', () => {
     client.ws.close();
   });
 
+  it('base58 subscribers of an account too long for base58 get it as base64, and the commit is not disturbed', async () => {
+    // The maker's USDC account (165 bytes) is written by any transfer of USDC to it; here by lamports.
+    const watched = cluster.mints.find((mint) => mint.symbol === 'USDC')!.makerTokenAccount;
+    const client = await socket(server.pubsubUrl!);
+    const subscribe = (id: number, commitment: string) =>
+      client.send({
+        jsonrpc: '2.0',
+        id,
+        method: 'accountSubscribe',
+        params: [watched, { encoding: 'base58', commitment }],
+      });
+    subscribe(1, 'processed');
+    subscribe(2, 'confirmed');
+    const processed = (await client.next((message) => message.id === 1)).result;
+    const confirmed = (await client.next((message) => message.id === 2)).result;
+    const alice = await fundedSigner();
+    const transaction = await signedTransfer(alice, watched, 1_000_000n);
+    const { getBase64EncodedWireTransaction } = await import('@solana/kit');
+    // Answered with its signature (before, the notification's encoding error failed the request
+    // after the commit, and at 'confirmed' it crashed the server).
+    expect(
+      await rpc.sendTransaction(getBase64EncodedWireTransaction(transaction), { encoding: 'base64' }).send(),
+    ).toBe(getSignatureFromTransaction(transaction));
+    for (const id of [processed, confirmed]) {
+      const note = await client.next(
+        (message) =>
+          message.method === 'accountNotification' &&
+          (message.params as { subscription: number }).subscription === id,
+      );
+      expect(note).toMatchObject({
+        params: { result: { value: { data: [expect.any(String), 'base64'], space: 165 } } },
+      });
+    }
+    expect(cluster.isHealthy()).toBe(true);
+    client.ws.close();
+  });
+
   it('a signature subscription made after the transaction landed is answered at once', async () => {
     const alice = await fundedSigner();
     const transaction = await signedTransfer(alice, (await generateKeyPairSigner()).address, 1_000_000n);

@@ -9,7 +9,13 @@
  */
 import type { AccountView, ClusterListener, LocalCluster } from '../local-cluster';
 import type { TransactionRecord } from '../ledger';
-import { encodeAccount, readAccountEncoding, readDataSlice, type AccountEncoding } from './account-encoding';
+import {
+  encodeAccount,
+  MAX_BASE58_BYTES,
+  readAccountEncoding,
+  readDataSlice,
+  type AccountEncoding,
+} from './account-encoding';
 import { readProgramAccountFilters, type AccountFilter } from './account-methods';
 import { stringifyJson } from './json';
 import {
@@ -148,9 +154,12 @@ export function createPubSub(cluster: LocalCluster) {
     else awaitingFinal.delete(signature);
   }
 
-  function accountValue(account: AccountView | null, encoding: AccountEncoding, config: Config) {
-    // A deleted account is notified as the empty system account a validator shows (a zstd frame of
-    // nothing, for base64+zstd).
+  /**
+   * An account as a notification shows it, serialised (JSON text). A deleted account is the empty
+   * system account a validator shows (a zstd frame of nothing, for base64+zstd). Data too long for
+   * base58 — which getAccountInfo refuses — goes out as base64 rather than failing the commit.
+   */
+  function accountText(account: AccountView | null, encoding: AccountEncoding, config: Config): string {
     const shown = account ?? {
       address: '',
       data: new Uint8Array(0),
@@ -159,21 +168,38 @@ export function createPubSub(cluster: LocalCluster) {
       owner: '11111111111111111111111111111111',
       rentEpoch: 0n,
     };
-    return encodeAccount(shown, encoding, readDataSlice(config), cluster);
+    const slice = readDataSlice(config);
+    const length = slice === undefined ? shown.data.length : Math.min(slice.length, shown.data.length);
+    const usable =
+      (encoding === 'base58' || encoding === 'binary') && length > MAX_BASE58_BYTES ? 'base64' : encoding;
+    return stringifyJson(encodeAccount(shown, usable, slice, cluster));
   }
 
-  /** Account, program and logs notifications of a commit, for subscribers at `commitment`. */
+  /** A notification whose result is `{ context, value }`, the value already serialised. */
+  const notifyText = (sub: Subscription, method: string, context: string, value: string) =>
+    sub.connection.send(
+      `{"jsonrpc":"2.0","method":"${method}","params":{"result":{"context":${context},"value":${value}},"subscription":${sub.id}}}`,
+    );
+
+  /**
+   * Account, program and logs notifications of a commit, for subscribers at `commitment`. Each
+   * account is encoded once per encoding and slice, however many subscribers watch it.
+   */
   function deliverWrites(writes: PendingWrites, matches: (commitment: Commitment) => boolean): void {
-    const context = { slot: BigInt(cluster.slot) };
+    const context = stringifyJson({ slot: BigInt(cluster.slot) });
     for (const address of writes.writable) {
       const subs = byAccount.get(address);
       const account = cluster.getAccount(address);
+      const encoded = new Map<string, string>();
+      const textOf = (encoding: AccountEncoding, config: Config): string => {
+        const key = `${encoding}:${JSON.stringify(config.dataSlice ?? null)}`;
+        let text = encoded.get(key);
+        if (text === undefined) encoded.set(key, (text = accountText(account, encoding, config)));
+        return text;
+      };
       for (const sub of subs ?? []) {
         if (sub.kind !== 'account' || !matches(sub.commitment)) continue;
-        notify(sub, 'accountNotification', {
-          context,
-          value: accountValue(account, sub.encoding, sub.config),
-        });
+        notifyText(sub, 'accountNotification', context, textOf(sub.encoding, sub.config));
       }
       if (account === null) continue;
       for (const sub of byProgram.get(account.owner) ?? []) {
@@ -183,13 +209,12 @@ export function createPubSub(cluster: LocalCluster) {
           !sub.filters.every((filter) => filter(account))
         )
           continue;
-        notify(sub, 'programNotification', {
+        notifyText(
+          sub,
+          'programNotification',
           context,
-          value: {
-            pubkey: address,
-            account: encodeAccount(account, sub.encoding, readDataSlice(sub.config), cluster),
-          },
-        });
+          `{"pubkey":"${address}","account":${textOf(sub.encoding, sub.config)}}`,
+        );
       }
     }
     for (const sub of logs) {
@@ -218,10 +243,14 @@ export function createPubSub(cluster: LocalCluster) {
       checkSignature(record.signature);
       deliverWrites(writes, (commitment) => commitment === 'processed');
       // Confirmed once the ledger holds it durably (at once for an in-memory cluster).
-      void cluster.flush().then(() => {
-        checkSignature(record.signature);
-        deliverWrites(writes, (commitment) => commitment === 'confirmed');
-      });
+      // (A failed ledger write rejects the flush: nothing becomes confirmed, and nothing throws.)
+      cluster.flush().then(
+        () => {
+          checkSignature(record.signature);
+          deliverWrites(writes, (commitment) => commitment === 'confirmed');
+        },
+        () => undefined,
+      );
       if (watched) finalQueue.push(writes);
     },
     slot(slot) {
@@ -373,7 +402,10 @@ export function createPubSub(cluster: LocalCluster) {
           ? () => {
               checkSignature(sub.signature);
               if (statusRank(sub.signature) === RANK.processed) {
-                void cluster.flush().then(() => checkSignature(sub.signature));
+                cluster.flush().then(
+                  () => checkSignature(sub.signature),
+                  () => undefined,
+                );
               }
             }
           : undefined;

@@ -27,7 +27,7 @@ import { encodeBase58 } from './base58';
 import { lockDataDir } from './data-dir-lock';
 import { BlockHistory } from './block-history';
 import { BlockhashQueue, MAX_PROCESSING_AGE, type RecentBlockhash } from './blockhash-queue';
-import { checkDurableNonce } from './durable-nonce';
+import { checkDurableNonce, durableNonceFromBlockhash } from './durable-nonce';
 import { calculateTransactionFee } from './fees';
 import {
   DEFAULT_MARKET_MAKER_INVENTORY,
@@ -483,8 +483,11 @@ export class LocalCluster {
     this.currentBlockTime = Math.floor(this.now() / 1000);
     this.blockhashes.advanceTo(slot);
     this.history.recordSlots(from, slot, this.currentBlockTime);
+    // A (re)started cluster knows the hashes of the slots before its first one too, so a lookup
+    // table can be created from any recent slot, finalized ones included, right after a restart.
+    const hashesFrom = this.slotHashes.length === 0 ? 0 : from;
     const added: { slot: bigint; hash: string }[] = [];
-    for (let next = slot; next >= Math.max(from, slot - MAX_SLOT_HASHES + 1); next -= 1) {
+    for (let next = slot; next >= Math.max(hashesFrom, slot - MAX_SLOT_HASHES + 1); next -= 1) {
       added.push({ slot: BigInt(next), hash: this.blockhashes.hashForSlot(next).blockhash });
     }
     this.slotHashes = [...added, ...this.slotHashes].slice(0, MAX_SLOT_HASHES);
@@ -504,13 +507,13 @@ export class LocalCluster {
   // Blockhashes and fees
 
   /**
-   * The newest slot at a commitment. A transaction is confirmed as soon as it is durable, so
-   * `confirmed` is the current slot; `finalized` lags it by the finalization depth, as a root does.
+   * The newest slot at a commitment: `processed` is the slot being produced; `confirmed` the last
+   * complete one (its block will not change, and the ledger holds it: a slot lasts far longer than
+   * a group commit); `finalized` lags by the finalization depth, as a root does.
    */
   slotAt(commitment: CommitmentLevel): number {
-    return commitment === 'finalized'
-      ? Math.max(0, this.currentSlot - this.finalizationDepth)
-      : this.currentSlot;
+    if (commitment === 'processed') return this.currentSlot;
+    return Math.max(0, this.currentSlot - (commitment === 'finalized' ? this.finalizationDepth : 1));
   }
 
   /** The newest blockhash at a commitment and the last block height at which it is accepted. */
@@ -519,9 +522,9 @@ export class LocalCluster {
     lastValidBlockHeight: bigint;
   } {
     const latest =
-      commitment === 'finalized'
-        ? this.blockhashes.hashForSlot(this.slotAt(commitment))
-        : this.blockhashes.latest();
+      commitment === 'processed'
+        ? this.blockhashes.latest()
+        : this.blockhashes.hashForSlot(this.slotAt(commitment));
     return { blockhash: latest.blockhash, lastValidBlockHeight: BigInt(latest.slot + MAX_PROCESSING_AGE) };
   }
 
@@ -532,20 +535,42 @@ export class LocalCluster {
 
   /** The fee for a message, or null when its blockhash has expired (as getFeeForMessage answers). */
   getFeeForMessage(message: WireTransaction): bigint | null {
-    if (!this.hasValidLifetime(message)) return null;
+    if (this.lifetimeOf(message) === null) return null;
     return calculateTransactionFee(message);
   }
 
-  /** A recent blockhash, or a durable nonce the message's first instruction advances. */
-  private hasValidLifetime(transaction: WireTransaction): boolean {
+  /**
+   * What keeps a transaction valid: a recent blockhash, or a durable nonce its first instruction
+   * advances (the nonce account's address); null when neither holds.
+   */
+  private lifetimeOf(transaction: WireTransaction): 'recent' | { nonceAccount: string } | null {
     if (this.blockhashes.findByBytes(transaction.bytes, transaction.blockhashOffset) !== undefined)
-      return true;
+      return 'recent';
     const nonce = checkDurableNonce(
       transaction,
       (key) => this.runtime.addressOf(key),
       (accountAddress) => this.runtime.getAccount(accountAddress),
     );
-    return nonce.kind === 'valid';
+    return nonce.kind === 'valid' ? { nonceAccount: nonce.nonceAccount } : null;
+  }
+
+  /**
+   * Advances a nonce whose transaction failed but is committed (its fee charged): a validator
+   * advances it all the same, so the failed transaction's nonce value cannot be used again.
+   */
+  private advanceNonceOfFailed(nonceAccount: string): void {
+    const account = this.runtime.getAccount(nonceAccount);
+    if (account === null) return;
+    const data = new Uint8Array(account.data);
+    data.set(durableNonceFromBlockhash(data.subarray(40, 72)), 40);
+    this.runtime.writeAccount([
+      nonceAccount,
+      account.lamports.toString(),
+      account.owner,
+      account.executable ? 1 : 0,
+      toBase64(data),
+      account.rentEpoch.toString(),
+    ]);
   }
 
   minimumBalanceForRentExemption(dataLength: number): bigint {
@@ -608,7 +633,8 @@ export class LocalCluster {
     const transaction = input instanceof Uint8Array ? parseWireTransaction(input) : input;
     const bytes = transaction.bytes;
     const signature = encodeBase58(transaction.signatures[0]!);
-    if (!this.hasValidLifetime(transaction)) return rejected(signature, 'BlockhashNotFound');
+    const lifetime = this.lifetimeOf(transaction);
+    if (lifetime === null) return rejected(signature, 'BlockhashNotFound');
     if (this.transactions.has(signature)) return rejected(signature, 'AlreadyProcessed');
     const resolved = this.runtime.resolveAccountKeys(transaction);
     if (!('keys' in resolved)) return rejected(signature, resolved.err);
@@ -620,6 +646,7 @@ export class LocalCluster {
       this.runtime.rollback(resolved, pre);
       return { kind: 'rejected', signature, ...this.runtime.report(meta, err, resolved), err };
     }
+    if (err !== null && lifetime !== 'recent') this.advanceNonceOfFailed(lifetime.nonceAccount);
     const post = this.runtime.readPostState(resolved, pre);
     const report = this.runtime.report(meta, err, resolved);
     const record: TransactionRecord = {
@@ -660,7 +687,7 @@ export class LocalCluster {
       replacement = this.blockhashes.latest();
       executed = new Uint8Array(bytes);
       executed.set(replacement.bytes, transaction.blockhashOffset);
-    } else if (!this.hasValidLifetime(transaction)) {
+    } else if (this.lifetimeOf(transaction) === null) {
       return { ...this.runtime.emptySimulation('BlockhashNotFound'), replacementBlockhash: null };
     }
     const simulation = this.runtime.simulate(transaction, executed, options.sigVerify === true);

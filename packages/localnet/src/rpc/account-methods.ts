@@ -28,7 +28,7 @@ import {
   RPC_SCAN_ERROR,
   RpcError,
 } from './rpc-error';
-import { withContext, type RpcMethod } from './rpc-method';
+import { withContext, type RpcCall, type RpcMethod } from './rpc-method';
 
 const MAX_MULTIPLE_ACCOUNTS = 100;
 const MAX_LARGEST_ACCOUNTS = 20;
@@ -44,23 +44,39 @@ function encodeOrNull(cluster: LocalCluster, account: AccountView | null, config
   return encodeAccount(account, readAccountEncoding(config), readDataSlice(config), cluster);
 }
 
-const getAccountInfo: RpcMethod = (params, cluster) => {
+/** Reads accounts for a public caller only when their encoding can fit the answer cap. */
+function readAccountsWithin(
+  addresses: readonly string[],
+  config: Config,
+  cluster: LocalCluster,
+  call: RpcCall,
+) {
+  const accounts = addresses.map((address) => cluster.getAccount(address));
+  if (call.caller.kind === 'public') {
+    assertScanFits(
+      accounts,
+      readDataSlice(config),
+      call.limits.maxResponseBytes,
+      readAccountEncoding(config),
+    );
+  }
+  return accounts.map((account) => encodeOrNull(cluster, account, config));
+}
+
+const getAccountInfo: RpcMethod = (params, cluster, call) => {
   const address = readAddress(requireParam(params, 0, 'pubkey'));
   const config = readConfig(params, 1);
   checkContext(config, cluster);
-  return withContext(cluster, encodeOrNull(cluster, cluster.getAccount(address), config));
+  return withContext(cluster, readAccountsWithin([address], config, cluster, call)[0]);
 };
 
-const getMultipleAccounts: RpcMethod = (params, cluster) => {
+const getMultipleAccounts: RpcMethod = (params, cluster, call) => {
   const addresses = readArray(requireParam(params, 0, 'pubkeys'), 'pubkeys', MAX_MULTIPLE_ACCOUNTS).map(
     readAddress,
   );
   const config = readConfig(params, 1);
   checkContext(config, cluster);
-  return withContext(
-    cluster,
-    addresses.map((address) => encodeOrNull(cluster, cluster.getAccount(address), config)),
-  );
+  return withContext(cluster, readAccountsWithin(addresses, config, cluster, call));
 };
 
 export type AccountFilter = ((account: AccountView) => boolean) & {
@@ -133,14 +149,19 @@ function assertNarrowTokenScan(programId: string, filters: readonly AccountFilte
 
 /** Refuses a public scan whose data alone would outgrow the answer cap, before encoding it. */
 function assertScanFits(
-  accounts: readonly AccountView[],
+  accounts: readonly (AccountView | null)[],
   slice: { length: number } | undefined,
   cap: number,
+  encoding: AccountEncoding,
 ): void {
   let estimate = 0;
   for (const account of accounts) {
+    if (account === null) continue;
     const length = slice === undefined ? account.data.length : Math.min(slice.length, account.data.length);
-    estimate += Math.ceil((length * 4) / 3) + SCAN_ENTRY_OVERHEAD_BYTES;
+    // Compressed data may be far smaller than base64: allow it four times the cap of raw bytes,
+    // which bounds the compression work all the same.
+    const encoded = encoding === 'base64+zstd' ? Math.ceil(length / 4) : Math.ceil((length * 4) / 3);
+    estimate += encoded + SCAN_ENTRY_OVERHEAD_BYTES;
     if (estimate > cap) throw responseTooLarge(estimate, cap);
   }
 }
@@ -166,7 +187,7 @@ const getProgramAccounts: RpcMethod = (params, cluster, call) => {
   const matched = cluster
     .getProgramAccounts(programId)
     .filter((account) => filters.every((filter) => filter(account)));
-  if (isPublic) assertScanFits(matched, slice, call.limits.maxResponseBytes);
+  if (isPublic) assertScanFits(matched, slice, call.limits.maxResponseBytes, encoding);
   const accounts = matched.map((account) => ({
     pubkey: account.address,
     account: encodeAccount(account, encoding, slice, cluster),
@@ -298,10 +319,12 @@ function confirmedRead(configIndex: number, method: RpcMethod): RpcMethod {
       typeof config === 'object' && config !== null
         ? (config as { commitment?: unknown }).commitment
         : undefined;
-    if (commitment === 'processed' || commitment === 'recent' || cluster.isDurable) {
-      return method(params, cluster, call);
+    const answer = () => method(params, cluster, call);
+    if (commitment === 'processed' || commitment === 'recent' || cluster.isDurable || !cluster.isHealthy()) {
+      return answer();
     }
-    return cluster.flush().then(() => method(params, cluster, call));
+    // A ledger that fails meanwhile makes nothing durable again: answer with the state as it is.
+    return cluster.flush().then(answer, answer);
   };
 }
 

@@ -87,6 +87,9 @@ describe('getBlock', () => {
     const first = await transfer(payer);
     const second = await transfer(payer);
     await cluster.flush();
+    // Not yet confirmed: the slot is still being produced.
+    expect((await call('getBlock', [slot, { commitment: 'confirmed' }])).error.code).toBe(-32004);
+    cluster.advanceSlots(1);
 
     const block = (
       await call('getBlock', [slot, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }])
@@ -161,6 +164,7 @@ describe('getBlock', () => {
     await transfer(payer);
     await cluster.flush();
     const slot = cluster.slot;
+    cluster.advanceSlots(1);
     expect((await call('getBlock', [slot, { commitment: 'processed' }])).error).toEqual({
       code: -32602,
       message: 'Invalid params: Method does not support commitment below `confirmed`',
@@ -205,12 +209,13 @@ describe('getBlock', () => {
       .result as number[];
     expect(blocks.slice(0, 2)).toEqual([0, busySlot]);
     expect(blocks).not.toContain(emptySlot);
-    expect(blocks.slice(-4)).toEqual([cluster.slot - 3, cluster.slot - 2, cluster.slot - 1, cluster.slot]);
-    expect(cluster.countBlocks(0, cluster.slot)).toBe(blocks.length);
+    // Up to the confirmed slot, the one before the current.
+    expect(blocks.slice(-3)).toEqual([cluster.slot - 3, cluster.slot - 2, cluster.slot - 1]);
+    expect(cluster.countBlocks(0, cluster.slot - 1)).toBe(blocks.length);
     expect(cluster.countBlocks(busySlot, emptySlot)).toBe(1);
     expect(
       (await call('getBlockProduction', [{ commitment: 'confirmed', range: { firstSlot: 0 } }])).result.value,
-    ).toMatchObject({ byIdentity: { [cluster.treasury.address]: [cluster.slot + 1, blocks.length] } });
+    ).toMatchObject({ byIdentity: { [cluster.treasury.address]: [cluster.slot, blocks.length] } });
     // The first block of the new run has the last block before the gap as its parent.
     const firstOfRun = blocks[2]!;
     expect((await call('getBlock', [firstOfRun, { commitment: 'confirmed' }])).result.parentSlot).toBe(
@@ -234,6 +239,7 @@ describe('public callers', () => {
     for (let index = 0; index < 40; index += 1) await transfer(payer);
     await cluster.flush();
     const slot = cluster.slot;
+    cluster.advanceSlots(1);
     const config = { commitment: 'confirmed', maxSupportedTransactionVersion: 0 };
     expect((await publicCall('getBlock', [slot, config])).error).toMatchObject({
       code: -32012,
@@ -249,7 +255,7 @@ describe('public callers', () => {
     );
     expect(
       (await publicCall('getBlocks', [cluster.slot - 10, cluster.slot, { commitment: 'confirmed' }])).result,
-    ).toHaveLength(11);
+    ).toHaveLength(10); // up to the confirmed slot
   });
 });
 
@@ -263,15 +269,13 @@ describe('getBlocks, getBlocksWithLimit, getBlockTime, getBlockCommitment, getBl
       finalized - 1,
       finalized,
     ]);
-    expect((await call('getBlocks', [slot - 1, slot + 10, { commitment: 'confirmed' }])).result).toEqual([
+    expect((await call('getBlocks', [slot - 2, slot + 10, { commitment: 'confirmed' }])).result).toEqual([
+      slot - 2,
       slot - 1,
-      slot,
     ]);
     expect((await call('getBlocks', [5, 2])).result).toEqual([]);
-    expect((await call('getBlocks', [0, 600_000])).error).toEqual({
-      code: -32602,
-      message: 'Invalid params: Slot range too large; max 500000',
-    });
+    // The end comes down to the commitment's slot before the range is checked, as on Agave.
+    expect((await call('getBlocks', [0, 600_000])).result).toHaveLength(finalized + 1);
     expect((await call('getBlocksWithLimit', [3, 4, { commitment: 'confirmed' }])).result).toEqual([
       3, 4, 5, 6,
     ]);
@@ -288,12 +292,17 @@ describe('getBlocks, getBlocksWithLimit, getBlockTime, getBlockCommitment, getBl
     });
     const production = (await call('getBlockProduction', [{ commitment: 'confirmed' }])).result;
     expect(production.value).toEqual({
-      byIdentity: { [cluster.treasury.address]: [slot + 1, slot + 1] },
-      range: { firstSlot: 0, lastSlot: slot },
+      byIdentity: { [cluster.treasury.address]: [slot, slot] },
+      range: { firstSlot: 0, lastSlot: slot - 1 },
     });
+    expect(production.context.slot).toBe(slot - 1);
     expect((await call('getBlockProduction', [{ range: { firstSlot: 5, lastSlot: 2 } }])).error.code).toBe(
       -32602,
     );
+    expect((await call('getBlockProduction', [{ range: { firstSlot: 0, lastSlot: 1e9 } }])).error).toEqual({
+      code: -32602,
+      message: `Invalid params: lastSlot, 1000000000, is too large; max ${finalized}`,
+    });
     expect((await call('getFirstAvailableBlock')).result).toBe(0);
   });
 });
@@ -395,6 +404,28 @@ describe('durable nonces and lookup tables', () => {
       ),
     ).toMatchObject({ kind: 'rejected', err: 'BlockhashNotFound' });
     expect(advanceAndPay(payer, 2_000_000, nonceValue()).kind).toBe('committed');
+    // A nonce transaction that fails but is committed (skipPreflight: its fee is charged) still
+    // spends its nonce, as on a validator.
+    const spent = nonceValue();
+    const failing = new Transaction().add(
+      SystemProgram.nonceAdvance({ noncePubkey: nonceAccount.publicKey, authorizedPubkey: payer.publicKey }),
+      SystemProgram.transfer({
+        fromPubkey: payer.publicKey,
+        toPubkey: Keypair.generate().publicKey,
+        lamports: 100 * Number(LAMPORTS_PER_SOL),
+      }),
+    );
+    failing.recentBlockhash = spent;
+    failing.feePayer = payer.publicKey;
+    failing.sign(payer);
+    const outcome = cluster.sendTransaction(new Uint8Array(failing.serialize()), { skipPreflight: true });
+    expect(outcome.kind).toBe('committed');
+    expect(outcome.kind === 'committed' && outcome.record.err).not.toBeNull();
+    expect(nonceValue()).not.toBe(spent);
+    expect(advanceAndPay(payer, 1_000_000, spent)).toMatchObject({
+      kind: 'rejected',
+      err: 'BlockhashNotFound',
+    });
   });
 
   it('a lookup table needs a slot still in SlotHashes (the last 512)', async () => {
@@ -410,5 +441,10 @@ describe('durable nonces and lookup tables', () => {
     };
     expect(create(cluster.slot - 520)).toMatchObject({ kind: 'rejected' });
     expect(create(cluster.slot - 500).kind).toBe('committed');
+    // Right after a restart, the finalized slot (in the gap between the runs) is still recent.
+    await cluster.close();
+    cluster = await createLocalCluster({ dataDir, slotClock: 'manual', tokens: [] });
+    cluster.advanceSlots(1);
+    expect(create(cluster.slotAt('finalized')).kind).toBe('committed');
   });
 });

@@ -86,9 +86,13 @@ const getBlock: RpcMethod = (params, cluster, call) => {
   const maxVersion = readMaxSupportedTransactionVersion(config);
   const block = blockAt(slot, config, cluster);
   if (call.caller.kind === 'public' && (details === 'full' || details === 'accounts')) {
-    // Every encoding carries at least the wire transactions: refuse a busy block before encoding it.
+    // Every encoding carries at least the wire transactions (and full details their logs): refuse
+    // a busy block before encoding it.
     let floor = 0;
-    for (const record of block.transactions) floor += record.transaction.length;
+    for (const record of block.transactions) {
+      floor += record.transaction.length;
+      if (details === 'full') for (const line of record.logs) floor += line.length;
+    }
     if (floor > call.limits.maxResponseBytes) throw responseTooLarge(floor, call.limits.maxResponseBytes);
   }
   const answer: Record<string, unknown> = {
@@ -109,33 +113,29 @@ const getBlock: RpcMethod = (params, cluster, call) => {
   return answer;
 };
 
-/** The end of a getBlocks range: as asked, never past the commitment's slot. */
-function rangeEnd(requested: number | undefined, config: Config, cluster: LocalCluster): number {
-  const newest = cluster.slotAt(readConfirmedCommitment(config, cluster));
-  return requested === undefined ? newest : Math.min(requested, newest);
-}
-
 /** Refuses, before listing them, more blocks than a public answer can hold. */
 function assertBlockListFits(start: number, end: number, cluster: LocalCluster, call: RpcCall): void {
   if (call.caller.kind !== 'public') return;
-  const floor = cluster.countBlocks(start, end) * (String(start).length + 1);
+  const floor = cluster.countBlocks(start, end) * (String(end).length + 1);
   if (floor > call.limits.maxResponseBytes) throw responseTooLarge(floor, call.limits.maxResponseBytes);
 }
 
+/**
+ * As Agave: the end (by default start + 500,000) is first brought down to the commitment's slot,
+ * then a range still wider than 500,000 slots is refused.
+ */
 const getBlocks: RpcMethod = (params, cluster, call) => {
   const start = readSlot(params, 0, 'start_slot');
   // The second param is the end slot, or the config when the end is left out.
   const hasEnd = typeof params[1] === 'number';
-  const requestedEnd = hasEnd ? readSlot(params, 1, 'end_slot') : undefined;
+  const requestedEnd = hasEnd ? readSlot(params, 1, 'end_slot') : start + MAX_GET_BLOCKS_RANGE;
   const config = readConfig(params, hasEnd ? 2 : 1);
-  const end = rangeEnd(requestedEnd, config, cluster);
-  if (requestedEnd !== undefined && requestedEnd - start > MAX_GET_BLOCKS_RANGE) {
-    throw invalidParams(`Slot range too large; max ${MAX_GET_BLOCKS_RANGE}`);
-  }
+  const end = Math.min(requestedEnd, cluster.slotAt(readConfirmedCommitment(config, cluster)));
   if (end < start) return [];
-  const first = Math.max(start, end - MAX_GET_BLOCKS_RANGE);
-  assertBlockListFits(first, end, cluster, call);
-  return cluster.getBlocks(first, end);
+  if (end - start > MAX_GET_BLOCKS_RANGE)
+    throw invalidParams(`Slot range too large; max ${MAX_GET_BLOCKS_RANGE}`);
+  assertBlockListFits(start, end, cluster, call);
+  return cluster.getBlocks(start, end);
 };
 
 const getBlocksWithLimit: RpcMethod = (params, cluster, call) => {
@@ -143,7 +143,7 @@ const getBlocksWithLimit: RpcMethod = (params, cluster, call) => {
   const limit = readSlot(params, 1, 'limit');
   const config = readConfig(params, 2);
   if (limit > MAX_GET_BLOCKS_RANGE) throw invalidParams(`Limit too large; max ${MAX_GET_BLOCKS_RANGE}`);
-  const end = rangeEnd(undefined, config, cluster);
+  const end = cluster.slotAt(readConfirmedCommitment(config, cluster));
   if (limit === 0 || end < start) return [];
   assertBlockListFits(start, Math.min(end, start + limit - 1), cluster, call);
   return cluster.getBlocks(start, end, limit);
@@ -185,15 +185,15 @@ const getBlockProduction: RpcMethod = (params, cluster) => {
   if (lastSlot < firstSlot) {
     throw invalidParams(`lastSlot, ${lastSlot}, cannot be less than firstSlot, ${firstSlot}`);
   }
+  if (lastSlot > newest) throw invalidParams(`lastSlot, ${lastSlot}, is too large; max ${newest}`);
   const identity = cluster.treasury.address as string;
-  const lastProduced = Math.min(lastSlot, newest);
-  const leaderSlots = Math.max(0, lastProduced - firstSlot + 1);
-  const produced = leaderSlots === 0 ? 0 : cluster.countBlocks(firstSlot, lastProduced);
+  const leaderSlots = lastSlot - firstSlot + 1;
+  const produced = cluster.countBlocks(firstSlot, lastSlot);
   const byIdentity =
     typeof config.identity === 'string' && readAddress(config.identity) !== identity
       ? {}
       : { [identity]: [leaderSlots, produced] };
-  return withContext(cluster, { byIdentity, range: { firstSlot, lastSlot } });
+  return withContext(cluster, { byIdentity, range: { firstSlot, lastSlot } }, newest);
 };
 
 const getFirstAvailableBlock: RpcMethod = (_params, cluster) => cluster.firstAvailableBlock;

@@ -47,7 +47,7 @@ const getEpochSchedule: RpcMethod = () => ({
 
 const getLatestBlockhash: RpcMethod = (params, cluster) => {
   const commitment = checkContext(readConfig(params, 0), cluster);
-  return withContext(cluster, cluster.getLatestBlockhash(commitment));
+  return withContext(cluster, cluster.getLatestBlockhash(commitment), cluster.slotAt(commitment));
 };
 
 const isBlockhashValid: RpcMethod = (params, cluster) => {

@@ -107,10 +107,14 @@ describe('cluster methods parse with kit', () => {
     cluster.advanceSlots(3);
     expect(await rpc.getHealth().send()).toBe('ok');
     expect((await rpc.getVersion().send())['solana-core']).toMatch(/^\d+\.\d+\.\d+/);
+    // processed: the slot being produced; confirmed: the last complete one.
+    expect(await rpc.getSlot({ commitment: 'processed' }).send()).toBe(BigInt(cluster.slot));
     const slot = await rpc.getSlot({ commitment: 'confirmed' }).send();
-    expect(slot).toBe(BigInt(cluster.slot));
-    expect(await rpc.getBlockHeight().send()).toBe(BigInt(cluster.blockHeight));
-    const epoch = await rpc.getEpochInfo().send();
+    expect(slot).toBe(BigInt(cluster.slot - 1));
+    expect(await rpc.getBlockHeight({ commitment: 'confirmed' }).send()).toBe(
+      BigInt(cluster.blockHeight - 1),
+    );
+    const epoch = await rpc.getEpochInfo({ commitment: 'confirmed' }).send();
     expect(epoch).toMatchObject({ absoluteSlot: slot, epoch: 0n, slotIndex: slot, slotsInEpoch: 432_000n });
     expect(typeof epoch.transactionCount).toBe('bigint');
   });
@@ -119,10 +123,12 @@ describe('cluster methods parse with kit', () => {
     cluster.advanceSlots(40);
     // A finalized blockhash is the root's: 32 slots old, so valid for 118 more.
     const latest = await rpc.getLatestBlockhash({ commitment: 'finalized' }).send();
-    expect(latest.context.slot).toBe(BigInt(cluster.slot));
+    expect(latest.context.slot).toBe(BigInt(cluster.slot - 32));
     expect(latest.value.lastValidBlockHeight).toBe(BigInt(cluster.blockHeight - 32 + 150));
     const confirmed = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-    expect(confirmed.value.lastValidBlockHeight).toBe(BigInt(cluster.blockHeight + 150));
+    expect(confirmed.value.lastValidBlockHeight).toBe(BigInt(cluster.blockHeight - 1 + 150));
+    const processed = await rpc.getLatestBlockhash({ commitment: 'processed' }).send();
+    expect(processed.value.lastValidBlockHeight).toBe(BigInt(cluster.blockHeight + 150));
     expect(await rpc.getSlot({ commitment: 'finalized' }).send()).toBe(BigInt(cluster.slot - 32));
     expect(await rpc.getBlockHeight({ commitment: 'finalized' }).send()).toBe(BigInt(cluster.slot - 32));
     expect((await rpc.isBlockhashValid(latest.value.blockhash).send()).value).toBe(true);

@@ -173,10 +173,33 @@ export function createJsonRpcHandler(
     return handleOne(request, call);
   }
 
+  /** Serialised answers of a public batch, kept so the cap is not paid for twice. */
+  const serialised = new WeakMap<JsonRpcResponse, string>();
+
   async function handleBatch(requests: readonly unknown[], call: RpcCall): Promise<JsonRpcResponse[]> {
     const responses: JsonRpcResponse[] = [];
+    const cap = call.caller.kind === 'public' ? limits.maxResponseBytes : Number.POSITIVE_INFINITY;
+    let total = 0;
+    let exhausted = false;
     // One at a time: the cluster is single-threaded and batch order is observable.
-    for (const item of requests) responses.push(await handleOne(item, call));
+    for (const item of requests) {
+      if (exhausted) {
+        // An earlier answer did not fit: the rest are refused without being run, so a batch of
+        // expensive requests costs the cluster one of them, not a hundred.
+        const id = typeof item === 'object' && item !== null ? readId(item as Record<string, unknown>) : null;
+        const error = responseTooLarge(total, cap);
+        responses.push(failure(id, error.code, error.message));
+        continue;
+      }
+      const response = await handleOne(item, call);
+      if (cap !== Number.POSITIVE_INFINITY) {
+        const text = stringifyJson(response);
+        serialised.set(response, text);
+        if (total + text.length > cap) exhausted = true;
+        else total += text.length;
+      }
+      responses.push(response);
+    }
     return responses;
   }
 
@@ -188,7 +211,7 @@ export function createJsonRpcHandler(
     const cap = limits.maxResponseBytes;
     let total = 0;
     const capped = (response: JsonRpcResponse): string => {
-      const text = stringifyJson(response);
+      const text = serialised.get(response) ?? stringifyJson(response);
       // UTF-16 length bounds the UTF-8 size closely enough here: answers are almost all ASCII.
       if (total + text.length <= cap) {
         total += text.length;

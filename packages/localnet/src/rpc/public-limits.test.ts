@@ -251,6 +251,33 @@ describe('response size', () => {
     expect(answers.slice(0, fits).every((answer) => answer.error === undefined)).toBe(true);
     expect(answers.slice(fits).every((answer) => answer.error?.code === -32012)).toBe(true);
   });
+
+  it('runs nothing of a public batch after an answer that did not fit', async () => {
+    // A block of ten airdrops: small enough to pass the estimate made before encoding it (the wire
+    // transactions and logs), too large for 8 KiB once encoded with its metas.
+    cluster.advanceSlots(1);
+    const slot = cluster.slot;
+    for (let index = 0; index < 10; index += 1) await cluster.requestAirdrop(await newAddress(), 1_000_000n);
+    cluster.advanceSlots(1);
+    const recipient = await newAddress();
+    const answers = JSON.parse(
+      await tight().handleJsonRpcText(
+        JSON.stringify([
+          {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'getBlock',
+            params: [slot, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }],
+          },
+          { jsonrpc: '2.0', id: 2, method: 'requestAirdrop', params: [recipient, 1_000_000] },
+        ]),
+        alice,
+      ),
+    ) as Answer[];
+    expect(answers.map((answer) => answer.error?.code)).toEqual([-32012, -32012]);
+    // The airdrop after it was refused without being run
+    expect(cluster.getBalance(recipient)).toBe(0n);
+  });
 });
 
 describe('public airdrop allowances across a restart', () => {

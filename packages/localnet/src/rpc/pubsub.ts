@@ -221,7 +221,7 @@ export function createPubSub(cluster: LocalCluster) {
       if (sub.kind !== 'logs' || !matches(sub.commitment)) continue;
       if (sub.mentions !== null && !writes.accountKeys.includes(sub.mentions)) continue;
       notify(sub, 'logsNotification', {
-        context,
+        context: { slot: BigInt(cluster.slot) },
         value: { signature: writes.record.signature, err: writes.record.err, logs: writes.record.logs },
       });
     }

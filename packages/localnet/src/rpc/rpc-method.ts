@@ -18,7 +18,10 @@ export interface RpcCall {
 /** One JSON-RPC method: positional params in, result out; throws RpcError for error answers. */
 export type RpcMethod = (params: readonly unknown[], cluster: LocalCluster, call: RpcCall) => unknown;
 
-/** Wraps a value in the `RpcResponse` envelope: `{ context: { apiVersion, slot }, value }`. */
-export function withContext(cluster: LocalCluster, value: unknown): object {
-  return { context: { apiVersion: SOLANA_CORE_VERSION, slot: cluster.slot }, value };
+/**
+ * Wraps a value in the `RpcResponse` envelope: `{ context: { apiVersion, slot }, value }`; `slot` is
+ * the slot the value was read at (default: the current one).
+ */
+export function withContext(cluster: LocalCluster, value: unknown, slot = cluster.slot): object {
+  return { context: { apiVersion: SOLANA_CORE_VERSION, slot }, value };
 }

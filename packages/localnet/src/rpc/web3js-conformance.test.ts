@@ -134,6 +134,8 @@ describe('@solana/web3.js 1.x', () => {
     });
 
     const slot = parsed!.slot;
+    // Its block is confirmed once the slot is complete.
+    await waitForSlot(slot);
     const block = await connection.getBlock(slot, {
       commitment: 'confirmed',
       maxSupportedTransactionVersion: 0,

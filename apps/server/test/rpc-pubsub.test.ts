@@ -134,6 +134,9 @@ describe('PubSub at the app’s /rpc', () => {
       program: 'system',
       parsed: { type: 'transfer', info: { lamports: 3_000_000 } },
     });
+    // Its block is confirmed once its slot is complete.
+    while ((await connection.getSlot('confirmed')) < parsed!.slot)
+      await new Promise((r) => setTimeout(r, 100));
     const block = await connection.getBlockSignatures(parsed!.slot, 'confirmed');
     expect(block.signatures).toContain(signature);
   });

@@ -69,18 +69,20 @@ export function encodeTransactionWithMeta(record: TransactionRecord, options: En
     ...record.loadedAddresses.writable,
     ...record.loadedAddresses.readonly,
   ];
+  // What every detail level's meta carries; `full` adds logs, inner instructions and the rest.
+  const outcome = {
+    err: record.err,
+    fee: BigInt(record.fee),
+    postBalances: record.postBalances.map(BigInt),
+    postTokenBalances: toUiTokenBalances(record.postTokenBalances),
+    preBalances: record.preBalances.map(BigInt),
+    preTokenBalances: toUiTokenBalances(record.preTokenBalances),
+    ...(options.rewards ? { rewards: [] } : {}),
+    status: record.err === null ? { Ok: null } : { Err: record.err },
+  };
   if (options.details === 'accounts') {
     return {
-      meta: {
-        err: record.err,
-        fee: BigInt(record.fee),
-        postBalances: record.postBalances.map(BigInt),
-        postTokenBalances: toUiTokenBalances(record.postTokenBalances),
-        preBalances: record.preBalances.map(BigInt),
-        preTokenBalances: toUiTokenBalances(record.preTokenBalances),
-        ...(options.rewards ? { rewards: [] } : {}),
-        status: record.err === null ? { Ok: null } : { Err: record.err },
-      },
+      meta: outcome,
       transaction: {
         accountKeys: parsedAccountKeys(record, transaction, allKeys),
         signatures: transaction.signatures.map((signature) => encodeBase58(signature)),
@@ -91,16 +93,9 @@ export function encodeTransactionWithMeta(record: TransactionRecord, options: En
   const parsed = options.encoding === 'jsonParsed';
   const meta: Record<string, unknown> = {
     computeUnitsConsumed: record.computeUnitsConsumed,
-    err: record.err,
-    fee: BigInt(record.fee),
+    ...outcome,
     innerInstructions: encodeInnerInstructions(record, allKeys, parsed),
     logMessages: record.logs,
-    postBalances: record.postBalances.map(BigInt),
-    postTokenBalances: toUiTokenBalances(record.postTokenBalances),
-    preBalances: record.preBalances.map(BigInt),
-    preTokenBalances: toUiTokenBalances(record.preTokenBalances),
-    ...(options.rewards ? { rewards: [] } : {}),
-    status: record.err === null ? { Ok: null } : { Err: record.err },
   };
   if (!parsed) meta.loadedAddresses = record.loadedAddresses;
   if (record.returnData !== null) {

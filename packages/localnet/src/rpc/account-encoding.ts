@@ -3,6 +3,7 @@
  * `base58`, `base64` and `base64+zstd` (`[data, encoding]`), and `jsonParsed` for SPL mints and token
  * accounts (other accounts fall back to base64, as validators do).
  */
+import { parseNonTokenAccount } from './account-parsers';
 import { encodeBase58 } from '../base58';
 import type { AccountView, LocalCluster } from '../local-cluster';
 import { isMintData, isTokenAccountData, toParsedMint, toParsedTokenAccount } from '../token-layout';
@@ -104,7 +105,7 @@ function parseAccountData(account: AccountView, cluster: LocalCluster): object |
     const decimals = cluster.getMintDecimals(mint);
     if (decimals !== undefined) return toParsedTokenAccount(account.owner, account.data, decimals);
   }
-  return undefined;
+  return parseNonTokenAccount(account.address, account.owner, account.data);
 }
 
 /** The RPC `AccountInfo` object of an account. */

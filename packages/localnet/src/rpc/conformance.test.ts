@@ -150,6 +150,51 @@ describe('cluster methods parse with kit', () => {
     expect((await rawCall('getSlot', [{ minContextSlot: 10_000_000 }])).error?.code).toBe(-32016);
   });
 
+  it('parses sysvars as a validator does (jsonParsed)', async () => {
+    const clock = await rpc
+      .getAccountInfo(address('SysvarC1ock11111111111111111111111111111111'), { encoding: 'jsonParsed' })
+      .send();
+    expect(clock.value?.data).toMatchObject({
+      program: 'sysvar',
+      parsed: { type: 'clock', info: { slot: BigInt(cluster.slot), epoch: 0n } },
+      space: 40n,
+    });
+    const rent = await rawCall('getAccountInfo', [
+      'SysvarRent111111111111111111111111111111111',
+      { encoding: 'jsonParsed' },
+    ]);
+    expect((rent.result as { value: { data: unknown } }).value.data).toEqual({
+      program: 'sysvar',
+      parsed: { type: 'rent', info: { lamportsPerByteYear: '6960', exemptionThreshold: 1, burnPercent: 50 } },
+      space: 17,
+    });
+    // The threshold is an f64, written as one (1.0), as serde_json writes it.
+    const rentText = await (
+      await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'getAccountInfo',
+          params: ['SysvarRent111111111111111111111111111111111', { encoding: 'jsonParsed' }],
+        }),
+      })
+    ).text();
+    expect(rentText).toContain('"exemptionThreshold":1.0');
+    const hashes = await rawCall('getAccountInfo', [
+      'SysvarS1otHashes111111111111111111111111111',
+      { encoding: 'jsonParsed' },
+    ]);
+    const entries = (
+      hashes.result as { value: { data: { parsed: { info: { slot: number; hash: string }[] } } } }
+    ).value.data.parsed.info;
+    expect(entries[0]).toEqual({ slot: cluster.slot, hash: expect.any(String) });
+    // A system account that is not a nonce stays base64, as on a validator.
+    const plain = await rawCall('getAccountInfo', [cluster.treasury.address, { encoding: 'jsonParsed' }]);
+    expect((plain.result as { value: { data: unknown } }).value.data).toEqual(['', 'base64']);
+  });
+
   it('answers batches in order', async () => {
     const response = await fetch(server.url, {
       method: 'POST',

@@ -207,6 +207,19 @@ describe('@solana/web3.js 1.x', () => {
     expect(await connection.getBalance(recipient)).toBe(2_000_000);
     const advanced = (await connection.getNonce(nonceAccount.publicKey))!.nonce;
     expect(advanced).not.toBe(nonce);
+    const parsedNonce = await connection.getParsedAccountInfo(nonceAccount.publicKey);
+    expect(parsedNonce.value?.data).toEqual({
+      program: 'nonce',
+      parsed: {
+        type: 'initialized',
+        info: {
+          authority: payer.publicKey.toBase58(),
+          blockhash: advanced,
+          feeCalculator: { lamportsPerSignature: '5000' },
+        },
+      },
+      space: NONCE_ACCOUNT_LENGTH,
+    });
     // The used nonce is spent: another transaction on it is refused as an unknown blockhash.
     await expect(connection.sendRawTransaction(durable(3_000_000).serialize())).rejects.toThrow(
       /Blockhash not found/,
@@ -241,6 +254,18 @@ describe('@solana/web3.js 1.x', () => {
     await waitForSlot((await connection.getSlot()) + 1);
     const table = (await connection.getAddressLookupTable(tableAddress)).value!;
     expect(table.state.addresses.map(String)).toEqual(recipients.map(String));
+    const parsedTable = await connection.getParsedAccountInfo(tableAddress);
+    expect(parsedTable.value?.data).toMatchObject({
+      program: 'address-lookup-table',
+      parsed: {
+        type: 'lookupTable',
+        info: {
+          deactivationSlot: '18446744073709551615',
+          authority: payer.publicKey.toBase58(),
+          addresses: recipients.map(String),
+        },
+      },
+    });
 
     const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
     const message = new TransactionMessage({

@@ -6,6 +6,7 @@
  */
 import { encodeBase58 } from '../base58';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID, SYSTEM_PROGRAM_ID } from '../program-ids';
+import { ByteReader } from './instruction-parsers/decoding';
 import { JsonFloat } from './json';
 
 const SYSVAR_OWNER = 'Sysvar1111111111111111111111111111111111111';
@@ -13,59 +14,20 @@ const NONCE_ACCOUNT_LENGTH = 80;
 const LOOKUP_TABLE_META_SIZE = 56;
 const SLOT_HISTORY_ENTRIES = 1024 * 1024;
 
-/** Little-endian reads that throw past the end (caught: the account then does not parse). */
-class Reader {
-  private offset = 0;
-  private readonly view: DataView;
-  constructor(private readonly data: Uint8Array) {
-    this.view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  }
-  u8(): number {
-    return this.view.getUint8(this.advance(1));
-  }
-  u32(): number {
-    return this.view.getUint32(this.advance(4), true);
-  }
-  u64(): bigint {
-    return this.view.getBigUint64(this.advance(8), true);
-  }
-  i64(): bigint {
-    return this.view.getBigInt64(this.advance(8), true);
-  }
-  u128(): bigint {
-    const low = this.u64();
-    return (this.u64() << 64n) + low;
-  }
-  f64(): number {
-    return this.view.getFloat64(this.advance(8), true);
-  }
-  bool(): boolean {
-    return this.u8() !== 0;
-  }
-  key(): string {
-    const start = this.advance(32);
-    return encodeBase58(this.data.subarray(start, start + 32));
-  }
-  /** A bincode Vec: a u64 length, then that many items (bounded by the bytes left). */
-  vec<T>(itemBytes: number, read: () => T): T[] {
-    const length = this.u64();
-    if (length * BigInt(itemBytes) > BigInt(this.data.length - this.offset))
-      throw new RangeError('short vector');
-    return Array.from({ length: Number(length) }, read);
-  }
-  private advance(bytes: number): number {
-    if (this.offset + bytes > this.data.length) throw new RangeError('account data too short');
-    const start = this.offset;
-    this.offset += bytes;
-    return start;
-  }
-}
+/** A bincode `Vec` of `itemBytes`-byte items. */
+const vec = <T>(reader: ByteReader, itemBytes: number, read: () => T): T[] =>
+  Array.from({ length: reader.bincodeLength(itemBytes) }, read);
+const bool = (reader: ByteReader): boolean => reader.u8() !== 0;
+const u128 = (reader: ByteReader): bigint => {
+  const low = reader.u64();
+  return (reader.u64() << 64n) + low;
+};
 
-const feeCalculator = (reader: Reader) => ({ lamportsPerSignature: reader.u64().toString() });
+const feeCalculator = (reader: ByteReader) => ({ lamportsPerSignature: reader.u64().toString() });
 
 type Parsed = { type: string; info?: unknown };
 
-const SYSVARS: Readonly<Record<string, (reader: Reader) => Parsed>> = {
+const SYSVARS: Readonly<Record<string, (reader: ByteReader) => Parsed>> = {
   SysvarC1ock11111111111111111111111111111111: (reader) => {
     const slot = reader.u64();
     const epochStartTimestamp = reader.i64();
@@ -79,7 +41,7 @@ const SYSVARS: Readonly<Record<string, (reader: Reader) => Parsed>> = {
     info: {
       slotsPerEpoch: reader.u64(),
       leaderScheduleSlotOffset: reader.u64(),
-      warmup: reader.bool(),
+      warmup: bool(reader),
       firstNormalEpoch: reader.u64(),
       firstNormalSlot: reader.u64(),
     },
@@ -90,7 +52,7 @@ const SYSVARS: Readonly<Record<string, (reader: Reader) => Parsed>> = {
   }),
   SysvarRecentB1ockHashes11111111111111111111: (reader) => ({
     type: 'recentBlockhashes',
-    info: reader.vec(40, () => ({ blockhash: reader.key(), feeCalculator: feeCalculator(reader) })),
+    info: vec(reader, 40, () => ({ blockhash: reader.pubkey(), feeCalculator: feeCalculator(reader) })),
   }),
   SysvarRent111111111111111111111111111111111: (reader) => ({
     type: 'rent',
@@ -102,11 +64,11 @@ const SYSVARS: Readonly<Record<string, (reader: Reader) => Parsed>> = {
   }),
   SysvarS1otHashes111111111111111111111111111: (reader) => ({
     type: 'slotHashes',
-    info: reader.vec(40, () => ({ slot: reader.u64(), hash: reader.key() })),
+    info: vec(reader, 40, () => ({ slot: reader.u64(), hash: reader.pubkey() })),
   }),
   SysvarS1otHistory11111111111111111111111111: (reader) => {
     if (reader.u8() !== 1) throw new RangeError('slot history without bits');
-    const blocks = reader.vec(8, () => reader.u64());
+    const blocks = vec(reader, 8, () => reader.u64());
     reader.u64(); // the bit vector's length
     const nextSlot = reader.u64();
     // Agave prints every one of the 1,048,576 bits (Debug of its BitVec), slot i at index i.
@@ -120,7 +82,7 @@ const SYSVARS: Readonly<Record<string, (reader: Reader) => Parsed>> = {
   },
   SysvarStakeHistory1111111111111111111111111: (reader) => ({
     type: 'stakeHistory',
-    info: reader.vec(32, () => ({
+    info: vec(reader, 32, () => ({
       epoch: reader.u64(),
       stakeHistory: { effective: reader.u64(), activating: reader.u64(), deactivating: reader.u64() },
     })),
@@ -134,29 +96,29 @@ const SYSVARS: Readonly<Record<string, (reader: Reader) => Parsed>> = {
     info: {
       distributionStartingBlockHeight: reader.u64(),
       numPartitions: reader.u64(),
-      parentBlockhash: reader.key(),
-      totalPoints: reader.u128().toString(),
+      parentBlockhash: reader.pubkey(),
+      totalPoints: u128(reader).toString(),
       totalRewards: reader.u64().toString(),
       distributedRewards: reader.u64().toString(),
-      active: reader.bool(),
+      active: bool(reader),
     },
   }),
 };
 
 function parseNonce(data: Uint8Array): Parsed | undefined {
   if (data.length !== NONCE_ACCOUNT_LENGTH) return undefined;
-  const reader = new Reader(data);
+  const reader = new ByteReader(data);
   reader.u32(); // version: legacy and current nonces read alike
   // An uninitialised nonce does not parse: any allocated system account of this size would look like one.
   if (reader.u32() !== 1) return undefined;
   return {
     type: 'initialized',
-    info: { authority: reader.key(), blockhash: reader.key(), feeCalculator: feeCalculator(reader) },
+    info: { authority: reader.pubkey(), blockhash: reader.pubkey(), feeCalculator: feeCalculator(reader) },
   };
 }
 
 function parseLookupTable(data: Uint8Array): Parsed | undefined {
-  const reader = new Reader(data);
+  const reader = new ByteReader(data);
   const state = reader.u32();
   if (state === 0) return { type: 'uninitialized' };
   if (
@@ -169,7 +131,7 @@ function parseLookupTable(data: Uint8Array): Parsed | undefined {
   const deactivationSlot = reader.u64().toString();
   const lastExtendedSlot = reader.u64().toString();
   const lastExtendedSlotStartIndex = reader.u8();
-  const authority = reader.u8() === 1 ? reader.key() : undefined;
+  const authority = reader.u8() === 1 ? reader.pubkey() : undefined;
   const addresses: string[] = [];
   for (let offset = LOOKUP_TABLE_META_SIZE; offset < data.length; offset += 32) {
     addresses.push(encodeBase58(data.subarray(offset, offset + 32)));
@@ -197,7 +159,7 @@ export function parseNonTokenAccount(
   try {
     if (owner === SYSVAR_OWNER && Object.hasOwn(SYSVARS, address)) {
       program = 'sysvar';
-      parsed = SYSVARS[address]!(new Reader(data));
+      parsed = SYSVARS[address]!(new ByteReader(data));
     } else if (owner === SYSTEM_PROGRAM_ID) {
       program = 'nonce';
       parsed = parseNonce(data);

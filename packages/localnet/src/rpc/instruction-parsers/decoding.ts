@@ -37,7 +37,10 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
-/** Reads instruction data front to back; every read past the end throws {@link NotParsableError}. */
+/**
+ * Reads instruction (and account) data front to back; every read past the end throws
+ * {@link NotParsableError}.
+ */
 export class ByteReader {
   private offset = 0;
   private readonly view: DataView;
@@ -64,6 +67,14 @@ export class ByteReader {
 
   u64(): bigint {
     return this.view.getBigUint64(this.advance(8), true);
+  }
+
+  i64(): bigint {
+    return this.view.getBigInt64(this.advance(8), true);
+  }
+
+  f64(): number {
+    return this.view.getFloat64(this.advance(8), true);
   }
 
   /** A 32-byte public key, as base58. */

@@ -5,12 +5,12 @@
  * does not parse answers undefined, and the caller falls back to base64 as a validator does.
  */
 import { encodeBase58 } from '../base58';
+import { NONCE_ACCOUNT_LENGTH } from '../durable-nonce';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID, SYSTEM_PROGRAM_ID } from '../program-ids';
 import { ByteReader } from './instruction-parsers/decoding';
 import { JsonFloat } from './json';
 
 const SYSVAR_OWNER = 'Sysvar1111111111111111111111111111111111111';
-const NONCE_ACCOUNT_LENGTH = 80;
 const LOOKUP_TABLE_META_SIZE = 56;
 const SLOT_HISTORY_ENTRIES = 1024 * 1024;
 

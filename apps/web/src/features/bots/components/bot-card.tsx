@@ -223,9 +223,10 @@ export function BotCard({ bot }: { bot: TBot }) {
         botName={bot.bot_name}
         isOpen={isDelegating}
         onClose={() => setIsDelegating(false)}
+        // The server's bot_status_change announces the start (as for any start): a toast here too
+        // showed it twice whenever the push came more than the 100 ms suppression window later.
         onApproved={async () => {
           await start.mutateAsync({ id: bot.bot_id, mode: 'mainnet' });
-          notify.success(`Bot "${bot.bot_name}" started on chain`);
         }}
       />
       <WithdrawModal isOpen={isWithdrawing} onClose={() => setIsWithdrawing(false)} />

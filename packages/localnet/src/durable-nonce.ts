@@ -18,42 +18,36 @@ const ADVANCE_NONCE_ACCOUNT = 4;
 const VERSION_CURRENT = 1;
 const STATE_INITIALIZED = 1;
 
-/** The nonce a valid durable transaction advances, or why it is not one. */
-export type DurableNonceCheck =
-  | { readonly kind: 'valid'; readonly nonceAccount: string }
-  | { readonly kind: 'not-durable' }
-  | { readonly kind: 'invalid' };
-
 /** `DurableNonce::from_blockhash`: sha256("DURABLE_NONCE" ‖ blockhash). */
 export function durableNonceFromBlockhash(blockhash: Uint8Array): Uint8Array {
   return new Uint8Array(createHash('sha256').update('DURABLE_NONCE').update(blockhash).digest());
 }
 
 /**
- * Checks a transaction whose blockhash is not a recent one. `not-durable`: its first instruction
- * does not advance a nonce (so the blockhash is simply unknown). `invalid`: it does, but the
- * account is not an initialised nonce holding that value, or its authority did not sign — which a
- * validator reports as BlockhashNotFound.
+ * The nonce account a transaction whose blockhash is not a recent one may use instead, or null:
+ * when its first instruction does not advance a nonce, or does but the account is not an
+ * initialised nonce holding that value, or its authority did not sign — all of which a validator
+ * reports as BlockhashNotFound.
  */
-export function checkDurableNonce(
+export function durableNonceAccountOf(
   transaction: WireTransaction,
   addressOf: (key: Uint8Array) => string,
   getAccount: (address: string) => AccountView | null,
-): DurableNonceCheck {
+): string | null {
   const first = transaction.instructions[0];
-  if (first === undefined) return { kind: 'not-durable' };
+  if (first === undefined) return null;
   const programKey = transaction.staticAccountKeys[first.programIdIndex];
-  if (programKey === undefined || addressOf(programKey) !== SYSTEM_PROGRAM_ID) return { kind: 'not-durable' };
+  if (programKey === undefined || addressOf(programKey) !== SYSTEM_PROGRAM_ID) return null;
   const { data } = first;
   if (
     data.length < 4 ||
     new DataView(data.buffer, data.byteOffset, 4).getUint32(0, true) !== ADVANCE_NONCE_ACCOUNT
   ) {
-    return { kind: 'not-durable' };
+    return null;
   }
   const nonceIndex = first.accountIndexes[0];
   const nonceKey = nonceIndex === undefined ? undefined : transaction.staticAccountKeys[nonceIndex];
-  if (nonceKey === undefined || !isStaticKeyWritable(transaction, nonceIndex!)) return { kind: 'invalid' };
+  if (nonceKey === undefined || !isStaticKeyWritable(transaction, nonceIndex!)) return null;
   const nonceAccount = addressOf(nonceKey);
   const account = getAccount(nonceAccount);
   if (
@@ -61,19 +55,19 @@ export function checkDurableNonce(
     account.owner !== SYSTEM_PROGRAM_ID ||
     account.data.length !== NONCE_ACCOUNT_LENGTH
   ) {
-    return { kind: 'invalid' };
+    return null;
   }
   const view = new DataView(account.data.buffer, account.data.byteOffset, NONCE_ACCOUNT_LENGTH);
   if (view.getUint32(0, true) !== VERSION_CURRENT || view.getUint32(4, true) !== STATE_INITIALIZED) {
-    return { kind: 'invalid' };
+    return null;
   }
   const authority = account.data.subarray(8, 40);
   const stored = account.data.subarray(40, 72);
   const used = transaction.bytes.subarray(transaction.blockhashOffset, transaction.blockhashOffset + 32);
-  if (!sameBytes(stored, used)) return { kind: 'invalid' };
+  if (!sameBytes(stored, used)) return null;
   const signers = transaction.staticAccountKeys.slice(0, transaction.header.numRequiredSignatures);
-  if (!signers.some((key) => sameBytes(key, authority))) return { kind: 'invalid' };
-  return { kind: 'valid', nonceAccount };
+  if (!signers.some((key) => sameBytes(key, authority))) return null;
+  return nonceAccount;
 }
 
 function sameBytes(left: Uint8Array, right: Uint8Array): boolean {

@@ -31,13 +31,22 @@ const BUILTIN_PROGRAM_IDS = new Set([
   'Secp256r1SigVerify1111111111111111111111111',
 ]);
 
-/** The fee the runtime charges the fee payer for this transaction (or message). */
-export function calculateTransactionFee(transaction: WireTransaction): bigint {
+/** The program of each instruction, by its account index (default: base58 of the static key). */
+type ProgramIdOf = (programIdIndex: number) => string | undefined;
+
+/**
+ * What a transaction's Compute Budget instructions set: the compute-unit price (micro-lamports, 0
+ * when unset) and limit, and the limit the runtime assumes without one.
+ */
+function readComputeBudget(
+  transaction: WireTransaction,
+  programIdOf: ProgramIdOf,
+): { price: bigint; limit: bigint | undefined; defaultLimit: bigint } {
   let price = 0n;
   let limit: bigint | undefined;
   let defaultLimit = 0n;
   for (const instruction of transaction.instructions) {
-    const programId = encodeBase58(transaction.staticAccountKeys[instruction.programIdIndex]!);
+    const programId = programIdOf(instruction.programIdIndex) ?? '';
     const data = instruction.data;
     if (programId === COMPUTE_BUDGET_PROGRAM_ID) {
       const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
@@ -48,6 +57,28 @@ export function calculateTransactionFee(transaction: WireTransaction): bigint {
       ? DEFAULT_BUILTIN_INSTRUCTION_UNITS
       : DEFAULT_INSTRUCTION_UNITS;
   }
+  return { price, limit, defaultLimit };
+}
+
+const staticProgramIds =
+  (transaction: WireTransaction): ProgramIdOf =>
+  (index) =>
+    encodeBase58(transaction.staticAccountKeys[index]!);
+
+/**
+ * The compute-unit price (micro-lamports) a transaction pays, 0 when it set none; `programIdOf`
+ * saves the base58 encoding when the caller already resolved the keys.
+ */
+export function computeUnitPrice(
+  transaction: WireTransaction,
+  programIdOf: ProgramIdOf = staticProgramIds(transaction),
+): bigint {
+  return readComputeBudget(transaction, programIdOf).price;
+}
+
+/** The fee the runtime charges the fee payer for this transaction (or message). */
+export function calculateTransactionFee(transaction: WireTransaction): bigint {
+  const { price, limit, defaultLimit } = readComputeBudget(transaction, staticProgramIds(transaction));
   const units = limit ?? defaultLimit;
   const cappedUnits = units > MAX_COMPUTE_UNIT_LIMIT ? MAX_COMPUTE_UNIT_LIMIT : units;
   const priorityFee = (price * cappedUnits + 999_999n) / 1_000_000n;

@@ -27,8 +27,8 @@ import { encodeBase58 } from './base58';
 import { lockDataDir } from './data-dir-lock';
 import { BlockHistory } from './block-history';
 import { BlockhashQueue, MAX_PROCESSING_AGE, type RecentBlockhash } from './blockhash-queue';
-import { checkDurableNonce, durableNonceFromBlockhash } from './durable-nonce';
-import { calculateTransactionFee } from './fees';
+import { durableNonceAccountOf, durableNonceFromBlockhash } from './durable-nonce';
+import { calculateTransactionFee, computeUnitPrice } from './fees';
 import {
   DEFAULT_MARKET_MAKER_INVENTORY,
   DEFAULT_TREASURY_LAMPORTS,
@@ -39,7 +39,7 @@ import {
 } from './genesis';
 import { generateStoredKeyPair, loadOrCreateKeyPairFile, type StoredKeyPair } from './keypair-store';
 import { Ledger, type AccountStateTuple, type LedgerReplay, type TransactionRecord } from './ledger';
-import { COMPUTE_BUDGET_PROGRAM_ID, MEMO_PROGRAM_ID, SYSTEM_PROGRAM_ID } from './program-ids';
+import { MEMO_PROGRAM_ID, SYSTEM_PROGRAM_ID } from './program-ids';
 import {
   RENT_EXEMPT_EPOCH,
   SvmRuntime,
@@ -63,8 +63,6 @@ export const SLOTS_PER_EPOCH = 432_000;
 const SLOT_MARKER_INTERVAL = 25;
 /** Entries of the SlotHashes sysvar, as on mainnet. */
 const MAX_SLOT_HASHES = 512;
-/** ComputeBudget SetComputeUnitPrice: tag 3, then the price in micro-lamports (u64 LE). */
-const SET_COMPUTE_UNIT_PRICE = 3;
 
 export const TREASURY_KEYPAIR_FILE = 'treasury-keypair.json';
 export const MARKET_MAKER_KEYPAIR_FILE = 'market-maker-keypair.json';
@@ -478,14 +476,15 @@ export class LocalCluster {
   }
 
   private setSlot(slot: number): void {
-    const from = this.history.firstRunSlot === -1 ? slot : this.currentSlot + 1;
+    const first = this.history.firstRunSlot === -1;
+    const from = first ? slot : this.currentSlot + 1;
     this.currentSlot = slot;
     this.currentBlockTime = Math.floor(this.now() / 1000);
     this.blockhashes.advanceTo(slot);
     this.history.recordSlots(from, slot, this.currentBlockTime);
     // A (re)started cluster knows the hashes of the slots before its first one too, so a lookup
     // table can be created from any recent slot, finalized ones included, right after a restart.
-    const hashesFrom = this.slotHashes.length === 0 ? 0 : from;
+    const hashesFrom = first ? 0 : from;
     const added: { slot: bigint; hash: string }[] = [];
     for (let next = slot; next >= Math.max(hashesFrom, slot - MAX_SLOT_HASHES + 1); next -= 1) {
       added.push({ slot: BigInt(next), hash: this.blockhashes.hashForSlot(next).blockhash });
@@ -546,12 +545,12 @@ export class LocalCluster {
   private lifetimeOf(transaction: WireTransaction): 'recent' | { nonceAccount: string } | null {
     if (this.blockhashes.findByBytes(transaction.bytes, transaction.blockhashOffset) !== undefined)
       return 'recent';
-    const nonce = checkDurableNonce(
+    const nonceAccount = durableNonceAccountOf(
       transaction,
       (key) => this.runtime.addressOf(key),
       (accountAddress) => this.runtime.getAccount(accountAddress),
     );
-    return nonce.kind === 'valid' ? { nonceAccount: nonce.nonceAccount } : null;
+    return nonceAccount === null ? null : { nonceAccount };
   }
 
   /**
@@ -669,7 +668,7 @@ export class LocalCluster {
     const seq = this.ledger?.appendTransaction(record, post.states) ?? 0;
     const writable = resolved.addresses.filter((_, index) => resolved.writable[index]);
     this.indexTransaction(record, seq, resolved.addresses, {
-      unitPrice: computeUnitPrice(transaction, resolved.addresses),
+      unitPrice: computeUnitPrice(transaction, (index) => resolved.addresses[index]),
       writable,
     });
     this.processedCount += 1;
@@ -887,22 +886,6 @@ export class LocalCluster {
       ...record.loadedAddresses.readonly,
     ];
   }
-}
-
-/** The compute-unit price (micro-lamports) a transaction set, 0 when it set none. */
-function computeUnitPrice(transaction: WireTransaction, addresses: readonly string[]): bigint {
-  let price = 0n;
-  for (const instruction of transaction.instructions) {
-    const { data } = instruction;
-    if (
-      data.length === 9 &&
-      data[0] === SET_COMPUTE_UNIT_PRICE &&
-      addresses[instruction.programIdIndex] === COMPUTE_BUDGET_PROGRAM_ID
-    ) {
-      price = new DataView(data.buffer, data.byteOffset, 9).getBigUint64(1, true);
-    }
-  }
-  return price;
 }
 
 function rejected(signature: string, err: TransactionErrorJson): SendOutcome {

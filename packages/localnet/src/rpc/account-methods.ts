@@ -14,6 +14,7 @@ import {
 import { encodeAccount, readAccountEncoding, readDataSlice, type AccountEncoding } from './account-encoding';
 import {
   checkContext,
+  commitmentOf,
   readAddress,
   readArray,
   readConfig,
@@ -316,11 +317,9 @@ function confirmedRead(configIndex: number, method: RpcMethod): RpcMethod {
   return (params, cluster, call) => {
     const config = params[configIndex];
     const commitment =
-      typeof config === 'object' && config !== null
-        ? (config as { commitment?: unknown }).commitment
-        : undefined;
+      typeof config === 'object' && config !== null ? commitmentOf(config as Config) : undefined;
     const answer = () => method(params, cluster, call);
-    if (commitment === 'processed' || commitment === 'recent' || cluster.isDurable || !cluster.isHealthy()) {
+    if (commitment === 'processed' || cluster.isDurable || !cluster.isHealthy()) {
       return answer();
     }
     // A ledger that fails meanwhile makes nothing durable again: answer with the state as it is.

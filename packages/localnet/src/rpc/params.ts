@@ -3,10 +3,10 @@
  * commitments, encodings, integers. Each failure is the -32602 a validator would answer.
  */
 import { decodeBase58Exact } from '../base58';
-import type { LocalCluster } from '../local-cluster';
+import type { CommitmentLevel, LocalCluster } from '../local-cluster';
 import { invalidParam, invalidParams, RpcError, RPC_MIN_CONTEXT_SLOT_NOT_REACHED } from './rpc-error';
 
-export type Commitment = 'processed' | 'confirmed' | 'finalized';
+export type Commitment = CommitmentLevel;
 export type Config = Readonly<Record<string, unknown>>;
 
 const LEGACY_COMMITMENTS: Readonly<Record<string, Commitment>> = {
@@ -62,10 +62,18 @@ export function readConfig(params: readonly unknown[], index: number): Config {
   return value as Config;
 }
 
+/** The commitment a config names (legacy names mapped), or undefined when it names none it knows. */
+export function commitmentOf(config: Config): Commitment | undefined {
+  const value = config.commitment;
+  return typeof value === 'string' && Object.hasOwn(LEGACY_COMMITMENTS, value)
+    ? LEGACY_COMMITMENTS[value]
+    : undefined;
+}
+
 export function readCommitment(config: Config, fallback: Commitment = 'finalized'): Commitment {
   const value = config.commitment;
   if (value === undefined || value === null) return fallback;
-  const commitment = typeof value === 'string' ? LEGACY_COMMITMENTS[value] : undefined;
+  const commitment = commitmentOf(config);
   if (commitment === undefined) {
     throw invalidParams(
       `unknown variant \`${String(value)}\`, expected one of \`processed\`, \`confirmed\`, \`finalized\``,

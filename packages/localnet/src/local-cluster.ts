@@ -788,9 +788,8 @@ export class LocalCluster {
 
   /** A block with its transactions in execution order, or why there is none at that slot. */
   getBlock(slot: number): BlockView | MissingBlock {
-    if (slot > this.currentSlot) return 'not-available';
-    if (slot < this.history.firstAvailableBlock()) return 'cleaned-up';
-    if (!this.history.isBlock(slot)) return 'skipped';
+    const missing = this.missingBlock(slot);
+    if (missing !== undefined) return missing;
     const transactions = this.history
       .signaturesIn(slot)
       .map((signature) => this.transactions.get(signature)!.record);
@@ -803,6 +802,14 @@ export class LocalCluster {
       blockTime: this.blockTimeOf(slot)!,
       transactions,
     };
+  }
+
+  /** Why `slot` has no block to show, or undefined when it has one. */
+  missingBlock(slot: number): MissingBlock | undefined {
+    if (slot > this.currentSlot) return 'not-available';
+    if (slot < this.history.firstAvailableBlock()) return 'cleaned-up';
+    if (!this.history.isBlock(slot)) return 'skipped';
+    return undefined;
   }
 
   /** Unix time of a block, or undefined when the slot is not one. */

@@ -151,10 +151,9 @@ const getBlocksWithLimit: RpcMethod = (params, cluster, call) => {
 
 const getBlockTime: RpcMethod = (params, cluster) => {
   const slot = readSlot(params, 0, 'slot');
-  if (slot > cluster.slot) throw missingBlockError(slot, 'not-available', cluster);
-  const block = cluster.getBlock(slot);
-  if (typeof block === 'string') throw missingBlockError(slot, block, cluster);
-  return block.blockTime;
+  const missing = cluster.missingBlock(slot);
+  if (missing !== undefined) throw missingBlockError(slot, missing, cluster);
+  return cluster.blockTimeOf(slot);
 };
 
 /**
@@ -164,7 +163,7 @@ const getBlockTime: RpcMethod = (params, cluster) => {
 const getBlockCommitment: RpcMethod = (params, cluster) => {
   const slot = readSlot(params, 0, 'slot');
   const tracked =
-    slot > cluster.slotAt('finalized') && slot <= cluster.slot && cluster.getBlock(slot) !== 'skipped';
+    slot > cluster.slotAt('finalized') && slot <= cluster.slot && cluster.missingBlock(slot) === undefined;
   return { commitment: tracked ? new Array<number>(BLOCK_COMMITMENT_LENGTH).fill(0) : null, totalStake: 0 };
 };
 

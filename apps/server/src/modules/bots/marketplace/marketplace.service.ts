@@ -21,6 +21,7 @@ import { NO_METRICS } from '../live/bot-metrics';
 import type { BotFillRow, BotRunRow } from '../live/bot-runs.repository';
 import { seedOfRun } from '../live/bot-runner';
 import type { BotRunsService } from '../live/bot-runs.service';
+import { provenWalletOf, type WalletOwner } from '../../wallet/wallet.service';
 import type { MarketplaceRepository } from './marketplace.repository';
 
 /** Public bots the marketplace reads for one search (newest first), before filtering and sorting. */
@@ -32,12 +33,6 @@ const MAX_CREATORS_MATCHED = 500;
 const PCT = 2;
 
 type Query = z.output<typeof ZMarketplaceQuerySchema>;
-
-/** The account copying must have a wallet (part 2 §5: "Wallet Required"). */
-export interface Copier {
-  id: string;
-  solanaWalletAddress: string | null;
-}
 
 const round = (value: Dec, places = PCT) => value.toDecimalPlaces(places).toNumber();
 
@@ -231,11 +226,12 @@ export function createMarketplaceService(deps: {
      * Copies a public bot into the caller's bots (strategy, config and code; private, stopped),
      * linked to its origin; the origin's user_count counts each copier once.
      */
-    async copy(copier: Copier, id: string, toWire: (row: BotRow) => Promise<TBot>): Promise<TBot> {
+    async copy(copier: WalletOwner, id: string, toWire: (row: BotRow) => Promise<TBot>): Promise<TBot> {
       const origin = await deps.repo.findPublic(id);
       if (!origin) throw new AppError('BOTS__NOT_FOUND');
       if (origin.userId === copier.id) throw new AppError('MARKETPLACE__OWN_BOT');
-      if (!copier.solanaWalletAddress) throw new AppError('MARKETPLACE__WALLET_REQUIRED');
+      // Part 2 §5 "Wallet Required": a wallet the copier proved by signature, not a typed address.
+      provenWalletOf(copier, 'MARKETPLACE__WALLET_REQUIRED');
       if (await deps.repo.copyOf(copier.id, origin.id)) throw new AppError('MARKETPLACE__ALREADY_COPIED');
       if ((await deps.bots.countOf(copier.id)) >= MAX_BOTS_PER_USER)
         throw new AppError('BOTS__LIMIT_REACHED');

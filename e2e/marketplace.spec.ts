@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { PASSWORD, signUp, uniqueEmail } from './support/app';
-import { signInWithLocalWallet } from './support/wallet';
+import { fundWallet, signInWithLocalWallet } from './support/wallet';
 
 // The marketplace between two traders: A publishes a bot that has run in paper mode; B finds it by
 // search and risk, opens its record, copies it and starts the copy; A sees one user.
@@ -30,6 +30,8 @@ test('A publishes a paper bot; B finds it by search and risk, opens it, copies a
 
   const copier = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   await signInWithLocalWallet(copier);
+  // user_count counts copiers whose proven wallet holds SOL on chain (a fresh key would not count).
+  await fundWallet(copier, { amount_sol: 1, amount_usdc: 0 });
   await copier.goto('/market');
   await expect(copier.getByRole('heading', { name: 'Marketplace', level: 1 })).toBeVisible();
   await copier.getByLabel('Search bots').fill(name.slice(0, 12));

@@ -585,6 +585,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     runs: botRuns,
     users: auth,
     backtest: submitBacktest,
+    lamportsOf: (walletAddress) => chain.getBalance(walletAddress),
     now,
   });
   if (config.jobs) scheduler.singleton(botRunner.job());

@@ -18,7 +18,7 @@ import {
   type TestDatabase,
 } from './helpers/test-app';
 import { FLIP_STRATEGY } from './helpers/bot-strategies';
-import { createSolanaWallet, signInWithWallet } from './helpers/wallets';
+import { createSolanaWallet, fundedWalletUser, signInWithWallet } from './helpers/wallets';
 
 // The marketplace: public bots only, found by name, creator or strategy and filtered by risk; figures
 // computed from each bot's own fills (nothing an author sends is taken as a figure); a track record
@@ -60,9 +60,8 @@ describe('the bot marketplace', () => {
     authorName = `quant${Date.now() % 100000}`;
     author = (await registerUser(app, { username: authorName })).token;
     walletless = (await registerUser(app)).token;
-    const wallet = createSolanaWallet();
-    const signed = await signInWithWallet(app, wallet, 'phantom');
-    copier = (signed.body as { data: { token: string } }).data.token;
+    // The copier's proven wallet holds SOL on chain, so their copy counts in user_count.
+    copier = (await fundedWalletUser(app, { amount_sol: 1, amount_usdc: 0 })).token;
   });
 
   afterAll(async () => {
@@ -244,6 +243,45 @@ describe('the bot marketplace', () => {
     ).toBe(200);
     expect((await post(`/api/bots/marketplace/${id}/copy`, copier)).status).toBe(200);
     expect((await market(copier, '?query=rider')).bots[0]!.user_count).toBe(1);
+
+    // user_count counts distinct users who copied with a signature-proven wallet holding SOL on
+    // chain. A watch-only account cannot copy at all; a password account that typed an address
+    // ('manual') neither; a fresh throwaway wallet (signed, nothing on chain) gets its copy, uncounted.
+    const watchOnly = await call<{ token: string }>(app, {
+      method: 'POST',
+      url: '/api/auth/connect-wallet',
+      payload: { wallet_address: createSolanaWallet().address, wallet_type: 'manual' },
+    });
+    const typed = (await registerUser(app)).token;
+    const linked = await call(app, {
+      method: 'POST',
+      url: '/api/auth/connect-wallet-to-user',
+      payload: { wallet_address: createSolanaWallet().address, wallet_type: 'manual' },
+      headers: bearer(typed),
+    });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+    for (const token of [watchOnly.body.data.token, typed]) {
+      const refused = await post(`/api/bots/marketplace/${id}/copy`, token);
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('WALLET__WATCH_ONLY');
+      expect((await get<TBot[]>('/api/bots', token)).body.data).toEqual([]);
+    }
+    const throwaway = (
+      (await signInWithWallet(app, createSolanaWallet(), 'phantom')).body as { data: { token: string } }
+    ).data.token;
+    const uncounted = await post<TBot>(`/api/bots/marketplace/${id}/copy`, throwaway);
+    expect(uncounted.status, JSON.stringify(uncounted.body)).toBe(200);
+    expect((await market(copier, '?query=rider')).bots[0]!.user_count).toBe(1);
+    // The same wallet, once it holds SOL, counts when it copies (the copy is deleted and made again).
+    const fund = await post('/api/wallet/fund', throwaway, { amount_sol: 0.01, amount_usdc: 0 });
+    expect(fund.status, JSON.stringify(fund.body)).toBe(200);
+    await call(app, {
+      method: 'DELETE',
+      url: `/api/bots/${uncounted.body.data.bot_id}`,
+      headers: bearer(throwaway),
+    });
+    expect((await post(`/api/bots/marketplace/${id}/copy`, throwaway)).status).toBe(200);
+    expect((await market(copier, '?query=rider')).bots[0]!.user_count).toBe(2);
 
     // Unpublished: gone from the marketplace, refused to copy, while the copy keeps working.
     const unpublished = await call<TBot>(app, {

@@ -157,7 +157,7 @@ export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
       params: ZBotIdParamsSchema,
       response: { 200: success(ZBotSchema) },
     },
-    handler: async (request) => ok(await bots.startOnChain(authOf(request).user.id, request.params.id)),
+    handler: async (request) => ok(await bots.startOnChain(authOf(request).user, request.params.id)),
   });
 
   app.post('/api/bots/production/:id/stop', {

@@ -10,6 +10,7 @@ import {
 } from '@solterm/contracts';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
+import { provenWalletOf, type WalletOwner } from '../wallet/wallet.service';
 import type { BacktestTaskPayload } from './backtest-task';
 import { NO_METRICS } from './live/bot-metrics';
 import type { BotRunsService } from './live/bot-runs.service';
@@ -124,11 +125,14 @@ export function createBotsService(deps: {
 
     /**
      * POST /bots/production/{id}/start: runs the bot on chain with the SOL its owner approved;
-     * BOTS__DELEGATION_REQUIRED ('… delegation approval …') until there is an approval.
+     * BOTS__DELEGATION_REQUIRED ('… delegation approval …') until there is an approval. Only an
+     * owner connected to a wallet proven by signature may (its proceeds are withdrawn there).
      */
-    async startOnChain(userId: string, id: string): Promise<TBot> {
-      await runs.startOnChain(await requireBot(userId, id));
-      return this.get(userId, id);
+    async startOnChain(owner: WalletOwner, id: string): Promise<TBot> {
+      const bot = await requireBot(owner.id, id);
+      provenWalletOf(owner, 'BOTS__WALLET_REQUIRED');
+      await runs.startOnChain(bot);
+      return this.get(owner.id, id);
     },
 
     /** GET /bots/production/{id}/status. */

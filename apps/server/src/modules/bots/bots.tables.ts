@@ -44,7 +44,10 @@ export const bots = pgTable(
   ],
 );
 
-/** Who copied which marketplace bot: a bot's user_count counts each copier once, ever. */
+/**
+ * Who copied which marketplace bot, counted in its user_count: each copier once, ever, and only one
+ * who copied with a signature-proven wallet holding SOL on chain (see MarketplaceService.copy).
+ */
 export const botCopies = pgTable(
   'bot_copies',
   {

@@ -17,7 +17,7 @@ import { AppError } from '../../lib/app-error';
 import { buildTransaction, type ChainService } from '../chain/chain.service';
 import type { Db } from '../../db/database';
 import type { Relay, TicketKind } from '../relay/relay.service';
-import { canTrade, type WalletOwner } from '../wallet/wallet.service';
+import { provenWalletOf, type WalletOwner } from '../wallet/wallet.service';
 import type { FuturesRepository, RecordedEffect } from './futures.repository';
 import { MAKER_ACCOUNT, type PerpCommand } from './perp-commands';
 import type { Applied, PerpLedger } from './perp-ledger';
@@ -125,9 +125,7 @@ export function createFuturesService(deps: FuturesServiceDeps) {
   deps.relay.registerKind(depositKind);
 
   function walletOf(owner: WalletOwner): string {
-    if (!owner.solanaWalletAddress) throw new AppError('FUTURES__WALLET_REQUIRED');
-    if (!canTrade(owner)) throw new AppError('WALLET__SOLANA_ONLY');
-    return owner.solanaWalletAddress;
+    return provenWalletOf(owner, 'FUTURES__WALLET_REQUIRED');
   }
 
   function marketOf(symbol: string): PerpMarket {

@@ -10,8 +10,8 @@ const MAX_CHANNELS_PER_SOCKET = 64;
 
 /**
  * /ws: `{type:"auth",token}` → `{type:"auth_success"}` (a bad token gets an error and the socket is
- * closed); `{type:"ping"}` → `{type:"pong"}`; `subscribe`/`unsubscribe` to channels (a per-user
- * channel only by its user: see CHANNELS in @solterm/contracts). A socket is bound to its session:
+ * closed); `{type:"ping"}` → `{type:"pong"}`; `subscribe`/`unsubscribe` to registered channels (an
+ * unknown name is refused; a per-user channel only by its user: see CHANNELS in @solterm/contracts). A socket is bound to its session:
  * logout, a password reset or expiry closes it with 4401.
  */
 export function registerRealtimeRoutes(
@@ -69,9 +69,14 @@ export function registerRealtimeRoutes(
             send({ type: 'error', error: `At most ${MAX_CHANNELS_PER_SOCKET} channels per connection` });
             return;
           }
-          if (CHANNELS.access(message.channel, deps.hub.userOf(socket)) === 'forbidden') {
-            send({ type: 'error', error: `Not allowed to subscribe to ${message.channel}` });
-            return;
+          switch (CHANNELS.access(message.channel, deps.hub.userOf(socket))) {
+            case 'unknown':
+              // Nothing is ever published on an unregistered name: "subscribed" would be a silent lie.
+              send({ type: 'error', error: `Unknown channel: ${message.channel}` });
+              return;
+            case 'forbidden':
+              send({ type: 'error', error: `Not allowed to subscribe to ${message.channel}` });
+              return;
           }
           channels.add(message.channel);
           deps.hub.subscribe(socket, message.channel);

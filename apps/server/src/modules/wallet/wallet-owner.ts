@@ -1,5 +1,11 @@
 import { isAddress } from '@solana/kit';
-import { getTokenBySymbol, SOL_DECIMALS, SOLANA_WALLET_TYPES, SpecDecimal } from '@solterm/contracts';
+import {
+  getTokenBySymbol,
+  SOL_DECIMALS,
+  SOLANA_WALLET_TYPES,
+  SpecDecimal,
+  type ErrorCode,
+} from '@solterm/contracts';
 import { AppError } from '../../lib/app-error';
 
 /** What the wallet module needs to know about the signed-in user. */
@@ -29,7 +35,11 @@ export function toBaseUnits(amount: number, decimals: number): bigint {
   );
 }
 
-/** A Solana wallet that signs (not watch-only, not an EVM wallet): the only kind that may trade. */
+/**
+ * A Solana wallet the user proved by signature (not watch-only, not an EVM wallet): the only kind
+ * that may trade or receive money. A Solana wallet type is stored on the user only after its
+ * signed challenge was checked (auth.service); a typed address is stored as 'manual'.
+ */
 export function canTrade(owner: WalletOwner): boolean {
   return (
     owner.solanaWalletAddress !== null &&
@@ -60,10 +70,23 @@ export function ownWalletOf(owner: WalletOwner, claimed: string | undefined): st
   return walletAddress;
 }
 
-/** The wallet that signs faucet requests and transfers: watch-only sessions get the trading refusal. */
+/**
+ * The one rule for "the user's wallet" wherever money leaves the server for it (bot and futures
+ * withdrawals, the faucet) or it acts with money (transfers, on-chain bot starts, copying a bot):
+ * the connected wallet must pass `canTrade`, i.e. be proven by signature. No wallet gives `missing`;
+ * a typed address (a watch-only account, or wallet_type 'manual' connected to any account) gives
+ * WALLET__WATCH_ONLY; an EVM wallet gives WALLET__SOLANA_ONLY.
+ */
+export function provenWalletOf(owner: WalletOwner, missing: ErrorCode = 'WALLET__NOT_CONNECTED'): string {
+  if (!owner.solanaWalletAddress) throw new AppError(missing);
+  if (owner.isWatchOnly || owner.walletType === 'manual') throw new AppError('WALLET__WATCH_ONLY');
+  if (!canTrade(owner)) throw new AppError('WALLET__SOLANA_ONLY');
+  return owner.solanaWalletAddress;
+}
+
+/** The wallet that signs faucet requests and transfers. */
 export function signingWalletOf(owner: WalletOwner): string {
-  if (owner.isWatchOnly) throw new AppError('WALLET__WATCH_ONLY');
-  return solanaAddressOf(owner);
+  return provenWalletOf(owner);
 }
 
 /** A mint address, or a symbol of the identity map (`USDC`, `bonk`) resolved to its mint. */

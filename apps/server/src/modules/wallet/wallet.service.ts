@@ -27,7 +27,7 @@ import {
 } from './wallet-owner';
 import { createWalletTransfers } from './wallet-transfers';
 
-export { canTrade, type WalletOwner } from './wallet-owner';
+export { canTrade, provenWalletOf, type WalletOwner } from './wallet-owner';
 
 export interface WalletServiceDeps extends WalletFaucetDeps {
   chain: ChainService;

@@ -7,7 +7,7 @@ import {
 } from '@solterm/contracts';
 import type { ChainService } from '../../chain/chain.service';
 import type { Relay } from '../../relay/relay.service';
-import type { WalletOwner } from '../../wallet/wallet.service';
+import { provenWalletOf, type WalletOwner } from '../../wallet/wallet.service';
 import type { BotFundsRepository } from './bot-funds.repository';
 import { createBotWallet } from './bot-wallet';
 import { createDelegations } from './delegations';
@@ -28,10 +28,16 @@ export function createBotFundsService(deps: {
     /** GET /bot/public-key: the caller's bot address (made on first use). */
     publicKey: (owner: { id: string }): Promise<string> => wallet.addressOf(owner.id),
     balance: (owner: WalletOwner): Promise<TBotBalance> => wallet.balance(owner),
-    withdraw: (owner: WalletOwner, amount: number, tokenMint?: string): Promise<TBotWithdrawResult> =>
-      tokenMint === undefined || tokenMint === WRAPPED_SOL_MINT
-        ? wallet.withdraw(owner, amount)
-        : wallet.withdrawToken(owner, tokenMint, amount),
+    /**
+     * POST /bot/withdraw: only to a connected wallet the owner proved by signature — a typed
+     * ('manual') address, watch-only or EVM wallet is refused before the bot key is touched.
+     */
+    async withdraw(owner: WalletOwner, amount: number, tokenMint?: string): Promise<TBotWithdrawResult> {
+      const payee = { id: owner.id, solanaWalletAddress: provenWalletOf(owner, 'BOTS__WALLET_REQUIRED') };
+      return tokenMint === undefined || tokenMint === WRAPPED_SOL_MINT
+        ? wallet.withdraw(payee, amount)
+        : wallet.withdrawToken(payee, tokenMint, amount);
+    },
     createDelegation: (owner: WalletOwner, lamports: bigint): Promise<TDelegation> =>
       delegations.create(owner, lamports),
     checkDelegationRequest: delegations.checkTransactionRequest,

@@ -17,7 +17,7 @@ import {
   type ChainService,
 } from '../../chain/chain.service';
 import type { Relay, TicketKind } from '../../relay/relay.service';
-import { canTrade, type WalletOwner } from '../../wallet/wallet.service';
+import { provenWalletOf, type WalletOwner } from '../../wallet/wallet.service';
 import type { BotFundsRepository, DelegationRow } from './bot-funds.repository';
 import type { BotWallet } from './bot-wallet';
 
@@ -82,9 +82,7 @@ export function createDelegations(deps: {
 
   /** The connected Solana wallet that signs the delegation. */
   function walletOf(owner: WalletOwner): string {
-    if (!owner.solanaWalletAddress) throw new AppError('BOTS__WALLET_REQUIRED');
-    if (!canTrade(owner)) throw new AppError('WALLET__SOLANA_ONLY');
-    return owner.solanaWalletAddress;
+    return provenWalletOf(owner, 'BOTS__WALLET_REQUIRED');
   }
 
   /** Builds `instructions` for `wallet` to sign and registers them as the delegation's ticket. */

@@ -21,6 +21,7 @@ import { NO_METRICS } from '../live/bot-metrics';
 import type { BotFillRow, BotRunRow } from '../live/bot-runs.repository';
 import { seedOfRun } from '../live/bot-runner';
 import type { BotRunsService } from '../live/bot-runs.service';
+import { provenWalletOf, type WalletOwner } from '../../wallet/wallet.service';
 import type { MarketplaceRepository } from './marketplace.repository';
 
 /** Public bots the marketplace reads for one search (newest first), before filtering and sorting. */
@@ -32,12 +33,6 @@ const MAX_CREATORS_MATCHED = 500;
 const PCT = 2;
 
 type Query = z.output<typeof ZMarketplaceQuerySchema>;
-
-/** The account copying must have a wallet (part 2 §5: "Wallet Required"). */
-export interface Copier {
-  id: string;
-  solanaWalletAddress: string | null;
-}
 
 const round = (value: Dec, places = PCT) => value.toDecimalPlaces(places).toNumber();
 
@@ -83,6 +78,8 @@ export function createMarketplaceService(deps: {
     usersNamedLike(text: string, limit: number): Promise<string[]>;
   };
   backtest: (payload: BacktestTaskPayload) => Promise<TBacktestResult>;
+  /** A wallet's SOL on chain, in lamports (0 for an account that does not exist). */
+  lamportsOf: (walletAddress: string) => Promise<bigint>;
   now: () => Date;
 }) {
   async function listingsOf(rows: readonly BotRow[], viewerId: string): Promise<TMarketplaceBot[]> {
@@ -229,16 +226,22 @@ export function createMarketplaceService(deps: {
 
     /**
      * Copies a public bot into the caller's bots (strategy, config and code; private, stopped),
-     * linked to its origin; the origin's user_count counts each copier once.
+     * linked to its origin. The origin's user_count counts each copier once, ever — and only a
+     * copier whose proven wallet holds SOL on chain when copying: a wallet key costs nothing to
+     * make, an account on chain costs a transfer of at least the rent-exempt minimum, so a fresh
+     * throwaway wallet gets its copy but does not count.
      */
-    async copy(copier: Copier, id: string, toWire: (row: BotRow) => Promise<TBot>): Promise<TBot> {
+    async copy(copier: WalletOwner, id: string, toWire: (row: BotRow) => Promise<TBot>): Promise<TBot> {
       const origin = await deps.repo.findPublic(id);
       if (!origin) throw new AppError('BOTS__NOT_FOUND');
       if (origin.userId === copier.id) throw new AppError('MARKETPLACE__OWN_BOT');
-      if (!copier.solanaWalletAddress) throw new AppError('MARKETPLACE__WALLET_REQUIRED');
+      // Part 2 §5 "Wallet Required": a wallet the copier proved by signature, not a typed address.
+      const wallet = provenWalletOf(copier, 'MARKETPLACE__WALLET_REQUIRED');
       if (await deps.repo.copyOf(copier.id, origin.id)) throw new AppError('MARKETPLACE__ALREADY_COPIED');
       if ((await deps.bots.countOf(copier.id)) >= MAX_BOTS_PER_USER)
         throw new AppError('BOTS__LIMIT_REACHED');
+      // Read before anything is written: an RPC failure refuses the copy and changes nothing.
+      const counts = (await deps.lamportsOf(wallet)) > 0n;
       const copy = await deps.bots.insert({
         userId: copier.id,
         name: origin.name,
@@ -248,7 +251,7 @@ export function createMarketplaceService(deps: {
         isPublic: false,
         copiedFrom: origin.id,
       });
-      await deps.repo.recordCopier(origin.id, copier.id, deps.now());
+      if (counts) await deps.repo.recordCopier(origin.id, copier.id, deps.now());
       return toWire(copy);
     },
   };

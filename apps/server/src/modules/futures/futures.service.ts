@@ -2,6 +2,7 @@ import { address } from '@solana/kit';
 import {
   FUTURES_INIT_MIN_DEPOSIT_USDC,
   FUTURES_MIN_DEPOSIT_USDC,
+  parseFuturesDecimal,
   type TFuturesAccount,
   type TFuturesCollateralRequest,
   type TFuturesDeposit,
@@ -52,16 +53,10 @@ function asAppError(error: unknown): unknown {
   return error instanceof PerpError ? new AppError(PERP_ERRORS[error.code]) : error;
 }
 
-/** A number the user typed: finite and positive, or the given refusal. */
+/** A number the user typed: a plain decimal (no sign, exponent, hex or spaces) above 0, or the given refusal. */
 function positiveDecimal(input: number | string | undefined, refusal: ErrorCode): Dec {
-  if (input === undefined) throw new AppError(refusal);
-  let value: Dec;
-  try {
-    value = new Dec(typeof input === 'string' ? input.trim() : input);
-  } catch {
-    throw new AppError(refusal);
-  }
-  if (!value.isFinite() || value.lte(0)) throw new AppError(refusal);
+  const value = parseFuturesDecimal(input);
+  if (!value || value.lte(0)) throw new AppError(refusal);
   return value;
 }
 

@@ -759,166 +759,161 @@ const action = fc.oneof(
 );
 
 describe('PerpExchange properties', () => {
-  it(
-    'conserves value, never crosses its books, and covers bad debt — whatever the actors do',
-    { timeout: 120_000 },
-    () => {
-      const seen = { runs: 0, fills: 0, liquidations: 0, refusals: 0 };
-      fc.assert(
-        fc.property(fc.array(action, { minLength: 40, maxLength: 80 }), (actions) => {
-          seen.runs++;
-          const exchange = venue();
-          exchange.fundInsurance(USDC(10_000));
-          quote(exchange, 5_000n);
-          for (const actor of ACTORS) exchange.deposit(actor, USDC(1_000));
-          exchange.placeOrder({
-            account: 'maker',
-            market: 'BTC-PERP',
-            side: 'buy',
-            type: 'limit',
-            size: 200n,
-            price: USDC(59_990),
-            leverage: 10,
-            at: 0,
-          });
-          exchange.placeOrder({
-            account: 'maker',
-            market: 'BTC-PERP',
-            side: 'sell',
-            type: 'limit',
-            size: 200n,
-            price: USDC(60_010),
-            leverage: 10,
-            at: 0,
-          });
-          let vault = USDC(1_000_000) + USDC(10_000) + USDC(1_000) * BigInt(ACTORS.length);
-          let at = 0;
-          const liquidateAll = () => {
-            for (const id of exchange.liquidatable()) {
-              const result = exchange.liquidate(id, at);
-              seen.liquidations++;
-              const account = exchange.account(id);
-              // No collateral left negative once flat, unless every other account's was spent too.
-              if (account.positions.size === 0 && account.collateral < 0n) {
-                expect(exchange.insurance).toBe(0n);
-                expect(
-                  [...exchange.accounts.values()].filter((a) => a !== account && a.collateral > 0n),
-                ).toEqual([]);
-              }
-              expect(result.fee).toBeGreaterThanOrEqual(0n);
+  it('conserves value, never crosses its books, and covers bad debt — whatever the actors do', () => {
+    const seen = { runs: 0, fills: 0, liquidations: 0, refusals: 0 };
+    fc.assert(
+      fc.property(fc.array(action, { minLength: 40, maxLength: 80 }), (actions) => {
+        seen.runs++;
+        const exchange = venue();
+        exchange.fundInsurance(USDC(10_000));
+        quote(exchange, 5_000n);
+        for (const actor of ACTORS) exchange.deposit(actor, USDC(1_000));
+        exchange.placeOrder({
+          account: 'maker',
+          market: 'BTC-PERP',
+          side: 'buy',
+          type: 'limit',
+          size: 200n,
+          price: USDC(59_990),
+          leverage: 10,
+          at: 0,
+        });
+        exchange.placeOrder({
+          account: 'maker',
+          market: 'BTC-PERP',
+          side: 'sell',
+          type: 'limit',
+          size: 200n,
+          price: USDC(60_010),
+          leverage: 10,
+          at: 0,
+        });
+        let vault = USDC(1_000_000) + USDC(10_000) + USDC(1_000) * BigInt(ACTORS.length);
+        let at = 0;
+        const liquidateAll = () => {
+          for (const id of exchange.liquidatable()) {
+            const result = exchange.liquidate(id, at);
+            seen.liquidations++;
+            const account = exchange.account(id);
+            // No collateral left negative once flat, unless every other account's was spent too.
+            if (account.positions.size === 0 && account.collateral < 0n) {
+              expect(exchange.insurance).toBe(0n);
+              expect(
+                [...exchange.accounts.values()].filter((a) => a !== account && a.collateral > 0n),
+              ).toEqual([]);
             }
-          };
-          for (const step of actions) {
-            at++;
-            const before = JSON.stringify(snapshotOf(exchange));
-            try {
-              switch (step.kind) {
-                case 'deposit':
-                  exchange.deposit(step.who, USDC(step.usdc));
-                  vault += USDC(step.usdc);
-                  break;
-                case 'withdraw': {
-                  const amount = USDC(step.usdc);
-                  exchange.withdraw(step.who, amount);
-                  vault -= amount;
-                  break;
-                }
-                case 'order': {
-                  const { oracle, spec } = exchange.market(step.market);
-                  const raw = oracle + (oracle * BigInt(step.offsetBps)) / 10_000n;
-                  const price = (raw / spec.tick) * spec.tick;
-                  const placed = exchange.placeOrder({
-                    account: step.who,
-                    market: step.market,
-                    side: step.side,
-                    type: step.type,
-                    size: step.size,
-                    price,
-                    leverage: step.leverage,
-                    reduceOnly: step.reduceOnly,
-                    postOnly: step.postOnly,
-                    at,
-                  });
-                  seen.fills += placed.fills.length;
-                  break;
-                }
-                case 'leveraged': {
-                  const { oracle, spec } = exchange.market(step.market);
-                  const equity = exchange.equityOf(exchange.account(step.who));
-                  const size =
-                    ((equity > 0n ? equity : 0n) * 50n * 10n ** BigInt(spec.sizeDecimals)) / oracle;
-                  const placed = exchange.placeOrder({
-                    account: step.who,
-                    market: step.market,
-                    side: step.side,
-                    type: 'market',
-                    size,
-                    leverage: 75,
-                    at,
-                  });
-                  seen.fills += placed.fills.length;
-                  break;
-                }
-                case 'cancel':
-                  exchange.cancelOrder(step.who, step.id);
-                  break;
-                case 'oracle': {
-                  const { oracle, spec } = exchange.market(step.market);
-                  const next = ((oracle + (oracle * BigInt(step.moveBps)) / 10_000n) / spec.tick) * spec.tick;
-                  exchange.setOracle(step.market, next);
-                  // The keeper liquidates on every oracle move.
-                  liquidateAll();
-                  break;
-                }
-                case 'funding': {
-                  const result = exchange.applyFunding(step.market, new Dec(step.rate).div(10_000), at);
-                  expect([...result.payments.values()].reduce((a, b) => a + b, 0n)).toBe(0n);
-                  break;
-                }
-                case 'liquidate':
-                  liquidateAll();
-                  break;
-                case 'wash': {
-                  const played = playWash(exchange, { ...step, at });
-                  seen.fills += played.fills.length;
-                  seen.refusals += played.refusals;
-                  break;
-                }
-              }
-            } catch (error) {
-              if (!(error instanceof PerpError)) throw error;
-              seen.refusals++;
-              // A refusal changes nothing.
-              expect(JSON.stringify(snapshotOf(exchange))).toBe(before);
-            }
-            // The vault holds exactly what the venue owes.
-            expect(exchange.totalValue()).toBe(vault);
-            expect(exchange.insurance).toBeGreaterThanOrEqual(0n);
-            for (const [symbol, market] of exchange.markets) {
-              let net = 0n;
-              for (const account of exchange.accounts.values())
-                net += account.positions.get(symbol)?.size ?? 0n;
-              expect(net).toBe(0n);
-              const bid = market.book.bestPrice('buy');
-              const ask = market.book.bestPrice('sell');
-              if (bid !== undefined && ask !== undefined) expect(bid < ask).toBe(true);
-            }
-            for (const account of exchange.accounts.values()) {
-              // Withdrawals never take collateral below zero, and order margin matches the open orders.
-              let held = 0n;
-              for (const id of account.orders) held += exchange.orderMarginOf(exchange.findOrder(id)!);
-              expect(account.orderMargin).toBe(held);
-            }
+            expect(result.fee).toBeGreaterThanOrEqual(0n);
           }
-        }),
-        { numRuns: 300 },
-      );
-      // The actions reach the interesting paths (counted over a fixed sample, so this cannot pass vacuously).
-      expect(seen.fills).toBeGreaterThan(100);
-      expect(seen.liquidations).toBeGreaterThan(0);
-      expect(seen.refusals).toBeGreaterThan(100);
-    },
-  );
+        };
+        for (const step of actions) {
+          at++;
+          const before = JSON.stringify(snapshotOf(exchange));
+          try {
+            switch (step.kind) {
+              case 'deposit':
+                exchange.deposit(step.who, USDC(step.usdc));
+                vault += USDC(step.usdc);
+                break;
+              case 'withdraw': {
+                const amount = USDC(step.usdc);
+                exchange.withdraw(step.who, amount);
+                vault -= amount;
+                break;
+              }
+              case 'order': {
+                const { oracle, spec } = exchange.market(step.market);
+                const raw = oracle + (oracle * BigInt(step.offsetBps)) / 10_000n;
+                const price = (raw / spec.tick) * spec.tick;
+                const placed = exchange.placeOrder({
+                  account: step.who,
+                  market: step.market,
+                  side: step.side,
+                  type: step.type,
+                  size: step.size,
+                  price,
+                  leverage: step.leverage,
+                  reduceOnly: step.reduceOnly,
+                  postOnly: step.postOnly,
+                  at,
+                });
+                seen.fills += placed.fills.length;
+                break;
+              }
+              case 'leveraged': {
+                const { oracle, spec } = exchange.market(step.market);
+                const equity = exchange.equityOf(exchange.account(step.who));
+                const size = ((equity > 0n ? equity : 0n) * 50n * 10n ** BigInt(spec.sizeDecimals)) / oracle;
+                const placed = exchange.placeOrder({
+                  account: step.who,
+                  market: step.market,
+                  side: step.side,
+                  type: 'market',
+                  size,
+                  leverage: 75,
+                  at,
+                });
+                seen.fills += placed.fills.length;
+                break;
+              }
+              case 'cancel':
+                exchange.cancelOrder(step.who, step.id);
+                break;
+              case 'oracle': {
+                const { oracle, spec } = exchange.market(step.market);
+                const next = ((oracle + (oracle * BigInt(step.moveBps)) / 10_000n) / spec.tick) * spec.tick;
+                exchange.setOracle(step.market, next);
+                // The keeper liquidates on every oracle move.
+                liquidateAll();
+                break;
+              }
+              case 'funding': {
+                const result = exchange.applyFunding(step.market, new Dec(step.rate).div(10_000), at);
+                expect([...result.payments.values()].reduce((a, b) => a + b, 0n)).toBe(0n);
+                break;
+              }
+              case 'liquidate':
+                liquidateAll();
+                break;
+              case 'wash': {
+                const played = playWash(exchange, { ...step, at });
+                seen.fills += played.fills.length;
+                seen.refusals += played.refusals;
+                break;
+              }
+            }
+          } catch (error) {
+            if (!(error instanceof PerpError)) throw error;
+            seen.refusals++;
+            // A refusal changes nothing.
+            expect(JSON.stringify(snapshotOf(exchange))).toBe(before);
+          }
+          // The vault holds exactly what the venue owes.
+          expect(exchange.totalValue()).toBe(vault);
+          expect(exchange.insurance).toBeGreaterThanOrEqual(0n);
+          for (const [symbol, market] of exchange.markets) {
+            let net = 0n;
+            for (const account of exchange.accounts.values())
+              net += account.positions.get(symbol)?.size ?? 0n;
+            expect(net).toBe(0n);
+            const bid = market.book.bestPrice('buy');
+            const ask = market.book.bestPrice('sell');
+            if (bid !== undefined && ask !== undefined) expect(bid < ask).toBe(true);
+          }
+          for (const account of exchange.accounts.values()) {
+            // Withdrawals never take collateral below zero, and order margin matches the open orders.
+            let held = 0n;
+            for (const id of account.orders) held += exchange.orderMarginOf(exchange.findOrder(id)!);
+            expect(account.orderMargin).toBe(held);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // The actions reach the interesting paths (counted over a fixed sample, so this cannot pass vacuously).
+    expect(seen.fills).toBeGreaterThan(100);
+    expect(seen.liquidations).toBeGreaterThan(0);
+    expect(seen.refusals).toBeGreaterThan(100);
+  }, 120_000);
 });
 
 // ── Properties: a colluding pair against the venue, the insurance fund and a bystander ────────

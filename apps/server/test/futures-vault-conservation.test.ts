@@ -59,7 +59,9 @@ const step = fc.oneof(
   }),
   fc.record({
     kind: fc.constant('adversary' as const),
-    trick: fc.constantFrom('overdraw', 'cancel', 'replay'),
+    trick: fc.constantFrom('overdraw', 'cancel', 'replay', 'wash'),
+    /** Where a wash trade is priced, as a multiple of the oracle. */
+    factor: fc.constantFrom(2, 0.5, 1.5, 1.07, 0.93),
   }),
 );
 
@@ -192,6 +194,34 @@ describe('futures vault conservation on the embedded cluster', () => {
                 const open = orders.find((order) => order.status === 'Open');
                 if (open)
                   expect((await post(`/api/futures/orders/${open.id}/cancel`, mallory)).status).toBe(404);
+              } else if (action.trick === 'wash') {
+                // Mallory and a colluder trade with each other away from the oracle: one rests, the
+                // other takes at 100x. Past the 8% band the taker is refused; inside it, the
+                // taker's margin pays for the price it gives away.
+                const oracle = Number((await venue().ledger.read()).market('SOL-PERP').oracle) / 1e6;
+                const price = (oracle * action.factor).toFixed(2);
+                const up = action.factor > 1;
+                const rest = await post<{ order: { id: string } }>('/api/futures/order', users[1]!, {
+                  symbol: 'SOL-PERP',
+                  side: up ? 'Short' : 'Long',
+                  order_type: 'Limit',
+                  amount: '1',
+                  price,
+                  leverage: 50,
+                });
+                const take = await post('/api/futures/order', mallory, {
+                  symbol: 'SOL-PERP',
+                  side: up ? 'Long' : 'Short',
+                  order_type: 'Limit',
+                  amount: '1.5',
+                  price,
+                  leverage: 100,
+                  ioc: true,
+                });
+                if (Math.abs(action.factor - 1) > 0.1)
+                  expect(take.body.code).toBe('FUTURES__PRICE_OUT_OF_BAND');
+                if (rest.status === 200)
+                  await post(`/api/futures/orders/${rest.body.data.order.id}/cancel`, users[1]!);
               } else if (replayable.length > 0) {
                 // A deposit transaction already executed: executing it again credits nothing twice.
                 await post('/api/trading/execute-signed-transaction', mallory, {

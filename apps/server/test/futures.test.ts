@@ -263,6 +263,82 @@ describe('perpetual futures on the embedded cluster', () => {
     expect(await account(alice)).toEqual(before);
   });
 
+  it('reads every futures amount, price and size as a plain decimal only: no hex, exponent, sign, spaces or words', async () => {
+    const before = await account(alice);
+    const held = await usdcOf(alice.wallet.address);
+    const oracle = (await get<TFuturesMarket>('/api/futures/market/SOL-PERP')).body.data.oracle_price;
+    const order = {
+      symbol: 'SOL-PERP',
+      side: 'Long',
+      order_type: 'Limit',
+      amount: '0.1',
+      price: oracle,
+      leverage: 10,
+    };
+    // "0x10" used to read as 16 and "1e3" as 1000.
+    for (const bad of ['0x10', '1e3', ' 5', '-1', 'Infinity', '5 ', '+5', '1,000', '0b1', '']) {
+      const cases: [string, object, string][] = [
+        ['/api/futures/order', { ...order, amount: bad }, 'FUTURES__AMOUNT_OR_PRICE_INVALID'],
+        ['/api/futures/order', { ...order, price: bad }, 'FUTURES__AMOUNT_OR_PRICE_INVALID'],
+        ['/api/futures/collateral/deposit', { amount: bad }, 'FUTURES__DEPOSIT_INVALID'],
+        ['/api/futures/collateral/withdraw', { amount: bad }, 'FUTURES__WITHDRAW_INVALID'],
+      ];
+      for (const [url, payload, code] of cases) {
+        const answer = await post(url, alice, payload);
+        expect(answer.status, `${url} ${JSON.stringify(payload)}`).toBe(400);
+        // An empty field is a missing one ("Enter amount and price"), refused by the schema.
+        expect(answer.body.code, JSON.stringify(answer.body)).toBe(
+          bad === '' ? 'VALIDATION__INVALID_INPUT' : code,
+        );
+      }
+      for (const field of ['size', 'price', 'margin']) {
+        const saved = await post('/api/futures/save-trade', alice, {
+          symbol: 'SOL-PERP',
+          side: 'long',
+          size: '0.5',
+          price: '150',
+          leverage: 10,
+          [field]: bad,
+        });
+        expect(saved.status, `${field}: ${bad}`).toBe(400);
+      }
+    }
+    expect((await post('/api/futures/order', alice, { ...order, amount: '0x10' })).body.error).toBe(
+      'Amount/Price invalid',
+    );
+    // Plain decimals, with or without a leading zero or a trailing point, still read.
+    for (const good of ['.5', '0.50', '5.', '10']) {
+      const built = await post('/api/futures/collateral/deposit', alice, { amount: good });
+      expect(built.status, good).toBe(200);
+    }
+    expect(await account(alice)).toMatchObject({
+      collateral: before.collateral,
+      open_orders: before.open_orders,
+    });
+    expect(await usdcOf(alice.wallet.address)).toBe(held);
+  });
+
+  it('refuses a limit priced more than 8% past the oracle on the side it trades (a wash trade’s first step)', async () => {
+    const before = await account(bob);
+    const oracle = Number((await get<TFuturesMarket>('/api/futures/market/SOL-PERP')).body.data.oracle_price);
+    const order = { symbol: 'SOL-PERP', order_type: 'Limit', amount: '0.1', leverage: 100 };
+    for (const [side, price] of [
+      ['Long', (oracle * 2).toFixed(2)],
+      ['Long', (oracle * 1.09).toFixed(2)],
+      ['Short', (oracle * 0.5).toFixed(2)],
+      ['Short', (oracle * 0.91).toFixed(2)],
+    ] as const) {
+      const answer = await post('/api/futures/order', bob, { ...order, side, price });
+      expect(answer.status, `${side} ${price}`).toBe(400);
+      expect(answer.body).toMatchObject({
+        code: 'FUTURES__PRICE_OUT_OF_BAND',
+        error:
+          'Order failed: a Long’s limit price may be at most 8% above the oracle price, a Short’s at most 8% below it',
+      });
+    }
+    expect(await account(bob)).toEqual(before);
+  });
+
   it('opens a 10x SOL long at the market, with its liquidation price, and closes it with PnL', async () => {
     const market = (await get<TFuturesMarket>('/api/futures/market/SOL-PERP')).body.data;
     const amount = Number((400 / Number(market.oracle_price)).toFixed(3));

@@ -269,6 +269,11 @@ export const ERRORS = {
   FUTURES__MARKET_UNSUPPORTED: { status: 404, message: 'This pair has no perpetual market' },
   FUTURES__AMOUNT_AND_PRICE_REQUIRED: { status: 400, message: 'Enter amount and price' },
   FUTURES__AMOUNT_OR_PRICE_INVALID: { status: 400, message: 'Amount/Price invalid' },
+  FUTURES__PRICE_OUT_OF_BAND: {
+    status: 400,
+    message:
+      'Order failed: a Long’s limit price may be at most 8% above the oracle price, a Short’s at most 8% below it',
+  },
   FUTURES__BELOW_MIN_ORDER_SIZE: {
     status: 400,
     message: 'Order failed: the amount is below the market’s minimum order size',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { VALIDATION_MESSAGES } from '../errors/messages';
 import { LEVERAGE_MAX, LEVERAGE_MIN } from '../rules/constants';
+import { SpecDecimal } from '../rules/decimal';
 
 // Perpetual futures (part 2 §2 Future, §3 futures saved trade and collateral payload, §5 futures
 // order and deposit rules, §7 Futures calls, §9 constants). Prices, sizes and USDC amounts travel
@@ -14,10 +15,44 @@ export const FUTURES_SIDES = ['Long', 'Short'] as const;
 export const FUTURES_ORDER_TYPES = ['Market', 'Limit'] as const;
 export const FUTURES_ORDER_STATUSES = ['Open', 'Filled', 'PartiallyFilled', 'Cancelled'] as const;
 
-/** A number the user typed, as a JSON number or a decimal string. */
-const ZAmountInput = z.union([z.number(), z.string().trim().min(1)], {
-  message: VALIDATION_MESSAGES.futuresAmountAndPriceRequired,
-});
+/**
+ * How a futures amount, price or size is written as a string: unsigned plain decimal digits with an
+ * optional point ("12", "0.5", ".5", "5."), at most 30 digits either side — no sign, exponent, hex
+ * prefix, spaces or words, which a decimal parser would otherwise read ("0x10" as 16, "1e3" as 1000).
+ */
+export const FUTURES_DECIMAL_PATTERN = /^(?:\d{1,30}(?:\.\d{0,30})?|\.\d{1,30})$/;
+
+/**
+ * A futures amount, price or size: a finite JSON number, or a string in
+ * {@link FUTURES_DECIMAL_PATTERN}; null for anything else.
+ *
+ * @example
+ * parseFuturesDecimal('0.5')?.toString(); // '0.5'
+ * parseFuturesDecimal('0x10');            // null
+ */
+export function parseFuturesDecimal(input: unknown): SpecDecimal | null {
+  if (typeof input === 'number') return Number.isFinite(input) ? new SpecDecimal(input) : null;
+  if (typeof input !== 'string' || !FUTURES_DECIMAL_PATTERN.test(input)) return null;
+  return new SpecDecimal(input);
+}
+
+/**
+ * A number the user typed, as a JSON number or a decimal string (the route reads it with
+ * {@link parseFuturesDecimal}, refusing anything else with its own message).
+ */
+const ZAmountInput = z.union(
+  [
+    z.number(),
+    z.string().refine((text) => text.trim() !== '', VALIDATION_MESSAGES.futuresAmountAndPriceRequired),
+  ],
+  { message: VALIDATION_MESSAGES.futuresAmountAndPriceRequired },
+);
+
+/** A number a record carries (saved trades, the advisory exit price): a finite number or a decimal string. */
+const ZRecordedDecimal = z.union([
+  z.number().finite(),
+  z.string().regex(FUTURES_DECIMAL_PATTERN, { message: 'Amount/Price invalid' }),
+]);
 
 /** POST /futures/order. `amount` is in the base token (SOL for SOL-PERP). */
 export const ZFuturesOrderRequestSchema = z.object({
@@ -54,7 +89,7 @@ export type TFuturesCollateralRequest = z.infer<typeof ZFuturesCollateralRequest
 /** POST /futures/position/close: `exit_price` is advisory (the close trades at the book, within 8 % of the oracle). */
 export const ZFuturesCloseRequestSchema = z.object({
   position_id: z.string({ message: 'position_id is required' }).trim().min(1).max(64),
-  exit_price: z.union([z.number(), z.string()]).optional(),
+  exit_price: ZRecordedDecimal.optional(),
 });
 
 /** DELETE-like cancel: POST /futures/orders/{id}/cancel. */
@@ -250,10 +285,10 @@ export const ZFuturesClosePositionResultSchema = z.object({
 export const ZFuturesSavedTradeSchema = z.object({
   symbol: z.string().trim().min(1).max(32),
   side: z.string().trim().min(1).max(16),
-  size: z.union([z.number(), z.string().max(40)]),
-  price: z.union([z.number(), z.string().max(40)]),
+  size: ZRecordedDecimal,
+  price: ZRecordedDecimal,
   leverage: z.number().int().min(LEVERAGE_MIN).max(LEVERAGE_MAX),
-  margin: z.union([z.number(), z.string().max(40)]).optional(),
+  margin: ZRecordedDecimal.optional(),
   drift_trade_id: z.string().max(128).nullish(),
   drift_user_account: z.string().max(64).nullish(),
   drift_market_index: z.number().int().min(0).max(10_000).nullish(),

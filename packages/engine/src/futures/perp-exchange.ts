@@ -3,6 +3,7 @@ import { OrderBook, type RestingOrder } from './order-book';
 import {
   allocate,
   BPS,
+  ceilDiv,
   crossLiquidationPrice,
   feeOf,
   initialMargin,
@@ -11,6 +12,7 @@ import {
   PERP_LIQUIDATION_FEE_BPS,
   PERP_MAKER_FEE_BPS,
   PERP_MAX_SLIPPAGE_BPS,
+  PERP_PRICE_BAND_BPS,
   PERP_TAKER_FEE_BPS,
   type PerpSide,
 } from './perp-math';
@@ -34,6 +36,7 @@ export type PerpErrorCode =
   | 'SIZE_INVALID'
   | 'SIZE_BELOW_MIN'
   | 'PRICE_INVALID'
+  | 'PRICE_OUT_OF_BAND'
   | 'LEVERAGE_INVALID'
   | 'INSUFFICIENT_MARGIN'
   | 'POST_ONLY_WOULD_CROSS'
@@ -143,6 +146,8 @@ export interface FundingResult {
 
 interface MarketState {
   readonly spec: PerpMarketSpec;
+  /** 10^sizeDecimals: lots per token. */
+  readonly scale: bigint;
   readonly book: OrderBook;
   /** The oracle price (the market feed), in USDC base units per token; margins and PnL are marked to it. */
   oracle: bigint;
@@ -173,11 +178,14 @@ export class PerpExchange {
   nextOrderId = 1;
   /** Which market each open order rests in. */
   private readonly orderMarkets = new Map<number, string>();
+  /** Set when matching stopped because the taker's next fill would have broken its margin. */
+  private takerHalted = false;
 
   constructor(specs: readonly PerpMarketSpec[]) {
     for (const spec of specs) {
       this.markets.set(spec.symbol, {
         spec,
+        scale: pow10(spec.sizeDecimals),
         book: new OrderBook(),
         oracle: 0n,
         lastPrice: null,
@@ -366,6 +374,7 @@ export class PerpExchange {
     const orderId = this.nextOrderId++;
     const fills: PerpFill[] = [];
     const cancelled: number[] = [];
+    this.takerHalted = false;
     let remaining = this.matchAgainstBook(
       market,
       account,
@@ -377,6 +386,9 @@ export class PerpExchange {
       false,
       fills,
       cancelled,
+      // checkMargin already held the order to its initial margin after the fill; a reduce-only
+      // order skips it and is guarded fill by fill instead.
+      input.reduceOnly === true,
     );
     if (input.reduceOnly) {
       const after = account.positions.get(input.market);
@@ -384,7 +396,8 @@ export class PerpExchange {
       if (remaining > reducible) remaining = reducible;
     }
     let resting = 0n;
-    if (remaining > 0n && input.type === 'limit' && !input.ioc) {
+    // What a halted taker did not fill is dropped: resting it would cross the book.
+    if (remaining > 0n && input.type === 'limit' && !input.ioc && !this.takerHalted) {
       this.rest(account, {
         id: orderId,
         market: input.market,
@@ -470,6 +483,7 @@ export class PerpExchange {
         true,
         result.fills,
         result.cancelled,
+        false,
       );
       for (const fill of result.fills.slice(before)) closedNotional += fill.notional;
     }
@@ -552,25 +566,77 @@ export class PerpExchange {
     if (price <= 0n || price % market.spec.tick !== 0n) {
       throw new PerpError('PRICE_INVALID', 'Amount/Price invalid');
     }
+    // As Hyperliquid refuses an order priced too far from its reference (oracle) price: a limit
+    // that trades at once takes no worse a price than a market order could.
+    const band = (market.oracle * PERP_PRICE_BAND_BPS) / BPS;
+    if (input.side === 'buy' ? price > market.oracle + band : price < market.oracle - band) {
+      throw new PerpError('PRICE_OUT_OF_BAND', PRICE_BAND_MESSAGE);
+    }
     return price;
   }
 
-  /** Refuses an order whose added exposure the account's equity cannot margin (fees included). */
-  private checkMargin(account: PerpAccount, input: PlaceOrderInput, size: bigint, limit: bigint): void {
-    const { spec } = this.markets.get(input.market)!;
+  /**
+   * Refuses an order unless the account would still meet its initial margin after the order filled
+   * in full at `worst` (its limit, or a market order's sweep), marked to the oracle: a fill above
+   * the oracle for a buy (below it for a sell) loses the difference at once, so that loss and the
+   * fee come out of the equity first. Refused rather than trimmed: the trader gets the order asked
+   * for or a reason, never a silently smaller one.
+   */
+  private checkMargin(account: PerpAccount, input: PlaceOrderInput, size: bigint, worst: bigint): void {
+    const { spec, oracle, scale } = this.markets.get(input.market)!;
     const position = account.positions.get(input.market);
     const direction = input.side === 'buy' ? 1n : -1n;
     let added = size;
     if (position && sign(position.size) === -direction)
       added = size > abs(position.size) ? size - abs(position.size) : 0n;
-    const notional = notionalOf(size, limit, spec.sizeDecimals);
+    const notional = notionalOf(size, worst, spec.sizeDecimals);
+    const through = input.side === 'buy' ? worst - oracle : oracle - worst;
+    const markLoss = through > 0n ? ceilDiv(size * through, scale) : 0n;
     const required =
       this.initialRequirementOf(account, { market: input.market, leverage: input.leverage }) +
-      initialMargin(notionalOf(added, limit, spec.sizeDecimals), input.leverage) +
-      feeOf(notional, PERP_TAKER_FEE_BPS);
+      initialMargin(notionalOf(added, worst, spec.sizeDecimals), input.leverage) +
+      feeOf(notional, PERP_TAKER_FEE_BPS) +
+      markLoss;
     if (required > this.equityOf(account)) {
       throw new PerpError('INSUFFICIENT_MARGIN', 'Insufficient collateral for this order at this leverage');
     }
+  }
+
+  /** Equity less maintenance margin, marked to the oracle: negative when the account is liquidatable. */
+  private healthOf(account: PerpAccount): bigint {
+    let health = account.collateral;
+    for (const [symbol, position] of account.positions) {
+      const market = this.markets.get(symbol)!;
+      health +=
+        position.quote +
+        (position.size * market.oracle) / market.scale -
+        maintenanceAt(market, position.size);
+    }
+    return health;
+  }
+
+  /**
+   * What one side of a fill (`lots` signed, for `notional`, paying `fee`) changes the account's
+   * {@link healthOf} by: exactly, the same arithmetic after {@link applyFill}.
+   */
+  private healthChange(
+    market: MarketState,
+    account: PerpAccount,
+    lots: bigint,
+    notional: bigint,
+    fee: bigint,
+  ) {
+    const { oracle, scale } = market;
+    const held = account.positions.get(market.spec.symbol)?.size ?? 0n;
+    const next = held + lots;
+    return (
+      (lots > 0n ? -notional : notional) -
+      fee +
+      (next * oracle) / scale -
+      (held * oracle) / scale -
+      maintenanceAt(market, next) +
+      maintenanceAt(market, held)
+    );
   }
 
   private matchAgainstBook(
@@ -584,13 +650,20 @@ export class PerpExchange {
     liquidation: boolean,
     fills: PerpFill[],
     cancelled: number[],
+    guardTaker: boolean,
   ): bigint {
-    const { book, spec } = market;
+    const { book, spec, oracle } = market;
     const opposite: PerpSide = side === 'buy' ? 'sell' : 'buy';
+    let band = -1n;
+    // The taker's health, once a fill lowers it (kept up to date fill by fill from then on).
+    let takerHealth: bigint | undefined;
     let remaining = size;
     while (remaining > 0n) {
       const maker = book.best(opposite);
       if (!maker || (side === 'buy' ? maker.price > limit : maker.price < limit)) break;
+      // As Drift bounds every fill by the oracle: none more than the band above or below it,
+      // whichever side rests (an order the oracle has moved away from cannot be filled; it goes).
+      if (band < 0n) band = (oracle * PERP_PRICE_BAND_BPS) / BPS;
       const makerAccount = this.accounts.get(maker.account)!;
       let makerLots = maker.remaining;
       if (maker.reduceOnly) {
@@ -598,17 +671,41 @@ export class PerpExchange {
         const reducible = held && sign(held.size) === (maker.side === 'buy' ? -1n : 1n) ? abs(held.size) : 0n;
         if (reducible < makerLots) makerLots = reducible;
       }
-      if (maker.account === taker.id || makerLots === 0n) {
-        // Self-trade prevention (the resting order goes), or a reduce-only order with nothing left to reduce.
-        this.unrest(makerAccount, maker);
-        cancelled.push(maker.id);
-        continue;
-      }
       const lots = remaining < makerLots ? remaining : makerLots;
       const notional = notionalOf(lots, maker.price, spec.sizeDecimals);
       const takerFee = feeOf(notional, PERP_TAKER_FEE_BPS);
       const makerFee = feeOf(notional, PERP_MAKER_FEE_BPS);
       const takerSigned = side === 'buy' ? lots : -lots;
+      // No fill may take either side below maintenance at the oracle (or, for an account already
+      // there, make it worse): the maker's order goes, the taker stops.
+      let makerChange = 0n;
+      if (
+        maker.account === taker.id ||
+        makerLots === 0n ||
+        maker.price > oracle + band ||
+        maker.price < oracle - band ||
+        ((makerChange = this.healthChange(market, makerAccount, -takerSigned, notional, makerFee)) < 0n &&
+          this.healthOf(makerAccount) + makerChange < 0n)
+      ) {
+        // Self-trade prevention (the resting order goes), a reduce-only order with nothing left to
+        // reduce, or an order that can no longer be filled: outside the band, or past what its
+        // owner's margin carries.
+        this.unrest(makerAccount, maker);
+        cancelled.push(maker.id);
+        continue;
+      }
+      // (A liquidation closes at what the book gives: the insurance fund covers what that costs.)
+      if (guardTaker) {
+        const change = this.healthChange(market, taker, takerSigned, notional, takerFee);
+        if (change < 0n && takerHealth === undefined) takerHealth = this.healthOf(taker);
+        if (takerHealth !== undefined) {
+          if (change < 0n && takerHealth + change < 0n) {
+            this.takerHalted = true;
+            break;
+          }
+          takerHealth += change;
+        }
+      }
       const takerRealized = this.applyFill(market, taker, takerSigned, notional, takerFee);
       const makerRealized = this.applyFill(market, makerAccount, -takerSigned, notional, makerFee);
       const heldBefore = this.orderMarginOf(maker);
@@ -721,6 +818,13 @@ export class PerpExchange {
     return deficit;
   }
 }
+
+/** {@link maintenanceMargin} of `lots` at the oracle, without recomputing the market's scale. */
+function maintenanceAt(market: MarketState, lots: bigint): bigint {
+  return ceilDiv((abs(lots) * market.oracle) / market.scale, 2n * BigInt(market.spec.maxLeverage));
+}
+
+const PRICE_BAND_MESSAGE = `A limit price may be at most ${Number(PERP_PRICE_BAND_BPS) / 100}% above the oracle price to buy, or below it to sell`;
 
 function ceilToTick(price: bigint, tick: bigint): bigint {
   return ((price + tick - 1n) / tick) * tick;

@@ -15,6 +15,12 @@ export const PERP_MAKER_FEE_BPS = 4n;
 export const PERP_LIQUIDATION_FEE_BPS = 50n;
 /** Market orders (and liquidations) trade no further than 8 % from the oracle (spec §9 "max slippage"). */
 export const PERP_MAX_SLIPPAGE_BPS = 800n;
+/**
+ * A limit order may be priced at most this far past the oracle on the side it trades at once (a buy
+ * above, a sell below), and no fill is made past it: the bound market orders already have (§9 max
+ * slippage). The passive side is unbounded, so a resting bid far below the market stays possible.
+ */
+export const PERP_PRICE_BAND_BPS = PERP_MAX_SLIPPAGE_BPS;
 /** Funding is paid each hour; the hourly rate is capped at ±0.1 % (a 24th of the premium, as Drift). */
 export const PERP_FUNDING_INTERVAL_MS = 3_600_000;
 export const PERP_FUNDING_CAP = new Dec('0.001');

@@ -2,6 +2,7 @@ import { address } from '@solana/kit';
 import {
   FUTURES_INIT_MIN_DEPOSIT_USDC,
   FUTURES_MIN_DEPOSIT_USDC,
+  parseFuturesDecimal,
   type TFuturesAccount,
   type TFuturesCollateralRequest,
   type TFuturesDeposit,
@@ -36,6 +37,7 @@ const PERP_ERRORS: Record<PerpErrorCode, ErrorCode> = {
   SIZE_INVALID: 'FUTURES__AMOUNT_OR_PRICE_INVALID',
   SIZE_BELOW_MIN: 'FUTURES__BELOW_MIN_ORDER_SIZE',
   PRICE_INVALID: 'FUTURES__AMOUNT_OR_PRICE_INVALID',
+  PRICE_OUT_OF_BAND: 'FUTURES__PRICE_OUT_OF_BAND',
   LEVERAGE_INVALID: 'FUTURES__LEVERAGE_INVALID',
   INSUFFICIENT_MARGIN: 'FUTURES__INSUFFICIENT_MARGIN',
   POST_ONLY_WOULD_CROSS: 'FUTURES__POST_ONLY_WOULD_CROSS',
@@ -51,16 +53,10 @@ function asAppError(error: unknown): unknown {
   return error instanceof PerpError ? new AppError(PERP_ERRORS[error.code]) : error;
 }
 
-/** A number the user typed: finite and positive, or the given refusal. */
+/** A number the user typed: a plain decimal (no sign, exponent, hex or spaces) above 0, or the given refusal. */
 function positiveDecimal(input: number | string | undefined, refusal: ErrorCode): Dec {
-  if (input === undefined) throw new AppError(refusal);
-  let value: Dec;
-  try {
-    value = new Dec(typeof input === 'string' ? input.trim() : input);
-  } catch {
-    throw new AppError(refusal);
-  }
-  if (!value.isFinite() || value.lte(0)) throw new AppError(refusal);
+  const value = parseFuturesDecimal(input);
+  if (!value || value.lte(0)) throw new AppError(refusal);
   return value;
 }
 

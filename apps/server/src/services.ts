@@ -48,7 +48,11 @@ import { createJupiterVenue } from './modules/trading/venues/jupiter-venue';
 import { createLocalRfqVenue } from './modules/trading/venues/local-rfq-venue';
 import type { SpotVenue } from './modules/trading/venues/spot-venue';
 import { createWalletRepository } from './modules/wallet/wallet.repository';
-import { createWalletService, type WalletService } from './modules/wallet/wallet.service';
+import {
+  createWalletService,
+  type WalletService,
+  type WithdrawalLock,
+} from './modules/wallet/wallet.service';
 import { createBacktestPool } from './modules/bots/backtest-pool';
 import { createBacktestRunner } from './modules/bots/backtest-runner';
 import { backtestSubmitter, backtestTask } from './modules/bots/backtest-task';
@@ -353,6 +357,7 @@ async function createFutures(
     relay: Relay;
     market: MarketService;
     keys?: ClusterKeys;
+    withdrawalLock: WithdrawalLock;
   },
 ): Promise<{ perpVenue: PerpVenue; perpKeeper?: PerpKeeper }> {
   const { database, now, hub, chain, relay, market, keys } = deps;
@@ -442,6 +447,7 @@ async function createFutures(
     chain,
     relay,
     now,
+    withdrawalLock: deps.withdrawalLock,
     onEffect,
     syncMarket: (symbol) => syncMarket(symbol),
   });
@@ -479,10 +485,14 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     sessionTtlHours: config.sessionTtlHours,
     rememberMeTtlDays: config.rememberMeTtlDays,
     loginThrottle: config.loginThrottle,
+    walletChangeLockMs: config.walletChangeLockMs,
     now,
     log,
     onSessionsRevoked: (revocation) => hub.revokeSessions(revocation),
   });
+  // Money leaves (bot and futures withdrawals) for a newly linked wallet only once its lock ends.
+  const withdrawalLock: WithdrawalLock = (userId, address) =>
+    auth.withdrawalsLockedUntil(userId, address, now());
   const { marketData, market, holders, marketStream } = await startMarket(config, options, now, hub);
   const { cluster, keys, chain } = await startChain(config, { ...options, now });
   const { relay, trading, keeper, wallet } = await createTradingServices(config, options, {
@@ -529,6 +539,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     encryptionKey: walletEncryptionKey,
     now,
     onRevoked: (userId) => stopOnChainRuns(userId),
+    withdrawalLock,
   });
   const botRunner = createBotRunner({
     repo: botRunsRepo,
@@ -607,6 +618,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     relay,
     market,
     keys,
+    withdrawalLock,
   });
   if (config.jobs && perpKeeper) scheduler.singleton(perpKeeper.job());
   const ownsDatabase = !options.database;

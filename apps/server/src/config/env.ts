@@ -133,6 +133,9 @@ const ZConfigSchema = z
     LOGIN_FAILURES_WINDOW_MS: ZPositiveInt.default(900_000),
     LOGIN_BACKOFF_MAX_MS: ZPositiveInt.default(900_000),
     SESSION_TTL_HOURS: ZPositiveInt.default(24),
+    // After an account that had a Solana wallet links another, how long withdrawals to the new one
+    // are refused (a stolen session cannot link its own wallet and take the money at once).
+    WALLET_CHANGE_LOCK_MS: ZPositiveInt.default(86_400_000),
     REMEMBER_ME_TTL_DAYS: ZPositiveInt.default(30),
     WEB_DIST_DIR: z.string().min(1).optional(),
     TRUST_PROXY: ZTrustProxy,
@@ -213,6 +216,7 @@ const ZConfigSchema = z
       backoffMaxMs: raw.LOGIN_BACKOFF_MAX_MS,
     },
     sessionTtlHours: raw.SESSION_TTL_HOURS,
+    walletChangeLockMs: raw.WALLET_CHANGE_LOCK_MS,
     rememberMeTtlDays: raw.REMEMBER_ME_TTL_DAYS,
     webDistDir: raw.WEB_DIST_DIR ? path.resolve(raw.WEB_DIST_DIR) : undefined,
     trustProxy: raw.TRUST_PROXY,

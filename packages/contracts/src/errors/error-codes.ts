@@ -49,6 +49,12 @@ export const ERRORS = {
     message: 'This is a watch-only wallet. Connect a signing wallet (Phantom, Solflare) to trade.',
   },
 
+  WALLET__CHANGE_LOCKED: {
+    status: 403,
+    message:
+      'This wallet was linked recently: withdrawals to it are locked for a while after the payout wallet changes. Please try again later.',
+  },
+
   WALLET__WATCH_ONLY_ACCOUNT: {
     status: 403,
     message: 'A watch-only account cannot link wallets. Sign in with your wallet instead.',

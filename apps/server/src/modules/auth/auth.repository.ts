@@ -1,4 +1,4 @@
-import { and, eq, gt, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, ilike, inArray, isNull, like, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import type { LoginAttemptDecision, LoginThrottleState } from './login-throttle';
 import {
@@ -84,6 +84,48 @@ export function createAuthRepository(db: Db, now: () => Date) {
 
     async insertWalletIdentity(values: typeof walletIdentities.$inferInsert): Promise<void> {
       await db.insert(walletIdentities).values(values);
+    },
+
+    /**
+     * Links a wallet identity to an existing account. A Solana wallet joining an account that already
+     * has another Solana wallet changes where its money may go, so it gets `unlockAtIfChanged`; an
+     * account's first Solana wallet (or an EVM one) gets none. The user's row is locked meanwhile, so
+     * two links racing on one account cannot both count as its first.
+     */
+    async linkWalletIdentity(
+      values: Omit<typeof walletIdentities.$inferInsert, 'withdrawalsUnlockAt'>,
+      unlockAtIfChanged: Date,
+    ): Promise<{ withdrawalsUnlockAt: Date | null }> {
+      return db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, values.userId)).for('update');
+        const solana = values.walletKey.startsWith('solana:');
+        const [other] = solana
+          ? await tx
+              .select({ id: walletIdentities.id })
+              .from(walletIdentities)
+              .where(
+                and(
+                  eq(walletIdentities.userId, values.userId),
+                  like(walletIdentities.walletKey, 'solana:%'),
+                  ne(walletIdentities.walletKey, values.walletKey),
+                ),
+              )
+              .limit(1)
+          : [];
+        const withdrawalsUnlockAt = other ? unlockAtIfChanged : null;
+        await tx.insert(walletIdentities).values({ ...values, withdrawalsUnlockAt });
+        return { withdrawalsUnlockAt };
+      });
+    },
+
+    /** When withdrawals to the user's Solana wallet `address` open; null when they are open (or it is unknown). */
+    async withdrawalsUnlockAt(userId: string, address: string): Promise<Date | null> {
+      const [row] = await db
+        .select({ unlockAt: walletIdentities.withdrawalsUnlockAt })
+        .from(walletIdentities)
+        .where(and(eq(walletIdentities.userId, userId), eq(walletIdentities.walletKey, `solana:${address}`)))
+        .limit(1);
+      return row?.unlockAt ?? null;
     },
 
     async insertSession(values: typeof sessions.$inferInsert): Promise<void> {

@@ -146,6 +146,8 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
       tags,
       security: bearer,
       summary: 'Link a wallet to the signed-in account',
+      description:
+        'A Solana wallet linked to an account that already has another one receives no bot or futures withdrawal for WALLET_CHANGE_LOCK_MS (403 WALLET__CHANGE_LOCKED, with the unlock time), and the account is told by email. Linking a wallet it had before does not restart or add a lock.',
       body: ZConnectWalletRequestSchema,
       response: { 200: success(ZUserSchema) },
     },

@@ -10,6 +10,7 @@ import {
   type TUser,
 } from '@solterm/contracts';
 import { AppError } from '../../lib/app-error';
+import { utcText } from '../../lib/utc-time';
 import type { EmailService } from '../email/email.service';
 import { isUniqueViolation } from '../../db/errors';
 import type { AuthRepository, UserRow } from './auth.repository';
@@ -44,6 +45,8 @@ export interface AuthServiceDeps {
   rememberMeTtlDays: number;
   /** Failed sign-ins allowed per email before a growing, bounded delay (persisted, all processes). */
   loginThrottle: LoginThrottlePolicy;
+  /** How long withdrawals to a newly linked wallet are refused after the payout wallet changes. */
+  walletChangeLockMs: number;
   now: () => Date;
   log: FastifyBaseLogger;
   /** Told once sessions are revoked, so what acts for them elsewhere (open sockets) stops too. */
@@ -96,6 +99,29 @@ export function createAuthService(deps: AuthServiceDeps) {
       userAgent: meta.userAgent?.slice(0, 256) ?? null,
     });
     return { token: issued.token, user: toUserDto(user), expires_at: expiresAt.toISOString() };
+  }
+
+  /**
+   * Tells the account's owner a new payout wallet was linked and when withdrawals to it unlock, so a
+   * thief holding their session is found out before the lock ends. The link stands if mail fails.
+   */
+  async function noticeWalletChange(user: UserRow, address: string, unlockAt: Date): Promise<void> {
+    if (!user.email) return;
+    try {
+      await deps.email.send({
+        to: user.email,
+        subject: 'A new wallet was linked to your solterm account',
+        text: [
+          `Hello ${user.username},`,
+          '',
+          `A new wallet ${address} was linked to your solterm account at ${utcText(now())}; withdrawals to it unlock at ${utcText(unlockAt)}.`,
+          '',
+          'If it was you, there is nothing to do. If it was not, someone is using your account: reset your password now (this signs out every session) and connect your own wallet again before then.',
+        ].join('\n'),
+      });
+    } catch (error) {
+      deps.log.error({ err: error, userId: user.id }, 'could not send the new-wallet notice');
+    }
   }
 
   async function requireUser(userId: string): Promise<UserRow> {
@@ -169,6 +195,15 @@ export function createAuthService(deps: AuthServiceDeps) {
       const user = await repo.findUserById(verified.userId);
       if (!user) throw new AppError('AUTH__TOKEN_INVALID');
       return { user, sessionId: session.id, expiresAt: session.expiresAt };
+    },
+
+    /**
+     * When withdrawals to the user's Solana wallet `address` unlock, if it is still locked at `at`
+     * (it was linked to an account that already had another wallet, less than WALLET_CHANGE_LOCK_MS ago).
+     */
+    async withdrawalsLockedUntil(userId: string, address: string, at: Date): Promise<Date | null> {
+      const unlockAt = await repo.withdrawalsUnlockAt(userId, address);
+      return unlockAt && unlockAt.getTime() > at.getTime() ? unlockAt : null;
     },
 
     /** Public names of users (their usernames, never their emails), for listings others see. */
@@ -272,15 +307,20 @@ export function createAuthService(deps: AuthServiceDeps) {
       const proof = await proveWallet(request);
       const identity = await repo.findWalletIdentity(proof.walletKey);
       if (identity && identity.userId !== userId) throw new AppError('WALLET__ALREADY_LINKED');
+      // A wallet linked before keeps its lock (or none): linking it again neither restarts nor clears it.
+      let unlockAt: Date | null = null;
       if (!identity) {
         try {
-          await repo.insertWalletIdentity({
-            userId,
-            walletKey: proof.walletKey,
-            address: proof.address,
-            walletType: proof.walletType,
-            chainId: proof.chainId,
-          });
+          ({ withdrawalsUnlockAt: unlockAt } = await repo.linkWalletIdentity(
+            {
+              userId,
+              walletKey: proof.walletKey,
+              address: proof.address,
+              walletType: proof.walletType,
+              chainId: proof.chainId,
+            },
+            new Date(now().getTime() + deps.walletChangeLockMs),
+          ));
         } catch (error) {
           if (isUniqueViolation(error)) throw new AppError('WALLET__ALREADY_LINKED');
           throw error;
@@ -290,6 +330,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         solanaWalletAddress: proof.address,
         walletType: proof.walletType,
       });
+      if (unlockAt) await noticeWalletChange(updated, proof.address, unlockAt);
       return toUserDto(updated);
     },
 

@@ -36,6 +36,12 @@ export const walletIdentities = pgTable(
     address: text('address').notNull(),
     walletType: text('wallet_type').notNull(),
     chainId: text('chain_id'),
+    /**
+     * When money may first be withdrawn to this wallet: set when a Solana wallet is linked to an
+     * account that already had another one (the payout wallet changed), null for an account's first
+     * wallet. Linking the same wallet again keeps it, so it never restarts or clears the lock.
+     */
+    withdrawalsUnlockAt: timestamp('withdrawals_unlock_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (table) => [

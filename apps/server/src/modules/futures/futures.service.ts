@@ -18,7 +18,12 @@ import { AppError } from '../../lib/app-error';
 import { buildTransaction, type ChainService } from '../chain/chain.service';
 import type { Db } from '../../db/database';
 import type { Relay, TicketKind } from '../relay/relay.service';
-import { provenWalletOf, type WalletOwner } from '../wallet/wallet.service';
+import {
+  payoutWalletOf,
+  provenWalletOf,
+  type WalletOwner,
+  type WithdrawalLock,
+} from '../wallet/wallet.service';
 import type { FuturesRepository, RecordedEffect } from './futures.repository';
 import { MAKER_ACCOUNT, type PerpCommand } from './perp-commands';
 import type { Applied, PerpLedger } from './perp-ledger';
@@ -71,6 +76,8 @@ export interface FuturesServiceDeps {
   chain: ChainService;
   relay: Relay;
   now: () => Date;
+  /** Withdrawals to a wallet linked in place of another are refused for a while (auth's lock). */
+  withdrawalLock: WithdrawalLock;
   /** After a command committed: push books, trades and account updates. */
   onEffect: (effect: RecordedEffect) => void;
   /** Before an order or a close: bring the market's oracle and the maker's quotes up to the feed. */
@@ -259,11 +266,11 @@ export function createFuturesService(deps: FuturesServiceDeps) {
     /**
      * POST /futures/collateral/withdraw: debits free collateral (refused if the margin of open
      * positions and orders needs it), then the vault sends the USDC to the owner's wallet — the only
-     * destination. The signed transfer's signature is stored before sending, so a crash is resolved
+     * destination, and not while it is under the wallet-change lock. The signed transfer's signature is stored before sending, so a crash is resolved
      * from the chain; a transfer that cannot land is credited back.
      */
     async withdraw(owner: WalletOwner, request: TFuturesCollateralRequest) {
-      const wallet = walletOf(owner);
+      const wallet = await payoutWalletOf(owner, 'FUTURES__WALLET_REQUIRED', deps.withdrawalLock);
       const amount = positiveDecimal(request.amount, 'FUTURES__WITHDRAW_INVALID');
       const units = BigInt(amount.times(USDC_UNITS.toString()).toDecimalPlaces(0, Dec.ROUND_DOWN).toFixed());
       if (units <= 0n) throw new AppError('FUTURES__WITHDRAW_INVALID');

@@ -7,6 +7,7 @@ import {
   type ErrorCode,
 } from '@solterm/contracts';
 import { AppError } from '../../lib/app-error';
+import { utcText } from '../../lib/utc-time';
 
 /** What the wallet module needs to know about the signed-in user. */
 export interface WalletOwner {
@@ -82,6 +83,32 @@ export function provenWalletOf(owner: WalletOwner, missing: ErrorCode = 'WALLET_
   if (owner.isWatchOnly || owner.walletType === 'manual') throw new AppError('WALLET__WATCH_ONLY');
   if (!canTrade(owner)) throw new AppError('WALLET__SOLANA_ONLY');
   return owner.solanaWalletAddress;
+}
+
+/** When withdrawals to the user's wallet `address` unlock, if they are locked now; else null. */
+export type WithdrawalLock = (userId: string, address: string) => Promise<Date | null>;
+
+/**
+ * Where a withdrawal sends the user's money (bot funds, futures collateral): the proven wallet, unless
+ * it was linked to an account that already had another wallet less than WALLET_CHANGE_LOCK_MS ago —
+ * then WALLET__CHANGE_LOCKED (403) says when it unlocks, so a stolen session that links its own
+ * signed wallet cannot take the money before the owner, told by email, acts. Paths where the wallet
+ * itself signs (faucet, transfers, spot orders, delegations) need no lock: they move only its own money.
+ */
+export async function payoutWalletOf(
+  owner: WalletOwner,
+  missing: ErrorCode,
+  lockedUntil: WithdrawalLock,
+): Promise<string> {
+  const wallet = provenWalletOf(owner, missing);
+  const until = await lockedUntil(owner.id, wallet);
+  if (until) {
+    throw new AppError(
+      'WALLET__CHANGE_LOCKED',
+      `This wallet was linked to your account recently: withdrawals to it unlock at ${utcText(until)}. Until then they can go only to a wallet you linked earlier.`,
+    );
+  }
+  return wallet;
 }
 
 /** The wallet that signs faucet requests and transfers. */

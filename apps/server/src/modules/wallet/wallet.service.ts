@@ -27,7 +27,13 @@ import {
 } from './wallet-owner';
 import { createWalletTransfers } from './wallet-transfers';
 
-export { canTrade, provenWalletOf, type WalletOwner } from './wallet-owner';
+export {
+  canTrade,
+  payoutWalletOf,
+  provenWalletOf,
+  type WalletOwner,
+  type WithdrawalLock,
+} from './wallet-owner';
 
 export interface WalletServiceDeps extends WalletFaucetDeps {
   chain: ChainService;

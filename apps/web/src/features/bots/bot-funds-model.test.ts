@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { delegationAmountError, tokenWithdrawError, withdrawError } from './bot-funds-model';
+import {
+  botWithdrawFailureText,
+  delegationAmountError,
+  tokenWithdrawError,
+  withdrawError,
+} from './bot-funds-model';
 
 describe('delegationAmountError', () => {
   it('accepts 0.1 to 100 SOL and refuses the rest', () => {
@@ -36,5 +41,23 @@ describe('tokenWithdrawError', () => {
       'Insufficient bot balance. Available: 10 USDC, Requested: 11 USDC',
     );
     expect(tokenWithdrawError('10', 10, 'USDC')).toBeNull();
+  });
+});
+
+describe('botWithdrawFailureText', () => {
+  it('shows the server’s refusals as written and maps chain failures', () => {
+    const locked =
+      'This wallet was linked to your account recently: withdrawals to it unlock at 2026-01-16 12:00:30 UTC. Until then they can go only to a wallet you linked earlier.';
+    expect(botWithdrawFailureText('WALLET__CHANGE_LOCKED', locked)).toBe(locked);
+    expect(botWithdrawFailureText('WALLET__WATCH_ONLY', 'This is a watch-only wallet.')).toBe(
+      'This is a watch-only wallet.',
+    );
+    expect(botWithdrawFailureText('BOT__INSUFFICIENT', 'Insufficient bot balance')).toBe(
+      'Insufficient bot balance',
+    );
+    expect(botWithdrawFailureText('CHAIN__TRANSACTION_FAILED', 'custom program error: 0x1')).toBe(
+      'Insufficient funds for transaction fees. Try a smaller amount.',
+    );
+    expect(botWithdrawFailureText(undefined, 'something odd')).toBe('Failed to withdraw from bot');
   });
 });

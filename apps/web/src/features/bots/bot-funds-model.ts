@@ -3,6 +3,7 @@ import {
   BOT_WITHDRAW_MIN_SOL,
   DELEGATION_MAX_SOL,
   DELEGATION_MIN_SOL,
+  mapBotWithdrawError,
   SpecDecimal,
   VALIDATION_MESSAGES,
 } from '@solterm/contracts';
@@ -50,4 +51,13 @@ export function tokenWithdrawError(text: string, held: number, symbol: string): 
     return `Insufficient bot balance. Available: ${balance.toFixed()} ${symbol}, Requested: ${requested.toFixed()} ${symbol}`;
   }
   return null;
+}
+
+/**
+ * What a failed bot withdrawal shows: the server's own refusals (BOT__* rules, and WALLET__* ones
+ * such as a watch-only wallet or a newly linked wallet's lock with its unlock time) as the server
+ * wrote them; anything else (chain failures) mapped to the spec's withdrawal texts.
+ */
+export function botWithdrawFailureText(code: string | undefined, message: string): string {
+  return code?.startsWith('BOT__') || code?.startsWith('WALLET__') ? message : mapBotWithdrawError(message);
 }

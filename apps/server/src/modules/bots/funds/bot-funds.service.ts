@@ -7,7 +7,7 @@ import {
 } from '@solterm/contracts';
 import type { ChainService } from '../../chain/chain.service';
 import type { Relay } from '../../relay/relay.service';
-import { provenWalletOf, type WalletOwner } from '../../wallet/wallet.service';
+import { payoutWalletOf, type WalletOwner, type WithdrawalLock } from '../../wallet/wallet.service';
 import type { BotFundsRepository } from './bot-funds.repository';
 import { createBotWallet } from './bot-wallet';
 import { createDelegations } from './delegations';
@@ -20,6 +20,8 @@ export function createBotFundsService(deps: {
   encryptionKey: Uint8Array;
   now: () => Date;
   onRevoked: (userId: string) => Promise<void>;
+  /** Withdrawals to a wallet linked in place of another are refused for a while (auth's lock). */
+  withdrawalLock: WithdrawalLock;
 }) {
   const wallet = createBotWallet(deps);
   const delegations = createDelegations({ ...deps, wallet });
@@ -29,11 +31,15 @@ export function createBotFundsService(deps: {
     publicKey: (owner: { id: string }): Promise<string> => wallet.addressOf(owner.id),
     balance: (owner: WalletOwner): Promise<TBotBalance> => wallet.balance(owner),
     /**
-     * POST /bot/withdraw: only to a connected wallet the owner proved by signature — a typed
-     * ('manual') address, watch-only or EVM wallet is refused before the bot key is touched.
+     * POST /bot/withdraw: only to a connected wallet the owner proved by signature, and not while it
+     * is a newly linked one still under the wallet-change lock — a typed ('manual') address, watch-only
+     * or EVM wallet, or a locked one is refused before the bot key is touched.
      */
     async withdraw(owner: WalletOwner, amount: number, tokenMint?: string): Promise<TBotWithdrawResult> {
-      const payee = { id: owner.id, solanaWalletAddress: provenWalletOf(owner, 'BOTS__WALLET_REQUIRED') };
+      const payee = {
+        id: owner.id,
+        solanaWalletAddress: await payoutWalletOf(owner, 'BOTS__WALLET_REQUIRED', deps.withdrawalLock),
+      };
       return tokenMint === undefined || tokenMint === WRAPPED_SOL_MINT
         ? wallet.withdraw(payee, amount)
         : wallet.withdrawToken(payee, tokenMint, amount);

@@ -1,11 +1,6 @@
 import { useState } from 'react';
 import { Wallet } from 'lucide-react';
-import {
-  BOT_MESSAGES,
-  BOT_WITHDRAW_MIN_SOL,
-  mapBotWithdrawError,
-  WRAPPED_SOL_MINT,
-} from '@solterm/contracts';
+import { BOT_MESSAGES, BOT_WITHDRAW_MIN_SOL, WRAPPED_SOL_MINT } from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Modal } from '../../../components/ui/modal';
@@ -14,7 +9,7 @@ import { Select } from '../../../components/ui/select';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { notify } from '../../../lib/toast';
-import { tokenWithdrawError, withdrawError } from '../bot-funds-model';
+import { botWithdrawFailureText, tokenWithdrawError, withdrawError } from '../bot-funds-model';
 import { useBotBalance, useWithdrawFromBot } from '../use-bots';
 
 /** Withdraw from Bot (part 2 §5): SOL from the bot key back to the connected wallet. */
@@ -49,13 +44,8 @@ export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: (
       setAmount('');
       onClose();
     } catch (caught) {
-      // The server's own rule messages (BOT__*) are the spec's texts; chain failures are mapped.
       const message = getErrorMessage(caught, BOT_MESSAGES.withdrawFailed);
-      setError(
-        caught instanceof ApiError && caught.code?.startsWith('BOT__')
-          ? message
-          : mapBotWithdrawError(message),
-      );
+      setError(botWithdrawFailureText(caught instanceof ApiError ? caught.code : undefined, message));
     }
   }
 

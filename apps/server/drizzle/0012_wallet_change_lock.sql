@@ -1,0 +1,1 @@
+ALTER TABLE "wallet_identities" ADD COLUMN "withdrawals_unlock_at" timestamp with time zone;

@@ -650,6 +650,8 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
       await backtestPool.close();
       python.close();
       await sandboxes.js.close();
+      // Bots' passes end once their sandboxes are gone; none may still write after the database closes.
+      await botRunner.idle();
       await cluster?.close();
       await marketData.stop();
       await hub.stop();

@@ -257,7 +257,7 @@ describe('on-chain bot funds are conserved, with an adversary', () => {
               break;
             case 'candles':
               app.clock.advance(action.minutes * MINUTE);
-              await app.botRunner.job().run(new AbortController().signal);
+              await app.botRunner.pass();
               break;
             case 'withdraw': {
               const { status } = await post('/api/bot/withdraw', alice, { amount: action.amount });

@@ -57,7 +57,7 @@ describe('on-chain bots on the embedded cluster', () => {
     call<T>(app, { method: 'GET', url, headers: bearer(user.token) });
   const post = <T>(url: string, user: User, payload: object = {}) =>
     call<T>(app, { method: 'POST', url, payload, headers: bearer(user.token) });
-  const pass = () => app.botRunner.job().run(new AbortController().signal);
+  const pass = () => app.botRunner.pass();
   const lamports = async (address: string) => (await rpc<{ value: number }>('getBalance', [address])).value;
   const usdcOf = async (owner: string) => {
     const { value } = await rpc<{

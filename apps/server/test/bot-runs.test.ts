@@ -63,7 +63,7 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
     expect(status, JSON.stringify(body)).toBe(200);
     return body.data;
   };
-  const pass = () => app.botRunner.job().run(new AbortController().signal);
+  const pass = () => app.botRunner.pass();
   const fills = (botId: string) =>
     database.database.db.execute(
       `select seq, side, base_amount, quote_amount, pnl, reason, extract(epoch from time)::int as t
@@ -234,5 +234,86 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
     expect(first).toBeGreaterThan(0);
     expect(statuses.slice(first).every((status) => status === 429)).toBe(true);
     expect(statuses.slice(1, first).every((status) => status === 409)).toBe(true);
+  });
+
+  // Live JavaScript threads are shared fairly (js-live-thread.ts): what one user's code costs waits in
+  // their own queue, and each job's compute is capped by its own budget.
+  const lastCandles = async (botIds: string[]) =>
+    (
+      (await database.database.db.execute(
+        `select bot_id, status, last_candle from bot_runs where bot_id in (${botIds
+          .map((id) => `'${id}'`)
+          .join(', ')})`,
+      )) as unknown as { rows: { bot_id: string; status: string; last_candle: string | number | null }[] }
+    ).rows;
+
+  it('another user’s starts spinning as their code loads never make a start answer 500', async () => {
+    const mallory = (await registerUser(app)).token;
+    const victor = (await registerUser(app)).token;
+    const spinning = await createBot(mallory, {
+      name: 'Loads forever',
+      strategy_type: 'trend',
+      config: { ...SMA_1M.config, code: 'for (;;) {}\nfunction onCandle() { return null; }' },
+    });
+    const honest = await createBot(victor, {
+      name: 'Honest JS',
+      strategy_type: 'trend',
+      config: { ...SMA_1M.config, code: JAVASCRIPT_TEMPLATES.sma_crossover },
+    });
+    const answers = await Promise.all([
+      ...Array.from({ length: 8 }, () => post(`/api/bots/${spinning.bot_id}/start`, mallory)),
+      post(`/api/bots/${honest.bot_id}/start`, victor),
+    ]);
+    const victors = answers.pop()!;
+    expect(victors.status, JSON.stringify(victors.body)).toBe(200);
+    for (const answer of answers) {
+      expect(answer.status).toBe(422);
+      expect(answer.body.error).toBe('The strategy exceeded its CPU time limit of 0.25 s');
+    }
+    await post(`/api/bots/${honest.bot_id}/stop`, victor);
+  });
+
+  it('a user’s five busy JavaScript bots do not delay another user’s first candle', async () => {
+    const mallory = (await registerUser(app)).token;
+    const victor = (await registerUser(app)).token;
+    // Every candle computes for a while (under its 50 ms budget), warm-up included: Mallory's runs
+    // take seconds to rebuild, all of it in her own queue.
+    const busy = [];
+    for (let index = 0; index < 5; index += 1) {
+      busy.push(
+        await createBot(mallory, {
+          name: `Busy ${index}`,
+          strategy_type: 'trend',
+          config: {
+            ...SMA_1M.config,
+            code: 'function onCandle() {\n  let x = 0;\n  for (let i = 0; i < 20000; i += 1) x += i;\n  return null;\n}',
+          },
+        }),
+      );
+    }
+    const honest = await createBot(victor, {
+      name: 'Honest JS',
+      strategy_type: 'trend',
+      config: { ...SMA_1M.config, code: JAVASCRIPT_TEMPLATES.sma_crossover },
+    });
+    for (const bot of busy) expect((await post(`/api/bots/${bot.bot_id}/start`, mallory)).status).toBe(200);
+    expect((await post(`/api/bots/${honest.bot_id}/start`, victor)).status).toBe(200);
+    app.clock.advance(2 * MINUTE);
+    const passing = pass();
+    const busyIds = busy.map((bot) => bot.bot_id);
+    let [victors] = await lastCandles([honest.bot_id]);
+    while (victors!.status === 'running' && victors!.last_candle === null) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      [victors] = await lastCandles([honest.bot_id]);
+    }
+    // Victor's run evaluated its candles while Mallory's were still warming up.
+    const mallorys = await lastCandles(busyIds);
+    expect(victors!.status).toBe('running');
+    expect(mallorys.map((run) => [run.status, run.last_candle])).toEqual(
+      busyIds.map(() => ['running', null]),
+    );
+    for (const bot of busy) await post(`/api/bots/${bot.bot_id}/stop`, mallory);
+    await post(`/api/bots/${honest.bot_id}/stop`, victor);
+    await passing;
   });
 });

@@ -12,12 +12,14 @@ import {
 import {
   bearer,
   call,
+  captureRequestLogs,
   countRows,
   createClock,
   createTestApp,
   databaseTargets,
   openTestDatabase,
   registerUser,
+  type CapturedLog,
   type TestApp,
   type TestDatabase,
 } from './helpers/test-app';
@@ -37,6 +39,7 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
   let app: TestApp;
   let alice: string;
   let bob: string;
+  let logs: CapturedLog[];
 
   beforeAll(async () => {
     database = await openTestDatabase(target);
@@ -45,6 +48,7 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
       clock: createClock(NOW),
       env: { MARKET_SEED: 'bots-test', MARKET_TICK_MS: '3600000', BACKTEST_TIME_LIMIT_MS: '1500' },
     });
+    logs = captureRequestLogs(app);
     alice = (await registerUser(app)).token;
     bob = (await registerUser(app)).token;
   });
@@ -253,6 +257,35 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     });
     expect(thrown.status).toBe(422);
     expect(thrown.body.error).toMatch(/^Error: no [\d.]+ \(strategy\.js line 2\)$/);
+  });
+
+  it('clips a strategy’s huge error (JavaScript or Python) to 4 KiB in the answer and its log line', async () => {
+    const range = { start_date: '2025-12-01', end_date: '2025-12-31', initial_balance: 1000 };
+    const loud = await createBot(alice, {
+      name: 'Loud',
+      strategy_type: 'trend',
+      config: { ...SMA_BOT.config, code: "function onCandle() {\n  throw new Error('x'.repeat(20e6));\n}" },
+    });
+    const thrown = await post('/api/bots/backtest', alice, { ...range, bot_id: loud.bot_id });
+    expect(thrown.status).toBe(422);
+    expect(thrown.body.error.length).toBeLessThanOrEqual(4096);
+    expect(thrown.body.error).toMatch(/^Error: x+ … \(\d+ more characters\) \(strategy\.js line 2\)$/);
+    const loudPython = await createBot(alice, {
+      name: 'Loud Python',
+      strategy_type: 'trend',
+      config: {
+        ...SMA_BOT.config,
+        language: 'python',
+        code: "def on_candle(candle, ctx):\n    raise ValueError('y' * 100_000)\n",
+      },
+    });
+    const raised = await post('/api/bots/backtest', alice, { ...range, bot_id: loudPython.bot_id });
+    expect(raised.status).toBe(422);
+    expect(raised.body.error.length).toBeLessThanOrEqual(4096);
+    expect(raised.body.error).toMatch(/yyyy/);
+    const logged = logs.filter((line) => /xxxx|yyyy/.test(line.message));
+    expect(logged.length).toBe(2);
+    for (const line of logged) expect(line.message.length).toBeLessThanOrEqual(4096);
   });
 
   it('tells the owner, and only the owner, how far a long backtest has computed over /ws', async () => {

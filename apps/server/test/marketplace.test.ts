@@ -103,7 +103,7 @@ describe('the bot marketplace', () => {
     // It runs in paper mode for 90 minutes: the listing's figures are its fills'.
     expect((await post(`/api/bots/${trend.bot_id}/start`, author)).status).toBe(200);
     app.clock.advance(90 * MINUTE);
-    await app.botRunner.job().run(new AbortController().signal);
+    await app.botRunner.pass();
 
     const all = await market(copier);
     expect(all.bots.map((bot) => bot.bot_id).sort()).toEqual([trend.bot_id, scalper.bot_id].sort());
@@ -182,12 +182,12 @@ describe('the bot marketplace', () => {
     // (The clock stands 30 s into a minute: half a second past the first close, a backtest from the
     // run's start would begin less than a candle ago and is refused.)
     app.clock.advance(30_500);
-    await app.botRunner.job().run(new AbortController().signal);
+    await app.botRunner.pass();
     const early = await get<TMarketplaceBotDetail>(`/api/bots/marketplace/${flip.bot_id}`, copier);
     expect(early.status, JSON.stringify(early.body)).toBe(200);
     expect(early.body.data.drift).toBeNull();
     app.clock.advance(12 * MINUTE - 30_500);
-    await app.botRunner.job().run(new AbortController().signal);
+    await app.botRunner.pass();
     const { status, body } = await get<TMarketplaceBotDetail>(`/api/bots/marketplace/${flip.bot_id}`, copier);
     expect(status, JSON.stringify(body)).toBe(200);
     const detail = ZMarketplaceBotDetailSchema.parse(body.data);

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERRORS, type ErrorCode, type TApiFailure } from '@solterm/contracts';
 import { isAppError } from '../lib/app-error';
+import { clipMessage } from '../lib/clip-message';
 
 function failure(
   code: ErrorCode,
@@ -58,8 +59,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       );
     }
     if (isAppError(error)) {
-      request.log.info({ code: error.code }, error.message);
-      return reply.code(error.status).send(failure(error.code, error.message));
+      // A strategy's error (JavaScript or Python) carries a message of the user's size.
+      const message = clipMessage(error.message);
+      request.log.info({ code: error.code }, message);
+      return reply.code(error.status).send(failure(error.code, message));
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');

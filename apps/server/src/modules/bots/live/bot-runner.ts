@@ -10,6 +10,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { RecurringJob } from '../../../jobs/scheduler';
 import { isAppError } from '../../../lib/app-error';
+import { clipMessage } from '../../../lib/clip-message';
 import type { MarketService } from '../../market/market.service';
 import { resolveBotStrategy } from '../bot-strategy';
 import { timingOf } from './bot-metrics';
@@ -108,7 +109,7 @@ export function createBotRunner(deps: {
   /** The run as of its checkpoint: its strategy warmed before the start, then every candle since. */
   async function rebuild(run: BotRunRow): Promise<LiveRun> {
     const { spec, risk } = resolveBotStrategy(run.strategyType, run.config);
-    const live = await createLiveStrategy(spec, seedOfRun(run.id), deps.sandboxes);
+    const live = await createLiveStrategy(spec, seedOfRun(run.id), run.userId, deps.sandboxes);
     const step = CHART_INTERVAL_SECONDS[run.config.interval];
     const warmFrom = run.firstCandle - live.warmUp * step;
     const { pair, candles } = await deps.market.getClosedPairCandles(
@@ -136,7 +137,15 @@ export function createBotRunner(deps: {
     });
     const started = performance.now();
     try {
-      for (const candle of candles) await feed(run, { live, runtime, lastCandle: null }, candle, started);
+      let from = 0;
+      if (live.kind === 'async') {
+        // The warm-up in one go (flat position, intents unread): no round trip per candle.
+        while (from < candles.length && candles[from]!.time < run.firstCandle) from += 1;
+        await live.warm(candles.slice(0, from), runtime.positionView);
+      }
+      for (const candle of candles.slice(from)) {
+        await feed(run, { live, runtime, lastCandle: null }, candle, started);
+      }
     } catch (error) {
       live.dispose();
       throw error;
@@ -316,6 +325,62 @@ export function createBotRunner(deps: {
   /** The earliest time a known run is due; 0 makes the next wake-up read the running runs. */
   let dueAt = 0;
   let listedAt = Number.NEGATIVE_INFINITY;
+  /** Runs' passes under way in this process. */
+  const inFlight = new Set<Promise<void>>();
+
+  /** One run's pass, its failure handled (a run failing never stops another): when it is next due. */
+  async function passOf(run: BotRunRow, nowMs: number): Promise<number> {
+    try {
+      await advanceAlone(run);
+      // Still due after its pass (a swap in flight): looked at again a little later.
+      const due = dueOf(run);
+      return due > nowMs ? due : nowMs + RETRY_AFTER_MS;
+    } catch (error) {
+      if (error instanceof BotFundsError) {
+        await finish(run, 'stopped', `The bot stopped: ${error.message}`);
+      } else if (isTransient(error)) {
+        forget(run.id);
+        deps.log.warn({ err: error, run: run.id }, 'bot pass failed on a transient error; retrying');
+      } else if (error instanceof StrategyError || isAppError(error)) {
+        await finish(run, 'failed', `The bot stopped: ${clipMessage(error.message)}`);
+      } else {
+        // Not the strategy's fault (market data, database): try this candle again next pass.
+        forget(run.id);
+        deps.log.warn({ err: error, run: run.id }, 'bot pass failed; retrying');
+      }
+      return nowMs + RETRY_AFTER_MS;
+    }
+  }
+
+  /**
+   * Starts a pass of each running run that is not in one (when one is due): each goes on by itself,
+   * so a run whose strategy is slow (a user's own runs wait for their own compute in the live
+   * JavaScript threads) delays neither the others nor the next pass.
+   */
+  async function launch(): Promise<Promise<void>[]> {
+    const nowMs = deps.now().getTime();
+    if (nowMs < dueAt && performance.now() - listedAt < RUNNING_REFRESH_MS) return [];
+    listedAt = performance.now();
+    dueAt = Number.POSITIVE_INFINITY;
+    const launched: Promise<void>[] = [];
+    for (const run of await deps.repo.running()) {
+      if (run.mode !== 'test' && !(run.mode === 'mainnet' && deps.onChain)) continue;
+      if (busy.has(run.id)) continue;
+      const pass = passOf(run, nowMs).then(
+        (due) => {
+          dueAt = Math.min(dueAt, due);
+        },
+        (error: unknown) => {
+          dueAt = Math.min(dueAt, nowMs + RETRY_AFTER_MS);
+          deps.log.warn({ err: error, run: run.id }, 'bot pass failed; retrying');
+        },
+      );
+      inFlight.add(pass);
+      void pass.finally(() => inFlight.delete(pass));
+      launched.push(pass);
+    }
+    return launched;
+  }
 
   return {
     /** Makes the next pass read the running runs (a run was started or stopped in this process). */
@@ -323,42 +388,23 @@ export function createBotRunner(deps: {
       dueAt = 0;
     },
 
-    /** The scheduler job that advances every running bot (paper, and on chain where it can). */
+    /** The scheduler job that starts the passes of every running bot (paper, and on chain where it can). */
     job(): RecurringJob {
       return {
         name: 'live-bots',
         intervalMs: RUNNER_INTERVAL_MS,
         run: async () => {
-          const nowMs = deps.now().getTime();
-          if (nowMs < dueAt && performance.now() - listedAt < RUNNING_REFRESH_MS) return;
-          listedAt = performance.now();
-          let next = Number.POSITIVE_INFINITY;
-          for (const run of await deps.repo.running()) {
-            if (run.mode !== 'test' && !(run.mode === 'mainnet' && deps.onChain)) continue;
-            try {
-              await advanceAlone(run);
-              // Still due after its pass (a swap in flight): looked at again a little later.
-              const due = dueOf(run);
-              next = Math.min(next, due > nowMs ? due : nowMs + RETRY_AFTER_MS);
-            } catch (error) {
-              next = Math.min(next, nowMs + RETRY_AFTER_MS);
-              if (error instanceof BotFundsError) {
-                await finish(run, 'stopped', `The bot stopped: ${error.message}`);
-              } else if (isTransient(error)) {
-                forget(run.id);
-                deps.log.warn({ err: error, run: run.id }, 'bot pass failed on a transient error; retrying');
-              } else if (error instanceof StrategyError || isAppError(error)) {
-                await finish(run, 'failed', `The bot stopped: ${error.message}`);
-              } else {
-                // Not the strategy's fault (market data, database): try this candle again next pass.
-                forget(run.id);
-                deps.log.warn({ err: error, run: run.id }, 'bot pass failed; retrying');
-              }
-            }
-          }
-          dueAt = next;
+          await launch();
         },
       };
+    },
+    /** One pass of the job, waiting for the passes it starts to end (tests drive the runner so). */
+    async pass(): Promise<void> {
+      await Promise.all(await launch());
+    },
+    /** Waits for every pass under way to end (before the process closes what they use). */
+    async idle(): Promise<void> {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
     /** Drops a run's state in this process (it was stopped through the API); the next pass re-reads. */
     forget(runId: string): void {

@@ -50,7 +50,7 @@ export function createBotRunsService(deps: {
     // fails on its first pass with the same message instead).
     if (spec.kind !== 'python') {
       try {
-        (await createLiveStrategy(spec, 0, deps.sandboxes)).dispose();
+        (await createLiveStrategy(spec, 0, bot.userId, deps.sandboxes)).dispose();
       } catch (error) {
         if (error instanceof StrategyError) throw new AppError('BACKTEST__STRATEGY_FAILED', error.message);
         throw error;

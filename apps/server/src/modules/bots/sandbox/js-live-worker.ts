@@ -1,11 +1,20 @@
 import { parentPort } from 'node:worker_threads';
-import { StrategyError, type StrategyParameters } from '@solterm/engine';
-import { createJsLiveStrategy, type SandboxLimits } from './js-strategy';
+import { StrategyError, type PositionView, type StrategyParameters } from '@solterm/engine';
+import { CANDLE_FIELDS } from './candle-buffer';
+import { createJsLiveStrategy, type JsLiveStrategy, type SandboxLimits } from './js-strategy';
 
-// The live JavaScript thread: every live user-code bot of this process has a QuickJS context here,
-// so a strategy's CPU time (up to its per-candle deadline) never blocks the API's event loop.
-// Messages: { type: 'open', id, code, parameters, seed, limits } → { id, opened } or { id, error };
-// { type: 'step', id, request, values } → { request, intent } or { request, error }; { type: 'close', id }.
+// A live JavaScript thread (js-live-thread.ts schedules a few): the live user-code bots given to it
+// have a QuickJS context here, so a strategy's compute (up to its per-candle budget) never blocks the
+// API's event loop. The host sends one job at a time and waits for its answer; every answer carries
+// `ms`, the job's time here (the host's fair share is kept in it).
+// { type: 'open', id, code, parameters, seed, limits } → { id, opened } or { id, error };
+// { type: 'step', id, request, values } → { request, intent } or { request, error };
+// { type: 'warm', id, request, candles, position, sliceMs } → { request, done } or { request, error }:
+//   feeds candles (6 numbers each) from the first until they are all fed or the job has taken
+//   sliceMs, intents unread (the warm-up before a run's start);
+// { type: 'close', id }.
+
+type Position = [openLots: number, maxPositions: number, lastEntryPrice: number | null];
 
 type Message =
   | {
@@ -17,22 +26,32 @@ type Message =
       limits: SandboxLimits;
     }
   | { type: 'step'; id: number; request: number; values: (number | null)[] }
+  | { type: 'warm'; id: number; request: number; candles: number[]; position: Position; sliceMs: number }
   | { type: 'close'; id: number };
 
-const strategies = new Map<number, Awaited<ReturnType<typeof createJsLiveStrategy>>>();
+const strategies = new Map<number, JsLiveStrategy>();
 const errorOf = (error: unknown) => ({
   strategy: error instanceof StrategyError,
   message: error instanceof Error ? error.message : String(error),
 });
+// A flat position's last entry price travels as null; strategies read NaN, as in backtests.
+const positionOf = ([openLots, maxPositions, lastEntryPrice]: Position): PositionView => ({
+  openLots,
+  maxPositions,
+  lastEntryPrice: lastEntryPrice ?? Number.NaN,
+});
 
 parentPort!.on('message', (message: Message) => {
+  const started = performance.now();
+  const answer = (reply: Record<string, unknown>) =>
+    parentPort!.postMessage({ ...reply, ms: performance.now() - started });
   if (message.type === 'open') {
     createJsLiveStrategy(message).then(
       (strategy) => {
         strategies.set(message.id, strategy);
-        parentPort!.postMessage({ id: message.id, opened: true });
+        answer({ id: message.id, opened: true });
       },
-      (error: unknown) => parentPort!.postMessage({ id: message.id, error: errorOf(error) }),
+      (error: unknown) => answer({ id: message.id, error: errorOf(error) }),
     );
     return;
   }
@@ -43,31 +62,48 @@ parentPort!.on('message', (message: Message) => {
   }
   const strategy = strategies.get(message.id);
   if (!strategy) {
-    parentPort!.postMessage({
-      request: message.request,
-      error: { strategy: false, message: 'no such strategy' },
-    });
+    answer({ request: message.request, error: { strategy: false, message: 'no such strategy' } });
     return;
   }
-  const [time, open, high, low, close, volume, openLots, maxPositions, lastEntryPrice] = message.values as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number | null,
-  ];
   try {
+    if (message.type === 'warm') {
+      const position = positionOf(message.position);
+      const { candles } = message;
+      let done = 0;
+      while (done * CANDLE_FIELDS < candles.length) {
+        const k = done * CANDLE_FIELDS;
+        const [time, open, high, low, close, volume] = candles.slice(k, k + CANDLE_FIELDS) as [
+          number,
+          number,
+          number,
+          number,
+          number,
+          number,
+        ];
+        strategy.onCandle({ time, open, high, low, close, volume }, position);
+        done += 1;
+        if (performance.now() - started >= message.sliceMs) break;
+      }
+      answer({ request: message.request, done });
+      return;
+    }
+    const [time, open, high, low, close, volume, openLots, maxPositions, lastEntryPrice] = message.values as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number | null,
+    ];
     const intent = strategy.onCandle(
       { time, open, high, low, close, volume },
-      // A flat position's last entry price travels as null; strategies read NaN, as in backtests.
-      { openLots, maxPositions, lastEntryPrice: lastEntryPrice ?? Number.NaN },
+      positionOf([openLots, maxPositions, lastEntryPrice]),
     );
-    parentPort!.postMessage({ request: message.request, intent: intent ?? null });
+    answer({ request: message.request, intent: intent ?? null });
   } catch (error) {
-    parentPort!.postMessage({ request: message.request, error: errorOf(error) });
+    answer({ request: message.request, error: errorOf(error) });
   }
 });

@@ -145,4 +145,57 @@ describe('user JavaScript in the QuickJS sandbox', () => {
     }
     expect(names).toContain('Math');
   });
+
+  it('gives strategies no clock (Date.now, Date(), new Date() throw) and dates of given times', async () => {
+    for (const [expression, message] of [
+      ['Date.now()', /Date\.now is not available/],
+      ['Date()', /the current date is not available/],
+      ['new Date()', /the current date is not available/],
+      ['new (new Date(0).constructor)()', /the current date is not available/],
+      ['new Date(0).constructor.now()', /Date\.now is not available/],
+      ['Reflect.construct(Date, [])', /the current date is not available/],
+      ['new (class extends Date { constructor() { super(); } })()', /the current date is not available/],
+    ] as const) {
+      expect(
+        (await failure(`function onCandle() { return { action: 'buy', reason: String(${expression}) }; }`))
+          ?.message,
+        expression,
+      ).toMatch(message);
+    }
+    const strategy = await js(`function onCandle(c) {
+      const d = new Date(c.time * 1000);
+      const parts = [d.toISOString(), Date.UTC(2026, 0, 2), Date.parse('2026-01-02T00:00:00Z'), d instanceof Date];
+      return { action: 'buy', reason: parts.join(' ') };
+    }`);
+    const hit = strategy.onCandles(0, 1, { openLots: 0, maxPositions: 1, lastEntryPrice: Number.NaN });
+    strategy.dispose();
+    expect((hit!.intent as { reason: string }).reason).toBe(
+      '1970-01-01T01:00:00.000Z 1767312000000 1767312000000 true',
+    );
+  });
+
+  it('counts only the strategy’s own compute against its budget, not the host’s between calls', async () => {
+    const strategy = await createJsStrategy({
+      code: 'function onCandle() { return null; }',
+      series,
+      parameters: {},
+      seed: 1,
+      limits: { ...limits, cpuMs: 100 },
+    });
+    for (let k = 0; k < 3; k += 1) {
+      // The host computes between calls (the engine, or the thread's other work): 60 ms each time.
+      const busyUntil = performance.now() + 60;
+      while (performance.now() < busyUntil);
+      expect(
+        strategy.onCandles(k, k + 1, { openLots: 0, maxPositions: 1, lastEntryPrice: Number.NaN }),
+      ).toBeNull();
+    }
+    strategy.dispose();
+  });
+
+  it('clips a huge error message to 4 KiB, keeping the line it names', async () => {
+    const message = (await failure("function onCandle() {\n  throw new Error('x'.repeat(1e6));\n}"))!.message;
+    expect(message.length).toBeLessThanOrEqual(4096);
+    expect(message).toMatch(/^Error: x+ … \(\d+ more characters\) \(strategy\.js line 2\)$/);
+  });
 });

@@ -1,6 +1,5 @@
 import {
   getQuickJS,
-  shouldInterruptAfterDeadline,
   type QuickJSContext,
   type QuickJSHandle,
   type QuickJSRuntime,
@@ -14,13 +13,17 @@ import {
   type StrategyInstance,
   type StrategyParameters,
 } from '@solterm/engine';
+import { MESSAGE_MAX } from '../../../lib/clip-message';
 import { CANDLE_FIELDS, packCandles } from './candle-buffer';
 
 /** What one run of user code may use. */
 export interface SandboxLimits {
   /** Heap of the sandbox, besides the candles it is given. */
   readonly memoryBytes: number;
-  /** Time the whole run may compute (the sandbox is single-threaded: wall time is its CPU time). */
+  /**
+   * Time the run's own code may compute: counted only while it evaluates (a backtest: over the
+   * whole run; a live run: per candle), never while the run waits for its turn or for the host.
+   */
   readonly cpuMs: number;
   readonly stackBytes: number;
 }
@@ -40,8 +43,10 @@ export function loadQuickJs(): Promise<QuickJSWASMModule> {
   return (quickJs ??= getQuickJS());
 }
 
-// Runs before user code: seeded Math.random (a backtest is reproducible), no clock, frozen params,
-// and the candles as a Float64Array view (time, open, high, low, close, volume per candle).
+// Runs before user code: seeded Math.random (a backtest is reproducible), no clock (Date.now, Date()
+// and new Date() throw; new Date(time) and the rest of Date's arithmetic on given times stay — QuickJS
+// has no other clock: no performance, timers or Atomics), frozen params, and the candles as a
+// Float64Array view (time, open, high, low, close, volume per candle).
 const PRELUDE = `
 (function (seed) {
   let state = seed >>> 0;
@@ -53,7 +58,21 @@ const PRELUDE = `
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 })(__seed);
-Date.now = function () { throw new Error('Date.now is not available to strategies: use candle.time'); };
+(function (RealDate) {
+  const now = function () { throw new Error('Date.now is not available to strategies: use candle.time'); };
+  const Date = function Date(...args) {
+    if (new.target === undefined || args.length === 0) {
+      throw new Error('the current date is not available to strategies: use candle.time (new Date(candle.time * 1000))');
+    }
+    return Reflect.construct(RealDate, args, new.target);
+  };
+  Object.defineProperty(Date, 'prototype', { value: RealDate.prototype });
+  Object.defineProperty(RealDate.prototype, 'constructor', { value: Date, writable: true, configurable: true });
+  Date.UTC = RealDate.UTC;
+  Date.parse = RealDate.parse;
+  Date.now = now;
+  globalThis.Date = Date;
+})(Date);
 globalThis.params = Object.freeze(JSON.parse(__paramsJson));
 const __view = new Float64Array(__candles);
 `;
@@ -77,28 +96,114 @@ globalThis.__run = function (from, to, openLots, maxPositions, lastEntryPrice) {
 };
 `;
 
+/** Compute the sandbox may spend reading a thrown value (its getters are the user's code). */
+const ERROR_READ_MS = 50;
+
+/** A thrown value's name, message and stack, each clipped inside the sandbox before it is copied out. */
+type ErrorReader = (thrown: QuickJSHandle) => { name: string; message: string; stack: string };
+
+/** `slice`: String.prototype.slice as it was before user code ran, bound to be called on a string. */
+function errorReader(vm: QuickJSContext, slice: QuickJSHandle, meter: ComputeMeter): ErrorReader {
+  const text = (value: QuickJSHandle, max: number): string => {
+    const type = vm.typeof(value);
+    if (type === 'string') {
+      const lengthHandle = vm.getProp(value, 'length');
+      const length = vm.getNumber(lengthHandle);
+      lengthHandle.dispose();
+      if (length <= max) return vm.getString(value);
+      const bounds = [vm.newNumber(0), vm.newNumber(max)];
+      const cut = vm.callFunction(slice, vm.undefined, value, ...bounds);
+      for (const bound of bounds) bound.dispose();
+      if (cut.error) {
+        cut.error.dispose();
+        return '';
+      }
+      const kept = vm.getString(cut.value);
+      cut.value.dispose();
+      return `${kept} … (${length - max} more characters)`;
+    }
+    return ['number', 'boolean', 'bigint', 'undefined'].includes(type) ? String(vm.dump(value)) : '';
+  };
+  const property = (thrown: QuickJSHandle, key: string, max: number): string => {
+    try {
+      const value = vm.getProp(thrown, key);
+      try {
+        return text(value, max);
+      } finally {
+        value.dispose();
+      }
+    } catch {
+      return '';
+    }
+  };
+  return (thrown) => {
+    meter.budget(ERROR_READ_MS);
+    return meter.run(() => {
+      if (vm.typeof(thrown) !== 'object')
+        return { name: 'Error', message: text(thrown, MESSAGE_MAX - 200), stack: '' };
+      return {
+        name: property(thrown, 'name', 100) || 'Error',
+        message: property(thrown, 'message', MESSAGE_MAX - 200),
+        stack: property(thrown, 'stack', MESSAGE_MAX),
+      };
+    });
+  };
+}
+
 /** A sandbox failure as the user reads it: the error, and the line of their code where it can tell. */
-function errorOf(vm: QuickJSContext, handle: QuickJSHandle, limits: SandboxLimits): StrategyError {
-  const dumped = vm.dump(handle) as { name?: string; message?: string; stack?: string } | string;
-  handle.dispose();
-  const name = typeof dumped === 'object' ? (dumped.name ?? 'Error') : 'Error';
-  const message = typeof dumped === 'object' ? (dumped.message ?? String(dumped)) : String(dumped);
+function errorOf(read: ErrorReader, thrown: QuickJSHandle, limits: SandboxLimits): StrategyError {
+  const { name, message, stack } = read(thrown);
+  thrown.dispose();
   if (name === 'InternalError' && message === 'interrupted') {
     return new StrategyError(`The strategy exceeded its CPU time limit of ${limits.cpuMs / 1000} s`);
   }
-  if (message === 'out of memory' || /out of memory/i.test(message)) {
+  if (/out of memory/i.test(message)) {
     return new StrategyError(
       `The strategy exceeded its memory limit of ${limits.memoryBytes / 1024 / 1024} MB`,
     );
   }
-  const stack = typeof dumped === 'object' ? (dumped.stack ?? '') : '';
   const line = new RegExp(`${FILE.replace('.', '\\.')}:(\\d+)`).exec(stack)?.[1];
   return new StrategyError(`${name}: ${message}${line ? ` (strategy.js line ${line})` : ''}`);
 }
 
 /**
+ * A run's own compute: counted only while its code evaluates (`run`), and checked by QuickJS's
+ * interrupt handler, which QuickJS polls as the code runs (loops, calls). The thread evaluates one
+ * run at a time, so the time inside `run` is this run's compute, never time spent waiting for its
+ * turn, in the host or in another run.
+ */
+export interface ComputeMeter {
+  /** Starts a fresh budget of `ms` (a live run's per-candle one). */
+  budget(ms: number): void;
+  /** Evaluates the run's code, its time counted against the budget (QuickJS interrupts it past). */
+  run<T>(evaluate: () => T): T;
+}
+
+function meterOf(runtime: QuickJSRuntime, ms: number): ComputeMeter {
+  let limitMs = ms;
+  let usedMs = 0;
+  let since = Number.NaN;
+  runtime.setInterruptHandler(() => usedMs + (performance.now() - since) > limitMs);
+  return {
+    budget(next) {
+      limitMs = next;
+      usedMs = 0;
+    },
+    run(evaluate) {
+      since = performance.now();
+      try {
+        return evaluate();
+      } finally {
+        usedMs += performance.now() - since;
+      }
+    },
+  };
+}
+
+/**
  * A QuickJS context with the prelude, the user's code and a driver loaded, under its memory and
- * stack caps (the CPU deadline is armed by the caller, before the code loads and per call after).
+ * stack caps and a compute budget of `limits.cpuMs` from the load on (the caller may start fresh
+ * budgets after).
  *
  * @throws StrategyError when the code does not load.
  */
@@ -110,14 +215,18 @@ async function openContext(options: {
   parameters: StrategyParameters;
   limits: SandboxLimits;
   memoryBytes: number;
-}): Promise<{ vm: QuickJSContext; runtime: QuickJSRuntime; dispose(): void }> {
+}): Promise<{ vm: QuickJSContext; meter: ComputeMeter; read: ErrorReader; dispose(): void }> {
   const QuickJS = await loadQuickJs();
   const runtime = QuickJS.newRuntime();
   runtime.setMemoryLimit(options.memoryBytes);
   runtime.setMaxStackSize(options.limits.stackBytes);
-  runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + options.limits.cpuMs));
+  const meter = meterOf(runtime, options.limits.cpuMs);
   const vm = runtime.newContext();
+  // Taken before user code runs (which may replace String.prototype.slice).
+  const slice = vm.unwrapResult(vm.evalCode('Function.prototype.call.bind(String.prototype.slice)'));
+  const read = errorReader(vm, slice, meter);
   const dispose = () => {
+    slice.dispose();
     vm.dispose();
     runtime.dispose();
   };
@@ -134,20 +243,20 @@ async function openContext(options: {
       [options.code, FILE],
       [options.driver, 'driver.js'],
     ] as const) {
-      const loaded = vm.evalCode(source, file);
-      if (loaded.error) throw errorOf(vm, loaded.error, options.limits);
+      const loaded = meter.run(() => vm.evalCode(source, file));
+      if (loaded.error) throw errorOf(read, loaded.error, options.limits);
       loaded.value.dispose();
     }
   } catch (error) {
     dispose();
     throw error;
   }
-  return { vm, runtime, dispose };
+  return { vm, meter, read, dispose };
 }
 
 /**
  * User JavaScript as a batched strategy, in QuickJS (WebAssembly): no host objects (no require,
- * fetch, process or timers), a memory cap, a CPU deadline over the whole run and a stack cap. The
+ * fetch, process, timers or clock), a memory cap, a compute budget over the whole run and a stack cap. The
  * code defines `function onCandle(candle, ctx)` returning null or `{ action: 'buy' | 'sell' | 'exit',
  * reason? }`; `ctx` holds openLots, maxPositions, lastEntryPrice and params. Call `dispose` when done.
  *
@@ -162,8 +271,9 @@ export async function createJsStrategy(options: {
 }): Promise<BatchStrategyInstance & { dispose(): void }> {
   const limits = options.limits ?? DEFAULT_SANDBOX_LIMITS;
   const candles = packCandles(options.series);
-  // One CPU deadline, armed as the code loads, covers the whole run.
-  const { vm, dispose } = await openContext({
+  // One compute budget, from the load on, covers the whole run (the engine's time between calls
+  // is not the strategy's).
+  const { vm, meter, read, dispose } = await openContext({
     code: options.code,
     driver: DRIVER,
     candles: candles.buffer,
@@ -179,9 +289,9 @@ export async function createJsStrategy(options: {
       const args = [from, to, position.openLots, position.maxPositions, position.lastEntryPrice].map((n) =>
         vm.newNumber(n),
       );
-      const result = vm.callFunction(run, vm.undefined, ...args);
+      const result = meter.run(() => vm.callFunction(run, vm.undefined, ...args));
       for (const arg of args) arg.dispose();
-      if (result.error) throw errorOf(vm, result.error, limits);
+      if (result.error) throw errorOf(read, result.error, limits);
       const index = vm.getNumber(result.value);
       result.value.dispose();
       if (index < 0) return null;
@@ -208,13 +318,22 @@ globalThis.__step = function (time, open, high, low, close, volume, openLots, ma
 };
 `;
 
-/** The deadline for loading a live strategy's code, however short its per-candle one. */
-const LIVE_LOAD_CPU_MS = 1_000;
+/**
+ * The compute budget for loading a live strategy's code (prelude, user code, driver), however short
+ * its per-candle one: a template loads in a few ms. It bounds, with the per-candle budget, how long
+ * one item of the live thread can keep another user's waiting.
+ */
+export const LIVE_LOAD_CPU_MS = 250;
+
+/** A live strategy in its sandbox: per-candle calls, each under its own compute budget. */
+export interface JsLiveStrategy extends StrategyInstance {
+  dispose(): void;
+}
 
 /**
  * User JavaScript as a per-candle strategy for a live bot: the same sandbox and protocol as in
- * backtests, kept alive across candles (its state is the strategy's), each candle with its own CPU
- * deadline. Call `dispose` when the run ends.
+ * backtests, kept alive across candles (its state is the strategy's), each candle with a budget of
+ * `limits.cpuMs` of its own compute. Call `dispose` when the run ends.
  *
  * @throws StrategyError when the code does not load.
  */
@@ -223,25 +342,21 @@ export async function createJsLiveStrategy(options: {
   parameters: StrategyParameters;
   seed: number;
   limits: SandboxLimits;
-}): Promise<StrategyInstance & { dispose(): void }> {
+}): Promise<JsLiveStrategy> {
   const { limits } = options;
-  const { vm, runtime, dispose } = await openContext({
+  const { vm, meter, read, dispose } = await openContext({
     code: options.code,
     driver: LIVE_DRIVER,
     candles: new ArrayBuffer(CANDLE_FIELDS * 8),
     seed: options.seed,
     parameters: options.parameters,
-    // Loading (prelude, user code, driver) gets its own, longer deadline: the deadline is wall
-    // time, and a fresh thread's first compile on a busy server can take longer than a candle's.
     limits: { ...limits, cpuMs: Math.max(limits.cpuMs, LIVE_LOAD_CPU_MS) },
     memoryBytes: limits.memoryBytes,
   });
-  const armDeadline = () =>
-    runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + limits.cpuMs));
   const step = vm.getProp(vm.global, '__step');
   return {
     onCandle(candle, position) {
-      armDeadline();
+      meter.budget(limits.cpuMs);
       const args = [
         candle.time,
         candle.open,
@@ -253,9 +368,9 @@ export async function createJsLiveStrategy(options: {
         position.maxPositions,
         position.lastEntryPrice,
       ].map((n) => vm.newNumber(n));
-      const result = vm.callFunction(step, vm.undefined, ...args);
+      const result = meter.run(() => vm.callFunction(step, vm.undefined, ...args));
       for (const arg of args) arg.dispose();
-      if (result.error) throw errorOf(vm, result.error, limits);
+      if (result.error) throw errorOf(read, result.error, limits);
       const json = vm.getString(result.value);
       result.value.dispose();
       return json === '' ? null : (JSON.parse(json) as OrderIntent);

@@ -108,7 +108,7 @@ export function createBotRunner(deps: {
   /** The run as of its checkpoint: its strategy warmed before the start, then every candle since. */
   async function rebuild(run: BotRunRow): Promise<LiveRun> {
     const { spec, risk } = resolveBotStrategy(run.strategyType, run.config);
-    const live = await createLiveStrategy(spec, seedOfRun(run.id), deps.sandboxes);
+    const live = await createLiveStrategy(spec, seedOfRun(run.id), deps.sandboxes, run.userId);
     const step = CHART_INTERVAL_SECONDS[run.config.interval];
     const warmFrom = run.firstCandle - live.warmUp * step;
     const { pair, candles } = await deps.market.getClosedPairCandles(

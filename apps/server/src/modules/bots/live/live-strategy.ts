@@ -48,6 +48,8 @@ export async function createLiveStrategy(
   spec: ResolvedStrategy['spec'],
   seed: number,
   sandboxes: LiveSandboxes,
+  /** Whose run it is (a user's share of the live Python processes is bounded). */
+  userId: string,
 ): Promise<LiveStrategy> {
   if (spec.kind === 'builtin') {
     const builtIn = getBuiltInStrategy(spec.type)!;
@@ -61,6 +63,7 @@ export async function createLiveStrategy(
   }
   if (spec.kind === 'python') {
     const sandboxed = await sandboxes.python.startLive({
+      userId,
       code: spec.code,
       parameters: spec.parameters,
       seed,

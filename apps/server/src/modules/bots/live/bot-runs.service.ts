@@ -48,13 +48,15 @@ export function createBotRunsService(deps: {
    * A Python run needs the sandbox's network wall, and a share of the server's live Python processes
    * that one user may not exceed (counted over every process's running runs).
    */
-  async function checkPythonShare(userId: string): Promise<void> {
+  async function checkPythonShare(bot: BotRow): Promise<void> {
     const { python } = deps.sandboxes;
     if (!python.availability().available) throw new AppError('BOTS__PYTHON_UNAVAILABLE');
     const perUser = python.maxLivePerUser;
     const mine = (await deps.repo.running()).filter(
       (run) =>
-        run.userId === userId && resolveBotStrategy(run.strategyType, run.config).spec.kind === 'python',
+        run.userId === bot.userId &&
+        run.botId !== bot.id &&
+        resolveBotStrategy(run.strategyType, run.config).spec.kind === 'python',
     );
     if (mine.length >= perUser)
       throw new AppError('BOTS__PYTHON_USER_LIMIT', pythonUserLimitMessage(perUser));
@@ -63,7 +65,7 @@ export function createBotRunsService(deps: {
   /** Starts a run of `bot` in `mode` (the checks and the row both modes share). */
   async function start(bot: BotRow, mode: 'test' | 'mainnet'): Promise<void> {
     const { spec } = resolveBotStrategy(bot.strategyType, bot.config);
-    if (spec.kind === 'python') await checkPythonShare(bot.userId);
+    if (spec.kind === 'python') await checkPythonShare(bot);
     // Code that does not load is refused now (Python's would cost a sandbox process: its run
     // fails on its first pass with the same message instead).
     if (spec.kind !== 'python') {

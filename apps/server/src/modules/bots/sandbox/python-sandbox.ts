@@ -337,7 +337,7 @@ export function createPythonSandbox(options: {
     return host;
   }
 
-  /** Kills `host` past `limitMb` of resident memory. */
+  /** Kills `host` past PYTHON_MEMORY_LIMIT_MB of resident memory. */
   function watchMemory(host: Host): ReturnType<typeof setInterval> {
     const timer = setInterval(() => {
       if (residentMb(host.child.pid!) > PYTHON_MEMORY_LIMIT_MB) {

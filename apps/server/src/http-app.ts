@@ -126,7 +126,12 @@ export async function registerHttpApp(
   const { auth, email, market, holders, trading, keeper, wallet, bots, hub, now } = services;
   await registerPlugins(server, version);
   const requireAuth = createRequireAuth(auth);
-  registerHealthRoutes(server, { network: config.network, database: services.database.kind, version });
+  registerHealthRoutes(server, {
+    network: config.network,
+    database: services.database.kind,
+    version,
+    pythonAvailability: services.pythonAvailability,
+  });
   registerAuthRoutes(server, {
     auth,
     requireAuth,

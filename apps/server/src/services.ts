@@ -64,7 +64,7 @@ import {
   type MarketplaceService,
 } from './modules/bots/marketplace/marketplace.service';
 import { createJsLiveThread } from './modules/bots/sandbox/js-live-thread';
-import { createPythonSandbox } from './modules/bots/sandbox/python-sandbox';
+import { createPythonSandbox, type PythonAvailability } from './modules/bots/sandbox/python-sandbox';
 import { createBotRunsRepository } from './modules/bots/live/bot-runs.repository';
 import { createBotRunsService } from './modules/bots/live/bot-runs.service';
 import { createOnChainExecutor } from './modules/bots/live/onchain-executor';
@@ -113,6 +113,8 @@ export interface Services {
   keeper?: LimitKeeper;
   /** Bot definitions and backtests. */
   bots: BotsService;
+  /** Whether this server runs Python strategies (GET /api/health says, and why not). */
+  pythonAvailability: () => PythonAvailability;
   /** Paper bots' runner (its job is scheduled when this process runs jobs). */
   botRunner: BotRunner;
   /** Each user's bot key, its funds and delegations. */
@@ -589,6 +591,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     now,
     runs: botRuns,
     copyCounts: (ids) => marketplaceRepo.copyCounts(ids),
+    pythonAvailability: () => python.availability(),
   });
   const marketplace = createMarketplaceService({
     repo: marketplaceRepo,
@@ -638,6 +641,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     trading,
     keeper,
     bots,
+    pythonAvailability: () => python.availability(),
     botRunner,
     botFunds,
     marketplace,

@@ -34,6 +34,8 @@ describe.each(databaseTargets())('HTTP surface on %s', (target) => {
         version: '0.1.0',
         database: target,
         uptime_s: expect.any(Number),
+        // Whether this host walls the Python sandbox off the network (python-wall.test.ts checks both).
+        sandbox: { python: expect.objectContaining({ available: expect.any(Boolean) }) },
       },
     });
   });

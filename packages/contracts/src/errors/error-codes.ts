@@ -190,6 +190,18 @@ export const ERRORS = {
     status: 503,
     message: 'Too many Python bots are running on this server. Please try again later, or stop one of yours.',
   },
+  /** One user's share of the server's live Python processes (the message names the number). */
+  BOTS__PYTHON_USER_LIMIT: {
+    status: 409,
+    message:
+      'You are running as many Python bots as one account may on this server. Stop one to start another.',
+  },
+  /** The host cannot wall the Python sandbox off the network (no user namespaces): Python is refused. */
+  BOTS__PYTHON_UNAVAILABLE: {
+    status: 503,
+    message:
+      'Python strategies are disabled on this server: its host does not permit the network isolation (unprivileged user namespaces) the Python sandbox requires. JavaScript strategies work as usual.',
+  },
   /** The start error the web recognises by its 'delegation approval' (it opens the delegation modal). */
   BOTS__DELEGATION_REQUIRED: {
     status: 409,

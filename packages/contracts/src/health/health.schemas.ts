@@ -10,6 +10,10 @@ export const ZHealthSchema = z.object({
   version: z.string(),
   database: z.enum(['pglite', 'postgres']),
   uptime_s: z.number(),
+  /** What this server can run: Python strategies need a sandbox walled off the network. */
+  sandbox: z.object({
+    python: z.object({ available: z.boolean(), reason: z.string().nullable() }),
+  }),
 });
 export type THealth = z.infer<typeof ZHealthSchema>;
 

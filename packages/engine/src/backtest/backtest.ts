@@ -1,7 +1,7 @@
 import type { CandleSeries } from '../market/candle-series';
 import { Dec, fromBaseUnits } from '../money/decimal';
 import { toDec } from '../money/exact';
-import type { BatchStrategyInstance, RiskRules, StrategyInstance } from '../strategy/strategy';
+import type { BatchStrategyInstance, PositionView, RiskRules, StrategyInstance } from '../strategy/strategy';
 import { StrategyRuntime, type RuntimeFill, type VenuePort } from '../strategy/runtime';
 import { performanceOf, type Performance } from './metrics';
 
@@ -47,12 +47,69 @@ const HOUR = 3600;
 const MIN_RUN = 64;
 const MAX_RUN = 65_536;
 
+/** A batched strategy's run of candles to answer (see BatchStrategyInstance.onCandles). */
+export interface BatchRequest {
+  readonly from: number;
+  readonly to: number;
+  readonly position: PositionView;
+}
+
+/** A batched strategy answering over a channel (user code in another process): one request at a time. */
+export interface AsyncBatchStrategyInstance {
+  readonly batched: true;
+  onCandles(
+    from: number,
+    to: number,
+    position: PositionView,
+  ): Promise<{ index: number; intent: unknown } | null>;
+}
+
 /**
  * Runs a strategy over a candle series: every candle through the one runtime live bots use, fills
  * priced by the venue port, equity marked at each period's last close. Deterministic: the same input
  * gives the same result.
  */
 export function runBacktest(input: BacktestInput): BacktestResult {
+  const batched = 'batched' in input.strategy ? input.strategy : null;
+  const steps = backtestSteps(input);
+  let step = steps.next(null);
+  while (!step.done) {
+    const { from, to, position } = step.value;
+    step = steps.next(batched!.onCandles(from, to, position));
+  }
+  return step.value;
+}
+
+/**
+ * runBacktest for a strategy that answers asynchronously: the candles and every fill are computed
+ * here, the strategy only says which candle of each run it acts on and how. The event loop turns
+ * between runs.
+ */
+export async function runBacktestAsync(
+  input: Omit<BacktestInput, 'strategy'> & { readonly strategy: AsyncBatchStrategyInstance },
+): Promise<BacktestResult> {
+  const { strategy } = input;
+  const steps = backtestSteps({ ...input, strategy: PLACEHOLDER_BATCH });
+  let step = steps.next(null);
+  while (!step.done) {
+    const { from, to, position } = step.value;
+    step = steps.next(await strategy.onCandles(from, to, position));
+  }
+  return step.value;
+}
+
+/** Stands in for an async strategy inside backtestSteps, which only reads that it is batched. */
+const PLACEHOLDER_BATCH: BatchStrategyInstance = {
+  batched: true,
+  onCandles() {
+    throw new TypeError('a batched strategy is fed through backtestSteps');
+  },
+};
+
+/** The backtest loop; a batched strategy's runs are yielded to the driver and answered through next(). */
+function* backtestSteps(
+  input: BacktestInput,
+): Generator<BatchRequest, BacktestResult, { index: number; intent: unknown } | null> {
   const { series, intervalSeconds } = input;
   if (!(intervalSeconds > 0)) throw new RangeError(`intervalSeconds must be > 0, got ${intervalSeconds}`);
   const step = Math.max(input.equityStepSeconds ?? HOUR, intervalSeconds);
@@ -81,7 +138,7 @@ export function runBacktest(input: BacktestInput): BacktestResult {
       if (runtime.lots.length > 0) runtime.closeAtRisk(t, open[i]!, high[i]!, low[i]!);
       if (i >= fed) {
         const limit = runtime.nextRiskIndex(series, i + 1, Math.min(series.length, i + run));
-        hit = batched.onCandles(i, limit, runtime.positionView);
+        hit = yield { from: i, to: limit, position: runtime.positionView };
         fed = hit ? hit.index + 1 : limit;
         run = hit ? MIN_RUN : Math.min(run * 2, MAX_RUN);
       }

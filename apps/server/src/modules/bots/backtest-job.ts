@@ -4,6 +4,10 @@ import {
   Dec,
   rfqVenue,
   runBacktest,
+  runBacktestAsync,
+  type AsyncBatchStrategyInstance,
+  type BacktestInput,
+  type BacktestResult,
   type BatchStrategyInstance,
   type CandleSeries,
   type StrategyInstance,
@@ -51,8 +55,8 @@ export interface JobStrategy {
 }
 
 /**
- * Computes a backtest job with the strategy `createStrategy` makes over the job's candles: the worker
- * thread makes built-in and JavaScript ones, the Python sandbox process its own.
+ * Computes a backtest job with the strategy `createStrategy` makes over the job's candles (built-in
+ * and JavaScript ones, in the worker thread).
  */
 export async function computeBacktest(
   job: BacktestJob,
@@ -60,41 +64,64 @@ export async function computeBacktest(
   onProgress?: (done: number, total: number) => void,
 ): Promise<TBacktestResult> {
   const series = candleSeriesOf(job.candles);
-  const dec = (value: string | null) => (value === null ? null : new Dec(value));
   const { strategy, dispose } = await createStrategy(series);
   try {
-    const result = runBacktest({
-      strategy,
-      risk: {
-        amount: new Dec(job.risk.amount),
-        maxPositions: job.risk.maxPositions,
-        stopLossPercent: dec(job.risk.stopLossPercent),
-        takeProfitPercent: dec(job.risk.takeProfitPercent),
-      },
-      series,
-      intervalSeconds: job.intervalSeconds,
-      venue: rfqVenue({
-        baseDecimals: job.baseDecimals,
-        quoteDecimals: job.quoteDecimals,
-        quoteUsdPrice: new Dec(job.quoteUsdPrice),
-      }),
-      baseDecimals: job.baseDecimals,
-      quoteDecimals: job.quoteDecimals,
-      initialCash: BigInt(job.initialCash),
-      // About twenty progress reports a run, none for short ones.
-      progressEvery: Math.max(PROGRESS_MIN_CANDLES, Math.ceil(job.candles.length / 20)),
-      ...(onProgress ? { onProgress } : {}),
-    });
-    const step = job.intervalSeconds;
-    return resultToWire(result, {
-      symbol: job.symbol,
-      interval: job.interval,
-      from: job.candles[0]!.time,
-      to: job.candles[job.candles.length - 1]!.time + step,
-      baseDecimals: job.baseDecimals,
-      quoteDecimals: job.quoteDecimals,
-    });
+    return resultOf(job, runBacktest({ ...backtestInput(job, series, onProgress), strategy }));
   } finally {
     dispose();
   }
+}
+
+/**
+ * Computes a backtest job here, every fill and figure, with a strategy that only answers which candle
+ * of each run it acts on (user Python in its sandbox process: nothing it says is a result).
+ */
+export async function computeBacktestAsync(
+  job: BacktestJob,
+  series: CandleSeries,
+  strategy: AsyncBatchStrategyInstance,
+  onProgress?: (done: number, total: number) => void,
+): Promise<TBacktestResult> {
+  return resultOf(job, await runBacktestAsync({ ...backtestInput(job, series, onProgress), strategy }));
+}
+
+function backtestInput(
+  job: BacktestJob,
+  series: CandleSeries,
+  onProgress: ((done: number, total: number) => void) | undefined,
+): Omit<BacktestInput, 'strategy'> {
+  const dec = (value: string | null) => (value === null ? null : new Dec(value));
+  return {
+    risk: {
+      amount: new Dec(job.risk.amount),
+      maxPositions: job.risk.maxPositions,
+      stopLossPercent: dec(job.risk.stopLossPercent),
+      takeProfitPercent: dec(job.risk.takeProfitPercent),
+    },
+    series,
+    intervalSeconds: job.intervalSeconds,
+    venue: rfqVenue({
+      baseDecimals: job.baseDecimals,
+      quoteDecimals: job.quoteDecimals,
+      quoteUsdPrice: new Dec(job.quoteUsdPrice),
+    }),
+    baseDecimals: job.baseDecimals,
+    quoteDecimals: job.quoteDecimals,
+    initialCash: BigInt(job.initialCash),
+    // About twenty progress reports a run, none for short ones.
+    progressEvery: Math.max(PROGRESS_MIN_CANDLES, Math.ceil(job.candles.length / 20)),
+    ...(onProgress ? { onProgress } : {}),
+  };
+}
+
+function resultOf(job: BacktestJob, result: BacktestResult): TBacktestResult {
+  const step = job.intervalSeconds;
+  return resultToWire(result, {
+    symbol: job.symbol,
+    interval: job.interval,
+    from: job.candles[0]!.time,
+    to: job.candles[job.candles.length - 1]!.time + step,
+    baseDecimals: job.baseDecimals,
+    quoteDecimals: job.quoteDecimals,
+  });
 }

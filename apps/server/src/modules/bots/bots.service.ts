@@ -4,6 +4,7 @@ import {
   type TBacktestRequest,
   type TBacktestResult,
   type TBot,
+  type TBotConfig,
   type TBotMetrics,
   type TBotWithStatus,
   type TProductionStatus,
@@ -14,8 +15,9 @@ import { provenWalletOf, type WalletOwner } from '../wallet/wallet.service';
 import type { BacktestTaskPayload } from './backtest-task';
 import { NO_METRICS } from './live/bot-metrics';
 import type { BotRunsService } from './live/bot-runs.service';
-import { resolveBotStrategy } from './bot-strategy';
+import { resolveBotStrategy, type ResolvedStrategy } from './bot-strategy';
 import type { BotRow, BotsRepository } from './bots.repository';
+import type { PythonAvailability } from './sandbox/python-sandbox';
 
 const DAY_MS = 86_400_000;
 
@@ -66,8 +68,19 @@ export function createBotsService(deps: {
   runs: BotRunsService;
   /** How many users copied each bot from the marketplace. */
   copyCounts: (botIds: readonly string[]) => Promise<Map<string, number>>;
+  /** Whether this server runs Python strategies (its host must wall the sandbox off the network). */
+  pythonAvailability: () => PythonAvailability;
 }) {
   const { repo, runs } = deps;
+
+  /** The bot's strategy, refused when it is Python and this server cannot run Python safely. */
+  function runnableStrategy(strategyType: string, config: TBotConfig): ResolvedStrategy {
+    const strategy = resolveBotStrategy(strategyType, config);
+    if (strategy.spec.kind === 'python' && !deps.pythonAvailability().available) {
+      throw new AppError('BOTS__PYTHON_UNAVAILABLE');
+    }
+    return strategy;
+  }
 
   async function requireBot(userId: string, id: string): Promise<BotRow> {
     const bot = await repo.findOwned(userId, id);
@@ -78,7 +91,7 @@ export function createBotsService(deps: {
   return {
     async create(userId: string, request: z.output<typeof ZBotCreateRequestSchema>): Promise<TBot> {
       // Refused now, not at its first run: a bot that cannot run is not created.
-      resolveBotStrategy(request.strategy_type, request.config);
+      runnableStrategy(request.strategy_type, request.config);
       if ((await repo.countOf(userId)) >= MAX_BOTS_PER_USER) throw new AppError('BOTS__LIMIT_REACHED');
       const row = await repo.insert({
         userId,
@@ -167,7 +180,7 @@ export function createBotsService(deps: {
     async backtest(userId: string, request: TBacktestRequest): Promise<TBacktestResult> {
       const bot = await requireBot(userId, request.bot_id);
       return deps.backtest({
-        strategy: resolveBotStrategy(bot.strategyType, bot.config),
+        strategy: runnableStrategy(bot.strategyType, bot.config),
         config: bot.config,
         from: new Date(request.start_date).toISOString(),
         to: endOf(request.end_date).toISOString(),
@@ -182,7 +195,7 @@ export function createBotsService(deps: {
     async test(userId: string, request: z.output<typeof ZBotTestRequestSchema>): Promise<TBacktestResult> {
       const to = deps.now();
       return deps.backtest({
-        strategy: resolveBotStrategy(request.strategy_type, request.config),
+        strategy: runnableStrategy(request.strategy_type, request.config),
         config: request.config,
         from: new Date(to.getTime() - request.days * DAY_MS).toISOString(),
         to: to.toISOString(),

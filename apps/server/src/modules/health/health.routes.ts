@@ -5,7 +5,13 @@ import type { ZodApp } from '../../lib/zod-app';
 
 export function registerHealthRoutes(
   app: ZodApp,
-  deps: { network: TNetwork; database: DatabaseKind; version: string },
+  deps: {
+    network: TNetwork;
+    database: DatabaseKind;
+    version: string;
+    /** Whether Python strategies run here, and if not why (the host lacks the network wall). */
+    pythonAvailability: () => { available: boolean; reason: string | null };
+  },
 ): void {
   const startedAt = performance.now();
   app.get('/api/health', {
@@ -21,6 +27,7 @@ export function registerHealthRoutes(
         version: deps.version,
         database: deps.database,
         uptime_s: Math.round((performance.now() - startedAt) / 1000),
+        sandbox: { python: deps.pythonAvailability() },
       }),
   });
 }

@@ -15,6 +15,7 @@ import { resolveBotStrategy } from '../bot-strategy';
 import type { BotRow } from '../bots.repository';
 import { metricsOf } from './bot-metrics';
 import type { BotFillRow, BotRunRow, BotRunsRepository } from './bot-runs.repository';
+import { pythonUserLimitMessage } from '../sandbox/python-sandbox';
 import { createLiveStrategy, type LiveSandboxes } from './live-strategy';
 import type { BotRunner } from './bot-runner';
 
@@ -43,9 +44,28 @@ export function createBotRunsService(deps: {
       data: { bot_id: bot.id, status, message },
     });
 
+  /**
+   * A Python run needs the sandbox's network wall, and a share of the server's live Python processes
+   * that one user may not exceed (counted over every process's running runs).
+   */
+  async function checkPythonShare(bot: BotRow): Promise<void> {
+    const { python } = deps.sandboxes;
+    if (!python.availability().available) throw new AppError('BOTS__PYTHON_UNAVAILABLE');
+    const perUser = python.maxLivePerUser;
+    const mine = (await deps.repo.running()).filter(
+      (run) =>
+        run.userId === bot.userId &&
+        run.botId !== bot.id &&
+        resolveBotStrategy(run.strategyType, run.config).spec.kind === 'python',
+    );
+    if (mine.length >= perUser)
+      throw new AppError('BOTS__PYTHON_USER_LIMIT', pythonUserLimitMessage(perUser));
+  }
+
   /** Starts a run of `bot` in `mode` (the checks and the row both modes share). */
   async function start(bot: BotRow, mode: 'test' | 'mainnet'): Promise<void> {
     const { spec } = resolveBotStrategy(bot.strategyType, bot.config);
+    if (spec.kind === 'python') await checkPythonShare(bot);
     // Code that does not load is refused now (Python's would cost a sandbox process: its run
     // fails on its first pass with the same message instead).
     if (spec.kind !== 'python') {

@@ -49,7 +49,10 @@ export type LiveStrategy = (
   dispose(): void;
 };
 
-/** `owner`: the user whose bot it is (live JavaScript threads are shared fairly among users). */
+/**
+ * `owner`: the user whose bot it is — live JavaScript threads are shared fairly among users, and a
+ * user's share of the live Python processes is bounded.
+ */
 export async function createLiveStrategy(
   spec: ResolvedStrategy['spec'],
   seed: number,
@@ -68,6 +71,7 @@ export async function createLiveStrategy(
   }
   if (spec.kind === 'python') {
     const sandboxed = await sandboxes.python.startLive({
+      userId: owner,
       code: spec.code,
       parameters: spec.parameters,
       seed,

@@ -1,18 +1,22 @@
 import { constants } from 'node:fs';
-import { StrategyError, type StrategyParameters } from '@solterm/engine';
+import { Socket } from 'node:net';
+import type { StrategyParameters } from '@solterm/engine';
 import type { loadPyodide as LoadPyodide, PyodideAPI } from 'pyodide';
-import { computeBacktest, type BacktestJob } from '../backtest-job';
+import { createFrameReader, encodeFrame } from './frames';
 import { createPythonLiveStep, createPythonStrategy } from './python-strategy';
 
-// The Python sandbox process: one per backtest, started ahead of need by python-sandbox.ts under
-// Node's permission model (reads only Pyodide's files and this bundle; no child processes, workers,
-// native addons or file writes), with code generation from strings disallowed (so no JavaScript
-// object Python can reach turns into `Function('return process')`) and, where the OS allows, in a
-// network namespace of its own. Pyodide in Node can run programs (os.system) and reach JavaScript
-// (pyodide.ffi); those walls, not Python, are what hold. Protocol over IPC: { ready } once loaded,
-// then either one { job } answered by { progress }… and { result } or { error } (a backtest; the
-// process is then ended), or { live } answered { live } and then one { id, values } per candle
-// answered { id, intent } or { id, error } (a live bot, ended when its run ends).
+// The Python sandbox process: one per backtest or live run, started ahead of need by
+// python-sandbox.ts under Node's permission model (reads only Pyodide's files and this bundle; no
+// child processes, workers, native addons or file writes), with code generation from strings
+// disallowed, and in a network namespace of its own (no namespace, no Python: python-sandbox.ts
+// refuses). Pyodide in Node can run programs (os.system) and reach JavaScript; nothing here is
+// trusted by the server: everything in this process, this file included, is the strategy's to
+// rewrite. It only answers what on_candle returns; the server computes every fill and figure.
+// Protocol, length-prefixed frames (frames.ts) on fd 3: { ready } once loaded; then the server's
+// { load: 'backtest' | 'live', code, parameters, seed } (a backtest's candles follow as a binary
+// frame), answered { loaded } or { error }; then requests { id, from, to, lots, max, last } (a
+// backtest's run of candles) or { id, values } (a live candle), each answered { id } (hold),
+// { id, index?, intent } or { id, error }.
 
 // Pyodide reads the file flags through process.binding, which the permission model refuses.
 (process as unknown as { binding: (name: string) => unknown }).binding = (name: string) => {
@@ -29,9 +33,14 @@ def _refuse(*args, **kwargs):
 for _name in ('system', 'popen', 'execv', 'execve', 'execl', 'execlp', 'execvp', 'spawnv', 'fork', 'kill'):
     if hasattr(os, _name):
         setattr(os, _name, _refuse)
-for _name in ('js', 'pyodide_js', 'pyodide.ffi', 'pyodide.code', 'pyodide.http', 'socket', 'subprocess', 'urllib.request', 'http.client'):
+for _name in ('js', 'pyodide_js', 'pyodide_js._api', 'pyodide.ffi', 'pyodide.code', 'pyodide.http', 'socket', 'subprocess', 'urllib.request', 'http.client'):
     sys.modules[_name] = None
-del os, sys, _refuse, _name
+# Any other module that is a JavaScript object (pyodide_js._api was one: Pyodide's internals, its
+# file system and stream writers, from which a strategy wrote to the server's channel).
+for _name, _module in list(sys.modules.items()):
+    if _module is not None and (type(_module).__name__.startswith('Js') or _name.split('.')[0] in ('js', 'pyodide_js')):
+        sys.modules[_name] = None
+del os, sys, _refuse, _name, _module
 `;
 
 async function loadSandbox(): Promise<PyodideAPI> {
@@ -59,53 +68,103 @@ async function loadSandbox(): Promise<PyodideAPI> {
   return pyodide;
 }
 
-const send = (message: unknown) => process.send!(message);
+/** Bound of one answer's intent (the server ends a process whose frame passes its own bound). */
+const MAX_INTENT_CHARS = 16 * 1024;
+/** A strategy error is cut to this many characters here (and again by the server, which trusts nothing). */
+const MAX_ERROR_CHARS = 2000;
+
+const channel = new Socket({ fd: 3, readable: true, writable: true });
+const send = (message: string) => channel.write(encodeFrame(message));
+const errorText = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_CHARS);
+
+/** A request's answer: the candle index (backtests) and the intent's JSON, or none (the strategy holds). */
+function answer(id: number, index: number | null, intent: string): string {
+  if (intent === '') return `{"id":${id}}`;
+  if (intent.length > MAX_INTENT_CHARS) {
+    return JSON.stringify({ id, error: `on_candle returned more than ${MAX_INTENT_CHARS} characters` });
+  }
+  return index === null
+    ? `{"id":${id},"intent":${intent}}`
+    : `{"id":${id},"index":${index},"intent":${intent}}`;
+}
+
+interface LoadMessage {
+  load: 'backtest' | 'live';
+  code: string;
+  parameters: StrategyParameters;
+  seed: number;
+}
+type BacktestRequest = {
+  id: number;
+  from: number;
+  to: number;
+  lots: number;
+  max: number;
+  last: number | null;
+};
+type LiveRequest = { id: number; values: (number | null)[] };
 
 const pyodide = await loadSandbox();
 
-/** A live bot: the strategy loaded once, then one { id, values } per candle answered { id, intent }. */
-function serveLive(init: { code: string; parameters: StrategyParameters; seed: number }) {
-  let step: ReturnType<typeof createPythonLiveStep>;
-  try {
-    step = createPythonLiveStep({ pyodide, ...init });
-  } catch (error) {
-    send({ error: { strategy: true, message: (error as Error).message } });
-    return;
+// Frames from the server: a load message, for a backtest its candles (one binary frame), then requests.
+let load: LoadMessage | undefined;
+let started = false;
+let onRequest: ((request: never) => void) | undefined;
+
+function serve(frame: Buffer): void {
+  if (!load) {
+    load = JSON.parse(frame.toString()) as LoadMessage;
+    if (load.load === 'live') start(load, null);
+  } else if (!started) {
+    start(load, frame);
+  } else {
+    onRequest?.(JSON.parse(frame.toString()) as never);
   }
-  send({ live: true });
-  process.on('message', (message: { id: number; values: (number | null)[] }) => {
-    try {
-      send({ id: message.id, intent: step(message.values.map((value) => value ?? undefined)) });
-    } catch (error) {
-      send({ id: message.id, error: { strategy: true, message: (error as Error).message } });
-    }
-  });
 }
 
-process.once('message', (message: { job?: BacktestJob; live?: Parameters<typeof serveLive>[0] }) => {
-  if (message.live) {
-    serveLive(message.live);
+function start(init: LoadMessage, candles: Buffer | null): void {
+  started = true;
+  const { code, parameters, seed } = init;
+  try {
+    if (candles) {
+      const strategy = createPythonStrategy({ pyodide, code, candles, parameters, seed });
+      onRequest = (request: BacktestRequest) => {
+        const position = {
+          openLots: request.lots,
+          maxPositions: request.max,
+          lastEntryPrice: request.last ?? Number.NaN,
+        };
+        try {
+          const hit = strategy.onCandles(request.from, request.to, position);
+          send(answer(request.id, hit?.index ?? null, hit ? JSON.stringify(hit.intent) : ''));
+        } catch (error) {
+          send(JSON.stringify({ id: request.id, error: errorText(error) }));
+        }
+      };
+    } else {
+      const step = createPythonLiveStep({ pyodide, code, parameters, seed });
+      onRequest = (request: LiveRequest) => {
+        try {
+          send(answer(request.id, null, step(request.values.map((value) => value ?? undefined))));
+        } catch (error) {
+          send(JSON.stringify({ id: request.id, error: errorText(error) }));
+        }
+      };
+    }
+  } catch (error) {
+    send(JSON.stringify({ error: errorText(error) }));
     return;
   }
-  const job = message.job!;
-  if (job.strategy.kind !== 'python') throw new Error('the Python sandbox runs Python strategies only');
-  const { code, parameters } = job.strategy;
-  computeBacktest(
-    job,
-    (series) => {
-      const strategy = createPythonStrategy({ pyodide, code, series, parameters, seed: job.seed });
-      return Promise.resolve({ strategy, dispose: () => strategy.dispose() });
-    },
-    (done, total) => send({ progress: { done, total } }),
-  ).then(
-    (result) => send({ result }),
-    (error: unknown) =>
-      send({
-        error: {
-          strategy: error instanceof StrategyError || error instanceof RangeError,
-          message: error instanceof Error ? error.message : String(error),
-        },
-      }),
-  );
+  send('{"loaded":true}');
+}
+
+const reader = createFrameReader({
+  maxBytes: 1024 * 1024 * 1024,
+  onFrame: serve,
+  onBroken: () => process.exit(1),
 });
-send({ ready: true });
+channel.on('data', reader.push);
+channel.on('end', () => process.exit(0));
+channel.on('error', () => process.exit(1));
+send('{"ready":true}');

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serialize } from 'node:v8';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   getBuiltInStrategy,
@@ -8,7 +12,7 @@ import {
 } from '@solterm/engine';
 import pino from 'pino';
 import { computeBacktest, type BacktestJob } from '../backtest-job';
-import { createPythonSandbox } from './python-sandbox';
+import { createPythonSandbox, MAX_STRATEGY_MESSAGE_CHARS } from './python-sandbox';
 import { hourlyTestCandles } from './test-candles';
 
 const candles = hourlyTestCandles();
@@ -55,7 +59,8 @@ describe('user Python in the Pyodide sandbox process', () => {
       expect(expected.trades.length).toBeGreaterThan(4);
       expect(actual).toEqual(expected);
     },
-    30_000,
+    // Pyodide takes 3 s to load on an idle machine, ten times that on a busy one.
+    120_000,
   );
 
   it('stops hostile code with a clear message naming the line, and runs the next user clean', async () => {
@@ -92,19 +97,29 @@ describe('user Python in the Pyodide sandbox process', () => {
     expect(module).toBe('ZeroDivisionError: division by zero (helpers.py line 2)');
     const { existsSync } = await import('node:fs');
     expect(existsSync('/tmp/solterm-pwned')).toBe(false);
-  }, 120_000);
+  }, 300_000);
 
   it('kills a run past its memory limit', async () => {
-    const message = await failure(
-      'blocks = []\ndef on_candle(c, ctx):\n    blocks.append(bytearray(64 * 1024 * 1024))',
-    );
-    expect(message).toMatch(/memory limit of 512 MB|MemoryError/);
-  }, 60_000);
+    // A time limit the allocations cannot reach first on a busy machine.
+    const roomy = createPythonSandbox({ log: pino({ level: 'silent' }), timeLimitMs: 60_000 });
+    try {
+      const message = await roomy
+        .run(job('blocks = []\ndef on_candle(c, ctx):\n    blocks.append(bytearray(64 * 1024 * 1024))'))
+        .then(
+          () => null,
+          (error: Error) => error.message,
+        );
+      expect(message).toMatch(/memory limit of 512 MB|MemoryError/);
+    } finally {
+      roomy.close();
+    }
+  }, 180_000);
 
   it('runs a live bot a candle at a time, stops one past its candle time, and refuses past the cap', async () => {
     const live = createPythonSandbox({ log: pino({ level: 'silent' }), timeLimitMs: 4000, maxLive: 1 });
     try {
       const counter = await live.startLive({
+        userId: 'user-a',
         code: 'seen = 0\ndef on_candle(c, ctx):\n    global seen\n    seen += 1\n    if seen == 2:\n        return {"action": "buy", "reason": f"second at {c.close}"}\n    if seen == 3:\n        while True:\n            pass',
         parameters: {},
         seed: 1,
@@ -112,7 +127,7 @@ describe('user Python in the Pyodide sandbox process', () => {
       });
       const position = { openLots: 0, maxPositions: 1, lastEntryPrice: Number.NaN };
       const busy = await live
-        .startLive({ code: '', parameters: {}, seed: 1, candleMs: 500 })
+        .startLive({ userId: 'user-b', code: '', parameters: {}, seed: 1, candleMs: 500 })
         .catch((e: unknown) => e);
       expect(busy).toMatchObject({
         code: 'BOTS__PYTHON_BUSY',
@@ -132,4 +147,239 @@ describe('user Python in the Pyodide sandbox process', () => {
       live.close();
     }
   }, 60_000);
+});
+
+// What a strategy reached before: Pyodide's internals (sys.modules['pyodide_js._api']), their stdout
+// writer (a NodeWriter once stdout is reset), and from its class a writer of the process's fd 3, the
+// server's channel. `payload` is written there as the strategy loads.
+const throughApi = (payload: Buffer) => `
+import sys
+_api = sys.modules['pyodide_js._api'].public_api
+_api.setStdout()
+_stream = _api.FS.constructor.new()
+_stream.fd = 3
+_writer = _api.FS.streams[1].devops.constructor.new(_stream)
+with open('/tmp/payload', 'wb') as _file:
+    _file.write(bytes.fromhex('${payload.toString('hex')}'))
+_writer.write(_api.FS.readFile('/tmp/payload'))
+def on_candle(c, ctx):
+    return None
+`;
+const FORGED = { total_return: 99_899.9, final_balance: 9_999_999 };
+/** Today's frame of Node's advanced-serialization IPC, well formed: a result the server served. */
+const nodeIpcFrame = (message: unknown) => {
+  const body = serialize(message);
+  const header = Buffer.alloc(4);
+  header.writeUInt32BE(body.length);
+  return Buffer.concat([header, body]);
+};
+const GARBAGE = Buffer.from('\x00\x00\x00\x0fgarbage-garbage\xff\xfe\x00\x00\x00\x02{}', 'latin1');
+
+describe('a strategy that writes to the server channel through pyodide_js._api', () => {
+  it('serves no forged result, fails the run with a clear message, and the next run is served', async () => {
+    const forged = await sandbox.run(job(throughApi(nodeIpcFrame({ result: FORGED })))).then(
+      (result) => result,
+      (error: Error & { code?: string }) => error,
+    );
+    expect(forged).toMatchObject({ code: 'BACKTEST__STRATEGY_FAILED' });
+    expect((forged as Error).message).toMatch(/^AttributeError|broke its protocol/);
+    const garbage = await failure(throughApi(GARBAGE));
+    expect(garbage).toMatch(/^AttributeError|broke its protocol/);
+    const clean = await sandbox.run(job(PYTHON_TEMPLATES.sma_crossover));
+    expect(clean.total_trades).toBeGreaterThan(4);
+  }, 120_000);
+});
+
+// The design holds without the lockdown: whatever the process writes (its own host code included),
+// the server reads bounded frames of one strict shape and computes every figure itself. These hosts
+// replace python-host.ts, as a strategy that owns its process could.
+const HOSTILE_HOST = (behaviour: string) => `
+import { Socket } from 'node:net';
+import { writeSync } from 'node:fs';
+const channel = new Socket({ fd: 3, readable: true, writable: true });
+const frame = (text) => {
+  const body = Buffer.from(text);
+  const header = Buffer.alloc(4);
+  header.writeUInt32BE(body.length);
+  return Buffer.concat([header, body]);
+};
+const send = (text) => channel.write(frame(text));
+let pending = Buffer.alloc(0);
+let frames = 0;
+let mode = null;
+channel.on('data', (chunk) => {
+  pending = Buffer.concat([pending, chunk]);
+  while (pending.length >= 4 && pending.length >= 4 + pending.readUInt32BE(0)) {
+    const body = pending.subarray(4, 4 + pending.readUInt32BE(0));
+    pending = pending.subarray(4 + body.length);
+    frames += 1;
+    // A backtest's second frame is its candles.
+    const message = mode === 'backtest' && frames === 2 ? null : JSON.parse(body.toString());
+    if (frames === 1) mode = message.load;
+    behave(message, frames);
+  }
+});
+function behave(message, frames) {
+  ${behaviour}
+}
+send('{"ready":true}');
+`;
+const LOADED = `if ((mode === 'live' && frames === 1) || (mode === 'backtest' && frames === 2)) return send('{"loaded":true}'); if (frames === 1) return;`;
+const HOSTS = {
+  nodeIpcForgery: `if (frames === 1) writeSync(3, Buffer.from('${nodeIpcFrame({ result: FORGED }).toString('hex')}', 'hex'));`,
+  garbage: `if (frames === 1) writeSync(3, Buffer.from('${GARBAGE.toString('hex')}', 'hex'));`,
+  oversized: `if (frames === 1) writeSync(3, Buffer.from('7fffffff00', 'hex'));`,
+  resultFrame: `${LOADED} send(JSON.stringify({ id: message.id, result: ${JSON.stringify(FORGED)} }));`,
+  unasked: `${LOADED} for (let i = 0; i < 3; i += 1) send(JSON.stringify({ id: message.id }));`,
+  outOfRange: `${LOADED} send(JSON.stringify({ id: message.id, index: message.to + 5, intent: { action: 'buy' } }));`,
+  hugeError: `${LOADED} send(JSON.stringify({ id: message.id, error: 'x'.repeat(60000) }));`,
+  alwaysBuy: `${LOADED} send(JSON.stringify(message.values ? { id: message.id, intent: { action: 'buy', reason: 'forged' } } : { id: message.id, index: message.from, intent: { action: 'buy', reason: 'forged' } }));`,
+};
+
+describe('a hostile sandbox process (its host code replaced)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'solterm-hostile-'));
+  const hostile = (name: keyof typeof HOSTS, more: { maxLive?: number; maxLivePerUser?: number } = {}) => {
+    const file = join(dir, `${name}.mjs`);
+    writeFileSync(file, HOSTILE_HOST(HOSTS[name]));
+    return createPythonSandbox({
+      log: pino({ level: 'silent' }),
+      timeLimitMs: 4000,
+      hostSource: file,
+      ...more,
+    });
+  };
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    [
+      'nodeIpcForgery',
+      /broke its protocol \(a frame of \d+ bytes, over the bound of 65536\)|broke its protocol \(a frame that is not JSON\)/,
+    ],
+    ['garbage', /broke its protocol \(a frame that is not JSON\)/],
+    ['oversized', /broke its protocol \(a frame of 2147483647 bytes, over the bound of 65536\)/],
+    ['resultFrame', /broke its protocol \(an answer of the wrong shape\)/],
+    ['unasked', /broke its protocol \(a frame it was not asked for\)/],
+    ['outOfRange', /broke its protocol \(an answer of the wrong shape\)/],
+  ] as const)(
+    '%s: the run fails with a clear message, nothing it wrote is served',
+    async (name, message) => {
+      const host = hostile(name);
+      try {
+        const error = await host.run(job('')).then(
+          () => null,
+          (e: Error & { code?: string }) => e,
+        );
+        expect(error).toMatchObject({ code: 'BACKTEST__STRATEGY_FAILED' });
+        expect(error!.message).toMatch(message);
+      } finally {
+        host.close();
+      }
+    },
+    60_000,
+  );
+
+  it('a host that follows the protocol only chooses intents: the server computes the result', async () => {
+    const host = hostile('alwaysBuy');
+    try {
+      const always = job('');
+      const expected = await computeBacktest(always, () =>
+        Promise.resolve({
+          strategy: { onCandle: () => ({ action: 'buy' as const, reason: 'forged' }) },
+          dispose: () => {},
+        }),
+      );
+      const served = await host.run(always);
+      expect(served).toEqual(expected);
+      expect(served.total_return).not.toBe(FORGED.total_return);
+    } finally {
+      host.close();
+    }
+  }, 60_000);
+
+  it('a strategy error is cut to a few KB before it reaches a response', async () => {
+    const host = hostile('hugeError');
+    try {
+      const error = await host.run(job('')).then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(error!.message.length).toBeLessThanOrEqual(MAX_STRATEGY_MESSAGE_CHARS + 1);
+      expect(error!.message).toMatch(/^x+…$/);
+    } finally {
+      host.close();
+    }
+  }, 60_000);
+
+  it('a live bot whose process writes garbage stops with a clear message; the next one runs', async () => {
+    const position = { openLots: 0, maxPositions: 1, lastEntryPrice: Number.NaN };
+    const start = { code: '', parameters: {}, seed: 1, candleMs: 2000 };
+    const garbage = hostile('garbage');
+    const honest = hostile('alwaysBuy');
+    try {
+      const broken = await garbage.startLive({ userId: 'a', ...start }).then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(broken?.name).toBe('StrategyError');
+      expect(broken?.message).toMatch(/broke its protocol \(a frame that is not JSON\)/);
+      const live = await honest.startLive({ userId: 'a', ...start });
+      expect(await live.step(candles[0]!, position)).toEqual({ action: 'buy', reason: 'forged' });
+      live.dispose();
+    } finally {
+      garbage.close();
+      honest.close();
+    }
+  }, 60_000);
+
+  it('one user takes at most their share of the live Python processes', async () => {
+    const host = hostile('alwaysBuy', { maxLive: 3, maxLivePerUser: 2 });
+    const start = { code: '', parameters: {}, seed: 1, candleMs: 2000 };
+    try {
+      await host.startLive({ userId: 'mallory', ...start });
+      await host.startLive({ userId: 'mallory', ...start });
+      await expect(host.startLive({ userId: 'mallory', ...start })).rejects.toMatchObject({
+        code: 'BOTS__PYTHON_USER_LIMIT',
+        message: 'You can run at most 2 Python bots at once on this server. Stop one to start another.',
+      });
+      // The last slot is still there for someone else.
+      await host.startLive({ userId: 'alice', ...start });
+      await expect(host.startLive({ userId: 'bob', ...start })).rejects.toMatchObject({
+        code: 'BOTS__PYTHON_BUSY',
+      });
+    } finally {
+      host.close();
+    }
+  }, 60_000);
+});
+
+describe('a host without the network wall', () => {
+  it('refuses Python (fails closed) and says what the host lacks', async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'solterm-no-userns-'));
+    writeFileSync(
+      join(bin, 'unshare'),
+      '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n',
+    );
+    chmodSync(join(bin, 'unshare'), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    const walled = createPythonSandbox({ log: pino({ level: 'silent' }), timeLimitMs: 4000 });
+    try {
+      expect(walled.availability()).toEqual({
+        available: false,
+        reason: expect.stringMatching(
+          /does not permit unprivileged user and network namespaces.*exited 1: unshare: unshare failed: Operation not permitted/,
+        ),
+      });
+      await expect(walled.run(job('def on_candle(c, ctx):\n    return None'))).rejects.toMatchObject({
+        code: 'BOTS__PYTHON_UNAVAILABLE',
+      });
+      await expect(
+        walled.startLive({ userId: 'a', code: '', parameters: {}, seed: 1, candleMs: 500 }),
+      ).rejects.toMatchObject({ code: 'BOTS__PYTHON_UNAVAILABLE' });
+    } finally {
+      process.env.PATH = path;
+      walled.close();
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,11 +1,6 @@
-import {
-  StrategyError,
-  type BatchStrategyInstance,
-  type CandleSeries,
-  type StrategyParameters,
-} from '@solterm/engine';
+import { StrategyError, type BatchStrategyInstance, type StrategyParameters } from '@solterm/engine';
 import type { PyodideAPI } from 'pyodide';
-import { CANDLE_FIELDS, packCandles } from './candle-buffer';
+import { CANDLE_FIELDS } from './candle-buffer';
 
 /** The file name user code runs under, so errors name its lines (`strategy.py line 12`). */
 const FILE = 'strategy.py';
@@ -73,7 +68,7 @@ def _solterm_load(code, params_json, seed):
             intent = on_candle(candle, ctx)
             if intent is not None:
                 try:
-                    text = _json.dumps(intent)
+                    text = _json.dumps(intent, allow_nan=False)
                 except (TypeError, ValueError) as error:
                     raise TypeError(f'on_candle must return None or a dict such as {{"action": "buy"}}: {error}') from None
                 return f'{i}\\n{text}'
@@ -107,13 +102,13 @@ export function pythonErrorOf(error: unknown): StrategyError {
 export function createPythonStrategy(options: {
   pyodide: PyodideAPI;
   code: string;
-  series: CandleSeries;
+  /** The candles, CANDLE_FIELDS doubles each (candle-buffer.ts). */
+  candles: Uint8Array;
   parameters: StrategyParameters;
   seed: number;
 }): BatchStrategyInstance & { dispose(): void } {
-  const { pyodide, series } = options;
-  const candles = packCandles(series);
-  pyodide.FS.writeFile(CANDLES_PATH, new Uint8Array(candles.buffer));
+  const { pyodide } = options;
+  pyodide.FS.writeFile(CANDLES_PATH, options.candles);
   const scope = pyodide.globals.get('dict')();
   let run: { (...args: unknown[]): string; destroy(): void };
   try {
@@ -162,7 +157,7 @@ def _solterm_load_live(code, params_json, seed):
         if intent is None:
             return ''
         try:
-            return _json.dumps(intent)
+            return _json.dumps(intent, allow_nan=False)
         except (TypeError, ValueError) as error:
             raise TypeError(f'on_candle must return None or a dict such as {{"action": "buy"}}: {error}') from None
     return step

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ZBacktestResultSchema } from '@solterm/contracts';
+import { PYTHON_TEMPLATES } from '@solterm/engine';
 import { pino } from 'pino';
 import type { RawCandle } from '../market/market.service';
 import { packCandles, type BacktestSpec } from './backtest-job';
@@ -42,10 +43,13 @@ const spinner = (cpuMs: number): BacktestSpec => ({
   cpuMs,
 });
 const log = pino({ level: 'silent' });
-// Never started: these jobs are built-ins, which run in the worker thread.
+// Its processes start for the one Python job.
 const python = createPythonSandbox({ log, timeLimitMs: 60_000 });
 const pool = createBacktestPool({ log, timeLimitMs: 60_000, python });
-afterAll(() => pool.close());
+afterAll(async () => {
+  await pool.close();
+  python.close();
+});
 
 describe('the backtest worker pool', () => {
   it('ends a job past its time limit with the spec’s message', async () => {
@@ -66,6 +70,20 @@ describe('the backtest worker pool', () => {
     expect(result.candles).toBe(2000);
     expect(result.total_trades).toBeGreaterThan(10);
   }, 30_000);
+
+  it('runs a Python job in its sandbox on the candles the thread divided, answered as JSON text', async () => {
+    const json = await pool.run(
+      {
+        ...job(),
+        strategy: { kind: 'python', code: PYTHON_TEMPLATES.sma_crossover, parameters: {} },
+        cpuMs: 30_000,
+      },
+      'alice',
+    );
+    const result = ZBacktestResultSchema.parse(JSON.parse(json));
+    expect(result.candles).toBe(2000);
+    expect(result.total_trades).toBeGreaterThan(10);
+  }, 60_000);
 
   it('shares the thread fairly: a flooding user is refused past their share, another is served next', async () => {
     const finished: string[] = [];

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ErrorCode } from '@solterm/contracts';
+import { ZBacktestResultSchema, type ErrorCode } from '@solterm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { BacktestJob, BacktestResultJson, BacktestSpec } from './backtest-job';
@@ -208,11 +208,19 @@ export function createBacktestPool(options: {
     running = next;
     if (next.spec.strategy.kind !== 'python') return post(next, false);
     // The sandbox process keeps its own time and memory limits; the thread divides its candles first.
+    const settle = (outcome: () => void) => {
+      if (running?.id === next.id) finish();
+      try {
+        outcome();
+      } catch (error) {
+        next.reject(error);
+      }
+    };
     running.onJob = (job) =>
       python.run(job, next.onProgress).then(
-        // The Python sandbox answers a result object: serialised here, Python jobs only.
-        (result) => (finish(), next.resolve(JSON.stringify(result))),
-        (error: unknown) => (finish(), next.reject(error)),
+        // The Python sandbox answers a result object: checked and serialised here, Python jobs only.
+        (result) => settle(() => next.resolve(JSON.stringify(ZBacktestResultSchema.parse(result)))),
+        (error: unknown) => settle(() => next.reject(error)),
       );
     post(running, true);
   }

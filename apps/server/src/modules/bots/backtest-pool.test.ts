@@ -114,6 +114,17 @@ describe('the backtest worker pool', () => {
     await expect(pool.run(job(), 'alice')).resolves.toEqual(expect.any(String));
   }, 60_000);
 
+  it('refuses a job whose candles would pass what waiting jobs may hold', async () => {
+    // Room for two waiting jobs' candles (2,000 candles, two legs, six doubles each).
+    const tight = createBacktestPool({ log, timeLimitMs: 60_000, python, maxWaitingBytes: 2 * 192_000 });
+    const held = ['a', 'b', 'c'].map((user) => tight.run(spinner(50), user).catch((e: unknown) => e));
+    const refused = await tight.run(job(), 'd').catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'BACKTEST__BUSY' });
+    await Promise.all(held);
+    await expect(tight.run(job(), 'd')).resolves.toEqual(expect.any(String));
+    await tight.close();
+  }, 60_000);
+
   it('refuses anyone once 24 backtests wait in all', async () => {
     const users = Array.from({ length: 9 }, (_, i) => `user${i}`);
     // 27 asked: one runs, 24 wait, the 26th and 27th are refused.

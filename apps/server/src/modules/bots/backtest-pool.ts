@@ -19,8 +19,14 @@ const GRACE_MS = 5_000;
  */
 export const MAX_BACKTESTS_PER_USER = 3;
 
-/** Jobs waiting in all (each holds its candles); past it anyone is answered BACKTEST__BUSY. */
+/** Jobs waiting in all; past it anyone is answered BACKTEST__BUSY. */
 const MAX_QUEUED = 24;
+
+/**
+ * Bytes of candles the waiting jobs may hold in all (a year of minutes is ~50 MB of legs, a year
+ * of hours under 1 MB); a job that would pass it is answered BACKTEST__BUSY.
+ */
+const MAX_WAITING_BYTES = 256 * 1024 * 1024;
 
 type WorkerMessage =
   | { id: number; started: true }
@@ -66,6 +72,8 @@ export function createBacktestPool(options: {
   graceMs?: number;
   /** Where Python jobs run (its processes are the caller's to close). */
   python: PythonSandbox;
+  /** Bytes of candles waiting jobs may hold in all (default MAX_WAITING_BYTES). */
+  maxWaitingBytes?: number;
 }) {
   let worker: Worker | undefined;
   let nextId = 1;
@@ -73,6 +81,8 @@ export function createBacktestPool(options: {
   /** Each user's waiting jobs, in order of the users' arrival. */
   const waiting = new Map<string, Pending[]>();
   let waitingCount = 0;
+  let waitingBytes = 0;
+  const bytesOf = (spec: BacktestSpec) => spec.legs.base.byteLength + spec.legs.quote.byteLength;
   /** Each user's jobs waiting or running. */
   const held = new Map<string, number>();
   /** When each user holding jobs was last served (a count of jobs started); forgotten at none held. */
@@ -165,6 +175,7 @@ export function createBacktestPool(options: {
     const next = jobs.shift()!;
     if (jobs.length === 0) waiting.delete(owner);
     waitingCount -= 1;
+    waitingBytes -= bytesOf(next.spec);
     lastServed.set(owner, (serves += 1));
     return next;
   }
@@ -230,7 +241,7 @@ export function createBacktestPool(options: {
      * Computes a backtest of `owner` (a user id); resolves with its result as JSON text (a
      * TBacktestResult, checked against the API's schema). `onProgress` hears how many candles are
      * done as it runs. BACKTEST__BUSY when `owner` already has MAX_BACKTESTS_PER_USER waiting or
-     * running, or when MAX_QUEUED wait in all.
+     * running, or when MAX_QUEUED wait in all or their candles would pass MAX_WAITING_BYTES.
      */
     run(
       spec: BacktestSpec,
@@ -238,7 +249,12 @@ export function createBacktestPool(options: {
       onProgress?: (done: number, total: number) => void,
     ): Promise<BacktestResultJson> {
       const mine = held.get(owner) ?? 0;
-      if (mine >= MAX_BACKTESTS_PER_USER || waitingCount >= MAX_QUEUED) {
+      const bytes = bytesOf(spec);
+      if (
+        mine >= MAX_BACKTESTS_PER_USER ||
+        waitingCount >= MAX_QUEUED ||
+        waitingBytes + bytes > (options.maxWaitingBytes ?? MAX_WAITING_BYTES)
+      ) {
         return Promise.reject(new AppError('BACKTEST__BUSY'));
       }
       return new Promise((resolve, reject) => {
@@ -247,6 +263,7 @@ export function createBacktestPool(options: {
         jobs.push({ id: nextId++, owner, spec, resolve, reject, onProgress });
         waiting.set(owner, jobs);
         waitingCount += 1;
+        waitingBytes += bytes;
         pump();
       });
     },
@@ -254,6 +271,7 @@ export function createBacktestPool(options: {
       for (const jobs of waiting.values()) for (const job of jobs) job.reject(new AppError('BACKTEST__BUSY'));
       waiting.clear();
       waitingCount = 0;
+      waitingBytes = 0;
       held.clear();
       lastServed.clear();
       const thread = worker;

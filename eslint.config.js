@@ -131,6 +131,9 @@ export default tseslint.config(
         {
           srcDir: 'apps/server/src',
           layers: SERVER_MODULE_LAYERS,
+          // pair-candles.ts: pure cross-pair candle maths, which the backtest worker thread runs
+          // without loading the market service.
+          publicFiles: { market: ['market.service', 'pair-candles'] },
         },
       ],
     },

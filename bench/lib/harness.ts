@@ -57,7 +57,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   const port = await freePort();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'solterm-bench-'));
   const spawnedAt = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+  // BENCH_SERVER_NODE_ARGS: node flags for the server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p` to
+  // profile it under a benchmark's load (node refuses --cpu-prof in NODE_OPTIONS).
+  const flags = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const args = [...flags, '--import', 'tsx', 'apps/server/src/server.ts'];
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -5,7 +5,13 @@ import {
   type KeyPairSigner,
 } from '@solana/kit';
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
-import { isTestNetwork, WRAPPED_SOL_MINT, type TSpotOrder, type TUserMessage } from '@solterm/contracts';
+import {
+  isTestNetwork,
+  WRAPPED_SOL_MINT,
+  type TBacktestResult,
+  type TSpotOrder,
+  type TUserMessage,
+} from '@solterm/contracts';
 // The composition root is the one place the server reaches the local cluster directly: to start it
 // (or read the keys of a standalone one). Business code reaches the chain only through JSON-RPC.
 import {
@@ -598,7 +604,8 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     bots: botsRepo,
     runs: botRuns,
     users: auth,
-    backtest: submitBacktest,
+    // A detail compares a few figures and the trades' times: it reads the answer's JSON.
+    backtest: async (payload) => JSON.parse(await submitBacktest(payload)) as TBacktestResult,
     lamportsOf: (walletAddress) => chain.getBalance(walletAddress),
     now,
   });

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import type { TBacktestResult } from '@solterm/contracts';
+import { ZBacktestResultSchema, type ErrorCode } from '@solterm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
-import type { BacktestJob } from './backtest-job';
+import type { BacktestJob, BacktestResultJson, BacktestSpec } from './backtest-job';
 import type { PythonSandbox } from './sandbox/python-sandbox';
 
 const WORKER_ENTRY = new URL('./backtest-worker-entry.mjs', import.meta.url);
@@ -13,30 +13,56 @@ const WORKER_ENTRY = new URL('./backtest-worker-entry.mjs', import.meta.url);
  */
 const GRACE_MS = 5_000;
 
-/** Jobs waiting for the worker at most; more are refused as busy. */
-const MAX_QUEUED = 8;
+/**
+ * Backtests one user may have waiting or running at once; past it that user is answered
+ * BACKTEST__BUSY (others are not: their jobs have a place in the round).
+ */
+export const MAX_BACKTESTS_PER_USER = 3;
 
-interface WorkerMessage {
-  id: number;
-  progress?: { done: number; total: number };
-  result?: TBacktestResult;
-  error?: { strategy: boolean; message: string };
-}
+/** Jobs waiting in all; past it anyone is answered BACKTEST__BUSY. */
+const MAX_QUEUED = 24;
+
+/**
+ * Bytes of candles the waiting jobs may hold in all (a year of minutes is ~50 MB of legs, a year
+ * of hours under 1 MB); a job that would pass it is answered BACKTEST__BUSY.
+ */
+const MAX_WAITING_BYTES = 256 * 1024 * 1024;
+
+type WorkerMessage =
+  | { id: number; started: true }
+  | { id: number; progress: { done: number; total: number } }
+  | { id: number; json: ArrayBuffer }
+  | { id: number; job: BacktestJob }
+  | { id: number; error: { strategy: boolean; code?: ErrorCode; message: string } };
 
 interface Pending {
   id: number;
-  job: BacktestJob;
-  resolve: (result: TBacktestResult) => void;
+  owner: string;
+  spec: BacktestSpec;
+  resolve: (json: string) => void;
   reject: (error: unknown) => void;
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: ((done: number, total: number) => void) | undefined;
 }
+
+/** What the thread is doing for the running job: computing it, or dividing a Python job's candles. */
+type Running = Pending & { timer?: ReturnType<typeof setTimeout>; onJob?: (job: BacktestJob) => void };
 
 /**
  * Runs backtests in one worker thread, off the event loop: the API keeps answering while a year of
- * candles or user code computes. One job at a time (the machine has two cores: one for requests);
- * a job past its time limit ends with BACKTEST__TIME_LIMIT and its thread is replaced; the thread's
+ * candles or user code computes, and the answer comes back as JSON bytes (BacktestResultJson) that
+ * the API sends as they are. One job at a time (the machine has two cores: one for requests); a job
+ * past its time limit ends with BACKTEST__TIME_LIMIT and its thread is replaced; the thread's
  * JavaScript heap is capped, and user code also has its sandbox's own limits. Python jobs queue the
  * same way but run in the Python sandbox's process (sandbox/python-sandbox.ts).
+ *
+ * Shared fairly: each user has a queue of their own, at most MAX_BACKTESTS_PER_USER deep with the
+ * running job, and the thread takes the users in turn (round-robin: the user served least recently
+ * next), not the jobs in arrival order. A user's first job so starts after the running job and at
+ * most one job of each user already waiting when it came: with k such users (k < MAX_QUEUED), after
+ * k + 1 jobs, each holding the thread at most 2 × (time limit + grace) (being prepared: the thread
+ * started, the pair's candles divided; then computing). When one user floods the queue, after their
+ * running job alone: at most 50 s by default, in practice the time limit + grace (25 s), as a small
+ * range's candles are ready in milliseconds.
  */
 export function createBacktestPool(options: {
   log: FastifyBaseLogger;
@@ -46,11 +72,22 @@ export function createBacktestPool(options: {
   graceMs?: number;
   /** Where Python jobs run (its processes are the caller's to close). */
   python: PythonSandbox;
+  /** Bytes of candles waiting jobs may hold in all (default MAX_WAITING_BYTES). */
+  maxWaitingBytes?: number;
 }) {
   let worker: Worker | undefined;
   let nextId = 1;
-  let running: (Pending & { timer?: ReturnType<typeof setTimeout> }) | undefined;
-  const queue: Pending[] = [];
+  let running: Running | undefined;
+  /** Each user's waiting jobs, in order of the users' arrival. */
+  const waiting = new Map<string, Pending[]>();
+  let waitingCount = 0;
+  let waitingBytes = 0;
+  const bytesOf = (spec: BacktestSpec) => spec.legs.base.byteLength + spec.legs.quote.byteLength;
+  /** Each user's jobs waiting or running. */
+  const held = new Map<string, number>();
+  /** When each user holding jobs was last served (a count of jobs started); forgotten at none held. */
+  const lastServed = new Map<string, number>();
+  let serves = 0;
   const { python } = options;
 
   function spawn(): Worker {
@@ -61,16 +98,25 @@ export function createBacktestPool(options: {
     });
     thread.on('message', (message: WorkerMessage) => {
       if (!running || running.id !== message.id) return;
-      if (message.progress) {
+      if ('started' in message) {
+        arm(running, thread);
+        return;
+      }
+      if ('progress' in message) {
         running.onProgress?.(message.progress.done, message.progress.total);
         return;
       }
       const job = running;
+      if ('job' in message && job.onJob) {
+        // A Python job's candles: the job goes on in the sandbox, still holding the slot.
+        clearTimeout(job.timer);
+        job.onJob(message.job);
+        return;
+      }
       finish();
-      if (message.result) job.resolve(message.result);
-      else if (message.error?.strategy)
-        job.reject(new AppError('BACKTEST__STRATEGY_FAILED', message.error.message));
-      else job.reject(new Error(message.error?.message ?? 'backtest failed'));
+      if ('json' in message) job.resolve(Buffer.from(message.json).toString('utf8'));
+      else if ('error' in message) job.reject(errorOf(message.error));
+      else job.reject(new Error('backtest worker answered out of turn'));
     });
     thread.on('error', (error) => {
       options.log.error({ err: error }, 'backtest worker failed');
@@ -92,31 +138,58 @@ export function createBacktestPool(options: {
     return thread;
   }
 
+  function errorOf(error: { strategy: boolean; code?: ErrorCode; message: string }): Error {
+    if (error.code) return new AppError(error.code, error.message);
+    if (error.strategy) return new AppError('BACKTEST__STRATEGY_FAILED', error.message);
+    return new Error(error.message);
+  }
+
   function finish() {
-    if (running) clearTimeout(running.timer);
+    if (running) {
+      clearTimeout(running.timer);
+      const left = (held.get(running.owner) ?? 1) - 1;
+      if (left > 0) held.set(running.owner, left);
+      else {
+        held.delete(running.owner);
+        lastServed.delete(running.owner);
+      }
+    }
     running = undefined;
     pump();
   }
 
-  function pump() {
-    if (running) return;
-    const next = queue.shift();
-    if (!next) return;
-    if (next.job.strategy.kind === 'python') {
-      // The sandbox process keeps its own time and memory limits.
-      running = next;
-      python.run(next.job, next.onProgress).then(
-        (result) => (finish(), next.resolve(result)),
-        (error: unknown) => (finish(), next.reject(error)),
-      );
-      return;
+  /**
+   * The next job: the oldest of the user served least recently (one who has not been served yet
+   * first, in order of arrival), so each user waiting gets one job in before anyone gets a second.
+   */
+  function takeNext(): Pending | undefined {
+    let owner: string | undefined;
+    let jobs: Pending[] | undefined;
+    for (const [candidate, queue] of waiting) {
+      if (owner === undefined || (lastServed.get(candidate) ?? 0) < (lastServed.get(owner) ?? 0)) {
+        owner = candidate;
+        jobs = queue;
+      }
     }
-    worker ??= spawn();
-    const thread = worker;
-    const timer = setTimeout(
+    if (owner === undefined || !jobs) return undefined;
+    const next = jobs.shift()!;
+    if (jobs.length === 0) waiting.delete(owner);
+    waitingCount -= 1;
+    waitingBytes -= bytesOf(next.spec);
+    lastServed.set(owner, (serves += 1));
+    return next;
+  }
+
+  /**
+   * Ends the running job past the time limit and grace: the thread is ended (whatever it computes)
+   * and replaced for the next job. Armed when the job is sent (starting the thread and dividing the
+   * pair's candles are not the job's compute, but are bounded too) and again when it starts computing.
+   */
+  function arm(next: Running, thread: Worker) {
+    clearTimeout(next.timer);
+    next.timer = setTimeout(
       () => {
         if (running?.id !== next.id) return;
-        // Past its limit: the thread is ended (whatever it computes) and replaced for the next job.
         worker = undefined;
         void thread.terminate();
         finish();
@@ -129,21 +202,78 @@ export function createBacktestPool(options: {
       },
       options.timeLimitMs + (options.graceMs ?? GRACE_MS),
     );
-    running = { ...next, timer };
-    thread.postMessage({ id: next.id, job: next.job });
+  }
+
+  /** Sends the running job's spec to the thread (a Python job only for its candles). */
+  function post(next: Running, candlesOnly: boolean) {
+    worker ??= spawn();
+    arm(next, worker);
+    const { base, quote } = next.spec.legs;
+    worker.postMessage({ id: next.id, spec: next.spec, candlesOnly }, [base.buffer, quote.buffer]);
+  }
+
+  function pump() {
+    if (running) return;
+    const next = takeNext();
+    if (!next) return;
+    running = next;
+    if (next.spec.strategy.kind !== 'python') return post(next, false);
+    // The sandbox process keeps its own time and memory limits; the thread divides its candles first.
+    const settle = (outcome: () => void) => {
+      if (running?.id === next.id) finish();
+      try {
+        outcome();
+      } catch (error) {
+        next.reject(error);
+      }
+    };
+    running.onJob = (job) =>
+      python.run(job, next.onProgress).then(
+        // The Python sandbox answers a result object: checked and serialised here, Python jobs only.
+        (result) => settle(() => next.resolve(JSON.stringify(ZBacktestResultSchema.parse(result)))),
+        (error: unknown) => settle(() => next.reject(error)),
+      );
+    post(running, true);
   }
 
   return {
-    /** Computes a job; `onProgress` hears how many candles are done as it runs. */
-    run(job: BacktestJob, onProgress?: (done: number, total: number) => void): Promise<TBacktestResult> {
-      if (queue.length >= MAX_QUEUED) return Promise.reject(new AppError('BACKTEST__BUSY'));
+    /**
+     * Computes a backtest of `owner` (a user id); resolves with its result as JSON text (a
+     * TBacktestResult, checked against the API's schema). `onProgress` hears how many candles are
+     * done as it runs. BACKTEST__BUSY when `owner` already has MAX_BACKTESTS_PER_USER waiting or
+     * running, or when MAX_QUEUED wait in all or their candles would pass MAX_WAITING_BYTES.
+     */
+    run(
+      spec: BacktestSpec,
+      owner: string,
+      onProgress?: (done: number, total: number) => void,
+    ): Promise<BacktestResultJson> {
+      const mine = held.get(owner) ?? 0;
+      const bytes = bytesOf(spec);
+      if (
+        mine >= MAX_BACKTESTS_PER_USER ||
+        waitingCount >= MAX_QUEUED ||
+        waitingBytes + bytes > (options.maxWaitingBytes ?? MAX_WAITING_BYTES)
+      ) {
+        return Promise.reject(new AppError('BACKTEST__BUSY'));
+      }
       return new Promise((resolve, reject) => {
-        queue.push({ id: nextId++, job, resolve, reject, ...(onProgress ? { onProgress } : {}) });
+        held.set(owner, mine + 1);
+        const jobs = waiting.get(owner) ?? [];
+        jobs.push({ id: nextId++, owner, spec, resolve, reject, onProgress });
+        waiting.set(owner, jobs);
+        waitingCount += 1;
+        waitingBytes += bytes;
         pump();
       });
     },
     async close(): Promise<void> {
-      for (const job of queue.splice(0)) job.reject(new AppError('BACKTEST__BUSY'));
+      for (const jobs of waiting.values()) for (const job of jobs) job.reject(new AppError('BACKTEST__BUSY'));
+      waiting.clear();
+      waitingCount = 0;
+      waitingBytes = 0;
+      held.clear();
+      lastServed.clear();
       const thread = worker;
       worker = undefined;
       await thread?.terminate();

@@ -1,13 +1,9 @@
-import {
-  CHART_INTERVAL_SECONDS,
-  MAX_BACKTEST_CANDLES,
-  type TBacktestResult,
-  type TBotConfig,
-} from '@solterm/contracts';
+import { CHART_INTERVAL_SECONDS, MAX_BACKTEST_CANDLES, type TBotConfig } from '@solterm/contracts';
 import { Dec, toBaseUnits } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { MarketService } from '../market/market.service';
+import { packCandles, type BacktestResultJson } from './backtest-job';
 import type { BacktestPool } from './backtest-pool';
 import type { ResolvedStrategy } from './bot-strategy';
 
@@ -20,6 +16,8 @@ export interface BacktestRequest {
   readonly initialBalance: number;
   /** Seed of the strategy's randomness: the same request gives the same result. */
   readonly seed: number;
+  /** Whose backtest it is (a user id): the pool shares its thread fairly between users. */
+  readonly owner: string;
 }
 
 /**
@@ -38,7 +36,7 @@ export function createBacktestRunner(deps: {
   return async function run(
     request: BacktestRequest,
     onProgress?: (done: number, total: number) => void,
-  ): Promise<TBacktestResult> {
+  ): Promise<BacktestResultJson> {
     const { config } = request;
     const step = CHART_INTERVAL_SECONDS[config.interval];
     const nowSeconds = Math.floor(deps.now().getTime() / 1000);
@@ -52,7 +50,7 @@ export function createBacktestRunner(deps: {
         `The range holds ${count} ${config.interval} candles; a backtest covers at most ${MAX_BACKTEST_CANDLES}. Shorten it or use a longer interval.`,
       );
     }
-    const { pair, candles } = await deps.market.getClosedPairCandles(
+    const { pair, base, quote } = await deps.market.getClosedPairLegs(
       config.symbol,
       config.interval,
       fromOpen,
@@ -60,20 +58,21 @@ export function createBacktestRunner(deps: {
     );
     const baseDecimals = pair.base.decimals;
     const quoteDecimals = pair.quote.decimals;
-    if (baseDecimals === null || quoteDecimals === null || pair.quote.mint === null) {
+    if (baseDecimals === null || quoteDecimals === null || pair.quote.mint === null || quote === null) {
       throw new AppError(
         'BACKTEST__PAIR_NOT_TRADABLE',
         `Backtests trade a pair of Solana tokens, e.g. SOL/USDC; ${pair.text} is not one`,
       );
     }
-    if (candles.length === 0)
+    // (Legs that share no open time are answered the same by the worker thread, which divides them.)
+    if (base.length === 0 || quote.length === 0)
       throw new AppError('BACKTEST__NO_DATA', `No candles of ${pair.text} in that range`);
     const started = performance.now();
     const result = await deps.pool.run(
       {
         strategy: request.strategy.spec,
         risk: request.strategy.risk,
-        candles,
+        legs: { base: packCandles(base), quote: packCandles(quote) },
         intervalSeconds: step,
         interval: config.interval,
         symbol: pair.text,
@@ -84,9 +83,10 @@ export function createBacktestRunner(deps: {
         seed: request.seed,
         cpuMs: deps.timeLimitMs,
       },
+      request.owner,
       onProgress,
     );
-    deps.log.debug({ candles: candles.length, ms: performance.now() - started }, 'backtest computed');
+    deps.log.debug({ candles: base.length, ms: performance.now() - started }, 'backtest computed');
     return result;
   };
 }

@@ -1,13 +1,15 @@
-import type { TBacktestProgress, TBacktestResult, TBotConfig } from '@solterm/contracts';
+import type { TBacktestProgress, TBotConfig } from '@solterm/contracts';
 import { TaskTimeoutError, type JobScheduler, type Task } from '../../jobs/scheduler';
 import { AppError } from '../../lib/app-error';
+import type { BacktestResultJson } from './backtest-job';
+import { MAX_BACKTESTS_PER_USER } from './backtest-pool';
 import type { BacktestRunner } from './backtest-runner';
 import type { ResolvedStrategy } from './bot-strategy';
 
 /** The scheduler's name of the backtest task. */
 export const BACKTEST_TASK = 'backtest';
 
-/** Backtests a process may have waiting (the pool's queue) plus the one running. */
+/** Time limits a submitted backtest may wait for its answer, queued and computed. */
 const QUEUE_ROUNDS = 9;
 /** The pool's grace past the time limit before it ends a worker thread. */
 const GRACE_MS = 5000;
@@ -33,7 +35,7 @@ export interface BacktestTaskPayload {
 export function backtestTask(
   run: BacktestRunner,
   publishProgress: (userId: string, progress: TBacktestProgress) => void,
-): Task<BacktestTaskPayload, TBacktestResult> {
+): Task<BacktestTaskPayload, BacktestResultJson> {
   return {
     name: BACKTEST_TASK,
     run: (payload) =>
@@ -45,6 +47,7 @@ export function backtestTask(
           to: new Date(payload.to),
           initialBalance: payload.initialBalance,
           seed: payload.seed,
+          owner: payload.userId,
         },
         (done, total) =>
           publishProgress(payload.userId, {
@@ -58,17 +61,29 @@ export function backtestTask(
 }
 
 /**
- * Submits backtests to the scheduler and waits for their answer. The computing process answers
- * BACKTEST__TIME_LIMIT itself; the submit timeout is a safety net for a job nobody took (every
- * process busy) or whose process died, answered as BACKTEST__BUSY.
+ * Submits backtests to the scheduler and waits for their answer (the result's JSON text). The
+ * computing process answers BACKTEST__TIME_LIMIT itself; the submit timeout is a safety net for a job
+ * nobody took (every process busy) or whose process died, answered as BACKTEST__BUSY. A user with
+ * MAX_BACKTESTS_PER_USER backtests in flight from this process is answered BACKTEST__BUSY at once:
+ * the pool bounds each user's share of its own thread, this bounds it in the shared queue on
+ * PostgreSQL too, where each process's pool takes one job at a time in order of arrival.
  */
 export function backtestSubmitter(scheduler: JobScheduler, timeLimitMs: number) {
-  return (payload: BacktestTaskPayload): Promise<TBacktestResult> =>
-    scheduler
-      .submit<BacktestTaskPayload, TBacktestResult>(BACKTEST_TASK, payload, {
+  const inFlight = new Map<string, number>();
+  return async (payload: BacktestTaskPayload): Promise<BacktestResultJson> => {
+    const mine = inFlight.get(payload.userId) ?? 0;
+    if (mine >= MAX_BACKTESTS_PER_USER) throw new AppError('BACKTEST__BUSY');
+    inFlight.set(payload.userId, mine + 1);
+    try {
+      return await scheduler.submit<BacktestTaskPayload, BacktestResultJson>(BACKTEST_TASK, payload, {
         timeoutMs: QUEUE_ROUNDS * (timeLimitMs + GRACE_MS),
-      })
-      .catch((error: unknown) => {
-        throw error instanceof TaskTimeoutError ? new AppError('BACKTEST__BUSY') : error;
       });
+    } catch (error) {
+      throw error instanceof TaskTimeoutError ? new AppError('BACKTEST__BUSY') : error;
+    } finally {
+      const left = (inFlight.get(payload.userId) ?? 1) - 1;
+      if (left > 0) inFlight.set(payload.userId, left);
+      else inFlight.delete(payload.userId);
+    }
+  };
 }

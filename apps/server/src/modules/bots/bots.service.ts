@@ -2,7 +2,6 @@ import type { ZBotCreateRequestSchema, ZBotTestRequestSchema } from '@solterm/co
 import {
   MAX_BOTS_PER_USER,
   type TBacktestRequest,
-  type TBacktestResult,
   type TBot,
   type TBotConfig,
   type TBotMetrics,
@@ -12,6 +11,7 @@ import {
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { provenWalletOf, type WalletOwner } from '../wallet/wallet.service';
+import type { BacktestResultJson } from './backtest-job';
 import type { BacktestTaskPayload } from './backtest-task';
 import { NO_METRICS } from './live/bot-metrics';
 import type { BotRunsService } from './live/bot-runs.service';
@@ -62,7 +62,7 @@ function seedOf(text: string): number {
 export function createBotsService(deps: {
   repo: BotsRepository;
   /** Computes a backtest: submitted to the scheduler's backtest task (backtest-task.ts). */
-  backtest: (payload: BacktestTaskPayload) => Promise<TBacktestResult>;
+  backtest: (payload: BacktestTaskPayload) => Promise<BacktestResultJson>;
   now: () => Date;
   /** Live runs: start, stop and the figures of each bot's newest run. */
   runs: BotRunsService;
@@ -176,8 +176,8 @@ export function createBotsService(deps: {
       if (!(await repo.deleteOwned(userId, id))) throw new AppError('BOTS__NOT_FOUND');
     },
 
-    /** POST /bots/backtest: one of the caller's bots over a past range. */
-    async backtest(userId: string, request: TBacktestRequest): Promise<TBacktestResult> {
+    /** POST /bots/backtest: one of the caller's bots over a past range (the result's JSON text). */
+    async backtest(userId: string, request: TBacktestRequest): Promise<BacktestResultJson> {
       const bot = await requireBot(userId, request.bot_id);
       return deps.backtest({
         strategy: runnableStrategy(bot.strategyType, bot.config),
@@ -192,7 +192,7 @@ export function createBotsService(deps: {
     },
 
     /** POST /bots/test: "Run and Test Bot" on an unsaved bot, over the last `days` days. */
-    async test(userId: string, request: z.output<typeof ZBotTestRequestSchema>): Promise<TBacktestResult> {
+    async test(userId: string, request: z.output<typeof ZBotTestRequestSchema>): Promise<BacktestResultJson> {
       const to = deps.now();
       return deps.backtest({
         strategy: runnableStrategy(request.strategy_type, request.config),

@@ -29,6 +29,7 @@ import {
 import { AppError, isAppError } from '../../lib/app-error';
 import type { MarketData, MarketToken, SearchSource, TokenQuote } from './market-data';
 import { byMarketCapDescending, formatCandle, HISTORICAL_SPANS, USD } from './market-wire';
+import type { RawCandle } from './candle-aggregation';
 import { chartRange, divideCandles } from './pair-candles';
 import { Dec } from '@solterm/engine';
 import { centsToUsd, percentChange, toSignificant, toWireNumber } from '../../lib/wire-decimal';
@@ -247,6 +248,29 @@ export function createMarketService(deps: MarketServiceDeps) {
       return { pair, candles: await pairCandles(pair, interval, from, to, 'all') };
     },
 
+    /**
+     * The same closed candles as getClosedPairCandles, as the pair's two USD legs, not yet divided
+     * (`quote` null for a USD quote): backtests divide them with pair-candles.ts's divideCandles in
+     * their worker thread, since a year of hours is ~35,000 decimal divisions (~0.4 s of event loop).
+     */
+    async getClosedPairLegs(
+      symbolOrPair: string,
+      interval: ChartInterval,
+      fromOpen: number,
+      toOpen: number,
+    ): Promise<{ pair: ResolvedPair; base: RawCandle[]; quote: RawCandle[] | null }> {
+      const pair = await resolvePair(symbolOrPair);
+      const step = CHART_INTERVAL_SECONDS[interval];
+      const lastClosed = Math.floor(nowSeconds() / step) * step - step;
+      const from = Math.ceil(fromOpen / step) * step;
+      const to = Math.min(Math.floor(toOpen / step) * step, lastClosed);
+      if (to < from) return { pair, base: [], quote: pair.quote === USD ? null : [] };
+      const legOf = (token: MarketToken) =>
+        data.getCandles({ token, interval, fromOpen: from, toOpen: to, history: 'all' });
+      const base = await legOf(pair.base);
+      return { pair, base, quote: pair.quote === USD ? null : await legOf(pair.quote) };
+    },
+
     /** GET /market/chart/{symbol}: a symbol (in USD) or a pair. */
     async getChart(symbolOrPair: string, query: TChartQuery): Promise<TChart> {
       const pair = await resolvePair(symbolOrPair);
@@ -393,4 +417,4 @@ export function createMarketService(deps: MarketServiceDeps) {
 }
 
 export type MarketService = ReturnType<typeof createMarketService>;
-export type { ResolvedPair };
+export type { ResolvedPair, RawCandle };

@@ -1123,14 +1123,56 @@ const pairAction = fc.oneof(
     usdc: fc.integer({ min: 1, max: 20_000 }),
   }),
   fc.record({ kind: fc.constant('liquidate' as const) }),
+  {
+    // A colluder rests at the very edge of the band, where a liquidation's fills used to reach.
+    arbitrary: fc.record({
+      kind: fc.constant('edge' as const),
+      who: fc.constantFrom(...PAIR),
+      market: fc.constantFrom('SOL-PERP', 'BTC-PERP'),
+      side: fc.constantFrom('buy' as const, 'sell' as const),
+      size: fc.oneof(fc.bigInt({ min: 1n, max: 20_000n }), fc.bigInt({ min: 1n, max: 3_000_000n })),
+      leverage: fc.integer({ min: 1, max: 100 }),
+    }),
+    weight: 2,
+  },
+  {
+    // One rests at the oracle and the other takes it as large as its margin lets it: a position
+    // close to liquidation, with its partner on the other side.
+    arbitrary: fc.record({
+      kind: fc.constant('leveraged' as const),
+      who: fc.constantFrom(...PAIR),
+      market: fc.constantFrom('SOL-PERP', 'BTC-PERP'),
+      side: fc.constantFrom('buy' as const, 'sell' as const),
+      leverage: fc.integer({ min: 5, max: 100 }),
+    }),
+    weight: 3,
+  },
+  {
+    // The oracle moves (the keeper liquidates at once), sometimes past a bankruptcy price.
+    arbitrary: fc.record({
+      kind: fc.constant('oracle' as const),
+      market: fc.constantFrom('SOL-PERP', 'BTC-PERP'),
+      moveBps: fc.oneof(fc.integer({ min: -150, max: 150 }), fc.integer({ min: -1_500, max: 1_500 })),
+    }),
+    weight: 3,
+  },
 );
 
 describe('PerpExchange against a colluding pair', () => {
   it(
-    'trading with each other far from the oracle, two accounts take out no more than they put in plus what the oracle gives them; the insurance fund and a bystander are untouched',
+    'trading with each other far from the oracle and resting at the band edge while it moves, two accounts take out no more than they put in plus what the oracle gives them; the insurance fund and a bystander pay only for the oracle gapping past a bankruptcy price',
     { timeout: 120_000 },
     () => {
-      const seen = { fills: 0, pairFills: 0, refusals: 0, drained: 0 };
+      const seen = {
+        fills: 0,
+        pairFills: 0,
+        refusals: 0,
+        drained: 0,
+        liquidations: 0,
+        backstopped: 0,
+        gapped: 0,
+        liquidationPairFills: 0,
+      };
       fc.assert(
         fc.property(
           fc.tuple(fc.integer({ min: 100, max: 20_000 }), fc.integer({ min: 100, max: 20_000 })),
@@ -1160,10 +1202,18 @@ describe('PerpExchange against a colluding pair', () => {
             const insurance = exchange.insurance;
             let deposited = USDC(xDeposit) + USDC(yDeposit);
             let withdrawn = 0n;
-            // What the pair gained from everyone else, valued at the oracle (which does not move
-            // here): buying below it or selling above it. Each fill may round one unit its way.
+            // What the pair gained from everyone else, valued at the oracle: buying below it or
+            // selling above it (each fill may round one unit its way), and what the oracle's moves
+            // did to the positions it held.
             let fair = 0n;
+            // Σ over liquidations of max(0, −equity at the oracle): the loss the oracle made by
+            // gapping past the account's bankruptcy price, the most the fund and the others may pay.
+            let gaps = 0n;
+            let insurancePaid = 0n;
+            let socialized = 0n;
             const pair = new Set<string>(PAIR);
+            const pairEquity = () =>
+              PAIR.reduce((sum, id) => sum + exchange.equityOf(exchange.account(id)), 0n);
             const count = (fills: readonly PerpFill[]) => {
               for (const fill of fills) {
                 seen.fills++;
@@ -1181,6 +1231,26 @@ describe('PerpExchange against a colluding pair', () => {
               }
             };
             let at = 0;
+            const liquidateAll = () => {
+              for (const id of exchange.liquidatable()) {
+                const equity = exchange.equityOf(exchange.account(id));
+                const gap = equity < 0n ? -equity : 0n;
+                const result = exchange.liquidate(id, at, 'maker');
+                count(result.fills);
+                seen.liquidations++;
+                if (result.backstopLots.size > 0) seen.backstopped++;
+                if (gap > 0n) seen.gapped++;
+                seen.liquidationPairFills += result.fills.filter(
+                  (fill) => pair.has(fill.taker) && pair.has(fill.maker),
+                ).length;
+                // Book fills never took the account below zero, the backstop took the rest at the
+                // oracle: what was covered is at most what the oracle's gap left.
+                expect(result.insurancePaid + result.socializedLoss).toBeLessThanOrEqual(gap);
+                gaps += gap;
+                insurancePaid += result.insurancePaid;
+                socialized += result.socializedLoss;
+              }
+            };
             for (const step of actions) {
               at++;
               const before = JSON.stringify(snapshotOf(exchange));
@@ -1245,23 +1315,81 @@ describe('PerpExchange against a colluding pair', () => {
                     deposited += USDC(step.usdc);
                     break;
                   case 'liquidate':
-                    for (const id of exchange.liquidatable()) {
-                      const result = exchange.liquidate(id, at);
-                      count(result.fills);
-                      expect(result.insurancePaid).toBe(0n);
-                      expect(result.socializedLoss).toBe(0n);
-                    }
+                    liquidateAll();
                     break;
+                  case 'edge': {
+                    const { oracle, spec } = exchange.market(step.market);
+                    const band = (oracle * 800n) / 10_000n;
+                    const price =
+                      step.side === 'buy'
+                        ? ((oracle - band + spec.tick - 1n) / spec.tick) * spec.tick
+                        : ((oracle + band) / spec.tick) * spec.tick;
+                    count(
+                      exchange.placeOrder({
+                        account: step.who,
+                        market: step.market,
+                        side: step.side,
+                        type: 'limit',
+                        size: step.size,
+                        price,
+                        leverage: step.leverage,
+                        postOnly: true,
+                        at,
+                      }).fills,
+                    );
+                    break;
+                  }
+                  case 'leveraged': {
+                    const { oracle, spec } = exchange.market(step.market);
+                    const leverage = Math.min(step.leverage, spec.maxLeverage);
+                    const equity = exchange.equityOf(exchange.account(step.who));
+                    const size =
+                      ((equity > 0n ? equity : 0n) *
+                        BigInt(leverage) *
+                        9n *
+                        10n ** BigInt(spec.sizeDecimals)) /
+                      (10n * oracle);
+                    const partner = PAIR.find((id) => id !== step.who)!;
+                    const played = playWash(exchange, {
+                      kind: 'wash',
+                      pair: { maker: partner, taker: step.who },
+                      market: step.market,
+                      side: step.side,
+                      offsetBps: 0,
+                      size: size > 0n ? size : 1n,
+                      makerLeverage: spec.maxLeverage,
+                      takerLeverage: leverage,
+                      takerReduceOnly: false,
+                      at,
+                    });
+                    seen.refusals += played.refusals;
+                    count(played.fills);
+                    break;
+                  }
+                  case 'oracle': {
+                    const { oracle, spec } = exchange.market(step.market);
+                    const next =
+                      ((oracle + (oracle * BigInt(step.moveBps)) / 10_000n) / spec.tick) * spec.tick;
+                    const held = pairEquity();
+                    exchange.setOracle(step.market, next);
+                    fair += pairEquity() - held;
+                    liquidateAll();
+                    break;
+                  }
                 }
               } catch (error) {
                 if (!(error instanceof PerpError)) throw error;
                 seen.refusals++;
                 expect(JSON.stringify(snapshotOf(exchange))).toBe(before);
               }
-              // Nobody outside the pair pays for it: the fund only grows, the bystander (no
-              // position) keeps every unit, and what the pair took out and still holds is bounded.
-              expect(exchange.insurance).toBeGreaterThanOrEqual(insurance);
-              expect(exchange.account('bystander').collateral).toBe(USDC(1_000));
+              // Nobody outside the pair pays for it beyond the oracle's gaps: the fund shrinks by at
+              // most those, the bystander (no position) only by its share of what the fund could
+              // not cover, and what the pair took out and still holds is bounded.
+              expect(insurancePaid + socialized).toBeLessThanOrEqual(gaps);
+              expect(exchange.insurance).toBeGreaterThanOrEqual(insurance - insurancePaid);
+              expect(exchange.account('bystander').collateral).toBeGreaterThanOrEqual(
+                USDC(1_000) - socialized,
+              );
               let held = 0n;
               for (const id of PAIR) {
                 const account = exchange.account(id);
@@ -1269,14 +1397,18 @@ describe('PerpExchange against a colluding pair', () => {
                 expect(equity).toBeGreaterThanOrEqual(0n);
                 held += equity;
               }
-              expect(withdrawn + held).toBeLessThanOrEqual(deposited + fair);
+              expect(withdrawn + held).toBeLessThanOrEqual(deposited + fair + insurancePaid + socialized);
             }
           },
         ),
         { numRuns: 200 },
       );
-      // The pair really traded with each other, far from the oracle and at the band's edge.
+      // The pair really traded with each other, far from the oracle and at the band's edge, and was
+      // liquidated, into the backstop and past its bankruptcy price.
       expect(seen.pairFills).toBeGreaterThan(50);
+      expect(seen.liquidations).toBeGreaterThan(20);
+      expect(seen.backstopped).toBeGreaterThan(0);
+      expect(seen.gapped).toBeGreaterThan(0);
       expect(seen.drained).toBeGreaterThan(50);
       expect(seen.refusals).toBeGreaterThan(100);
     },

@@ -624,4 +624,38 @@ describe('perpetual futures on the embedded cluster', () => {
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect((await post('/api/futures/save-trade', alice, { symbol: 'SOL-PERP' })).status).toBe(400);
   });
+
+  it('an oracle gap past the bankruptcy price: the maker takes the position over at the oracle, and the insurance fund pays exactly the gap', async () => {
+    const publish = vi.spyOn(app.hub, 'publish');
+    const oracle = Number((await get<TFuturesMarket>('/api/futures/market/SOL-PERP')).body.data.oracle_price);
+    const equity = Number((await account(alice)).equity);
+    const amount = Number(((equity * 60) / oracle).toFixed(3)); // 60x: the equity covers a 1/60 fall
+    const opened = await post('/api/futures/order', alice, {
+      symbol: 'SOL-PERP',
+      side: 'Long',
+      order_type: 'Market',
+      amount,
+      leverage: 75,
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    const next = await moveOracle('SOL-PERP', -300n); // the maker re-quotes under the bankruptcy price
+    const before = await venue().ledger.read();
+    const [id] = before.liquidatable().filter((liquidatable) => liquidatable !== MAKER_ACCOUNT);
+    const gap = -before.equityOf(before.account(id!));
+    expect(gap).toBeGreaterThan(0n);
+    const insuranceBefore = before.insurance;
+    expect(await keeper().liquidate()).toBe(1);
+    expect((await get<TFuturesPosition[]>('/api/futures/positions', alice)).body.data).toEqual([]);
+    const trades = (await get<TFuturesTrade[]>('/api/futures/trades', alice)).body.data;
+    expect(trades[0]).toMatchObject({ liquidation: true, symbol: 'SOL-PERP', side: 'Short' });
+    expect(Number(trades[0]!.price)).toBeCloseTo(Number(next) / 1_000_000, 6); // at the oracle
+    expect(Number((await account(alice)).collateral)).toBe(0);
+    expect((await venue().ledger.read()).insurance).toBe(insuranceBefore - gap);
+    const told = publish.mock.calls.find(
+      ([, message]) => message.type === 'futures_update' && message.data.reason === 'liquidation',
+    );
+    expect(told).toBeDefined();
+    publish.mockRestore();
+    await vaultMatchesLedger();
+  });
 });

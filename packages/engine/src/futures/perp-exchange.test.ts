@@ -425,7 +425,7 @@ describe('PerpExchange', () => {
     });
     expect(exchange.liquidatable()).toEqual(['fay']);
     const total = exchange.totalValue();
-    const result = exchange.liquidate('fay', 3);
+    const result = exchange.liquidate('fay', 3, 'maker');
     expect(result.fills.every((fill) => fill.liquidation)).toBe(true);
     expect(exchange.account('fay').positions.size).toBe(0);
     expect(exchange.account('fay').collateral).toBeGreaterThanOrEqual(0n);
@@ -460,7 +460,15 @@ describe('PerpExchange', () => {
       at: 2,
     });
     const total = exchange.totalValue();
-    const result = exchange.liquidate('gus', 3);
+    const gap = -exchange.equityOf(exchange.account('gus'));
+    const result = exchange.liquidate('gus', 3, 'maker');
+    // Nothing in the book is better than gus's bankruptcy price: the maker takes the 9 SOL over at
+    // the oracle, and the loss covered is exactly the one the oracle's gap made.
+    expect(result.fills).toMatchObject([{ maker: 'maker', makerOrderId: 0, price: USDC(95), size: 9_000n }]);
+    expect(result.backstopLots).toEqual(new Map([['SOL-PERP', 9_000n]]));
+    // (The maker had sold gus those 9 SOL: taking them back leaves it flat.)
+    expect(exchange.account('maker').positions.has('SOL-PERP')).toBe(false);
+    expect(result.insurancePaid + result.socializedLoss).toBe(gap);
     expect(result.insurancePaid).toBe(USDC(1));
     expect(result.socializedLoss).toBeGreaterThan(0n);
     expect(exchange.account('gus').collateral).toBe(0n);
@@ -631,7 +639,7 @@ describe('PerpExchange against colluding accounts', () => {
         });
       }
       drain(x);
-      for (const id of exchange.liquidatable()) exchange.liquidate(id, 4);
+      for (const id of exchange.liquidatable()) exchange.liquidate(id, 4, 'maker');
       drain(y);
       exchange.cancelAll('maker');
       quote(exchange, 100_000n);
@@ -643,6 +651,171 @@ describe('PerpExchange against colluding accounts', () => {
     expect(exchange.account('bystander').collateral).toBe(USDC(1_000));
     for (const id of ['x0', 'y0', 'x1', 'y1'])
       expect(exchange.account(id).collateral).toBeGreaterThanOrEqual(0n);
+  });
+});
+
+describe('PerpExchange liquidations against a colluder', () => {
+  /**
+   * A thin book: Y buys 9 SOL at 100x from X, the oracle falls 0.7 % and Y is liquidatable with
+   * 3.07 USDC of equity, while X rests the only bid, at the band's edge 8 % under the oracle. Before
+   * the bankruptcy-price limit the liquidation sold Y's 9 SOL to X at 91.36: Y ended at −68.965568,
+   * the insurance fund paid all of it and X gained 71.131104 at the oracle (71.46 less its 0.328896
+   * fee) — the pair's own loss moved onto the fund. Now the book is used only down to Y's bankruptcy price (99.03), the
+   * maker takes the 9 SOL over at the oracle with Y's last 3.07, and the fund pays nothing.
+   */
+  it('a colluder resting at the band edge cannot buy a liquidation into the insurance fund', () => {
+    const exchange = venue();
+    exchange.fundInsurance(USDC(10_000));
+    exchange.deposit('x', USDC(1_000));
+    exchange.deposit('y', USDC(10));
+    exchange.placeOrder({
+      account: 'x',
+      market: 'SOL-PERP',
+      side: 'sell',
+      type: 'limit',
+      size: 9_000n,
+      price: USDC(100),
+      leverage: 10,
+      at: 1,
+    });
+    exchange.placeOrder({
+      account: 'y',
+      market: 'SOL-PERP',
+      side: 'buy',
+      type: 'market',
+      size: 9_000n,
+      leverage: 100,
+      at: 2,
+    });
+    exchange.setOracle('SOL-PERP', USDC(99.3));
+    exchange.placeOrder({
+      account: 'x',
+      market: 'SOL-PERP',
+      side: 'buy',
+      type: 'limit',
+      size: 9_000n,
+      price: USDC(91.36), // ⌈99.3 × 0.92⌉ on the tick: the band's edge
+      leverage: 10,
+      at: 3,
+    });
+    const y = exchange.account('y');
+    expect(exchange.liquidatable()).toEqual(['y']);
+    expect(exchange.equityOf(y)).toBe(USDC(3.07));
+    const total = exchange.totalValue();
+    const xBefore = exchange.equityOf(exchange.account('x'));
+    const makerBefore = exchange.equityOf(exchange.account('maker'));
+
+    const result = exchange.liquidate('y', 4, 'maker');
+
+    expect(result.fills.filter((fill) => fill.maker === 'x')).toEqual([]);
+    expect(result.fills).toMatchObject([
+      { maker: 'maker', price: USDC(99.3), size: 9_000n, liquidation: true },
+    ]);
+    expect(result.insurancePaid).toBe(0n);
+    expect(result.socializedLoss).toBe(0n);
+    expect(exchange.insurance).toBe(USDC(10_000));
+    expect(result.backstopCollateral).toBe(USDC(3.07));
+    expect(y.positions.size).toBe(0);
+    expect(y.collateral).toBe(0n);
+    // X gained nothing; the maker holds 9 SOL at the oracle and Y's last equity.
+    expect(exchange.equityOf(exchange.account('x'))).toBe(xBefore);
+    expect(exchange.equityOf(exchange.account('maker'))).toBe(makerBefore + USDC(3.07));
+    expect(exchange.account('x').orders.size).toBe(1);
+    expect(exchange.totalValue()).toBe(total);
+  });
+
+  it('a bid at or above the bankruptcy price still takes the liquidation, leaving the account no less than zero', () => {
+    const exchange = venue();
+    exchange.fundInsurance(USDC(10_000));
+    exchange.deposit('x', USDC(1_000));
+    exchange.deposit('y', USDC(10));
+    exchange.placeOrder({
+      account: 'x',
+      market: 'SOL-PERP',
+      side: 'sell',
+      type: 'limit',
+      size: 9_000n,
+      price: USDC(100),
+      leverage: 10,
+      at: 1,
+    });
+    exchange.placeOrder({
+      account: 'y',
+      market: 'SOL-PERP',
+      side: 'buy',
+      type: 'market',
+      size: 9_000n,
+      leverage: 100,
+      at: 2,
+    });
+    exchange.setOracle('SOL-PERP', USDC(99.3));
+    // 4 SOL at the bankruptcy price (99.03), then a bid a tick under it.
+    for (const [price, size] of [
+      [USDC(99.03), 4_000n],
+      [USDC(99.02), 9_000n],
+    ] as const) {
+      exchange.placeOrder({
+        account: 'x',
+        market: 'SOL-PERP',
+        side: 'buy',
+        type: 'limit',
+        size,
+        price,
+        leverage: 10,
+        at: 3,
+      });
+    }
+    const total = exchange.totalValue();
+    const result = exchange.liquidate('y', 4, 'maker');
+    expect(result.fills.map((fill) => [fill.maker, fill.price, fill.size])).toEqual([
+      ['x', USDC(99.03), 4_000n],
+      ['maker', USDC(99.3), 5_000n],
+    ]);
+    expect(result.insurancePaid).toBe(0n);
+    expect(exchange.account('y').collateral).toBe(0n);
+    expect(exchange.insurance).toBeGreaterThanOrEqual(USDC(10_000));
+    expect(exchange.totalValue()).toBe(total);
+  });
+
+  it('without a backstop, what the book cannot take above the bankruptcy price stays open', () => {
+    const exchange = venue();
+    exchange.fundInsurance(USDC(10_000));
+    exchange.deposit('x', USDC(1_000));
+    exchange.deposit('y', USDC(10));
+    exchange.placeOrder({
+      account: 'x',
+      market: 'SOL-PERP',
+      side: 'sell',
+      type: 'limit',
+      size: 9_000n,
+      price: USDC(100),
+      leverage: 10,
+      at: 1,
+    });
+    exchange.placeOrder({
+      account: 'y',
+      market: 'SOL-PERP',
+      side: 'buy',
+      type: 'market',
+      size: 9_000n,
+      leverage: 100,
+      at: 2,
+    });
+    exchange.setOracle('SOL-PERP', USDC(99.3));
+    exchange.placeOrder({
+      account: 'x',
+      market: 'SOL-PERP',
+      side: 'buy',
+      type: 'limit',
+      size: 9_000n,
+      price: USDC(91.36),
+      leverage: 10,
+      at: 3,
+    });
+    const result = exchange.liquidate('y', 4);
+    expect(result.fills).toEqual([]);
+    expect(exchange.account('y').positions.get('SOL-PERP')?.size).toBe(9_000n);
+    expect(exchange.insurance).toBe(USDC(10_000));
   });
 });
 
@@ -801,7 +974,7 @@ describe('PerpExchange properties', () => {
         let at = 0;
         const liquidateAll = () => {
           for (const id of exchange.liquidatable()) {
-            const result = exchange.liquidate(id, at);
+            const result = exchange.liquidate(id, at, 'maker');
             seen.liquidations++;
             const account = exchange.account(id);
             // No collateral left negative once flat, unless every other account's was spent too.
@@ -950,14 +1123,56 @@ const pairAction = fc.oneof(
     usdc: fc.integer({ min: 1, max: 20_000 }),
   }),
   fc.record({ kind: fc.constant('liquidate' as const) }),
+  {
+    // A colluder rests at the very edge of the band, where a liquidation's fills used to reach.
+    arbitrary: fc.record({
+      kind: fc.constant('edge' as const),
+      who: fc.constantFrom(...PAIR),
+      market: fc.constantFrom('SOL-PERP', 'BTC-PERP'),
+      side: fc.constantFrom('buy' as const, 'sell' as const),
+      size: fc.oneof(fc.bigInt({ min: 1n, max: 20_000n }), fc.bigInt({ min: 1n, max: 3_000_000n })),
+      leverage: fc.integer({ min: 1, max: 100 }),
+    }),
+    weight: 2,
+  },
+  {
+    // One rests at the oracle and the other takes it as large as its margin lets it: a position
+    // close to liquidation, with its partner on the other side.
+    arbitrary: fc.record({
+      kind: fc.constant('leveraged' as const),
+      who: fc.constantFrom(...PAIR),
+      market: fc.constantFrom('SOL-PERP', 'BTC-PERP'),
+      side: fc.constantFrom('buy' as const, 'sell' as const),
+      leverage: fc.integer({ min: 5, max: 100 }),
+    }),
+    weight: 3,
+  },
+  {
+    // The oracle moves (the keeper liquidates at once), sometimes past a bankruptcy price.
+    arbitrary: fc.record({
+      kind: fc.constant('oracle' as const),
+      market: fc.constantFrom('SOL-PERP', 'BTC-PERP'),
+      moveBps: fc.oneof(fc.integer({ min: -150, max: 150 }), fc.integer({ min: -1_500, max: 1_500 })),
+    }),
+    weight: 3,
+  },
 );
 
 describe('PerpExchange against a colluding pair', () => {
   it(
-    'trading with each other far from the oracle, two accounts take out no more than they put in plus what the oracle gives them; the insurance fund and a bystander are untouched',
+    'trading with each other far from the oracle and resting at the band edge while it moves, two accounts take out no more than they put in plus what the oracle gives them; the insurance fund and a bystander pay only for the oracle gapping past a bankruptcy price',
     { timeout: 120_000 },
     () => {
-      const seen = { fills: 0, pairFills: 0, refusals: 0, drained: 0 };
+      const seen = {
+        fills: 0,
+        pairFills: 0,
+        refusals: 0,
+        drained: 0,
+        liquidations: 0,
+        backstopped: 0,
+        gapped: 0,
+        liquidationPairFills: 0,
+      };
       fc.assert(
         fc.property(
           fc.tuple(fc.integer({ min: 100, max: 20_000 }), fc.integer({ min: 100, max: 20_000 })),
@@ -987,10 +1202,18 @@ describe('PerpExchange against a colluding pair', () => {
             const insurance = exchange.insurance;
             let deposited = USDC(xDeposit) + USDC(yDeposit);
             let withdrawn = 0n;
-            // What the pair gained from everyone else, valued at the oracle (which does not move
-            // here): buying below it or selling above it. Each fill may round one unit its way.
+            // What the pair gained from everyone else, valued at the oracle: buying below it or
+            // selling above it (each fill may round one unit its way), and what the oracle's moves
+            // did to the positions it held.
             let fair = 0n;
+            // Σ over liquidations of max(0, −equity at the oracle): the loss the oracle made by
+            // gapping past the account's bankruptcy price, the most the fund and the others may pay.
+            let gaps = 0n;
+            let insurancePaid = 0n;
+            let socialized = 0n;
             const pair = new Set<string>(PAIR);
+            const pairEquity = () =>
+              PAIR.reduce((sum, id) => sum + exchange.equityOf(exchange.account(id)), 0n);
             const count = (fills: readonly PerpFill[]) => {
               for (const fill of fills) {
                 seen.fills++;
@@ -1008,6 +1231,26 @@ describe('PerpExchange against a colluding pair', () => {
               }
             };
             let at = 0;
+            const liquidateAll = () => {
+              for (const id of exchange.liquidatable()) {
+                const equity = exchange.equityOf(exchange.account(id));
+                const gap = equity < 0n ? -equity : 0n;
+                const result = exchange.liquidate(id, at, 'maker');
+                count(result.fills);
+                seen.liquidations++;
+                if (result.backstopLots.size > 0) seen.backstopped++;
+                if (gap > 0n) seen.gapped++;
+                seen.liquidationPairFills += result.fills.filter(
+                  (fill) => pair.has(fill.taker) && pair.has(fill.maker),
+                ).length;
+                // Book fills never took the account below zero, the backstop took the rest at the
+                // oracle: what was covered is at most what the oracle's gap left.
+                expect(result.insurancePaid + result.socializedLoss).toBeLessThanOrEqual(gap);
+                gaps += gap;
+                insurancePaid += result.insurancePaid;
+                socialized += result.socializedLoss;
+              }
+            };
             for (const step of actions) {
               at++;
               const before = JSON.stringify(snapshotOf(exchange));
@@ -1072,23 +1315,81 @@ describe('PerpExchange against a colluding pair', () => {
                     deposited += USDC(step.usdc);
                     break;
                   case 'liquidate':
-                    for (const id of exchange.liquidatable()) {
-                      const result = exchange.liquidate(id, at);
-                      count(result.fills);
-                      expect(result.insurancePaid).toBe(0n);
-                      expect(result.socializedLoss).toBe(0n);
-                    }
+                    liquidateAll();
                     break;
+                  case 'edge': {
+                    const { oracle, spec } = exchange.market(step.market);
+                    const band = (oracle * 800n) / 10_000n;
+                    const price =
+                      step.side === 'buy'
+                        ? ((oracle - band + spec.tick - 1n) / spec.tick) * spec.tick
+                        : ((oracle + band) / spec.tick) * spec.tick;
+                    count(
+                      exchange.placeOrder({
+                        account: step.who,
+                        market: step.market,
+                        side: step.side,
+                        type: 'limit',
+                        size: step.size,
+                        price,
+                        leverage: step.leverage,
+                        postOnly: true,
+                        at,
+                      }).fills,
+                    );
+                    break;
+                  }
+                  case 'leveraged': {
+                    const { oracle, spec } = exchange.market(step.market);
+                    const leverage = Math.min(step.leverage, spec.maxLeverage);
+                    const equity = exchange.equityOf(exchange.account(step.who));
+                    const size =
+                      ((equity > 0n ? equity : 0n) *
+                        BigInt(leverage) *
+                        9n *
+                        10n ** BigInt(spec.sizeDecimals)) /
+                      (10n * oracle);
+                    const partner = PAIR.find((id) => id !== step.who)!;
+                    const played = playWash(exchange, {
+                      kind: 'wash',
+                      pair: { maker: partner, taker: step.who },
+                      market: step.market,
+                      side: step.side,
+                      offsetBps: 0,
+                      size: size > 0n ? size : 1n,
+                      makerLeverage: spec.maxLeverage,
+                      takerLeverage: leverage,
+                      takerReduceOnly: false,
+                      at,
+                    });
+                    seen.refusals += played.refusals;
+                    count(played.fills);
+                    break;
+                  }
+                  case 'oracle': {
+                    const { oracle, spec } = exchange.market(step.market);
+                    const next =
+                      ((oracle + (oracle * BigInt(step.moveBps)) / 10_000n) / spec.tick) * spec.tick;
+                    const held = pairEquity();
+                    exchange.setOracle(step.market, next);
+                    fair += pairEquity() - held;
+                    liquidateAll();
+                    break;
+                  }
                 }
               } catch (error) {
                 if (!(error instanceof PerpError)) throw error;
                 seen.refusals++;
                 expect(JSON.stringify(snapshotOf(exchange))).toBe(before);
               }
-              // Nobody outside the pair pays for it: the fund only grows, the bystander (no
-              // position) keeps every unit, and what the pair took out and still holds is bounded.
-              expect(exchange.insurance).toBeGreaterThanOrEqual(insurance);
-              expect(exchange.account('bystander').collateral).toBe(USDC(1_000));
+              // Nobody outside the pair pays for it beyond the oracle's gaps: the fund shrinks by at
+              // most those, the bystander (no position) only by its share of what the fund could
+              // not cover, and what the pair took out and still holds is bounded.
+              expect(insurancePaid + socialized).toBeLessThanOrEqual(gaps);
+              expect(exchange.insurance).toBeGreaterThanOrEqual(insurance - insurancePaid);
+              expect(exchange.account('bystander').collateral).toBeGreaterThanOrEqual(
+                USDC(1_000) - socialized,
+              );
               let held = 0n;
               for (const id of PAIR) {
                 const account = exchange.account(id);
@@ -1096,14 +1397,18 @@ describe('PerpExchange against a colluding pair', () => {
                 expect(equity).toBeGreaterThanOrEqual(0n);
                 held += equity;
               }
-              expect(withdrawn + held).toBeLessThanOrEqual(deposited + fair);
+              expect(withdrawn + held).toBeLessThanOrEqual(deposited + fair + insurancePaid + socialized);
             }
           },
         ),
         { numRuns: 200 },
       );
-      // The pair really traded with each other, far from the oracle and at the band's edge.
+      // The pair really traded with each other, far from the oracle and at the band's edge, and was
+      // liquidated, into the backstop and past its bankruptcy price.
       expect(seen.pairFills).toBeGreaterThan(50);
+      expect(seen.liquidations).toBeGreaterThan(20);
+      expect(seen.backstopped).toBeGreaterThan(0);
+      expect(seen.gapped).toBeGreaterThan(0);
       expect(seen.drained).toBeGreaterThan(50);
       expect(seen.refusals).toBeGreaterThan(100);
     },

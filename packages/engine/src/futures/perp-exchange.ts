@@ -131,6 +131,10 @@ export interface LiquidationResult {
   cancelled: number[];
   /** Paid to the insurance fund from what equity was left. */
   fee: bigint;
+  /** Lots the backstop took over at the oracle (signed as the account held them), per market. */
+  backstopLots: Map<string, bigint>;
+  /** The account's collateral left after a backstop takeover, which went to the backstop. */
+  backstopCollateral: bigint;
   /** Negative collateral the insurance fund covered, and what it could not (spread over the other accounts). */
   insurancePaid: bigint;
   socializedLoss: bigint;
@@ -388,7 +392,7 @@ export class PerpExchange {
       cancelled,
       // checkMargin already held the order to its initial margin after the fill; a reduce-only
       // order skips it and is guarded fill by fill instead.
-      input.reduceOnly === true,
+      input.reduceOnly === true ? 'maintenance' : 'none',
     );
     if (input.reduceOnly) {
       const after = account.positions.get(input.market);
@@ -446,31 +450,40 @@ export class PerpExchange {
   }
 
   /**
-   * Liquidates an account below maintenance: cancels its orders and closes its positions through the
-   * book (no further than 8 % from the oracle; what the book cannot take stays for the next check),
-   * charges the liquidation fee to the insurance fund from what equity is left, and once nothing is
-   * open covers negative collateral from the insurance fund, spreading what it cannot cover over the
-   * other accounts' collateral in proportion.
+   * Liquidates an account below maintenance, as Hyperliquid does (a market liquidation through the
+   * book, then its backstop liquidator vault): cancels its orders and closes its positions through
+   * the book only at prices that leave its equity at the oracle ≥ 0 — no worse than its bankruptcy
+   * price, and no further than 8 % from the oracle — so a colluder resting a bad price cannot turn
+   * the account's loss into the insurance fund's. The liquidation fee goes to the insurance fund from
+   * what equity is left. What the book did not take, `backstop` (the venue's maker) takes over at
+   * the oracle with the account's remaining collateral. Once nothing is open, negative collateral —
+   * only possible when the oracle itself gapped past the bankruptcy price — is covered by the
+   * insurance fund, and what it cannot cover is spread over the other accounts' collateral in
+   * proportion. Without a backstop (or one that cannot carry it) the rest stays for the next check.
    */
-  liquidate(accountId: string, at: number): LiquidationResult {
+  liquidate(accountId: string, at: number, backstopId?: string): LiquidationResult {
     const account = this.account(accountId);
     const result: LiquidationResult = {
       account: accountId,
       fills: [],
       cancelled: [],
       fee: 0n,
+      backstopLots: new Map(),
+      backstopCollateral: 0n,
       insurancePaid: 0n,
       socializedLoss: 0n,
     };
     if (!this.isLiquidatable(account)) return result;
     result.cancelled.push(...this.cancelAll(accountId));
     let closedNotional = 0n;
+    const orderIds = new Map<string, number>();
     for (const [symbol, position] of [...account.positions]) {
       if (position.size === 0n) continue;
       const market = this.markets.get(symbol)!;
       const side: PerpSide = position.size > 0n ? 'sell' : 'buy';
-      const limit = this.slippageBound(market, side);
+      const limit = this.liquidationLimit(market, account, position.size);
       const orderId = this.nextOrderId++;
+      orderIds.set(symbol, orderId);
       const before = result.fills.length;
       this.matchAgainstBook(
         market,
@@ -483,7 +496,7 @@ export class PerpExchange {
         true,
         result.fills,
         result.cancelled,
-        false,
+        'equity',
       );
       for (const fill of result.fills.slice(before)) closedNotional += fill.notional;
     }
@@ -498,6 +511,22 @@ export class PerpExchange {
     account.collateral -= fee;
     this.insurance += fee;
     result.fee = fee;
+    const backstop =
+      backstopId === undefined || backstopId === accountId ? undefined : this.accounts.get(backstopId);
+    if (backstop) {
+      for (const [symbol, { size }] of [...account.positions]) {
+        const market = this.markets.get(symbol)!;
+        const taken = this.backstopTakeover(market, account, backstop, size, orderIds.get(symbol)!, at);
+        if (taken === undefined) continue;
+        result.fills.push(taken);
+        result.backstopLots.set(symbol, size);
+      }
+      if (result.backstopLots.size > 0 && account.positions.size === 0 && account.collateral > 0n) {
+        result.backstopCollateral = account.collateral;
+        backstop.collateral += account.collateral;
+        account.collateral = 0n;
+      }
+    }
     if (account.positions.size === 0 && account.collateral < 0n) {
       const cover = this.insurance < -account.collateral ? this.insurance : -account.collateral;
       this.insurance -= cover;
@@ -550,6 +579,70 @@ export class PerpExchange {
   }
 
   // ── Internals ────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * A liquidation's worst price in a market: the tighter of the 8 % slippage bound and the account's
+   * bankruptcy price there, the price at which closing all `size` lots (taker fee included) would
+   * leave its equity at the oracle exactly 0. Selling a long of S lots at p changes the equity by
+   * S·(p·(1 − f) − O)/scale, so p ≥ (S·O − E·scale) / (S·(1 − f)); buying back a short,
+   * p ≤ (S·O + E·scale) / (S·(1 + f)). With E < 0 (the oracle gapped past it) only a price better
+   * than the oracle is accepted.
+   */
+  private liquidationLimit(market: MarketState, account: PerpAccount, size: bigint): bigint {
+    const { oracle, scale, spec } = market;
+    const equity = this.equityOf(account);
+    const lots = abs(size);
+    if (size > 0n) {
+      const numerator = (lots * oracle - equity * scale) * BPS;
+      const bankruptcy =
+        numerator <= 0n ? 0n : ceilToTick(ceilDiv(numerator, lots * (BPS - PERP_TAKER_FEE_BPS)), spec.tick);
+      const bound = this.slippageBound(market, 'sell');
+      return bankruptcy > bound ? bankruptcy : bound;
+    }
+    const numerator = (lots * oracle + equity * scale) * BPS;
+    const bankruptcy =
+      numerator <= 0n ? 0n : (numerator / (lots * (BPS + PERP_TAKER_FEE_BPS)) / spec.tick) * spec.tick;
+    const bound = this.slippageBound(market, 'buy');
+    return bankruptcy < bound ? bankruptcy : bound;
+  }
+
+  /**
+   * The backstop takes over a liquidated position whole at the oracle, no fee either side: the
+   * account's equity at the oracle does not change, so whatever it lacks is a loss the oracle made,
+   * not a price anyone chose. Refused (undefined) if the backstop could not carry it above
+   * maintenance; the position then stays for the next check.
+   */
+  private backstopTakeover(
+    market: MarketState,
+    account: PerpAccount,
+    backstop: PerpAccount,
+    size: bigint,
+    orderId: number,
+    at: number,
+  ): PerpFill | undefined {
+    const notional = notionalOf(size, market.oracle, market.spec.sizeDecimals);
+    const change = this.healthChange(market, backstop, size, notional, 0n);
+    if (change < 0n && this.healthOf(backstop) + change < 0n) return undefined;
+    const takerRealized = this.applyFill(market, account, -size, notional, 0n);
+    const makerRealized = this.applyFill(market, backstop, size, notional, 0n);
+    return {
+      market: market.spec.symbol,
+      takerOrderId: orderId,
+      makerOrderId: 0,
+      taker: account.id,
+      maker: backstop.id,
+      side: size > 0n ? 'sell' : 'buy',
+      price: market.oracle,
+      size: abs(size),
+      notional,
+      takerFee: 0n,
+      makerFee: 0n,
+      takerRealized,
+      makerRealized,
+      liquidation: true,
+      at,
+    };
+  }
 
   /** A market order's worst price: 8 % from the oracle, on the tick. */
   private slippageBound(market: MarketState, side: PerpSide): bigint {
@@ -626,16 +719,26 @@ export class PerpExchange {
     notional: bigint,
     fee: bigint,
   ) {
+    const held = account.positions.get(market.spec.symbol)?.size ?? 0n;
+    return (
+      this.equityChange(market, account, lots, notional, fee) -
+      maintenanceAt(market, held + lots) +
+      maintenanceAt(market, held)
+    );
+  }
+
+  /** The same for {@link equityOf}. */
+  private equityChange(
+    market: MarketState,
+    account: PerpAccount,
+    lots: bigint,
+    notional: bigint,
+    fee: bigint,
+  ) {
     const { oracle, scale } = market;
     const held = account.positions.get(market.spec.symbol)?.size ?? 0n;
-    const next = held + lots;
     return (
-      (lots > 0n ? -notional : notional) -
-      fee +
-      (next * oracle) / scale -
-      (held * oracle) / scale -
-      maintenanceAt(market, next) +
-      maintenanceAt(market, held)
+      (lots > 0n ? -notional : notional) - fee + ((held + lots) * oracle) / scale - (held * oracle) / scale
     );
   }
 
@@ -650,7 +753,8 @@ export class PerpExchange {
     liquidation: boolean,
     fills: PerpFill[],
     cancelled: number[],
-    guardTaker: boolean,
+    /** What no fill may take the taker below: its maintenance margin, or (a liquidation) zero equity. */
+    guardTaker: 'none' | 'maintenance' | 'equity',
   ): bigint {
     const { book, spec, oracle } = market;
     const opposite: PerpSide = side === 'buy' ? 'sell' : 'buy';
@@ -694,10 +798,13 @@ export class PerpExchange {
         cancelled.push(maker.id);
         continue;
       }
-      // (A liquidation closes at what the book gives: the insurance fund covers what that costs.)
-      if (guardTaker) {
-        const change = this.healthChange(market, taker, takerSigned, notional, takerFee);
-        if (change < 0n && takerHealth === undefined) takerHealth = this.healthOf(taker);
+      if (guardTaker !== 'none') {
+        const change =
+          guardTaker === 'equity'
+            ? this.equityChange(market, taker, takerSigned, notional, takerFee)
+            : this.healthChange(market, taker, takerSigned, notional, takerFee);
+        if (change < 0n && takerHealth === undefined)
+          takerHealth = guardTaker === 'equity' ? this.equityOf(taker) : this.healthOf(taker);
         if (takerHealth !== undefined) {
           if (change < 0n && takerHealth + change < 0n) {
             this.takerHalted = true;

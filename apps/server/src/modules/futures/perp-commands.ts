@@ -119,6 +119,8 @@ export function applyCommand(exchange: PerpExchange, command: PerpCommand): Perp
         result: exchange.applyFunding(command.market, new Dec(command.rate), command.at),
       };
     case 'liquidate':
-      return { k: 'liquidate', result: exchange.liquidate(command.account, command.at) };
+      // The maker is the backstop (as Hyperliquid's liquidator vault): it takes over at the oracle
+      // what the book would only have taken past the account's bankruptcy price.
+      return { k: 'liquidate', result: exchange.liquidate(command.account, command.at, MAKER_ACCOUNT) };
   }
 }

@@ -32,7 +32,8 @@ import { LAMPORTS_PER_SOL } from '../genesis';
 import { startLocalnetServer, type LocalnetServer } from '../http-server';
 import { createLocalCluster, type LocalCluster } from '../local-cluster';
 import { createJsonRpcHandler } from './json-rpc-handler';
-import { createPubSub, type PubSub } from './pubsub';
+import { BUDGET_EXCEEDED_REASON, createPubSub, type PubSub } from './pubsub';
+import { DEFAULT_PUBSUB_BUDGET } from './pubsub-budget';
 
 const SYSTEM_PROGRAM = address('11111111111111111111111111111111');
 let cluster: LocalCluster;
@@ -177,6 +178,136 @@ describe('PubSub limits', () => {
     );
     expect(out.find((message) => message.id === 'sig')).toMatchObject({ result: expect.any(Number) });
     connection.close();
+  });
+});
+
+describe('PubSub byte budget per commit', () => {
+  const MB = 1_000_000;
+  /** A system account of `size` bytes (tooling write), and how to make a commit write it. */
+  async function largeAccount(size: number) {
+    const { address: target } = await generateKeyPairSigner();
+    cluster.setAccount({
+      address: target,
+      lamports: cluster.minimumBalanceForRentExemption(size),
+      data: new Uint8Array(size).fill(7),
+    });
+    return { address: target, touch: () => cluster.requestAirdrop(target, 1n) };
+  }
+  function client(clientId?: string) {
+    const out: { id?: unknown; result?: unknown; error?: { code: number; message: string } }[] = [];
+    const notified: string[] = [];
+    const ended: string[] = [];
+    const connection = pubsub.connect(
+      (text) => {
+        if (text.startsWith('{"jsonrpc":"2.0","method":')) notified.push(text);
+        else out.push(JSON.parse(text) as (typeof out)[number]);
+      },
+      { clientId, end: (reason) => ended.push(reason) },
+    );
+    const subscribe = (id: number, method: string, params: unknown[]) =>
+      connection.handle(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    const accepted = () => out.filter((message) => typeof message.result === 'number').length;
+    const bytes = () => notified.reduce((total, text) => total + Buffer.byteLength(text), 0);
+    return { connection, out, notified, ended, subscribe, accepted, bytes };
+  }
+  const sliced = (offset: number) => ({
+    encoding: 'base64',
+    commitment: 'processed',
+    dataSlice: { offset, length: MB },
+  });
+
+  it('256 subscriptions of a 1 MB account with distinct slices: those past the connection’s budget are refused, and a transfer costs it at most its budget', async () => {
+    const big = await largeAccount(MB);
+    const attacker = client();
+    for (let id = 0; id < 256; id += 1) attacker.subscribe(id, 'accountSubscribe', [big.address, sliced(id)]);
+    // Each may cost 1,333,976 bytes a commit (base64 of 1 MB and the notification): 3 fit in 4 MiB.
+    expect(attacker.accepted()).toBe(3);
+    expect(attacker.out.find((message) => message.id === 3)).toMatchObject({
+      error: {
+        code: -32600,
+        message: expect.stringMatching(
+          /^Too many notification bytes per commit on this connection: .*\(max\)/,
+        ),
+      },
+    });
+    await big.touch(); // processed: notified within the commit
+    expect(attacker.notified).toHaveLength(3);
+    expect(attacker.bytes()).toBeGreaterThan(3 * MB);
+    expect(attacker.bytes()).toBeLessThanOrEqual(DEFAULT_PUBSUB_BUDGET.maxBytesPerConnection);
+    expect(attacker.ended).toEqual([]);
+    attacker.connection.close();
+  });
+
+  it('connections of one client share its budget; a connection of another client has its own', async () => {
+    const big = await largeAccount(MB);
+    const [first, second, third, other] = [
+      client('198.51.100.1'),
+      client('198.51.100.1'),
+      client('198.51.100.1'),
+      client('198.51.100.2'),
+    ];
+    for (const [index, each] of [first, second, third, other].entries()) {
+      for (let id = 0; id < 8; id += 1)
+        each!.subscribe(id, 'accountSubscribe', [big.address, sliced(index * 8 + id)]);
+    }
+    expect([first.accepted(), second.accepted(), third.accepted(), other.accepted()]).toEqual([3, 3, 0, 3]);
+    expect(third.out[0]).toMatchObject({
+      error: { code: -32600, message: expect.stringContaining('from this client') },
+    });
+    await big.touch();
+    expect(first.bytes() + second.bytes() + third.bytes()).toBeLessThanOrEqual(
+      DEFAULT_PUBSUB_BUDGET.maxBytesPerClient,
+    );
+    // A connection's unsubscribe gives its share back to the client.
+    first.subscribe(100, 'accountUnsubscribe', [first.out[0]!.result]);
+    third.subscribe(101, 'accountSubscribe', [big.address, sliced(99)]);
+    expect(third.accepted()).toBe(1);
+    for (const each of [first, second, third, other]) each.connection.close();
+  });
+
+  it('an account reallocated larger after the subscriptions re-charges them; the connection that cannot afford it is ended, never sent past its budget', async () => {
+    const grown = await largeAccount(100);
+    const watcher = client();
+    for (let id = 0; id < 8; id += 1) watcher.subscribe(id, 'accountSubscribe', [grown.address, sliced(id)]);
+    expect(watcher.accepted()).toBe(8); // 100 bytes each, now
+    cluster.setAccount({
+      address: grown.address,
+      lamports: cluster.minimumBalanceForRentExemption(MB),
+      data: new Uint8Array(MB).fill(9),
+    });
+    await grown.touch();
+    expect(watcher.notified).toHaveLength(3);
+    expect(watcher.bytes()).toBeLessThanOrEqual(DEFAULT_PUBSUB_BUDGET.maxBytesPerConnection);
+    expect(watcher.ended).toEqual([BUDGET_EXCEEDED_REASON]);
+    // Its subscriptions are gone, and its frames are no longer answered.
+    await grown.touch();
+    expect(watcher.notified).toHaveLength(3);
+    watcher.subscribe(50, 'slotSubscribe', []);
+    expect(watcher.out.some((message) => message.id === 50)).toBe(false);
+    watcher.connection.close();
+  });
+
+  it('program subscriptions: a dataSize filter is charged when made; any other is re-charged by what a commit sends it', async () => {
+    const big = await largeAccount(MB);
+    const sized = client();
+    for (let id = 0; id < 5; id += 1) {
+      sized.subscribe(id, 'programSubscribe', [
+        SYSTEM_PROGRAM,
+        { ...sliced(id), filters: [{ dataSize: MB }] },
+      ]);
+    }
+    expect(sized.accepted()).toBe(3);
+    const open = client();
+    for (let id = 0; id < 5; id += 1) open.subscribe(id, 'programSubscribe', [SYSTEM_PROGRAM, sliced(id)]);
+    expect(open.accepted()).toBe(5);
+    await big.touch();
+    for (const each of [sized, open]) {
+      expect(each.bytes()).toBeLessThanOrEqual(DEFAULT_PUBSUB_BUDGET.maxBytesPerConnection);
+    }
+    expect(sized.ended).toEqual([]);
+    expect(open.ended).toEqual([BUDGET_EXCEEDED_REASON]);
+    sized.connection.close();
+    open.connection.close();
   });
 });
 

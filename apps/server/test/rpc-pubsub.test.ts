@@ -135,7 +135,7 @@ describe('PubSub at the app’s /rpc', () => {
       }),
     );
     const sockets = await Promise.all(
-      Array.from({ length: 3 }, async () => {
+      Array.from({ length: 4 }, async () => {
         const socket = new WebSocket(`ws://${url}`);
         await new Promise((resolve) => socket.once('open', resolve));
         const answers: { result?: number; error?: { code: number; message: string } }[] = [];
@@ -165,18 +165,18 @@ describe('PubSub at the app’s /rpc', () => {
       }
       while (answers.length < 8) await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    // 1,333,976 bytes a commit each: 3 fit a connection's 4 MiB, 6 the client's 8 MiB.
+    // 1,333,976 bytes a commit each: 1 fits a connection's 2 MiB, 3 the client's 4 MiB.
     const held = sockets.map(
       ({ answers }) => answers.filter((answer) => typeof answer.result === 'number').length,
     );
-    expect(held).toEqual([3, 3, 0]);
-    expect(sockets[2]!.answers[0]).toMatchObject({
+    expect(held).toEqual([1, 1, 1, 0]);
+    expect(sockets[3]!.answers[0]).toMatchObject({
       error: { code: -32600, message: expect.stringContaining('from this client') },
     });
     await send(getTransferSolInstruction({ source: payer, destination: big.address, amount: lamports(1n) }));
     const total = () => sockets.reduce((sum, { notified }) => sum + notified(), 0);
-    while (total() < 6 * size) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(total()).toBeLessThanOrEqual(8 * 1024 * 1024);
+    while (total() < 3 * size) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(total()).toBeLessThanOrEqual(4 * 1024 * 1024);
     for (const { socket } of sockets) socket.close();
   });
 

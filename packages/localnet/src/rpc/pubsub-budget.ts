@@ -20,13 +20,14 @@ export interface PubSubBudget {
 }
 
 /**
- * A 1 MB account in base64 (1.4 MB a notification) fits a connection twice over; a client (16
- * connections on the app) may make a commit cost at most 8 MiB, which the cluster's worker encodes
- * and hands over in a few milliseconds.
+ * A connection may cost a commit what one public answer may be (2 MiB: a whole account of up to
+ * ~1.5 MB in base64), and a client's connections (16 on the app) twice that. Every commit that
+ * touches the account pays it again, and the chain's worker encodes and hands it over before it
+ * answers anyone else, so it stays a few milliseconds of work.
  */
 export const DEFAULT_PUBSUB_BUDGET: PubSubBudget = Object.freeze({
-  maxBytesPerConnection: 4 * 1024 * 1024,
-  maxBytesPerClient: 8 * 1024 * 1024,
+  maxBytesPerConnection: 2 * 1024 * 1024,
+  maxBytesPerClient: 4 * 1024 * 1024,
 });
 
 /**

@@ -297,6 +297,9 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
     const programCost = new Map<Subscription, number>();
     for (const address of writes.writable) {
       const subs = byAccount.get(address);
+      // (A large account is read only for a phase that has someone to tell.)
+      const waiting = subs !== undefined && [...subs].some((sub) => matches(sub.commitment));
+      if (!waiting && byProgram.size === 0) continue;
       const account = cluster.getAccount(address);
       const length = account?.data.length ?? 0;
       const encoded = new Map<string, string>();

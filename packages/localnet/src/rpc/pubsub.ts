@@ -278,7 +278,24 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
     const length = slice === undefined ? shown.data.length : Math.min(slice.length, shown.data.length);
     const usable =
       (encoding === 'base58' || encoding === 'binary') && length > MAX_BASE58_BYTES ? 'base64' : encoding;
-    return stringifyJson(encodeAccount(shown, usable, slice, cluster));
+    const value = encodeAccount(shown, usable, slice, cluster) as {
+      data: unknown;
+      executable: boolean;
+      lamports: bigint;
+      owner: string;
+      rentEpoch: bigint;
+      space: bigint;
+    };
+    // Written by hand, in stringifyJson's order: base58 and base64 text needs no escaping, and a
+    // megabyte of it is not scanned and copied once more for every slice of every commit.
+    const { data } = value;
+    const dataText =
+      typeof data === 'string'
+        ? `"${data}"`
+        : Array.isArray(data) && typeof data[0] === 'string'
+          ? `["${data[0]}","${String(data[1])}"]`
+          : stringifyJson(data);
+    return `{"data":${dataText},"executable":${value.executable},"lamports":${value.lamports},"owner":"${value.owner}","rentEpoch":${value.rentEpoch},"space":${value.space}}`;
   }
 
   /** A notification whose result is `{ context, value }`, the value already serialised. */

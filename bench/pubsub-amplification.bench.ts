@@ -19,11 +19,11 @@ import {
 import { percentile, report, ROOT, round, startServer } from './lib/harness';
 
 // PubSub amplification at the byte budget, against the app's /rpc on a fresh server: one client
-// (one IP behind a trusted proxy hop) opens BENCH_ATTACK_CONNS WebSockets (default 3) and subscribes
-// each to a 1 MB account with distinct dataSlices until the server refuses (its 8 MiB a commit across
-// connections), while 1-lamport transfers to that account land at the client's public /rpc rate
+// (one IP behind a trusted proxy hop) opens BENCH_ATTACK_CONNS WebSockets (default 4) and subscribes
+// each to a 1 MB account with distinct dataSlices until the server refuses (2 MiB a commit a
+// connection: one each; 4 MiB across the client's connections: the fourth holds none), while 1-lamport transfers to that account land at the client's public /rpc rate
 // (BENCH_TOUCH_RATE per s, default 9; 100 requests per 10 s is the limit); each commit then sends
-// the attacker ~8 MB of notifications. Meanwhile a client asks getLatestBlockhash one request at a
+// the attacker ~4 MB of notifications. Meanwhile a client asks getLatestBlockhash one request at a
 // time, 10 ms apart, for BENCH_SECONDS (default 15), from 10 other addresses (each within its own
 // public rate limit): its p99 must stay under 50 ms. (Before the budget, 256 subscriptions per
 // connection made one transfer cost hundreds of MB and getLatestBlockhash seconds.)
@@ -32,9 +32,11 @@ import { percentile, report, ROOT, round, startServer } from './lib/harness';
 // limits, every client at 127.0.0.1 (the attacker's connections share its budget all the same).
 const TARGET_P99_MS = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
-const ATTACK_CONNECTIONS = Number(process.env.BENCH_ATTACK_CONNS ?? 3);
+const ATTACK_CONNECTIONS = Number(process.env.BENCH_ATTACK_CONNS ?? 4);
 const TOUCH_RATE = Number(process.env.BENCH_TOUCH_RATE ?? 9);
 const DATA_LENGTH = 1_000_000;
+/** Bytes of each subscription's slice (the attacker picks the largest its budget admits). */
+const SLICE_LENGTH = Number(process.env.BENCH_SLICE ?? DATA_LENGTH);
 const ATTACKER_IP = '198.51.100.66';
 const SETUP_IP = '198.51.100.1';
 const MEASURER_IPS = Array.from({ length: 10 }, (_, index) => `203.0.113.${index + 1}`);
@@ -181,7 +183,7 @@ try {
       big.address,
       String(ATTACK_CONNECTIONS),
       ATTACKER_IP,
-      String(DATA_LENGTH),
+      String(SLICE_LENGTH),
     ],
     { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
   );

@@ -191,7 +191,12 @@ describe('PubSub byte budget per commit', () => {
       lamports: cluster.minimumBalanceForRentExemption(size),
       data: new Uint8Array(size).fill(7),
     });
-    return { address: target, touch: () => cluster.requestAirdrop(target, 1n) };
+    // Large notifications leave through the outbox, a few milliseconds of work per turn: wait for it.
+    const touch = async () => {
+      await cluster.requestAirdrop(target, 1n);
+      while (pubsub.queued > 0) await new Promise((resolve) => setImmediate(resolve));
+    };
+    return { address: target, touch };
   }
   function client(clientId?: string) {
     const out: { id?: unknown; result?: unknown; error?: { code: number; message: string } }[] = [];
@@ -276,12 +281,14 @@ describe('PubSub byte budget per commit', () => {
       data: new Uint8Array(SIZE).fill(9),
     });
     await grown.touch();
-    expect(watcher.notified).toHaveLength(2);
+    // Two could be re-charged, the third could not: the connection ended, and what waited for it
+    // in the outbox went with it.
+    expect(watcher.notified).toHaveLength(0);
     expect(watcher.bytes()).toBeLessThanOrEqual(DEFAULT_PUBSUB_BUDGET.maxBytesPerConnection);
     expect(watcher.ended).toEqual([BUDGET_EXCEEDED_REASON]);
     // Its subscriptions are gone, and its frames are no longer answered.
     await grown.touch();
-    expect(watcher.notified).toHaveLength(2);
+    expect(watcher.notified).toHaveLength(0);
     watcher.subscribe(50, 'slotSubscribe', []);
     expect(watcher.out.some((message) => message.id === 50)).toBe(false);
     watcher.connection.close();

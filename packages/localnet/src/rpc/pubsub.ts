@@ -13,7 +13,8 @@
  * subscription whose notification would outgrow its charge (an account reallocated larger, a
  * program's larger or several accounts in one commit) is re-charged before it is sent; when its
  * connection cannot afford that, the connection is ended instead, so a commit never costs a
- * connection more than its budget.
+ * connection more than its budget. Notifications of 64 KiB or more are encoded and sent from an
+ * outbox a few milliseconds at a time, so requests are not held behind a commit's fan-out.
  */
 import type { AccountView, ClusterListener, LocalCluster } from '../local-cluster';
 import type { TransactionRecord } from '../ledger';
@@ -100,6 +101,8 @@ interface Connection {
   standing: number;
   /** The charges of its subscriptions, added up (kept with the map). */
   charged: number;
+  /** Bytes of its notifications waiting in the outbox. */
+  queued: number;
   readonly client: Client | undefined;
   /** Ended by the cluster (over its budget): its subscriptions are gone and its frames ignored. */
   ended: boolean;
@@ -122,6 +125,13 @@ export interface PubSubConnectOptions {
 export interface PubSubOptions {
   readonly budget?: Partial<PubSubBudget>;
 }
+
+/** Notifications from this size on go through the outbox (see `deliver`); smaller ones go at once. */
+const DEFER_BYTES = 64 * 1024;
+/** Work the outbox does in one turn of the event loop. */
+const DRAIN_SLICE_MS = 2;
+/** Commits' worth of a connection's budget that may wait in the outbox before it is ended. */
+const QUEUED_BUDGETS = 4;
 
 /** The close reason of a connection whose notifications outgrew its budget (WebSocket: ≤ 123 bytes). */
 export const BUDGET_EXCEEDED_REASON = 'PubSub notifications past the byte budget per commit';
@@ -299,10 +309,42 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
   }
 
   /** A notification whose result is `{ context, value }`, the value already serialised. */
-  const notifyText = (sub: Subscription, method: string, context: string, value: string) =>
-    sub.connection.send(
-      `{"jsonrpc":"2.0","method":"${method}","params":{"result":{"context":${context},"value":${value}},"subscription":${sub.id}}}`,
-    );
+  const notificationText = (sub: Subscription, method: string, context: string, value: string) =>
+    `{"jsonrpc":"2.0","method":"${method}","params":{"result":{"context":${context},"value":${value}},"subscription":${sub.id}}}`;
+
+  /**
+   * Large notifications wait here and are encoded and sent a few milliseconds of work at a time, in
+   * later turns of the event loop, so that a request arriving during a commit's fan-out waits for
+   * one notification, not for all of them. A connection's notifications keep their order: once one
+   * of its notifications waits, the next ones wait behind it.
+   */
+  const outbox: (() => void)[] = [];
+  let draining = false;
+  function drain(): void {
+    const until = performance.now() + DRAIN_SLICE_MS;
+    while (outbox.length > 0 && performance.now() < until) outbox.shift()!();
+    if (outbox.length > 0) setImmediate(drain);
+    else draining = false;
+  }
+
+  /** Sends `sub` the notification `text()` builds, now or (when large) from the outbox. */
+  function deliver(sub: Subscription, bytes: number, text: () => string): void {
+    const { connection } = sub;
+    if (bytes < DEFER_BYTES && connection.queued === 0) return connection.send(text());
+    // A connection whose commits come faster than the worker can encode them is not kept up with.
+    if (connection.queued + bytes > QUEUED_BUDGETS * budget.maxBytesPerConnection) {
+      return endConnection(connection);
+    }
+    connection.queued += bytes;
+    outbox.push(() => {
+      connection.queued -= bytes;
+      if (connection.subscriptions.get(sub.id) === sub) connection.send(text());
+    });
+    if (!draining) {
+      draining = true;
+      setImmediate(drain);
+    }
+  }
 
   /**
    * Account, program and logs notifications of a commit, for subscribers at `commitment`. Each
@@ -328,8 +370,11 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
       };
       for (const sub of subs ?? []) {
         if (sub.kind !== 'account' || !matches(sub.commitment)) continue;
-        if (!afford(sub, accountNotificationBytes(length, sub.encoding, sub.slice))) continue;
-        notifyText(sub, 'accountNotification', context, textOf(sub.encoding, sub.config));
+        const bytes = accountNotificationBytes(length, sub.encoding, sub.slice);
+        if (!afford(sub, bytes)) continue;
+        deliver(sub, bytes, () =>
+          notificationText(sub, 'accountNotification', context, textOf(sub.encoding, sub.config)),
+        );
       }
       if (account === null) continue;
       for (const sub of byProgram.get(account.owner) ?? []) {
@@ -339,14 +384,17 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
           !sub.filters.every((filter) => filter(account))
         )
           continue;
-        const cost = (programCost.get(sub) ?? 0) + accountNotificationBytes(length, sub.encoding, sub.slice);
+        const bytes = accountNotificationBytes(length, sub.encoding, sub.slice);
+        const cost = (programCost.get(sub) ?? 0) + bytes;
         if (!afford(sub, cost)) continue;
         programCost.set(sub, cost);
-        notifyText(
-          sub,
-          'programNotification',
-          context,
-          `{"pubkey":"${address}","account":${textOf(sub.encoding, sub.config)}}`,
+        deliver(sub, bytes, () =>
+          notificationText(
+            sub,
+            'programNotification',
+            context,
+            `{"pubkey":"${address}","account":${textOf(sub.encoding, sub.config)}}`,
+          ),
         );
       }
     }
@@ -364,7 +412,8 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
           subscription: sub.id,
         },
       });
-      if (afford(sub, Buffer.byteLength(text))) sub.connection.send(text);
+      const bytes = Buffer.byteLength(text);
+      if (afford(sub, bytes)) deliver(sub, bytes, () => text);
     }
   }
 
@@ -591,6 +640,7 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
         subscriptions: new Map(),
         standing: 0,
         charged: 0,
+        queued: 0,
         client,
         ended: false,
       };
@@ -625,7 +675,14 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
       };
     },
     /** Stops listening to the cluster. */
-    close: unlisten,
+    close() {
+      unlisten();
+      outbox.length = 0;
+    },
+    /** Notifications waiting in the outbox (tests wait for none). */
+    get queued(): number {
+      return outbox.length;
+    },
     /** Open subscriptions, all connections (tests and limits). */
     get size(): number {
       return bySignature.size + byAccount.size + byProgram.size + logs.size + slots.size + roots.size;

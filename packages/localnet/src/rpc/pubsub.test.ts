@@ -294,6 +294,24 @@ describe('PubSub byte budget per commit', () => {
     watcher.connection.close();
   });
 
+  it('large notifications leave through the outbox after the commit, so the cluster answers in between', async () => {
+    const big = await largeAccount(SIZE);
+    const watcher = client();
+    watcher.subscribe(0, 'accountSubscribe', [big.address, sliced(0)]);
+    watcher.subscribe(1, 'accountSubscribe', [big.address, sliced(1)]);
+    await cluster.requestAirdrop(big.address, 1n);
+    // Committed and answered; the two 800 KB notifications wait for later turns of the event loop.
+    expect(watcher.notified).toHaveLength(0);
+    expect(pubsub.queued).toBe(2);
+    while (pubsub.queued > 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(
+      watcher.notified.map(
+        (text) => (JSON.parse(text) as { params: { subscription: number } }).params.subscription,
+      ),
+    ).toEqual(watcher.out.map((answer) => answer.result));
+    watcher.connection.close();
+  });
+
   it('program subscriptions: a dataSize filter is charged when made; any other is re-charged by what a commit sends it', async () => {
     const big = await largeAccount(SIZE);
     const sized = client();

@@ -83,7 +83,8 @@ async function registerClusterRpc(server: ZodApp, services: Services, config: Ap
         return;
       }
       open.set(client, (open.get(client) ?? 0) + 1);
-      cluster.servePubSubSocket(socket);
+      // Its connections share one budget of notification bytes per commit (pubsub-budget.ts).
+      cluster.servePubSubSocket(socket, client);
       socket.on('close', () => {
         const left = (open.get(client) ?? 1) - 1;
         if (left > 0) open.set(client, left);

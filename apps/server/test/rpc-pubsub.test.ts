@@ -1,4 +1,4 @@
-import { getTransferSolInstruction } from '@solana-program/system';
+import { getCreateAccountInstruction, getTransferSolInstruction } from '@solana-program/system';
 import {
   address,
   airdropFactory,
@@ -96,6 +96,88 @@ describe('PubSub at the app’s /rpc', () => {
     });
     expect(answer.headers.get('access-control-allow-origin')).toBe('*');
     expect(await answer.json()).toMatchObject({ result: 'ok' });
+  });
+
+  it('a client’s connections share one budget of notification bytes per commit: past it a subscription is refused', async () => {
+    const rpc = createSolanaRpc(`http://${url}`);
+    const rpcSubscriptions = createSolanaRpcSubscriptions(`ws://${url}`);
+    const sendAndConfirm = sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions });
+    const [payer, big] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()]);
+    for (let grant = 0; grant < 2; grant += 1) {
+      await airdropFactory({ rpc, rpcSubscriptions })({
+        recipientAddress: payer.address,
+        lamports: lamports(5_000_000_000n),
+        commitment: 'confirmed',
+      });
+    }
+    const size = 1_000_000;
+    const rent = await rpc.getMinimumBalanceForRentExemption(BigInt(size)).send();
+    const send = async (instruction: Parameters<typeof appendTransactionMessageInstructions>[0][number]) => {
+      const { value: lifetime } = await rpc.getLatestBlockhash().send();
+      const transaction = await signTransactionMessageWithSigners(
+        pipe(
+          createTransactionMessage({ version: 0 }),
+          (draft) => setTransactionMessageFeePayerSigner(payer, draft),
+          (draft) => setTransactionMessageLifetimeUsingBlockhash(lifetime, draft),
+          (draft) => appendTransactionMessageInstructions([instruction], draft),
+        ),
+      );
+      assertIsTransactionWithBlockhashLifetime(transaction);
+      await sendAndConfirm(transaction, { commitment: 'confirmed' });
+    };
+    await send(
+      getCreateAccountInstruction({
+        payer,
+        newAccount: big,
+        lamports: rent,
+        space: BigInt(size),
+        programAddress: address('11111111111111111111111111111111'),
+      }),
+    );
+    const sockets = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const socket = new WebSocket(`ws://${url}`);
+        await new Promise((resolve) => socket.once('open', resolve));
+        const answers: { result?: number; error?: { code: number; message: string } }[] = [];
+        let notified = 0;
+        socket.on('message', (raw: Buffer) => {
+          const message = JSON.parse(raw.toString()) as (typeof answers)[number] & { method?: string };
+          if (message.method === 'accountNotification') notified += raw.length;
+          else answers.push(message);
+        });
+        return { socket, answers, notified: () => notified };
+      }),
+    );
+    let slice = 0;
+    for (const { socket, answers } of sockets) {
+      for (let id = 0; id < 8; id += 1) {
+        socket.send(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            method: 'accountSubscribe',
+            params: [
+              big.address,
+              { encoding: 'base64', commitment: 'confirmed', dataSlice: { offset: slice++, length: size } },
+            ],
+          }),
+        );
+      }
+      while (answers.length < 8) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // 1,333,976 bytes a commit each: 1 fits a connection's 2 MiB, 3 the client's 4 MiB.
+    const held = sockets.map(
+      ({ answers }) => answers.filter((answer) => typeof answer.result === 'number').length,
+    );
+    expect(held).toEqual([1, 1, 1, 0]);
+    expect(sockets[3]!.answers[0]).toMatchObject({
+      error: { code: -32600, message: expect.stringContaining('from this client') },
+    });
+    await send(getTransferSolInstruction({ source: payer, destination: big.address, amount: lamports(1n) }));
+    const total = () => sockets.reduce((sum, { notified }) => sum + notified(), 0);
+    while (total() < 3 * size) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(total()).toBeLessThanOrEqual(4 * 1024 * 1024);
+    for (const { socket } of sockets) socket.close();
   });
 
   it('refuses a client’s seventeenth connection', async () => {

@@ -55,12 +55,16 @@ export {
 } from './rpc/public-limits';
 export { JsonFloat, stringifyJson } from './rpc/json';
 export {
+  BUDGET_EXCEEDED_REASON,
   createPubSub,
   MAX_SUBSCRIPTIONS_PER_CONNECTION,
   MAX_STANDING_SUBSCRIPTIONS_PER_CONNECTION,
   type PubSub,
   type PubSubConnection,
+  type PubSubConnectOptions,
+  type PubSubOptions,
 } from './rpc/pubsub';
+export { DEFAULT_PUBSUB_BUDGET, accountNotificationBytes, type PubSubBudget } from './rpc/pubsub-budget';
 export {
   attachPubSub,
   createPubSubSockets,

@@ -6,6 +6,7 @@ import { EventEmitter } from 'node:events';
 import type { WebSocket } from 'ws';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { servePubSubSocket, type PubSubEndpoint } from './pubsub-transport';
+import type { PubSubConnectOptions } from './rpc/pubsub';
 
 class FakeSocket extends EventEmitter {
   readonly OPEN = 1;
@@ -30,14 +31,16 @@ function serve(limits = { maxFramesPerWindow: 3, windowMs: 1000, maxBufferedByte
   const socket = new FakeSocket();
   const handled: string[] = [];
   let push: (text: string) => void = () => undefined;
+  let options: PubSubConnectOptions = {};
   const endpoint: PubSubEndpoint = {
-    connect(send) {
+    connect(send, connectOptions = {}) {
       push = send;
+      options = connectOptions;
       return { handle: (text) => handled.push(text), close: () => undefined };
     },
   };
-  servePubSubSocket(socket as unknown as WebSocket, endpoint, limits);
-  return { socket, handled, push: (text: string) => push(text) };
+  servePubSubSocket(socket as unknown as WebSocket, endpoint, '203.0.113.7', limits);
+  return { socket, handled, push: (text: string) => push(text), options: () => options };
 }
 
 beforeEach(() => vi.useFakeTimers());
@@ -68,5 +71,15 @@ describe('servePubSubSocket limits', () => {
     push('second');
     expect(socket.sent).toEqual(['first']);
     expect(socket.terminated).toBe(true);
+  });
+
+  it('names the client to the PubSub, and closes the socket (1008) when the PubSub ends the connection', () => {
+    const { socket, options } = serve();
+    expect(options().clientId).toBe('203.0.113.7');
+    options().end!('PubSub notifications past the byte budget per commit');
+    expect(socket.closed).toEqual({
+      code: 1008,
+      reason: 'PubSub notifications past the byte budget per commit',
+    });
   });
 });

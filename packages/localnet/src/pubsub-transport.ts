@@ -1,14 +1,15 @@
 /**
  * PubSub's WebSocket transport: upgrades on an HTTP server (any path) to a {@link PubSub}
  * connection, pings every 30 s and drops a client that stopped answering, refuses frames over
- * 1 MiB, closes a connection that sends more frames than a client needs, and drops one that does
- * not read its notifications. Used by the standalone server (on its port and on port + 1, where
+ * 1 MiB, closes a connection that sends more frames than a client needs, drops one that does
+ * not read its notifications, and closes one the PubSub ended (its notifications outgrew its byte
+ * budget; connections from one address share a budget). Used by the standalone server (on its port and on port + 1, where
  * web3.js looks) and, in the app, by the cluster worker's host.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { PubSubConnection } from './rpc/pubsub';
+import type { PubSubConnection, PubSubConnectOptions } from './rpc/pubsub';
 
 const HEARTBEAT_MS = 30_000;
 const MAX_FRAME_BYTES = 1024 * 1024;
@@ -34,7 +35,7 @@ export const DEFAULT_PUBSUB_SOCKET_LIMITS: PubSubSocketLimits = {
 
 /** Anything that opens PubSub connections: the PubSub itself, or a host forwarding to a worker. */
 export interface PubSubEndpoint {
-  connect(send: (text: string) => void): PubSubConnection;
+  connect(send: (text: string) => void, options?: PubSubConnectOptions): PubSubConnection;
 }
 
 export interface PubSubSockets {
@@ -47,10 +48,12 @@ export interface PubSubSockets {
  * Serves one open WebSocket as a PubSub connection: text frames in, notifications out, the
  * connection's subscriptions dropped when it closes, a ping every 30 s and the socket ended when a
  * ping went unanswered. The app's `/rpc` upgrade (through @fastify/websocket) uses it too.
+ * `clientId` (the client's address) makes the client's connections share one notification budget.
  */
 export function servePubSubSocket(
   socket: WebSocket,
   endpoint: PubSubEndpoint,
+  clientId?: string,
   limits: PubSubSocketLimits = DEFAULT_PUBSUB_SOCKET_LIMITS,
 ): void {
   let alive = true;
@@ -61,11 +64,19 @@ export function servePubSubSocket(
     socket.ping();
   }, HEARTBEAT_MS);
   heartbeat.unref();
-  const connection = endpoint.connect((text) => {
-    if (socket.readyState !== socket.OPEN) return;
-    if (socket.bufferedAmount > limits.maxBufferedBytes) return socket.terminate();
-    socket.send(text);
-  });
+  const connection = endpoint.connect(
+    (text) => {
+      if (socket.readyState !== socket.OPEN) return;
+      if (socket.bufferedAmount > limits.maxBufferedBytes) return socket.terminate();
+      socket.send(text);
+    },
+    {
+      clientId,
+      end: (reason) => {
+        if (socket.readyState === socket.OPEN) socket.close(1008, reason);
+      },
+    },
+  );
   let windowStart = Date.now();
   let frames = 0;
   socket.on('message', (data, isBinary) => {
@@ -90,7 +101,9 @@ export function servePubSubSocket(
 
 export function createPubSubSockets(endpoint: PubSubEndpoint): PubSubSockets {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-  wss.on('connection', (socket: WebSocket) => servePubSubSocket(socket, endpoint));
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) =>
+    servePubSubSocket(socket, endpoint, request.socket.remoteAddress),
+  );
   return {
     handleUpgrade(request, socket, head) {
       wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));

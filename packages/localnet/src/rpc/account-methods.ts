@@ -83,6 +83,8 @@ const getMultipleAccounts: RpcMethod = (params, cluster, call) => {
 export type AccountFilter = ((account: AccountView) => boolean) & {
   /** A memcmp filter's offset and byte count (absent for dataSize). */
   readonly memcmp?: { readonly offset: number; readonly length: number };
+  /** A dataSize filter's size (absent for memcmp). */
+  readonly dataSize?: number;
 };
 
 export function readProgramAccountFilters(config: Config): AccountFilter[] {
@@ -95,7 +97,7 @@ export function readProgramAccountFilters(config: Config): AccountFilter[] {
     };
     if (typeof entry.dataSize === 'number') {
       const size = entry.dataSize;
-      return (account) => account.data.length === size;
+      return Object.assign((account: AccountView) => account.data.length === size, { dataSize: size });
     }
     const memcmp = entry.memcmp;
     if (memcmp !== undefined && typeof memcmp.offset === 'number' && typeof memcmp.bytes === 'string') {

@@ -32,7 +32,8 @@ import { LAMPORTS_PER_SOL } from '../genesis';
 import { startLocalnetServer, type LocalnetServer } from '../http-server';
 import { createLocalCluster, type LocalCluster } from '../local-cluster';
 import { createJsonRpcHandler } from './json-rpc-handler';
-import { createPubSub, type PubSub } from './pubsub';
+import { BUDGET_EXCEEDED_REASON, createPubSub, type PubSub } from './pubsub';
+import { DEFAULT_PUBSUB_BUDGET } from './pubsub-budget';
 
 const SYSTEM_PROGRAM = address('11111111111111111111111111111111');
 let cluster: LocalCluster;
@@ -177,6 +178,162 @@ describe('PubSub limits', () => {
     );
     expect(out.find((message) => message.id === 'sig')).toMatchObject({ result: expect.any(Number) });
     connection.close();
+  });
+});
+
+describe('PubSub byte budget per commit', () => {
+  const MB = 1_000_000;
+  /** A system account of `size` bytes (tooling write), and how to make a commit write it. */
+  async function largeAccount(size: number) {
+    const { address: target } = await generateKeyPairSigner();
+    cluster.setAccount({
+      address: target,
+      lamports: cluster.minimumBalanceForRentExemption(size),
+      data: new Uint8Array(size).fill(7),
+    });
+    // Large notifications leave through the outbox, a few milliseconds of work per turn: wait for it.
+    const touch = async () => {
+      await cluster.requestAirdrop(target, 1n);
+      while (pubsub.queued > 0) await new Promise((resolve) => setImmediate(resolve));
+    };
+    return { address: target, touch };
+  }
+  function client(clientId?: string) {
+    const out: { id?: unknown; result?: unknown; error?: { code: number; message: string } }[] = [];
+    const notified: string[] = [];
+    const ended: string[] = [];
+    const connection = pubsub.connect(
+      (text) => {
+        if (text.startsWith('{"jsonrpc":"2.0","method":')) notified.push(text);
+        else out.push(JSON.parse(text) as (typeof out)[number]);
+      },
+      { clientId, end: (reason) => ended.push(reason) },
+    );
+    const subscribe = (id: number, method: string, params: unknown[]) =>
+      connection.handle(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    const accepted = () => out.filter((message) => typeof message.result === 'number').length;
+    const bytes = () => notified.reduce((total, text) => total + Buffer.byteLength(text), 0);
+    return { connection, out, notified, ended, subscribe, accepted, bytes };
+  }
+  /** 800,640 bytes a notification in base64: 2 fit a connection's 2 MiB, 5 a client's 4 MiB. */
+  const SIZE = 600_000;
+  const sliced = (offset: number, length = SIZE) => ({
+    encoding: 'base64',
+    commitment: 'processed',
+    dataSlice: { offset, length },
+  });
+
+  it('256 subscriptions of a 1 MB account with distinct slices: those past the connection’s budget are refused, and a transfer costs it at most its budget', async () => {
+    const big = await largeAccount(MB);
+    const attacker = client();
+    for (let id = 0; id < 256; id += 1) {
+      attacker.subscribe(id, 'accountSubscribe', [big.address, sliced(id, MB)]);
+    }
+    // Each may cost 1,333,976 bytes a commit (base64 of 1 MB and the notification): 1 fits in 2 MiB.
+    expect(attacker.accepted()).toBe(1);
+    expect(attacker.out.find((message) => message.id === 1)).toMatchObject({
+      error: {
+        code: -32600,
+        message: expect.stringMatching(
+          /^Too many notification bytes per commit on this connection: .*\(max\)/,
+        ),
+      },
+    });
+    await big.touch(); // processed: notified within the commit
+    expect(attacker.notified).toHaveLength(1);
+    expect(attacker.bytes()).toBeGreaterThan(MB);
+    expect(attacker.bytes()).toBeLessThanOrEqual(DEFAULT_PUBSUB_BUDGET.maxBytesPerConnection);
+    expect(attacker.ended).toEqual([]);
+    attacker.connection.close();
+  });
+
+  it('connections of one client share its budget; a connection of another client has its own', async () => {
+    const big = await largeAccount(SIZE);
+    const mine = Array.from({ length: 4 }, () => client('198.51.100.1'));
+    const other = client('198.51.100.2');
+    for (const [index, each] of [...mine, other].entries()) {
+      for (let id = 0; id < 8; id += 1)
+        each.subscribe(id, 'accountSubscribe', [big.address, sliced(index * 8 + id)]);
+    }
+    expect([...mine, other].map((each) => each.accepted())).toEqual([2, 2, 1, 0, 2]);
+    expect(mine[2]!.out[1]).toMatchObject({
+      error: { code: -32600, message: expect.stringContaining('from this client') },
+    });
+    await big.touch();
+    const clientBytes = mine.reduce((total, each) => total + each.bytes(), 0);
+    expect(clientBytes).toBeGreaterThan(5 * SIZE);
+    expect(clientBytes).toBeLessThanOrEqual(DEFAULT_PUBSUB_BUDGET.maxBytesPerClient);
+    // A connection's unsubscribe gives its share back to the client.
+    mine[0]!.subscribe(100, 'accountUnsubscribe', [mine[0]!.out[0]!.result]);
+    mine[3]!.subscribe(101, 'accountSubscribe', [big.address, sliced(99)]);
+    expect(mine[3]!.accepted()).toBe(1);
+    for (const each of [...mine, other]) each.connection.close();
+  });
+
+  it('an account reallocated larger after the subscriptions re-charges them; the connection that cannot afford it is ended, never sent past its budget', async () => {
+    const grown = await largeAccount(100);
+    const watcher = client();
+    for (let id = 0; id < 8; id += 1) watcher.subscribe(id, 'accountSubscribe', [grown.address, sliced(id)]);
+    expect(watcher.accepted()).toBe(8); // 100 bytes each, now
+    cluster.setAccount({
+      address: grown.address,
+      lamports: cluster.minimumBalanceForRentExemption(SIZE),
+      data: new Uint8Array(SIZE).fill(9),
+    });
+    await grown.touch();
+    // Two could be re-charged, the third could not: the connection ended, and what waited for it
+    // in the outbox went with it.
+    expect(watcher.notified).toHaveLength(0);
+    expect(watcher.bytes()).toBeLessThanOrEqual(DEFAULT_PUBSUB_BUDGET.maxBytesPerConnection);
+    expect(watcher.ended).toEqual([BUDGET_EXCEEDED_REASON]);
+    // Its subscriptions are gone, and its frames are no longer answered.
+    await grown.touch();
+    expect(watcher.notified).toHaveLength(0);
+    watcher.subscribe(50, 'slotSubscribe', []);
+    expect(watcher.out.some((message) => message.id === 50)).toBe(false);
+    watcher.connection.close();
+  });
+
+  it('large notifications leave through the outbox after the commit, so the cluster answers in between', async () => {
+    const big = await largeAccount(SIZE);
+    const watcher = client();
+    watcher.subscribe(0, 'accountSubscribe', [big.address, sliced(0)]);
+    watcher.subscribe(1, 'accountSubscribe', [big.address, sliced(1)]);
+    await cluster.requestAirdrop(big.address, 1n);
+    // Committed and answered; the two 800 KB notifications wait for later turns of the event loop.
+    expect(watcher.notified).toHaveLength(0);
+    expect(pubsub.queued).toBe(2);
+    while (pubsub.queued > 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(
+      watcher.notified.map(
+        (text) => (JSON.parse(text) as { params: { subscription: number } }).params.subscription,
+      ),
+    ).toEqual(watcher.out.map((answer) => answer.result));
+    watcher.connection.close();
+  });
+
+  it('program subscriptions: a dataSize filter is charged when made; any other is re-charged by what a commit sends it', async () => {
+    const big = await largeAccount(SIZE);
+    const sized = client();
+    for (let id = 0; id < 5; id += 1) {
+      sized.subscribe(id, 'programSubscribe', [
+        SYSTEM_PROGRAM,
+        { ...sliced(id), filters: [{ dataSize: SIZE }] },
+      ]);
+    }
+    expect(sized.accepted()).toBe(2);
+    const open = client();
+    for (let id = 0; id < 5; id += 1) open.subscribe(id, 'programSubscribe', [SYSTEM_PROGRAM, sliced(id)]);
+    expect(open.accepted()).toBe(5);
+    await big.touch();
+    expect(sized.notified).toHaveLength(2);
+    for (const each of [sized, open]) {
+      expect(each.bytes()).toBeLessThanOrEqual(DEFAULT_PUBSUB_BUDGET.maxBytesPerConnection);
+    }
+    expect(sized.ended).toEqual([]);
+    expect(open.ended).toEqual([BUDGET_EXCEEDED_REASON]);
+    sized.connection.close();
+    open.connection.close();
   });
 });
 

@@ -6,6 +6,15 @@
  * Commitment: `processed` is notified when a transaction commits, `confirmed` once it is durable in
  * the ledger (what getSignatureStatuses calls confirmed), `finalized` once it is `finalizationSlots`
  * deep. Account and program notifications carry the account as it is when they are sent.
+ *
+ * Cost: each account, program and logs subscription is charged the bytes of the largest
+ * notification it can cause per commit (pubsub-budget.ts), and a connection — and a client across
+ * its connections — holds subscriptions only up to its budget; one past it is refused. A
+ * subscription whose notification would outgrow its charge (an account reallocated larger, a
+ * program's larger or several accounts in one commit) is re-charged before it is sent; when its
+ * connection cannot afford that, the connection is ended instead, so a commit never costs a
+ * connection more than its budget. Notifications of 64 KiB or more are encoded and sent from an
+ * outbox a few milliseconds at a time, so requests are not held behind a commit's fan-out.
  */
 import type { AccountView, ClusterListener, LocalCluster } from '../local-cluster';
 import type { TransactionRecord } from '../ledger';
@@ -15,9 +24,16 @@ import {
   readAccountEncoding,
   readDataSlice,
   type AccountEncoding,
+  type DataSlice,
 } from './account-encoding';
 import { readProgramAccountFilters, type AccountFilter } from './account-methods';
 import { stringifyJson } from './json';
+import {
+  accountNotificationBytes,
+  DEFAULT_PUBSUB_BUDGET,
+  LOGS_NOTIFICATION_BYTES,
+  type PubSubBudget,
+} from './pubsub-budget';
 import {
   readAddress,
   readCommitment,
@@ -52,15 +68,24 @@ interface Base {
   readonly id: number;
   readonly connection: Connection;
   readonly commitment: Commitment;
+  /** Bytes of notifications one commit may cost it (0 for those not notified per commit). */
+  charge: number;
 }
 type Subscription =
   | (Base & { kind: 'signature'; signature: string; received: boolean })
-  | (Base & { kind: 'account'; address: string; encoding: AccountEncoding; config: Config })
+  | (Base & {
+      kind: 'account';
+      address: string;
+      encoding: AccountEncoding;
+      config: Config;
+      slice: DataSlice | undefined;
+    })
   | (Base & {
       kind: 'program';
       programId: string;
       encoding: AccountEncoding;
       config: Config;
+      slice: DataSlice | undefined;
       filters: AccountFilter[];
     })
   | (Base & { kind: 'logs'; mentions: string | null })
@@ -70,10 +95,46 @@ type Kind = Subscription['kind'];
 
 interface Connection {
   readonly send: (text: string) => void;
+  readonly end: (reason: string) => void;
   readonly subscriptions: Map<number, Subscription>;
   /** Its subscriptions other than signature ones (kept with the map). */
   standing: number;
+  /** The charges of its subscriptions, added up (kept with the map). */
+  charged: number;
+  /** Bytes of its notifications waiting in the outbox. */
+  queued: number;
+  readonly client: Client | undefined;
+  /** Ended by the cluster (over its budget): its subscriptions are gone and its frames ignored. */
+  ended: boolean;
 }
+
+/** The connections of one client (the transport names it, e.g. by IP), which share a budget. */
+interface Client {
+  readonly id: string;
+  connections: number;
+  charged: number;
+}
+
+export interface PubSubConnectOptions {
+  /** Whose connection this is; connections of one client share its byte budget. */
+  readonly clientId?: string;
+  /** Ends the transport's connection (a WebSocket closes with 1008 and this reason). */
+  readonly end?: (reason: string) => void;
+}
+
+export interface PubSubOptions {
+  readonly budget?: Partial<PubSubBudget>;
+}
+
+/** Notifications from this size on go through the outbox (see `deliver`); smaller ones go at once. */
+const DEFER_BYTES = 64 * 1024;
+/** Work the outbox does in one turn of the event loop. */
+const DRAIN_SLICE_MS = 2;
+/** Commits' worth of a connection's budget that may wait in the outbox before it is ended. */
+const QUEUED_BUDGETS = 4;
+
+/** The close reason of a connection whose notifications outgrew its budget (WebSocket: ≤ 123 bytes). */
+export const BUDGET_EXCEEDED_REASON = 'PubSub notifications past the byte budget per commit';
 
 /** Accounts a commit changed, waiting for the commitment their subscribers asked for. */
 interface PendingWrites {
@@ -90,8 +151,10 @@ export interface PubSubConnection {
   close(): void;
 }
 
-export function createPubSub(cluster: LocalCluster) {
+export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {}) {
+  const budget: PubSubBudget = { ...DEFAULT_PUBSUB_BUDGET, ...options.budget };
   let nextId = 0;
+  const clients = new Map<string, Client>();
   const bySignature = new Map<string, Set<Subscription>>();
   const byAccount = new Map<string, Set<Subscription>>();
   const byProgram = new Map<string, Set<Subscription>>();
@@ -111,9 +174,24 @@ export function createPubSub(cluster: LocalCluster) {
     if (!set) index.set(key, (set = new Set()));
     set.add(sub);
   }
+  function insert(sub: Subscription) {
+    if (sub.kind === 'signature') add(bySignature, sub.signature, sub);
+    else if (sub.kind === 'account') add(byAccount, sub.address, sub);
+    else if (sub.kind === 'program') add(byProgram, sub.programId, sub);
+    else if (sub.kind === 'logs') logs.add(sub);
+    else if (sub.kind === 'slot') slots.add(sub);
+    else roots.add(sub);
+    const { connection } = sub;
+    connection.subscriptions.set(sub.id, sub);
+    if (sub.kind !== 'signature') connection.standing += 1;
+    connection.charged += sub.charge;
+    if (connection.client) connection.client.charged += sub.charge;
+  }
   function remove(sub: Subscription) {
     if (!sub.connection.subscriptions.delete(sub.id)) return;
     if (sub.kind !== 'signature') sub.connection.standing -= 1;
+    sub.connection.charged -= sub.charge;
+    if (sub.connection.client) sub.connection.client.charged -= sub.charge;
     const from = (index: Map<string, Set<Subscription>>, key: string) => {
       const set = index.get(key);
       set?.delete(sub);
@@ -125,6 +203,44 @@ export function createPubSub(cluster: LocalCluster) {
     else if (sub.kind === 'logs') logs.delete(sub);
     else if (sub.kind === 'slot') slots.delete(sub);
     else roots.delete(sub);
+  }
+
+  /** Why `connection` cannot take `bytes` more a commit, or undefined when it can. */
+  function overBudget(connection: Connection, bytes: number): string | undefined {
+    if (connection.charged + bytes > budget.maxBytesPerConnection) {
+      return `on this connection: ${connection.charged} of its ${budget.maxBytesPerConnection} (max) are taken`;
+    }
+    const { client } = connection;
+    if (client && client.charged + bytes > budget.maxBytesPerClient) {
+      return `from this client: ${client.charged} of its ${budget.maxBytesPerClient} (max) are taken by its connections`;
+    }
+    return undefined;
+  }
+
+  /** Ends a connection: its subscriptions go at once, and the transport closes it. */
+  function endConnection(connection: Connection): void {
+    connection.ended = true;
+    for (const sub of [...connection.subscriptions.values()]) remove(sub);
+    connection.end(BUDGET_EXCEEDED_REASON);
+  }
+
+  /**
+   * Whether `sub` may send notifications costing `bytes` this commit: within its charge, or
+   * re-charged when its connection and client can afford the difference; otherwise its connection
+   * is ended and nothing is sent.
+   */
+  function afford(sub: Subscription, bytes: number): boolean {
+    if (bytes <= sub.charge) return true;
+    const more = bytes - sub.charge;
+    const { connection } = sub;
+    if (overBudget(connection, more) !== undefined) {
+      endConnection(connection);
+      return false;
+    }
+    sub.charge = bytes;
+    connection.charged += more;
+    if (connection.client) connection.client.charged += more;
+    return true;
   }
 
   const statusRank = (signature: string): number | null => {
@@ -172,14 +288,63 @@ export function createPubSub(cluster: LocalCluster) {
     const length = slice === undefined ? shown.data.length : Math.min(slice.length, shown.data.length);
     const usable =
       (encoding === 'base58' || encoding === 'binary') && length > MAX_BASE58_BYTES ? 'base64' : encoding;
-    return stringifyJson(encodeAccount(shown, usable, slice, cluster));
+    const value = encodeAccount(shown, usable, slice, cluster) as {
+      data: unknown;
+      executable: boolean;
+      lamports: bigint;
+      owner: string;
+      rentEpoch: bigint;
+      space: bigint;
+    };
+    // Written by hand, in stringifyJson's order: base58 and base64 text needs no escaping, and a
+    // megabyte of it is not scanned and copied once more for every slice of every commit.
+    const { data } = value;
+    const dataText =
+      typeof data === 'string'
+        ? `"${data}"`
+        : Array.isArray(data) && typeof data[0] === 'string'
+          ? `["${data[0]}","${String(data[1])}"]`
+          : stringifyJson(data);
+    return `{"data":${dataText},"executable":${value.executable},"lamports":${value.lamports},"owner":"${value.owner}","rentEpoch":${value.rentEpoch},"space":${value.space}}`;
   }
 
   /** A notification whose result is `{ context, value }`, the value already serialised. */
-  const notifyText = (sub: Subscription, method: string, context: string, value: string) =>
-    sub.connection.send(
-      `{"jsonrpc":"2.0","method":"${method}","params":{"result":{"context":${context},"value":${value}},"subscription":${sub.id}}}`,
-    );
+  const notificationText = (sub: Subscription, method: string, context: string, value: string) =>
+    `{"jsonrpc":"2.0","method":"${method}","params":{"result":{"context":${context},"value":${value}},"subscription":${sub.id}}}`;
+
+  /**
+   * Large notifications wait here and are encoded and sent a few milliseconds of work at a time, in
+   * later turns of the event loop, so that a request arriving during a commit's fan-out waits for
+   * one notification, not for all of them. A connection's notifications keep their order: once one
+   * of its notifications waits, the next ones wait behind it.
+   */
+  const outbox: (() => void)[] = [];
+  let draining = false;
+  function drain(): void {
+    const until = performance.now() + DRAIN_SLICE_MS;
+    while (outbox.length > 0 && performance.now() < until) outbox.shift()!();
+    if (outbox.length > 0) setImmediate(drain);
+    else draining = false;
+  }
+
+  /** Sends `sub` the notification `text()` builds, now or (when large) from the outbox. */
+  function deliver(sub: Subscription, bytes: number, text: () => string): void {
+    const { connection } = sub;
+    if (bytes < DEFER_BYTES && connection.queued === 0) return connection.send(text());
+    // A connection whose commits come faster than the worker can encode them is not kept up with.
+    if (connection.queued + bytes > QUEUED_BUDGETS * budget.maxBytesPerConnection) {
+      return endConnection(connection);
+    }
+    connection.queued += bytes;
+    outbox.push(() => {
+      connection.queued -= bytes;
+      if (connection.subscriptions.get(sub.id) === sub) connection.send(text());
+    });
+    if (!draining) {
+      draining = true;
+      setImmediate(drain);
+    }
+  }
 
   /**
    * Account, program and logs notifications of a commit, for subscribers at `commitment`. Each
@@ -187,9 +352,15 @@ export function createPubSub(cluster: LocalCluster) {
    */
   function deliverWrites(writes: PendingWrites, matches: (commitment: Commitment) => boolean): void {
     const context = stringifyJson({ slot: BigInt(cluster.slot) });
+    /** What each program subscription's notifications of this commit cost so far. */
+    const programCost = new Map<Subscription, number>();
     for (const address of writes.writable) {
       const subs = byAccount.get(address);
+      // (A large account is read only for a phase that has someone to tell.)
+      const waiting = subs !== undefined && [...subs].some((sub) => matches(sub.commitment));
+      if (!waiting && byProgram.size === 0) continue;
       const account = cluster.getAccount(address);
+      const length = account?.data.length ?? 0;
       const encoded = new Map<string, string>();
       const textOf = (encoding: AccountEncoding, config: Config): string => {
         const key = `${encoding}:${JSON.stringify(config.dataSlice ?? null)}`;
@@ -199,7 +370,11 @@ export function createPubSub(cluster: LocalCluster) {
       };
       for (const sub of subs ?? []) {
         if (sub.kind !== 'account' || !matches(sub.commitment)) continue;
-        notifyText(sub, 'accountNotification', context, textOf(sub.encoding, sub.config));
+        const bytes = accountNotificationBytes(length, sub.encoding, sub.slice);
+        if (!afford(sub, bytes)) continue;
+        deliver(sub, bytes, () =>
+          notificationText(sub, 'accountNotification', context, textOf(sub.encoding, sub.config)),
+        );
       }
       if (account === null) continue;
       for (const sub of byProgram.get(account.owner) ?? []) {
@@ -209,21 +384,36 @@ export function createPubSub(cluster: LocalCluster) {
           !sub.filters.every((filter) => filter(account))
         )
           continue;
-        notifyText(
-          sub,
-          'programNotification',
-          context,
-          `{"pubkey":"${address}","account":${textOf(sub.encoding, sub.config)}}`,
+        const bytes = accountNotificationBytes(length, sub.encoding, sub.slice);
+        const cost = (programCost.get(sub) ?? 0) + bytes;
+        if (!afford(sub, cost)) continue;
+        programCost.set(sub, cost);
+        deliver(sub, bytes, () =>
+          notificationText(
+            sub,
+            'programNotification',
+            context,
+            `{"pubkey":"${address}","account":${textOf(sub.encoding, sub.config)}}`,
+          ),
         );
       }
     }
     for (const sub of logs) {
       if (sub.kind !== 'logs' || !matches(sub.commitment)) continue;
       if (sub.mentions !== null && !writes.accountKeys.includes(sub.mentions)) continue;
-      notify(sub, 'logsNotification', {
-        context: { slot: BigInt(cluster.slot) },
-        value: { signature: writes.record.signature, err: writes.record.err, logs: writes.record.logs },
+      const text = stringifyJson({
+        jsonrpc: '2.0',
+        method: 'logsNotification',
+        params: {
+          result: {
+            context: { slot: BigInt(cluster.slot) },
+            value: { signature: writes.record.signature, err: writes.record.err, logs: writes.record.logs },
+          },
+          subscription: sub.id,
+        },
       });
+      const bytes = Buffer.byteLength(text);
+      if (afford(sub, bytes)) deliver(sub, bytes, () => text);
     }
   }
 
@@ -283,8 +473,7 @@ export function createPubSub(cluster: LocalCluster) {
         `Too many account, program, logs, slot and root subscriptions on this connection (max ${MAX_STANDING_SUBSCRIPTIONS_PER_CONNECTION})`,
       );
     }
-    const id = nextId++;
-    const base = { id, connection };
+    const base = { id: nextId, connection, charge: 0 };
     let sub: Subscription;
     switch (method) {
       case 'signatureSubscribe': {
@@ -297,36 +486,46 @@ export function createPubSub(cluster: LocalCluster) {
           commitment: readCommitment(config),
           received: readOptionalBoolean(config, 'enableReceivedNotification') ?? false,
         };
-        add(bySignature, signature, sub);
         break;
       }
       case 'accountSubscribe': {
         const address = readAddress(requireParam(params, 0, 'pubkey'));
         const config = readConfig(params, 1);
+        const encoding = readAccountEncoding(config);
+        const slice = readDataSlice(config);
+        // The account as it is now; one that grows later is re-charged when notified.
+        const length = cluster.getAccount(address)?.data.length ?? 0;
         sub = {
           ...base,
           kind: 'account',
           address,
           commitment: readCommitment(config),
-          encoding: readAccountEncoding(config),
+          encoding,
           config,
+          slice,
+          charge: accountNotificationBytes(length, encoding, slice),
         };
-        add(byAccount, address, sub);
         break;
       }
       case 'programSubscribe': {
         const programId = readAddress(requireParam(params, 0, 'pubkey'));
         const config = readConfig(params, 1);
+        const encoding = readAccountEncoding(config);
+        const slice = readDataSlice(config);
+        const filters = readProgramAccountFilters(config);
+        // One account of the filtered size (of any size: charged as empty, re-charged when notified).
+        const size = filters.find((filter) => filter.dataSize !== undefined)?.dataSize ?? 0;
         sub = {
           ...base,
           kind: 'program',
           programId,
           commitment: readCommitment(config),
-          encoding: readAccountEncoding(config),
+          encoding,
           config,
-          filters: readProgramAccountFilters(config),
+          slice,
+          filters,
+          charge: accountNotificationBytes(size, encoding, slice),
         };
-        add(byProgram, programId, sub);
         break;
       }
       case 'logsSubscribe': {
@@ -339,24 +538,34 @@ export function createPubSub(cluster: LocalCluster) {
           }
           mentions = readAddress(list[0]);
         }
-        sub = { ...base, kind: 'logs', mentions, commitment: readCommitment(readConfig(params, 1)) };
-        logs.add(sub);
+        sub = {
+          ...base,
+          kind: 'logs',
+          mentions,
+          commitment: readCommitment(readConfig(params, 1)),
+          charge: LOGS_NOTIFICATION_BYTES,
+        };
         break;
       }
       case 'slotSubscribe':
         sub = { ...base, kind: 'slot', commitment: 'processed' };
-        slots.add(sub);
         break;
       case 'rootSubscribe':
         sub = { ...base, kind: 'root', commitment: 'finalized' };
-        roots.add(sub);
         break;
       default:
         throw new RpcError(JSON_RPC_METHOD_NOT_FOUND, 'Method not found');
     }
-    connection.subscriptions.set(id, sub);
-    if (sub.kind !== 'signature') connection.standing += 1;
-    return id;
+    const over = overBudget(connection, sub.charge);
+    if (over !== undefined) {
+      throw new RpcError(
+        JSON_RPC_INVALID_REQUEST,
+        `Too many notification bytes per commit ${over}; this subscription may cost ${sub.charge} a commit (narrow it with a dataSlice or dataSize filter, or unsubscribe others)`,
+      );
+    }
+    nextId += 1;
+    insert(sub);
+    return sub.id;
   }
 
   const UNSUBSCRIBE: Record<string, Kind> = {
@@ -417,10 +626,28 @@ export function createPubSub(cluster: LocalCluster) {
   }
 
   return {
-    connect(send: (text: string) => void): PubSubConnection {
-      const connection: Connection = { send, subscriptions: new Map(), standing: 0 };
+    connect(send: (text: string) => void, options: PubSubConnectOptions = {}): PubSubConnection {
+      let client: Client | undefined;
+      if (options.clientId !== undefined) {
+        client = clients.get(options.clientId);
+        if (!client)
+          clients.set(options.clientId, (client = { id: options.clientId, connections: 0, charged: 0 }));
+        client.connections += 1;
+      }
+      const connection: Connection = {
+        send,
+        end: options.end ?? (() => undefined),
+        subscriptions: new Map(),
+        standing: 0,
+        charged: 0,
+        queued: 0,
+        client,
+        ended: false,
+      };
+      let closed = false;
       return {
         handle(text: string) {
+          if (connection.ended || closed) return;
           let body: unknown;
           try {
             body = JSON.parse(text);
@@ -440,12 +667,22 @@ export function createPubSub(cluster: LocalCluster) {
           for (const { after } of answers) after?.();
         },
         close() {
+          if (closed) return;
+          closed = true;
           for (const sub of [...connection.subscriptions.values()]) remove(sub);
+          if (client && --client.connections === 0) clients.delete(client.id);
         },
       };
     },
     /** Stops listening to the cluster. */
-    close: unlisten,
+    close() {
+      unlisten();
+      outbox.length = 0;
+    },
+    /** Notifications waiting in the outbox (tests wait for none). */
+    get queued(): number {
+      return outbox.length;
+    },
     /** Open subscriptions, all connections (tests and limits). */
     get size(): number {
       return bySignature.size + byAccount.size + byProgram.size + logs.size + slots.size + roots.size;

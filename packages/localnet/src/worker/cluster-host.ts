@@ -11,6 +11,7 @@ import type { AccountView, LocalClusterOptions } from '../local-cluster';
 import type { WebSocket } from 'ws';
 import { servePubSubSocket, type PubSubEndpoint } from '../pubsub-transport';
 import type { PublicRpcLimitOverrides, RpcCaller } from '../rpc/public-limits';
+import type { PubSubBudget } from '../rpc/pubsub-budget';
 import type { ClusterWorkerData, OperationName, SnapshotRequest, WorkerMessage } from './protocol';
 
 export type { SnapshotRequest } from './protocol';
@@ -30,6 +31,8 @@ export interface ClusterHostOptions {
   readonly cluster?: Omit<LocalClusterOptions, 'now' | 'log'>;
   /** Limits of public JSON-RPC callers. */
   readonly limits?: PublicRpcLimitOverrides;
+  /** Notification bytes per commit a PubSub connection and a client may cost (pubsub-budget.ts). */
+  readonly pubsubBudget?: Partial<PubSubBudget>;
   /** Where the cluster's operational messages go; a crash of the worker is logged at 'error'. */
   readonly log?: (message: string, level?: 'info' | 'error') => void;
 }
@@ -68,8 +71,11 @@ export interface ClusterHost {
   flush(): Promise<void>;
   /** Solana PubSub served by the worker: open a connection per WebSocket client. */
   readonly pubsub: PubSubEndpoint;
-  /** Serves an open WebSocket as a PubSub connection on {@link pubsub} (heartbeats included). */
-  servePubSubSocket(socket: WebSocket): void;
+  /**
+   * Serves an open WebSocket as a PubSub connection on {@link pubsub} (heartbeats included); the
+   * connections of one `clientId` (its IP) share a notification budget.
+   */
+  servePubSubSocket(socket: WebSocket, clientId?: string): void;
   /** Stops the clock, flushes the ledger and ends the worker thread. */
   close(): Promise<void>;
 }
@@ -85,12 +91,16 @@ const WORKER_ENTRY = new URL('./cluster-worker-entry.mjs', import.meta.url);
  * await cluster.close();
  */
 export async function startClusterWorker(options: ClusterHostOptions = {}): Promise<ClusterHost> {
-  const workerData: ClusterWorkerData = { cluster: options.cluster ?? {}, limits: options.limits };
+  const workerData: ClusterWorkerData = {
+    cluster: options.cluster ?? {},
+    limits: options.limits,
+    pubsubBudget: options.pubsubBudget,
+  };
   const worker = new Worker(WORKER_ENTRY, { workerData, stdout: false, stderr: false });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
-  /** Open PubSub connections: where each one's frames go. */
-  const pubsubSenders = new Map<number, (text: string) => void>();
+  /** Open PubSub connections: where each one's frames go, and how the worker ends one. */
+  const pubsubSenders = new Map<number, { send: (text: string) => void; end: (reason: string) => void }>();
   let nextConnection = 1;
   let failure: Error | undefined;
   let closing: Promise<void> | undefined;
@@ -114,7 +124,10 @@ export async function startClusterWorker(options: ClusterHostOptions = {}): Prom
           options.log?.(message.line);
           return;
         case 'pubsub':
-          pubsubSenders.get(message.connection)?.(message.text);
+          pubsubSenders.get(message.connection)?.send(message.text);
+          return;
+        case 'pubsubEnd':
+          pubsubSenders.get(message.connection)?.end(message.reason);
           return;
         case 'result':
         case 'error': {
@@ -162,12 +175,12 @@ export async function startClusterWorker(options: ClusterHostOptions = {}): Prom
   }
 
   const pubsub: PubSubEndpoint = {
-    connect(send) {
+    connect(send, connectOptions = {}) {
       const connection = nextConnection++;
-      pubsubSenders.set(connection, send);
+      pubsubSenders.set(connection, { send, end: connectOptions.end ?? (() => undefined) });
       // Messages to the worker keep their order: the open precedes the connection's frames.
       const ignore = () => undefined;
-      request('pubsubOpen', connection).catch(ignore);
+      request('pubsubOpen', connection, connectOptions.clientId).catch(ignore);
       return {
         handle: (text) => void request('pubsubMessage', connection, text).catch(ignore),
         close() {
@@ -197,7 +210,7 @@ export async function startClusterWorker(options: ClusterHostOptions = {}): Prom
     snapshot: (reads) => request('snapshot', reads),
     flush: () => request('flush'),
     pubsub,
-    servePubSubSocket: (socket) => servePubSubSocket(socket, pubsub),
+    servePubSubSocket: (socket, clientId) => servePubSubSocket(socket, pubsub, clientId),
     close() {
       closing ??= (async () => {
         try {

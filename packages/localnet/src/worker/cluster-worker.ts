@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createLocalCluster, exportSignerSecretKeys, type LocalCluster } from '../local-cluster';
 import { createJsonRpcHandler, type JsonRpcHandler } from '../rpc/json-rpc-handler';
 import { createPubSub, type PubSubConnection } from '../rpc/pubsub';
+import type { PubSubBudget } from '../rpc/pubsub-budget';
 import type { RpcCaller } from '../rpc/public-limits';
 import type {
   ClusterOperations,
@@ -30,14 +31,17 @@ if (port === null) throw new Error('cluster-worker runs in a worker thread');
 const post = (message: WorkerMessage): void => port.postMessage(message);
 const log = (line: string): void => post({ type: 'log', line });
 
-function operationsOf(cluster: LocalCluster, handler: JsonRpcHandler) {
-  const pubsub = createPubSub(cluster);
+function operationsOf(cluster: LocalCluster, handler: JsonRpcHandler, pubsubBudget?: Partial<PubSubBudget>) {
+  const pubsub = createPubSub(cluster, { budget: pubsubBudget });
   const connections = new Map<number, PubSubConnection>();
   return {
-    pubsubOpen: (connection: number) => {
+    pubsubOpen: (connection: number, clientId?: string) => {
       connections.set(
         connection,
-        pubsub.connect((text) => post({ type: 'pubsub', connection, text })),
+        pubsub.connect((text) => post({ type: 'pubsub', connection, text }), {
+          clientId,
+          end: (reason) => post({ type: 'pubsubEnd', connection, reason }),
+        }),
       );
     },
     pubsubMessage: (connection: number, text: string) => connections.get(connection)?.handle(text),
@@ -90,7 +94,10 @@ async function main(): Promise<void> {
     // Public airdrop allowances live beside the ledger, so a restart does not reset them.
     airdropStatePath: dataDir === undefined ? undefined : join(dataDir, AIRDROP_STATE_FILE),
   });
-  const operations = operationsOf(cluster, handler) as Record<string, (...args: unknown[]) => unknown>;
+  const operations = operationsOf(cluster, handler, data.pubsubBudget) as Record<
+    string,
+    (...args: unknown[]) => unknown
+  >;
   port!.on('message', (request: OperationRequest) => {
     let value: unknown;
     try {

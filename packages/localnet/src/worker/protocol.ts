@@ -4,11 +4,13 @@
  */
 import type { LocalClusterOptions } from '../local-cluster';
 import type { PublicRpcLimitOverrides, RpcCaller } from '../rpc/public-limits';
+import type { PubSubBudget } from '../rpc/pubsub-budget';
 
 /** What the worker is started with: cluster and JSON-RPC options without functions. */
 export interface ClusterWorkerData {
   readonly cluster: Omit<LocalClusterOptions, 'now' | 'log'>;
   readonly limits?: PublicRpcLimitOverrides;
+  readonly pubsubBudget?: Partial<PubSubBudget>;
 }
 
 /** Several reads the worker answers in one turn, so no transaction lands between them. */
@@ -38,8 +40,11 @@ export interface ClusterOperations {
   ): unknown;
   minimumBalanceForRentExemption(dataLength: number): bigint;
   snapshot(request: SnapshotRequest): unknown;
-  /** Opens a PubSub connection; its frames out come back as 'pubsub' messages. */
-  pubsubOpen(connection: number): void;
+  /**
+   * Opens a PubSub connection of a client (sharing its byte budget); its frames out come back as
+   * 'pubsub' messages, and 'pubsubEnd' when the PubSub ends it.
+   */
+  pubsubOpen(connection: number, clientId?: string): void;
   pubsubMessage(connection: number, text: string): void;
   pubsubClose(connection: number): void;
   flush(): void;
@@ -65,5 +70,6 @@ export type WorkerMessage =
   | { readonly type: 'failed'; readonly message: string }
   | { readonly type: 'log'; readonly line: string }
   | { readonly type: 'pubsub'; readonly connection: number; readonly text: string }
+  | { readonly type: 'pubsubEnd'; readonly connection: number; readonly reason: string }
   | { readonly type: 'result'; readonly id: number; readonly value: unknown }
   | { readonly type: 'error'; readonly id: number; readonly name: string; readonly message: string };

@@ -4,6 +4,7 @@ import {
   generateKeyPairSigner,
   type KeyPairSigner,
 } from '@solana/kit';
+import type { RpcTransport } from '@solana/rpc-spec';
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
 import { isTestNetwork, WRAPPED_SOL_MINT, type TSpotOrder, type TUserMessage } from '@solterm/contracts';
 // The composition root is the one place the server reaches the local cluster directly: to start it
@@ -87,6 +88,8 @@ export interface ServiceOptions {
   now?: () => Date;
   /** 'memory': the embedded cluster (used when SOLANA_RPC_URL is unset) keeps nothing on disk. */
   embeddedCluster?: 'memory';
+  /** Wraps the JSON-RPC transport of every chain call (fault-injection tests). */
+  wrapRpcTransport?: (inner: RpcTransport) => RpcTransport;
 }
 
 /** Every service of the server, wired once; the API and the worker processes both start from here. */
@@ -163,6 +166,7 @@ async function startChain(config: AppConfig, options: ServiceOptions) {
     rpcUrl: options.rpcUrl,
     now: options.now ?? (() => new Date()),
     log: options.log,
+    wrapTransport: options.wrapRpcTransport,
     transport: cluster
       ? async <T>({ payload }: { payload: unknown }) =>
           parseJsonWithBigInts(await cluster.handleJsonRpcText(stringifyJsonWithBigInts(payload))) as T

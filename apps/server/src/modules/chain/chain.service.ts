@@ -1,7 +1,7 @@
 import type { RpcTransport } from '@solana/rpc-spec';
 import {
   address,
-  createSolanaRpc,
+  createDefaultRpcTransport,
   createSolanaRpcFromTransport,
   type Base64EncodedWireTransaction,
   type TransactionError,
@@ -43,6 +43,11 @@ export interface ChainServiceDeps {
    * in-process (the same JSON-RPC text, without the loopback HTTP round trip).
    */
   transport?: RpcTransport;
+  /**
+   * Wraps whichever transport is used (embedded or HTTP): the fault-injection tests put themselves
+   * between the server and the cluster here, so every call the server makes passes through them.
+   */
+  wrapTransport?: (inner: RpcTransport) => RpcTransport;
   /** How long requestAirdrop waits for `confirmed` before giving up (default 30 s). */
   confirmTimeoutMs?: number;
   /** The clock the airdrop's confirmation deadline is read from. */
@@ -107,12 +112,15 @@ export function createChainService(deps: ChainServiceDeps) {
   let cached: { url: string; rpc: Rpc<SolanaRpcApi> } | undefined;
   const confirmTimeoutMs = deps.confirmTimeoutMs ?? 30_000;
 
-  const direct = deps.transport ? createSolanaRpcFromTransport(deps.transport) : undefined;
+  const wrap = deps.wrapTransport ?? ((inner: RpcTransport) => inner);
+  const direct = deps.transport ? createSolanaRpcFromTransport(wrap(deps.transport)) : undefined;
 
   function rpc(): Rpc<SolanaRpcApi> {
     if (direct) return direct;
     const url = deps.rpcUrl();
-    if (cached?.url !== url) cached = { url, rpc: createSolanaRpc(url) };
+    if (cached?.url !== url) {
+      cached = { url, rpc: createSolanaRpcFromTransport(wrap(createDefaultRpcTransport({ url }))) };
+    }
     return cached.rpc;
   }
 

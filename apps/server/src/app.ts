@@ -26,6 +26,8 @@ export interface BuildOptions {
   embeddedCluster?: 'memory';
   /** Wraps the JSON-RPC transport of every chain call (fault-injection tests). */
   wrapRpcTransport?: ServiceOptions['wrapRpcTransport'];
+  /** Stops a server-signed send at a crash point (fault-injection tests). */
+  relayCrashPoint?: ServiceOptions['relayCrashPoint'];
 }
 
 export interface App {

@@ -102,6 +102,8 @@ export interface TestAppOptions {
   dataDir?: string;
   /** Wraps the JSON-RPC transport of every chain call (helpers/rpc-faults.ts). */
   wrapRpcTransport?: BuildOptions['wrapRpcTransport'];
+  /** Stops a server-signed send at a crash point (a test throws there, as a kill would stop it). */
+  relayCrashPoint?: BuildOptions['relayCrashPoint'];
 }
 
 /** Builds the real app (not listening) with test settings, a temporary DATA_DIR and a built-web stand-in. */
@@ -132,6 +134,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     now: clock.now,
     embeddedCluster: options.embeddedCluster === 'data-dir' ? undefined : 'memory',
     wrapRpcTransport: options.wrapRpcTransport,
+    relayCrashPoint: options.relayCrashPoint,
   });
   return {
     ...app,

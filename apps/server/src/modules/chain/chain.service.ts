@@ -105,6 +105,24 @@ const MINT_DECIMALS_OFFSET = 44;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
+ * A plain copy of an RPC failure for the log: kit's SolanaError carries a frozen context, and pino's
+ * error serialiser tags every object it visits (a non-extensible one makes the log call itself throw,
+ * which turned an RPC outage into a 500 instead of CHAIN__RPC_UNAVAILABLE).
+ */
+export function loggableError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const context = (error as { context?: Record<string, unknown> }).context;
+  return {
+    type: error.name,
+    message: error.message,
+    ...(context && typeof context.statusCode === 'number' ? { statusCode: context.statusCode } : {}),
+    ...(context && typeof context.__code === 'number' ? { code: context.__code } : {}),
+    ...(error.cause !== undefined ? { cause: loggableError(error.cause) } : {}),
+    stack: error.stack,
+  };
+}
+
+/**
  * The server's only door to the chain: the standard Solana JSON-RPC through @solana/kit's
  * `createSolanaRpc`, whether the URL is the embedded local cluster or a real one.
  */
@@ -130,7 +148,7 @@ export function createChainService(deps: ChainServiceDeps) {
       return await run(rpc());
     } catch (error) {
       if (isAppError(error)) throw error;
-      deps.log.error({ err: error, method }, 'solana rpc call failed');
+      deps.log.error({ err: loggableError(error), method }, 'solana rpc call failed');
       throw new AppError('CHAIN__RPC_UNAVAILABLE');
     }
   }
@@ -337,7 +355,7 @@ export function createChainService(deps: ChainServiceDeps) {
         signature = await client.requestAirdrop(toAddress(recipient), lamports(amount)).send();
       } catch (error) {
         if (isAppError(error)) throw error;
-        deps.log.error({ err: error }, 'airdrop request failed');
+        deps.log.error({ err: loggableError(error) }, 'airdrop request failed');
         throw new AppError('CHAIN__AIRDROP_FAILED');
       }
       await waitUntilConfirmed(signature, 'CHAIN__AIRDROP_FAILED');

@@ -9,18 +9,35 @@ import { createLanding } from './landing';
 import type { RelayRepository, TicketRow } from './relay.repository';
 import { decodeSigned, messageHashOf, verifySignatures } from './signed-transaction';
 import { createKindRegistry, type TicketKind } from './ticket-kinds';
+import { createServerTickets, type CrashPoint } from './server-tickets';
+import type { Db } from '../../db/database';
 
 export type { TicketKind, SettledTicket } from './ticket-kinds';
 export type { TicketRow } from './relay.repository';
 export type { IdempotentAnswer } from './idempotency';
+export type {
+  ServerTicketKind,
+  SettledServerTicket,
+  ServerSendOutcome,
+  ServerTicketStatus,
+  SignedServerTransaction,
+  CrashPoint,
+} from './server-tickets';
+export { RelayError, isRelayError, type RelayErrorCode } from './relay-errors';
 
 export interface RelayDeps {
   repo: RelayRepository;
+  /** The database server tickets are recorded in, with the sending domain's own writes. */
+  db: Db;
   chain: ChainService;
   now: () => Date;
   log: FastifyBaseLogger;
   /** How often a sent transaction is rebroadcast until it lands or its blockhash expires (default 2 s). */
   rebroadcastIntervalMs?: number;
+  /** How long a request waits for a server-signed transaction's verdict before answering pending. */
+  serverRequestWaitMs?: number;
+  /** Test hook: the fault-injection suite stops a server send at these points. */
+  crashPoint?: (point: CrashPoint, signature: string) => void;
 }
 
 /** A transaction built for a wallet to sign, remembered until it is executed. */
@@ -55,6 +72,15 @@ export function createRelay(deps: RelayDeps) {
   const { repo, chain, now } = deps;
   const kinds = createKindRegistry();
   const landing = createLanding(deps);
+  const server = createServerTickets({
+    db: deps.db,
+    chain,
+    now,
+    log: deps.log,
+    rebroadcastIntervalMs: deps.rebroadcastIntervalMs,
+    requestWaitMs: deps.serverRequestWaitMs,
+    crashPoint: deps.crashPoint,
+  });
 
   async function settle(
     ticket: TicketRow,
@@ -82,7 +108,7 @@ export function createRelay(deps: RelayDeps) {
     }
     if (status) return 'in_flight';
     if ((await chain.getBlockHeight()) > BigInt(ticket.lastValidBlockHeight)) {
-      await repo.setTicketStatus(ticket.id, 'expired', now());
+      await repo.expireTicket(ticket.id, now());
       return 'expired';
     }
     if (ticket.signedTransaction)
@@ -115,7 +141,7 @@ export function createRelay(deps: RelayDeps) {
     const serverSigners = kind.serverSigners?.(payload) ?? [];
     await verifySignatures(transaction, serverSigners);
     const expired = async () => {
-      await repo.setTicketStatus(ticket.id, 'expired', now());
+      await repo.expireTicket(ticket.id, now());
       return new AppError('TRADING__TRANSACTION_EXPIRED');
     };
     const heightRead = chain.getBlockHeight();
@@ -135,7 +161,7 @@ export function createRelay(deps: RelayDeps) {
         { ticket: ticket.id, err: simulation.err, code },
         'signed transaction refused in simulation',
       );
-      if (code === 'TRADING__TRANSACTION_EXPIRED') await repo.setTicketStatus(ticket.id, 'expired', now());
+      if (code === 'TRADING__TRANSACTION_EXPIRED') await repo.expireTicket(ticket.id, now());
       throw new AppError(code);
     }
     return wireBase64;
@@ -157,7 +183,7 @@ export function createRelay(deps: RelayDeps) {
       throw error;
     }
     if (landed.outcome === 'expired') {
-      await repo.setTicketStatus(ticket.id, 'expired', now());
+      await repo.expireTicket(ticket.id, now());
       throw new AppError('TRADING__TRANSACTION_EXPIRED');
     }
     const sent = { ...ticket, signature, signedTransaction: wireBase64, status: 'sending' };
@@ -202,6 +228,12 @@ export function createRelay(deps: RelayDeps) {
 
     /** The Idempotency-Key protocol around an execution (the same key and body answer the first result). */
     idempotency: createIdempotency(repo),
+
+    /**
+     * Transactions the server signs alone, as tickets: register a kind, `send` (recorded with the
+     * domain's writes before it is sent), `reconcile` (the scheduled job), `statusOf` (a user's).
+     */
+    server,
 
     /** A server-signed transaction (faucet, keeper): simulated, landed, or refused with CHAIN__*. */
     sendServerSigned: landing.sendServerSigned,

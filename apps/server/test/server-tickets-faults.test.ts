@@ -1,7 +1,10 @@
 import Dec from 'decimal.js';
+import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { USDC_MINT } from '@solterm/contracts';
+import { serverTickets } from '../src/db/schema';
+import type { CrashPoint } from '../src/modules/relay/relay.service';
 import {
   bearer,
   call,
@@ -16,22 +19,32 @@ import { createRpcFaults, SEND_FAULTS, type RpcFaults, type SendFault } from './
 import { fundedWalletUser, type SolanaSigningWallet } from './helpers/wallets';
 
 // Fault injection against every transaction the server signs alone: random requests under random
-// RPC faults (answers lost after the cluster took the transaction, late sends, failed status
-// polls), then the faults clear and reconciliation runs. Money is conserved per user: what the
-// chain paid out plus what the venue still holds equals what the user put in — never a payout
-// twice (a refund of a withdrawal that landed), never one lost.
+// RPC faults (answers lost after the cluster took the transaction, late sends, sends that never
+// arrive, failed status polls) and crashes between signing, recording and sending; then the faults
+// clear and reconciliation runs (as it does on a restart). Money is conserved per user — what the
+// chain paid plus what the venue holds equals what the records say — and in the USDC supply; no
+// ticket stays pending once its blockhash is past and the reconcile job ran once more; a retry
+// with the same Idempotency-Key answers the first outcome.
 
 interface User {
   token: string;
   wallet: SolanaSigningWallet;
 }
 
-type Fault = { kind: 'none' } | { kind: 'send'; fault: SendFault } | { kind: 'polls'; n: number };
+type Fault =
+  | { kind: 'none' }
+  | { kind: 'send'; fault: SendFault }
+  | { kind: 'polls'; n: number }
+  | { kind: 'crash'; at: CrashPoint };
 
 const fault: fc.Arbitrary<Fault> = fc.oneof(
   fc.constant({ kind: 'none' } as const),
   fc.record({ kind: fc.constant('send' as const), fault: fc.constantFrom(...SEND_FAULTS) }),
   fc.record({ kind: fc.constant('polls' as const), n: fc.integer({ min: 1, max: 6 }) }),
+  fc.record({
+    kind: fc.constant('crash' as const),
+    at: fc.constantFrom<CrashPoint>('signed', 'recorded', 'sent'),
+  }),
 );
 
 const USDC = 1_000_000n;
@@ -40,16 +53,16 @@ function usdcUnits(text: string | number): bigint {
   return BigInt(new Dec(text).times(USDC.toString()).toDecimalPlaces(0, Dec.ROUND_DOWN).toFixed());
 }
 
-function inject(faults: RpcFaults, chosen: Fault): void {
-  if (chosen.kind === 'send') faults.failNextSends(chosen.fault);
-  else if (chosen.kind === 'polls') faults.failStatusPolls(chosen.n);
-}
+/** A crash the test injects: the send stops there, as a killed process would. */
+class SimulatedCrash extends Error {}
 
 describe.each(databaseTargets())('server-signed transactions under RPC faults (%s)', (target) => {
   let database: TestDatabase;
   let app: TestApp;
-  const faults = createRpcFaults();
+  const faults: RpcFaults = createRpcFaults();
+  let crashAt: CrashPoint | null = null;
   let users: User[];
+  let run = 0;
 
   const post = (url: string, user: User, payload: object, headers: Record<string, string> = {}) =>
     call<Record<string, unknown>>(app, {
@@ -58,6 +71,12 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
       payload,
       headers: { ...bearer(user.token), ...headers },
     });
+
+  function inject(chosen: Fault): void {
+    if (chosen.kind === 'send') faults.failNextSends(chosen.fault);
+    else if (chosen.kind === 'polls') faults.failStatusPolls(chosen.n);
+    else if (chosen.kind === 'crash') crashAt = chosen.at;
+  }
 
   async function walletUsdc(user: User): Promise<bigint> {
     return (await app.services.chain.getTokenBalances(user.wallet.address)).get(USDC_MINT)?.amount ?? 0n;
@@ -72,12 +91,42 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
     return usdcUnits(answer.body.data.collateral ?? '0');
   }
 
-  /** Faults clear; reconciliation runs until nothing the server sent is left unsettled. */
+  /** USDC the faucet minted (landed tickets), per recipient wallet. */
+  async function mintedTo(): Promise<Map<string, bigint>> {
+    const rows = await database.database.db
+      .select()
+      .from(serverTickets)
+      .where(eq(serverTickets.kind, 'faucet_mint'));
+    const minted = new Map<string, bigint>();
+    for (const row of rows) {
+      if (row.status !== 'landed') continue;
+      const { recipient, amount } = row.payload as { recipient: string; amount: string };
+      minted.set(recipient, (minted.get(recipient) ?? 0n) + BigInt(amount));
+    }
+    return minted;
+  }
+
+  /**
+   * Faults clear, every blockhash in flight expires (the cluster moves past it), and the reconcile
+   * job runs: after one more pass nothing may be pending.
+   */
   async function settleEverything(): Promise<void> {
     await faults.clear();
-    // Past any blockhash's validity and the keeper's reconciliation interval.
-    app.clock.advance(180_000);
-    await app.perpKeeper!.tick();
+    crashAt = null;
+    await vi
+      .waitFor(
+        async () => {
+          await app.services.relay.server.reconcile();
+          expect(await app.services.relay.server.unsettled()).toEqual([]);
+        },
+        { timeout: 30_000, interval: 20 },
+      )
+      .catch(async () => {
+        // Whatever the chain never saw must expire: past its blockhash, one more pass settles it.
+        await app.cluster!.advanceSlots(400);
+        await app.services.relay.server.reconcile();
+      });
+    expect(await app.services.relay.server.unsettled()).toEqual([]);
   }
 
   beforeAll(async () => {
@@ -87,6 +136,11 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
       clock: createClock(new Date('2026-01-15T12:00:30Z')),
       env: { MARKET_SEED: 'faults', MARKET_TICK_MS: '3600000', JOBS: 'off' },
       wrapRpcTransport: faults.wrap,
+      relayCrashPoint: (point) => {
+        if (crashAt !== point) return;
+        crashAt = null;
+        throw new SimulatedCrash(`crash at ${point}`);
+      },
     });
     users = [];
     for (let i = 0; i < 2; i++) users.push(await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 1000 }));
@@ -107,30 +161,70 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
     await database?.cleanup();
   });
 
-  it('futures withdrawals: never paid twice, never lost', async () => {
-    const op = fc.record({ who: fc.nat(1), usdc: fc.integer({ min: 1, max: 25 }), fault });
+  const op = fc.record({
+    what: fc.constantFrom('withdraw' as const, 'fund' as const),
+    who: fc.nat(1),
+    usdc: fc.integer({ min: 1, max: 25 }),
+    fault,
+    /** The same key twice in a run: the second answers the first outcome. */
+    key: fc.option(fc.nat(2), { nil: undefined }),
+    retry: fc.boolean(),
+  });
+
+  it('withdrawals and faucet mints: never paid twice, never lost, never left pending', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 8 }), async (ops) => {
+      fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 7 }), async (ops) => {
+        run++;
         const before = await Promise.all(
           users.map(async (user) => (await walletUsdc(user)) + (await collateral(user))),
         );
-        for (const { who, usdc, fault: chosen } of ops) {
-          inject(faults, chosen);
-          await post('/api/futures/collateral/withdraw', users[who]!, { amount: usdc });
+        const mintedBefore = await mintedTo();
+        const supplyBefore = (await app.services.chain.getMintInfo(USDC_MINT))!.supply;
+        for (const { what, who, usdc, fault: chosen, key, retry } of ops) {
+          const user = users[who]!;
+          const url = what === 'withdraw' ? '/api/futures/collateral/withdraw' : '/api/wallet/fund';
+          const body = what === 'withdraw' ? { amount: usdc } : { amount_sol: 0.01, amount_usdc: usdc };
+          const headers: Record<string, string> =
+            key === undefined ? {} : { 'idempotency-key': `run-${target}-${run}-${what}-${key}` };
+          inject(chosen);
+          const first = await post(url, user, body, headers);
+          if (chosen.kind !== 'crash') expect(first.status).not.toBe(500);
+          if (first.status === 202) {
+            expect(first.body.data).toMatchObject({ status: 'pending', signature: expect.any(String) });
+          }
           await faults.clear();
+          crashAt = null;
+          if (retry && key !== undefined) {
+            const again = await post(url, user, body, headers);
+            // The same key answers the first outcome; a first one that failed before sending may run.
+            if (first.status === 200 || first.status === 202 || (first.status >= 400 && first.status < 500)) {
+              expect({ status: again.status, body: again.body }).toEqual({
+                status: first.status,
+                body: first.body,
+              });
+            }
+          }
         }
         await settleEverything();
+        const minted = await mintedTo();
+        let mintedThisRun = 0n;
         for (const [index, user] of users.entries()) {
-          const received = await walletUsdc(user);
-          const held = await collateral(user);
-          // What the chain paid plus what the venue holds is what the user had: nothing twice.
-          expect({ user: index, total: received + held }).toEqual({ user: index, total: before[index] });
+          const mintedNow =
+            (minted.get(user.wallet.address) ?? 0n) - (mintedBefore.get(user.wallet.address) ?? 0n);
+          mintedThisRun += mintedNow;
+          const total = (await walletUsdc(user)) + (await collateral(user));
+          // What the chain paid plus what the venue holds is what the user had plus what the
+          // faucet's landed tickets minted: nothing twice, nothing lost.
+          expect({ user: index, total }).toEqual({ user: index, total: before[index]! + mintedNow });
         }
+        const supplyAfter = (await app.services.chain.getMintInfo(USDC_MINT))!.supply;
+        expect(supplyAfter - supplyBefore).toBe(mintedThisRun);
         await app.perpKeeper!.reconcile();
         const { vault, owed } = app.perpKeeper!.lastReconciliation()!;
         expect(vault).toBe(owed);
       }),
       { numRuns: 8, endOnFailure: true },
     );
+    expect(faults.injected()).toBeGreaterThan(0);
   }, 600_000);
 });

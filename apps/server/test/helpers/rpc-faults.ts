@@ -7,11 +7,12 @@ import { SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR, SolanaError } from '@solana/ki
  * - `drop`: the connection closes before the answer (undici's "fetch failed");
  * - `timeout`: the client gives up waiting (an abort);
  * - `late`: the answer is lost AND the cluster only takes the transaction later — after the next
- *   call the server makes (a status poll sees nothing yet, then it lands).
+ *   call the server makes (a status poll sees nothing yet, then it lands);
+ * - `lost`: the request never reaches the cluster (503 before forwarding: truly not sent).
  */
-export type SendFault = 'http-503' | 'drop' | 'timeout' | 'late';
+export type SendFault = 'http-503' | 'drop' | 'timeout' | 'late' | 'lost';
 
-export const SEND_FAULTS: readonly SendFault[] = ['http-503', 'drop', 'timeout', 'late'];
+export const SEND_FAULTS: readonly SendFault[] = ['http-503', 'drop', 'timeout', 'late', 'lost'];
 
 interface JsonRpcPayload {
   method?: string;
@@ -21,6 +22,7 @@ interface JsonRpcPayload {
 function failure(fault: Exclude<SendFault, 'late'> | 'status'): Error {
   switch (fault) {
     case 'http-503':
+    case 'lost':
     case 'status':
       return new SolanaError(SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR, {
         headers: new Headers({ 'content-type': 'text/plain' }),
@@ -78,6 +80,7 @@ export function createRpcFaults() {
               });
               throw failure('drop');
             }
+            if (fault === 'lost') throw failure('lost');
             forwarded.push(wire);
             await inner(request);
             throw failure(fault);

@@ -23,8 +23,6 @@ const MAKER_STEP_BPS = 3n;
 const MAKER_MAX_INVENTORY = 1_000_000n * 1_000_000n;
 /** How far the feed may be from the venue's oracle before an order syncs it (bps). */
 const SYNC_TOLERANCE_BPS = 1n;
-/** A withdrawal not known to have landed after this long is resolved from the chain. */
-const STUCK_WITHDRAWAL_MS = 120_000;
 
 /**
  * The maker's quotes around the oracle: `MAKER_LEVELS` levels a side, the first 2 bps away (at
@@ -187,18 +185,6 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
       );
   }
 
-  async function resolveStuckWithdrawals(): Promise<void> {
-    const before = new Date(deps.now().getTime() - STUCK_WITHDRAWAL_MS);
-    for (const transfer of await repo.stuckWithdrawals(before)) {
-      // Two minutes on, the transfer's blockhash has expired: it landed (ok or failed) or never will.
-      const [status] = transfer.signature
-        ? await deps.chain.getSignatureStatuses([transfer.signature])
-        : [null];
-      if (status && status.err === null) await repo.setTransfer(transfer.id, 'landed');
-      else await service.refundWithdrawal(transfer.id, transfer.userId, BigInt(transfer.amount));
-    }
-  }
-
   /** One pass; `force` re-quotes every market (first pass, tests). */
   async function tick(force = false): Promise<void> {
     if (!(await bootstrap())) return;
@@ -220,7 +206,6 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
     if (deps.now().getTime() - lastReconciledAt >= 60_000) {
       lastReconciledAt = deps.now().getTime();
       await reconcile();
-      await resolveStuckWithdrawals();
     }
   }
 

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { ChainService } from '../chain/chain.service';
 import { tradeErrorCodeOf } from './chain-error-mapping';
-import { createIdempotency } from './idempotency';
+import { createIdempotency, type IdempotentAnswer } from './idempotency';
 import { createLanding } from './landing';
 import type { RelayRepository, TicketRow } from './relay.repository';
 import { decodeSigned, messageHashOf, verifySignatures } from './signed-transaction';
@@ -24,6 +24,7 @@ export type {
   CrashPoint,
 } from './server-tickets';
 export { RelayError, isRelayError, type RelayErrorCode } from './relay-errors';
+export { ZIdempotencyHeadersSchema, landedAnswer, pendingAnswer } from './money-request';
 
 export interface RelayDeps {
   repo: RelayRepository;
@@ -72,6 +73,7 @@ export function createRelay(deps: RelayDeps) {
   const { repo, chain, now } = deps;
   const kinds = createKindRegistry();
   const landing = createLanding(deps);
+  const idempotency = createIdempotency(repo);
   const server = createServerTickets({
     db: deps.db,
     chain,
@@ -227,7 +229,34 @@ export function createRelay(deps: RelayDeps) {
     },
 
     /** The Idempotency-Key protocol around an execution (the same key and body answer the first result). */
-    idempotency: createIdempotency(repo),
+    idempotency,
+
+    /**
+     * A request that moves money: under its Idempotency-Key when it has one (a retry answers the
+     * first outcome — landed, pending or refused — and never pays again); the relay's errors, and
+     * any `run` throws, pass through `mapError` (the domain's words).
+     */
+    async moneyRequest(
+      userId: string,
+      key: string | undefined,
+      requestBody: unknown,
+      run: () => Promise<IdempotentAnswer>,
+      mapError: (error: unknown) => unknown,
+    ): Promise<IdempotentAnswer> {
+      const guarded = async () => {
+        try {
+          return await run();
+        } catch (error) {
+          throw mapError(error);
+        }
+      };
+      if (!key) return guarded();
+      try {
+        return await idempotency.answer(userId, key, requestBody, guarded);
+      } catch (error) {
+        throw mapError(error);
+      }
+    },
 
     /**
      * Transactions the server signs alone, as tickets: register a kind, `send` (recorded with the

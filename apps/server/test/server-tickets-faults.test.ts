@@ -29,6 +29,7 @@ import { fundedWalletUser, type SolanaSigningWallet } from './helpers/wallets';
 interface User {
   token: string;
   wallet: SolanaSigningWallet;
+  bot: string;
 }
 
 type Fault =
@@ -63,6 +64,7 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
   let crashAt: CrashPoint | null = null;
   let users: User[];
   let run = 0;
+  let userIds: string[] = [];
 
   const post = (url: string, user: User, payload: object, headers: Record<string, string> = {}) =>
     call<Record<string, unknown>>(app, {
@@ -106,6 +108,10 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
     return minted;
   }
 
+  async function botTickets() {
+    return database.database.db.select().from(serverTickets).where(eq(serverTickets.kind, 'bot_transfer'));
+  }
+
   /**
    * Faults clear, every blockhash in flight expires (the cluster moves past it), and the reconcile
    * job runs: after one more pass nothing may be pending.
@@ -143,7 +149,34 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
       },
     });
     users = [];
-    for (let i = 0; i < 2; i++) users.push(await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 1000 }));
+    for (let i = 0; i < 2; i++) {
+      const funded = await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 1000 });
+      const key = await call<{ bot_public_key: string }>(app, {
+        method: 'GET',
+        url: '/api/bot/public-key',
+        headers: bearer(funded.token),
+      });
+      const user = { ...funded, bot: key.body.data.bot_public_key };
+      // The bot gets 1 SOL from its owner's wallet to withdraw back.
+      const transfer = await post('/api/wallet/transfer', user, { to_address: user.bot, amount: 1 });
+      const signed = user.wallet.signTransaction(
+        (transfer.body.data as { unsigned_transaction: string }).unsigned_transaction,
+      );
+      expect(
+        (await post('/api/trading/execute-signed-transaction', user, { signed_transaction: signed })).status,
+      ).toBe(200);
+      users.push(user);
+    }
+    userIds = await Promise.all(
+      users.map(async (user) => {
+        const me = await call<{ id: string }>(app, {
+          method: 'GET',
+          url: '/api/user/profile',
+          headers: bearer(user.token),
+        });
+        return me.body.data.id;
+      }),
+    );
     await app.perpKeeper!.tick(true);
     for (const user of users) {
       const built = await post('/api/futures/account/initialize', user, { amount: 400 });
@@ -162,7 +195,7 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
   });
 
   const op = fc.record({
-    what: fc.constantFrom('withdraw' as const, 'fund' as const),
+    what: fc.constantFrom('withdraw' as const, 'fund' as const, 'bot' as const),
     who: fc.nat(1),
     usdc: fc.integer({ min: 1, max: 25 }),
     fault,
@@ -171,7 +204,7 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
     retry: fc.boolean(),
   });
 
-  it('withdrawals and faucet mints: never paid twice, never lost, never left pending', async () => {
+  it('futures and bot withdrawals, faucet mints: never paid twice, never lost, never left pending', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 7 }), async (ops) => {
         run++;
@@ -179,11 +212,25 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
           users.map(async (user) => (await walletUsdc(user)) + (await collateral(user))),
         );
         const mintedBefore = await mintedTo();
+        const botTicketsBefore = new Set((await botTickets()).map((row) => row.id));
+        const botLamportsBefore = await Promise.all(
+          users.map((user) => app.services.chain.getBalance(user.bot)),
+        );
+        let botRequests = 0;
         const supplyBefore = (await app.services.chain.getMintInfo(USDC_MINT))!.supply;
         for (const { what, who, usdc, fault: chosen, key, retry } of ops) {
           const user = users[who]!;
-          const url = what === 'withdraw' ? '/api/futures/collateral/withdraw' : '/api/wallet/fund';
-          const body = what === 'withdraw' ? { amount: usdc } : { amount_sol: 0.01, amount_usdc: usdc };
+          const url = {
+            withdraw: '/api/futures/collateral/withdraw',
+            fund: '/api/wallet/fund',
+            bot: '/api/bot/withdraw',
+          }[what];
+          const body = {
+            withdraw: { amount: usdc },
+            fund: { amount_sol: 0.01, amount_usdc: usdc },
+            bot: { amount: usdc / 1000 },
+          }[what];
+          if (what === 'bot') botRequests++;
           const headers: Record<string, string> =
             key === undefined ? {} : { 'idempotency-key': `run-${target}-${run}-${what}-${key}` };
           inject(chosen);
@@ -216,6 +263,20 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
           // What the chain paid plus what the venue holds is what the user had plus what the
           // faucet's landed tickets minted: nothing twice, nothing lost.
           expect({ user: index, total }).toEqual({ user: index, total: before[index]! + mintedNow });
+        }
+        // The bots paid exactly what their settled tickets say (amounts landed, fees of every ticket
+        // that reached the chain), and no request paid through more than one ticket.
+        const runTickets = (await botTickets()).filter((row) => !botTicketsBefore.has(row.id));
+        expect(runTickets.filter((row) => row.status === 'landed').length).toBeLessThanOrEqual(botRequests);
+        for (const [index, user] of users.entries()) {
+          let spent = 0n;
+          for (const row of runTickets.filter((ticket) => ticket.userId === userIds[index])) {
+            if (row.status !== 'landed' && row.status !== 'failed') continue;
+            spent += (await app.services.chain.getTransactionFee(row.signature)) ?? 0n;
+            if (row.status === 'landed') spent += BigInt((row.payload as { amount: string }).amount);
+          }
+          const lamports = await app.services.chain.getBalance(user.bot);
+          expect({ bot: index, spent: botLamportsBefore[index]! - lamports }).toEqual({ bot: index, spent });
         }
         const supplyAfter = (await app.services.chain.getMintInfo(USDC_MINT))!.supply;
         expect(supplyAfter - supplyBefore).toBe(mintedThisRun);

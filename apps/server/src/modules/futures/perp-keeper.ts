@@ -1,13 +1,14 @@
 import { Dec, fundingRate, PERP_FUNDING_INTERVAL_MS, priceUnitsOf, type PerpExchange } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RecurringJob } from '../../jobs/scheduler';
+import type { Db } from '../../db/database';
 import type { ChainService } from '../chain/chain.service';
 import type { MarketService } from '../market/market.service';
 import type { FuturesRepository } from './futures.repository';
 import type { FuturesService } from './futures.service';
 import { markOf } from './futures-markets';
 import { MAKER_ACCOUNT } from './perp-commands';
-import type { PerpLedger } from './perp-ledger';
+import type { Applied, PerpLedger } from './perp-ledger';
 import { PERP_MARKETS, type PerpMarket } from './perp-markets';
 import type { PerpVault } from './perp-vault';
 
@@ -81,16 +82,22 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
   let lastReconciledAt = 0;
   let lastReconciliation: { vault: bigint; owed: bigint; at: Date } | null = null;
 
+  // The venue's books are credited in the settlement of the funding mint, so a mint whose answer
+  // was lost is credited when it lands and never minted again.
+  vault.onFunded(async (tx, funding) => {
+    const at = deps.now().getTime();
+    const record = (inner: Db, entry: Applied) => repo.recordEffect(inner, entry);
+    await ledger.run({ k: 'deposit', account: MAKER_ACCOUNT, amount: funding.collateral, at }, record, tx);
+    await ledger.run({ k: 'insurance', amount: funding.insurance, at }, record, tx);
+    log.info({ vault: vault.address }, 'perp venue funded: maker collateral and insurance fund');
+  });
+
   async function bootstrap(): Promise<boolean> {
     if (await service.makerFunded()) return true;
-    if (!vault.canMint()) return false;
+    if (!vault.canMint() || (await vault.fundingInFlight())) return false;
     await vault.ensureReady();
-    await vault.mint(MAKER_COLLATERAL + INSURANCE_SEED);
-    const at = deps.now().getTime();
-    await service.run({ k: 'deposit', account: MAKER_ACCOUNT, amount: MAKER_COLLATERAL.toString(), at });
-    await service.run({ k: 'insurance', amount: INSURANCE_SEED.toString(), at });
-    log.info({ vault: vault.address }, 'perp venue funded: maker collateral and insurance fund');
-    return true;
+    const sent = await vault.mint({ collateral: MAKER_COLLATERAL, insurance: INSURANCE_SEED });
+    return sent.status === 'landed' && (await service.makerFunded());
   }
 
   async function oracles(exchange: PerpExchange): Promise<PerpMarket[]> {

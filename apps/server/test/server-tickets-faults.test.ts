@@ -284,7 +284,13 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
         const { vault, owed } = app.perpKeeper!.lastReconciliation()!;
         expect(vault).toBe(owed);
       }),
-      { numRuns: 8, endOnFailure: true },
+      {
+        numRuns: Number(process.env.FAULTS_RUNS ?? 8),
+        endOnFailure: true,
+        // Replays a reported failure: FAULTS_SEED=<seed> FAULTS_PATH=<path>.
+        ...(process.env.FAULTS_SEED ? { seed: Number(process.env.FAULTS_SEED) } : {}),
+        ...(process.env.FAULTS_PATH ? { path: process.env.FAULTS_PATH } : {}),
+      },
     );
     expect(faults.injected()).toBeGreaterThan(0);
   }, 600_000);

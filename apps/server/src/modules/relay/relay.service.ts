@@ -9,7 +9,8 @@ import { createLanding } from './landing';
 import type { RelayRepository, TicketRow } from './relay.repository';
 import { decodeSigned, messageHashOf, verifySignatures } from './signed-transaction';
 import { createKindRegistry, type TicketKind } from './ticket-kinds';
-import { createServerTickets, type CrashPoint } from './server-tickets';
+import { createServerTickets, recordedByRequest, type CrashPoint } from './server-tickets';
+import { pendingAnswer } from './money-request';
 import type { Db } from '../../db/database';
 
 export type { TicketKind, SettledTicket } from './ticket-kinds';
@@ -244,10 +245,16 @@ export function createRelay(deps: RelayDeps) {
       mapError: (error: unknown) => unknown,
     ): Promise<IdempotentAnswer> {
       const guarded = async () => {
+        const recorded: string[] = [];
         try {
-          return await run();
+          return await recordedByRequest.run(recorded, run);
         } catch (error) {
-          throw mapError(error);
+          // A ticket was recorded before the failure: it may land, so the answer is pending (and a
+          // retry with the key answers that), never an error that invites a second payment.
+          const signature = recorded.at(-1);
+          if (signature === undefined) throw mapError(error);
+          deps.log.error({ err: error, signature }, 'request failed after its transaction was recorded');
+          return pendingAnswer(signature);
         }
       };
       if (!key) return guarded();

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ticketLifecycle, type TicketEvent } from '@solterm/engine';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -64,6 +65,13 @@ export interface ServerTicketsDeps {
   /** Test hook: called at each crash point (a test throws here to stop the send as a kill would). */
   crashPoint?: (point: CrashPoint, signature: string) => void;
 }
+
+/**
+ * The signatures a request recorded as tickets: once one is recorded, the request's outcome is
+ * ambiguous at worst — whatever is thrown afterwards, it answers pending, never an error a retry
+ * (or a released Idempotency-Key) would pay again.
+ */
+export const recordedByRequest = new AsyncLocalStorage<string[]>();
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -243,7 +251,8 @@ export function createServerTickets(deps: ServerTicketsDeps) {
       if (request.simulate !== false) await this.preflight(request.built);
       deps.crashPoint?.('signed', signature);
       const ticket = await db.transaction(async (tx) => {
-        await request.record?.(tx);
+        // The ticket first: the domain's writes (which may move in-memory state, the perp ledger's)
+        // come last, so nothing after them can roll the transaction back.
         const [row] = await tx
           .insert(serverTickets)
           .values({
@@ -256,8 +265,10 @@ export function createServerTickets(deps: ServerTicketsDeps) {
             status: 'open',
           })
           .returning();
+        await request.record?.(tx);
         return row!;
       });
+      recordedByRequest.getStore()?.push(signature);
       deps.crashPoint?.('recorded', signature);
       return { status: await land(ticket), signature, ticketId: ticket.id };
     },

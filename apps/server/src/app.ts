@@ -10,7 +10,7 @@ import type { JobScheduler } from './jobs/scheduler';
 import type { ZodApp } from './lib/zod-app';
 import type { LimitKeeper } from './modules/trading/limit-keeper';
 import { registerErrorHandling } from './plugins/error-handler';
-import { createServices, type Services } from './services';
+import { createServices, type ServiceOptions, type Services } from './services';
 
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const VERSION = (
@@ -24,6 +24,10 @@ export interface BuildOptions {
   now?: () => Date;
   /** 'memory': the embedded cluster (used when SOLANA_RPC_URL is unset) keeps nothing on disk. */
   embeddedCluster?: 'memory';
+  /** Wraps the JSON-RPC transport of every chain call (fault-injection tests). */
+  wrapRpcTransport?: ServiceOptions['wrapRpcTransport'];
+  /** Stops a server-signed send at a crash point (fault-injection tests). */
+  relayCrashPoint?: ServiceOptions['relayCrashPoint'];
 }
 
 export interface App {

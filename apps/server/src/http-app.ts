@@ -13,6 +13,7 @@ import { registerMarketRoutes } from './modules/market/market.routes';
 import { registerRealtimeRoutes } from './modules/realtime/realtime.routes';
 import { registerTradingRoutes } from './modules/trading/trading.routes';
 import { registerWalletRoutes } from './modules/wallet/wallet.routes';
+import { registerRelayRoutes } from './modules/relay/relay.routes';
 import { registerBotsRoutes } from './modules/bots/bots.routes';
 import { registerBotFundsRoutes } from './modules/bots/funds/bot-funds.routes';
 import { registerMarketplaceRoutes } from './modules/bots/marketplace/marketplace.routes';
@@ -144,6 +145,7 @@ export async function registerHttpApp(
   registerHoldersRoutes(server, { holders });
   registerTradingRoutes(server, { trading, keeper, requireAuth });
   registerWalletRoutes(server, { wallet, requireAuth });
+  registerRelayRoutes(server, { relay: services.relay, requireAuth });
   registerBotsRoutes(server, { bots, requireAuth });
   registerBotFundsRoutes(server, { funds: services.botFunds, requireAuth });
   registerMarketplaceRoutes(server, { marketplace: services.marketplace, bots, requireAuth });

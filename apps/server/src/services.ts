@@ -4,6 +4,7 @@ import {
   generateKeyPairSigner,
   type KeyPairSigner,
 } from '@solana/kit';
+import type { RpcTransport } from '@solana/rpc-spec';
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
 import {
   isTestNetwork,
@@ -46,7 +47,7 @@ import { createMarketStream, type MarketStream } from './modules/market/market.s
 import { createTokenFactsLookup } from './modules/market/simulator/simulated-tokens';
 import { createRealtimeHub, type RealtimeHub } from './modules/realtime/realtime.service';
 import { createRelayRepository } from './modules/relay/relay.repository';
-import { createRelay, type Relay } from './modules/relay/relay.service';
+import { createRelay, type Relay, type RelayDeps } from './modules/relay/relay.service';
 import { createLimitKeeper, type LimitKeeper } from './modules/trading/limit-keeper';
 import { createTradingRepository } from './modules/trading/trading.repository';
 import { createTradingService, type TradingService } from './modules/trading/trading.service';
@@ -97,6 +98,10 @@ export interface ServiceOptions {
   now?: () => Date;
   /** 'memory': the embedded cluster (used when SOLANA_RPC_URL is unset) keeps nothing on disk. */
   embeddedCluster?: 'memory';
+  /** Wraps the JSON-RPC transport of every chain call (fault-injection tests). */
+  wrapRpcTransport?: (inner: RpcTransport) => RpcTransport;
+  /** Stops a server-signed send at a crash point (fault-injection tests). */
+  relayCrashPoint?: RelayDeps['crashPoint'];
 }
 
 /** Every service of the server, wired once; the API and the worker processes both start from here. */
@@ -175,6 +180,7 @@ async function startChain(config: AppConfig, options: ServiceOptions) {
     rpcUrl: options.rpcUrl,
     now: options.now ?? (() => new Date()),
     log: options.log,
+    wrapTransport: options.wrapRpcTransport,
     transport: cluster
       ? async <T>({ payload }: { payload: unknown }) =>
           parseJsonWithBigInts(await cluster.handleJsonRpcText(stringifyJsonWithBigInts(payload))) as T
@@ -296,7 +302,14 @@ async function createTradingServices(
   const venue = createVenue(config, options, chain, market, keys);
   const escrow = await escrowSignerOf(config, options, keys);
   // The relay first: wallet and trading register their ticket kinds with it.
-  const relay = createRelay({ repo: createRelayRepository(database.db), chain, now, log });
+  const relay = createRelay({
+    repo: createRelayRepository(database.db),
+    db: database.db,
+    chain,
+    now,
+    log,
+    crashPoint: options.relayCrashPoint,
+  });
   const tradingRepository = createTradingRepository(database.db, now);
   const publishOrder = (userId: string, order: TSpotOrder) => {
     void hub.publish(userId, { type: 'order_update', data: order }).catch(() => undefined);
@@ -619,6 +632,13 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
         run: async () => void (await relay.reconcileSent()),
       },
     );
+    // Every server-signed transaction not settled yet (a lost answer, a crash, a restart) is asked
+    // about again until it landed, failed, or expired unseen — the only moments a domain acts.
+    scheduler.singleton({
+      name: 'relay-server-tickets',
+      intervalMs: config.relayReconcileIntervalMs,
+      run: async () => void (await relay.server.reconcile()),
+    });
   }
   const { perpVenue, perpKeeper } = await createFutures(config, options, {
     database,

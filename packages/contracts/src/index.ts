@@ -31,3 +31,4 @@ export * from './bots/bots.schemas';
 export * from './bots/bot-funds.schemas';
 export * from './bots/marketplace.schemas';
 export * from './futures/futures.schemas';
+export * from './relay/server-transactions.schemas';

@@ -100,6 +100,8 @@ const ZConfigSchema = z
     // Futures orders, closes and cancels one client may send a minute (an API trader's budget).
     FUTURES_ORDER_RATE_LIMIT_MAX: ZPositiveInt.default(600),
     LIMIT_KEEPER_INTERVAL_MS: ZPositiveInt.min(50).max(60_000).default(1000),
+    /** How often unsettled server-signed transactions are asked about again (the relay's reconcile job). */
+    RELAY_RECONCILE_INTERVAL_MS: ZPositiveInt.min(50).max(60_000).default(2000),
     // Longest one backtest may compute (user code gets the same CPU budget in its sandbox).
     BACKTEST_TIME_LIMIT_MS: ZPositiveInt.min(500).max(300_000).default(20_000),
     // The local maker signs a swap at execute time only while its quote is this young and the price
@@ -178,6 +180,7 @@ const ZConfigSchema = z
       raw.SPOT_VENUE ??
       (raw.SOLANA_RPC_URL && !raw.LOCALNET_KEYS_DIR ? ('jupiter' as const) : ('local-rfq' as const)),
     limitKeeperIntervalMs: raw.LIMIT_KEEPER_INTERVAL_MS,
+    relayReconcileIntervalMs: raw.RELAY_RECONCILE_INTERVAL_MS,
     perpVenue:
       raw.PERP_VENUE ??
       (raw.SOLANA_RPC_URL && !raw.LOCALNET_KEYS_DIR ? ('drift' as const) : ('local' as const)),

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp, type App } from '../../src/app';
+import { buildApp, type App, type BuildOptions } from '../../src/app';
 import { loadConfig, type AppConfig } from '../../src/config/env';
 import { openDatabase, type Database } from '../../src/db/database';
 
@@ -100,6 +100,10 @@ export interface TestAppOptions {
   embeddedCluster?: 'memory' | 'data-dir';
   /** A DATA_DIR the caller owns (kept on close), so a second app can restart on the same state. */
   dataDir?: string;
+  /** Wraps the JSON-RPC transport of every chain call (helpers/rpc-faults.ts). */
+  wrapRpcTransport?: BuildOptions['wrapRpcTransport'];
+  /** Stops a server-signed send at a crash point (a test throws there, as a kill would stop it). */
+  relayCrashPoint?: BuildOptions['relayCrashPoint'];
 }
 
 /** Builds the real app (not listening) with test settings, a temporary DATA_DIR and a built-web stand-in. */
@@ -129,6 +133,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     database: testDatabase.database,
     now: clock.now,
     embeddedCluster: options.embeddedCluster === 'data-dir' ? undefined : 'memory',
+    wrapRpcTransport: options.wrapRpcTransport,
+    relayCrashPoint: options.relayCrashPoint,
   });
   return {
     ...app,

@@ -9,6 +9,15 @@ export const ERRORS = {
   REQUEST__BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
   REQUEST__UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
   REQUEST__RATE_LIMITED: { status: 429, message: 'Too many requests. Please try again later.' },
+  REQUEST__IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    message: 'This Idempotency-Key was already used with a different request',
+  },
+  REQUEST__IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still being processed',
+  },
+  REQUEST__TRANSACTION_NOT_FOUND: { status: 404, message: 'No such transaction of yours' },
   ROUTE__NOT_FOUND: { status: 404, message: 'Not found' },
   INTERNAL: { status: 500, message: 'Internal server error' },
 

@@ -1,7 +1,7 @@
 import type { RpcTransport } from '@solana/rpc-spec';
 import {
   address,
-  createSolanaRpc,
+  createDefaultRpcTransport,
   createSolanaRpcFromTransport,
   type Base64EncodedWireTransaction,
   type TransactionError,
@@ -43,6 +43,11 @@ export interface ChainServiceDeps {
    * in-process (the same JSON-RPC text, without the loopback HTTP round trip).
    */
   transport?: RpcTransport;
+  /**
+   * Wraps whichever transport is used (embedded or HTTP): the fault-injection tests put themselves
+   * between the server and the cluster here, so every call the server makes passes through them.
+   */
+  wrapTransport?: (inner: RpcTransport) => RpcTransport;
   /** How long requestAirdrop waits for `confirmed` before giving up (default 30 s). */
   confirmTimeoutMs?: number;
   /** The clock the airdrop's confirmation deadline is read from. */
@@ -100,6 +105,24 @@ const MINT_DECIMALS_OFFSET = 44;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
+ * A plain copy of an RPC failure for the log: kit's SolanaError carries a frozen context, and pino's
+ * error serialiser tags every object it visits (a non-extensible one makes the log call itself throw,
+ * which turned an RPC outage into a 500 instead of CHAIN__RPC_UNAVAILABLE).
+ */
+export function loggableError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const context = (error as { context?: Record<string, unknown> }).context;
+  return {
+    type: error.name,
+    message: error.message,
+    ...(context && typeof context.statusCode === 'number' ? { statusCode: context.statusCode } : {}),
+    ...(context && typeof context.__code === 'number' ? { code: context.__code } : {}),
+    ...(error.cause !== undefined ? { cause: loggableError(error.cause) } : {}),
+    stack: error.stack,
+  };
+}
+
+/**
  * The server's only door to the chain: the standard Solana JSON-RPC through @solana/kit's
  * `createSolanaRpc`, whether the URL is the embedded local cluster or a real one.
  */
@@ -107,12 +130,15 @@ export function createChainService(deps: ChainServiceDeps) {
   let cached: { url: string; rpc: Rpc<SolanaRpcApi> } | undefined;
   const confirmTimeoutMs = deps.confirmTimeoutMs ?? 30_000;
 
-  const direct = deps.transport ? createSolanaRpcFromTransport(deps.transport) : undefined;
+  const wrap = deps.wrapTransport ?? ((inner: RpcTransport) => inner);
+  const direct = deps.transport ? createSolanaRpcFromTransport(wrap(deps.transport)) : undefined;
 
   function rpc(): Rpc<SolanaRpcApi> {
     if (direct) return direct;
     const url = deps.rpcUrl();
-    if (cached?.url !== url) cached = { url, rpc: createSolanaRpc(url) };
+    if (cached?.url !== url) {
+      cached = { url, rpc: createSolanaRpcFromTransport(wrap(createDefaultRpcTransport({ url }))) };
+    }
     return cached.rpc;
   }
 
@@ -122,7 +148,7 @@ export function createChainService(deps: ChainServiceDeps) {
       return await run(rpc());
     } catch (error) {
       if (isAppError(error)) throw error;
-      deps.log.error({ err: error, method }, 'solana rpc call failed');
+      deps.log.error({ err: loggableError(error), method }, 'solana rpc call failed');
       throw new AppError('CHAIN__RPC_UNAVAILABLE');
     }
   }
@@ -329,7 +355,7 @@ export function createChainService(deps: ChainServiceDeps) {
         signature = await client.requestAirdrop(toAddress(recipient), lamports(amount)).send();
       } catch (error) {
         if (isAppError(error)) throw error;
-        deps.log.error({ err: error }, 'airdrop request failed');
+        deps.log.error({ err: loggableError(error) }, 'airdrop request failed');
         throw new AppError('CHAIN__AIRDROP_FAILED');
       }
       await waitUntilConfirmed(signature, 'CHAIN__AIRDROP_FAILED');

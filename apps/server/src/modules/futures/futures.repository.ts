@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { PerpFill } from '@solterm/engine';
 import type { Db } from '../../db/database';
 import type { Applied } from './perp-ledger';
@@ -216,6 +216,8 @@ export function createFuturesRepository(db: Db, now: () => Date) {
 
     async insertTransfer(
       row: {
+        /** Chosen by the caller when a ticket must name the row before it is written. */
+        id?: string;
         userId: string;
         kind: 'deposit' | 'withdraw';
         amount: bigint;
@@ -227,8 +229,8 @@ export function createFuturesRepository(db: Db, now: () => Date) {
       const [inserted] = await tx
         .insert(perpTransfers)
         .values({
-          id: randomUUID(),
           ...row,
+          id: row.id ?? randomUUID(),
           amount: row.amount.toString(),
           createdAt: now(),
           updatedAt: now(),
@@ -256,19 +258,6 @@ export function createFuturesRepository(db: Db, now: () => Date) {
         .where(and(eq(perpTransfers.userId, userId), inArray(perpTransfers.status, ['pending', 'sending'])))
         .orderBy(desc(perpTransfers.createdAt))
         .limit(20),
-
-    /** Withdrawals debited but not known to have landed, older than `before` (crash recovery). */
-    stuckWithdrawals: (before: Date) =>
-      db
-        .select()
-        .from(perpTransfers)
-        .where(
-          and(
-            eq(perpTransfers.kind, 'withdraw'),
-            inArray(perpTransfers.status, ['pending', 'sending']),
-            lt(perpTransfers.updatedAt, before),
-          ),
-        ),
 
     /** USDC base units debited for withdrawals the vault has not paid yet. */
     async unpaidWithdrawals(): Promise<bigint> {

@@ -24,11 +24,13 @@ import {
   ZFuturesTradeSchema,
   ZFuturesVolumeSchema,
   ZFuturesWithdrawSchema,
+  ZPendingTransactionSchema,
 } from '@solterm/contracts';
 import { AppError } from '../../lib/app-error';
 import { ok } from '../../lib/reply';
 import type { ZodApp } from '../../lib/zod-app';
 import { authOf } from '../../plugins/authenticate';
+import { ZIdempotencyHeadersSchema } from '../relay/relay.service';
 import type { FuturesService } from './futures.service';
 import type { PerpVenue } from './perp-venue';
 
@@ -203,10 +205,20 @@ export function registerFuturesRoutes(
       tags,
       security,
       summary: 'Sends free collateral from the vault to your wallet (the only destination), on chain',
+      description:
+        'An Idempotency-Key header makes retries safe: the same key and body answer the first outcome and never pay twice. When the transfer was sent but its outcome is not known yet, the answer is 202 pending with its signature (follow it with GET /api/transactions/{signature}); a transfer that fails or expires is credited back.',
+      headers: ZIdempotencyHeadersSchema,
       body: ZFuturesCollateralRequestSchema,
-      response: { 200: success(ZFuturesWithdrawSchema) },
+      response: { 200: success(ZFuturesWithdrawSchema), 202: success(ZPendingTransactionSchema) },
     },
-    handler: async (request) => ok(await trading().withdraw(authOf(request).user, request.body)),
+    handler: async (request, reply) => {
+      const answer = await trading().withdraw(
+        authOf(request).user,
+        request.body,
+        request.headers['idempotency-key'],
+      );
+      return reply.code(answer.statusCode as 200).send(answer.body as never);
+    },
   });
 
   const orders = { rateLimit: { max: deps.orderRateLimit.max, timeWindow: deps.orderRateLimit.windowMs } };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { address } from '@solana/kit';
 import {
   FUTURES_INIT_MIN_DEPOSIT_USDC,
@@ -17,7 +18,15 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { buildTransaction, type ChainService } from '../chain/chain.service';
 import type { Db } from '../../db/database';
-import type { Relay, TicketKind } from '../relay/relay.service';
+import {
+  isRelayError,
+  landedAnswer,
+  pendingAnswer,
+  type IdempotentAnswer,
+  type Relay,
+  type ServerTicketKind,
+  type TicketKind,
+} from '../relay/relay.service';
 import {
   payoutWalletOf,
   provenWalletOf,
@@ -63,6 +72,27 @@ function positiveDecimal(input: number | string | undefined, refusal: ErrorCode)
   const value = parseFuturesDecimal(input);
   if (!value || value.lte(0)) throw new AppError(refusal);
   return value;
+}
+
+/** A withdrawal ticket remembers its transfer row and the amount debited for it. */
+const ZWithdrawPayload = z.object({ transferId: z.string().uuid(), amount: z.string().regex(/^\d+$/) });
+type WithdrawPayload = z.infer<typeof ZWithdrawPayload>;
+
+/** The relay's refusals and engine refusals of a withdrawal, in futures' words. */
+function futuresErrorOf(error: unknown): unknown {
+  if (isRelayError(error)) {
+    switch (error.code) {
+      case 'RELAY__IDEMPOTENCY_CONFLICT':
+        return new AppError('REQUEST__IDEMPOTENCY_CONFLICT');
+      case 'RELAY__IDEMPOTENCY_IN_PROGRESS':
+        return new AppError('REQUEST__IDEMPOTENCY_IN_PROGRESS');
+      case 'RELAY__RPC_UNAVAILABLE':
+        return new AppError('CHAIN__RPC_UNAVAILABLE');
+      default:
+        return new AppError('CHAIN__TRANSACTION_FAILED');
+    }
+  }
+  return asAppError(error);
 }
 
 /** A deposit ticket remembers its transfer row and amount; the vault credits it when it lands. */
@@ -183,23 +213,28 @@ export function createFuturesService(deps: FuturesServiceDeps) {
     };
   }
 
-  /** Credits back a withdrawal that did not land (once: the transfer's status is the guard). */
-  async function refundWithdrawal(transferId: string, userId: string, units: bigint): Promise<void> {
-    await ledger
-      .run(
-        { k: 'deposit', account: userId, amount: units.toString(), at: deps.now().getTime() },
-        async (tx) => {
-          const current = await repo.transfer(transferId, tx);
-          if (!current || !['pending', 'sending'].includes(current.status)) {
-            throw new Error('already settled');
-          }
-          await repo.setTransfer(transferId, 'refunded', undefined, tx);
-        },
-      )
-      .catch((error: unknown) => {
-        if (!(error instanceof Error && error.message === 'already settled')) throw error;
-      });
+  /**
+   * A withdrawal is a relay server ticket: its debit and the ticket commit together, and only the
+   * chain's verdict settles it — landed, or credited back once when it failed on chain or its
+   * blockhash expired unseen (never on an RPC error, which may hide a transfer that landed).
+   */
+  async function creditBack(tx: Db, userId: string, payload: WithdrawPayload): Promise<void> {
+    await ledger.run(
+      { k: 'deposit', account: userId, amount: payload.amount, at: deps.now().getTime() },
+      async (inner) => repo.setTransfer(payload.transferId, 'refunded', undefined, inner),
+      tx,
+    );
   }
+  const withdrawKind: ServerTicketKind<WithdrawPayload> = {
+    kind: 'perp_withdraw',
+    payload: ZWithdrawPayload,
+    async onLanded({ tx, payload, signature }) {
+      await repo.setTransfer(payload.transferId, 'landed', signature, tx);
+    },
+    onFailed: ({ tx, ticket, payload }) => creditBack(tx, ticket.userId!, payload),
+    onExpired: ({ tx, ticket, payload }) => creditBack(tx, ticket.userId!, payload),
+  };
+  deps.relay.server.registerKind(withdrawKind);
 
   return {
     wire,
@@ -266,49 +301,81 @@ export function createFuturesService(deps: FuturesServiceDeps) {
     /**
      * POST /futures/collateral/withdraw: debits free collateral (refused if the margin of open
      * positions and orders needs it), then the vault sends the USDC to the owner's wallet — the only
-     * destination, and not while it is under the wallet-change lock. The signed transfer's signature is stored before sending, so a crash is resolved
-     * from the chain; a transfer that cannot land is credited back.
+     * destination, and not while it is under the wallet-change lock. The transfer is a relay server
+     * ticket recorded with the debit before it is sent: an unknown outcome answers pending, and the
+     * debit is credited back only when the chain says the transfer failed or expired unseen.
      */
-    async withdraw(owner: WalletOwner, request: TFuturesCollateralRequest) {
+    async withdraw(
+      owner: WalletOwner,
+      request: TFuturesCollateralRequest,
+      idempotencyKey?: string,
+    ): Promise<IdempotentAnswer> {
       const wallet = await payoutWalletOf(owner, 'FUTURES__WALLET_REQUIRED', deps.withdrawalLock);
       const amount = positiveDecimal(request.amount, 'FUTURES__WITHDRAW_INVALID');
       const units = BigInt(amount.times(USDC_UNITS.toString()).toDecimalPlaces(0, Dec.ROUND_DOWN).toFixed());
       if (units <= 0n) throw new AppError('FUTURES__WITHDRAW_INVALID');
-      if (!(await vault.walletUsdc(wallet))) {
-        throw new AppError(
-          'FUTURES__WITHDRAW_INVALID',
-          'Your wallet has no USDC account to receive the withdrawal',
-        );
-      }
-      const built = await vault.buildWithdrawal(wallet, units);
-      const { extra: transfer } = await run(
-        { k: 'withdraw', account: owner.id, amount: units.toString(), at: deps.now().getTime() },
-        async (tx) => {
-          const row = await repo.insertTransfer(
-            { userId: owner.id, kind: 'withdraw', amount: units, walletAddress: wallet, status: 'sending' },
-            tx,
-          );
-          await repo.setTransfer(row.id, 'sending', built.signature!, tx);
-          return row;
+      return deps.relay.moneyRequest(
+        owner.id,
+        idempotencyKey,
+        request,
+        async () => {
+          if (!(await vault.walletUsdc(wallet))) {
+            throw new AppError(
+              'FUTURES__WITHDRAW_INVALID',
+              'Your wallet has no USDC account to receive the withdrawal',
+            );
+          }
+          const built = await vault.buildWithdrawal(wallet, units);
+          const transferId = randomUUID();
+          let effect: RecordedEffect | undefined;
+          const sent = await deps.relay.server.send({
+            kind: withdrawKind,
+            userId: owner.id,
+            payload: { transferId, amount: units.toString() },
+            built,
+            async record(tx) {
+              const { recorded } = await ledger.run(
+                { k: 'withdraw', account: owner.id, amount: units.toString(), at: deps.now().getTime() },
+                async (inner, entry) => {
+                  await repo.insertTransfer(
+                    {
+                      id: transferId,
+                      userId: owner.id,
+                      kind: 'withdraw',
+                      amount: units,
+                      walletAddress: wallet,
+                      status: 'sending',
+                    },
+                    inner,
+                  );
+                  await repo.setTransfer(transferId, 'sending', built.signature!, inner);
+                  return repo.recordEffect(inner, entry);
+                },
+                tx,
+              );
+              effect = recorded;
+            },
+          });
+          if (effect) deps.onEffect(effect);
+          switch (sent.status) {
+            case 'landed':
+              return landedAnswer({
+                withdraw_id: transferId,
+                amount: wire.usdc(units),
+                signature: sent.signature,
+                status: 'landed' as const,
+              });
+            case 'pending':
+              return pendingAnswer(sent.signature);
+            case 'failed':
+              throw new AppError('CHAIN__TRANSACTION_FAILED');
+            case 'expired':
+              throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
+          }
         },
+        futuresErrorOf,
       );
-      try {
-        await vault.send(built);
-      } catch (error) {
-        await refundWithdrawal(transfer.id, owner.id, units);
-        throw error;
-      }
-      await repo.setTransfer(transfer.id, 'landed', built.signature!);
-      deps.onEffect({ users: new Set([owner.id]), fills: [], liquidated: [], markets: new Set() });
-      return {
-        withdraw_id: transfer.id,
-        amount: wire.usdc(units),
-        signature: built.signature!,
-        status: 'landed' as const,
-      };
     },
-
-    refundWithdrawal,
 
     async placeOrder(owner: WalletOwner, request: TFuturesOrderRequest) {
       walletOf(owner);

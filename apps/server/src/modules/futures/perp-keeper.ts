@@ -1,13 +1,14 @@
 import { Dec, fundingRate, PERP_FUNDING_INTERVAL_MS, priceUnitsOf, type PerpExchange } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RecurringJob } from '../../jobs/scheduler';
+import type { Db } from '../../db/database';
 import type { ChainService } from '../chain/chain.service';
 import type { MarketService } from '../market/market.service';
 import type { FuturesRepository } from './futures.repository';
 import type { FuturesService } from './futures.service';
 import { markOf } from './futures-markets';
 import { MAKER_ACCOUNT } from './perp-commands';
-import type { PerpLedger } from './perp-ledger';
+import type { Applied, PerpLedger } from './perp-ledger';
 import { PERP_MARKETS, type PerpMarket } from './perp-markets';
 import type { PerpVault } from './perp-vault';
 
@@ -23,8 +24,6 @@ const MAKER_STEP_BPS = 3n;
 const MAKER_MAX_INVENTORY = 1_000_000n * 1_000_000n;
 /** How far the feed may be from the venue's oracle before an order syncs it (bps). */
 const SYNC_TOLERANCE_BPS = 1n;
-/** A withdrawal not known to have landed after this long is resolved from the chain. */
-const STUCK_WITHDRAWAL_MS = 120_000;
 
 /**
  * The maker's quotes around the oracle: `MAKER_LEVELS` levels a side, the first 2 bps away (at
@@ -83,16 +82,22 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
   let lastReconciledAt = 0;
   let lastReconciliation: { vault: bigint; owed: bigint; at: Date } | null = null;
 
+  // The venue's books are credited in the settlement of the funding mint, so a mint whose answer
+  // was lost is credited when it lands and never minted again.
+  vault.onFunded(async (tx, funding) => {
+    const at = deps.now().getTime();
+    const record = (inner: Db, entry: Applied) => repo.recordEffect(inner, entry);
+    await ledger.run({ k: 'deposit', account: MAKER_ACCOUNT, amount: funding.collateral, at }, record, tx);
+    await ledger.run({ k: 'insurance', amount: funding.insurance, at }, record, tx);
+    log.info({ vault: vault.address }, 'perp venue funded: maker collateral and insurance fund');
+  });
+
   async function bootstrap(): Promise<boolean> {
     if (await service.makerFunded()) return true;
-    if (!vault.canMint()) return false;
+    if (!vault.canMint() || (await vault.fundingInFlight())) return false;
     await vault.ensureReady();
-    await vault.mint(MAKER_COLLATERAL + INSURANCE_SEED);
-    const at = deps.now().getTime();
-    await service.run({ k: 'deposit', account: MAKER_ACCOUNT, amount: MAKER_COLLATERAL.toString(), at });
-    await service.run({ k: 'insurance', amount: INSURANCE_SEED.toString(), at });
-    log.info({ vault: vault.address }, 'perp venue funded: maker collateral and insurance fund');
-    return true;
+    const sent = await vault.mint({ collateral: MAKER_COLLATERAL, insurance: INSURANCE_SEED });
+    return sent.status === 'landed' && (await service.makerFunded());
   }
 
   async function oracles(exchange: PerpExchange): Promise<PerpMarket[]> {
@@ -187,18 +192,6 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
       );
   }
 
-  async function resolveStuckWithdrawals(): Promise<void> {
-    const before = new Date(deps.now().getTime() - STUCK_WITHDRAWAL_MS);
-    for (const transfer of await repo.stuckWithdrawals(before)) {
-      // Two minutes on, the transfer's blockhash has expired: it landed (ok or failed) or never will.
-      const [status] = transfer.signature
-        ? await deps.chain.getSignatureStatuses([transfer.signature])
-        : [null];
-      if (status && status.err === null) await repo.setTransfer(transfer.id, 'landed');
-      else await service.refundWithdrawal(transfer.id, transfer.userId, BigInt(transfer.amount));
-    }
-  }
-
   /** One pass; `force` re-quotes every market (first pass, tests). */
   async function tick(force = false): Promise<void> {
     if (!(await bootstrap())) return;
@@ -220,7 +213,6 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
     if (deps.now().getTime() - lastReconciledAt >= 60_000) {
       lastReconciledAt = deps.now().getTime();
       await reconcile();
-      await resolveStuckWithdrawals();
     }
   }
 

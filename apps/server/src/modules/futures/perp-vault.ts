@@ -7,7 +7,16 @@ import { address, createNoopSigner, type KeyPairSigner } from '@solana/kit';
 import { USDC_MINT } from '@solterm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { associatedTokenAddress, buildTransaction, type ChainService } from '../chain/chain.service';
-import type { Relay } from '../relay/relay.service';
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+import { AppError } from '../../lib/app-error';
+import type { Relay, ServerSendOutcome, ServerTicketKind } from '../relay/relay.service';
+
+const ZFundingPayload = z.object({
+  collateral: z.string().regex(/^\d+$/),
+  insurance: z.string().regex(/^\d+$/),
+});
+export type FundingPayload = z.infer<typeof ZFundingPayload>;
 
 export const USDC_DECIMALS = 6;
 const VAULT_MIN_LAMPORTS = 1_000_000_000n;
@@ -30,6 +39,34 @@ export function createPerpVault(deps: {
 }) {
   const { chain, vault } = deps;
   const mint = address(USDC_MINT);
+  let credit: ((tx: Db, funding: FundingPayload) => Promise<void>) | undefined;
+
+  /** The vault key's own account upkeep (its USDC account, idempotent): nothing to settle. */
+  const upkeepKind: ServerTicketKind<{ purpose: string }> = {
+    kind: 'perp_vault_upkeep',
+    payload: z.object({ purpose: z.string() }),
+  };
+  /**
+   * USDC minted into the vault for the venue's own books (maker collateral, insurance): credited
+   * to them when — and only when — the mint lands, in the same database transaction.
+   */
+  const fundingKind: ServerTicketKind<FundingPayload> = {
+    kind: 'perp_vault_funding',
+    payload: ZFundingPayload,
+    async onLanded({ tx, payload }) {
+      if (!credit) throw new Error('the perp vault funding handler is not set');
+      await credit(tx, payload);
+    },
+  };
+  deps.relay.server.registerKind(upkeepKind);
+  deps.relay.server.registerKind(fundingKind);
+
+  /** A ticket that had to land for the caller to go on: anything else is an error (settled later). */
+  function landedOrThrow(sent: ServerSendOutcome): string {
+    if (sent.status === 'landed') return sent.signature;
+    if (sent.status === 'failed') throw new AppError('CHAIN__TRANSACTION_FAILED');
+    throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
+  }
 
   async function sendAsVault(instructions: Parameters<typeof buildTransaction>[0]['instructions']) {
     const built = await buildTransaction({
@@ -38,8 +75,9 @@ export function createPerpVault(deps: {
       lifetime: await chain.getLatestBlockhash(),
       coSigners: [vault],
     });
-    await deps.relay.sendServerSigned(built.base64, built.signature!, built.lastValidBlockHeight);
-    return built.signature!;
+    return landedOrThrow(
+      await deps.relay.server.send({ kind: upkeepKind, payload: { purpose: 'usdc_account' }, built }),
+    );
   }
 
   return {
@@ -68,8 +106,21 @@ export function createPerpVault(deps: {
     /** Whether new USDC can be minted into the vault (the embedded cluster). */
     canMint: () => deps.minter !== undefined,
 
-    /** Mints `amount` USDC base units into the vault (the venue's own money: maker collateral, insurance). */
-    async mint(amount: bigint): Promise<string> {
+    /** Credits a landed funding mint to the venue's books (set once by the keeper, before it runs). */
+    onFunded(handler: (tx: Db, funding: FundingPayload) => Promise<void>): void {
+      credit = handler;
+    },
+
+    /** Whether a funding mint was sent and its outcome is not known yet (never mint twice). */
+    async fundingInFlight(): Promise<boolean> {
+      return (await deps.relay.server.unsettled()).some((ticket) => ticket.kind === fundingKind.kind);
+    },
+
+    /**
+     * Mints USDC into the vault for the venue's own money (maker collateral, insurance) as a relay
+     * server ticket; the books are credited by `onFunded` when it lands. Answers whether it landed.
+     */
+    async mint(funding: { collateral: bigint; insurance: bigint }): Promise<ServerSendOutcome> {
       const minter = deps.minter;
       if (!minter) throw new Error('no USDC mint authority: the vault cannot be funded here');
       const ata = await associatedTokenAddress(vault.address, USDC_MINT);
@@ -80,15 +131,18 @@ export function createPerpVault(deps: {
             mint,
             token: ata,
             mintAuthority: minter,
-            amount,
+            amount: funding.collateral + funding.insurance,
             decimals: USDC_DECIMALS,
           }),
         ],
         lifetime: await chain.getLatestBlockhash(),
         coSigners: [minter],
       });
-      await deps.relay.sendServerSigned(built.base64, built.signature!, built.lastValidBlockHeight);
-      return built.signature!;
+      return deps.relay.server.send({
+        kind: fundingKind,
+        payload: { collateral: funding.collateral.toString(), insurance: funding.insurance.toString() },
+        built,
+      });
     },
 
     /** The instructions of a deposit the wallet signs: its USDC into the vault. */
@@ -140,9 +194,6 @@ export function createPerpVault(deps: {
         coSigners: [vault],
       });
     },
-
-    send: (built: { base64: string; signature: string | null; lastValidBlockHeight: bigint }) =>
-      deps.relay.sendServerSigned(built.base64, built.signature!, built.lastValidBlockHeight),
   };
 }
 

@@ -1,12 +1,28 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
 import { idempotencyKeys, transactionTickets } from './relay.tables';
-import type { TicketState } from '@solterm/engine';
+import { ticketLifecycle, type TicketEvent, type TicketState } from '@solterm/engine';
 
 export type TicketRow = typeof transactionTickets.$inferSelect;
 export type NewTicketRow = typeof transactionTickets.$inferInsert;
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
+
+/**
+ * The compare-and-set condition of a lifecycle event: this ticket, in a state the event may leave
+ * (the engine's ticket lifecycle decides which — never a status string written here).
+ */
+function leaving(id: string, event: TicketEvent) {
+  return and(
+    eq(transactionTickets.id, id),
+    inArray(transactionTickets.status, [...ticketLifecycle.sources(event)]),
+  );
+}
+
+/** The state an event enters. */
+function entered(event: TicketEvent): TicketState {
+  return ticketLifecycle.next(ticketLifecycle.sources(event)[0]!, event);
+}
 
 /** The relay's tables: transaction tickets and Idempotency-Key answers. */
 export function createRelayRepository(db: Db) {
@@ -51,8 +67,8 @@ export function createRelayRepository(db: Db) {
       try {
         const rows = await db
           .update(transactionTickets)
-          .set({ status: 'sending', signature, signedTransaction, sentAt: at })
-          .where(and(eq(transactionTickets.id, id), eq(transactionTickets.status, 'open')))
+          .set({ status: entered('send'), signature, signedTransaction, sentAt: at })
+          .where(leaving(id, 'send'))
           .returning({ id: transactionTickets.id });
         return rows.length === 1;
       } catch (error) {
@@ -61,19 +77,22 @@ export function createRelayRepository(db: Db) {
       }
     },
 
-    async setTicketStatus(id: string, status: TicketState, at: Date): Promise<void> {
-      await db
+    /** Expires an open or sending ticket (its blockhash is past); false when it had settled. */
+    async expireTicket(id: string, at: Date): Promise<boolean> {
+      const rows = await db
         .update(transactionTickets)
-        .set({ status, settledAt: status === 'open' || status === 'sending' ? null : at })
-        .where(eq(transactionTickets.id, id));
+        .set({ status: entered('expire'), settledAt: at })
+        .where(leaving(id, 'expire'))
+        .returning({ id: transactionTickets.id });
+      return rows.length === 1;
     },
 
     /** Reopens a ticket whose send failed before reaching the chain (the wallet may sign again). */
     async reopenTicket(id: string): Promise<void> {
       await db
         .update(transactionTickets)
-        .set({ status: 'open', signature: null, signedTransaction: null, sentAt: null })
-        .where(and(eq(transactionTickets.id, id), eq(transactionTickets.status, 'sending')));
+        .set({ status: entered('reopen'), signature: null, signedTransaction: null, sentAt: null })
+        .where(leaving(id, 'reopen'));
     },
 
     listTicketsByStatus(status: TicketState): Promise<TicketRow[]> {
@@ -90,11 +109,12 @@ export function createRelayRepository(db: Db) {
       at: Date,
       write: (tx: Db) => Promise<void>,
     ): Promise<boolean> {
+      const event = status === 'landed' ? 'land' : 'fail';
       return db.transaction(async (tx) => {
         const claimed = await tx
           .update(transactionTickets)
-          .set({ status, settledAt: at })
-          .where(and(eq(transactionTickets.id, ticketId), eq(transactionTickets.status, 'sending')))
+          .set({ status: entered(event), settledAt: at })
+          .where(leaving(ticketId, event))
           .returning({ id: transactionTickets.id });
         if (claimed.length === 0) return false;
         await write(tx);

@@ -4,23 +4,42 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { ChainService } from '../chain/chain.service';
 import { tradeErrorCodeOf } from './chain-error-mapping';
-import { createIdempotency } from './idempotency';
+import { createIdempotency, type IdempotentAnswer } from './idempotency';
 import { createLanding } from './landing';
 import type { RelayRepository, TicketRow } from './relay.repository';
 import { decodeSigned, messageHashOf, verifySignatures } from './signed-transaction';
 import { createKindRegistry, type TicketKind } from './ticket-kinds';
+import { createServerTickets, recordedByRequest, type CrashPoint } from './server-tickets';
+import { pendingAnswer } from './money-request';
+import type { Db } from '../../db/database';
 
 export type { TicketKind, SettledTicket } from './ticket-kinds';
 export type { TicketRow } from './relay.repository';
 export type { IdempotentAnswer } from './idempotency';
+export type {
+  ServerTicketKind,
+  SettledServerTicket,
+  ServerSendOutcome,
+  ServerTicketStatus,
+  SignedServerTransaction,
+  CrashPoint,
+} from './server-tickets';
+export { RelayError, isRelayError, type RelayErrorCode } from './relay-errors';
+export { ZIdempotencyHeadersSchema, landedAnswer, pendingAnswer } from './money-request';
 
 export interface RelayDeps {
   repo: RelayRepository;
+  /** The database server tickets are recorded in, with the sending domain's own writes. */
+  db: Db;
   chain: ChainService;
   now: () => Date;
   log: FastifyBaseLogger;
   /** How often a sent transaction is rebroadcast until it lands or its blockhash expires (default 2 s). */
   rebroadcastIntervalMs?: number;
+  /** How long a request waits for a server-signed transaction's verdict before answering pending. */
+  serverRequestWaitMs?: number;
+  /** Test hook: the fault-injection suite stops a server send at these points. */
+  crashPoint?: (point: CrashPoint, signature: string) => void;
 }
 
 /** A transaction built for a wallet to sign, remembered until it is executed. */
@@ -55,6 +74,16 @@ export function createRelay(deps: RelayDeps) {
   const { repo, chain, now } = deps;
   const kinds = createKindRegistry();
   const landing = createLanding(deps);
+  const idempotency = createIdempotency(repo);
+  const server = createServerTickets({
+    db: deps.db,
+    chain,
+    now,
+    log: deps.log,
+    rebroadcastIntervalMs: deps.rebroadcastIntervalMs,
+    requestWaitMs: deps.serverRequestWaitMs,
+    crashPoint: deps.crashPoint,
+  });
 
   async function settle(
     ticket: TicketRow,
@@ -82,7 +111,7 @@ export function createRelay(deps: RelayDeps) {
     }
     if (status) return 'in_flight';
     if ((await chain.getBlockHeight()) > BigInt(ticket.lastValidBlockHeight)) {
-      await repo.setTicketStatus(ticket.id, 'expired', now());
+      await repo.expireTicket(ticket.id, now());
       return 'expired';
     }
     if (ticket.signedTransaction)
@@ -115,7 +144,7 @@ export function createRelay(deps: RelayDeps) {
     const serverSigners = kind.serverSigners?.(payload) ?? [];
     await verifySignatures(transaction, serverSigners);
     const expired = async () => {
-      await repo.setTicketStatus(ticket.id, 'expired', now());
+      await repo.expireTicket(ticket.id, now());
       return new AppError('TRADING__TRANSACTION_EXPIRED');
     };
     const heightRead = chain.getBlockHeight();
@@ -135,7 +164,7 @@ export function createRelay(deps: RelayDeps) {
         { ticket: ticket.id, err: simulation.err, code },
         'signed transaction refused in simulation',
       );
-      if (code === 'TRADING__TRANSACTION_EXPIRED') await repo.setTicketStatus(ticket.id, 'expired', now());
+      if (code === 'TRADING__TRANSACTION_EXPIRED') await repo.expireTicket(ticket.id, now());
       throw new AppError(code);
     }
     return wireBase64;
@@ -157,7 +186,7 @@ export function createRelay(deps: RelayDeps) {
       throw error;
     }
     if (landed.outcome === 'expired') {
-      await repo.setTicketStatus(ticket.id, 'expired', now());
+      await repo.expireTicket(ticket.id, now());
       throw new AppError('TRADING__TRANSACTION_EXPIRED');
     }
     const sent = { ...ticket, signature, signedTransaction: wireBase64, status: 'sending' };
@@ -201,7 +230,46 @@ export function createRelay(deps: RelayDeps) {
     },
 
     /** The Idempotency-Key protocol around an execution (the same key and body answer the first result). */
-    idempotency: createIdempotency(repo),
+    idempotency,
+
+    /**
+     * A request that moves money: under its Idempotency-Key when it has one (a retry answers the
+     * first outcome — landed, pending or refused — and never pays again); the relay's errors, and
+     * any `run` throws, pass through `mapError` (the domain's words).
+     */
+    async moneyRequest(
+      userId: string,
+      key: string | undefined,
+      requestBody: unknown,
+      run: () => Promise<IdempotentAnswer>,
+      mapError: (error: unknown) => unknown,
+    ): Promise<IdempotentAnswer> {
+      const guarded = async () => {
+        const recorded: string[] = [];
+        try {
+          return await recordedByRequest.run(recorded, run);
+        } catch (error) {
+          // A ticket was recorded before the failure: it may land, so the answer is pending (and a
+          // retry with the key answers that), never an error that invites a second payment.
+          const signature = recorded.at(-1);
+          if (signature === undefined) throw mapError(error);
+          deps.log.error({ err: error, signature }, 'request failed after its transaction was recorded');
+          return pendingAnswer(signature);
+        }
+      };
+      if (!key) return guarded();
+      try {
+        return await idempotency.answer(userId, key, requestBody, guarded);
+      } catch (error) {
+        throw mapError(error);
+      }
+    },
+
+    /**
+     * Transactions the server signs alone, as tickets: register a kind, `send` (recorded with the
+     * domain's writes before it is sent), `reconcile` (the scheduled job), `statusOf` (a user's).
+     */
+    server,
 
     /** A server-signed transaction (faucet, keeper): simulated, landed, or refused with CHAIN__*. */
     sendServerSigned: landing.sendServerSigned,

@@ -47,7 +47,39 @@ export const transactionTickets = pgTable(
   ],
 );
 
-/** Answers of POST /trading/execute-signed-transaction by Idempotency-Key, per user. */
+/**
+ * Every transaction the server signs alone (vault and bot withdrawals, bot swaps, keeper fills and
+ * refunds, faucet mints, vault funding): written with its kind, payload, signed bytes, signature and
+ * expiry height BEFORE it is sent — in the same database transaction as whatever the sending domain
+ * debited — so the one reconcile job settles it from the chain (landed, failed, or expired unseen),
+ * whatever happened to the request or the process. Status follows the ticket lifecycle.
+ */
+export const serverTickets = pgTable(
+  'server_tickets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    /** The user the transaction pays or serves (null for the venue's own transactions). */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    payload: jsonb('payload').notNull(),
+    signature: text('signature').notNull(),
+    signedTransaction: text('signed_transaction').notNull(),
+    lastValidBlockHeight: numeric('last_valid_block_height').notNull(),
+    /** open (recorded, not yet sent) → sending → landed | failed | expired. */
+    status: text('status').notNull(),
+    slot: numeric('slot'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('server_tickets_signature_unique').on(table.signature),
+    index('server_tickets_status_idx').on(table.status),
+    index('server_tickets_user_idx').on(table.userId),
+  ],
+);
+
+/** Answers of money-moving requests by Idempotency-Key, per user (trading, withdrawals, faucet). */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {

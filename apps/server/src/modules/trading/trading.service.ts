@@ -23,7 +23,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { ChainService } from '../chain/chain.service';
 import type { MarketService } from '../market/market.service';
-import type { IdempotentAnswer, Relay } from '../relay/relay.service';
+import { isRelayError, type IdempotentAnswer, type Relay } from '../relay/relay.service';
 import { canTrade, type WalletOwner } from '../wallet/wallet.service';
 import { createOrderBuilder } from './order-builder';
 import { createOrderKinds } from './order-kinds';
@@ -32,6 +32,21 @@ import { createTradingReads } from './trading-reads';
 import { orderToWire, tradeToWire } from './trading-wire';
 import type { TradingRepository } from './trading.repository';
 import { VenueError, type SpotVenue } from './venues/spot-venue';
+
+/** The relay's refusals in trading's words. */
+function tradingErrorOf(error: unknown): unknown {
+  if (!isRelayError(error)) return error;
+  switch (error.code) {
+    case 'RELAY__IDEMPOTENCY_CONFLICT':
+      return new AppError('TRADING__IDEMPOTENCY_CONFLICT');
+    case 'RELAY__IDEMPOTENCY_IN_PROGRESS':
+      return new AppError('TRADING__IDEMPOTENCY_IN_PROGRESS');
+    case 'RELAY__RPC_UNAVAILABLE':
+      return new AppError('CHAIN__RPC_UNAVAILABLE');
+    default:
+      return new AppError('TRADING__EXECUTION_FAILED');
+  }
+}
 
 export type { TradingPair } from './pairs';
 
@@ -103,7 +118,11 @@ export function createTradingService(deps: TradingServiceDeps) {
         data: await relay.execute(owner, signedBase64),
       });
       if (!idempotencyKey) return { statusCode: 200, body: await run() };
-      return relay.idempotency(owner.id, idempotencyKey, { signed_transaction: signedBase64 }, run);
+      return relay
+        .idempotency(owner.id, idempotencyKey, { signed_transaction: signedBase64 }, run)
+        .catch((error: unknown) => {
+          throw tradingErrorOf(error);
+        });
     },
 
     /**

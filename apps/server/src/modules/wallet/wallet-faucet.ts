@@ -15,11 +15,37 @@ import {
 } from '@solterm/contracts';
 import { AppError } from '../../lib/app-error';
 import { associatedTokenAddress, buildTransaction, type ChainService } from '../chain/chain.service';
-import type { Relay } from '../relay/relay.service';
+import {
+  isRelayError,
+  landedAnswer,
+  pendingAnswer,
+  type IdempotentAnswer,
+  type Relay,
+  type ServerTicketKind,
+} from '../relay/relay.service';
+import { z } from 'zod';
 import { fromBaseUnits, signingWalletOf, solToLamports, toBaseUnits, type WalletOwner } from './wallet-owner';
 import type { WalletRepository } from './wallet.repository';
 
 const USDC_DECIMALS = getTokenDecimals(USDC_MINT);
+
+const ZMintPayload = z.object({ recipient: z.string(), amount: z.string().regex(/^\d+$/) });
+type MintPayload = z.infer<typeof ZMintPayload>;
+
+/** The relay's refusals in the wallet's words. */
+function walletErrorOf(error: unknown): unknown {
+  if (!isRelayError(error)) return error;
+  switch (error.code) {
+    case 'RELAY__IDEMPOTENCY_CONFLICT':
+      return new AppError('REQUEST__IDEMPOTENCY_CONFLICT');
+    case 'RELAY__IDEMPOTENCY_IN_PROGRESS':
+      return new AppError('REQUEST__IDEMPOTENCY_IN_PROGRESS');
+    case 'RELAY__RPC_UNAVAILABLE':
+      return new AppError('CHAIN__RPC_UNAVAILABLE');
+    default:
+      return new AppError('CHAIN__TRANSACTION_FAILED');
+  }
+}
 
 export interface WalletFaucetDeps {
   chain: ChainService;
@@ -59,12 +85,20 @@ export function createWalletFaucet(deps: WalletFaucetDeps) {
     if (!granted) throw new AppError('WALLET__FAUCET_RATE_LIMITED');
   }
 
-  /** Mints USDC to the recipient with the faucet minter (fee payer too) and waits for confirmation. */
+  /** A faucet mint settles nothing of ours: a failed or expired one minted nothing and took nothing. */
+  const mintKind: ServerTicketKind<MintPayload> = { kind: 'faucet_mint', payload: ZMintPayload };
+  deps.relay.server.registerKind(mintKind);
+
+  /**
+   * Mints USDC to the recipient with the faucet minter (fee payer too), as a relay server ticket:
+   * answers its signature and whether it landed or is still pending; refuses when it failed.
+   */
   async function mintUsdc(
+    userId: string,
     minter: TransactionPartialSigner,
     recipient: string,
     amount: number,
-  ): Promise<string> {
+  ): Promise<{ signature: string; pending: boolean }> {
     const mint = address(USDC_MINT);
     const token = await associatedTokenAddress(recipient, USDC_MINT);
     // The minter pays the fee and the recipient's token account, and signs as mint authority.
@@ -88,8 +122,15 @@ export function createWalletFaucet(deps: WalletFaucetDeps) {
       lifetime: await chain.getLatestBlockhash(),
       coSigners: [minter],
     });
-    await deps.relay.sendServerSigned(built.base64, built.signature!, built.lastValidBlockHeight);
-    return built.signature!;
+    const sent = await deps.relay.server.send({
+      kind: mintKind,
+      userId,
+      payload: { recipient, amount: toBaseUnits(amount, USDC_DECIMALS).toString() },
+      built,
+    });
+    if (sent.status === 'failed') throw new AppError('CHAIN__TRANSACTION_FAILED');
+    if (sent.status === 'expired') throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
+    return { signature: sent.signature, pending: sent.status === 'pending' };
   }
 
   return {
@@ -99,34 +140,48 @@ export function createWalletFaucet(deps: WalletFaucetDeps) {
      * 0 elsewhere, so a plain request still works on an external test cluster; an explicit USDC
      * amount there is refused before anything is sent. One call takes one rate-limit slot.
      */
-    async fund(owner: WalletOwner, request: TFundWalletWithUsdcRequest): Promise<TFundWalletWithUsdcResult> {
+    async fund(
+      owner: WalletOwner,
+      request: TFundWalletWithUsdcRequest,
+      idempotencyKey?: string,
+    ): Promise<IdempotentAnswer> {
       if (deps.network === 'mainnet') throw new AppError('WALLET__FAUCET_MAINNET');
       const walletAddress = signingWalletOf(owner);
       const amountSol = request.amount_sol ?? FAUCET_DEFAULT_SOL;
       const minter = deps.faucetMinter;
       const amountUsdc = request.amount_usdc ?? (minter ? FAUCET_DEFAULT_USDC : 0);
       if (amountUsdc > 0 && !minter) throw new AppError('WALLET__FAUCET_UNAVAILABLE');
-      await takeFaucetGrant(owner.id, walletAddress, { sol: amountSol, usdc: amountUsdc });
-      // The airdrop first: the faucet may refuse it (its reserve), and then nothing is minted either
-      // (minting alongside would land USDC, at the treasury's cost, after answering the refusal).
-      const signature = await chain.requestAirdrop(walletAddress, solToLamports(amountSol));
-      const usdcSignature =
-        minter && amountUsdc > 0 ? await mintUsdc(minter, walletAddress, amountUsdc) : null;
-      const [lamportsHeld, tokens] = await Promise.all([
-        chain.getBalance(walletAddress),
-        chain.getTokenBalances(walletAddress),
-      ]);
-      const sol_balance = fromBaseUnits(lamportsHeld, SOL_DECIMALS);
-      const usdc = tokens.get(USDC_MINT);
-      return {
-        wallet_address: walletAddress,
-        amount_sol: amountSol,
-        signature,
-        sol_balance,
-        amount_usdc: usdcSignature ? amountUsdc : 0,
-        usdc_signature: usdcSignature,
-        usdc_balance: usdc ? fromBaseUnits(usdc.amount, usdc.decimals) : 0,
-      };
+      return deps.relay.moneyRequest(
+        owner.id,
+        idempotencyKey,
+        request,
+        async () => {
+          await takeFaucetGrant(owner.id, walletAddress, { sol: amountSol, usdc: amountUsdc });
+          // The airdrop first: the faucet may refuse it (its reserve), and then nothing is minted either
+          // (minting alongside would land USDC, at the treasury's cost, after answering the refusal).
+          const signature = await chain.requestAirdrop(walletAddress, solToLamports(amountSol));
+          const minted =
+            minter && amountUsdc > 0 ? await mintUsdc(owner.id, minter, walletAddress, amountUsdc) : null;
+          if (minted?.pending) return pendingAnswer(minted.signature);
+          const [lamportsHeld, tokens] = await Promise.all([
+            chain.getBalance(walletAddress),
+            chain.getTokenBalances(walletAddress),
+          ]);
+          const sol_balance = fromBaseUnits(lamportsHeld, SOL_DECIMALS);
+          const usdc = tokens.get(USDC_MINT);
+          const result: TFundWalletWithUsdcResult = {
+            wallet_address: walletAddress,
+            amount_sol: amountSol,
+            signature,
+            sol_balance,
+            amount_usdc: minted ? amountUsdc : 0,
+            usdc_signature: minted?.signature ?? null,
+            usdc_balance: usdc ? fromBaseUnits(usdc.amount, usdc.decimals) : 0,
+          };
+          return landedAnswer(result);
+        },
+        walletErrorOf,
+      );
     },
   };
 }

@@ -14,10 +14,12 @@ import {
   ZTransferTransactionSchema,
   ZWalletBalanceSchema,
   ZWalletStatusSchema,
+  ZPendingTransactionSchema,
 } from '@solterm/contracts';
 import { ok } from '../../lib/reply';
 import type { ZodApp } from '../../lib/zod-app';
 import { authOf } from '../../plugins/authenticate';
+import { ZIdempotencyHeadersSchema } from '../relay/relay.service';
 import type { WalletService } from './wallet.service';
 
 export interface WalletRoutesDeps {
@@ -117,10 +119,20 @@ export function registerWalletRoutes(app: ZodApp, deps: WalletRoutesDeps): void 
       security,
       summary:
         'Faucet (test networks only): airdrop up to 10 SOL and, on the embedded cluster, mint up to 100,000 USDC to the connected wallet, confirmed',
+      description:
+        'An Idempotency-Key header makes retries safe: the same key and body answer the first outcome and never fund twice. When the USDC mint was sent but its outcome is not known yet, the answer is 202 pending with its signature (GET /api/transactions/{signature}).',
+      headers: ZIdempotencyHeadersSchema,
       body: ZFundWalletWithUsdcRequestSchema,
-      response: { 200: success(ZFundWalletWithUsdcResultSchema) },
+      response: { 200: success(ZFundWalletWithUsdcResultSchema), 202: success(ZPendingTransactionSchema) },
     },
-    handler: async (request) => ok(await wallet.fund(authOf(request).user, request.body)),
+    handler: async (request, reply) => {
+      const answer = await wallet.fund(
+        authOf(request).user,
+        request.body,
+        request.headers['idempotency-key'],
+      );
+      return reply.code(answer.statusCode as 200).send(answer.body as never);
+    },
   });
 
   for (const url of ['/api/wallet/transfer', '/api/solana/transfer']) {

@@ -8,8 +8,10 @@ import type {
   TBot,
   TBotCreateRequest,
   TBotTestRequest,
+  TPendingTransaction,
 } from '@solterm/contracts';
 import { api } from '../../lib/api-client';
+import { newIdempotencyKey } from '../../lib/server-transaction';
 
 /** A built-in strategy as GET /bots/strategies lists it. */
 export interface StrategyInfo {
@@ -46,7 +48,11 @@ export const botFundsApi = {
   balance: (signal?: AbortSignal) => api.get<TBotBalance>('/bot/balance', { signal }),
   /** SOL, or with `tokenMint` a token the bot holds, back to the connected wallet. */
   withdraw: (amount: number, tokenMint?: string) =>
-    api.post<TBotWithdrawResult>('/bot/withdraw', tokenMint ? { amount, token_mint: tokenMint } : { amount }),
+    api.post<TBotWithdrawResult | TPendingTransaction>(
+      '/bot/withdraw',
+      tokenMint ? { amount, token_mint: tokenMint } : { amount },
+      newIdempotencyKey(),
+    ),
   createDelegation: (amount: number) => api.post<TDelegation>('/delegation/create', { amount }),
   submitDelegation: (delegationId: string, signedTransaction: string) =>
     api.post<TDelegation & { transaction_hash: string }>('/delegation/submit', {

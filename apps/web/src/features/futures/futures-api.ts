@@ -8,8 +8,10 @@ import type {
   TFuturesPair,
   TFuturesPosition,
   TFuturesTrade,
+  TPendingTransaction,
 } from '@solterm/contracts';
 import { api } from '../../lib/api-client';
+import { newIdempotencyKey } from '../../lib/server-transaction';
 
 const path = (symbol: string) => encodeURIComponent(symbol);
 
@@ -29,10 +31,11 @@ export const futuresApi = {
   deposit: (amount: string) =>
     api.post<TFuturesDeposit>('/futures/collateral/deposit', { amount, token: 'USDC' }),
   withdraw: (amount: string) =>
-    api.post<{ withdraw_id: string; amount: string; signature: string }>('/futures/collateral/withdraw', {
-      amount,
-      token: 'USDC',
-    }),
+    api.post<{ withdraw_id: string; amount: string; signature: string } | TPendingTransaction>(
+      '/futures/collateral/withdraw',
+      { amount, token: 'USDC' },
+      newIdempotencyKey(),
+    ),
   order: (
     request: Omit<TFuturesOrderRequest, 'reduce_only' | 'post_only' | 'ioc'> & Partial<TFuturesOrderRequest>,
   ) => api.post<{ order: TFuturesOrder; fills: TFuturesTrade[] }>('/futures/order', request),

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DASHBOARD_POLL_MS } from '@solterm/contracts';
 import { getErrorMessage } from '../../lib/api-client';
+import { followPendingTransaction, isPendingTransaction } from '../../lib/server-transaction';
 import { notify } from '../../lib/toast';
 import { walletApi } from '../trading/trading-api';
 import { invalidateAfterTrade, queryKeys } from '../../lib/query-keys';
@@ -43,6 +44,10 @@ export function useFundWallet() {
   return useMutation({
     mutationFn: () => walletApi.fund(),
     onSuccess: (result) => {
+      if (isPendingTransaction(result)) {
+        followPendingTransaction(result, 'Funding', () => void invalidateAfterTrade(queryClient));
+        return;
+      }
       const parts = [`${formatTokenAmount(result.amount_sol, 'SOL')} SOL`];
       if (result.amount_usdc > 0) parts.push(`${formatTokenAmount(result.amount_usdc, 'USDC')} USDC`);
       notify.success(`Funded ${parts.join(' and ')}`);

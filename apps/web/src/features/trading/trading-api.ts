@@ -14,8 +14,10 @@ import type {
   TTradesHistory,
   TUnsignedTransaction,
   TWalletStatus,
+  TPendingTransaction,
 } from '@solterm/contracts';
 import { api } from '../../lib/api-client';
+import { newIdempotencyKey } from '../../lib/server-transaction';
 
 /** A path segment; pairs keep their slash encoded (`SOL%2FUSDC`), as the routes expect. */
 const segment = (text: string) => encodeURIComponent(text.trim());
@@ -75,5 +77,5 @@ export const walletApi = {
   getStatus: (signal?: AbortSignal) => api.get<TWalletStatus>('/wallet/status', { signal }),
   /** POST /wallet/fund: the local cluster's faucet (SOL and USDC); refused on mainnet. */
   fund: (request: TFundWalletWithUsdcRequest = {}) =>
-    api.post<TFundWalletWithUsdcResult>('/wallet/fund', request),
+    api.post<TFundWalletWithUsdcResult | TPendingTransaction>('/wallet/fund', request, newIdempotencyKey()),
 };

@@ -12,11 +12,13 @@ import {
   ZDelegationSubmitRequestSchema,
   ZDelegationSubmitResultSchema,
   ZDelegationTransactionRequestSchema,
+  ZPendingTransactionSchema,
 } from '@solterm/contracts';
 import { Dec, toBaseUnits } from '@solterm/engine';
 import { ok } from '../../../lib/reply';
 import type { ZodApp } from '../../../lib/zod-app';
 import { authOf } from '../../../plugins/authenticate';
+import { ZIdempotencyHeadersSchema } from '../../relay/relay.service';
 import type { BotFundsService } from './bot-funds.service';
 
 /** Each builds or sends a transaction: each client may do this many a minute. */
@@ -62,11 +64,21 @@ export function registerBotFundsRoutes(
       security,
       summary:
         'Sends SOL (or, with token_mint, a token the bot holds) from the bot to your connected wallet, the only destination; keeps 0.00089 SOL',
+      description:
+        'An Idempotency-Key header makes retries safe: the same key and body answer the first outcome and never pay twice. When the transfer was sent but its outcome is not known yet, the answer is 202 pending with its signature (GET /api/transactions/{signature}).',
+      headers: ZIdempotencyHeadersSchema,
       body: ZBotWithdrawRequestSchema,
-      response: { 200: success(ZBotWithdrawResultSchema) },
+      response: { 200: success(ZBotWithdrawResultSchema), 202: success(ZPendingTransactionSchema) },
     },
-    handler: async (request) =>
-      ok(await funds.withdraw(authOf(request).user, request.body.amount, request.body.token_mint)),
+    handler: async (request, reply) => {
+      const answer = await funds.withdraw(
+        authOf(request).user,
+        request.body.amount,
+        request.body.token_mint,
+        request.headers['idempotency-key'],
+      );
+      return reply.code(answer.statusCode as 200).send(answer.body as never);
+    },
   });
 
   app.post('/api/delegation/create', {

@@ -1,16 +1,27 @@
 import type { KeyPairSigner } from '@solana/kit';
-import {
-  WRAPPED_SOL_MINT,
-  type TBotBalance,
-  type TBotWithdrawResult,
-  type TDelegation,
-} from '@solterm/contracts';
+import { WRAPPED_SOL_MINT, type TBotBalance, type TDelegation } from '@solterm/contracts';
+import { AppError } from '../../../lib/app-error';
 import type { ChainService } from '../../chain/chain.service';
-import type { Relay } from '../../relay/relay.service';
+import { isRelayError, type IdempotentAnswer, type Relay } from '../../relay/relay.service';
 import { payoutWalletOf, type WalletOwner, type WithdrawalLock } from '../../wallet/wallet.service';
 import type { BotFundsRepository } from './bot-funds.repository';
 import { createBotWallet } from './bot-wallet';
 import { createDelegations } from './delegations';
+
+/** The relay's refusals in bot funds' words. */
+function botFundsErrorOf(error: unknown): unknown {
+  if (!isRelayError(error)) return error;
+  switch (error.code) {
+    case 'RELAY__IDEMPOTENCY_CONFLICT':
+      return new AppError('REQUEST__IDEMPOTENCY_CONFLICT');
+    case 'RELAY__IDEMPOTENCY_IN_PROGRESS':
+      return new AppError('REQUEST__IDEMPOTENCY_IN_PROGRESS');
+    case 'RELAY__RPC_UNAVAILABLE':
+      return new AppError('CHAIN__RPC_UNAVAILABLE');
+    default:
+      return new AppError('CHAIN__TRANSACTION_FAILED');
+  }
+}
 
 /** A user's bot funds (part 2 §7 "Bot funds and delegation"): the key, its balance, withdrawals, delegations. */
 export function createBotFundsService(deps: {
@@ -33,16 +44,30 @@ export function createBotFundsService(deps: {
     /**
      * POST /bot/withdraw: only to a connected wallet the owner proved by signature, and not while it
      * is a newly linked one still under the wallet-change lock — a typed ('manual') address, watch-only
-     * or EVM wallet, or a locked one is refused before the bot key is touched.
+     * or EVM wallet, or a locked one is refused before the bot key is touched. Under an
+     * Idempotency-Key when the client sent one: a retry with the key answers the first outcome
+     * (landed, 202 pending, or refused) and never pays again.
      */
-    async withdraw(owner: WalletOwner, amount: number, tokenMint?: string): Promise<TBotWithdrawResult> {
+    async withdraw(
+      owner: WalletOwner,
+      amount: number,
+      tokenMint?: string,
+      idempotencyKey?: string,
+    ): Promise<IdempotentAnswer> {
       const payee = {
         id: owner.id,
         solanaWalletAddress: await payoutWalletOf(owner, 'BOTS__WALLET_REQUIRED', deps.withdrawalLock),
       };
-      return tokenMint === undefined || tokenMint === WRAPPED_SOL_MINT
-        ? wallet.withdraw(payee, amount)
-        : wallet.withdrawToken(payee, tokenMint, amount);
+      return deps.relay.moneyRequest(
+        owner.id,
+        idempotencyKey,
+        { amount, token_mint: tokenMint ?? null },
+        () =>
+          tokenMint === undefined || tokenMint === WRAPPED_SOL_MINT
+            ? wallet.withdraw(payee, amount)
+            : wallet.withdrawToken(payee, tokenMint, amount),
+        botFundsErrorOf,
+      );
     },
     createDelegation: (owner: WalletOwner, lamports: bigint): Promise<TDelegation> =>
       delegations.create(owner, lamports),

@@ -31,7 +31,23 @@ import {
   tokenLegInstructions,
   type ChainService,
 } from '../../chain/chain.service';
-import type { Relay } from '../../relay/relay.service';
+import {
+  landedAnswer,
+  pendingAnswer,
+  type IdempotentAnswer,
+  type Relay,
+  type ServerSendOutcome,
+  type ServerTicketKind,
+} from '../../relay/relay.service';
+import { z } from 'zod';
+
+const ZBotTransferPayload = z.object({
+  /** withdraw: to the owner's wallet; draw: the owner's wrapped SOL into the bot, under approval. */
+  purpose: z.enum(['withdraw', 'draw']),
+  mint: z.string(),
+  amount: z.string().regex(/^\d+$/),
+});
+type BotTransferPayload = z.infer<typeof ZBotTransferPayload>;
 import type { BotFundsRepository } from './bot-funds.repository';
 
 /** Why an on-chain bot cannot go on: its run stops with this message (never a silent failure). */
@@ -81,16 +97,41 @@ export function createBotWallet(deps: {
     return createKeyPairSignerFromPrivateKeyBytes(seed);
   }
 
-  /** Signs `instructions` as the bot (fee payer) and lands them; answers the signature. */
-  async function sendAsBot(signer: KeyPairSigner, instructions: Instruction[]): Promise<string> {
+  /** Every transaction the bot key signs is a relay server ticket (the bot's funds are its chain balances). */
+  const botTransferKind: ServerTicketKind<BotTransferPayload> = {
+    kind: 'bot_transfer',
+    payload: ZBotTransferPayload,
+  };
+  deps.relay.server.registerKind(botTransferKind);
+
+  /** Signs `instructions` as the bot (fee payer) and sends them as a ticket; answers the outcome. */
+  async function sendAsBot(
+    userId: string | null,
+    signer: KeyPairSigner,
+    instructions: Instruction[],
+    payload: BotTransferPayload,
+  ): Promise<ServerSendOutcome> {
     const built = await buildTransaction({
       feePayer: signer.address,
       instructions,
       lifetime: await chain.getLatestBlockhash(),
       coSigners: [signer],
     });
-    await deps.relay.sendServerSigned(built.base64, built.signature!, built.lastValidBlockHeight);
-    return built.signature!;
+    return deps.relay.server.send({ kind: botTransferKind, userId, payload, built });
+  }
+
+  /** A bot transfer's answer to its request: landed, pending (202, with the signature), or refused. */
+  function answerOf(sent: ServerSendOutcome, landed: () => Promise<TBotWithdrawResult>) {
+    switch (sent.status) {
+      case 'landed':
+        return landed().then(landedAnswer);
+      case 'pending':
+        return Promise.resolve(pendingAnswer(sent.signature));
+      case 'failed':
+        throw new AppError('CHAIN__TRANSACTION_FAILED');
+      case 'expired':
+        throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
+    }
   }
 
   /** Wrapped SOL the bot may still draw from `wallet`: 0 unless its account names the bot as delegate. */
@@ -135,7 +176,7 @@ export function createBotWallet(deps: {
      * POST /bot/withdraw: SOL from the bot back to the owner's wallet — the only destination there
      * is. The bot keeps the rent-exempt reserve and pays the fee.
      */
-    async withdraw(owner: FundsOwner, amount: number): Promise<TBotWithdrawResult> {
+    async withdraw(owner: FundsOwner, amount: number): Promise<IdempotentAnswer> {
       if (!owner.solanaWalletAddress) throw new AppError('BOTS__WALLET_REQUIRED');
       if (!Number.isFinite(amount) || amount <= 0) throw new AppError('BOT__WITHDRAW_INVALID');
       const signer = await signerOf(owner.id);
@@ -152,27 +193,27 @@ export function createBotWallet(deps: {
       if (lamports - units - LAMPORTS_PER_SIGNATURE < RENT_EXEMPT_WALLET_LAMPORTS) {
         throw new AppError('BOT__RESERVE');
       }
-      const signature = await sendAsBot(signer, [
-        getTransferSolInstruction({
-          source: signer,
-          destination: address(owner.solanaWalletAddress),
-          amount: units,
-        }),
-      ]);
-      return {
-        transaction_hash: signature,
+      const to = owner.solanaWalletAddress;
+      const sent = await sendAsBot(
+        owner.id,
+        signer,
+        [getTransferSolInstruction({ source: signer, destination: address(to), amount: units })],
+        { purpose: 'withdraw', mint: WRAPPED_SOL_MINT, amount: units.toString() },
+      );
+      return answerOf(sent, async () => ({
+        transaction_hash: sent.signature,
         amount: fromBaseUnits(units, SOL.decimals).toNumber(),
         token_mint: WRAPPED_SOL_MINT,
-        to_address: owner.solanaWalletAddress,
+        to_address: to,
         balance: fromBaseUnits(await chain.getBalance(signer.address), SOL.decimals).toNumber(),
-      };
+      }));
     },
 
     /**
      * POST /bot/withdraw with token_mint: a token the bot holds (USDC after a sell, a position's
      * token) to the owner's wallet, opening its account there if needed (the bot pays the rent).
      */
-    async withdrawToken(owner: FundsOwner, mint: string, amount: number): Promise<TBotWithdrawResult> {
+    async withdrawToken(owner: FundsOwner, mint: string, amount: number): Promise<IdempotentAnswer> {
       if (!owner.solanaWalletAddress) throw new AppError('BOTS__WALLET_REQUIRED');
       if (!Number.isFinite(amount) || amount <= 0) throw new AppError('BOT__WITHDRAW_INVALID');
       const signer = await signerOf(owner.id);
@@ -187,24 +228,29 @@ export function createBotWallet(deps: {
           `Insufficient bot balance. Available: ${fromBaseUnits(held.amount, held.decimals).toFixed()} ${symbol}, Requested: ${new Dec(amount).toFixed()} ${symbol}`,
         );
       }
-      const signature = await sendAsBot(
+      const to = owner.solanaWalletAddress;
+      const sent = await sendAsBot(
+        owner.id,
         signer,
         await tokenLegInstructions({
           token: { mint, decimals: held.decimals },
           from: signer,
-          to: owner.solanaWalletAddress,
+          to,
           amount: units,
           createRecipientAccount: signer,
         }),
+        { purpose: 'withdraw', mint, amount: units.toString() },
       );
-      const left = (await chain.getTokenBalances(signer.address)).get(mint)?.amount ?? 0n;
-      return {
-        transaction_hash: signature,
-        amount: fromBaseUnits(units, held.decimals).toNumber(),
-        token_mint: mint,
-        to_address: owner.solanaWalletAddress,
-        balance: fromBaseUnits(left, held.decimals).toNumber(),
-      };
+      return answerOf(sent, async () => {
+        const left = (await chain.getTokenBalances(signer.address)).get(mint)?.amount ?? 0n;
+        return {
+          transaction_hash: sent.signature,
+          amount: fromBaseUnits(units, held.decimals).toNumber(),
+          token_mint: mint,
+          to_address: to,
+          balance: fromBaseUnits(left, held.decimals).toNumber(),
+        };
+      });
     },
 
     /**
@@ -228,23 +274,32 @@ export function createBotWallet(deps: {
       });
       const own = await associatedTokenAddress(signer.address, WRAPPED_SOL_MINT);
       const mint = address(WRAPPED_SOL_MINT);
-      await sendAsBot(signer, [
-        getCreateAssociatedTokenIdempotentInstruction({
-          payer: signer,
-          ata: own,
-          owner: signer.address,
-          mint,
-        }),
-        getTransferCheckedInstruction({
-          source,
-          mint,
-          destination: own,
-          authority: signer,
-          amount: lamports,
-          decimals: SOL.decimals,
-        }),
-        getCloseAccountInstruction({ account: own, destination: signer.address, owner: signer }),
-      ]);
+      const sent = await sendAsBot(
+        null,
+        signer,
+        [
+          getCreateAssociatedTokenIdempotentInstruction({
+            payer: signer,
+            ata: own,
+            owner: signer.address,
+            mint,
+          }),
+          getTransferCheckedInstruction({
+            source,
+            mint,
+            destination: own,
+            authority: signer,
+            amount: lamports,
+            decimals: SOL.decimals,
+          }),
+          getCloseAccountInstruction({ account: own, destination: signer.address, owner: signer }),
+        ],
+        { purpose: 'draw', mint: WRAPPED_SOL_MINT, amount: lamports.toString() },
+      );
+      // A draw not known to have landed is not drawn again here: the ticket settles it, and the
+      // owner's allowance (spent on chain) bounds whatever a later draw may take.
+      if (sent.status === 'failed') throw new AppError('CHAIN__TRANSACTION_FAILED');
+      if (sent.status !== 'landed') throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
     },
   };
 }

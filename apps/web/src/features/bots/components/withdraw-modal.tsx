@@ -8,6 +8,7 @@ import { Notice } from '../../../components/ui/notice';
 import { Select } from '../../../components/ui/select';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
+import { followPendingTransaction, isPendingTransaction } from '../../../lib/server-transaction';
 import { notify } from '../../../lib/toast';
 import { botWithdrawFailureText, tokenWithdrawError, withdrawError } from '../bot-funds-model';
 import { useBotBalance, useWithdrawFromBot } from '../use-bots';
@@ -40,7 +41,9 @@ export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: (
         amount: Number(amount),
         tokenMint: isSol ? undefined : mint,
       });
-      notify.success(`Withdrew ${result.amount} ${symbol} to your wallet`);
+      if (isPendingTransaction(result)) {
+        followPendingTransaction(result, 'Withdrawal', () => void balance.refetch());
+      } else notify.success(`Withdrew ${result.amount} ${symbol} to your wallet`);
       setAmount('');
       onClose();
     } catch (caught) {

@@ -9,6 +9,7 @@ import { Notice } from '../../../components/ui/notice';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
+import { followPendingTransaction, isPendingTransaction } from '../../../lib/server-transaction';
 import { notify } from '../../../lib/toast';
 import { validateDeposit } from '../futures-order-model';
 import { fixed, signedUsd, toneOf } from '../futures-format';
@@ -75,7 +76,8 @@ export function CollateralPanel({
     try {
       if (action === 'withdraw') {
         const result = await collateral.withdraw(amount.trim());
-        notify.success(`Withdrew ${fixed(result.amount, 2)} USDC to your wallet`);
+        if (isPendingTransaction(result)) followPendingTransaction(result, 'Withdrawal');
+        else notify.success(`Withdrew ${fixed(result.amount, 2)} USDC to your wallet`);
       } else {
         const result = await collateral.deposit(amount.trim(), action === 'initialize');
         notify.success(`Deposited ${fixed(result.amount, 2)} USDC into your futures account`);

@@ -147,7 +147,7 @@ describe.skipIf(!hostHasUserNamespaces)('a Python strategy that writes to the se
   let alice: string;
   let bob: string;
   const { post, health } = appHelpers(() => app);
-  const pass = () => app.botRunner.job().run(new AbortController().signal);
+  const pass = () => app.botRunner.pass();
 
   beforeAll(async () => {
     app = await createTestApp({

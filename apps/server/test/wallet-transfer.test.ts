@@ -475,6 +475,7 @@ describe('transfers built for the wallet to sign, on the embedded cluster', () =
       relay: {
         ...app.services.relay,
         registerKind() {},
+        server: { ...app.services.relay.server, registerKind() {} },
         async register(ticket: NewTicket<unknown>) {
           registered.push({ ...ticket, kind: ticket.kind.kind });
           return { id: `ticket-${registered.length}` };

@@ -171,7 +171,13 @@ export function createRelay(deps: RelayDeps) {
   }
 
   /** Claims the ticket, lands the transaction and settles it. */
-  async function send(ticket: TicketRow, transaction: Transaction, wireBase64: string, startedAt: number) {
+  async function send(
+    ticket: TicketRow,
+    transaction: Transaction,
+    wireBase64: string,
+    startedAt: number,
+    reopenUnseen: boolean,
+  ) {
     const signature = getSignatureFromTransaction(transaction);
     if (!(await repo.claimTicket(ticket.id, signature, wireBase64, now()))) {
       throw new AppError('TRADING__ALREADY_EXECUTED');
@@ -181,8 +187,12 @@ export function createRelay(deps: RelayDeps) {
       landed = await landing.land(wireBase64, signature, BigInt(ticket.lastValidBlockHeight));
     } catch (error) {
       // The node never took it (RPC down): nothing was sent, the same ticket may be signed again.
-      const [status] = await chain.getSignatureStatuses([signature]).catch(() => [null]);
-      if (!status) await repo.reopenTicket(ticket.id);
+      // A caller that never signs it again (a server wallet) keeps it sent instead: the node may
+      // have it after all, and only the reconcile job's verdict says whether it landed.
+      if (reopenUnseen) {
+        const [status] = await chain.getSignatureStatuses([signature]).catch(() => [null]);
+        if (!status) await repo.reopenTicket(ticket.id);
+      }
       throw error;
     }
     if (landed.outcome === 'expired') {
@@ -220,13 +230,39 @@ export function createRelay(deps: RelayDeps) {
       return { id: row.id };
     },
 
-    /** POST /trading/execute-signed-transaction: verify, co-sign, simulate, send, confirm, settle. */
-    async execute(executor: Executor, signedBase64: string): Promise<TExecuteSignedTransactionResult> {
+    /**
+     * POST /trading/execute-signed-transaction: verify, co-sign, simulate, send, confirm, settle.
+     * `reopenUnseen: false` (a server wallet's swap): a send whose outcome is unknown leaves the
+     * ticket sent, for the reconcile job to settle, instead of open to be signed again.
+     */
+    async execute(
+      executor: Executor,
+      signedBase64: string,
+      options: { reopenUnseen?: boolean } = {},
+    ): Promise<TExecuteSignedTransactionResult> {
       const startedAt = performance.now();
       const transaction = decodeSigned(signedBase64);
       const ticket = await ticketOf(executor, transaction);
       const wireBase64 = await prepare(ticket, transaction);
-      return send(ticket, transaction, wireBase64, startedAt);
+      return send(ticket, transaction, wireBase64, startedAt, options.reopenUnseen ?? true);
+    },
+
+    /**
+     * The relay's verdict on the user's ticket sent under `signature`, reconciled now when it is
+     * still in flight: `unknown` when no ticket was ever sent under it (it never left the server).
+     * Throws when the chain cannot be asked.
+     */
+    async outcomeOf(
+      userId: string,
+      signature: string,
+    ): Promise<'landed' | 'failed' | 'expired' | 'in_flight' | 'unknown'> {
+      const ticket = await repo.findTicketBySignature(signature);
+      if (!ticket || ticket.userId !== userId) return 'unknown';
+      if (ticket.status === 'sending') return reconcileTicket(ticket);
+      if (ticket.status === 'landed' || ticket.status === 'failed' || ticket.status === 'expired') {
+        return ticket.status;
+      }
+      return 'unknown';
     },
 
     /** The Idempotency-Key protocol around an execution (the same key and body answer the first result). */

@@ -151,8 +151,12 @@ export function createTradingService(deps: TradingServiceDeps) {
       return relay.execute(
         { id: userId, solanaWalletAddress: signer.address },
         getBase64EncodedWireTransaction(signed),
+        { reopenUnseen: false },
       );
     },
+
+    /** The relay's settled verdict on a swap `swapAsServerWallet` sent (reconciled now if in flight). */
+    swapOutcome: (userId: string, signature: string) => relay.outcomeOf(userId, signature),
 
     /**
      * POST /trading/spot/order: the order the server recorded for this transaction when it landed

@@ -56,7 +56,8 @@ const withMargin = (amount: bigint) => (amount * (10_000n + FUNDING_MARGIN_BPS) 
  * the relay like a user's order (and recorded as the user's order, with its receipt). A buy is
  * funded first: the bot draws SOL under the owner's approval and, for a USDC pair, sells it for the
  * USDC the buy costs. Every swap is written (run, fill number, signature) before it is sent, so a
- * fill is executed once: after a crash its signature is looked up on chain instead.
+ * fill is executed once: until the relay's reconcile settles that swap's ticket (landed, failed or
+ * expired unseen), the fill waits, and only a swap that cannot land is made again.
  */
 export function createOnChainExecutor(deps: {
   repo: BotFundsRepository;
@@ -123,10 +124,11 @@ export function createOnChainExecutor(deps: {
   }
 
   /**
-   * The on-chain outcome of fill `seq`: null while an earlier attempt is still in flight (the
-   * runner tries again next pass). A swap that expired unseen or failed on chain is made again.
+   * The outcome of fill `seq` as the relay settled its swap: null while the swap is in flight (the
+   * runner tries again next pass), 'again' when it failed, expired unseen or never left the server.
+   * The relay's reconcile is the only one that asks the chain (and records the user's order).
    */
-  async function reconcile(run: BotRunRow, seq: number): Promise<ExecutedFill | null | 'again'> {
+  async function settledFill(run: BotRunRow, seq: number): Promise<ExecutedFill | null | 'again'> {
     const order = await repo.order(run.id, seq);
     if (!order || order.status === 'failed') return 'again';
     const executed = {
@@ -135,16 +137,10 @@ export function createOnChainExecutor(deps: {
       signature: order.signature,
     };
     if (order.status === 'landed') return executed;
-    const [status] = await chain.getSignatureStatuses([order.signature]);
-    if (status && status.confirmationStatus !== 'processed') {
-      // Let the relay settle its ticket (the user's order and receipt), then count the fill.
-      await trading.recordSpotOrder({ id: run.userId }, { tx_hash: order.signature }).catch(() => undefined);
-      await repo.setOrderStatus(run.id, seq, status.err === null ? 'landed' : 'failed');
-      return status.err === null ? executed : 'again';
-    }
-    if ((await chain.getBlockHeight()) <= BigInt(order.lastValidBlockHeight)) return null;
-    await repo.setOrderStatus(run.id, seq, 'failed');
-    return 'again';
+    const outcome = await trading.swapOutcome(run.userId, order.signature);
+    if (outcome === 'in_flight') return null;
+    await repo.setOrderStatus(run.id, seq, outcome === 'landed' ? 'landed' : 'failed');
+    return outcome === 'landed' ? executed : 'again';
   }
 
   async function executeOnce(
@@ -153,7 +149,7 @@ export function createOnChainExecutor(deps: {
     fill: RuntimeFill,
     wallet: string,
   ): Promise<ExecutedFill | null> {
-    const previous = await reconcile(run, seq);
+    const previous = await settledFill(run, seq);
     if (previous !== 'again') return previous;
     const signer = await deps.wallet.signerOf(run.userId);
     const pair = await trading.resolvePair(run.config.symbol);
@@ -172,7 +168,7 @@ export function createOnChainExecutor(deps: {
       if (held < baseAmount) baseAmount = held;
     }
     // Once signed, the swap is recorded before it is sent: if this throws after that, it may still
-    // land, and the next pass asks the chain (reconcile) before anything is traded again.
+    // land, and the next pass asks the relay for its ticket's verdict before anything is traded again.
     let sent: ExecutedFill | undefined;
     await trading.swapAsServerWallet(
       run.userId,

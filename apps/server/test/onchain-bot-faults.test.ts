@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_BOT_CONFIG, type TBot, type TDelegation, type TSpotOrder } from '@solterm/contracts';
+import {
+  bearer,
+  call,
+  createClock,
+  createTestApp,
+  openTestDatabase,
+  type TestApp,
+  type TestDatabase,
+} from './helpers/test-app';
+import { FLIP_STRATEGY } from './helpers/bot-strategies';
+import { createRpcFaults } from './helpers/rpc-faults';
+import { fundedWalletUser, type SolanaSigningWallet } from './helpers/wallets';
+
+// An on-chain bot's swap whose outcome the RPC leaves open — the answer to its sendTransaction lost
+// after the cluster took it, and the status polls failing — is traded once and recorded once: the
+// relay's ticket for it stays sent until the relay's reconcile settles it, and the fill waits for
+// that verdict instead of trading again.
+
+const NOW = new Date('2026-01-15T12:00:30Z');
+const MINUTE = 60_000;
+
+interface User {
+  token: string;
+  wallet: SolanaSigningWallet;
+}
+
+describe('an on-chain bot swap under RPC faults', () => {
+  const faults = createRpcFaults();
+  let database: TestDatabase;
+  let app: TestApp;
+  let alice: User;
+  let bot: string;
+  let runId: string;
+
+  const post = <T>(url: string, user: User, payload: object = {}) =>
+    call<T>(app, { method: 'POST', url, payload, headers: bearer(user.token) });
+  const sql = (text: string) =>
+    database.database.db.execute(text) as unknown as Promise<{ rows: Record<string, unknown>[] }>;
+  const rpc = async <T>(method: string, params: unknown[]): Promise<T> => {
+    const { body } = await call<never>(app, {
+      method: 'POST',
+      url: '/rpc',
+      payload: { jsonrpc: '2.0', id: 1, method, params },
+    });
+    return (body as unknown as { result: T }).result;
+  };
+  const botSignatures = async (bot: string) =>
+    (await rpc<{ signature: string }[]>('getSignaturesForAddress', [bot, { commitment: 'confirmed' }])).map(
+      (entry) => entry.signature,
+    );
+
+  const fills = async () =>
+    (await sql(`select seq, side, tx_signature from bot_fills where run_id = '${runId}' order by seq`))
+      .rows as { seq: number; side: string; tx_signature: string }[];
+  /** Passes (the run's retry wait skipped) until the run holds `count` fills. */
+  const passUntilFills = (count: number) =>
+    vi.waitFor(
+      async () => {
+        app.botRunner.forget(runId);
+        await app.botRunner.pass();
+        expect(await fills()).toHaveLength(count);
+      },
+      { timeout: 30_000, interval: 20 },
+    );
+
+  beforeAll(async () => {
+    database = await openTestDatabase('pglite');
+    app = await createTestApp({
+      database,
+      clock: createClock(NOW),
+      env: { MARKET_SEED: 'onchain-bot-faults', MARKET_TICK_MS: '3600000', JOBS: 'off' },
+      wrapRpcTransport: faults.wrap,
+    });
+    alice = await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 100 });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.cleanup();
+  });
+
+  it('trades a sell whose send answer is lost and whose status polls fail exactly once, and records it once', async () => {
+    const created = await post<TBot>('/api/bots', alice, {
+      name: 'Flip',
+      strategy_type: 'scalper',
+      config: {
+        ...DEFAULT_BOT_CONFIG,
+        amount: 0.05,
+        interval: '1M',
+        code: FLIP_STRATEGY,
+        stop_loss_percentage: 50,
+        take_profit_percentage: 50,
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const botId = created.body.data.bot_id;
+    bot = (
+      await call<{ bot_public_key: string }>(app, {
+        method: 'GET',
+        url: '/api/bot/public-key',
+        headers: bearer(alice.token),
+      })
+    ).body.data.bot_public_key;
+    const delegation = await post<TDelegation>('/api/delegation/create', alice, { amount: 1 });
+    const submitted = await post('/api/delegation/submit', alice, {
+      delegation_id: delegation.body.data.delegation_id,
+      signed_transaction: alice.wallet.signTransaction(delegation.body.data.unsigned_transaction!),
+    });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+    const started = await post(`/api/bots/production/${botId}/start`, alice);
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    runId = (await sql(`select id from bot_runs where bot_id = '${botId}'`)).rows[0]!.id as string;
+
+    // The first candle's fill is a buy (funded by a draw and a swap of its own); it lands cleanly.
+    app.clock.advance(MINUTE);
+    await app.botRunner.pass();
+    const bought = await fills();
+    expect(bought.map((fill) => fill.side)).toEqual(['Buy']);
+
+    // The next candle's fill is a sell: its swap is the first transaction the pass sends. The
+    // cluster takes it but the answer is lost, and the status polls after it fail.
+    const before = await botSignatures(bot);
+    faults.failNextSends('drop');
+    faults.failStatusPolls(4);
+    app.clock.advance(MINUTE);
+    await app.botRunner.pass();
+    expect(faults.injected()).toBeGreaterThanOrEqual(1);
+    // Passes go on while the RPC is still failing and after it recovers, until the sell is recorded.
+    await passUntilFills(2);
+    expect((await fills()).map((fill) => fill.side)).toEqual(['Buy', 'Sell']);
+
+    // Every fault was met: the lost answer and the four failing status polls.
+    expect(faults.injected()).toBe(5);
+    const sell = (await fills())[1]!;
+    const after = await botSignatures(bot);
+    const newSignatures = after.filter((signature) => !before.includes(signature));
+    // Traded once: one new transaction of the bot key on the cluster, the recorded one.
+    expect(newSignatures).toEqual([sell.tx_signature]);
+    const orders = (
+      await sql(`select seq, signature, status from bot_orders where run_id = '${runId}' order by seq`)
+    ).rows;
+    expect(orders.filter((order) => order.seq === sell.seq)).toEqual([
+      { seq: sell.seq, signature: sell.tx_signature, status: 'landed' },
+    ]);
+    // Recorded once: the relay settled its ticket, and the user's order (with its receipt) is there.
+    const tickets = (
+      await sql(`select status from transaction_tickets where signature = '${sell.tx_signature}'`)
+    ).rows;
+    expect(tickets).toEqual([{ status: 'landed' }]);
+    const order = await post<TSpotOrder>('/api/trading/spot/order', alice, { tx_hash: sell.tx_signature });
+    expect(order.status, JSON.stringify(order.body)).toBe(200);
+    const userOrders = (await sql(`select id from spot_orders where tx_hash = '${sell.tx_signature}'`)).rows;
+    expect(userOrders).toHaveLength(1);
+
+    // Later passes (no new candle) trade nothing more for it.
+    app.botRunner.forget(runId);
+    await app.botRunner.pass();
+    expect(await botSignatures(bot)).toEqual(after);
+  });
+
+  it('makes a sell again, with a new transaction, once the relay expired the one the cluster never got', async () => {
+    app.clock.advance(MINUTE);
+    await passUntilFills(3);
+    expect((await fills()).map((fill) => fill.side)).toEqual(['Buy', 'Sell', 'Buy']);
+    const before = await botSignatures(bot);
+    const injected = faults.injected();
+    faults.failNextSends('lost');
+    app.clock.advance(MINUTE);
+    await app.botRunner.pass();
+    expect(faults.injected()).toBe(injected + 1);
+    const [unsent] = (await sql(`select signature from bot_orders where run_id = '${runId}' and seq = 3`))
+      .rows as { signature: string }[];
+    // Nothing rebroadcast it before its blockhash expired: the relay's reconcile expires its ticket,
+    // and only then is the fill made again.
+    await app.cluster!.advanceSlots(400);
+    await passUntilFills(4);
+    const sell = (await fills())[3]!;
+    expect(sell.side).toBe('Sell');
+    expect(sell.tx_signature).not.toBe(unsent!.signature);
+    expect((await botSignatures(bot)).filter((signature) => !before.includes(signature))).toEqual([
+      sell.tx_signature,
+    ]);
+    const tickets = (
+      await sql(
+        `select signature, status from transaction_tickets where signature in ('${unsent!.signature}', '${sell.tx_signature}') order by status`,
+      )
+    ).rows;
+    expect(tickets).toEqual([
+      { signature: unsent!.signature, status: 'expired' },
+      { signature: sell.tx_signature, status: 'landed' },
+    ]);
+    expect(
+      (await sql(`select signature, status from bot_orders where run_id = '${runId}' and seq = 3`)).rows,
+    ).toEqual([{ signature: sell.tx_signature, status: 'landed' }]);
+  });
+});

@@ -36,6 +36,8 @@ import {
 } from './helpers/test-app';
 import { messageOnLatestBlockhash } from './helpers/cluster-rpc';
 import { createRpcFaults } from './helpers/rpc-faults';
+import { serverTickets } from '../src/db/schema';
+import { eq } from 'drizzle-orm';
 import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from './helpers/wallets';
 
 interface Trader {
@@ -653,6 +655,21 @@ describe('spot trading on the embedded cluster', () => {
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
     expect(cancelled.body.data.status).toBe('Cancelled');
     expect(cancelled.body.data.settlement_tx_hash).not.toBe(claimed);
+    expect((await balances(user)).usdc_balance).toBe(before.usdc_balance);
+  });
+
+  it('settles a refund claimed before settlements were tickets (no ticket records it) from the chain', async () => {
+    const { user, before, orderId, claimed } = await orderWithLostRefund();
+    // As an order claimed by the keeper before server tickets: Settling, with no ticket
+    await app.database.db.delete(serverTickets).where(eq(serverTickets.signature, claimed));
+    await vi.waitUntil(
+      async () => {
+        await app.keeper!.tick();
+        return (await ordersOf(user)).find((row) => row.id === orderId)!.status === 'Cancelled';
+      },
+      { timeout: 15_000, interval: 20 },
+    );
+    expect((await ordersOf(user)).find((row) => row.id === orderId)!.settlement_tx_hash).toBe(claimed);
     expect((await balances(user)).usdc_balance).toBe(before.usdc_balance);
   });
 

@@ -178,6 +178,38 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     return sent.status === 'landed' || sent.status === 'pending' ? row : undefined;
   }
 
+  /**
+   * Orders claimed `Settling:*` before settlements were server tickets (no ticket records them):
+   * their stored transaction becomes a ticket (the same signature, so it still settles at most once),
+   * settled like any other — landed, or back to Pending once it failed or expired unseen.
+   */
+  async function adoptUntracked(): Promise<void> {
+    const settling = await repo.listOrdersByStatus(['Settling:fill', 'Settling:cancel']);
+    if (settling.length === 0) return;
+    const tracked = new Set((await deps.relay.server.unsettled()).map((ticket) => ticket.signature));
+    for (const order of settling) {
+      const signature = order.settlementTxHash;
+      if (!signature || !order.settlementTransaction || tracked.has(signature)) continue;
+      try {
+        if ((await deps.relay.server.statusOf(order.userId, signature)) !== null) continue;
+        await deps.relay.server.send({
+          kind: settlementOf(order.status as OrderState) === 'fill' ? fillKind : refundKind,
+          userId: order.userId,
+          payload: { orderId: order.id, claimedAt: order.updatedAt.getTime() },
+          built: {
+            base64: order.settlementTransaction,
+            signature,
+            lastValidBlockHeight: BigInt(order.settlementValidUntil ?? '0'),
+          },
+          // It may have landed already: its verdict comes from the chain, not a simulation.
+          simulate: false,
+        });
+      } catch (error) {
+        deps.log.error({ err: error, order: order.id }, 'untracked settlement not adopted yet');
+      }
+    }
+  }
+
   async function fillCrossed(): Promise<number> {
     const pending = (await repo.listOrdersByStatus(['Pending'])).filter(
       (order) => order.orderType === 'Limit',
@@ -236,6 +268,7 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
   }
 
   async function tick(): Promise<number> {
+    await adoptUntracked();
     await deps.relay.server.reconcile();
     await deps.relay.reconcileSent();
     return fillCrossed();

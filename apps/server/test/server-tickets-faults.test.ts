@@ -1,9 +1,9 @@
 import Dec from 'decimal.js';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { USDC_MINT } from '@solterm/contracts';
-import { serverTickets } from '../src/db/schema';
+import { serverTickets, spotOrders } from '../src/db/schema';
 import type { CrashPoint } from '../src/modules/relay/relay.service';
 import {
   bearer,
@@ -24,7 +24,9 @@ import { fundedWalletUser, type SolanaSigningWallet } from './helpers/wallets';
 // clear and reconciliation runs (as it does on a restart). Money is conserved per user — what the
 // chain paid plus what the venue holds equals what the records say — and in the USDC supply; no
 // ticket stays pending once its blockhash is past and the reconcile job ran once more; a retry
-// with the same Idempotency-Key answers the first outcome.
+// with the same Idempotency-Key answers the first outcome. Limit orders ride along: the keeper's
+// fills and the owners' cancels run under the same faults, and each user's USDC moves by exactly
+// what their filled orders paid the maker (an order filled twice would pay out of the escrow twice).
 
 interface User {
   token: string;
@@ -108,6 +110,32 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
     return minted;
   }
 
+  /** A limit buy escrowed without faults: crossing the maker's ask (the keeper fills it), or resting. */
+  async function placeLimit(user: User, crossing: boolean): Promise<string> {
+    let price = 3;
+    if (crossing) {
+      const book = await call<{ sells: { price: number }[] }>(app, {
+        method: 'GET',
+        url: '/api/trading/orderbook/SOL%2FUSDC',
+      });
+      price = Math.ceil(book.body.data.sells[0]!.price * 1.05);
+    }
+    const built = await post('/api/trading/get-unsigned-transaction', user, {
+      symbol: 'SOL/USDC',
+      side: 'Buy',
+      order_type: 'Limit',
+      quantity: 0.05,
+      price,
+    });
+    expect(built.status).toBe(200);
+    const data = built.body.data as { unsigned_transaction: string; order_id: string };
+    const executed = await post('/api/trading/execute-signed-transaction', user, {
+      signed_transaction: user.wallet.signTransaction(data.unsigned_transaction),
+    });
+    expect(executed.status).toBe(200);
+    return data.order_id;
+  }
+
   async function botTickets() {
     return database.database.db.select().from(serverTickets).where(eq(serverTickets.kind, 'bot_transfer'));
   }
@@ -148,6 +176,8 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
         throw new SimulatedCrash(`crash at ${point}`);
       },
     });
+    // The jobs are off: the escrow owner (who pays the fees of limit fills and refunds) is funded here.
+    await app.services.chain.requestAirdrop(app.keeper!.escrowAddress, 10_000_000_000n);
     users = [];
     for (let i = 0; i < 2; i++) {
       const funded = await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 1000 });
@@ -195,7 +225,13 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
   });
 
   const op = fc.record({
-    what: fc.constantFrom('withdraw' as const, 'fund' as const, 'bot' as const),
+    what: fc.constantFrom(
+      'withdraw' as const,
+      'fund' as const,
+      'bot' as const,
+      'limit-fill' as const,
+      'limit-cancel' as const,
+    ),
     who: fc.nat(1),
     usdc: fc.integer({ min: 1, max: 25 }),
     fault,
@@ -204,7 +240,7 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
     retry: fc.boolean(),
   });
 
-  it('futures and bot withdrawals, faucet mints: never paid twice, never lost, never left pending', async () => {
+  it('futures and bot withdrawals, faucet mints, limit fills and refunds: never paid twice, never lost, never left pending', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 7 }), async (ops) => {
         run++;
@@ -218,8 +254,23 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
         );
         let botRequests = 0;
         const supplyBefore = (await app.services.chain.getMintInfo(USDC_MINT))!.supply;
+        const limitOrders: string[] = [];
         for (const { what, who, usdc, fault: chosen, key, retry } of ops) {
           const user = users[who]!;
+          if (what === 'limit-fill' || what === 'limit-cancel') {
+            const orderId = await placeLimit(user, what === 'limit-fill');
+            limitOrders.push(orderId);
+            inject(chosen);
+            if (what === 'limit-fill') {
+              await app.keeper!.tick();
+            } else {
+              const cancelled = await post(`/api/trading/orders/${orderId}/cancel`, user, {});
+              if (chosen.kind !== 'crash') expect(cancelled.status).not.toBe(500);
+            }
+            await faults.clear();
+            crashAt = null;
+            continue;
+          }
           const url = {
             withdraw: '/api/futures/collateral/withdraw',
             fund: '/api/wallet/fund',
@@ -253,6 +304,31 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
           }
         }
         await settleEverything();
+        // Orders the chain gave back (their settlement failed or expired unseen) are cancelled, so
+        // no later run's keeper pass fills them.
+        for (const orderId of limitOrders) {
+          const [order] = await database.database.db
+            .select()
+            .from(spotOrders)
+            .where(eq(spotOrders.id, orderId));
+          if (order!.status !== 'Pending') continue;
+          const owner = users[userIds.indexOf(order!.userId)]!;
+          const cancelled = await post(`/api/trading/orders/${orderId}/cancel`, owner, {});
+          expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+        }
+        const paidToMaker = new Map<string, bigint>();
+        const runOrders =
+          limitOrders.length === 0
+            ? []
+            : await database.database.db.select().from(spotOrders).where(inArray(spotOrders.id, limitOrders));
+        for (const order of runOrders) {
+          expect(['Filled', 'Cancelled']).toContain(order.status);
+          if (order.status !== 'Filled') continue;
+          paidToMaker.set(
+            order.userId,
+            (paidToMaker.get(order.userId) ?? 0n) + BigInt(order.fillMakerAmount!),
+          );
+        }
         const minted = await mintedTo();
         let mintedThisRun = 0n;
         for (const [index, user] of users.entries()) {
@@ -261,8 +337,10 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
           mintedThisRun += mintedNow;
           const total = (await walletUsdc(user)) + (await collateral(user));
           // What the chain paid plus what the venue holds is what the user had plus what the
-          // faucet's landed tickets minted: nothing twice, nothing lost.
-          expect({ user: index, total }).toEqual({ user: index, total: before[index]! + mintedNow });
+          // faucet's landed tickets minted, less what their filled limit orders paid the maker:
+          // nothing twice, nothing lost.
+          const paid = paidToMaker.get(userIds[index]!) ?? 0n;
+          expect({ user: index, total }).toEqual({ user: index, total: before[index]! + mintedNow - paid });
         }
         // The bots paid exactly what their settled tickets say (amounts landed, fees of every ticket
         // that reached the chain), and no request paid through more than one ticket.

@@ -35,6 +35,9 @@ import {
   type TestDatabase,
 } from './helpers/test-app';
 import { messageOnLatestBlockhash } from './helpers/cluster-rpc';
+import { createRpcFaults } from './helpers/rpc-faults';
+import { serverTickets } from '../src/db/schema';
+import { eq } from 'drizzle-orm';
 import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from './helpers/wallets';
 
 interface Trader {
@@ -45,11 +48,16 @@ interface Trader {
 describe('spot trading on the embedded cluster', () => {
   let database: TestDatabase;
   let app: TestApp;
+  const faults = createRpcFaults();
 
   beforeAll(async () => {
     database = await openTestDatabase('pglite');
     // The keeper is driven by hand (keeper.tick) so fills happen exactly when a test wants them.
-    app = await createTestApp({ database, env: { LIMIT_KEEPER_INTERVAL_MS: '60000' } });
+    app = await createTestApp({
+      database,
+      env: { LIMIT_KEEPER_INTERVAL_MS: '60000' },
+      wrapRpcTransport: faults.wrap,
+    });
     await app.server.listen({ port: 0, host: '127.0.0.1' });
   });
 
@@ -581,8 +589,9 @@ describe('spot trading on the embedded cluster', () => {
   });
 
   /**
-   * A limit buy resting below the market whose cancel was claimed (refund built, signature and expiry
-   * stored) but never reached the chain: the process was killed between the claim and the send.
+   * A limit buy resting below the market whose refund was recorded (the order `Settling:cancel`) but
+   * never reached the chain: the send was lost before the cluster and the status poll failed, so
+   * its verdict is unknown.
    */
   async function orderWithLostRefund() {
     const user = await trader();
@@ -595,25 +604,15 @@ describe('spot trading on the embedded cluster', () => {
       price: 3,
     });
     expect(result.status, JSON.stringify(result.body)).toBe(200);
-    const chain = app.services.chain;
-    const send = vi
-      .spyOn(app.services.relay, 'sendServerSigned')
-      .mockRejectedValueOnce(new Error('killed before sending'));
-    // The claim's own recovery sees the signature as in flight and leaves it claimed, as after a crash.
-    const statuses = vi
-      .spyOn(chain, 'getSignatureStatuses')
-      .mockResolvedValueOnce([{ slot: 1n, err: null, confirmationStatus: 'processed' }]);
-    const crashed = await call(app, {
-      method: 'POST',
-      url: `/api/trading/orders/${built.order_id}/cancel`,
-      headers: bearer(user.token),
-    });
-    send.mockRestore();
-    statuses.mockRestore();
-    expect(crashed.status).toBe(500);
-    const order = (await ordersOf(user)).find((row) => row.id === built.order_id)!;
-    expect(order).toMatchObject({ status: 'Pending', settlement_tx_hash: expect.any(String) });
-    return { user, before, orderId: built.order_id!, claimed: order.settlement_tx_hash! };
+    faults.failNextSends('lost');
+    faults.failStatusPolls(1);
+    const lost = await cancelOrder(user, built.order_id!);
+    await faults.clear();
+    // The cancel stands (the refund is in flight), and the escrow still holds the funds.
+    expect(lost.status, JSON.stringify(lost.body)).toBe(200);
+    expect(lost.body.data).toMatchObject({ status: 'Pending', settlement_tx_hash: expect.any(String) });
+    expect(before.usdc_balance - (await balances(user)).usdc_balance).toBe(3);
+    return { user, before, orderId: built.order_id!, claimed: lost.body.data.settlement_tx_hash! };
   }
 
   const cancelOrder = (user: Trader, orderId: string) =>
@@ -623,25 +622,113 @@ describe('spot trading on the embedded cluster', () => {
       headers: bearer(user.token),
     });
 
-  it('cancels at once an order whose claimed refund was lost, landing that same refund once', async () => {
+  /** Runs the server tickets' reconcile job until the order reaches `status`. */
+  async function reconcileUntil(user: Trader, orderId: string, status: TSpotOrder['status']) {
+    await vi.waitUntil(
+      async () => {
+        await app.services.relay.server.reconcile();
+        return (await ordersOf(user)).find((row) => row.id === orderId)!.status === status;
+      },
+      { timeout: 15_000, interval: 20 },
+    );
+    return (await ordersOf(user)).find((row) => row.id === orderId)!;
+  }
+
+  it("lands an order's lost refund once: the same refund, sent again while it can land", async () => {
     const { user, before, orderId, claimed } = await orderWithLostRefund();
-    // When the owner cancels again while the claimed refund's blockhash is still valid
-    const cancelled = await cancelOrder(user, orderId);
-    // Then the claimed refund itself is sent and recorded (never a second one)
-    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
-    expect(cancelled.body.data).toMatchObject({ status: 'Cancelled', settlement_tx_hash: claimed });
+    // When the owner cancels again while the recorded refund's blockhash is still valid
+    const again = await cancelOrder(user, orderId);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    // Then the recorded refund itself lands and is recorded (never a second one)
+    const cancelled = await reconcileUntil(user, orderId, 'Cancelled');
+    expect(cancelled.settlement_tx_hash).toBe(claimed);
     expect((await balances(user)).usdc_balance).toBe(before.usdc_balance);
     expect((await cancelOrder(user, orderId)).status).toBe(409);
   });
 
-  it('cancels at once an order whose claimed refund can no longer land, with a new refund', async () => {
+  it('returns an order whose lost refund expired unseen to Pending, and a new cancel refunds it', async () => {
     const { user, before, orderId, claimed } = await orderWithLostRefund();
     await app.cluster!.advanceSlots(200);
+    const pending = await reconcileUntil(user, orderId, 'Pending');
+    expect(pending.settlement_tx_hash ?? null).toBeNull();
     const cancelled = await cancelOrder(user, orderId);
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
     expect(cancelled.body.data.status).toBe('Cancelled');
     expect(cancelled.body.data.settlement_tx_hash).not.toBe(claimed);
     expect((await balances(user)).usdc_balance).toBe(before.usdc_balance);
+  });
+
+  it('settles a refund claimed before settlements were tickets (no ticket records it) from the chain', async () => {
+    const { user, before, orderId, claimed } = await orderWithLostRefund();
+    // As an order claimed by the keeper before server tickets: Settling, with no ticket
+    await app.database.db.delete(serverTickets).where(eq(serverTickets.signature, claimed));
+    await vi.waitUntil(
+      async () => {
+        await app.keeper!.tick();
+        return (await ordersOf(user)).find((row) => row.id === orderId)!.status === 'Cancelled';
+      },
+      { timeout: 15_000, interval: 20 },
+    );
+    expect((await ordersOf(user)).find((row) => row.id === orderId)!.settlement_tx_hash).toBe(claimed);
+    expect((await balances(user)).usdc_balance).toBe(before.usdc_balance);
+  });
+
+  it('fills a limit order once when the answer of its fill is lost after the cluster took it', async () => {
+    // Given other users' funds in the escrow (a buy resting far below the market)
+    const bystander = await trader();
+    const resting = await trade(bystander, {
+      symbol: 'SOL/USDC',
+      side: 'Buy',
+      order_type: 'Limit',
+      quantity: 200,
+      price: 3,
+    });
+    expect(resting.result.status, JSON.stringify(resting.result.body)).toBe(200);
+    const escrow = app.keeper!.escrowAddress;
+    const escrowUsdc = async () =>
+      (await app.services.chain.getTokenBalances(escrow)).get(USDC_MINT)?.amount ?? 0n;
+    const escrowBefore = await escrowUsdc();
+    // And a buy limit above the maker's ask
+    const user = await trader();
+    const book = await call<TOrderBook>(app, { method: 'GET', url: '/api/trading/orderbook/SOL%2FUSDC' });
+    const limit = Math.ceil(book.body.data.sells[0]!.price * 1.05);
+    const before = await balances(user);
+    const { built, result } = await trade(user, {
+      symbol: 'SOL/USDC',
+      side: 'Buy',
+      order_type: 'Limit',
+      quantity: 0.5,
+      price: limit,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    const maker = await makerQuote(user, 'Buy', 0.5);
+
+    // When the cluster takes the fill but its answer is lost, and the next status polls fail
+    faults.failNextSends('drop');
+    faults.failStatusPolls(2);
+    await app.keeper!.tick();
+    await faults.clear();
+    // Then the next passes record that one fill and never fill the order again
+    await vi.waitUntil(
+      async () => {
+        await app.keeper!.tick();
+        return (await ordersOf(user)).find((row) => row.id === built.order_id)!.status === 'Filled';
+      },
+      { timeout: 15_000, interval: 20 },
+    );
+    await app.keeper!.tick();
+    const trades = await call<TTrade[]>(app, {
+      method: 'GET',
+      url: '/api/trading/trades',
+      headers: bearer(user.token),
+    });
+    expect(trades.body.data.filter((row) => row.order_type === 'Limit')).toHaveLength(1);
+    const after = await balances(user);
+    expect(before.usdc_balance - after.usdc_balance).toBeCloseTo(maker.quote_amount, 6);
+    expect(after.sol_balance - before.sol_balance).toBeGreaterThan(0.49);
+    expect(after.sol_balance - before.sol_balance).toBeLessThan(0.51);
+    // And the escrow paid nothing out of the bystander's funds
+    expect(await escrowUsdc()).toBe(escrowBefore);
   });
 
   it('serves the maker ladder and a suggestion from chain balances', async () => {

@@ -21,7 +21,7 @@ import {
   type Instruction,
   type Signature,
 } from '@solana/kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   FAUCET_DEFAULT_USDC,
   FAUCET_MAX_USDC,
@@ -127,10 +127,15 @@ describe('wallet portfolio, token balances and the USDC faucet on the embedded c
       (draft) => appendTransactionMessageInstructions(instructions, draft),
     );
     const signed = await signTransactionMessageWithSigners(message);
-    await app.services.relay.sendServerSigned(
-      getBase64EncodedWireTransaction(signed),
-      getSignatureFromTransaction(signed),
-      lifetime.lastValidBlockHeight,
+    const signature = getSignatureFromTransaction(signed);
+    await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
+    await vi.waitUntil(
+      async () => {
+        const { value } = await rpc.getSignatureStatuses([signature]).send();
+        if (value[0]?.err) throw new Error(`treasury transaction failed: ${JSON.stringify(value[0].err)}`);
+        return value[0]?.confirmationStatus === 'confirmed' || value[0]?.confirmationStatus === 'finalized';
+      },
+      { timeout: 10_000, interval: 20 },
     );
   }
 

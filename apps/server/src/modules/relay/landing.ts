@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../../lib/app-error';
 import type { ChainService } from '../chain/chain.service';
 
 export type LandingOutcome = { outcome: 'landed'; slot: bigint; err: unknown } | { outcome: 'expired' };
@@ -14,8 +13,9 @@ export interface LandingDeps {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The one send-and-confirm loop of the server, for wallet-signed and server-signed transactions
- * alike: send, rebroadcast every ~2 s while the blockhash is valid, and wait for the chain's verdict.
+ * The send-and-confirm loop of wallet-signed transactions (those the server signs alone are server
+ * tickets, server-tickets.ts): send, rebroadcast every ~2 s while the blockhash is valid, and wait
+ * for the chain's verdict.
  */
 export function createLanding(deps: LandingDeps) {
   const { chain } = deps;
@@ -50,33 +50,7 @@ export function createLanding(deps: LandingDeps) {
     }
   }
 
-  /**
-   * A transaction the server signed alone (faucet mint, keeper fill or refund): simulated first, then
-   * landed; CHAIN__TRANSACTION_FAILED when it would fail or failed, CHAIN__CONFIRMATION_TIMEOUT when
-   * its blockhash expired unseen.
-   */
-  async function sendServerSigned(
-    wireBase64: string,
-    signature: string,
-    lastValidBlockHeight: bigint,
-  ): Promise<void> {
-    const simulation = await chain.simulateTransaction(wireBase64);
-    if (simulation.err) {
-      deps.log.error(
-        { signature, err: simulation.err, logs: simulation.logs },
-        'server transaction would fail',
-      );
-      throw new AppError('CHAIN__TRANSACTION_FAILED');
-    }
-    const landing = await land(wireBase64, signature, lastValidBlockHeight);
-    if (landing.outcome === 'expired') throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
-    if (landing.err !== null) {
-      deps.log.error({ signature, err: landing.err }, 'transaction failed on chain');
-      throw new AppError('CHAIN__TRANSACTION_FAILED');
-    }
-  }
-
-  return { land, sendServerSigned };
+  return { land };
 }
 
 export type Landing = ReturnType<typeof createLanding>;

@@ -307,9 +307,6 @@ export function createRelay(deps: RelayDeps) {
      */
     server,
 
-    /** A server-signed transaction (faucet, keeper): simulated, landed, or refused with CHAIN__*. */
-    sendServerSigned: landing.sendServerSigned,
-
     reconcileTicket,
 
     /** A user's ticket still in flight under `signature` is reconciled now (POST /trading/spot/order). */

@@ -12,10 +12,16 @@ import {
   type Settlement,
 } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { associatedTokenAddress, type ChainService } from '../chain/chain.service';
 import type { RecurringJob } from '../../jobs/scheduler';
-import type { Relay } from '../relay/relay.service';
+import {
+  RelayError,
+  type Relay,
+  type ServerTicketKind,
+  type SettledServerTicket,
+} from '../relay/relay.service';
 import type { OrderRow, TradingRepository } from './trading.repository';
 import { orderToWire } from './trading-wire';
 import type { TradingService } from './trading.service';
@@ -41,6 +47,9 @@ export interface LimitKeeperDeps {
   onOrderChanged?: (userId: string, order: TSpotOrder) => void;
 }
 
+/** A settlement's record found the order no longer Pending: another caller settles it. */
+class OrderNotClaimed extends Error {}
+
 const ESCROW_MIN_LAMPORTS = 1_000_000_000n;
 const ESCROW_TOP_UP_LAMPORTS = 10_000_000_000n;
 
@@ -49,15 +58,14 @@ const ESCROW_TOP_UP_LAMPORTS = 10_000_000_000n;
  * account; when the maker's price for the order's size crosses the limit (a buy's limit at or above
  * the ask, a sell's at or below the bid) the keeper sends one transaction in which the escrow pays the
  * maker and the maker pays the trader at the maker's price — better than the limit when the market is
- * (price improvement), the rest of a buy's escrow refunded in the same transaction. Cancelling refunds the escrow. An order being settled is marked
- * `Settling:*` with its signature and expiry height first, so a crash mid-settlement is resolved from
- * the chain and an order is never settled twice.
+ * (price improvement), the rest of a buy's escrow refunded in the same transaction. Cancelling refunds
+ * the escrow. Fills and refunds are relay server tickets (`limit_fill`, `limit_refund`): the order
+ * is marked `Settling:*` in the transaction that records its ticket, and only the ticket's one
+ * settlement moves it on, so an order is never settled twice.
  */
 export function createLimitKeeper(deps: LimitKeeperDeps) {
   const { repo, chain, trading } = deps;
   const intervalMs = deps.intervalMs ?? 1000;
-  /** Orders this process is settling right now (their claims are live, not left by a crash). */
-  const inFlight = new Set<string>();
 
   /**
    * Whether the wallet can receive `token` without anyone opening an account for it: SOL always (the
@@ -69,40 +77,20 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     return chain.accountExists(await associatedTokenAddress(order.walletAddress, token.mint));
   }
 
-  async function finish(
-    order: OrderRow,
-    kind: Settlement,
-    signature: string,
-    startedAt: number,
-  ): Promise<OrderRow> {
-    const finished = await recordSettlement(deps, order, kind, signature, startedAt);
-    const row = finished ?? (await repo.findOrder(order.id))!;
-    deps.onOrderChanged?.(row.userId, orderToWire(row));
-    return row;
-  }
+  /** A settlement's ticket remembers its order and when it was claimed (for the receipt's time to land). */
+  const ZSettlementPayload = z.object({ orderId: z.string().uuid(), claimedAt: z.number().int() });
+  type SettlementPayload = z.infer<typeof ZSettlementPayload>;
 
-  /** Settles one order on chain (fill or refund). Only one caller wins the Pending → Settling step. */
-  async function settle(order: OrderRow, kind: Settlement, fill?: LimitFill): Promise<OrderRow | undefined> {
-    const startedAt = performance.now();
-    const built = await buildSettlement(deps, order, kind, fill);
-    const claimed = await repo.transitionOrder(order.id, 'Pending', settlingState(kind), {
-      settlementTxHash: built.signature,
-      settlementValidUntil: built.lastValidBlockHeight.toString(),
-      settlementTransaction: built.wireBase64,
-      ...(fill
-        ? { fillMakerAmount: fill.toMaker.toString(), fillTraderAmount: fill.toTrader.toString() }
-        : {}),
-    });
-    if (!claimed) return undefined;
-    inFlight.add(order.id);
-    try {
-      await deps.relay.sendServerSigned(built.wireBase64, built.signature, built.lastValidBlockHeight);
-    } catch (error) {
-      const [status] = await chain.getSignatureStatuses([built.signature]).catch(() => [null]);
-      if (!status) {
-        // Refused before it reached the chain: back to Pending, nothing moved.
+  /** The chain's verdict on a claimed settlement: landed → recorded; failed or expired unseen → Pending. */
+  function settlementKind(name: string, kind: Settlement): ServerTicketKind<SettlementPayload> {
+    const changed = (row: OrderRow | undefined) => {
+      if (row) deps.onOrderChanged?.(row.userId, orderToWire(row));
+    };
+    // Only the chain's verdict gives the order back: the escrow then still holds its funds.
+    const backToPending = async ({ tx, payload }: SettledServerTicket<SettlementPayload>) =>
+      changed(
         await repo.transitionOrder(
-          order.id,
+          payload.orderId,
           settlingState(kind),
           orderLifecycle.next(settlingState(kind), 'revert'),
           {
@@ -112,66 +100,113 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
             fillMakerAmount: null,
             fillTraderAmount: null,
           },
-        );
+          tx,
+        ),
+      );
+    return {
+      kind: name,
+      payload: ZSettlementPayload,
+      async onLanded({ tx, payload, signature, at }) {
+        const order = await repo.findOrder(payload.orderId, tx);
+        if (!order || order.status !== settlingState(kind) || order.settlementTxHash !== signature) return;
+        const timeToLandMs = Math.max(0, at.getTime() - payload.claimedAt);
+        changed(await recordSettlement(deps, tx, order, kind, signature, timeToLandMs));
+      },
+      onFailed: backToPending,
+      onExpired: backToPending,
+    };
+  }
+  const fillKind = settlementKind('limit_fill', 'fill');
+  const refundKind = settlementKind('limit_refund', 'cancel');
+  deps.relay.server.registerKind(fillKind);
+  deps.relay.server.registerKind(refundKind);
+
+  /**
+   * Settles one order on chain (fill or refund) as a server ticket: the order moves Pending →
+   * Settling in the transaction that records the ticket, so only one caller wins it, and only the
+   * ticket's settlement (landed, failed, expired) moves it on — an RPC error leaves it Settling.
+   * Returns the order as it is afterwards, or undefined when another caller had claimed it.
+   */
+  async function settle(order: OrderRow, kind: Settlement, fill?: LimitFill): Promise<OrderRow | undefined> {
+    const built = await buildSettlement(deps, order, kind, fill);
+    let claimed = false;
+    let sent;
+    try {
+      sent = await deps.relay.server.send({
+        kind: kind === 'fill' ? fillKind : refundKind,
+        userId: order.userId,
+        payload: { orderId: order.id, claimedAt: deps.now().getTime() },
+        built: {
+          base64: built.wireBase64,
+          signature: built.signature,
+          lastValidBlockHeight: built.lastValidBlockHeight,
+        },
+        async record(tx) {
+          const row = await repo.transitionOrder(
+            order.id,
+            'Pending',
+            settlingState(kind),
+            {
+              settlementTxHash: built.signature,
+              settlementValidUntil: built.lastValidBlockHeight.toString(),
+              settlementTransaction: built.wireBase64,
+              ...(fill
+                ? { fillMakerAmount: fill.toMaker.toString(), fillTraderAmount: fill.toTrader.toString() }
+                : {}),
+            },
+            tx,
+          );
+          // Not Pending any more (a concurrent fill or cancel won): roll the ticket back, send nothing.
+          if (!row) throw new OrderNotClaimed();
+          claimed = true;
+        },
+      });
+    } catch (error) {
+      if (error instanceof OrderNotClaimed) return undefined;
+      if (error instanceof RelayError && error.code === 'RELAY__SIMULATION_FAILED') {
+        throw new AppError('CHAIN__TRANSACTION_FAILED');
       }
-      throw error;
-    } finally {
-      inFlight.delete(order.id);
+      if (!claimed) throw error;
+      // Recorded: whatever failed after, the ticket's reconciliation settles it.
+      deps.log.error({ err: error, order: order.id }, 'limit order settlement not settled yet');
+      return (await repo.findOrder(order.id))!;
     }
-    return finish(claimed, kind, built.signature, startedAt);
+    const row = (await repo.findOrder(order.id))!;
+    if (sent.status === 'pending') deps.onOrderChanged?.(row.userId, orderToWire(row));
+    if (kind === 'cancel' && sent.status === 'failed') throw new AppError('CHAIN__TRANSACTION_FAILED');
+    if (kind === 'cancel' && sent.status === 'expired') throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
+    return sent.status === 'landed' || sent.status === 'pending' ? row : undefined;
   }
 
   /**
-   * Resolves an order whose settlement was claimed but not recorded (a stopped process, or a send that
-   * never reached the chain), from the chain at once: landed → recorded; failed, or past its expiry
-   * height unseen → back to Pending (it can never land); still valid → the claimed transaction itself
-   * is sent again (the same signature, so it settles at most once) and recorded when it lands.
-   * Returns the order as it is afterwards.
+   * Orders claimed `Settling:*` before settlements were server tickets (no ticket records them):
+   * their stored transaction becomes a ticket (the same signature, so it still settles at most once),
+   * settled like any other — landed, or back to Pending once it failed or expired unseen.
    */
-  async function reconcileSettling(order: OrderRow): Promise<OrderRow> {
-    const state = order.status as OrderState;
-    const kind: Settlement = settlementOf(state) ?? 'cancel';
-    const signature = order.settlementTxHash!;
-    const backToPending = async () =>
-      (await repo.transitionOrder(order.id, state, orderLifecycle.next(state, 'revert'), {
-        settlementTxHash: null,
-        settlementValidUntil: null,
-        settlementTransaction: null,
-        fillMakerAmount: null,
-        fillTraderAmount: null,
-      })) ?? (await repo.findOrder(order.id))!;
-    const [status] = await chain.getSignatureStatuses([signature]);
-    if (status && status.err === null && status.confirmationStatus !== 'processed') {
-      return finish(order, kind, signature, performance.now());
-    }
-    if (status?.err) return backToPending();
-    if (!status && (await chain.getBlockHeight()) > BigInt(order.settlementValidUntil ?? '0')) {
-      return backToPending();
-    }
-    if (!order.settlementTransaction) return order;
-    try {
-      await deps.relay.sendServerSigned(
-        order.settlementTransaction,
-        signature,
-        BigInt(order.settlementValidUntil ?? '0'),
-      );
-    } catch (error) {
-      deps.log.warn({ err: error, order: order.id }, 'claimed settlement sent again did not land');
-      const [after] = await chain.getSignatureStatuses([signature]).catch(() => [null]);
-      if (after?.err) return backToPending();
-      return (await repo.findOrder(order.id))!;
-    }
-    return finish(order, kind, signature, performance.now());
-  }
-
-  /** Orders left `Settling:*` by a stopped process: each reconciled from the chain. */
-  async function resolveSettling(): Promise<void> {
+  async function adoptUntracked(): Promise<void> {
     const settling = await repo.listOrdersByStatus(['Settling:fill', 'Settling:cancel']);
+    if (settling.length === 0) return;
+    const tracked = new Set((await deps.relay.server.unsettled()).map((ticket) => ticket.signature));
     for (const order of settling) {
-      if (inFlight.has(order.id)) continue;
-      await reconcileSettling(order).catch((error: unknown) =>
-        deps.log.error({ err: error, order: order.id }, 'settlement reconciliation failed'),
-      );
+      const signature = order.settlementTxHash;
+      if (!signature || !order.settlementTransaction || tracked.has(signature)) continue;
+      try {
+        if ((await deps.relay.server.statusOf(order.userId, signature)) !== null) continue;
+        await deps.relay.server.send({
+          kind: settlementOf(order.status as OrderState) === 'fill' ? fillKind : refundKind,
+          userId: order.userId,
+          payload: { orderId: order.id, claimedAt: order.updatedAt.getTime() },
+          built: {
+            base64: order.settlementTransaction,
+            signature,
+            lastValidBlockHeight: BigInt(order.settlementValidUntil ?? '0'),
+          },
+          // It may have landed already: its verdict comes from the chain, not a simulation.
+          simulate: false,
+        });
+      } catch (error) {
+        deps.log.error({ err: error, order: order.id }, 'untracked settlement not adopted yet');
+      }
     }
   }
 
@@ -233,7 +268,8 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
   }
 
   async function tick(): Promise<number> {
-    await resolveSettling();
+    await adoptUntracked();
+    await deps.relay.server.reconcile();
     await deps.relay.reconcileSent();
     return fillCrossed();
   }
@@ -264,11 +300,13 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
       let order = await repo.findOrder(orderId);
       if (!order || order.userId !== userId) throw new AppError('TRADING__ORDER_NOT_FOUND');
       const settling = settlementOf(order.status as OrderState) !== null;
-      if (order.orderType === 'Limit' && settling && !inFlight.has(order.id)) {
-        // A settlement was claimed and never recorded (a crash, a lost send): resolve it from the chain
-        // now rather than answer 409 until its blockhash expires.
-        order = await reconcileSettling(order);
-        if (order.status === 'Cancelled') return orderToWire(order);
+      if (order.orderType === 'Limit' && settling && order.settlementTxHash) {
+        // A settlement whose verdict is not known yet (a crash, a lost answer): ask the chain now
+        // rather than answer 409 until the reconcile job does.
+        await deps.relay.server.statusOf(order.userId, order.settlementTxHash);
+        order = (await repo.findOrder(orderId))!;
+        // The refund asked for is still in flight: the cancel stands (it lands, or the order returns).
+        if (order.status === 'Cancelled' || order.status === 'Settling:cancel') return orderToWire(order);
       }
       if (order.orderType !== 'Limit' || order.status !== 'Pending') {
         throw new AppError('TRADING__ORDER_NOT_CANCELLABLE');

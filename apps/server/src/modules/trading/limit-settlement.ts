@@ -1,5 +1,6 @@
 import type { KeyPairSigner } from '@solana/kit';
 import { Dec, executionReceipt, orderLifecycle, type LimitFill, type Settlement } from '@solterm/engine';
+import type { Db } from '../../db/database';
 import { buildTransaction, tokenLegInstructions, type ChainService } from '../chain/chain.service';
 import type { OrderRow, TradingRepository } from './trading.repository';
 import { receiptToWire } from './trading-wire';
@@ -97,13 +98,17 @@ export async function buildSettlement(
   };
 }
 
-/** Records a landed settlement: the fill with its trade and receipt, or the cancel. */
+/**
+ * Records a landed settlement, inside `tx` (the settling server ticket's transaction): the fill with
+ * its trade and receipt, or the cancel.
+ */
 export async function recordSettlement(
   deps: SettlementDeps,
+  tx: Db,
   order: OrderRow,
   kind: Settlement,
   signature: string,
-  startedAt: number,
+  timeToLandMs: number,
 ): Promise<OrderRow | undefined> {
   let finished: OrderRow | undefined;
   if (kind === 'fill') {
@@ -119,7 +124,7 @@ export async function recordSettlement(
       // The escrow owner pays the settlement's fee, not the trader; the maker's spread is in its price.
       networkFeeLamports: 0n,
       venueFee: new Dec(0),
-      timeToLandMs: performance.now() - startedAt,
+      timeToLandMs,
       priorityFeeMicroLamports: 0,
     });
     const receipt = receiptToWire(exact, pair.quote.decimals);
@@ -146,6 +151,7 @@ export async function recordSettlement(
         receipt,
         createdAt: at,
       },
+      tx,
     );
   } else {
     finished = await deps.repo.transitionOrder(
@@ -156,6 +162,7 @@ export async function recordSettlement(
         settlementValidUntil: null,
         settlementTransaction: null,
       },
+      tx,
     );
   }
   return finished;

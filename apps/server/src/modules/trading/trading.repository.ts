@@ -20,8 +20,8 @@ export async function insertLandedOrder(tx: Db, order: NewOrderRow, trade?: NewT
 /** The trading module's tables: orders and fills. */
 export function createTradingRepository(db: Db, now: () => Date) {
   return {
-    async findOrder(id: string): Promise<OrderRow | undefined> {
-      const [row] = await db.select().from(spotOrders).where(eq(spotOrders.id, id)).limit(1);
+    async findOrder(id: string, executor: Db = db): Promise<OrderRow | undefined> {
+      const [row] = await executor.select().from(spotOrders).where(eq(spotOrders.id, id)).limit(1);
       return row;
     },
 
@@ -44,14 +44,18 @@ export function createTradingRepository(db: Db, now: () => Date) {
       return db.select().from(spotOrders).where(inArray(spotOrders.status, statuses));
     },
 
-    /** Moves an order from one status to another; false when it was no longer in `from`. */
+    /**
+     * Moves an order from one status to another; undefined when it was no longer in `from`. `executor`
+     * is a surrounding transaction (a server ticket's record or settlement).
+     */
     async transitionOrder(
       id: string,
       from: OrderState,
       to: OrderState,
       values: Partial<NewOrderRow> = {},
+      executor: Db = db,
     ): Promise<OrderRow | undefined> {
-      const [row] = await db
+      const [row] = await executor
         .update(spotOrders)
         .set({ ...values, status: to, updatedAt: now() })
         .where(and(eq(spotOrders.id, id), eq(spotOrders.status, from)))
@@ -64,8 +68,9 @@ export function createTradingRepository(db: Db, now: () => Date) {
       id: string,
       values: Partial<NewOrderRow>,
       trade: NewTradeRow,
+      executor: Db = db,
     ): Promise<OrderRow | undefined> {
-      return db.transaction(async (tx) => {
+      return executor.transaction(async (tx) => {
         const [row] = await tx
           .update(spotOrders)
           .set({ ...values, status: 'Filled', updatedAt: now() })

@@ -20,6 +20,7 @@ import { buildTransaction, type ChainService } from '../chain/chain.service';
 import type { Db } from '../../db/database';
 import {
   isRelayError,
+  moneyRequestErrorOf,
   landedAnswer,
   pendingAnswer,
   type IdempotentAnswer,
@@ -80,19 +81,7 @@ type WithdrawPayload = z.infer<typeof ZWithdrawPayload>;
 
 /** The relay's refusals and engine refusals of a withdrawal, in futures' words. */
 function futuresErrorOf(error: unknown): unknown {
-  if (isRelayError(error)) {
-    switch (error.code) {
-      case 'RELAY__IDEMPOTENCY_CONFLICT':
-        return new AppError('REQUEST__IDEMPOTENCY_CONFLICT');
-      case 'RELAY__IDEMPOTENCY_IN_PROGRESS':
-        return new AppError('REQUEST__IDEMPOTENCY_IN_PROGRESS');
-      case 'RELAY__RPC_UNAVAILABLE':
-        return new AppError('CHAIN__RPC_UNAVAILABLE');
-      default:
-        return new AppError('CHAIN__TRANSACTION_FAILED');
-    }
-  }
-  return asAppError(error);
+  return isRelayError(error) ? moneyRequestErrorOf(error) : asAppError(error);
 }
 
 /** A deposit ticket remembers its transfer row and amount; the vault credits it when it lands. */

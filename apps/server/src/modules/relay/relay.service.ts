@@ -25,7 +25,7 @@ export type {
   CrashPoint,
 } from './server-tickets';
 export { RelayError, isRelayError, type RelayErrorCode } from './relay-errors';
-export { ZIdempotencyHeadersSchema, landedAnswer, pendingAnswer } from './money-request';
+export { ZIdempotencyHeadersSchema, landedAnswer, moneyRequestErrorOf, pendingAnswer } from './money-request';
 
 export interface RelayDeps {
   repo: RelayRepository;

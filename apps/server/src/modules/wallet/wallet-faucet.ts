@@ -16,7 +16,7 @@ import {
 import { AppError } from '../../lib/app-error';
 import { associatedTokenAddress, buildTransaction, type ChainService } from '../chain/chain.service';
 import {
-  isRelayError,
+  moneyRequestErrorOf,
   landedAnswer,
   pendingAnswer,
   type IdempotentAnswer,
@@ -31,21 +31,6 @@ const USDC_DECIMALS = getTokenDecimals(USDC_MINT);
 
 const ZMintPayload = z.object({ recipient: z.string(), amount: z.string().regex(/^\d+$/) });
 type MintPayload = z.infer<typeof ZMintPayload>;
-
-/** The relay's refusals in the wallet's words. */
-function walletErrorOf(error: unknown): unknown {
-  if (!isRelayError(error)) return error;
-  switch (error.code) {
-    case 'RELAY__IDEMPOTENCY_CONFLICT':
-      return new AppError('REQUEST__IDEMPOTENCY_CONFLICT');
-    case 'RELAY__IDEMPOTENCY_IN_PROGRESS':
-      return new AppError('REQUEST__IDEMPOTENCY_IN_PROGRESS');
-    case 'RELAY__RPC_UNAVAILABLE':
-      return new AppError('CHAIN__RPC_UNAVAILABLE');
-    default:
-      return new AppError('CHAIN__TRANSACTION_FAILED');
-  }
-}
 
 export interface WalletFaucetDeps {
   chain: ChainService;
@@ -180,7 +165,7 @@ export function createWalletFaucet(deps: WalletFaucetDeps) {
           };
           return landedAnswer(result);
         },
-        walletErrorOf,
+        moneyRequestErrorOf,
       );
     },
   };

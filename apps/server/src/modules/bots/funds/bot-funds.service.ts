@@ -1,27 +1,11 @@
 import type { KeyPairSigner } from '@solana/kit';
 import { WRAPPED_SOL_MINT, type TBotBalance, type TDelegation } from '@solterm/contracts';
-import { AppError } from '../../../lib/app-error';
 import type { ChainService } from '../../chain/chain.service';
-import { isRelayError, type IdempotentAnswer, type Relay } from '../../relay/relay.service';
+import { moneyRequestErrorOf, type IdempotentAnswer, type Relay } from '../../relay/relay.service';
 import { payoutWalletOf, type WalletOwner, type WithdrawalLock } from '../../wallet/wallet.service';
 import type { BotFundsRepository } from './bot-funds.repository';
 import { createBotWallet } from './bot-wallet';
 import { createDelegations } from './delegations';
-
-/** The relay's refusals in bot funds' words. */
-function botFundsErrorOf(error: unknown): unknown {
-  if (!isRelayError(error)) return error;
-  switch (error.code) {
-    case 'RELAY__IDEMPOTENCY_CONFLICT':
-      return new AppError('REQUEST__IDEMPOTENCY_CONFLICT');
-    case 'RELAY__IDEMPOTENCY_IN_PROGRESS':
-      return new AppError('REQUEST__IDEMPOTENCY_IN_PROGRESS');
-    case 'RELAY__RPC_UNAVAILABLE':
-      return new AppError('CHAIN__RPC_UNAVAILABLE');
-    default:
-      return new AppError('CHAIN__TRANSACTION_FAILED');
-  }
-}
 
 /** A user's bot funds (part 2 §7 "Bot funds and delegation"): the key, its balance, withdrawals, delegations. */
 export function createBotFundsService(deps: {
@@ -66,7 +50,7 @@ export function createBotFundsService(deps: {
           tokenMint === undefined || tokenMint === WRAPPED_SOL_MINT
             ? wallet.withdraw(payee, amount)
             : wallet.withdrawToken(payee, tokenMint, amount),
-        botFundsErrorOf,
+        moneyRequestErrorOf,
       );
     },
     createDelegation: (owner: WalletOwner, lamports: bigint): Promise<TDelegation> =>

@@ -1,6 +1,8 @@
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { App } from '../../src/app';
+import type { EvmTestWallet } from './evm-test-wallet';
 import { call, type AuthData } from './test-app';
+
+export { createEvmWallet, type EvmTestWallet } from './evm-test-wallet';
 
 export {
   createSolanaWallet,
@@ -15,16 +17,6 @@ import {
   type SolanaSigningWallet,
   type SolanaTestWallet,
 } from './solana-test-wallet';
-
-export interface EvmTestWallet {
-  address: `0x${string}`;
-  sign(message: string): Promise<string>;
-}
-
-export function createEvmWallet(): EvmTestWallet {
-  const account = privateKeyToAccount(generatePrivateKey());
-  return { address: account.address, sign: (message) => account.signMessage({ message }) };
-}
 
 export interface Challenge {
   message: string;

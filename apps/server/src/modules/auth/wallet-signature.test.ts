@@ -1,8 +1,8 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { getBase58Decoder } from '@solana/kit';
 import fc from 'fast-check';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
+import { createEvmWallet, toChecksumAddress } from '../../../test/helpers/evm-test-wallet';
 import {
   decodeBase58,
   isEvmAddress,
@@ -136,30 +136,68 @@ describe('verifySolanaSignature', () => {
   });
 });
 
+// Signatures recorded from viem's `signMessage` (the reference implementation MetaMask-compatible
+// wallets follow) with Hardhat's well-known first account, so the verifier is checked against bytes
+// it did not produce itself.
+const RECORDED_EVM = {
+  address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  signatures: [
+    [
+      'localhost wants you to sign in with your Ethereum account:\nNonce: 0123456789abcdef',
+      '0xba5a53c14051152fb3f6b472c490f239b7eeefc366fb88ebd8c7afa10abdc1bd28bb73a4172bf161d46fd192f39b590b17e93aee79cdbe6f35b93b4e9e1c797b1b',
+    ],
+    [
+      'héllo — ✓',
+      '0xff71f221ee6f2240f7a7d403aa44cce4c4650d3425cf8106cc6375c224a399047f7e7689270da945491a3f89d1c9d066eaecca7dc7f30083d347fbbfb1cc3a341c',
+    ],
+    [
+      '',
+      '0xc1977b761f1dd36c29795783460d241885c8e7f9d962dbe7bba2753fd94e89b444a1cd9ed855dd09afa3b73f7c2bd097ec9abc2d2775d737505a02d3f0cafa591b',
+    ],
+  ],
+} as const;
+
 describe('verifyEvmSignature', () => {
-  const account = privateKeyToAccount(generatePrivateKey());
+  const account = createEvmWallet();
   const message = 'localhost wants you to sign in with your Ethereum account:';
 
+  it.each(RECORDED_EVM.signatures)(
+    'accepts a recorded personal_sign signature of %j',
+    async (text, signature) => {
+      expect(await verifyEvmSignature(RECORDED_EVM.address, text, signature)).toBe(true);
+      expect(await verifyEvmSignature(RECORDED_EVM.address, `${text}.`, signature)).toBe(false);
+    },
+  );
+
+  it('accepts v as 0/1 as well as 27/28', async () => {
+    const [text, signature] = RECORDED_EVM.signatures[0];
+    const v = parseInt(signature.slice(-2), 16);
+
+    const zeroBased = `${signature.slice(0, -2)}${(v - 27).toString(16).padStart(2, '0')}`;
+
+    expect(await verifyEvmSignature(RECORDED_EVM.address, text, zeroBased)).toBe(true);
+    expect(await verifyEvmSignature(RECORDED_EVM.address, text, `${signature.slice(0, -2)}1d`)).toBe(false);
+  });
+
+  it('derives the EIP-55 address of the recorded key', () => {
+    const hardhatKey = Buffer.from('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80', 'hex');
+
+    expect(createEvmWallet(new Uint8Array(hardhatKey)).address).toBe(RECORDED_EVM.address);
+    expect(toChecksumAddress(RECORDED_EVM.address.toLowerCase())).toBe(RECORDED_EVM.address);
+  });
+
   it('accepts an EIP-191 signature by the address, in either case', async () => {
-    const signature = await account.signMessage({ message });
+    const signature = await account.sign(message);
 
     expect(await verifyEvmSignature(account.address, message, signature)).toBe(true);
     expect(await verifyEvmSignature(account.address.toLowerCase(), message, signature)).toBe(true);
   });
 
   it('refuses a signature by another account or of another message', async () => {
-    const other = privateKeyToAccount(generatePrivateKey());
+    const other = createEvmWallet();
 
-    expect(await verifyEvmSignature(account.address, message, await other.signMessage({ message }))).toBe(
-      false,
-    );
-    expect(
-      await verifyEvmSignature(
-        account.address,
-        message,
-        await account.signMessage({ message: `${message}!` }),
-      ),
-    ).toBe(false);
+    expect(await verifyEvmSignature(account.address, message, await other.sign(message))).toBe(false);
+    expect(await verifyEvmSignature(account.address, message, await account.sign(`${message}!`))).toBe(false);
   });
 
   it.each([
@@ -168,11 +206,12 @@ describe('verifyEvmSignature', () => {
     ['too short', `0x${'ab'.repeat(64)}`],
     ['not hex', `0x${'zz'.repeat(65)}`],
     ['all zero', `0x${'00'.repeat(65)}`],
+    ['r and s of all ones', `0x${'ff'.repeat(64)}1b`],
   ])('returns false, never throws, for a malformed signature (%s)', async (_name, signature) => {
     expect(await verifyEvmSignature(account.address, message, signature)).toBe(false);
   });
 
   it('returns false for a malformed address', async () => {
-    expect(await verifyEvmSignature('0x1234', message, await account.signMessage({ message }))).toBe(false);
+    expect(await verifyEvmSignature('0x1234', message, await account.sign(message))).toBe(false);
   });
 });

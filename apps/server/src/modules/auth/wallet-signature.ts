@@ -1,6 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { getBase58Encoder } from '@solana/kit';
-import { verifyMessage } from 'viem';
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -51,19 +52,42 @@ export function verifySolanaSignature(address: string, message: string, signatur
   }
 }
 
-/** Verifies an EIP-191 `personal_sign` signature by an Ethereum address. Never throws. */
+/** The EIP-191 `personal_sign` digest: keccak256("\x19Ethereum Signed Message:\n" + byte length + message). */
+export function personalSignDigest(message: string): Uint8Array {
+  const body = new TextEncoder().encode(message);
+  const prefix = new TextEncoder().encode(`\x19Ethereum Signed Message:\n${body.length}`);
+  const bytes = new Uint8Array(prefix.length + body.length);
+  bytes.set(prefix);
+  bytes.set(body, prefix.length);
+  return keccak_256(bytes);
+}
+
+/** The Ethereum address of an uncompressed or compressed secp256k1 public key, lower-case hex. */
+export function evmAddressOf(publicKey: Uint8Array): string {
+  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
+  return `0x${Buffer.from(keccak_256(uncompressed.subarray(1)).subarray(-20)).toString('hex')}`;
+}
+
+/** Verifies an EIP-191 `personal_sign` signature (r ‖ s ‖ v, v 27/28 or 0/1) by an Ethereum address. Never throws. */
 export async function verifyEvmSignature(
   address: string,
   message: string,
   signature: string,
 ): Promise<boolean> {
   if (!EVM_ADDRESS.test(address) || !EVM_SIGNATURE.test(signature)) return false;
+  const bytes = Buffer.from(signature.slice(2), 'hex');
+  const v = bytes[64]!;
+  const recovery = v >= 27 ? v - 27 : v;
+  if (recovery !== 0 && recovery !== 1) return false;
   try {
-    return await verifyMessage({
-      address: address as `0x${string}`,
-      message,
-      signature: signature as `0x${string}`,
+    // noble's "recovered" layout puts the recovery bit first; wallets put v last.
+    const recoverable = new Uint8Array(65);
+    recoverable[0] = recovery;
+    recoverable.set(bytes.subarray(0, 64), 1);
+    const publicKey = secp256k1.recoverPublicKey(recoverable, personalSignDigest(message), {
+      prehash: false,
     });
+    return evmAddressOf(publicKey) === address.toLowerCase();
   } catch {
     return false;
   }

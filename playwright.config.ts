@@ -38,7 +38,7 @@ export default defineConfig({
     { name: 'screenshots', testMatch: /screenshots\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
   ],
   webServer: {
-    command: 'rm -rf .data/e2e && node --import tsx apps/server/src/server.ts',
+    command: 'rm -rf .data/e2e && node --enable-source-maps apps/server/dist/server.mjs',
     url: `http://localhost:${PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

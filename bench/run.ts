@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './lib/harness';
@@ -11,6 +11,11 @@ const files = fs
   .filter((file) => file.endsWith('.bench.ts'))
   .filter((file) => only.length === 0 || only.some((name) => file.startsWith(name)))
   .sort();
+
+// The benchmarks start the server as production runs it: the compiled build (BENCH_SERVER=source runs
+// the TypeScript through tsx instead, to compare).
+if (process.env.BENCH_SERVER !== 'source')
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT });
 
 const lines: string[] = [];
 let failed = false;

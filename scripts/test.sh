@@ -15,7 +15,7 @@ step "format"
 npm run --silent format:check
 step "unit, integration and component tests (vitest)"
 npx vitest run
-step "build the web app"
+step "build the web app and the server"
 npm run --silent build
 step "end-to-end journeys (Playwright + Chromium)"
 bash scripts/ensure-chromium.sh

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The server as the production build compiles it (scripts/build-server.mjs). */
+export const BUILT_SERVER = 'apps/server/dist/server.mjs';
 
 /**
  * Prints the one machine-readable result line of a benchmark:
@@ -49,7 +51,8 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the real server (`apps/server/src/server.ts`) in a child process on a free loopback port,
+ * Starts the real server — the compiled build (`apps/server/dist/server.mjs`, `npm run build`), or its
+ * TypeScript through tsx with BENCH_SERVER=source — in a child process on a free loopback port,
  * with an embedded database in a fresh temporary DATA_DIR, and waits until it answers /api/health.
  * The benchmark client runs in this process, so the two do not share an event loop.
  */
@@ -60,7 +63,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   // BENCH_SERVER_NODE_ARGS: node flags for the server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p` to
   // profile it under a benchmark's load (node refuses --cpu-prof in NODE_OPTIONS).
   const flags = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const args = [...flags, '--import', 'tsx', 'apps/server/src/server.ts'];
+  const entry =
+    process.env.BENCH_SERVER === 'source'
+      ? ['--import', 'tsx', 'apps/server/src/server.ts']
+      : ['--enable-source-maps', BUILT_SERVER];
+  const args = [...flags, ...entry];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
@@ -125,7 +132,7 @@ export async function serverCpuMs(): Promise<{ all: number; main: number } | und
       const candidate = await ticks(`/proc/${entry}/stat`).catch(() => undefined);
       if (candidate?.ppid !== process.pid) continue;
       // (tsx's esbuild service is a child too)
-      if (!(await fs.readFile(`/proc/${entry}/cmdline`, 'utf8')).includes('server.ts')) continue;
+      if (!/server\.(ts|mjs)/.test(await fs.readFile(`/proc/${entry}/cmdline`, 'utf8'))) continue;
       return { all: candidate.ms, main: (await ticks(`/proc/${entry}/task/${entry}/stat`)).ms };
     }
   } catch {

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFastifyTrustProxy, type AppConfig } from './config/env';
@@ -10,11 +9,11 @@ import type { JobScheduler } from './jobs/scheduler';
 import type { ZodApp } from './lib/zod-app';
 import type { LimitKeeper } from './modules/trading/limit-keeper';
 import { registerErrorHandling } from './plugins/error-handler';
+import { SERVER_ROOT } from './lib/server-root';
 import { createServices, type ServiceOptions, type Services } from './services';
 
-const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const VERSION = (
-  JSON.parse(fs.readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as { version: string }
+  JSON.parse(fs.readFileSync(path.join(SERVER_ROOT, 'package.json'), 'utf8')) as { version: string }
 ).version;
 
 export interface BuildOptions {

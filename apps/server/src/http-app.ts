@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
@@ -18,12 +17,12 @@ import { registerBotsRoutes } from './modules/bots/bots.routes';
 import { registerBotFundsRoutes } from './modules/bots/funds/bot-funds.routes';
 import { registerMarketplaceRoutes } from './modules/bots/marketplace/marketplace.routes';
 import { registerFuturesRoutes } from './modules/futures/futures.routes';
+import { SERVER_ROOT } from './lib/server-root';
 import { registerApiDocs } from './plugins/api-docs';
 import { createRequireAuth } from './plugins/authenticate';
 import { registerWebApp } from './plugins/web-app';
 import type { Services } from './services';
 
-const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Largest JSON-RPC request body /rpc accepts (a signed transaction is at most 1232 bytes). */
 const RPC_BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -155,5 +154,5 @@ export async function registerHttpApp(
     orderRateLimit: config.futuresOrderRateLimit,
   });
   await registerClusterRpc(server, services, config);
-  await registerWebApp(server, config.webDistDir ?? path.resolve(SERVER_DIR, '../web/dist'));
+  await registerWebApp(server, config.webDistDir ?? path.resolve(SERVER_ROOT, '../web/dist'));
 }

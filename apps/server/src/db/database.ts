@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { SERVER_ROOT } from '../lib/server-root';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -27,7 +27,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const MIGRATIONS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+const MIGRATIONS_FOLDER = path.join(SERVER_ROOT, 'drizzle');
 // Serialises migrations when several server processes start against one PostgreSQL at once.
 const MIGRATION_LOCK_ID = 727_001;
 

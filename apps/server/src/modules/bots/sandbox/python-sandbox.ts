@@ -1,5 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import type { Socket } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -21,6 +30,8 @@ import { packCandles, stepValues } from './candle-buffer';
 import { createFrameReader, encodeFrame } from './frames';
 
 const HOST_SOURCE = fileURLToPath(new URL('./python-host.ts', import.meta.url));
+/** The host as the production build compiled it (dist/python-host.mjs beside the server bundle). */
+const BUILT_HOST = fileURLToPath(new URL('./python-host.mjs', import.meta.url));
 const PYODIDE_MODULE = createRequire(import.meta.url).resolve('pyodide/pyodide.mjs');
 
 /** Live Python bots a server runs at once (each is a process of ~150 MB). */
@@ -270,9 +281,9 @@ async function loaded(host: Host): Promise<void> {
 }
 
 /**
- * Runs user Python, each run in a process of its own (python-host.ts, bundled once by esbuild into a
- * private temporary directory so the process needs no TypeScript loader and reads nothing of the
- * project): Node's permission model lets it read only that bundle and Pyodide, code generation from
+ * Runs user Python, each run in a process of its own (python-host.ts, compiled by the production
+ * build or bundled once by esbuild, copied into a private temporary directory so the process needs
+ * no TypeScript loader and reads nothing of the project): Node's permission model lets it read only that bundle and Pyodide, code generation from
  * strings is off, and it has no network (a namespace of its own; a host that cannot give one runs
  * no Python: `availability`). The process is hostile by design: it only answers what on_candle
  * returns, over length-prefixed frames on a pipe that the server reads with a bound and a strict
@@ -311,6 +322,12 @@ export function createPythonSandbox(options: {
   }
 
   async function bundleHost(): Promise<string> {
+    bundleDir = mkdtempSync(join(tmpdir(), 'solterm-python-'));
+    const file = join(bundleDir, 'python-host.mjs');
+    if (!options.hostSource && existsSync(BUILT_HOST)) {
+      copyFileSync(BUILT_HOST, file);
+      return file;
+    }
     const output = await build({
       entryPoints: [options.hostSource ?? HOST_SOURCE],
       bundle: true,
@@ -321,8 +338,6 @@ export function createPythonSandbox(options: {
       external: ['pyodide'],
       logLevel: 'silent',
     });
-    bundleDir = mkdtempSync(join(tmpdir(), 'solterm-python-'));
-    const file = join(bundleDir, 'python-host.mjs');
     writeFileSync(file, output.outputFiles[0]!.contents);
     return file;
   }

@@ -4,7 +4,6 @@ import {
   Dec,
   limitFill,
   limitOrderCrosses,
-  orderLifecycle,
   settlementOf,
   settlingState,
   type LimitFill,
@@ -89,19 +88,17 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     // Only the chain's verdict gives the order back: the escrow then still holds its funds.
     const backToPending = async ({ tx, payload }: SettledServerTicket<SettlementPayload>) =>
       changed(
-        await repo.transitionOrder(
-          payload.orderId,
-          settlingState(kind),
-          orderLifecycle.next(settlingState(kind), 'revert'),
-          {
+        await repo.transitionOrder(payload.orderId, 'revert', {
+          from: settlingState(kind),
+          values: {
             settlementTxHash: null,
             settlementValidUntil: null,
             settlementTransaction: null,
             fillMakerAmount: null,
             fillTraderAmount: null,
           },
-          tx,
-        ),
+          executor: tx,
+        }),
       );
     return {
       kind: name,
@@ -142,11 +139,8 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
           lastValidBlockHeight: built.lastValidBlockHeight,
         },
         async record(tx) {
-          const row = await repo.transitionOrder(
-            order.id,
-            'Pending',
-            settlingState(kind),
-            {
+          const row = await repo.transitionOrder(order.id, kind === 'fill' ? 'claimFill' : 'claimCancel', {
+            values: {
               settlementTxHash: built.signature,
               settlementValidUntil: built.lastValidBlockHeight.toString(),
               settlementTransaction: built.wireBase64,
@@ -154,8 +148,8 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
                 ? { fillMakerAmount: fill.toMaker.toString(), fillTraderAmount: fill.toTrader.toString() }
                 : {}),
             },
-            tx,
-          );
+            executor: tx,
+          });
           // Not Pending any more (a concurrent fill or cancel won): roll the ticket back, send nothing.
           if (!row) throw new OrderNotClaimed();
           claimed = true;

@@ -1,5 +1,5 @@
 import type { KeyPairSigner } from '@solana/kit';
-import { Dec, executionReceipt, orderLifecycle, type LimitFill, type Settlement } from '@solterm/engine';
+import { Dec, executionReceipt, type LimitFill, type Settlement } from '@solterm/engine';
 import type { Db } from '../../db/database';
 import { buildTransaction, tokenLegInstructions, type ChainService } from '../chain/chain.service';
 import type { OrderRow, TradingRepository } from './trading.repository';
@@ -154,16 +154,10 @@ export async function recordSettlement(
       tx,
     );
   } else {
-    finished = await deps.repo.transitionOrder(
-      order.id,
-      'Settling:cancel',
-      orderLifecycle.next('Settling:cancel', 'cancel'),
-      {
-        settlementValidUntil: null,
-        settlementTransaction: null,
-      },
-      tx,
-    );
+    finished = await deps.repo.transitionOrder(order.id, 'cancel', {
+      values: { settlementValidUntil: null, settlementTransaction: null },
+      executor: tx,
+    });
   }
   return finished;
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import type { OrderState } from '@solterm/engine';
+import { orderLifecycle, type OrderEvent, type OrderState } from '@solterm/engine';
 import { spotOrders, spotTrades } from './trading.tables';
 
 export type OrderRow = typeof spotOrders.$inferSelect;
@@ -19,6 +19,29 @@ export async function insertLandedOrder(tx: Db, order: NewOrderRow, trade?: NewT
 
 /** The trading module's tables: orders and fills. */
 export function createTradingRepository(db: Db, now: () => Date) {
+  /**
+   * Applies a lifecycle event to an order: the update's WHERE clause names the states the event may
+   * leave (`from` narrows them to one, e.g. the settlement a ticket claimed), so an order that moved
+   * on meanwhile is left alone and undefined comes back. `executor` is a surrounding transaction (a
+   * server ticket's record or settlement).
+   */
+  async function transitionOrder(
+    id: string,
+    event: OrderEvent,
+    options: { from?: OrderState; values?: Partial<NewOrderRow>; executor?: Db } = {},
+  ): Promise<OrderRow | undefined> {
+    const sources = orderLifecycle.sources(event);
+    const from = options.from ?? sources[0]!;
+    const to = orderLifecycle.next(from, event);
+    const leaving = options.from ? [options.from] : [...sources];
+    const [row] = await (options.executor ?? db)
+      .update(spotOrders)
+      .set({ ...options.values, status: to, updatedAt: now() })
+      .where(and(eq(spotOrders.id, id), inArray(spotOrders.status, leaving)))
+      .returning();
+    return row;
+  }
+
   return {
     async findOrder(id: string, executor: Db = db): Promise<OrderRow | undefined> {
       const [row] = await executor.select().from(spotOrders).where(eq(spotOrders.id, id)).limit(1);
@@ -44,26 +67,9 @@ export function createTradingRepository(db: Db, now: () => Date) {
       return db.select().from(spotOrders).where(inArray(spotOrders.status, statuses));
     },
 
-    /**
-     * Moves an order from one status to another; undefined when it was no longer in `from`. `executor`
-     * is a surrounding transaction (a server ticket's record or settlement).
-     */
-    async transitionOrder(
-      id: string,
-      from: OrderState,
-      to: OrderState,
-      values: Partial<NewOrderRow> = {},
-      executor: Db = db,
-    ): Promise<OrderRow | undefined> {
-      const [row] = await executor
-        .update(spotOrders)
-        .set({ ...values, status: to, updatedAt: now() })
-        .where(and(eq(spotOrders.id, id), eq(spotOrders.status, from)))
-        .returning();
-      return row;
-    },
+    transitionOrder,
 
-    /** Marks a settling limit order filled and writes its fill, atomically. */
+    /** Marks a settling limit order filled (the `fill` event) and writes its fill, atomically. */
     async fillOrder(
       id: string,
       values: Partial<NewOrderRow>,
@@ -71,11 +77,7 @@ export function createTradingRepository(db: Db, now: () => Date) {
       executor: Db = db,
     ): Promise<OrderRow | undefined> {
       return executor.transaction(async (tx) => {
-        const [row] = await tx
-          .update(spotOrders)
-          .set({ ...values, status: 'Filled', updatedAt: now() })
-          .where(and(eq(spotOrders.id, id), eq(spotOrders.status, 'Settling:fill')))
-          .returning();
+        const row = await transitionOrder(id, 'fill', { values, executor: tx });
         if (!row) return undefined;
         await tx.insert(spotTrades).values(trade).onConflictDoNothing();
         return row;

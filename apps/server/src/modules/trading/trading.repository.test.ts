@@ -17,7 +17,8 @@ describe('trading repository: order transitions follow the order lifecycle', () 
   beforeAll(async () => {
     database = await openDatabase({ kind: 'pglite' });
     repo = createTradingRepository(database.db, () => new Date());
-    [{ id: userId }] = await database.db.insert(users).values({ username: 'trader' }).returning();
+    const [user] = await database.db.insert(users).values({ username: 'trader' }).returning();
+    userId = user!.id;
   });
   afterAll(() => database.close());
 

@@ -31,12 +31,24 @@ import {
 import { fixed } from '../futures-format';
 import { usePlaceFuturesOrder } from '../use-futures';
 import { LeverageControl } from './leverage-control';
+import { NO_LIQUIDATION_EXPLANATION } from './futures-tables';
 
 const RISK_TONES: Record<string, BadgeTone> = { Low: 'up', Medium: 'info', High: 'warn', Extreme: 'down' };
 
-function Row({ label, value, className }: { label: string; value: string; className?: string }) {
+function Row({
+  label,
+  value,
+  className,
+  hint,
+}: {
+  label: string;
+  value: string;
+  className?: string;
+  /** Why the value is what it is (a tooltip). */
+  hint?: string;
+}) {
   return (
-    <div className="flex items-center justify-between gap-3 text-xs">
+    <div className="flex items-center justify-between gap-3 text-xs" title={hint}>
       <span className="text-faint">{label}</span>
       <span className={cn('num text-fg', className)}>{value}</span>
     </div>
@@ -187,9 +199,14 @@ export function FuturesOrderPanel({
             value={
               preview?.liquidationPrice
                 ? fixed(preview.liquidationPrice, priceDecimals)
-                : initialized
-                  ? '—'
-                  : 'after deposit'
+                : !initialized
+                  ? 'after deposit'
+                  : preview
+                    ? 'None (covered at any price)'
+                    : '—'
+            }
+            hint={
+              initialized && preview && !preview.liquidationPrice ? NO_LIQUIDATION_EXPLANATION : undefined
             }
             className={preview?.liquidationPrice ? 'text-warn' : undefined}
           />

@@ -20,6 +20,7 @@ import { PairHeader } from '../../features/market/components/pair-header';
 import { PriceChart, type ChartPriceLine } from '../../features/market/components/price-chart';
 import { useTradingSelection } from '../../features/market/hooks/use-trading-selection';
 import { useWallet } from '../../features/wallet/wallet-context';
+import { cn } from '../../lib/cn';
 
 /*
  * Layout as /trade: the balance strip on top; one column on phones (chart, order panel, book,
@@ -125,18 +126,25 @@ export default function FuturePage() {
           />
         </div>
       ) : null}
-      <div className="mt-3 grid grid-cols-1 items-start gap-3 xl:grid-cols-[minmax(0,1fr)_320px]">
+      <div
+        className={cn(
+          'mt-3 grid grid-cols-1 items-start gap-3',
+          supported && 'xl:grid-cols-[minmax(0,1fr)_320px]',
+        )}
+      >
         <FuturesTables
           positions={user.positions.data}
           orders={user.orders.data}
           isLoading={user.positions.isPending || user.orders.isPending}
         />
-        <FuturesStatus
-          market={market.data}
-          funding={funding.data}
-          openOrders={user.account.data?.open_orders ?? 0}
-          openPositions={user.account.data?.open_positions ?? 0}
-        />
+        {supported && (
+          <FuturesStatus
+            market={market.data}
+            funding={funding.data}
+            openOrders={user.account.data?.open_orders ?? 0}
+            openPositions={user.account.data?.open_positions ?? 0}
+          />
+        )}
       </div>
       {supported && (
         <div className="mt-3">

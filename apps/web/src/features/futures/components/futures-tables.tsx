@@ -138,6 +138,12 @@ export function FuturesTables({
                         <Badge tone={position.side === 'Long' ? 'up' : 'down'}>
                           {position.side} {position.leverage}x
                         </Badge>
+                        <div
+                          className="num mt-0.5 text-[10px] text-faint"
+                          title={`Initial margin at ${position.leverage}x`}
+                        >
+                          margin {fixed(position.margin, 2)}
+                        </div>
                       </Td>
                       <Td isNumeric>{position.size}</Td>
                       <Td isNumeric>{fixed(position.entry_price, priceDecimals(position.mark_price))}</Td>

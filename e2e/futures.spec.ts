@@ -70,8 +70,69 @@ test('initialize with 100 USDC, open a 10x SOL long, close it with PnL, place an
   await page.screenshot({ path: `${SCREENSHOTS}/future-phone.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  // Close it: realized PnL lands in the collateral.
+  // Leverage is the account's setting for SOL-PERP, changed only by its own step (issue 24).
+  const leverage = panel.getByTestId('leverage-control');
+  await expect(leverage).toHaveAttribute('data-leverage', '10');
+  await leverage.getByRole('button', { name: '1x', exact: true }).click();
+  await leverage.getByRole('button', { name: 'Set SOL-PERP to 1x' }).click();
+  // 2 SOL at 1x needs the whole notional (~300 USDC) from 100 USDC: refused, nothing changes.
+  await expect(leverage.getByText(/cannot be margined at 1x/)).toBeVisible();
+  await expect(row.getByText('Long 10x')).toBeVisible();
+  await leverage.getByRole('button', { name: '20x', exact: true }).click();
+  await leverage.getByRole('button', { name: 'Set SOL-PERP to 20x' }).click();
+  await expect(page.getByText('SOL-PERP leverage set to 20x')).toBeVisible();
+  await expect(row.getByText('Long 20x')).toBeVisible();
+  await expect(leverage).toHaveAttribute('data-leverage', '20');
+  const positionOf = () =>
+    page.evaluate(async () => {
+      const answer = await fetch('/api/futures/positions', {
+        headers: { Authorization: `Bearer ${localStorage.getItem('auth_token')}` },
+      });
+      const [position] = (await answer.json()).data as {
+        leverage: number;
+        margin: string;
+        notional: string;
+      }[];
+      return position!;
+    });
+  const atTwenty = await positionOf();
+  expect(atTwenty.leverage).toBe(20);
+  expect(Number(atTwenty.margin)).toBeCloseTo(Number(atTwenty.notional) / 20, 4);
+  // A new order with 5x picked in the form (not set): it goes at the account's 20x, and the
+  // position's margin stays that of 20x.
+  await leverage.getByRole('button', { name: '5x', exact: true }).click();
+  await expect(panel.getByText('Margin required (20x)')).toBeVisible();
+  await panel.getByRole('radio', { name: 'Limit' }).click();
+  await panel.getByLabel('Amount (SOL)').fill('0.01');
+  await panel.getByLabel('Price (USDC)').fill('10');
+  await panel.getByRole('button', { name: 'Add to Long' }).click();
+  await expect(page.getByText('Long limit order placed at 10.00')).toBeVisible();
+  const after = await positionOf();
+  expect(after.leverage).toBe(20);
+  expect(Number(after.margin)).toBeCloseTo(Number(after.notional) / 20, 4);
+  await expect(row.getByText('Long 20x')).toBeVisible();
+  await leverage.getByRole('button', { name: 'Keep 20x' }).click();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: 'docs/screenshots/future-1280.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalOverflow(page, '/future with a 20x position and an order');
+  await page.screenshot({ path: 'docs/screenshots/future-390.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await positions.getByRole('tab', { name: /Your Futures Orders/ }).click();
+  await positions
+    .getByRole('row')
+    .filter({ hasText: 'Open' })
+    .getByRole('button', { name: 'Cancel' })
+    .click();
+  await expect(positions.getByRole('row').filter({ hasText: 'Cancelled' }).first()).toBeVisible();
+  await positions.getByRole('tab', { name: /Your Positions/ }).click();
+  await panel.getByRole('radio', { name: 'Market' }).click();
+
+  // Close it after a confirm step: realized PnL lands in the collateral.
   await row.getByRole('button', { name: 'Close' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Close SOL-PERP Long' });
+  await expect(confirm.getByText('2.000 SOL')).toBeVisible();
+  await confirm.getByRole('button', { name: 'Close at market' }).click();
   await expect(page.getByText(/Closed SOL-PERP: realized [+−][\d,.]+ USDC/)).toBeVisible({ timeout: 15_000 });
   await expect(positions.getByText('No open positions')).toBeVisible();
 
@@ -93,4 +154,40 @@ test('initialize with 100 USDC, open a 10x SOL long, close it with PnL, place an
   await withdraw.getByLabel('Amount (USDC)').fill('25');
   await withdraw.getByRole('button', { name: 'Withdraw USDC' }).click();
   await expect(page.getByText('Withdrew 25.00 USDC to your wallet')).toBeVisible({ timeout: 20_000 });
+});
+
+test('/future?pair=BONK/USDC says the pair has no perpetual market and offers those that do, without sideways scroll', async ({
+  page,
+}) => {
+  await signInWithLocalWallet(page);
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.goto('/future?pair=BONK/USDC');
+    const notice = page
+      .getByRole('region', { name: 'No perpetual market' })
+      .or(page.getByLabel('No perpetual market'));
+    await expect(notice.getByRole('heading', { name: 'BONK/USDC has no perpetual market' })).toBeVisible();
+    await expect(page.getByText('Please connect your wallet to use futures trading')).toHaveCount(0);
+    await expect(notice.getByRole('link', { name: /SOL-PERP/ })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      viewport.width,
+    );
+    await expectNoHorizontalOverflow(page, `/future?pair=BONK/USDC at ${viewport.width}`);
+    if (viewport.width === 390)
+      await page.screenshot({ path: 'docs/screenshots/future-no-perp-390.png', fullPage: true });
+  }
+  // Its link and the market selector lead to a perp.
+  await page
+    .getByLabel('No perpetual market')
+    .getByRole('link', { name: /SOL-PERP/ })
+    .click();
+  await expect(page.getByText('SOL-PERP · perpetual market available')).toBeVisible();
+  // The chart is the perp's: its oracle feed, with the mark price drawn over it.
+  await expect(page.getByTestId('chart-legend')).toContainText('SOL-PERP oracle', { timeout: 20_000 });
+  await expect(page.getByTestId('price-chart')).toHaveAttribute('data-price-lines', /^Mark \d/);
+  await page.getByLabel('Perpetual market').selectOption('BTC-PERP');
+  await expect(page.getByText('BTC-PERP · perpetual market available')).toBeVisible();
 });

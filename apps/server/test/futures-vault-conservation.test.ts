@@ -38,6 +38,12 @@ const step = fc.oneof(
     leverage: fc.integer({ min: 1, max: 100 }),
   }),
   fc.record({
+    kind: fc.constant('leverage' as const),
+    who: fc.nat(2),
+    market: fc.constantFrom('SOL-PERP', 'BTC-PERP'),
+    leverage: fc.integer({ min: 1, max: 100 }),
+  }),
+  fc.record({
     kind: fc.constant('withdraw' as const),
     who: fc.nat(2),
     usdc: fc.integer({ min: 1, max: 200 }),
@@ -161,6 +167,12 @@ describe('futures vault conservation on the embedded cluster', () => {
               });
               break;
             }
+            case 'leverage':
+              await post('/api/futures/leverage', users[action.who]!, {
+                symbol: action.market,
+                leverage: action.leverage,
+              });
+              break;
             case 'withdraw':
               await post('/api/futures/collateral/withdraw', users[action.who]!, { amount: action.usdc });
               break;

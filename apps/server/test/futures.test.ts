@@ -630,6 +630,9 @@ describe('perpetual futures on the embedded cluster', () => {
     const oracle = Number((await get<TFuturesMarket>('/api/futures/market/SOL-PERP')).body.data.oracle_price);
     const equity = Number((await account(alice)).equity);
     const amount = Number(((equity * 60) / oracle).toFixed(3)); // 60x: the equity covers a 1/60 fall
+    // Leverage is the account's setting (an order never changes it while something is open).
+    const levered = await post('/api/futures/leverage', alice, { symbol: 'SOL-PERP', leverage: 75 });
+    expect(levered.status, JSON.stringify(levered.body)).toBe(200);
     const opened = await post('/api/futures/order', alice, {
       symbol: 'SOL-PERP',
       side: 'Long',
@@ -656,6 +659,105 @@ describe('perpetual futures on the embedded cluster', () => {
     );
     expect(told).toBeDefined();
     publish.mockRestore();
+    await vaultMatchesLedger();
+  });
+
+  it('leverage is the account’s setting per market: an order at another leverage is refused and never re-levers the position; the explicit change is refused when it cannot be margined, and survives a restart', async () => {
+    const carol = await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 1000 });
+    await deposit(carol, '/api/futures/account/initialize', 100);
+    const settingOf = async () =>
+      (await account(carol)).leverage_settings.find((setting) => setting.symbol === 'SOL-PERP')!;
+    expect(await settingOf()).toMatchObject({ leverage: 10, max_leverage: 100, in_use: false });
+    expect(
+      (
+        await call(app, {
+          method: 'POST',
+          url: '/api/futures/leverage',
+          payload: { symbol: 'SOL-PERP', leverage: 5 },
+        })
+      ).status,
+    ).toBe(401);
+    for (const [payload, status, code] of [
+      [{ symbol: 'SOL-PERP', leverage: 0 }, 400, 'VALIDATION__INVALID_INPUT'],
+      [{ symbol: 'SOL-PERP', leverage: 2.5 }, 400, 'VALIDATION__INVALID_INPUT'],
+      [{ symbol: 'JUP-PERP', leverage: 50 }, 400, 'FUTURES__LEVERAGE_INVALID'],
+      [{ symbol: 'BONK/USDC', leverage: 5 }, 404, 'FUTURES__MARKET_UNSUPPORTED'],
+    ] as const) {
+      const answer = await post('/api/futures/leverage', carol, payload);
+      expect([answer.status, answer.body.code], JSON.stringify(payload)).toEqual([status, code]);
+    }
+    const set = await post<{ leverage: number; in_use: boolean }>('/api/futures/leverage', carol, {
+      symbol: 'SOL-PERP',
+      leverage: 20,
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.data).toMatchObject({ leverage: 20, in_use: false });
+    const oracle = Number((await get<TFuturesMarket>('/api/futures/market/SOL-PERP')).body.data.oracle_price);
+    const amount = (150 / oracle).toFixed(3);
+    const opened = await post('/api/futures/order', carol, {
+      symbol: 'SOL-PERP',
+      side: 'Long',
+      order_type: 'Market',
+      amount,
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    const positionOf = async () =>
+      (await get<TFuturesPosition[]>('/api/futures/positions', carol)).body.data[0]!;
+    const before = await positionOf();
+    const accountBefore = await account(carol);
+    expect(before.leverage).toBe(20);
+    // The case: a small limit at 1x must not turn the 20x long into 1x.
+    const limit = {
+      symbol: 'SOL-PERP',
+      side: 'Long',
+      order_type: 'Limit',
+      amount: '0.01',
+      price: (oracle * 0.95).toFixed(2),
+    };
+    const refused = await post('/api/futures/order', carol, { ...limit, leverage: 1 });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('FUTURES__LEVERAGE_MISMATCH');
+    expect(refused.body.error).toContain('leverage is 20x');
+    expect(await positionOf()).toEqual(before);
+    expect((await account(carol)).initial_margin).toBe(accountBefore.initial_margin);
+    // At the setting (or without a leverage) the order adds its own margin only.
+    const rested = await post<{ order: TFuturesOrder }>('/api/futures/order', carol, limit);
+    expect(rested.status, JSON.stringify(rested.body)).toBe(200);
+    expect(rested.body.data.order.leverage).toBe(20);
+    expect((await positionOf()).margin).toBe(before.margin);
+    expect(await settingOf()).toMatchObject({ leverage: 20, in_use: true });
+    // 1x would need the whole notional (~150 USDC) from 100 USDC: refused, nothing changes.
+    const lowered = await post('/api/futures/leverage', carol, { symbol: 'SOL-PERP', leverage: 1 });
+    expect(lowered.status).toBe(409);
+    expect(lowered.body.code).toBe('FUTURES__LEVERAGE_UNDERMARGINED');
+    expect(lowered.body.error).toContain('cannot be margined at 1x');
+    expect((await positionOf()).leverage).toBe(20);
+    // 5x is margined: the position and the open order follow it.
+    const five = await post<{ leverage: number; initial_margin: string }>('/api/futures/leverage', carol, {
+      symbol: 'SOL-PERP',
+      leverage: 5,
+    });
+    expect(five.status, JSON.stringify(five.body)).toBe(200);
+    const after = await positionOf();
+    expect(after.leverage).toBe(5);
+    expect(Number(after.margin)).toBeCloseTo(Number(after.notional) / 5, 5);
+    const orders = (await get<TFuturesOrder[]>('/api/futures/orders', carol)).body.data;
+    expect(orders.find((order) => order.status === 'Open')?.leverage).toBe(5);
+    expect(Number(five.body.data.initial_margin)).toBeCloseTo(
+      Number(after.margin) + (0.01 * Number(limit.price)) / 5,
+      4,
+    );
+    // Another process (or a restart) replays the change from the log.
+    const { ledger } = internals();
+    await ledger.load();
+    const replayed = await ledger.read();
+    const id = [...replayed.accounts.keys()].find(
+      (key) =>
+        replayed.accounts.get(key)!.positions.has('SOL-PERP') &&
+        replayed.leverageOf(replayed.accounts.get(key)!, 'SOL-PERP') === 5,
+    );
+    expect(id).toBeDefined();
+    expect(snapshotOf(replayed)).toEqual(snapshotOf(await venue().ledger.read()));
     await vaultMatchesLedger();
   });
 });

@@ -309,6 +309,16 @@ export const ERRORS = {
     status: 400,
     message: 'Order failed: leverage must be a whole number from 1 to the market’s maximum',
   },
+  FUTURES__LEVERAGE_MISMATCH: {
+    status: 400,
+    message:
+      'Order failed: an order cannot change your leverage while you have a position or open orders in this market; change it with the leverage setting',
+  },
+  FUTURES__LEVERAGE_UNDERMARGINED: {
+    status: 409,
+    message:
+      'Your position and open orders in this market cannot be margined at that leverage: free collateral would go negative',
+  },
   FUTURES__INSUFFICIENT_MARGIN: {
     status: 400,
     message: 'Order failed: insufficient collateral for this order at this leverage',

@@ -54,6 +54,30 @@ const ZRecordedDecimal = z.union([
   z.string().regex(FUTURES_DECIMAL_PATTERN, { message: 'Amount/Price invalid' }),
 ]);
 
+const LEVERAGE_MESSAGE = `Leverage must be a whole number from ${LEVERAGE_MIN} to ${LEVERAGE_MAX}`;
+const ZLeverage = z
+  .number({ message: LEVERAGE_MESSAGE })
+  .int({ message: LEVERAGE_MESSAGE })
+  .min(LEVERAGE_MIN, { message: LEVERAGE_MESSAGE })
+  .max(LEVERAGE_MAX, { message: LEVERAGE_MESSAGE });
+
+/** POST /futures/leverage: the account's leverage in one market (1 to the market's maximum). */
+export const ZFuturesLeverageRequestSchema = z.object({
+  symbol: z.string({ message: 'symbol is required' }).trim().min(1).max(32),
+  leverage: ZLeverage,
+});
+export type TFuturesLeverageRequest = z.infer<typeof ZFuturesLeverageRequestSchema>;
+
+/** The account's leverage setting in a market. */
+export const ZFuturesLeverageSettingSchema = z.object({
+  symbol: z.string(),
+  leverage: z.number().int(),
+  max_leverage: z.number().int(),
+  /** A position or open orders are margined at it (an order cannot change it then). */
+  in_use: z.boolean(),
+});
+export type TFuturesLeverageSetting = z.infer<typeof ZFuturesLeverageSettingSchema>;
+
 /** POST /futures/order. `amount` is in the base token (SOL for SOL-PERP). */
 export const ZFuturesOrderRequestSchema = z.object({
   symbol: z.string({ message: 'symbol is required' }).trim().min(1).max(32),
@@ -64,13 +88,12 @@ export const ZFuturesOrderRequestSchema = z.object({
   amount: ZAmountInput,
   /** A limit order's price (USDC). */
   price: ZAmountInput.optional(),
-  leverage: z
-    .number({ message: `Leverage must be a whole number from ${LEVERAGE_MIN} to ${LEVERAGE_MAX}` })
-    .int({ message: `Leverage must be a whole number from ${LEVERAGE_MIN} to ${LEVERAGE_MAX}` })
-    .min(LEVERAGE_MIN, { message: `Leverage must be a whole number from ${LEVERAGE_MIN} to ${LEVERAGE_MAX}` })
-    .max(LEVERAGE_MAX, {
-      message: `Leverage must be a whole number from ${LEVERAGE_MIN} to ${LEVERAGE_MAX}`,
-    }),
+  /**
+   * Optional: the account's leverage setting for the market is used. A different value is refused
+   * while the market has a position or open orders (change it with POST /futures/leverage); with
+   * nothing open there, it becomes the setting.
+   */
+  leverage: ZLeverage.optional(),
   reduce_only: z.boolean().default(false),
   post_only: z.boolean().default(false),
   /** Immediate or cancel: what does not fill at once is dropped. */
@@ -185,6 +208,8 @@ export const ZFuturesAccountSchema = z.object({
   leverage: ZDecimalString,
   open_orders: z.number().int(),
   open_positions: z.number().int(),
+  /** The leverage setting of every market (the default until set). */
+  leverage_settings: z.array(ZFuturesLeverageSettingSchema),
   /** Deposits and withdrawals in flight. */
   pending_transfers: z.array(
     z.object({
@@ -251,6 +276,13 @@ export const ZFuturesTradeSchema = z.object({
   created_at: z.string(),
 });
 export type TFuturesTrade = z.infer<typeof ZFuturesTradeSchema>;
+
+/** What POST /futures/leverage answers: the new setting and the account's margins after it. */
+export const ZFuturesLeverageResultSchema = ZFuturesLeverageSettingSchema.extend({
+  initial_margin: ZDecimalString,
+  free_collateral: ZDecimalString,
+});
+export type TFuturesLeverageResult = z.infer<typeof ZFuturesLeverageResultSchema>;
 
 /** What POST /futures/order answers: the order and its fills so far. */
 export const ZFuturesOrderResultSchema = z.object({

@@ -13,7 +13,8 @@ export interface RestingOrder {
   /** Lots still open. */
   remaining: bigint;
   readonly reduceOnly: boolean;
-  readonly leverage: number;
+  /** The owner's leverage in the market (changes with its setting: the order's margin follows). */
+  leverage: number;
   /** Client time of placement (ms since epoch). */
   readonly createdAt: number;
 }

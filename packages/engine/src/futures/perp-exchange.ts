@@ -38,6 +38,8 @@ export type PerpErrorCode =
   | 'PRICE_INVALID'
   | 'PRICE_OUT_OF_BAND'
   | 'LEVERAGE_INVALID'
+  | 'LEVERAGE_MISMATCH'
+  | 'LEVERAGE_UNDERMARGINED'
   | 'INSUFFICIENT_MARGIN'
   | 'POST_ONLY_WOULD_CROSS'
   | 'REDUCE_ONLY_NO_POSITION'
@@ -72,7 +74,11 @@ export interface PerpAccount {
   /** Settled USDC base units: deposits, realized PnL, funding and fees. */
   collateral: bigint;
   readonly positions: Map<string, PerpPosition>;
-  /** The leverage each market was last traded at (initial margin of its position and orders). */
+  /**
+   * The account's leverage setting per market (initial margin of its position and orders there);
+   * a market without one is at {@link PERP_DEFAULT_LEVERAGE}. Only {@link PerpExchange.setLeverage}
+   * changes it while the market has a position or open orders.
+   */
   readonly leverage: Map<string, number>;
   readonly orders: Set<number>;
   /** Initial margin held by the open orders that add exposure (kept as they fill and cancel). */
@@ -108,7 +114,12 @@ export interface PlaceOrderInput {
   size: bigint;
   /** A limit order's price (USDC base units per token, a multiple of the tick). */
   price?: bigint;
-  leverage: number;
+  /**
+   * The leverage the trader expects. It must equal the account's setting for the market while the
+   * account has a position or open orders there (LEVERAGE_MISMATCH otherwise); with nothing open it
+   * becomes the setting, once the order is accepted. Absent: the setting.
+   */
+  leverage?: number;
   reduceOnly?: boolean;
   postOnly?: boolean;
   /** Immediate or cancel: what does not fill at once is dropped. */
@@ -234,13 +245,28 @@ export class PerpExchange {
     return total;
   }
 
+  /** The account's leverage setting in a market (the default until it sets one). */
+  leverageOf(account: PerpAccount, symbol: string): number {
+    const set = account.leverage.get(symbol);
+    if (set !== undefined) return set;
+    const max = this.markets.get(symbol)?.spec.maxLeverage ?? PERP_DEFAULT_LEVERAGE;
+    return max < PERP_DEFAULT_LEVERAGE ? max : PERP_DEFAULT_LEVERAGE;
+  }
+
+  /** Whether the account holds a position or open orders in the market (its leverage is then in use). */
+  hasExposureIn(account: PerpAccount, symbol: string): boolean {
+    if (account.positions.has(symbol)) return true;
+    for (const id of account.orders) if (this.orderMarkets.get(id) === symbol) return true;
+    return false;
+  }
+
   /** Initial margin of the positions (at the oracle) and of the open orders that add exposure. */
   initialRequirementOf(
     account: PerpAccount,
     leverageOverride?: { market: string; leverage: number },
   ): bigint {
     const leverageOf = (symbol: string) =>
-      leverageOverride?.market === symbol ? leverageOverride.leverage : (account.leverage.get(symbol) ?? 1);
+      leverageOverride?.market === symbol ? leverageOverride.leverage : this.leverageOf(account, symbol);
     let total = 0n;
     for (const [symbol, position] of account.positions) {
       const { spec, oracle } = this.markets.get(symbol)!;
@@ -337,17 +363,55 @@ export class PerpExchange {
     this.insurance += amount;
   }
 
+  /**
+   * Sets the account's leverage in a market, as Hyperliquid's updateLeverage: its position and its
+   * open orders there are margined at the new leverage from now on. Refused (LEVERAGE_UNDERMARGINED)
+   * when the account's equity would not cover the initial margin that needs.
+   */
+  setLeverage(accountId: string, symbol: string, leverage: number): void {
+    const { spec } = this.market(symbol);
+    const account = this.account(accountId);
+    checkLeverage(leverage, spec.maxLeverage);
+    const orders = [...account.orders]
+      .map((id) => this.findOrder(id)!)
+      .filter((order) => order.market === symbol);
+    let orderMargin = account.orderMargin;
+    for (const order of orders) {
+      orderMargin += this.orderMarginOf({ ...order, leverage }) - this.orderMarginOf(order);
+    }
+    const required =
+      this.initialRequirementOf(account, { market: symbol, leverage }) - account.orderMargin + orderMargin;
+    if (leverage < this.leverageOf(account, symbol) && required > this.equityOf(account)) {
+      throw new PerpError(
+        'LEVERAGE_UNDERMARGINED',
+        `Your ${symbol} position and open orders cannot be margined at ${leverage}x: free collateral would go negative`,
+      );
+    }
+    for (const order of orders) order.leverage = leverage;
+    account.orderMargin = orderMargin;
+    account.leverage.set(symbol, leverage);
+  }
+
+  /**
+   * Sets the leverage without the margin check: how commands logged before leverage was an account
+   * setting (each order carried its own) replay, and how the venue's maker quotes.
+   */
+  forceLeverage(accountId: string, symbol: string, leverage: number): void {
+    const account = this.accounts.get(accountId);
+    const market = this.markets.get(symbol);
+    if (!account || !market || !Number.isInteger(leverage) || leverage < 1) return;
+    if (leverage > market.spec.maxLeverage) return;
+    account.leverage.set(symbol, leverage);
+  }
+
   placeOrder(input: PlaceOrderInput): PlaceOrderResult {
     const market = this.market(input.market);
     const { spec, book } = market;
     const account = this.account(input.account);
     if (market.oracle <= 0n) throw new PerpError('MARKET_NO_PRICE', 'Unable to get market price');
-    if (!Number.isInteger(input.leverage) || input.leverage < 1 || input.leverage > spec.maxLeverage) {
-      throw new PerpError(
-        'LEVERAGE_INVALID',
-        `Leverage must be a whole number from 1 to ${spec.maxLeverage}`,
-      );
-    }
+    const current = this.leverageOf(account, input.market);
+    const leverage = input.leverage ?? current;
+    checkLeverage(leverage, spec.maxLeverage);
     if (input.size <= 0n) throw new PerpError('SIZE_INVALID', 'Amount/Price invalid');
     const position = account.positions.get(input.market);
     const direction = input.side === 'buy' ? 1n : -1n;
@@ -372,9 +436,15 @@ export class PerpExchange {
     const sweep = input.type === 'market' ? book.sweepPrice(opposite, size, limit) : limit;
     if (sweep === undefined)
       throw new PerpError('NO_LIQUIDITY', 'No liquidity within 8% of the oracle price');
-    if (!input.reduceOnly) this.checkMargin(account, input, size, sweep);
+    if (leverage !== current && this.hasExposureIn(account, input.market)) {
+      throw new PerpError(
+        'LEVERAGE_MISMATCH',
+        `Your ${input.market} leverage is ${current}x: an order cannot change it while you have a position or open orders there; change it with the leverage setting`,
+      );
+    }
+    if (!input.reduceOnly) this.checkMargin(account, { ...input, leverage }, size, sweep);
 
-    account.leverage.set(input.market, input.leverage);
+    account.leverage.set(input.market, leverage);
     const orderId = this.nextOrderId++;
     const fills: PerpFill[] = [];
     const cancelled: number[] = [];
@@ -411,7 +481,7 @@ export class PerpExchange {
         size,
         remaining,
         reduceOnly: input.reduceOnly ?? false,
-        leverage: input.leverage,
+        leverage,
         createdAt: input.at,
       });
       resting = remaining;
@@ -675,7 +745,12 @@ export class PerpExchange {
    * fee come out of the equity first. Refused rather than trimmed: the trader gets the order asked
    * for or a reason, never a silently smaller one.
    */
-  private checkMargin(account: PerpAccount, input: PlaceOrderInput, size: bigint, worst: bigint): void {
+  private checkMargin(
+    account: PerpAccount,
+    input: PlaceOrderInput & { leverage: number },
+    size: bigint,
+    worst: bigint,
+  ): void {
     const { spec, oracle, scale } = this.markets.get(input.market)!;
     const position = account.positions.get(input.market);
     const direction = input.side === 'buy' ? 1n : -1n;
@@ -929,6 +1004,15 @@ export class PerpExchange {
 /** {@link maintenanceMargin} of `lots` at the oracle, without recomputing the market's scale. */
 function maintenanceAt(market: MarketState, lots: bigint): bigint {
   return ceilDiv((abs(lots) * market.oracle) / market.scale, 2n * BigInt(market.spec.maxLeverage));
+}
+
+/** The leverage of a market the account has not set one for (capped at the market's maximum). */
+export const PERP_DEFAULT_LEVERAGE = 10;
+
+function checkLeverage(leverage: number, max: number): void {
+  if (!Number.isInteger(leverage) || leverage < 1 || leverage > max) {
+    throw new PerpError('LEVERAGE_INVALID', `Leverage must be a whole number from 1 to ${max}`);
+  }
 }
 
 const PRICE_BAND_MESSAGE = `A limit price may be at most ${Number(PERP_PRICE_BAND_BPS) / 100}% above the oracle price to buy, or below it to sell`;

@@ -17,7 +17,7 @@ export function positionsOf(exchange: PerpExchange, userId: string): TFuturesPos
     const market = findPerpMarket(symbol)!;
     const { oracle } = exchange.market(symbol);
     const notional = notionalOf(position.size, oracle, market.sizeDecimals);
-    const leverage = account.leverage.get(symbol) ?? 1;
+    const leverage = exchange.leverageOf(account, symbol);
     const margin = initialMargin(notional, leverage);
     const unrealized = position.quote + (position.size * oracle) / 10n ** BigInt(market.sizeDecimals);
     const entry = new Dec((-position.quote).toString())

@@ -173,6 +173,22 @@ export function createFuturesRepository(db: Db, now: () => Date) {
         case 'cancel':
           await markCancelled(tx, applied.effect.orderIds, effect);
           break;
+        case 'leverage': {
+          const { account, market, leverage } = applied.effect;
+          // The open orders of the market are margined at the new leverage from now on.
+          await tx
+            .update(perpOrders)
+            .set({ leverage, updatedAt: now() })
+            .where(
+              and(
+                eq(perpOrders.userId, account),
+                eq(perpOrders.symbol, market),
+                inArray(perpOrders.status, ['Open', 'PartiallyFilled']),
+              ),
+            );
+          if (isUserAccount(account)) effect.users.add(account);
+          break;
+        }
         case 'liquidate': {
           const { result } = applied.effect;
           await markCancelled(tx, result.cancelled, effect);

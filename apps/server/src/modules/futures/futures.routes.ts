@@ -6,6 +6,8 @@ import {
   ZFuturesClosePositionResultSchema,
   ZFuturesCollateralRequestSchema,
   ZFuturesDepositSchema,
+  ZFuturesLeverageRequestSchema,
+  ZFuturesLeverageResultSchema,
   ZFuturesFundingSchema,
   ZFuturesMarketSchema,
   ZFuturesOpenInterestSchema,
@@ -229,11 +231,25 @@ export function registerFuturesRoutes(
       tags,
       security,
       summary:
-        'Places a market or limit order (amount in the base token, leverage 1 to the market’s maximum)',
+        'Places a market or limit order (amount in the base token) at your leverage setting for the market',
       body: ZFuturesOrderRequestSchema,
       response: { 200: success(ZFuturesOrderResultSchema) },
     },
     handler: async (request) => ok(await trading().placeOrder(authOf(request).user, request.body)),
+  });
+  app.post('/api/futures/leverage', {
+    preHandler: requireAuth,
+    config: orders,
+    schema: {
+      tags,
+      security,
+      summary: 'Sets your leverage in one market (1 to its maximum); orders never change it',
+      description:
+        'The position and open orders of the market are margined at the new leverage. Refused (409) when they could not be: free collateral would go negative. An order whose leverage differs from this setting is refused while the market has a position or open orders.',
+      body: ZFuturesLeverageRequestSchema,
+      response: { 200: success(ZFuturesLeverageResultSchema) },
+    },
+    handler: async (request) => ok(await trading().setLeverage(authOf(request).user, request.body)),
   });
   app.post('/api/futures/orders/:id/cancel', {
     preHandler: requireAuth,

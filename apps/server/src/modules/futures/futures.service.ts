@@ -7,13 +7,21 @@ import {
   type TFuturesAccount,
   type TFuturesCollateralRequest,
   type TFuturesDeposit,
+  type TFuturesLeverageRequest,
   type TFuturesOrder,
   type TFuturesOrderRequest,
   type TFuturesPosition,
   type TFuturesTrade,
   type ErrorCode,
 } from '@solterm/contracts';
-import { Dec, lotsOf, notionalOf, PerpError, type PerpErrorCode } from '@solterm/engine';
+import {
+  Dec,
+  lotsOf,
+  notionalOf,
+  PERP_DEFAULT_LEVERAGE,
+  PerpError,
+  type PerpErrorCode,
+} from '@solterm/engine';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { buildTransaction, type ChainService } from '../chain/chain.service';
@@ -40,6 +48,7 @@ import type { Applied, PerpLedger } from './perp-ledger';
 import { findPerpMarket, type PerpMarket } from './perp-markets';
 import { createPerpWire } from './perp-wire';
 import { fillToWire, orderToWire, positionsOf, tradeToWire } from './futures-wire';
+import { createLeverageAction, leverageSettingsOf } from './futures-leverage';
 import type { PerpVault } from './perp-vault';
 
 const USDC_UNITS = 1_000_000n;
@@ -54,6 +63,8 @@ const PERP_ERRORS: Record<PerpErrorCode, ErrorCode> = {
   PRICE_INVALID: 'FUTURES__AMOUNT_OR_PRICE_INVALID',
   PRICE_OUT_OF_BAND: 'FUTURES__PRICE_OUT_OF_BAND',
   LEVERAGE_INVALID: 'FUTURES__LEVERAGE_INVALID',
+  LEVERAGE_MISMATCH: 'FUTURES__LEVERAGE_MISMATCH',
+  LEVERAGE_UNDERMARGINED: 'FUTURES__LEVERAGE_UNDERMARGINED',
   INSUFFICIENT_MARGIN: 'FUTURES__INSUFFICIENT_MARGIN',
   POST_ONLY_WOULD_CROSS: 'FUTURES__POST_ONLY_WOULD_CROSS',
   REDUCE_ONLY_NO_POSITION: 'FUTURES__REDUCE_ONLY_NO_POSITION',
@@ -64,8 +75,17 @@ const PERP_ERRORS: Record<PerpErrorCode, ErrorCode> = {
   ACCOUNT_UNKNOWN: 'FUTURES__NOT_INITIALIZED',
 };
 
+/** Refusals whose engine message names the account's figures (its leverage, the market). */
+const SPECIFIC: ReadonlySet<PerpErrorCode> = new Set(['LEVERAGE_MISMATCH', 'LEVERAGE_UNDERMARGINED']);
+
 function asAppError(error: unknown): unknown {
-  return error instanceof PerpError ? new AppError(PERP_ERRORS[error.code]) : error;
+  if (!(error instanceof PerpError)) return error;
+  const code = PERP_ERRORS[error.code];
+  if (!SPECIFIC.has(error.code)) return new AppError(code);
+  return new AppError(
+    code,
+    code === 'FUTURES__LEVERAGE_MISMATCH' ? `Order failed: ${error.message}` : error.message,
+  );
 }
 
 /** A number the user typed: a plain decimal (no sign, exponent, hex or spaces) above 0, or the given refusal. */
@@ -224,6 +244,7 @@ export function createFuturesService(deps: FuturesServiceDeps) {
     onExpired: ({ tx, ticket, payload }) => creditBack(tx, ticket.userId!, payload),
   };
   deps.relay.server.registerKind(withdrawKind);
+  const setLeverage = createLeverageAction({ run, read: () => ledger.read(), wire, now: deps.now });
 
   return {
     wire,
@@ -261,6 +282,7 @@ export function createFuturesService(deps: FuturesServiceDeps) {
           leverage: '0.00',
           open_orders: 0,
           open_positions: 0,
+          leverage_settings: leverageSettingsOf(exchange, undefined),
         };
       }
       const equity = exchange.equityOf(account);
@@ -281,6 +303,7 @@ export function createFuturesService(deps: FuturesServiceDeps) {
         leverage: equity > 0n ? new Dec(notional.toString()).div(equity.toString()).toFixed(2) : '0.00',
         open_orders: account.orders.size,
         open_positions: account.positions.size,
+        leverage_settings: leverageSettingsOf(exchange, account),
       };
     },
 
@@ -373,7 +396,8 @@ export function createFuturesService(deps: FuturesServiceDeps) {
       const limit = request.order_type === 'Limit';
       if (limit && request.price === undefined) throw new AppError('FUTURES__AMOUNT_AND_PRICE_REQUIRED');
       const price = limit ? positiveDecimal(request.price, 'FUTURES__AMOUNT_OR_PRICE_INVALID') : undefined;
-      if (request.leverage > market.maxLeverage) throw new AppError('FUTURES__LEVERAGE_INVALID');
+      if (request.leverage !== undefined && request.leverage > market.maxLeverage)
+        throw new AppError('FUTURES__LEVERAGE_INVALID');
       const size = lotsOf(amount, market.sizeDecimals);
       if (size < market.minSize && !request.reduce_only) throw new AppError('FUTURES__BELOW_MIN_ORDER_SIZE');
       // A limit price off the tick is rounded in the trader's favour (a buy down, a sell up).
@@ -381,16 +405,20 @@ export function createFuturesService(deps: FuturesServiceDeps) {
       const units = price ? wire.priceToTick(price, market, side === 'buy' ? 'down' : 'up') : undefined;
       if (units !== undefined && units <= 0n) throw new AppError('FUTURES__AMOUNT_OR_PRICE_INVALID');
       await deps.syncMarket?.(market.symbol);
-      // No account: the engine refuses with ACCOUNT_UNKNOWN (FUTURES__NOT_INITIALIZED).
+      // No account: the engine refuses with ACCOUNT_UNKNOWN (FUTURES__NOT_INITIALIZED). Without a
+      // leverage the order is at the account's setting (recorded on the order row).
+      const venue = await ledger.read();
+      const held = venue.accounts.get(owner.id);
       const { applied, effect } = await run({
         k: 'order',
+        v: 2,
         account: owner.id,
         market: market.symbol,
         side,
         type: limit ? 'limit' : 'market',
         size: size.toString(),
         price: units?.toString(),
-        leverage: request.leverage,
+        leverage: request.leverage ?? (held ? venue.leverageOf(held, market.symbol) : PERP_DEFAULT_LEVERAGE),
         reduceOnly: request.reduce_only,
         postOnly: request.post_only,
         ioc: request.ioc,
@@ -401,6 +429,14 @@ export function createFuturesService(deps: FuturesServiceDeps) {
         order: orderToWire(effect.placed),
         fills: applied.effect.result.fills.map((fill) => fillToWire(fill, owner.id)),
       };
+    },
+
+    /** POST /futures/leverage: the account's leverage in a market (see futures-leverage.ts). */
+    async setLeverage(owner: WalletOwner, request: TFuturesLeverageRequest) {
+      walletOf(owner);
+      const market = marketOf(request.symbol);
+      if (request.leverage > market.maxLeverage) throw new AppError('FUTURES__LEVERAGE_INVALID');
+      return setLeverage(owner.id, market, request.leverage);
     },
 
     async cancelOrder(owner: WalletOwner, orderId: number): Promise<TFuturesOrder> {
@@ -423,12 +459,13 @@ export function createFuturesService(deps: FuturesServiceDeps) {
       const size = position.size < 0n ? -position.size : position.size;
       const { applied } = await run({
         k: 'order',
+        v: 2,
         account: owner.id,
         market: market.symbol,
         side: position.size > 0n ? 'sell' : 'buy',
         type: 'market',
         size: size.toString(),
-        leverage: exchange.accounts.get(owner.id)!.leverage.get(market.symbol) ?? 1,
+        leverage: exchange.leverageOf(exchange.accounts.get(owner.id)!, market.symbol),
         reduceOnly: true,
         postOnly: false,
         ioc: true,

@@ -23,6 +23,12 @@ export type PerpCommand =
   | { k: 'insurance'; amount: string; at: number }
   | {
       k: 'order';
+      /**
+       * 2: `leverage` is what the trader expects (refused if it differs from the account's setting
+       * while the market has a position or orders). Absent (commands logged before leverage was an
+       * account setting): `leverage` re-levered the market, and replays so.
+       */
+      v?: 2;
       account: string;
       market: string;
       side: PerpSide;
@@ -36,6 +42,8 @@ export type PerpCommand =
       at: number;
     }
   | { k: 'cancel'; account: string; orderId: number; at: number }
+  /** The account's leverage setting in a market (its position and open orders there follow it). */
+  | { k: 'leverage'; account: string; market: string; leverage: number; at: number }
   | { k: 'oracle'; prices: Record<string, string>; at: number }
   /** The maker replaces its quotes in a market: `[price, size]` per level. */
   | { k: 'quote'; market: string; bids: [string, string][]; asks: [string, string][]; at: number }
@@ -46,9 +54,42 @@ export type PerpEffect =
   | { k: 'none' }
   | { k: 'order'; result: PlaceOrderResult }
   | { k: 'cancel'; orderIds: number[] }
+  | { k: 'leverage'; account: string; market: string; leverage: number }
   | { k: 'quote'; results: PlaceOrderResult[]; cancelled: number[] }
   | { k: 'funding'; result: FundingResult }
   | { k: 'liquidate'; result: LiquidationResult };
+
+type OrderCommand = Extract<PerpCommand, { k: 'order' }>;
+
+function placeOrder(exchange: PerpExchange, command: OrderCommand): PlaceOrderResult {
+  const input = {
+    account: command.account,
+    market: command.market,
+    side: command.side,
+    type: command.type,
+    size: BigInt(command.size),
+    price: command.price === undefined ? undefined : BigInt(command.price),
+    leverage: command.leverage,
+    reduceOnly: command.reduceOnly,
+    postOnly: command.postOnly,
+    ioc: command.ioc,
+    at: command.at,
+  };
+  if (command.v === 2) return exchange.placeOrder(input);
+  // A command logged when each order re-levered its market: replayed the way it was applied then.
+  const account = exchange.accounts.get(command.account);
+  const before = account?.leverage.get(command.market);
+  exchange.forceLeverage(command.account, command.market, command.leverage);
+  try {
+    return exchange.placeOrder(input);
+  } catch (error) {
+    if (account) {
+      if (before === undefined) account.leverage.delete(command.market);
+      else account.leverage.set(command.market, before);
+    }
+    throw error;
+  }
+}
 
 /** Applies one command; a refusal throws PerpError and changes nothing. */
 export function applyCommand(exchange: PerpExchange, command: PerpCommand): PerpEffect {
@@ -63,22 +104,10 @@ export function applyCommand(exchange: PerpExchange, command: PerpCommand): Perp
       exchange.fundInsurance(BigInt(command.amount));
       return { k: 'none' };
     case 'order':
-      return {
-        k: 'order',
-        result: exchange.placeOrder({
-          account: command.account,
-          market: command.market,
-          side: command.side,
-          type: command.type,
-          size: BigInt(command.size),
-          price: command.price === undefined ? undefined : BigInt(command.price),
-          leverage: command.leverage,
-          reduceOnly: command.reduceOnly,
-          postOnly: command.postOnly,
-          ioc: command.ioc,
-          at: command.at,
-        }),
-      };
+      return { k: 'order', result: placeOrder(exchange, command) };
+    case 'leverage':
+      exchange.setLeverage(command.account, command.market, command.leverage);
+      return { k: 'leverage', account: command.account, market: command.market, leverage: command.leverage };
     case 'cancel':
       exchange.cancelOrder(command.account, command.orderId);
       return { k: 'cancel', orderIds: [command.orderId] };
@@ -87,6 +116,7 @@ export function applyCommand(exchange: PerpExchange, command: PerpCommand): Perp
       return { k: 'none' };
     case 'quote': {
       const cancelled = exchange.cancelAll(MAKER_ACCOUNT, command.market);
+      exchange.forceLeverage(MAKER_ACCOUNT, command.market, MAKER_LEVERAGE);
       const results: PlaceOrderResult[] = [];
       const levels = [
         ...command.bids.map(([price, size]) => ({ side: 'buy' as const, price, size })),
@@ -102,7 +132,6 @@ export function applyCommand(exchange: PerpExchange, command: PerpCommand): Perp
               type: 'limit',
               size: BigInt(level.size),
               price: BigInt(level.price),
-              leverage: MAKER_LEVERAGE,
               at: command.at,
             }),
           );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { TFuturesPosition } from '@solterm/contracts';
 import { Badge } from '../../components/ui/badge';
 import { Card } from '../../components/ui/card';
 import { PageHeader } from '../../components/ui/page-header';
@@ -7,6 +8,7 @@ import { FuturesBook } from '../../features/futures/components/futures-book';
 import { FuturesOrderPanel } from '../../features/futures/components/futures-order-panel';
 import { FuturesStatus } from '../../features/futures/components/futures-status';
 import { FuturesTables } from '../../features/futures/components/futures-tables';
+import { NoPerpMarket, PerpMarketSelect } from '../../features/futures/components/perp-market-picker';
 import {
   useFuturesFunding,
   useFuturesMarket,
@@ -15,9 +17,10 @@ import {
 } from '../../features/futures/use-futures';
 import { HolderAnalysis } from '../../features/market/components/holder-analysis';
 import { PairHeader } from '../../features/market/components/pair-header';
-import { PriceChart } from '../../features/market/components/price-chart';
+import { PriceChart, type ChartPriceLine } from '../../features/market/components/price-chart';
 import { useTradingSelection } from '../../features/market/hooks/use-trading-selection';
 import { useWallet } from '../../features/wallet/wallet-context';
+import { cn } from '../../lib/cn';
 
 /*
  * Layout as /trade: the balance strip on top; one column on phones (chart, order panel, book,
@@ -28,6 +31,24 @@ const GRID = [
   "md:grid-cols-2 md:[grid-template-areas:'chart_chart'_'form_book']",
   "xl:grid-cols-[minmax(0,1fr)_260px_320px] xl:[grid-template-areas:'chart_book_form']",
 ].join(' ');
+
+/**
+ * The chart's lines: the perp's mark price (its candles are the oracle's feed), and the position's
+ * entry and liquidation price when one is open.
+ */
+function chartLines(
+  mark: string | null | undefined,
+  position: TFuturesPosition | undefined,
+): ChartPriceLine[] {
+  const lines: ChartPriceLine[] = [];
+  if (mark) lines.push({ title: 'Mark', price: Number(mark), color: '#60a5fa' });
+  if (position) {
+    lines.push({ title: `Entry ${position.side}`, price: Number(position.entry_price), color: '#a1a1aa' });
+    if (position.liquidation_price)
+      lines.push({ title: 'Liq.', price: Number(position.liquidation_price), color: '#f59e0b' });
+  }
+  return lines;
+}
 
 /**
  * /future (spec part 2 §2): whether the selected pair has a perpetual market, the futures balance
@@ -49,6 +70,7 @@ export default function FuturePage() {
   const user = useFuturesUser(true);
   const position = user.positions.data?.find((entry) => entry.symbol === symbol);
   const [limitPrice, setLimitPrice] = useState('');
+  const marketPairs = pairs.data ?? [];
 
   return (
     <>
@@ -57,10 +79,15 @@ export default function FuturePage() {
         description="Perpetual futures with cross margin and up to 100x leverage; USDC collateral held on chain."
         className="mb-3"
         actions={
-          pairs.isPending ? null : supported ? (
-            <Badge tone="up">{pair.symbol} · perpetual market available</Badge>
-          ) : (
-            <Badge tone="warn">No perpetual market for {selection.base}</Badge>
+          pairs.isPending ? null : (
+            <div className="flex min-w-0 flex-wrap items-center gap-2">
+              <PerpMarketSelect pairs={marketPairs} current={pair} />
+              {supported ? (
+                <Badge tone="up">{pair.symbol} · perpetual market available</Badge>
+              ) : (
+                <Badge tone="warn">No perpetual market for {selection.base}</Badge>
+              )}
+            </div>
           )
         }
       />
@@ -70,42 +97,60 @@ export default function FuturePage() {
         isWalletConnected={isWalletConnected}
         className="mb-3"
       />
-      <div className={GRID}>
-        <Card className="min-w-0 overflow-hidden md:[grid-area:chart]" aria-label="Chart">
-          <PairHeader selection={selection} className="border-b border-line" />
-          <PriceChart selection={selection} heightClassName="h-[300px] sm:h-[420px]" />
-        </Card>
-        <FuturesOrderPanel
-          pair={pair}
-          account={user.account.data}
-          position={position}
-          isWalletConnected={isWalletConnected && supported}
-          price={limitPrice}
-          onPriceChange={setLimitPrice}
-        />
-        <FuturesBook
-          market={market.data}
-          pair={pair}
-          isLoading={symbol !== null && market.isPending}
-          onPickPrice={setLimitPrice}
-        />
-      </div>
-      <div className="mt-3 grid grid-cols-1 items-start gap-3 xl:grid-cols-[minmax(0,1fr)_320px]">
+      {!pairs.isPending && !supported ? (
+        <NoPerpMarket base={selection.pair} pairs={marketPairs} />
+      ) : pair ? (
+        <div className={GRID}>
+          <Card className="min-w-0 overflow-hidden md:[grid-area:chart]" aria-label="Chart">
+            <PairHeader selection={selection} className="border-b border-line" />
+            <PriceChart
+              selection={selection}
+              title={`${pair.symbol} oracle (${selection.base} feed)`}
+              priceLines={chartLines(market.data?.mark_price, position)}
+              heightClassName="h-[300px] sm:h-[420px]"
+            />
+          </Card>
+          <FuturesOrderPanel
+            pair={pair}
+            account={user.account.data}
+            position={position}
+            isWalletConnected={isWalletConnected}
+            price={limitPrice}
+            onPriceChange={setLimitPrice}
+          />
+          <FuturesBook
+            market={market.data}
+            pair={pair}
+            isLoading={symbol !== null && market.isPending}
+            onPickPrice={setLimitPrice}
+          />
+        </div>
+      ) : null}
+      <div
+        className={cn(
+          'mt-3 grid grid-cols-1 items-start gap-3',
+          supported && 'xl:grid-cols-[minmax(0,1fr)_320px]',
+        )}
+      >
         <FuturesTables
           positions={user.positions.data}
           orders={user.orders.data}
           isLoading={user.positions.isPending || user.orders.isPending}
         />
-        <FuturesStatus
-          market={market.data}
-          funding={funding.data}
-          openOrders={user.account.data?.open_orders ?? 0}
-          openPositions={user.account.data?.open_positions ?? 0}
-        />
+        {supported && (
+          <FuturesStatus
+            market={market.data}
+            funding={funding.data}
+            openOrders={user.account.data?.open_orders ?? 0}
+            openPositions={user.account.data?.open_positions ?? 0}
+          />
+        )}
       </div>
-      <div className="mt-3">
-        <HolderAnalysis selection={selection} />
-      </div>
+      {supported && (
+        <div className="mt-3">
+          <HolderAnalysis selection={selection} />
+        </div>
+      )}
     </>
   );
 }

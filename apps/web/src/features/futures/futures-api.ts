@@ -2,6 +2,7 @@ import type {
   TFuturesAccount,
   TFuturesDeposit,
   TFuturesFunding,
+  TFuturesLeverageResult,
   TFuturesMarket,
   TFuturesOrder,
   TFuturesOrderRequest,
@@ -39,6 +40,8 @@ export const futuresApi = {
   order: (
     request: Omit<TFuturesOrderRequest, 'reduce_only' | 'post_only' | 'ioc'> & Partial<TFuturesOrderRequest>,
   ) => api.post<{ order: TFuturesOrder; fills: TFuturesTrade[] }>('/futures/order', request),
+  setLeverage: (symbol: string, leverage: number) =>
+    api.post<TFuturesLeverageResult>('/futures/leverage', { symbol, leverage }),
   cancel: (id: string) => api.post<TFuturesOrder>(`/futures/orders/${encodeURIComponent(id)}/cancel`, {}),
   close: (positionId: string) =>
     api.post<{ position_id: string; realized_pnl: string }>('/futures/position/close', {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TFuturesAccount, TFuturesPair } from '@solterm/contracts';
 import {
   leveragePresets,
+  leverageSettingOf,
   orderAction,
   previewFuturesOrder,
   validateDeposit,
@@ -34,6 +35,7 @@ const ACCOUNT: TFuturesAccount = {
   leverage: '0.00',
   open_orders: 0,
   open_positions: 0,
+  leverage_settings: [{ symbol: 'SOL-PERP', leverage: 20, max_leverage: 100, in_use: true }],
   pending_transfers: [],
 };
 
@@ -100,5 +102,30 @@ describe('futures order form', () => {
     expect(orderAction('Long', undefined)).toBe('Open Long');
     expect(orderAction('Long', long)).toBe('Add to Long');
     expect(orderAction('Short', long)).toBe('Close / Reduce Long');
+  });
+
+  it('reads the account’s leverage setting for the market, the default where none is set', () => {
+    expect(leverageSettingOf(ACCOUNT, SOL)).toEqual({ leverage: 20, inUse: true });
+    expect(leverageSettingOf(undefined, SOL)).toEqual({ leverage: 10, inUse: false });
+    expect(leverageSettingOf(ACCOUNT, { symbol: 'JUP-PERP', max_leverage: 5 })).toEqual({
+      leverage: 5,
+      inUse: false,
+    });
+  });
+
+  it('previews the margin the order really adds at the account’s leverage: a reducing order adds none', () => {
+    const long = { side: 'Long', size: '1.000', direction: 1 } as never;
+    const base = { orderType: 'Market', price: '', leverage: 20, pair: SOL, account: ACCOUNT } as const;
+    // Adding 0.01 SOL to a 20x long at 100: 1 USDC notional, 0.05 margin (not 1.00 at 1x).
+    expect(
+      previewFuturesOrder({ ...base, side: 'Long', amount: '0.01', position: long })!.margin.toString(),
+    ).toBe('0.05');
+    expect(
+      previewFuturesOrder({ ...base, side: 'Short', amount: '0.5', position: long })!.margin.toString(),
+    ).toBe('0');
+    // Flipping: only the 0.5 past the long adds margin.
+    expect(
+      previewFuturesOrder({ ...base, side: 'Short', amount: '1.5', position: long })!.margin.toString(),
+    ).toBe('2.5');
   });
 });

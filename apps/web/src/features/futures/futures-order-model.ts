@@ -72,9 +72,27 @@ export function leveragePresets(maxLeverage: number): number[] {
   return LEVERAGE_PRESETS.filter((preset) => preset <= maxLeverage);
 }
 
+/** The account's leverage setting for a market (the server's default until the account sets one). */
+export function leverageSettingOf(
+  account: TFuturesAccount | undefined,
+  pair: Pick<TFuturesPair, 'symbol' | 'max_leverage'>,
+): { leverage: number; inUse: boolean } {
+  const setting = account?.leverage_settings?.find((entry) => entry.symbol === pair.symbol);
+  return {
+    leverage: setting?.leverage ?? Math.min(FUTURES_DEFAULT_LEVERAGE, pair.max_leverage),
+    inUse: setting?.in_use ?? false,
+  };
+}
+
+/** The server's leverage for a market the account has not set (the engine's PERP_DEFAULT_LEVERAGE). */
+export const FUTURES_DEFAULT_LEVERAGE = 10;
+
 export interface FuturesPreview {
   notional: SpecDecimal;
-  /** Initial margin the order holds: notional / leverage. */
+  /**
+   * Initial margin the order adds at the account's leverage: the part that opens or adds exposure
+   * (what reduces the position held adds none), divided by the leverage.
+   */
   margin: SpecDecimal;
   /** Taker fee for a market order, maker fee for a resting limit. */
   fee: SpecDecimal;
@@ -97,6 +115,7 @@ export function previewFuturesOrder(input: {
   orderType: FuturesOrderType;
   amount: string;
   price: string;
+  /** The account's leverage setting for the market (an order never changes it). */
   leverage: number;
   pair: TFuturesPair;
   account: TFuturesAccount | undefined;
@@ -110,7 +129,10 @@ export function previewFuturesOrder(input: {
   const notional = amount.times(price);
   const crosses = input.orderType === 'Market';
   const fee = notional.times(crosses ? FUTURES_TAKER_FEE_RATE : FUTURES_MAKER_FEE_RATE);
-  const margin = notional.div(input.leverage);
+  const held =
+    input.position && input.position.side !== input.side ? new SpecDecimal(input.position.size) : null;
+  const added = held ? SpecDecimal.max(amount.minus(held), 0) : amount;
+  const margin = added.times(price).div(input.leverage);
   let liquidationPrice: SpecDecimal | null = null;
   if (input.account?.initialized) {
     const lots = (value: SpecDecimal) =>

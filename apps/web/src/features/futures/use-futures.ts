@@ -107,6 +107,16 @@ export function usePlaceFuturesOrder() {
   });
 }
 
+/** The account's leverage in a market: its own action (an order never changes it). */
+export function useSetFuturesLeverage() {
+  const invalidate = useInvalidateUser();
+  return useMutation({
+    mutationFn: ({ symbol, leverage }: { symbol: string; leverage: number }) =>
+      futuresApi.setLeverage(symbol, leverage),
+    onSettled: invalidate,
+  });
+}
+
 export function useCancelFuturesOrder() {
   const invalidate = useInvalidateUser();
   return useMutation({ mutationFn: futuresApi.cancel, onSettled: invalidate });

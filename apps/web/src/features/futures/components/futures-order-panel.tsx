@@ -21,7 +21,7 @@ import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
 import {
   decimalsOf,
-  leveragePresets,
+  leverageSettingOf,
   orderAction,
   previewFuturesOrder,
   validateFuturesOrder,
@@ -30,12 +30,25 @@ import {
 } from '../futures-order-model';
 import { fixed } from '../futures-format';
 import { usePlaceFuturesOrder } from '../use-futures';
+import { LeverageControl } from './leverage-control';
+import { NO_LIQUIDATION_EXPLANATION } from './futures-tables';
 
 const RISK_TONES: Record<string, BadgeTone> = { Low: 'up', Medium: 'info', High: 'warn', Extreme: 'down' };
 
-function Row({ label, value, className }: { label: string; value: string; className?: string }) {
+function Row({
+  label,
+  value,
+  className,
+  hint,
+}: {
+  label: string;
+  value: string;
+  className?: string;
+  /** Why the value is what it is (a tooltip). */
+  hint?: string;
+}) {
   return (
-    <div className="flex items-center justify-between gap-3 text-xs">
+    <div className="flex items-center justify-between gap-3 text-xs" title={hint}>
       <span className="text-faint">{label}</span>
       <span className={cn('num text-fg', className)}>{value}</span>
     </div>
@@ -66,11 +79,11 @@ export function FuturesOrderPanel({
   const [side, setSide] = useState<FuturesSide>('Long');
   const [orderType, setOrderType] = useState<FuturesOrderType>('Market');
   const [amount, setAmount] = useState('');
-  const [leverage, setLeverage] = useState(10);
   const [error, setError] = useState<string | null>(null);
   const place = usePlaceFuturesOrder();
   const maxLeverage = pair?.max_leverage ?? 100;
-  const effectiveLeverage = Math.min(leverage, maxLeverage);
+  // Orders are placed at the account's setting for the market; only the leverage control changes it.
+  const effectiveLeverage = pair ? leverageSettingOf(account, pair).leverage : 10;
   const preview = pair
     ? previewFuturesOrder({
         side,
@@ -105,6 +118,7 @@ export function FuturesOrderPanel({
         order_type: orderType,
         amount: amount.trim(),
         price: orderType === 'Limit' ? price.trim() : undefined,
+        // The setting the preview was computed at: the venue refuses the order if it changed since.
         leverage: effectiveLeverage,
       });
       const filled = result.fills.length > 0;
@@ -170,55 +184,29 @@ export function FuturesOrderPanel({
             onChange={(event) => onPriceChange(event.target.value)}
           />
         )}
-        <div>
-          <div className="mb-1 flex items-center justify-between text-xs">
-            <label htmlFor="futures-leverage" className="text-muted">
-              Leverage
-            </label>
-            <span className="num font-semibold text-fg">{effectiveLeverage}x</span>
-          </div>
-          <input
-            id="futures-leverage"
-            type="range"
-            min={1}
-            max={maxLeverage}
-            step={1}
-            value={effectiveLeverage}
-            onChange={(event) => setLeverage(Number(event.target.value))}
-            className="w-full accent-[var(--color-accent)]"
-          />
-          <div className="mt-1.5 flex flex-wrap gap-1" role="group" aria-label="Leverage presets">
-            {leveragePresets(maxLeverage).map((preset) => (
-              <button
-                key={preset}
-                type="button"
-                onClick={() => setLeverage(preset)}
-                className={cn(
-                  'num rounded border px-1.5 py-0.5 text-[11px]',
-                  preset === effectiveLeverage
-                    ? 'border-accent bg-accent-soft text-accent'
-                    : 'border-line text-muted hover:text-fg',
-                )}
-              >
-                {preset}x
-              </button>
-            ))}
-          </div>
-        </div>
+        <LeverageControl pair={pair} account={account} canSet={isWalletConnected && initialized} />
         <div
           className="grid gap-1.5 rounded-md border border-line bg-raised/40 p-3"
           aria-label="Order preview"
         >
           <Row label="Notional" value={preview ? `${fixed(preview.notional, 2)} USDC` : '—'} />
-          <Row label="Margin required" value={preview ? `${fixed(preview.margin, 2)} USDC` : '—'} />
+          <Row
+            label={`Margin required (${effectiveLeverage}x)`}
+            value={preview ? `${fixed(preview.margin, 2)} USDC` : '—'}
+          />
           <Row
             label="Liquidation price"
             value={
               preview?.liquidationPrice
                 ? fixed(preview.liquidationPrice, priceDecimals)
-                : initialized
-                  ? '—'
-                  : 'after deposit'
+                : !initialized
+                  ? 'after deposit'
+                  : preview
+                    ? 'None (covered at any price)'
+                    : '—'
+            }
+            hint={
+              initialized && preview && !preview.liquidationPrice ? NO_LIQUIDATION_EXPLANATION : undefined
             }
             className={preview?.liquidationPrice ? 'text-warn' : undefined}
           />

@@ -17,6 +17,7 @@ import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
 import { fixed, signedUsd, toneOf } from '../futures-format';
 import { useCancelFuturesOrder, useCloseFuturesPosition } from '../use-futures';
+import { ClosePositionDialog } from './close-position-dialog';
 
 type Tab = 'positions' | 'orders';
 const ID_BASE = 'futures-tables';
@@ -26,6 +27,21 @@ const priceDecimals = (price: string | null) => {
   const value = Math.abs(Number(price));
   return value >= 1000 ? 1 : value >= 1 ? 2 : 5;
 };
+
+export const NO_LIQUIDATION_EXPLANATION =
+  'Cross margin: your whole account backs this position, and its equity covers the maintenance margin at any price (the liquidation price would be at or below 0). It appears once the account is levered enough to be liquidated.';
+
+/** A position's liquidation price, or why it has none. */
+function LiquidationCell({ position }: { position: TFuturesPosition }) {
+  if (position.liquidation_price)
+    return <>{fixed(position.liquidation_price, priceDecimals(position.mark_price))}</>;
+  return (
+    <span className="inline-flex flex-col items-end leading-tight" title={NO_LIQUIDATION_EXPLANATION}>
+      <span className="text-fg">None</span>
+      <span className="text-[10px] text-faint">covered at any price</span>
+    </span>
+  );
+}
 
 /** Your Positions and Your Futures Orders, the first 5 of each (spec §9). */
 export function FuturesTables({
@@ -38,6 +54,7 @@ export function FuturesTables({
   isLoading: boolean;
 }) {
   const [tab, setTab] = useState<Tab>('positions');
+  const [closing, setClosing] = useState<TFuturesPosition | null>(null);
   const close = useCloseFuturesPosition();
   const cancel = useCancelFuturesOrder();
   const shownPositions = (positions ?? []).slice(0, FUTURES_TABLE_ROWS);
@@ -52,6 +69,8 @@ export function FuturesTables({
       notify.success(`Closed ${position.symbol}: realized ${signedUsd(result.realized_pnl)} USDC`);
     } catch (caught) {
       notify.error(`${FUTURES_MESSAGES.closePositionFailed}: ${getErrorMessage(caught, 'try again')}`);
+    } finally {
+      setClosing(null);
     }
   }
 
@@ -66,6 +85,13 @@ export function FuturesTables({
 
   return (
     <Card className="min-w-0 overflow-hidden" aria-label="Your futures">
+      <ClosePositionDialog
+        position={closing}
+        priceDecimals={priceDecimals(closing?.mark_price ?? null)}
+        isClosing={close.isPending}
+        onConfirm={(position) => void closePosition(position)}
+        onClose={() => setClosing(null)}
+      />
       <div className="border-b border-line px-3 pt-2">
         <Tabs
           variant="underline"
@@ -112,12 +138,18 @@ export function FuturesTables({
                         <Badge tone={position.side === 'Long' ? 'up' : 'down'}>
                           {position.side} {position.leverage}x
                         </Badge>
+                        <div
+                          className="num mt-0.5 text-[10px] text-faint"
+                          title={`Initial margin at ${position.leverage}x`}
+                        >
+                          margin {fixed(position.margin, 2)}
+                        </div>
                       </Td>
                       <Td isNumeric>{position.size}</Td>
                       <Td isNumeric>{fixed(position.entry_price, priceDecimals(position.mark_price))}</Td>
                       <Td isNumeric>{fixed(position.mark_price, priceDecimals(position.mark_price))}</Td>
                       <Td isNumeric className="text-warn">
-                        {fixed(position.liquidation_price, priceDecimals(position.mark_price))}
+                        <LiquidationCell position={position} />
                       </Td>
                       <Td isNumeric className={toneOf(position.unrealized_pnl)}>
                         {signedUsd(position.unrealized_pnl)}{' '}
@@ -130,7 +162,7 @@ export function FuturesTables({
                         <Button
                           size="xs"
                           variant="secondary"
-                          onClick={() => void closePosition(position)}
+                          onClick={() => setClosing(position)}
                           isLoading={close.isPending && close.variables === position.id}
                         >
                           Close

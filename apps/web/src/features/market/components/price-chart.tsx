@@ -6,6 +6,7 @@ import {
   createChart,
   CrosshairMode,
   HistogramSeries,
+  LineStyle,
   TickMarkType,
   type CandlestickData,
   type HistogramData,
@@ -104,6 +105,13 @@ function tickMarkFormatter(time: Time, type: TickMarkType): string {
   }
 }
 
+/** A horizontal line over the candles. */
+export interface ChartPriceLine {
+  title: string;
+  price: number;
+  color: string;
+}
+
 /**
  * A candlestick chart with volume of the selected pair (spec part 1 §2, part 2 §2): the eight
  * intervals (15M default), dark/light theme, at most 10 ticks per axis, candles from
@@ -115,8 +123,14 @@ export function PriceChart({
   selection,
   heightClassName = 'h-[320px] sm:h-[420px]',
   className,
+  title,
+  priceLines,
 }: {
   selection: PairSelection;
+  /** The legend's name of the series (the pair by default; `SOL-PERP oracle` on /future). */
+  title?: string;
+  /** Horizontal lines over the candles (a perp's mark price, a position's entry and liquidation). */
+  priceLines?: readonly ChartPriceLine[];
   /** Height classes of the drawing area. */
   heightClassName?: string;
   className?: string;
@@ -316,6 +330,28 @@ export function PriceChart({
     loadedKeyRef.current = `${pairId}:${interval}`;
   }, [readyCandles, pairId, interval]);
 
+  // Price lines: redrawn whenever their values change.
+  const linesKey = JSON.stringify(priceLines ?? []);
+  useEffect(() => {
+    const series = candleSeriesRef.current;
+    if (!series || !priceLines || priceLines.length === 0) return;
+    const drawn = priceLines.map((line) =>
+      series.createPriceLine({
+        price: line.price,
+        color: line.color,
+        lineWidth: 1,
+        lineStyle: LineStyle.Dashed,
+        axisLabelVisible: true,
+        title: line.title,
+      }),
+    );
+    return () => {
+      for (const line of drawn) series.removePriceLine(line);
+    };
+    // linesKey stands for priceLines' values.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [linesKey, readyCandles]);
+
   // Live: the forming candle updates, a newer one is appended.
   useChannel(status.kind === 'ready' && pairId ? candlesChannel(pairId, interval) : null, (data) => {
     const tick = readCandleTick(data);
@@ -399,6 +435,7 @@ export function PriceChart({
         data-theme={theme}
         data-pair={pairId ?? selection.pair}
         data-candles={readyCandles?.length ?? 0}
+        data-price-lines={priceLines?.map((line) => `${line.title} ${line.price}`).join('; ') || undefined}
       >
         <div
           ref={containerRef}
@@ -415,7 +452,7 @@ export function PriceChart({
             data-testid="chart-legend"
           >
             <span className="font-semibold" style={{ color: theme === 'dark' ? '#e7e9ee' : '#12151b' }}>
-              {selection.pair} · {interval}
+              {title ?? selection.pair} · {interval}
             </span>
             {(['open', 'high', 'low', 'close'] as const).map((field) => (
               <span key={field} className={field === 'close' ? undefined : 'hidden sm:inline'}>

@@ -250,11 +250,25 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
   it('another user’s starts spinning as their code loads never make a start answer 500', async () => {
     const mallory = (await registerUser(app)).token;
     const victor = (await registerUser(app)).token;
+    const spinner = 'for (;;) {}\nfunction onCandle() { return null; }';
+    // Refused at save now (it does not load in its budget); one saved before that check still starts.
+    const refused = await post('/api/bots', mallory, {
+      ...SMA_1M,
+      strategy_type: 'trend',
+      config: { ...SMA_1M.config, code: spinner },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe(
+      'The JavaScript code does not load: The strategy exceeded its CPU time limit of 0.25 s',
+    );
     const spinning = await createBot(mallory, {
       name: 'Loads forever',
       strategy_type: 'trend',
-      config: { ...SMA_1M.config, code: 'for (;;) {}\nfunction onCandle() { return null; }' },
+      config: { ...SMA_1M.config, code: JAVASCRIPT_TEMPLATES.sma_crossover },
     });
+    await database.database.db.execute(
+      `update bots set config = config || '${JSON.stringify({ code: spinner })}'::jsonb where id = '${spinning.bot_id}'`,
+    );
     const honest = await createBot(victor, {
       name: 'Honest JS',
       strategy_type: 'trend',

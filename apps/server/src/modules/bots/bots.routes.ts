@@ -92,6 +92,8 @@ export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
       tags,
       security,
       summary: 'Creates a bot (part 2 §3 create payload); it starts stopped, every metric zero',
+      description:
+        'Refused when its code does not load in its sandbox or lacks its entry point (400 BOTS__CODE_INVALID, the error and line in the message) or its pair is not traded (400 BOTS__PAIR_INVALID).',
       body: ZBotCreateRequestSchema,
       response: { 200: success(ZBotSchema) },
     },
@@ -119,13 +121,15 @@ export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
       tags,
       security,
       summary:
-        'Publishes one of the caller’s bots to the marketplace, or takes it back (copies keep working)',
+        'Edits one of the caller’s bots (name, description, strategy_type, config: stopped bots only), or publishes it / takes it back',
+      description:
+        'Code and pair are checked as at create: the code loads in its sandbox and defines its entry point (BOTS__CODE_INVALID), the pair is traded (BOTS__PAIR_INVALID). A running bot answers 409 BOTS__EDIT_RUNNING: stop it first. Marketplace copies are snapshots and keep what they copied.',
       params: ZBotIdParamsSchema,
       body: ZBotUpdateRequestSchema,
       response: { 200: success(ZBotSchema) },
     },
     handler: async (request) =>
-      ok(await bots.setPublic(authOf(request).user.id, request.params.id, request.body.is_public)),
+      ok(await bots.update(authOf(request).user.id, request.params.id, request.body)),
   });
 
   app.post('/api/bots/:id/start', {

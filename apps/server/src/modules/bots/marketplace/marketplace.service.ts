@@ -242,9 +242,12 @@ export function createMarketplaceService(deps: {
         throw new AppError('BOTS__LIMIT_REACHED');
       // Read before anything is written: an RPC failure refuses the copy and changes nothing.
       const counts = (await deps.lamportsOf(wallet)) > 0n;
+      const creator = (await deps.users.publicNamesOf([origin.userId])).get(origin.userId) ?? 'unknown';
+      // A snapshot: the copy keeps this definition when its origin is edited, renamed or deleted.
       const copy = await deps.bots.insert({
         userId: copier.id,
         name: origin.name,
+        copiedFromLabel: `${origin.name} by ${creator}`,
         description: origin.description,
         strategyType: origin.strategyType,
         config: origin.config,

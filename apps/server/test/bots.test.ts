@@ -177,7 +177,12 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
   });
 
   const patch = <T>(id: string, token: string, payload: unknown) =>
-    call<T>(app, { method: 'PATCH', url: `/api/bots/${id}`, payload: payload as object, headers: bearer(token) });
+    call<T>(app, {
+      method: 'PATCH',
+      url: `/api/bots/${id}`,
+      payload: payload as object,
+      headers: bearer(token),
+    });
   const codeBot = (language: 'javascript' | 'python', code: string, symbol = 'SOL/USDC') => ({
     ...SMA_BOT,
     name: `${language} bot`,
@@ -499,6 +504,38 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     );
     expect(body.data.equity_curve.length).toBeGreaterThan(700);
     expect(typeof body.data.total_return).toBe('number');
+  });
+
+  it('"Run and Test Bot" can be cancelled: its run stops at once, only by its owner, and the next one runs', async () => {
+    const testId = '4f6c1d2e-8a1b-4c3d-9e0f-1a2b3c4d5e6f';
+    const spinning = {
+      strategy_type: 'scalper',
+      config: { ...SMA_BOT.config, code: 'function onCandle() {\n  while (true) {}\n}' },
+      test_id: testId,
+    };
+    const pending = post('/api/bots/test', alice, spinning);
+    // Bob cannot cancel Alice's run (the id is hers only); a cancel of nothing says so.
+    const cancelAs = (token: string) =>
+      post<{ cancelled: boolean }>(`/api/bots/test/${testId}/cancel`, token, {});
+    expect((await cancelAs(bob)).body.data).toEqual({ test_id: testId, cancelled: false });
+    let cancelledAt = 0;
+    // The run is queued as soon as its candles are read: cancel once it is there.
+    while (!cancelledAt) {
+      if ((await cancelAs(alice)).body.data.cancelled) cancelledAt = performance.now();
+    }
+    const answer = await pending;
+    // Well before its 1.5 s time limit and the pool's 5 s grace.
+    expect(performance.now() - cancelledAt).toBeLessThan(1000);
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ code: 'BACKTEST__CANCELLED', error: 'The test was cancelled' });
+    expect((await cancelAs(alice)).body.data.cancelled).toBe(false);
+    const next = await post<TBacktestResult>('/api/bots/test', alice, {
+      strategy_type: 'sma_crossover',
+      config: SMA_BOT.config,
+      days: 7,
+    });
+    expect(next.status, JSON.stringify(next.body).slice(0, 200)).toBe(200);
+    expect((await post('/api/bots/test/not-a-uuid/cancel', alice, {})).status).toBe(400);
   });
 
   it('lists the built-in strategies with their parameters', async () => {

@@ -235,8 +235,12 @@ export const ZBotTestRequestSchema = ZBotCreateRequestSchema.pick({
 }).extend({
   days: z.number().int().min(1).max(366).default(BOT_TEST_DEFAULT_DAYS),
   initial_balance: initialBalance.default(BOT_TEST_DEFAULT_INITIAL_BALANCE),
+  /** The client's id of this run: POST /bots/test/{test_id}/cancel stops it. */
+  test_id: z.string().uuid({ message: 'test_id must be a UUID' }).optional(),
 });
 export type TBotTestRequest = z.input<typeof ZBotTestRequestSchema>;
+
+export const ZBotTestIdParamsSchema = z.object({ test_id: z.string().uuid({ message: 'Test not found' }) });
 
 export const ZBacktestTradeSchema = z.object({
   time: z.string(),

@@ -274,6 +274,8 @@ export const ERRORS = {
     message: 'The backtest took longer than 20 s and was stopped. Shorten the range.',
   },
   BACKTEST__STRATEGY_FAILED: { status: 422, message: 'The strategy failed' },
+  /** The user cancelled their "Run and Test Bot" (its run was stopped). */
+  BACKTEST__CANCELLED: { status: 409, message: 'The test was cancelled' },
   BACKTEST__BUSY: { status: 503, message: 'Too many backtests are running. Please try again in a moment.' },
   MARKET__RANGE_TOO_LARGE: {
     status: 400,

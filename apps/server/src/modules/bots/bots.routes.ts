@@ -8,6 +8,7 @@ import {
   ZBotCreateRequestSchema,
   ZBotIdParamsSchema,
   ZBotSchema,
+  ZBotTestIdParamsSchema,
   ZBotTestRequestSchema,
   ZBotUpdateRequestSchema,
   ZBotWithStatusSchema,
@@ -233,10 +234,25 @@ export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
       tags,
       security,
       summary: '"Run and Test Bot": an unsaved strategy over the last 30 days (default) from 1,000',
+      description:
+        'With a `test_id` (a UUID the client makes), POST /bots/test/{test_id}/cancel stops the run, waiting or computing; it then answers 409 BACKTEST__CANCELLED.',
       body: ZBotTestRequestSchema,
       response: { 200: success(ZBacktestResultSchema) },
     },
     handler: async (request, reply) =>
       sendResultJson(reply, await bots.test(authOf(request).user.id, request.body)),
+  });
+
+  app.post('/api/bots/test/:test_id/cancel', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary:
+        'Cancels the caller’s "Run and Test Bot" run of that test_id: its sandbox or thread is stopped',
+      params: ZBotTestIdParamsSchema,
+      response: { 200: success(z.object({ test_id: z.string(), cancelled: z.boolean() })) },
+    },
+    handler: async (request) => ok(bots.cancelTest(authOf(request).user.id, request.params.test_id)),
   });
 }

@@ -75,6 +75,8 @@ export function createBotsService(deps: {
   copyCounts: (botIds: readonly string[]) => Promise<Map<string, number>>;
   /** Whether this server runs Python strategies (its host must wall the sandbox off the network). */
   pythonAvailability: () => PythonAvailability;
+  /** Stops the backtest submitted with `cancelKey` in this process (false: none such here). */
+  cancelBacktest: (cancelKey: string) => boolean;
 }) {
   const { repo, runs } = deps;
 
@@ -123,7 +125,11 @@ export function createBotsService(deps: {
      * (BOTS__EDIT_RUNNING): its run trades by the definition it started with. Copies others made
      * from the marketplace are snapshots: they keep what they copied.
      */
-    async update(userId: string, id: string, request: z.output<typeof ZBotUpdateRequestSchema>): Promise<TBot> {
+    async update(
+      userId: string,
+      id: string,
+      request: z.output<typeof ZBotUpdateRequestSchema>,
+    ): Promise<TBot> {
       const bot = await requireBot(userId, id);
       const { is_public: isPublic, ...definition } = request;
       const edits = Object.values(definition).some((field) => field !== undefined);
@@ -236,7 +242,13 @@ export function createBotsService(deps: {
         seed: seedOf(request.strategy_type),
         userId,
         botId: null,
+        cancelKey: request.test_id ? `${userId}:${request.test_id}` : null,
       });
+    },
+
+    /** POST /bots/test/{test_id}/cancel: stops the caller's "Run and Test Bot" run (only theirs). */
+    cancelTest(userId: string, testId: string): { test_id: string; cancelled: boolean } {
+      return { test_id: testId, cancelled: deps.cancelBacktest(`${userId}:${testId}`) };
     },
   };
 }

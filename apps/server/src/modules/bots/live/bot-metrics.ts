@@ -85,7 +85,8 @@ export function metricsOf(run: BotRunRow | undefined, fills: readonly MetricFill
   const lastClose = run.lastClose === null ? new Dec(0) : new Dec(run.lastClose);
   const running = run.status === 'running';
   // A run that ran its planned time keeps its timing: the card's time remaining says Completed.
-  const completed = !running && run.stoppedAt !== null && run.stoppedAt.getTime() >= run.endsAt.getTime() - 1000;
+  const completed =
+    !running && run.stoppedAt !== null && run.stoppedAt.getTime() >= run.endsAt.getTime() - 1000;
   // (The runner ends a run in the second of its planned end, so up to a second before it.)
   const timed = running || completed;
   const span = run.endsAt.getTime() - run.startedAt.getTime();

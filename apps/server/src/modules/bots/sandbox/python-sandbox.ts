@@ -365,11 +365,16 @@ export function createPythonSandbox(options: {
     async run(
       job: BacktestJob,
       onProgress?: (done: number, total: number) => void,
+      /** Kills the process (the run was cancelled). */
+      signal?: AbortSignal,
     ): Promise<TBacktestResult> {
       if (job.strategy.kind !== 'python')
         throw new TypeError('the Python sandbox runs Python strategies only');
       const { code, parameters } = job.strategy;
       const host = await take();
+      const onAbort = () => host.fail('The run was cancelled');
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener('abort', onAbort);
       const timer = setTimeout(
         () => host.fail(`The strategy exceeded its CPU time limit of ${options.timeLimitMs / 1000} s`),
         options.timeLimitMs,
@@ -415,6 +420,7 @@ export function createPythonSandbox(options: {
         }
         throw error;
       } finally {
+        signal?.removeEventListener('abort', onAbort);
         clearTimeout(timer);
         clearInterval(memoryWatch);
         host.fail('The run ended');

@@ -3,6 +3,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { cn } from '../../../lib/cn';
+import { formatCount, formatSignedAmount, quoteOf, toneOf } from '../../bots/bot-figures';
 
 const RISK_TONE = { Low: 'up', Medium: 'warn', High: 'down' } as const;
 
@@ -48,21 +49,14 @@ export function MarketplaceTable({
             </Td>
             <Td className="hidden max-w-[9rem] truncate text-muted sm:table-cell">{bot.creator_name}</Td>
             <Td className={cn('text-muted', strategyColumn)}>{bot.strategy_type}</Td>
-            <Td
-              align="right"
-              className={cn(
-                'num',
-                bot.total_pnl > 0 ? 'text-up' : bot.total_pnl < 0 ? 'text-down' : 'text-muted',
-              )}
-            >
-              {bot.total_pnl > 0 ? '+' : ''}
-              {bot.total_pnl.toFixed(2)}
+            <Td align="right" className={cn('num whitespace-nowrap', toneOf(bot.total_pnl) || 'text-muted')}>
+              {formatSignedAmount(bot.total_pnl, quoteOf(bot.config.symbol))}
             </Td>
             <Td>
               <Badge tone={RISK_TONE[bot.risk]}>{bot.risk}</Badge>
             </Td>
             <Td align="right" className="num hidden sm:table-cell">
-              {bot.user_count}
+              {formatCount(bot.user_count)}
             </Td>
             <Td align="right">
               <Button

@@ -153,7 +153,10 @@ export function BotCard({
   }
 
   return (
-    <Card className={cn('flex min-w-0 flex-col', isEditing && 'ring-1 ring-accent')} data-testid="bot-card">
+    <Card
+      className={cn('@container flex min-w-0 flex-col', isEditing && 'ring-1 ring-accent')}
+      data-testid="bot-card"
+    >
       <div className="flex items-start justify-between gap-2 border-b border-line px-4 py-3">
         <div className="min-w-0">
           <h3 className="truncate text-sm font-semibold text-fg" title={bot.bot_name}>
@@ -192,7 +195,8 @@ export function BotCard({
           </Badge>
         </div>
       </div>
-      <dl className="grid grid-cols-4 gap-2 px-4 py-3">
+      {/* Four across when the card is wide enough for "1,000.00 USDC", else two by two. */}
+      <dl className="grid grid-cols-2 gap-2 px-4 py-3 @sm:grid-cols-4">
         {figures.map((figure) => (
           <div key={figure.label} className="min-w-0">
             <dt className="text-[11px] text-faint">{figure.label}</dt>

@@ -83,7 +83,7 @@ export function BotDetailPanel({ botId, onClose }: { botId: string; onClose: () 
               {bot.user_count} user{bot.user_count === 1 ? '' : 's'}
             </span>
           </div>
-          <dl className="grid grid-cols-3 gap-x-3 gap-y-2 text-xs sm:grid-cols-4">
+          <dl className="grid grid-cols-3 gap-x-3 gap-y-2 text-xs">
             {[
               ['Trades', formatCount(bot.total_trades)],
               ['PnL', formatSignedAmount(bot.total_pnl, quoteOf(bot.config.symbol)), toneOf(bot.total_pnl)],

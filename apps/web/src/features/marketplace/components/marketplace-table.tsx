@@ -43,14 +43,18 @@ export function MarketplaceTable({
             className={cn(bot.bot_id === selectedId && 'bg-raised/60')}
             data-testid="marketplace-row"
           >
-            <Td className="max-w-[10rem]">
+            <Td className="max-w-[7.5rem] sm:max-w-[10rem]">
               <p className="truncate font-medium text-fg">{bot.bot_name}</p>
               <p className="truncate text-[11px] text-faint sm:hidden">{bot.creator_name}</p>
             </Td>
             <Td className="hidden max-w-[9rem] truncate text-muted sm:table-cell">{bot.creator_name}</Td>
             <Td className={cn('text-muted', strategyColumn)}>{bot.strategy_type}</Td>
             <Td align="right" className={cn('num whitespace-nowrap', toneOf(bot.total_pnl) || 'text-muted')}>
-              {formatSignedAmount(bot.total_pnl, quoteOf(bot.config.symbol))}
+              {/* The unit under the figure on a phone, so View stays in the row. */}
+              {formatSignedAmount(bot.total_pnl, '').trim()}
+              <span className="block text-[10px] text-faint sm:ml-1 sm:inline sm:text-[length:inherit]">
+                {quoteOf(bot.config.symbol)}
+              </span>
             </Td>
             <Td>
               <Badge tone={RISK_TONE[bot.risk]}>{bot.risk}</Badge>

@@ -58,7 +58,9 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   await expect(page.getByText('Bot "SMA 5/20 on SOL" created')).toBeVisible();
   const card = page.getByTestId('bot-card').filter({ hasText: 'SMA 5/20 on SOL' });
   await expect(card).toBeVisible();
-  await expect(card.getByText('sma_crossover · SOL/USDC · 15M')).toBeVisible();
+  // The pair first: a narrow card cuts the strategy's name, never the pair.
+  await expect(card.getByText('SOL/USDC · 15M · sma_crossover')).toBeVisible();
+  await expect(card.getByText('+0.00 USDC')).toHaveCount(0);
   // Paper mode: it starts at once and shows what it is doing; a second click stops it.
   await card.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByText('Bot "SMA 5/20 on SOL" started in paper mode')).toBeVisible();
@@ -66,6 +68,12 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   await expect(execution.getByText(/^Next 15M candle closes at \d\d:\d\d UTC$/)).toBeVisible();
   await expect(execution.getByText(/^(23h \d+m|1d 0h)$/)).toBeVisible();
   await expect(card.getByText('running', { exact: true })).toBeVisible();
+  // A running bot is not edited: stop it first.
+  await expect(card.getByRole('button', { name: 'Edit' })).toBeDisabled();
+  await expect(card.getByRole('button', { name: 'Edit' })).toHaveAttribute(
+    'title',
+    /^Stop the bot to edit it/,
+  );
   await page.setViewportSize({ width: 1280, height: 1300 });
   await page.screenshot({ path: `${SCREENSHOTS}/bots-desktop.png` });
 
@@ -153,6 +161,11 @@ test('a JavaScript bot from the editor and a Python bot from an uploaded .py bac
   await page.getByRole('radio', { name: 'Your code' }).click();
   const editor = page.getByRole('textbox', { name: 'Strategy code' });
   await expect(editor).toContainText('function onCandle(candle, ctx)');
+  // On a phone the code's long lines scroll inside the editor: the page keeps its width.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(editor).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1280, height: 800 });
   // Read-only until Edit; Save locks it again.
   await page.getByRole('button', { name: 'Edit' }).click();
   await editor.click();
@@ -169,6 +182,63 @@ test('a JavaScript bot from the editor and a Python bot from an uploaded .py bac
   });
   await page.getByRole('button', { name: 'Create Bot' }).click();
   await expect(page.getByText('Bot "JS SMA" created')).toBeVisible();
+
+  // Broken bots are refused at save with the server's reason, and none is created.
+  await page.getByLabel('Upload a strategy file').setInputFiles({
+    name: 'broken.js',
+    mimeType: 'text/javascript',
+    buffer: Buffer.from('function onCandle(candle {\n  return null;\n}\n'),
+  });
+  await page.getByLabel('Name').fill('Broken');
+  await page.getByRole('button', { name: 'Create Bot' }).click();
+  await expect(page.getByLabel('Bot form error')).toContainText(
+    'The JavaScript code does not load: SyntaxError',
+  );
+  await expect(page.getByText(/^Failed to create bot: The JavaScript code does not load/)).toBeVisible();
+  await page.getByLabel('Upload a strategy file').setInputFiles({
+    name: 'no-entry.js',
+    mimeType: 'text/javascript',
+    buffer: Buffer.from('function on_candle(candle) {\n  return null;\n}\n'),
+  });
+  await page.getByRole('button', { name: 'Create Bot' }).click();
+  await expect(page.getByLabel('Bot form error')).toContainText('the strategy must define function onCandle');
+  await page.getByLabel('Template').selectOption('sma_crossover');
+  await page.getByLabel('Pair').fill('FOO/BAR');
+  await page.getByRole('button', { name: 'Create Bot' }).click();
+  await expect(page.getByLabel('Bot form error')).toContainText('Pair FOO/BAR cannot be traded');
+  await page.getByLabel('Pair').fill('SOL/USDC');
+  await expect(page.getByTestId('bot-card').filter({ hasText: 'Broken' })).toHaveCount(0);
+
+  // Editing a stopped bot: its card's Edit fills the form; a broken change is refused, a good one saved.
+  const jsCard = page.getByTestId('bot-card').filter({ hasText: 'JS SMA' });
+  await jsCard.getByRole('button', { name: 'Edit' }).click();
+  await expect(page.getByText('Edit "JS SMA"')).toBeVisible();
+  await expect(page.getByLabel('Name')).toHaveValue('JS SMA');
+  await expect(page.getByLabel('Amount per trade (base token)')).toHaveValue('1');
+  await expect(editor).toContainText('// tuned by hand');
+  await page.getByLabel('Pair').fill('FOO/BAR');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByLabel('Bot form error')).toContainText('Pair FOO/BAR cannot be traded');
+  await page.getByLabel('Pair').fill('SOL/USDC');
+  await page.getByLabel('Name').fill('JS SMA v2');
+  await page.getByLabel('Candle interval').selectOption('4H');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Bot "JS SMA v2" saved')).toBeVisible();
+  await expect(page.getByText('Create a bot')).toBeVisible();
+  await expect(
+    page.getByTestId('bot-card').filter({ hasText: 'JS SMA v2' }).getByText('SOL/USDC · 4H · trend'),
+  ).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page
+    .getByTestId('bot-card')
+    .filter({ hasText: 'JS SMA v2' })
+    .getByRole('button', { name: 'Edit' })
+    .click();
+  await expect(page.getByText('Edit "JS SMA v2"')).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOTS}/bots-edit-1280.png` });
+  await page.getByRole('button', { name: 'Cancel edit' }).click();
+  await expect(page.getByText('Create a bot')).toBeVisible();
+  await page.getByRole('radio', { name: 'Your code' }).click();
 
   // A hostile strategy, uploaded as a .js file.
   await page.getByLabel('Upload a strategy file').setInputFiles({
@@ -200,7 +270,7 @@ test('a JavaScript bot from the editor and a Python bot from an uploaded .py bac
 
   await page.goto('/backtest');
   const bot = page.getByLabel('Bot');
-  await bot.selectOption({ label: 'JS SMA · trend' });
+  await bot.selectOption({ label: 'JS SMA v2 · trend' });
   await page.getByRole('button', { name: 'Run Backtest' }).click();
   await expect(page.getByText('Backtest completed successfully!')).toBeVisible({ timeout: 30_000 });
   await expect(

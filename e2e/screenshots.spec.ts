@@ -311,3 +311,52 @@ test('/future with an open 10x SOL long, at both widths', async ({ page }) => {
   await expectNoHorizontalOverflow(page, '/future with a position');
   await page.screenshot({ path: 'docs/screenshots/future-phone.png', fullPage: true });
 });
+
+test('/bots with the form and cards, editing a bot, and /market, at 1280 and 390 px', async ({ page }) => {
+  test.setTimeout(120_000);
+  const noToasts = () => expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 10_000 });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInWithLocalWallet(page);
+  await page.goto('/bots');
+  await page.getByLabel('Name').fill('Minute SMA 3/8 on SOL/USDC');
+  await page.getByLabel('Candle interval').selectOption('1M');
+  await page.getByLabel('Short window (candles)').fill('3');
+  await page.getByLabel('Long window (candles)').fill('8');
+  await page.getByLabel('Public (listed in the marketplace)').check();
+  await page.getByRole('button', { name: 'Create Bot' }).click();
+  const running = page.getByTestId('bot-card').filter({ hasText: 'Minute SMA 3/8' });
+  await running.getByRole('button', { name: 'Start' }).click();
+  await expect(running.getByTestId('bot-execution')).toBeVisible();
+  await page.getByRole('radio', { name: 'Your code' }).click();
+  await page.getByLabel('Category').selectOption('trend');
+  await page.getByLabel('Name').fill('JS breakout with a long descriptive name');
+  await page.getByLabel('Pair').fill('BONK/SOL');
+  await page.getByRole('button', { name: 'Create Bot' }).click();
+  await expect(page.getByTestId('bot-card')).toHaveCount(2);
+  await noToasts();
+  // The form's lower half and the cards under it.
+  await page.getByTestId('bot-card').first().scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, 200));
+  await page.screenshot({ path: 'docs/screenshots/bots-1280.png' });
+
+  const stopped = page.getByTestId('bot-card').filter({ hasText: 'JS breakout' });
+  await stopped.getByRole('button', { name: 'Edit' }).click();
+  await expect(page.getByText('Edit "JS breakout with a long descriptive name"')).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: 'docs/screenshots/bots-edit-1280.png' });
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('textbox', { name: 'Strategy code' })).toBeVisible();
+  await expectNoHorizontalOverflow(page, '/bots with "Your code"');
+  await page.screenshot({ path: 'docs/screenshots/bots-390.png', fullPage: true });
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/market');
+  await page.getByRole('button', { name: 'View Minute SMA 3/8 on SOL/USDC' }).click();
+  await expect(page.getByRole('region', { name: 'Bot details' }).getByText('Paper fills')).toBeVisible();
+  await noToasts();
+  await page.screenshot({ path: 'docs/screenshots/market-1280.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalOverflow(page, '/market with the detail panel');
+  await page.screenshot({ path: 'docs/screenshots/market-390.png', fullPage: true });
+});

@@ -611,6 +611,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     runs: botRuns,
     copyCounts: (ids) => marketplaceRepo.copyCounts(ids),
     pythonAvailability: () => python.availability(),
+    cancelBacktest: (key) => backtestPool.cancel(key),
   });
   const marketplace = createMarketplaceService({
     repo: marketplaceRepo,

@@ -137,7 +137,8 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
     await socket.close();
     for (const bot of [steady, replayed, python, javascript])
       await post(`/api/bots/${bot.bot_id}/stop`, alice);
-  });
+    // Saving the Python bot loads it in a sandbox process first (seconds on a busy machine).
+  }, 90_000);
 
   it('refuses a second start, a delete while running, and another user’s start or stop', async () => {
     const bot = await createBot(alice, { name: 'Guarded' });
@@ -210,6 +211,13 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
     const statusOf = (id: string) => listed.find((bot) => bot.bot_id === id)!.status;
     expect(statusOf(brief.bot_id)).toBe('stopped');
     expect(statusOf(thrower.bot_id)).toBe('failed');
+    // A run that ran its hours keeps its timing, so its card says Completed (part 2 §2); one that
+    // failed or was stopped does not.
+    const completed = listed.find((bot) => bot.bot_id === brief.bot_id)!;
+    expect(completed).toMatchObject({ progress_percentage: 100, current_task: null });
+    expect(Date.parse(completed.estimated_completion!)).toBeLessThanOrEqual(app.clock.now().getTime());
+    expect(completed.started_at).not.toBeNull();
+    expect(listed.find((bot) => bot.bot_id === thrower.bot_id)!.estimated_completion).toBeNull();
     const runs = (await database.database.db.execute(
       `select bot_id, message from bot_runs where bot_id in ('${brief.bot_id}', '${thrower.bot_id}', '${spinner.bot_id}')`,
     )) as unknown as { rows: { bot_id: string; message: string }[] };
@@ -250,11 +258,25 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
   it('another user’s starts spinning as their code loads never make a start answer 500', async () => {
     const mallory = (await registerUser(app)).token;
     const victor = (await registerUser(app)).token;
+    const spinner = 'for (;;) {}\nfunction onCandle() { return null; }';
+    // Refused at save now (it does not load in its budget); one saved before that check still starts.
+    const refused = await post('/api/bots', mallory, {
+      ...SMA_1M,
+      strategy_type: 'trend',
+      config: { ...SMA_1M.config, code: spinner },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe(
+      'The JavaScript code does not load: The strategy exceeded its CPU time limit of 0.25 s',
+    );
     const spinning = await createBot(mallory, {
       name: 'Loads forever',
       strategy_type: 'trend',
-      config: { ...SMA_1M.config, code: 'for (;;) {}\nfunction onCandle() { return null; }' },
+      config: { ...SMA_1M.config, code: JAVASCRIPT_TEMPLATES.sma_crossover },
     });
+    await database.database.db.execute(
+      `update bots set config = config || '${JSON.stringify({ code: spinner })}'::jsonb where id = '${spinning.bot_id}'`,
+    );
     const honest = await createBot(victor, {
       name: 'Honest JS',
       strategy_type: 'trend',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JAVASCRIPT_TEMPLATES } from '@solterm/engine';
+import { JAVASCRIPT_TEMPLATES, PYTHON_TEMPLATES } from '@solterm/engine';
 import {
   DEFAULT_BOT_CONFIG,
   MAX_BACKTEST_CANDLES,
@@ -176,6 +176,123 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     expect((await post('/api/bots', null, SMA_BOT)).status).toBe(401);
   });
 
+  const patch = <T>(id: string, token: string, payload: unknown) =>
+    call<T>(app, {
+      method: 'PATCH',
+      url: `/api/bots/${id}`,
+      payload: payload as object,
+      headers: bearer(token),
+    });
+  const codeBot = (language: 'javascript' | 'python', code: string, symbol = 'SOL/USDC') => ({
+    ...SMA_BOT,
+    name: `${language} bot`,
+    strategy_type: 'trend',
+    config: { ...SMA_BOT.config, language, code, symbol },
+  });
+
+  it('refuses at save code that does not load or lacks its entry point, and pairs that do not trade', async () => {
+    const before = await countRows(app, 'bots');
+    const cases: [object, string, RegExp][] = [
+      [
+        codeBot('javascript', 'function onCandle(candle {\n  return null;\n}'),
+        'BOTS__CODE_INVALID',
+        /^The JavaScript code does not load: SyntaxError: .+ \(strategy\.js line 1\)$/,
+      ],
+      [
+        codeBot('javascript', 'function on_candle() { return null; }'),
+        'BOTS__CODE_INVALID',
+        /^The JavaScript code does not load: TypeError: the strategy must define function onCandle\(candle, ctx\)/,
+      ],
+      [
+        codeBot('javascript', 'throw new Error("boom");\nfunction onCandle() { return null; }'),
+        'BOTS__CODE_INVALID',
+        /Error: boom \(strategy\.js line 1\)/,
+      ],
+      [
+        codeBot('python', 'def on_candle(candle, ctx)\n    return None\n'),
+        'BOTS__CODE_INVALID',
+        /^The Python code does not load: SyntaxError: .+strategy\.py line 1/,
+      ],
+      [
+        codeBot('python', 'def onCandle(candle, ctx):\n    return None\n'),
+        'BOTS__CODE_INVALID',
+        /^The Python code does not load: TypeError: the strategy must define def on_candle\(candle, ctx\)/,
+      ],
+      [
+        { ...SMA_BOT, config: { ...SMA_BOT.config, symbol: 'FOO/BAR' } },
+        'BOTS__PAIR_INVALID',
+        /^Pair FOO\/BAR cannot be traded: Token not found: FOO\. Use a pair such as SOL\/USDC\.$/,
+      ],
+      [
+        { ...SMA_BOT, config: { ...SMA_BOT.config, symbol: 'SOL/USD' } },
+        'BOTS__PAIR_INVALID',
+        /SOL\/USD is not one/,
+      ],
+    ];
+    for (const [bot, code, message] of cases) {
+      const { status, body } = await post('/api/bots', alice, bot);
+      expect(status, JSON.stringify(bot).slice(0, 120)).toBe(400);
+      expect(body).toMatchObject({ code });
+      expect(body.error).toMatch(message);
+    }
+    expect(await countRows(app, 'bots')).toEqual(before);
+    // The templates load, in both languages.
+    await createBot(alice, codeBot('javascript', JAVASCRIPT_TEMPLATES.sma_crossover));
+    await createBot(alice, codeBot('python', PYTHON_TEMPLATES.sma_crossover));
+    // Each Python check starts a sandbox process (Pyodide): seconds each on a busy machine.
+  }, 120_000);
+
+  it('edits a stopped bot (name, description, config, code), checked as at create; a running one is refused', async () => {
+    const bot = await createBot(alice, codeBot('javascript', JAVASCRIPT_TEMPLATES.sma_crossover));
+    const edited = await patch<TBot>(bot.bot_id, alice, {
+      name: 'Renamed',
+      description: 'Now on 15M',
+      config: { ...bot.config, interval: '15M', code: 'function onCandle() { return null; }' },
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(ZBotSchema.parse(edited.body.data)).toMatchObject({
+      bot_id: bot.bot_id,
+      bot_name: 'Renamed',
+      description: 'Now on 15M',
+      config: { interval: '15M', code: 'function onCandle() { return null; }' },
+    });
+    const listed = (await get<TBot[]>('/api/bots', alice)).body.data.find((b) => b.bot_id === bot.bot_id);
+    expect(listed?.bot_name).toBe('Renamed');
+
+    // Broken code, an unknown pair, a bad field: refused, nothing changed.
+    const refusals: [object, string][] = [
+      [{ config: { ...bot.config, code: 'function onCandle( {' } }, 'BOTS__CODE_INVALID'],
+      [{ config: { ...bot.config, symbol: 'FOO/BAR' } }, 'BOTS__PAIR_INVALID'],
+      [{ name: '' }, 'VALIDATION__INVALID_INPUT'],
+      [{}, 'VALIDATION__INVALID_INPUT'],
+    ];
+    for (const [body, code] of refusals) {
+      const refused = await patch(bot.bot_id, alice, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.code).toBe(code);
+    }
+    expect((await patch(bot.bot_id, alice, {})).body.error).toMatch(/at least one of name/);
+    const after = (await get<TBot[]>('/api/bots', alice)).body.data.find((b) => b.bot_id === bot.bot_id);
+    expect(after).toMatchObject({ bot_name: 'Renamed', config: { symbol: 'SOL/USDC', interval: '15M' } });
+
+    // Another user's bot is as absent as a deleted one.
+    expect((await patch(bot.bot_id, bob, { name: 'Mine now' })).status).toBe(404);
+
+    // Running: stop it first (publishing stays possible).
+    expect((await post(`/api/bots/${bot.bot_id}/start`, alice, {})).status).toBe(200);
+    const running = await patch(bot.bot_id, alice, { name: 'While running' });
+    expect(running.status).toBe(409);
+    expect(running.body).toMatchObject({
+      code: 'BOTS__EDIT_RUNNING',
+      error: 'Stop the bot before editing it: a running bot keeps the code and settings it started with.',
+    });
+    expect((await patch<TBot>(bot.bot_id, alice, { is_public: true })).body.data.is_public).toBe(true);
+    expect((await post(`/api/bots/${bot.bot_id}/stop`, alice, {})).status).toBe(200);
+    expect((await patch<TBot>(bot.bot_id, alice, { name: 'Stopped again' })).body.data.bot_name).toBe(
+      'Stopped again',
+    );
+  });
+
   it('backtests a bot deterministically, with the spec’s result and value conserved', async () => {
     const bot = await createBot(alice, { name: 'Backtested' });
     const request = {
@@ -350,10 +467,11 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.error).toMatch(/a backtest covers at most 527040/);
-    const offChain = await createBot(alice, {
-      name: 'Dollars',
-      config: { ...SMA_BOT.config, symbol: 'SOL/USD' },
-    });
+    // A bot on SOL/USD is refused at save now; one saved before that check is refused here.
+    const offChain = await createBot(alice, { name: 'Dollars' });
+    await app.database.db.execute(
+      `update bots set config = config || '{"symbol": "SOL/USD"}'::jsonb where id = '${offChain.bot_id}'`,
+    );
     const notTradable = await post('/api/bots/backtest', alice, { ...base, bot_id: offChain.bot_id });
     expect(notTradable.status).toBe(400);
     expect(notTradable.body.error).toBe(
@@ -386,6 +504,38 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     );
     expect(body.data.equity_curve.length).toBeGreaterThan(700);
     expect(typeof body.data.total_return).toBe('number');
+  });
+
+  it('"Run and Test Bot" can be cancelled: its run stops at once, only by its owner, and the next one runs', async () => {
+    const testId = '4f6c1d2e-8a1b-4c3d-9e0f-1a2b3c4d5e6f';
+    const spinning = {
+      strategy_type: 'scalper',
+      config: { ...SMA_BOT.config, code: 'function onCandle() {\n  while (true) {}\n}' },
+      test_id: testId,
+    };
+    const pending = post('/api/bots/test', alice, spinning);
+    // Bob cannot cancel Alice's run (the id is hers only); a cancel of nothing says so.
+    const cancelAs = (token: string) =>
+      post<{ cancelled: boolean }>(`/api/bots/test/${testId}/cancel`, token, {});
+    expect((await cancelAs(bob)).body.data).toEqual({ test_id: testId, cancelled: false });
+    let cancelledAt = 0;
+    // The run is queued as soon as its candles are read: cancel once it is there.
+    while (!cancelledAt) {
+      if ((await cancelAs(alice)).body.data.cancelled) cancelledAt = performance.now();
+    }
+    const answer = await pending;
+    // Well before its 1.5 s time limit and the pool's 5 s grace.
+    expect(performance.now() - cancelledAt).toBeLessThan(1000);
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ code: 'BACKTEST__CANCELLED', error: 'The test was cancelled' });
+    expect((await cancelAs(alice)).body.data.cancelled).toBe(false);
+    const next = await post<TBacktestResult>('/api/bots/test', alice, {
+      strategy_type: 'sma_crossover',
+      config: SMA_BOT.config,
+      days: 7,
+    });
+    expect(next.status, JSON.stringify(next.body).slice(0, 200)).toBe(200);
+    expect((await post('/api/bots/test/not-a-uuid/cancel', alice, {})).status).toBe(400);
   });
 
   it('lists the built-in strategies with their parameters', async () => {

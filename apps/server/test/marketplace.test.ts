@@ -217,9 +217,38 @@ describe('the bot marketplace', () => {
       is_public: false,
       status: 'stopped',
       copied_from: id,
+      copied_from_label: `Trend Rider by ${authorName}`,
       total_trades: 0,
     });
     expect(copied.body.data.config).toEqual(bots[0]!.config);
+    expect(bots[0]!.is_copied).toBe(false);
+    expect((await market(copier, '?query=rider')).bots[0]!.is_copied).toBe(true);
+    expect((await market(walletless, '?query=rider')).bots[0]!.is_copied).toBe(false);
+
+    // A copy is a snapshot: the author's edits (stop first) do not reach it, and the copier may edit theirs.
+    const authorsBot = (await get<TBot[]>('/api/bots', author)).body.data.find((bot) => bot.bot_id === id)!;
+    if (authorsBot.is_running) await post(`/api/bots/${id}/stop`, author);
+    const edit = (botId: string, token: string, payload: object) =>
+      call<TBot>(app, { method: 'PATCH', url: `/api/bots/${botId}`, payload, headers: bearer(token) });
+    const authorEdit = await edit(id, author, {
+      name: 'Trend Rider v2',
+      config: { ...authorsBot.config, max_positions: 3 },
+    });
+    expect(authorEdit.status, JSON.stringify(authorEdit.body)).toBe(200);
+    const copiersView = (await get<TBot[]>('/api/bots', copier)).body.data.find(
+      (bot) => bot.bot_id === copied.body.data.bot_id,
+    )!;
+    expect(copiersView).toMatchObject({
+      bot_name: 'Trend Rider',
+      copied_from_label: `Trend Rider by ${authorName}`,
+    });
+    expect(copiersView.config).toEqual(bots[0]!.config);
+    expect((await edit(copied.body.data.bot_id, copier, { name: 'My rider' })).body.data.bot_name).toBe(
+      'My rider',
+    );
+    // Someone else's bot cannot be edited through the marketplace's id.
+    expect((await edit(id, copier, { name: 'Hijack' })).status).toBe(404);
+    expect((await edit(id, author, { name: 'Trend Rider' })).status).toBe(200);
     expect((await post(`/api/bots/marketplace/${id}/copy`, copier)).body.code).toBe(
       'MARKETPLACE__ALREADY_COPIED',
     );

@@ -158,13 +158,35 @@ export const ZBotSchema = z.object({
   user_count: z.number().int(),
   /** The marketplace bot this one is a copy of, while that exists. */
   copied_from: z.string().nullable(),
+  /**
+   * "SMA 5/20 by alice": the origin of a copy, as it was named when copied (kept when the origin
+   * is renamed or deleted; a copy is an independent snapshot). Null for a bot the user made.
+   */
+  copied_from_label: z.string().nullable(),
 });
 export type TBot = z.infer<typeof ZBotSchema>;
 
-/** PATCH /bots/{id}: publish a bot to the marketplace or take it back (copies keep working). */
-export const ZBotUpdateRequestSchema = z.object({
-  is_public: z.boolean({ message: 'is_public must be true or false' }),
-});
+/**
+ * PATCH /bots/{id}: publish a bot to the marketplace or take it back (copies keep working), and, on a
+ * stopped bot, change its name, description, strategy and config (each field optional; a config is
+ * replaced whole, its omitted fields taking their defaults). Code and pair are checked as at create.
+ */
+export const ZBotUpdateRequestSchema = z
+  .object({
+    is_public: z.boolean({ message: 'is_public must be true or false' }),
+    name: ZBotCreateRequestSchema.shape.name,
+    description: z
+      .string()
+      .trim()
+      .max(BOT_DESCRIPTION_MAX, { message: `Description must be at most ${BOT_DESCRIPTION_MAX} characters` }),
+    strategy_type: ZBotCreateRequestSchema.shape.strategy_type,
+    config: ZBotConfigSchema,
+  })
+  .partial()
+  .refine((value) => Object.values(value).some((field) => field !== undefined), {
+    message: 'Send at least one of name, description, strategy_type, config, is_public',
+  });
+export type TBotUpdateRequest = z.input<typeof ZBotUpdateRequestSchema>;
 
 /** GET /bots/with-status: the metrics nested under `performance`. */
 export const ZBotWithStatusSchema = z.object({ ...botIdentity, performance: ZBotMetricsSchema });
@@ -213,8 +235,12 @@ export const ZBotTestRequestSchema = ZBotCreateRequestSchema.pick({
 }).extend({
   days: z.number().int().min(1).max(366).default(BOT_TEST_DEFAULT_DAYS),
   initial_balance: initialBalance.default(BOT_TEST_DEFAULT_INITIAL_BALANCE),
+  /** The client's id of this run: POST /bots/test/{test_id}/cancel stops it. */
+  test_id: z.string().uuid({ message: 'test_id must be a UUID' }).optional(),
 });
 export type TBotTestRequest = z.input<typeof ZBotTestRequestSchema>;
+
+export const ZBotTestIdParamsSchema = z.object({ test_id: z.string().uuid({ message: 'Test not found' }) });
 
 export const ZBacktestTradeSchema = z.object({
   time: z.string(),

@@ -58,6 +58,8 @@ export const ZMarketplaceBotSchema = z.object({
   created_at: z.string(),
   /** Whether the caller published it (one's own bot cannot be copied). */
   is_yours: z.boolean(),
+  /** Whether the caller holds a copy of it now (Copy Bot then says Copied). */
+  is_copied: z.boolean(),
 });
 export type TMarketplaceBot = z.infer<typeof ZMarketplaceBotSchema>;
 

@@ -191,6 +191,15 @@ export const ERRORS = {
   },
   BOTS__RUNNING: { status: 409, message: 'Stop the bot before deleting it' },
   BOTS__ALREADY_RUNNING: { status: 409, message: 'The bot is already running' },
+  /** A running bot's definition is what its run trades by: it is stopped before it changes. */
+  BOTS__EDIT_RUNNING: {
+    status: 409,
+    message: 'Stop the bot before editing it: a running bot keeps the code and settings it started with.',
+  },
+  /** Code that does not load in its sandbox, or defines no entry point (the message says which). */
+  BOTS__CODE_INVALID: { status: 400, message: 'The strategy code does not load' },
+  /** A pair the venue does not trade (the message names it). */
+  BOTS__PAIR_INVALID: { status: 400, message: 'Bots trade a pair of Solana tokens, e.g. SOL/USDC' },
   BOTS__RUNNING_LIMIT: {
     status: 409,
     message: 'You can run at most 5 bots at once. Stop one to start another.',
@@ -265,6 +274,8 @@ export const ERRORS = {
     message: 'The backtest took longer than 20 s and was stopped. Shorten the range.',
   },
   BACKTEST__STRATEGY_FAILED: { status: 422, message: 'The strategy failed' },
+  /** The user cancelled their "Run and Test Bot" (its run was stopped). */
+  BACKTEST__CANCELLED: { status: 409, message: 'The test was cancelled' },
   BACKTEST__BUSY: { status: 503, message: 'Too many backtests are running. Please try again in a moment.' },
   MARKET__RANGE_TOO_LARGE: {
     status: 400,

@@ -42,10 +42,17 @@ interface Pending {
   resolve: (json: string) => void;
   reject: (error: unknown) => void;
   onProgress?: ((done: number, total: number) => void) | undefined;
+  /** What cancel() names it by ("Run and Test Bot" can be cancelled). */
+  key?: string | undefined;
 }
 
 /** What the thread is doing for the running job: computing it, or dividing a Python job's candles. */
-type Running = Pending & { timer?: ReturnType<typeof setTimeout>; onJob?: (job: BacktestJob) => void };
+type Running = Pending & {
+  timer?: ReturnType<typeof setTimeout>;
+  onJob?: (job: BacktestJob) => void;
+  /** Aborts a Python job's sandbox process. */
+  abort?: AbortController;
+};
 
 /**
  * Runs backtests in one worker thread, off the event loop: the API keeps answering while a year of
@@ -110,6 +117,7 @@ export function createBacktestPool(options: {
       if ('job' in message && job.onJob) {
         // A Python job's candles: the job goes on in the sandbox, still holding the slot.
         clearTimeout(job.timer);
+        job.timer = undefined;
         job.onJob(message.job);
         return;
       }
@@ -227,8 +235,9 @@ export function createBacktestPool(options: {
         next.reject(error);
       }
     };
+    const abort = (running.abort = new AbortController());
     running.onJob = (job) =>
-      python.run(job, next.onProgress).then(
+      python.run(job, next.onProgress, abort.signal).then(
         // The Python sandbox answers a result object: checked and serialised here, Python jobs only.
         (result) => settle(() => next.resolve(JSON.stringify(ZBacktestResultSchema.parse(result)))),
         (error: unknown) => settle(() => next.reject(error)),
@@ -247,6 +256,7 @@ export function createBacktestPool(options: {
       spec: BacktestSpec,
       owner: string,
       onProgress?: (done: number, total: number) => void,
+      key?: string,
     ): Promise<BacktestResultJson> {
       const mine = held.get(owner) ?? 0;
       const bytes = bytesOf(spec);
@@ -260,12 +270,47 @@ export function createBacktestPool(options: {
       return new Promise((resolve, reject) => {
         held.set(owner, mine + 1);
         const jobs = waiting.get(owner) ?? [];
-        jobs.push({ id: nextId++, owner, spec, resolve, reject, onProgress });
+        jobs.push({ id: nextId++, owner, spec, resolve, reject, onProgress, key });
         waiting.set(owner, jobs);
         waitingCount += 1;
         waitingBytes += bytes;
         pump();
       });
+    },
+    /**
+     * Cancels the job run() was given `key` for: a waiting one leaves the queue; a running one's
+     * thread is ended (replaced for the next job) or its Python process killed. It rejects with
+     * BACKTEST__CANCELLED. False when no such job is waiting or running (it finished).
+     */
+    cancel(key: string): boolean {
+      const cancelled = () => new AppError('BACKTEST__CANCELLED');
+      for (const [owner, jobs] of waiting) {
+        const index = jobs.findIndex((job) => job.key === key);
+        if (index < 0) continue;
+        const [job] = jobs.splice(index, 1);
+        if (jobs.length === 0) waiting.delete(owner);
+        waitingCount -= 1;
+        waitingBytes -= bytesOf(job!.spec);
+        const left = (held.get(owner) ?? 1) - 1;
+        if (left > 0) held.set(owner, left);
+        else held.delete(owner);
+        job!.reject(cancelled());
+        return true;
+      }
+      const job = running;
+      if (!job || job.key !== key) return false;
+      if (job.abort && !job.timer) {
+        // In the Python sandbox: its process is killed, the thread stays.
+        job.abort.abort();
+      } else {
+        const thread = worker;
+        worker = undefined;
+        void thread?.terminate();
+        job.abort?.abort();
+      }
+      finish();
+      job.reject(cancelled());
+      return true;
     },
     async close(): Promise<void> {
       for (const jobs of waiting.values()) for (const job of jobs) job.reject(new AppError('BACKTEST__BUSY'));

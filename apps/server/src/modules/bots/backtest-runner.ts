@@ -18,6 +18,8 @@ export interface BacktestRequest {
   readonly seed: number;
   /** Whose backtest it is (a user id): the pool shares its thread fairly between users. */
   readonly owner: string;
+  /** What the pool's cancel() names this run by (null: it cannot be cancelled). */
+  readonly cancelKey?: string | null;
 }
 
 /**
@@ -85,6 +87,7 @@ export function createBacktestRunner(deps: {
       },
       request.owner,
       onProgress,
+      request.cancelKey ?? undefined,
     );
     deps.log.debug({ candles: base.length, ms: performance.now() - started }, 'backtest computed');
     return result;

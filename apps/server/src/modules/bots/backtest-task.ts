@@ -25,6 +25,8 @@ export interface BacktestTaskPayload {
   readonly userId: string;
   /** The bot backtested; null for "Run and Test Bot" on an unsaved form. */
   readonly botId: string | null;
+  /** "Run and Test Bot": the key its cancel names it by (null for a backtest). */
+  readonly cancelKey?: string | null;
 }
 
 /**
@@ -48,6 +50,7 @@ export function backtestTask(
           initialBalance: payload.initialBalance,
           seed: payload.seed,
           owner: payload.userId,
+          cancelKey: payload.cancelKey,
         },
         (done, total) =>
           publishProgress(payload.userId, {

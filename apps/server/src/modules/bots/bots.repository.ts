@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, ne } from 'drizzle-orm';
 import type { TBotConfig } from '@solterm/contracts';
 import type { Db } from '../../db/database';
 import { bots } from './bots.tables';
@@ -15,8 +15,9 @@ export function createBotsRepository(db: Db, now: () => Date) {
       strategyType: string;
       config: TBotConfig;
       isPublic: boolean;
-      /** The marketplace bot this one copies. */
+      /** The marketplace bot this one copies, and its "name by creator" then. */
       copiedFrom?: string;
+      copiedFromLabel?: string;
     }): Promise<BotRow> {
       const [row] = await db
         .insert(bots)
@@ -42,6 +43,23 @@ export function createBotsRepository(db: Db, now: () => Date) {
         .from(bots)
         .where(and(eq(bots.id, id), eq(bots.userId, userId)));
       return row ? rowOf(row) : undefined;
+    },
+
+    /**
+     * Changes a stopped bot's definition; false when it is not the user's or is running (a start
+     * between the caller's check and this write does not see a half-edited bot: one statement).
+     */
+    async updateStopped(
+      userId: string,
+      id: string,
+      patch: Partial<Pick<BotRow, 'name' | 'description' | 'strategyType' | 'config' | 'isPublic'>>,
+    ): Promise<boolean> {
+      const updated = await db
+        .update(bots)
+        .set(patch)
+        .where(and(eq(bots.id, id), eq(bots.userId, userId), ne(bots.status, 'running')))
+        .returning({ id: bots.id });
+      return updated.length > 0;
     },
 
     async setPublic(userId: string, id: string, isPublic: boolean): Promise<void> {

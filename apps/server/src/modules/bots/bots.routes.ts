@@ -8,6 +8,7 @@ import {
   ZBotCreateRequestSchema,
   ZBotIdParamsSchema,
   ZBotSchema,
+  ZBotTestIdParamsSchema,
   ZBotTestRequestSchema,
   ZBotUpdateRequestSchema,
   ZBotWithStatusSchema,
@@ -92,6 +93,8 @@ export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
       tags,
       security,
       summary: 'Creates a bot (part 2 §3 create payload); it starts stopped, every metric zero',
+      description:
+        'Refused when its code does not load in its sandbox or lacks its entry point (400 BOTS__CODE_INVALID, the error and line in the message) or its pair is not traded (400 BOTS__PAIR_INVALID).',
       body: ZBotCreateRequestSchema,
       response: { 200: success(ZBotSchema) },
     },
@@ -119,13 +122,15 @@ export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
       tags,
       security,
       summary:
-        'Publishes one of the caller’s bots to the marketplace, or takes it back (copies keep working)',
+        'Edits one of the caller’s bots (name, description, strategy_type, config: stopped bots only), or publishes it / takes it back',
+      description:
+        'Code and pair are checked as at create: the code loads in its sandbox and defines its entry point (BOTS__CODE_INVALID), the pair is traded (BOTS__PAIR_INVALID). A running bot answers 409 BOTS__EDIT_RUNNING: stop it first. Marketplace copies are snapshots and keep what they copied.',
       params: ZBotIdParamsSchema,
       body: ZBotUpdateRequestSchema,
       response: { 200: success(ZBotSchema) },
     },
     handler: async (request) =>
-      ok(await bots.setPublic(authOf(request).user.id, request.params.id, request.body.is_public)),
+      ok(await bots.update(authOf(request).user.id, request.params.id, request.body)),
   });
 
   app.post('/api/bots/:id/start', {
@@ -229,10 +234,25 @@ export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
       tags,
       security,
       summary: '"Run and Test Bot": an unsaved strategy over the last 30 days (default) from 1,000',
+      description:
+        'With a `test_id` (a UUID the client makes), POST /bots/test/{test_id}/cancel stops the run, waiting or computing; it then answers 409 BACKTEST__CANCELLED.',
       body: ZBotTestRequestSchema,
       response: { 200: success(ZBacktestResultSchema) },
     },
     handler: async (request, reply) =>
       sendResultJson(reply, await bots.test(authOf(request).user.id, request.body)),
+  });
+
+  app.post('/api/bots/test/:test_id/cancel', {
+    preHandler: requireAuth,
+    schema: {
+      tags,
+      security,
+      summary:
+        'Cancels the caller’s "Run and Test Bot" run of that test_id: its sandbox or thread is stopped',
+      params: ZBotTestIdParamsSchema,
+      response: { 200: success(z.object({ test_id: z.string(), cancelled: z.boolean() })) },
+    },
+    handler: async (request) => ok(bots.cancelTest(authOf(request).user.id, request.params.test_id)),
   });
 }

@@ -1,4 +1,8 @@
-import type { ZBotCreateRequestSchema, ZBotTestRequestSchema } from '@solterm/contracts';
+import type {
+  ZBotCreateRequestSchema,
+  ZBotTestRequestSchema,
+  ZBotUpdateRequestSchema,
+} from '@solterm/contracts';
 import {
   MAX_BOTS_PER_USER,
   type TBacktestRequest,
@@ -42,6 +46,7 @@ function botToWire(row: BotRow, metrics: TBotMetrics = NO_METRICS, userCount = 0
     created_at: row.createdAt.toISOString(),
     user_count: userCount,
     copied_from: row.copiedFrom,
+    copied_from_label: row.copiedFromLabel,
   };
 }
 
@@ -70,6 +75,8 @@ export function createBotsService(deps: {
   copyCounts: (botIds: readonly string[]) => Promise<Map<string, number>>;
   /** Whether this server runs Python strategies (its host must wall the sandbox off the network). */
   pythonAvailability: () => PythonAvailability;
+  /** Stops the backtest submitted with `cancelKey` in this process (false: none such here). */
+  cancelBacktest: (cancelKey: string) => boolean;
 }) {
   const { repo, runs } = deps;
 
@@ -91,8 +98,9 @@ export function createBotsService(deps: {
   return {
     async create(userId: string, request: z.output<typeof ZBotCreateRequestSchema>): Promise<TBot> {
       // Refused now, not at its first run: a bot that cannot run is not created.
-      runnableStrategy(request.strategy_type, request.config);
+      const strategy = runnableStrategy(request.strategy_type, request.config);
       if ((await repo.countOf(userId)) >= MAX_BOTS_PER_USER) throw new AppError('BOTS__LIMIT_REACHED');
+      await runs.checkDefinition(userId, strategy.spec, request.config.symbol);
       const row = await repo.insert({
         userId,
         name: request.name,
@@ -111,10 +119,41 @@ export function createBotsService(deps: {
       return rows.map((row) => botToWire(row, metrics.get(row.id), copies.get(row.id)));
     },
 
-    /** PATCH /bots/{id}: publishes the bot to the marketplace, or takes it back. */
-    async setPublic(userId: string, id: string, isPublic: boolean): Promise<TBot> {
-      await requireBot(userId, id);
-      await repo.setPublic(userId, id, isPublic);
+    /**
+     * PATCH /bots/{id}: publishes the bot or takes it back (any time), and changes a stopped bot's
+     * name, description, strategy and config, checked as at create. A running bot is refused
+     * (BOTS__EDIT_RUNNING): its run trades by the definition it started with. Copies others made
+     * from the marketplace are snapshots: they keep what they copied.
+     */
+    async update(
+      userId: string,
+      id: string,
+      request: z.output<typeof ZBotUpdateRequestSchema>,
+    ): Promise<TBot> {
+      const bot = await requireBot(userId, id);
+      const { is_public: isPublic, ...definition } = request;
+      const edits = Object.values(definition).some((field) => field !== undefined);
+      if (!edits) {
+        await repo.setPublic(userId, id, isPublic!);
+        return this.get(userId, id);
+      }
+      if (bot.status === 'running') throw new AppError('BOTS__EDIT_RUNNING');
+      const strategyType = definition.strategy_type ?? bot.strategyType;
+      const config = definition.config ?? bot.config;
+      // A new definition is checked whole (a new category with the old code, a new pair, …).
+      if (definition.strategy_type !== undefined || definition.config !== undefined) {
+        const strategy = runnableStrategy(strategyType, config);
+        await runs.checkDefinition(userId, strategy.spec, config.symbol);
+      }
+      const updated = await repo.updateStopped(userId, id, {
+        ...(definition.name !== undefined ? { name: definition.name } : {}),
+        ...(definition.description !== undefined ? { description: definition.description } : {}),
+        ...(definition.strategy_type !== undefined ? { strategyType } : {}),
+        ...(definition.config !== undefined ? { config } : {}),
+        ...(isPublic !== undefined ? { isPublic } : {}),
+      });
+      // Started while its definition was being checked.
+      if (!updated) throw new AppError('BOTS__EDIT_RUNNING');
       return this.get(userId, id);
     },
 
@@ -203,7 +242,13 @@ export function createBotsService(deps: {
         seed: seedOf(request.strategy_type),
         userId,
         botId: null,
+        cancelKey: request.test_id ? `${userId}:${request.test_id}` : null,
       });
+    },
+
+    /** POST /bots/test/{test_id}/cancel: stops the caller's "Run and Test Bot" run (only theirs). */
+    cancelTest(userId: string, testId: string): { test_id: string; cancelled: boolean } {
+      return { test_id: testId, cancelled: deps.cancelBacktest(`${userId}:${testId}`) };
     },
   };
 }

@@ -36,6 +36,8 @@ export const bots = pgTable(
     networkMode: text('network_mode').notNull().default('test'),
     /** The marketplace bot this one was copied from (null once that is deleted). */
     copiedFrom: uuid('copied_from').references((): AnyPgColumn => bots.id, { onDelete: 'set null' }),
+    /** "name by creator" of the origin when copied: a copy is a snapshot, its label outlives the origin. */
+    copiedFromLabel: text('copied_from_label'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { strToU8, zipSync } from 'fflate';
 import { JAVASCRIPT_TEMPLATES, PYTHON_TEMPLATES } from '@solterm/engine';
-import { applyUpload, botRequestOf, INITIAL_BOT_FORM, switchLanguage } from './bot-form-model';
+import { DEFAULT_BOT_CONFIG, type TBot } from '@solterm/contracts';
+import { applyUpload, botRequestOf, formValuesOf, INITIAL_BOT_FORM, switchLanguage } from './bot-form-model';
 
 describe('the create-bot form', () => {
   it('sends the spec defaults for a built-in strategy', () => {
@@ -23,6 +24,7 @@ describe('the create-bot form', () => {
           take_profit_percentage: 3,
           max_positions: 1,
           parameters: { short_window: 5, long_window: 20 },
+          run_hours: 24,
         },
       },
     });
@@ -97,5 +99,52 @@ describe('the create-bot form', () => {
     expect(switchLanguage(form, 'python')).toEqual({ language: 'python', code: PYTHON_TEMPLATES.grid });
     const edited = { ...form, code: `${JAVASCRIPT_TEMPLATES.grid}// mine\n` };
     expect(switchLanguage(edited, 'python')).toEqual({ language: 'python', code: edited.code });
+  });
+
+  it('fills the form with a saved bot to edit it, and sends back what it was (code and settings)', () => {
+    const bot = {
+      bot_id: 'b1',
+      bot_name: 'My Python',
+      description: 'RSI dips',
+      strategy_type: 'mean_reversion',
+      is_public: true,
+      config: {
+        ...DEFAULT_BOT_CONFIG,
+        code: PYTHON_TEMPLATES.rsi_reversion ?? 'def on_candle(c, ctx):\n    return None\n',
+        language: 'python',
+        symbol: 'BONK/SOL',
+        interval: '15M',
+        amount: 2.5,
+        stop_loss_percentage: null,
+        take_profit_percentage: 7,
+        max_positions: 3,
+        parameters: { period: 14 },
+        run_hours: 48,
+      },
+    } as unknown as TBot;
+    const values = formValuesOf(bot);
+    expect(values).toMatchObject({
+      source: 'code',
+      language: 'python',
+      category: 'mean_reversion',
+      name: 'My Python',
+      stopLoss: '',
+      takeProfit: '7',
+      runHours: 48,
+    });
+    const built = botRequestOf(values);
+    expect(built.ok && built.request).toEqual({
+      name: 'My Python',
+      description: 'RSI dips',
+      strategy_type: 'mean_reversion',
+      is_public: true,
+      config: bot.config,
+    });
+    const builtIn = formValuesOf({
+      ...bot,
+      strategy_type: 'sma_crossover',
+      config: { ...bot.config, code: '' },
+    } as TBot);
+    expect([builtIn.source, builtIn.strategyType]).toEqual(['builtin', 'sma_crossover']);
   });
 });

@@ -3,6 +3,8 @@ import {
   BOT_INTERVALS,
   DEFAULT_BOT_CONFIG,
   DEFAULT_BOT_INTERVAL,
+  DEFAULT_BOT_RUN_HOURS,
+  type TBot,
   type TBotCreateRequest,
   type TBotInterval,
 } from '@solterm/contracts';
@@ -120,6 +122,8 @@ export interface BotFormValues {
   /** Strategy parameters by name, as typed. */
   parameters: Record<string, string>;
   isPublic: boolean;
+  /** How long a live run lasts (hours); the form keeps an edited bot's. */
+  runHours: number;
 }
 
 /** The spec's defaults (part 2 §9): SMA crossover on SOL/USDC, 0.0001, 2 %, 3 %, 1 position, 5 and 20. */
@@ -142,7 +146,38 @@ export const INITIAL_BOT_FORM: BotFormValues = {
     long_window: String(DEFAULT_BOT_CONFIG.parameters.long_window),
   },
   isPublic: false,
+  runHours: DEFAULT_BOT_RUN_HOURS,
 };
+
+/**
+ * The form filled with a saved bot, to edit it: its source (built-in or code), settings and texts.
+ *
+ * @example formValuesOf(bot).name === bot.bot_name; // true
+ */
+export function formValuesOf(bot: TBot): BotFormValues {
+  const { config } = bot;
+  const isCode = config.code.trim() !== '';
+  return {
+    source: isCode ? 'code' : 'builtin',
+    language: config.language,
+    code: isCode ? config.code : INITIAL_BOT_FORM.code,
+    category: isCode ? bot.strategy_type : INITIAL_BOT_FORM.category,
+    name: bot.bot_name,
+    description: bot.description,
+    strategyType: isCode ? INITIAL_BOT_FORM.strategyType : bot.strategy_type,
+    symbol: config.symbol,
+    interval: config.interval,
+    amount: String(config.amount),
+    stopLoss: config.stop_loss_percentage === null ? '' : String(config.stop_loss_percentage),
+    takeProfit: config.take_profit_percentage === null ? '' : String(config.take_profit_percentage),
+    maxPositions: String(config.max_positions),
+    parameters: Object.fromEntries(
+      Object.entries(config.parameters).map(([name, value]) => [name, String(value)]),
+    ),
+    isPublic: bot.is_public,
+    runHours: config.run_hours,
+  };
+}
 
 export const INTERVAL_OPTIONS = BOT_INTERVALS.map((interval) => ({ value: interval, label: interval }));
 
@@ -203,6 +238,7 @@ export function botRequestOf(
         take_profit_percentage: takeProfit,
         max_positions: maxPositions,
         parameters,
+        run_hours: values.runHours,
       },
     },
   };

@@ -43,6 +43,11 @@ export function applyTimingUpdate(bots: readonly TBot[], update: BotTimingUpdate
   );
 }
 
+/** Whether the bot's run has had its planned time (its card's time remaining says Completed). */
+export function hasCompleted(bot: Pick<TBot, 'estimated_completion'>, now: Date): boolean {
+  return bot.estimated_completion !== null && new Date(bot.estimated_completion).getTime() <= now.getTime();
+}
+
 /** "5h 12m" left until `estimatedCompletion`, or "Completed" once it has passed (part 2 §2). */
 export function timeRemaining(estimatedCompletion: string, now: Date): string {
   const ms = new Date(estimatedCompletion).getTime() - now.getTime();

@@ -8,6 +8,7 @@ import type {
   TBot,
   TBotCreateRequest,
   TBotTestRequest,
+  TBotUpdateRequest,
   TPendingTransaction,
 } from '@solterm/contracts';
 import { api } from '../../lib/api-client';
@@ -32,13 +33,20 @@ export const botsApi = {
   stop: (id: string) => api.post<TBot>(`/bots/${encodeURIComponent(id)}/stop`, {}),
   setPublic: (id: string, isPublic: boolean) =>
     api.patch<TBot>(`/bots/${encodeURIComponent(id)}`, { is_public: isPublic }),
+  /** PATCH /bots/{id}: a stopped bot's name, description, strategy and config (checked as at create). */
+  update: (id: string, changes: TBotUpdateRequest) =>
+    api.patch<TBot>(`/bots/${encodeURIComponent(id)}`, changes),
   /** POST /bots/production/{id}/start: on chain with the approved SOL ('… delegation approval …' until then). */
   startOnChain: (id: string) => api.post<TBot>(`/bots/production/${encodeURIComponent(id)}/start`, {}),
   productionStatus: (id: string, signal?: AbortSignal) =>
     api.get<TProductionStatus>(`/bots/production/${encodeURIComponent(id)}/status`, { signal }),
   remove: (id: string) => api.delete<{ bot_id: string; deleted: true }>(`/bots/${encodeURIComponent(id)}`),
   /** POST /bots/test: "Run and Test Bot" on the unsaved form (30 days from 1,000 by default). */
-  test: (request: TBotTestRequest) => api.post<TBacktestResult>('/bots/test', request),
+  test: (request: TBotTestRequest, signal?: AbortSignal) =>
+    api.post<TBacktestResult>('/bots/test', request, { signal }),
+  /** Stops a Run and Test started with `test_id` on the server (its sandbox or thread is ended). */
+  cancelTest: (testId: string) =>
+    api.post<{ test_id: string; cancelled: boolean }>(`/bots/test/${encodeURIComponent(testId)}/cancel`, {}),
   backtest: (request: TBacktestRequest) => api.post<TBacktestResult>('/bots/backtest', request),
 };
 

@@ -4,6 +4,7 @@ import {
   ZBotTimingUpdateSchema,
   type TBot,
   type TBotCreateRequest,
+  type TBotUpdateRequest,
 } from '@solterm/contracts';
 import { queryKeys } from '../../lib/query-keys';
 import { notify } from '../../lib/toast';
@@ -73,6 +74,15 @@ export function useWithdrawFromBot() {
     mutationFn: ({ amount, tokenMint }: { amount: number; tokenMint?: string }) =>
       botFundsApi.withdraw(amount, tokenMint),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.bots.balance }),
+  });
+}
+
+/** Edits a stopped bot (PATCH /bots/{id}); the server checks its code and pair as at create. */
+export function useUpdateBot() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, changes }: { id: string; changes: TBotUpdateRequest }) => botsApi.update(id, changes),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.bots.list }),
   });
 }
 

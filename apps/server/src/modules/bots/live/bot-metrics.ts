@@ -84,6 +84,11 @@ export function metricsOf(run: BotRunRow | undefined, fills: readonly MetricFill
   }
   const lastClose = run.lastClose === null ? new Dec(0) : new Dec(run.lastClose);
   const running = run.status === 'running';
+  // A run that ran its planned time keeps its timing: the card's time remaining says Completed.
+  const completed =
+    !running && run.stoppedAt !== null && run.stoppedAt.getTime() >= run.endsAt.getTime() - 1000;
+  // (The runner ends a run in the second of its planned end, so up to a second before it.)
+  const timed = running || completed;
   const span = run.endsAt.getTime() - run.startedAt.getTime();
   const elapsed = Math.min(Math.max(now.getTime() - run.startedAt.getTime(), 0), span);
   return {
@@ -97,10 +102,10 @@ export function metricsOf(run: BotRunRow | undefined, fills: readonly MetricFill
     max_drawdown: round(drawdown, 2),
     sharpe_ratio: round(sharpe, 3),
     last_trade_time: fills.at(-1)?.time.toISOString() ?? null,
-    started_at: running ? run.startedAt.toISOString() : null,
-    estimated_completion: running ? run.endsAt.toISOString() : null,
+    started_at: timed ? run.startedAt.toISOString() : null,
+    estimated_completion: timed ? run.endsAt.toISOString() : null,
     current_task: running ? currentTaskOf(run) : null,
-    progress_percentage: running ? Math.floor((elapsed / span) * 100) : 0,
+    progress_percentage: completed ? 100 : running ? Math.floor((elapsed / span) * 100) : 0,
   };
 }
 

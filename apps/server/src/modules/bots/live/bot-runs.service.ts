@@ -11,7 +11,7 @@ import {
 import { Dec, fromBaseUnits, StrategyError, toBaseUnits } from '@solterm/engine';
 import { AppError } from '../../../lib/app-error';
 import type { MarketService } from '../../market/market.service';
-import { resolveBotStrategy } from '../bot-strategy';
+import { resolveBotStrategy, type ResolvedStrategy } from '../bot-strategy';
 import type { BotRow } from '../bots.repository';
 import { metricsOf } from './bot-metrics';
 import type { BotFillRow, BotRunRow, BotRunsRepository } from './bot-runs.repository';
@@ -62,6 +62,28 @@ export function createBotRunsService(deps: {
       throw new AppError('BOTS__PYTHON_USER_LIMIT', pythonUserLimitMessage(perUser));
   }
 
+  /** Code loaded in its sandbox as a live run loads it (JavaScript: the live thread; Python: a process). */
+  async function checkCode(userId: string, spec: ResolvedStrategy['spec']): Promise<void> {
+    if (spec.kind === 'builtin') return;
+    if (spec.kind === 'python') {
+      await deps.sandboxes.python.check({ userId, code: spec.code, parameters: spec.parameters });
+      return;
+    }
+    (await createLiveStrategy(spec, 0, userId, deps.sandboxes)).dispose();
+  }
+
+  /** The bot's pair as the venue trades it (a pair of Solana tokens), or why not. */
+  async function tradablePair(symbol: string) {
+    const pair = await deps.market.resolvePair(symbol);
+    if (pair.base.decimals === null || pair.quote.decimals === null || pair.quote.mint === null) {
+      throw new AppError(
+        'BACKTEST__PAIR_NOT_TRADABLE',
+        `Bots trade a pair of Solana tokens, e.g. SOL/USDC; ${pair.text} is not one`,
+      );
+    }
+    return pair;
+  }
+
   /** Starts a run of `bot` in `mode` (the checks and the row both modes share). */
   async function start(bot: BotRow, mode: 'test' | 'mainnet'): Promise<void> {
     const { spec } = resolveBotStrategy(bot.strategyType, bot.config);
@@ -76,15 +98,9 @@ export function createBotRunsService(deps: {
         throw error;
       }
     }
-    const pair = await deps.market.resolvePair(bot.config.symbol);
-    const { decimals: baseDecimals } = pair.base;
-    const { decimals: quoteDecimals } = pair.quote;
-    if (baseDecimals === null || quoteDecimals === null || pair.quote.mint === null) {
-      throw new AppError(
-        'BACKTEST__PAIR_NOT_TRADABLE',
-        `Bots trade a pair of Solana tokens, e.g. SOL/USDC; ${pair.text} is not one`,
-      );
-    }
+    const pair = await tradablePair(bot.config.symbol);
+    const baseDecimals = pair.base.decimals!;
+    const quoteDecimals = pair.quote.decimals!;
     let initialCash = toBaseUnits(new Dec(PAPER_BOT_BALANCE), quoteDecimals);
     if (mode === 'mainnet') {
       if (pair.quote.mint !== WRAPPED_SOL_MINT && pair.quote.mint !== USDC_MINT) {
@@ -124,6 +140,37 @@ export function createBotRunsService(deps: {
   }
 
   return {
+    /**
+     * What a bot must pass to be saved (create and edit): its code loads in its sandbox and defines
+     * its entry point (the check a start makes, Python's included), and its pair is one the venue
+     * trades. A strategy that fails on its candles is not refused here: Run and Test shows that.
+     *
+     * @throws AppError BOTS__CODE_INVALID, BOTS__PAIR_INVALID; the Python sandbox's
+     *   BOTS__PYTHON_UNAVAILABLE, BOTS__PYTHON_USER_LIMIT, BOTS__PYTHON_BUSY.
+     */
+    async checkDefinition(userId: string, spec: ResolvedStrategy['spec'], symbol: string): Promise<void> {
+      try {
+        await tradablePair(symbol);
+      } catch (error) {
+        if (error instanceof AppError && /^(MARKET__|BACKTEST__PAIR)/.test(error.code)) {
+          throw new AppError(
+            'BOTS__PAIR_INVALID',
+            `Pair ${symbol.trim().slice(0, 40)} cannot be traded: ${error.message}. Use a pair such as SOL/USDC.`,
+          );
+        }
+        throw error;
+      }
+      try {
+        await checkCode(userId, spec);
+      } catch (error) {
+        if (error instanceof StrategyError) {
+          const language = spec.kind === 'python' ? 'Python' : 'JavaScript';
+          throw new AppError('BOTS__CODE_INVALID', `The ${language} code does not load: ${error.message}`);
+        }
+        throw error;
+      }
+    },
+
     /**
      * Starts `bot` in paper mode: a virtual balance of 1,000 of the pair's quote token, traded at
      * the venue's prices from the candle forming now for `config.run_hours` hours.

@@ -59,6 +59,16 @@ export function createMarketplaceRepository(db: Db) {
       return row ? rowOf(row) : undefined;
     },
 
+    /** Which of `originIds` `userId` holds a copy of now. */
+    async copiedBy(userId: string, originIds: readonly string[]): Promise<Set<string>> {
+      if (originIds.length === 0) return new Set();
+      const rows = await db
+        .select({ originId: bots.copiedFrom })
+        .from(bots)
+        .where(and(eq(bots.userId, userId), inArray(bots.copiedFrom, [...originIds])));
+      return new Set(rows.map((row) => row.originId!));
+    },
+
     /** Counts `userId` among the copiers of `originId` (once: a second copy counts nothing). */
     async recordCopier(originId: string, userId: string, at: Date): Promise<void> {
       await db.insert(botCopies).values({ originId, userId, createdAt: at }).onConflictDoNothing();

@@ -84,11 +84,12 @@ export function createMarketplaceService(deps: {
 }) {
   async function listingsOf(rows: readonly BotRow[], viewerId: string): Promise<TMarketplaceBot[]> {
     const ids = rows.map((row) => row.id);
-    const [metrics, modes, copies, names] = await Promise.all([
+    const [metrics, modes, copies, names, copied] = await Promise.all([
       deps.runs.metricsOf(ids),
       deps.runs.modesOf(ids),
       deps.repo.copyCounts(ids),
       deps.users.publicNamesOf([...new Set(rows.map((row) => row.userId))]),
+      deps.repo.copiedBy(viewerId, ids),
     ]);
     return rows.map((row) => {
       const figures: TBotMetrics = metrics.get(row.id) ?? NO_METRICS;
@@ -110,6 +111,7 @@ export function createMarketplaceService(deps: {
         record_source: mode === undefined ? 'none' : mode === 'mainnet' ? 'onchain' : 'paper',
         created_at: row.createdAt.toISOString(),
         is_yours: row.userId === viewerId,
+        is_copied: copied.has(row.id),
       };
     });
   }
@@ -242,9 +244,12 @@ export function createMarketplaceService(deps: {
         throw new AppError('BOTS__LIMIT_REACHED');
       // Read before anything is written: an RPC failure refuses the copy and changes nothing.
       const counts = (await deps.lamportsOf(wallet)) > 0n;
+      const creator = (await deps.users.publicNamesOf([origin.userId])).get(origin.userId) ?? 'unknown';
+      // A snapshot: the copy keeps this definition when its origin is edited, renamed or deleted.
       const copy = await deps.bots.insert({
         userId: copier.id,
         name: origin.name,
+        copiedFromLabel: `${origin.name} by ${creator}`,
         description: origin.description,
         strategyType: origin.strategyType,
         config: origin.config,

@@ -77,7 +77,11 @@ globalThis.params = Object.freeze(JSON.parse(__paramsJson));
 const __view = new Float64Array(__candles);
 `;
 
+/** Loaded after the user's code: code without its entry point does not load (a clear error at save). */
+const ENTRY_CHECK = `if (typeof onCandle !== 'function') throw new TypeError('the strategy must define function onCandle(candle, ctx)');`;
+
 const DRIVER = `
+${ENTRY_CHECK}
 globalThis.__run = function (from, to, openLots, maxPositions, lastEntryPrice) {
   if (typeof onCandle !== 'function') throw new TypeError('the strategy must define function onCandle(candle, ctx)');
   const ctx = Object.freeze({ openLots, maxPositions, lastEntryPrice, params });
@@ -308,6 +312,7 @@ export async function createJsStrategy(options: {
 }
 
 const LIVE_DRIVER = `
+${ENTRY_CHECK}
 globalThis.__step = function (time, open, high, low, close, volume, openLots, maxPositions, lastEntryPrice) {
   if (typeof onCandle !== 'function') throw new TypeError('the strategy must define function onCandle(candle, ctx)');
   const intent = onCandle(

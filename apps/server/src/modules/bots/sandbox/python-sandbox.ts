@@ -39,6 +39,11 @@ export const MAX_LIVE_PYTHON = 8;
 /** Live Python bots of one user at once: a quarter of the server's, so no two accounts take them all. */
 export const MAX_LIVE_PYTHON_PER_USER = 2;
 
+/** Time a check of Python code (at save) may take to load it: top-level code that runs longer is refused. */
+export const PYTHON_CHECK_MS = 5_000;
+/** Time a check waits for a sandbox process to be ready (Pyodide takes ~2.5 s, more on a busy host). */
+const PYTHON_READY_MS = 30_000;
+
 /** What one Python sandbox process may use: its resident memory (Pyodide itself takes ~150 MB). */
 export const PYTHON_MEMORY_LIMIT_MB = 512;
 const MEMORY_POLL_MS = 50;
@@ -308,6 +313,8 @@ export function createPythonSandbox(options: {
   let closed = false;
   /** Live runs' processes, and whose run each is. */
   const liveHosts = new Map<Host, string>();
+  /** Users whose code is being checked (one check each at a time). */
+  const checking = new Set<string>();
 
   function availability(): PythonAvailability {
     wall ??= probeNetworkWall();
@@ -373,11 +380,16 @@ export function createPythonSandbox(options: {
     async run(
       job: BacktestJob,
       onProgress?: (done: number, total: number) => void,
+      /** Kills the process (the run was cancelled). */
+      signal?: AbortSignal,
     ): Promise<TBacktestResult> {
       if (job.strategy.kind !== 'python')
         throw new TypeError('the Python sandbox runs Python strategies only');
       const { code, parameters } = job.strategy;
       const host = await take();
+      const onAbort = () => host.fail('The run was cancelled');
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener('abort', onAbort);
       const timer = setTimeout(
         () => host.fail(`The strategy exceeded its CPU time limit of ${options.timeLimitMs / 1000} s`),
         options.timeLimitMs,
@@ -423,6 +435,7 @@ export function createPythonSandbox(options: {
         }
         throw error;
       } finally {
+        signal?.removeEventListener('abort', onAbort);
         clearTimeout(timer);
         clearInterval(memoryWatch);
         host.fail('The run ended');
@@ -501,6 +514,66 @@ export function createPythonSandbox(options: {
           end('The run ended');
         },
       };
+    },
+    /**
+     * Loads user Python in a sandbox process of its own, as a live run does, to see that it loads and
+     * defines on_candle (a bot is checked when saved), then ends the process. One check per user at
+     * a time; checks and live runs together stay under the server's cap of processes.
+     *
+     * @throws StrategyError when the code does not load or takes longer than PYTHON_CHECK_MS;
+     *   AppError BOTS__PYTHON_UNAVAILABLE without the network wall, BOTS__PYTHON_USER_LIMIT while
+     *   the user's previous check runs, BOTS__PYTHON_BUSY at the server's cap.
+     */
+    async check(init: { userId: string; code: string; parameters: StrategyParameters }): Promise<void> {
+      requireWall();
+      if (checking.has(init.userId)) {
+        throw new AppError(
+          'BOTS__PYTHON_USER_LIMIT',
+          'Your previous Python code check is still running. Save again in a moment.',
+        );
+      }
+      if (liveHosts.size + checking.size >= (options.maxLive ?? MAX_LIVE_PYTHON)) {
+        throw new AppError('BOTS__PYTHON_BUSY');
+      }
+      checking.add(init.userId);
+      let host: Host | undefined;
+      let done = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let memoryWatch: ReturnType<typeof setInterval> | undefined;
+      const within = <T>(promise: Promise<T>, ms: number, error: () => Error) =>
+        Promise.race([
+          promise,
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(error()), ms);
+          }),
+        ]).finally(() => clearTimeout(timer));
+      const ready = take().then((taken) => {
+        // Past the wait already: this process is not needed.
+        if (done) taken.fail('The check ended');
+        return (host = taken);
+      });
+      try {
+        // Starting Pyodide is the server's time, not the code's (a spare is usually ready).
+        const taken = await within(ready, PYTHON_READY_MS, () => new AppError('BOTS__PYTHON_BUSY'));
+        memoryWatch = watchMemory(taken);
+        taken.send(JSON.stringify({ load: 'live', code: init.code, parameters: init.parameters, seed: 0 }));
+        await within(
+          loaded(taken),
+          PYTHON_CHECK_MS,
+          () =>
+            new StrategyError(
+              `Loading the strategy took longer than ${PYTHON_CHECK_MS / 1000} s: top-level code should only define on_candle and its helpers`,
+            ),
+        );
+      } catch (error) {
+        if (error instanceof SandboxFailure) throw new StrategyError(error.message);
+        throw error;
+      } finally {
+        done = true;
+        clearInterval(memoryWatch);
+        checking.delete(init.userId);
+        host?.fail('The check ended');
+      }
     },
     /** Whether this server runs Python strategies (probed once): the network wall is required. */
     availability,

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Globe, Play, Square, Trash2, Wallet } from 'lucide-react';
+import { Copy, Globe, Pencil, Play, Square, Trash2, Wallet } from 'lucide-react';
 import { BOT_MESSAGES, isDelegationApprovalError, type TBot } from '@solterm/contracts';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -7,7 +7,17 @@ import { Card } from '../../../components/ui/card';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
-import { timeRemaining } from '../bot-live-model';
+import { useNetwork } from '../../network/use-network';
+import {
+  failureMessage,
+  formatAmountWithUnit,
+  formatCount,
+  formatPercent,
+  formatSignedAmount,
+  quoteOf,
+  toneOf,
+} from '../bot-figures';
+import { hasCompleted, timeRemaining } from '../bot-live-model';
 import { useDeleteBot, usePublishBot, useStartBot, useStopBot } from '../use-bots';
 import { DelegationModal } from './delegation-modal';
 import { WithdrawModal } from './withdraw-modal';
@@ -25,22 +35,26 @@ function useMinuteClock(enabled: boolean): Date {
   return now;
 }
 
-/** A running bot's current task, time remaining, start time and progress. */
+/**
+ * A running bot's current task, time remaining, start time and progress; once its run has had its
+ * time the label says Completed (part 2 §2).
+ */
 function ExecutionBox({ bot }: { bot: TBot }) {
   const now = useMinuteClock(bot.is_running);
   const started = bot.started_at ? new Date(bot.started_at) : null;
+  const completed = hasCompleted(bot, now);
   return (
     <div
       className="mx-4 mb-3 grid gap-2 rounded-md border border-line bg-raised/50 p-3"
       data-testid="bot-execution"
     >
       <p className="truncate text-xs text-fg" title={bot.current_task ?? undefined}>
-        {bot.current_task ?? 'Starting…'}
+        {bot.current_task ?? (completed ? 'Its run is over: start it again for another' : 'Starting…')}
       </p>
       <dl className="grid grid-cols-2 gap-2 text-xs">
         <div>
           <dt className="text-[11px] text-faint">Time remaining</dt>
-          <dd className="num text-fg">
+          <dd className={cn('num', completed ? 'text-up' : 'text-fg')} data-testid="bot-time-remaining">
             {bot.estimated_completion ? timeRemaining(bot.estimated_completion, now) : '—'}
           </dd>
         </div>
@@ -71,7 +85,18 @@ function ExecutionBox({ bot }: { bot: TBot }) {
 }
 
 /** One bot (part 2 §2 Bots): strategy, trades, PnL, win rate, balance, network; Start/Stop, Withdraw, Delete. */
-export function BotCard({ bot }: { bot: TBot }) {
+export function BotCard({
+  bot,
+  onEdit,
+  isEditing = false,
+}: {
+  bot: TBot;
+  /** Opens the form with this bot (stopped bots only). */
+  onEdit?: (bot: TBot) => void;
+  isEditing?: boolean;
+}) {
+  const { network } = useNetwork();
+  const networkName = network.charAt(0).toUpperCase() + network.slice(1);
   const remove = useDeleteBot();
   const start = useStartBot();
   const stop = useStopBot();
@@ -80,15 +105,12 @@ export function BotCard({ bot }: { bot: TBot }) {
   const [mode, setMode] = useState<RunMode>(bot.network_mode === 'mainnet' ? 'mainnet' : 'test');
   const [isDelegating, setIsDelegating] = useState(false);
   const [isWithdrawing, setIsWithdrawing] = useState(false);
+  const quote = quoteOf(bot.config.symbol);
   const figures = [
-    { label: 'Trades', value: String(bot.total_trades) },
-    {
-      label: 'PnL',
-      value: bot.total_pnl.toFixed(2),
-      tone: bot.total_pnl > 0 ? 'text-up' : bot.total_pnl < 0 ? 'text-down' : '',
-    },
-    { label: 'Win rate', value: `${bot.win_rate.toFixed(1)}%` },
-    { label: 'Balance', value: bot.current_balance.toFixed(2) },
+    { label: 'Trades', value: formatCount(bot.total_trades) },
+    { label: 'PnL', value: formatSignedAmount(bot.total_pnl, quote), tone: toneOf(bot.total_pnl) },
+    { label: 'Win rate', value: formatPercent(bot.win_rate, 1) },
+    { label: 'Balance', value: formatAmountWithUnit(bot.current_balance, quote) },
   ];
 
   async function onToggle() {
@@ -96,13 +118,10 @@ export function BotCard({ bot }: { bot: TBot }) {
       if (bot.is_running) await stop.mutateAsync(bot.bot_id);
       else await start.mutateAsync({ id: bot.bot_id, mode });
     } catch (caught) {
-      const message = getErrorMessage(
-        caught,
-        bot.is_running ? BOT_MESSAGES.stopFailed : BOT_MESSAGES.startFailed,
-      );
+      const spec = bot.is_running ? BOT_MESSAGES.stopFailed : BOT_MESSAGES.startFailed;
       // An on-chain start without an approval opens the delegation modal (part 2 §4).
-      if (!bot.is_running && isDelegationApprovalError(message)) setIsDelegating(true);
-      else notify.error(message);
+      if (!bot.is_running && isDelegationApprovalError(getErrorMessage(caught, spec))) setIsDelegating(true);
+      else notify.error(failureMessage(spec, caught));
     }
   }
 
@@ -128,31 +147,56 @@ export function BotCard({ bot }: { bot: TBot }) {
       await remove.mutateAsync(bot.bot_id);
       notify.success(`Bot "${bot.bot_name}" deleted`);
     } catch (caught) {
-      notify.error(getErrorMessage(caught, BOT_MESSAGES.deleteFailed));
+      notify.error(failureMessage(BOT_MESSAGES.deleteFailed, caught));
       setIsConfirming(false);
     }
   }
 
   return (
-    <Card className="flex min-w-0 flex-col" data-testid="bot-card">
+    <Card
+      className={cn('@container flex min-w-0 flex-col', isEditing && 'ring-1 ring-accent')}
+      data-testid="bot-card"
+    >
       <div className="flex items-start justify-between gap-2 border-b border-line px-4 py-3">
         <div className="min-w-0">
-          <h3 className="truncate text-sm font-semibold text-fg">{bot.bot_name}</h3>
-          <p className="truncate text-xs text-muted">
-            {bot.strategy_type} · {bot.config.symbol} · {bot.config.interval}
+          <h3 className="truncate text-sm font-semibold text-fg" title={bot.bot_name}>
+            {bot.bot_name}
+          </h3>
+          {/* The pair first: a narrow card cuts the strategy's name, never the pair. */}
+          <p
+            className="truncate text-xs text-muted"
+            title={`${bot.config.symbol} · ${bot.config.interval} · ${bot.strategy_type}`}
+          >
+            <span className="font-medium text-fg">{bot.config.symbol}</span> · {bot.config.interval} ·{' '}
+            {bot.strategy_type}
             {bot.is_public && ` · Public · ${bot.user_count} user${bot.user_count === 1 ? '' : 's'}`}
           </p>
+          {bot.copied_from_label && (
+            <p className="flex items-center gap-1 truncate text-[11px] text-faint" data-testid="bot-origin">
+              <Copy className="size-3 shrink-0" aria-hidden="true" />
+              <span className="truncate">Copied from {bot.copied_from_label}</span>
+            </p>
+          )}
         </div>
         <div className="flex shrink-0 gap-1.5">
           <Badge tone={bot.network_mode === 'mainnet' ? 'warn' : 'info'}>
-            {bot.network_mode === 'mainnet' ? 'Mainnet' : 'Paper'}
+            <span
+              title={
+                bot.network_mode === 'mainnet'
+                  ? `On chain, on ${network}`
+                  : 'Paper: virtual funds at live prices'
+              }
+            >
+              {bot.network_mode === 'mainnet' ? networkName : 'Paper'}
+            </span>
           </Badge>
           <Badge tone={bot.status === 'running' ? 'up' : bot.status === 'failed' ? 'down' : 'neutral'}>
             {bot.status}
           </Badge>
         </div>
       </div>
-      <dl className="grid grid-cols-4 gap-2 px-4 py-3">
+      {/* Four across when the card is wide enough for "1,000.00 USDC", else two by two. */}
+      <dl className="grid grid-cols-2 gap-2 px-4 py-3 @sm:grid-cols-4">
         {figures.map((figure) => (
           <div key={figure.label} className="min-w-0">
             <dt className="text-[11px] text-faint">{figure.label}</dt>
@@ -160,7 +204,7 @@ export function BotCard({ bot }: { bot: TBot }) {
           </div>
         ))}
       </dl>
-      {bot.is_running && <ExecutionBox bot={bot} />}
+      {(bot.is_running || hasCompleted(bot, new Date())) && <ExecutionBox bot={bot} />}
       <div className="mt-auto flex flex-wrap items-center gap-2 border-t border-line px-4 py-2.5">
         <Button
           size="xs"
@@ -186,9 +230,22 @@ export function BotCard({ bot }: { bot: TBot }) {
             onChange={(event) => setMode(event.target.value as RunMode)}
           >
             <option value="test">Paper</option>
-            <option value="mainnet">On chain</option>
+            <option value="mainnet">On chain ({networkName})</option>
           </select>
         )}
+        <Button
+          size="xs"
+          variant="ghost"
+          disabled={bot.is_running || !onEdit}
+          onClick={() => onEdit?.(bot)}
+          title={
+            bot.is_running
+              ? 'Stop the bot to edit it: a running bot keeps the code and settings it started with'
+              : 'Edit its name, description, settings and code'
+          }
+        >
+          <Pencil className="size-3.5" /> Edit
+        </Button>
         <Button
           size="xs"
           variant="secondary"

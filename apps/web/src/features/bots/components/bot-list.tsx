@@ -1,5 +1,5 @@
 import { Bot, RotateCw } from 'lucide-react';
-import { BOT_MESSAGES } from '@solterm/contracts';
+import { BOT_MESSAGES, type TBot } from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -9,7 +9,14 @@ import { useBotRealtime, useBots } from '../use-bots';
 import { BotCard } from './bot-card';
 
 /** Your bots as cards, with loading, empty and failed states. */
-export function BotList() {
+export function BotList({
+  onEdit,
+  editingId = null,
+}: {
+  /** Opens the form with a stopped bot in it. */
+  onEdit?: (bot: TBot) => void;
+  editingId?: string | null;
+}) {
   const bots = useBots();
   useBotRealtime();
   const list = bots.data ?? [];
@@ -31,7 +38,10 @@ export function BotList() {
           }
         />
       ) : bots.isPending ? (
-        <div className="grid gap-3 p-4 sm:grid-cols-2 xl:grid-cols-3" aria-busy="true">
+        <div
+          className="grid grid-cols-[repeat(auto-fill,minmax(min(100%,24rem),1fr))] gap-3 p-4"
+          aria-busy="true"
+        >
           {[0, 1, 2].map((key) => (
             <Skeleton key={key} className="h-36" />
           ))}
@@ -43,9 +53,9 @@ export function BotList() {
           description="Create one from a built-in strategy: test it on the last 30 days first, then save it and backtest any range."
         />
       ) : (
-        <div className="grid gap-3 p-4 sm:grid-cols-2 xl:grid-cols-3">
+        <div className="grid grid-cols-[repeat(auto-fill,minmax(min(100%,24rem),1fr))] gap-3 p-4">
           {list.map((bot) => (
-            <BotCard key={bot.bot_id} bot={bot} />
+            <BotCard key={bot.bot_id} bot={bot} onEdit={onEdit} isEditing={bot.bot_id === editingId} />
           ))}
         </div>
       )}

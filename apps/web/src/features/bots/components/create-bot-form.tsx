@@ -1,10 +1,10 @@
-import { lazy, Suspense, useRef, useState } from 'react';
-import { FlaskConical, Pencil, Plus, Save, Upload } from 'lucide-react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { FlaskConical, Pencil, Plus, Save, Upload, X } from 'lucide-react';
 import { BOT_UPLOAD_PICKER_EXTENSIONS } from '@solterm/contracts';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { SegmentedControl } from '../../../components/ui/segmented-control';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { BOT_MESSAGES, type TBacktestResult } from '@solterm/contracts';
+import { BOT_MESSAGES, type TBacktestResult, type TBot } from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
 import { Card, CardBody, CardFooter, CardHeader } from '../../../components/ui/card';
 import { Checkbox } from '../../../components/ui/checkbox';
@@ -18,6 +18,7 @@ import {
   applyUpload,
   botRequestOf,
   CATEGORY_OPTIONS,
+  formValuesOf,
   INITIAL_BOT_FORM,
   INTERVAL_OPTIONS,
   parametersFor,
@@ -27,22 +28,65 @@ import {
   type BotFormValues,
 } from '../bot-form-model';
 
+import { failureMessage } from '../bot-figures';
+import { useCreateBot, useStrategies, useUpdateBot } from '../use-bots';
+import { BacktestProgress } from './backtest-progress';
+
 /** The editor (CodeMirror) loads only when the code source is chosen. */
 const CodeEditor = lazy(() => import('./code-editor'));
-import { useCreateBot, useStrategies } from '../use-bots';
+
+/** The toast of an edit the server refused (the spec names none for edits). */
+const SAVE_FAILED = 'Failed to save bot';
+
+/** Seconds since `since` while it is set, re-read every second (Run and Test's elapsed time). */
+function useElapsedSeconds(since: number | null): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (since === null) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [since]);
+  return since === null ? 0 : Math.max(0, Math.floor((now - since) / 1000));
+}
 
 /**
  * The create-bot form of /bots (part 2 §2): a built-in strategy with the spec's defaults, its risk
  * settings and parameters; Run and Test Bot backtests the unsaved bot over the last 30 days from
  * 1,000 and shows the result; Create Bot saves it.
  */
-export function CreateBotForm({ onTested }: { onTested: (result: TBacktestResult | null) => void }) {
+export function CreateBotForm({
+  onTested,
+  editing = null,
+  onEditDone,
+}: {
+  onTested: (result: TBacktestResult | null) => void;
+  /** A stopped bot to edit: the form is filled with it and saves it (PATCH) instead of creating one. */
+  editing?: TBot | null;
+  onEditDone?: () => void;
+}) {
   const strategies = useStrategies();
   const create = useCreateBot();
+  const update = useUpdateBot();
   const [values, setValues] = useState<BotFormValues>(INITIAL_BOT_FORM);
   const [error, setError] = useState<string | null>(null);
-  const [isTesting, setIsTesting] = useState(false);
+  /** The running test: its id (the server's cancel names it), start time and fetch. */
+  const [test, setTest] = useState<{ id: string; since: number; abort: AbortController } | null>(null);
+  const isTesting = test !== null;
+  const elapsed = useElapsedSeconds(test?.since ?? null);
   const [isEditing, setIsEditing] = useState(false);
+  const editingId = editing?.bot_id ?? null;
+  // Filled once per bot chosen (during render, React's way to reset state on a prop change): a
+  // refetch of the list must not overwrite what the user typed.
+  const [filledFor, setFilledFor] = useState<string | null>(null);
+  if (editingId !== filledFor) {
+    setFilledFor(editingId);
+    if (editing) {
+      setValues(formValuesOf(editing));
+      setError(null);
+      setIsEditing(true);
+    }
+  }
+  const isSaving = create.isPending || update.isPending;
   const fileRef = useRef<HTMLInputElement>(null);
   const strategy = strategies.data?.find((candidate) => candidate.type === values.strategyType);
   const set = (patch: Partial<BotFormValues>) => {
@@ -75,42 +119,78 @@ export function CreateBotForm({ onTested }: { onTested: (result: TBacktestResult
   async function runTest() {
     const request = requestOrError();
     if (!request) return;
-    setIsTesting(true);
+    const run = { id: crypto.randomUUID(), since: Date.now(), abort: new AbortController() };
+    setTest(run);
     onTested(null);
     try {
-      const result = await botsApi.test({ strategy_type: request.strategy_type, config: request.config });
+      const result = await botsApi.test(
+        { strategy_type: request.strategy_type, config: request.config, test_id: run.id },
+        run.abort.signal,
+      );
       onTested(result);
       notify.success('Bot test completed');
     } catch (caught) {
+      if (run.abort.signal.aborted) return;
       const message = getErrorMessage(caught, BOT_MESSAGES.testFailed);
       setError(message);
-      notify.error(`${BOT_MESSAGES.testFailed}: ${message}`);
+      notify.error(failureMessage(BOT_MESSAGES.testFailed, caught));
     } finally {
-      setIsTesting(false);
+      setTest((current) => (current?.id === run.id ? null : current));
     }
+  }
+
+  /** Stops the running test: the server ends its sandbox, the page stops waiting. */
+  function cancelTest() {
+    if (!test) return;
+    test.abort.abort();
+    void botsApi.cancelTest(test.id).catch(() => undefined);
+    setTest(null);
+    notify.info('Test cancelled');
   }
 
   async function submit() {
     const request = requestOrError();
     if (!request) return;
+    if (editing) {
+      try {
+        const bot = await update.mutateAsync({ id: editing.bot_id, changes: request });
+        notify.success(`Bot "${bot.bot_name}" saved`);
+        setValues(INITIAL_BOT_FORM);
+        onEditDone?.();
+      } catch (caught) {
+        setError(getErrorMessage(caught, SAVE_FAILED));
+        notify.error(failureMessage(SAVE_FAILED, caught));
+      }
+      return;
+    }
     try {
       const bot = await create.mutateAsync(request);
       notify.success(`Bot "${bot.bot_name}" created`);
       setValues((current) => ({ ...current, name: '', description: '' }));
     } catch (caught) {
-      const message = getErrorMessage(caught, BOT_MESSAGES.createFailed);
-      setError(message);
-      notify.error(`${BOT_MESSAGES.createFailed}: ${message}`);
+      setError(getErrorMessage(caught, BOT_MESSAGES.createFailed));
+      notify.error(failureMessage(BOT_MESSAGES.createFailed, caught));
     }
   }
 
+  function stopEditing() {
+    setValues(INITIAL_BOT_FORM);
+    setError(null);
+    onEditDone?.();
+  }
+
   return (
-    <Card>
+    <Card className="min-w-0" data-testid="bot-form">
       <CardHeader
-        title="Create a bot"
-        description="A built-in strategy or your own code, with its risk rules"
+        title={editing ? `Edit "${editing.bot_name}"` : 'Create a bot'}
+        description={
+          editing
+            ? 'Its code is loaded in its sandbox and its pair checked when you save'
+            : 'A built-in strategy or your own code, with its risk rules'
+        }
       />
-      <CardBody className="grid gap-3 sm:grid-cols-2">
+      {/* minmax(0, 1fr): a long line of code scrolls inside the editor, never widens the page. */}
+      <CardBody className="grid grid-cols-[minmax(0,1fr)] gap-3 sm:grid-cols-2">
         <Input
           label="Name"
           value={values.name}
@@ -193,7 +273,7 @@ export function CreateBotForm({ onTested }: { onTested: (result: TBacktestResult
               </Button>
               <CopyButton value={values.code} label="Copy the strategy code" />
             </div>
-            <div className="sm:col-span-2">
+            <div className="min-w-0 sm:col-span-2">
               <Suspense fallback={<Skeleton className="h-72" />}>
                 <CodeEditor
                   value={values.code}
@@ -283,17 +363,31 @@ export function CreateBotForm({ onTested }: { onTested: (result: TBacktestResult
           </Notice>
         )}
       </CardBody>
+      {isTesting && (
+        <div className="grid gap-2 border-t border-line px-4 py-3" data-testid="bot-test-progress">
+          <div className="flex items-center justify-between gap-2 text-xs text-muted">
+            <span aria-live="polite">
+              Testing over the last 30 days… <span className="num text-fg">{elapsed} s</span>
+            </span>
+            <Button size="xs" variant="ghost" onClick={cancelTest}>
+              <X className="size-3.5" /> Cancel test
+            </Button>
+          </div>
+          <BacktestProgress key={test.id} botId={null} isRunning={isTesting} />
+        </div>
+      )}
       <CardFooter className="flex-wrap justify-end">
-        <Button
-          variant="secondary"
-          onClick={() => void runTest()}
-          isLoading={isTesting}
-          disabled={create.isPending}
-        >
+        {editing && (
+          <Button variant="ghost" onClick={stopEditing} disabled={isSaving}>
+            <X className="size-4" /> Cancel edit
+          </Button>
+        )}
+        <Button variant="secondary" onClick={() => void runTest()} isLoading={isTesting} disabled={isSaving}>
           <FlaskConical className="size-4" /> Run and Test Bot
         </Button>
-        <Button onClick={() => void submit()} isLoading={create.isPending} disabled={isTesting}>
-          <Plus className="size-4" /> Create Bot
+        <Button onClick={() => void submit()} isLoading={isSaving} disabled={isTesting}>
+          {editing ? <Save className="size-4" /> : <Plus className="size-4" />}
+          {editing ? 'Save changes' : 'Create Bot'}
         </Button>
       </CardFooter>
     </Card>

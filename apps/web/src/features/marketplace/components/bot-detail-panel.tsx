@@ -1,4 +1,4 @@
-import { Copy, X } from 'lucide-react';
+import { Check, Copy, X } from 'lucide-react';
 import { Link } from 'react-router';
 import { BOT_MESSAGES } from '@solterm/contracts';
 import { Badge } from '../../../components/ui/badge';
@@ -12,6 +12,15 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
 import { useAuth } from '../../auth/use-auth';
+import {
+  failureMessage,
+  formatAmountWithUnit,
+  formatCount,
+  formatPercent,
+  formatSignedAmount,
+  quoteOf,
+  toneOf,
+} from '../../bots/bot-figures';
 import { useCopyBot, useMarketplaceBot } from '../use-marketplace';
 
 const SOURCE_LABEL = { paper: 'Paper fills', onchain: 'On-chain fills', none: 'Not run yet' } as const;
@@ -29,7 +38,7 @@ export function BotDetailPanel({ botId, onClose }: { botId: string; onClose: () 
       const copied = await copy.mutateAsync(botId);
       notify.success(`Copied "${copied.bot_name}": it is among your bots, ready to start`);
     } catch (caught) {
-      notify.error(getErrorMessage(caught, BOT_MESSAGES.copyFailed));
+      notify.error(failureMessage(BOT_MESSAGES.copyFailed, caught));
     }
   }
 
@@ -74,19 +83,15 @@ export function BotDetailPanel({ botId, onClose }: { botId: string; onClose: () 
               {bot.user_count} user{bot.user_count === 1 ? '' : 's'}
             </span>
           </div>
-          <dl className="grid grid-cols-3 gap-x-3 gap-y-2 text-xs sm:grid-cols-4">
+          <dl className="grid grid-cols-3 gap-x-3 gap-y-2 text-xs">
             {[
-              ['Trades', String(bot.total_trades)],
-              [
-                'PnL',
-                bot.total_pnl.toFixed(2),
-                bot.total_pnl > 0 ? 'text-up' : bot.total_pnl < 0 ? 'text-down' : '',
-              ],
-              ['Return', `${bot.track_record.return_pct.toFixed(2)}%`],
-              ['Win rate', `${bot.win_rate.toFixed(1)}%`],
-              ['Max drawdown', `${bot.max_drawdown.toFixed(2)}%`],
+              ['Trades', formatCount(bot.total_trades)],
+              ['PnL', formatSignedAmount(bot.total_pnl, quoteOf(bot.config.symbol)), toneOf(bot.total_pnl)],
+              ['Return', formatPercent(bot.track_record.return_pct), toneOf(bot.track_record.return_pct)],
+              ['Win rate', formatPercent(bot.win_rate, 1)],
+              ['Max drawdown', formatPercent(bot.max_drawdown)],
               ['Sharpe', bot.sharpe_ratio.toFixed(2)],
-              ['Balance', bot.current_balance.toFixed(2)],
+              ['Balance', formatAmountWithUnit(bot.current_balance, quoteOf(bot.config.symbol))],
               ['Live since', bot.track_record.live_since ? bot.track_record.live_since.slice(0, 10) : '—'],
             ].map(([label, value, tone]) => (
               <div key={label} className="min-w-0">
@@ -163,12 +168,19 @@ export function BotDetailPanel({ botId, onClose }: { botId: string; onClose: () 
               </Link>
             </Notice>
           )}
+          {bot.is_copied && (
+            <Notice tone="info">
+              You have a copy of this bot among your bots: a snapshot of it, which its author&apos;s later
+              edits do not change.
+            </Notice>
+          )}
           <Button
             onClick={() => void onCopy()}
-            disabled={!hasWallet || bot.is_yours}
+            disabled={!hasWallet || bot.is_yours || bot.is_copied}
             isLoading={copy.isPending}
           >
-            <Copy className="size-3.5" /> Copy Bot
+            {bot.is_copied ? <Check className="size-3.5" /> : <Copy className="size-3.5" />}
+            {bot.is_copied ? 'Copied' : 'Copy Bot'}
           </Button>
         </div>
       )}

@@ -3,6 +3,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { cn } from '../../../lib/cn';
+import { formatCount, formatSignedAmount, quoteOf, toneOf } from '../../bots/bot-figures';
 
 const RISK_TONE = { Low: 'up', Medium: 'warn', High: 'down' } as const;
 
@@ -42,27 +43,24 @@ export function MarketplaceTable({
             className={cn(bot.bot_id === selectedId && 'bg-raised/60')}
             data-testid="marketplace-row"
           >
-            <Td className="max-w-[10rem]">
+            <Td className="max-w-[7.5rem] sm:max-w-[10rem]">
               <p className="truncate font-medium text-fg">{bot.bot_name}</p>
               <p className="truncate text-[11px] text-faint sm:hidden">{bot.creator_name}</p>
             </Td>
             <Td className="hidden max-w-[9rem] truncate text-muted sm:table-cell">{bot.creator_name}</Td>
             <Td className={cn('text-muted', strategyColumn)}>{bot.strategy_type}</Td>
-            <Td
-              align="right"
-              className={cn(
-                'num',
-                bot.total_pnl > 0 ? 'text-up' : bot.total_pnl < 0 ? 'text-down' : 'text-muted',
-              )}
-            >
-              {bot.total_pnl > 0 ? '+' : ''}
-              {bot.total_pnl.toFixed(2)}
+            <Td align="right" className={cn('num whitespace-nowrap', toneOf(bot.total_pnl) || 'text-muted')}>
+              {/* The unit under the figure on a phone, so View stays in the row. */}
+              {formatSignedAmount(bot.total_pnl, '').trim()}
+              <span className="block text-[10px] text-faint sm:ml-1 sm:inline sm:text-[length:inherit]">
+                {quoteOf(bot.config.symbol)}
+              </span>
             </Td>
             <Td>
               <Badge tone={RISK_TONE[bot.risk]}>{bot.risk}</Badge>
             </Td>
             <Td align="right" className="num hidden sm:table-cell">
-              {bot.user_count}
+              {formatCount(bot.user_count)}
             </Td>
             <Td align="right">
               <Button

@@ -1,0 +1,1 @@
+ALTER TABLE "bots" ADD COLUMN "copied_from_label" text;

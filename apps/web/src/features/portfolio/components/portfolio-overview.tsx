@@ -26,7 +26,7 @@ import {
   type HoldingRow,
   repriceSol,
 } from '../portfolio-model';
-import { useFundWallet, usePortfolio } from '../portfolio-queries';
+import { useFundWallet, usePortfolio, useUnwrapSol } from '../portfolio-queries';
 
 /** A stable hue per symbol, matching the token avatars. */
 function hueOf(symbol: string): number {
@@ -48,6 +48,23 @@ function AllocationBar({ rows }: { rows: readonly HoldingRow[] }) {
         />
       ))}
     </div>
+  );
+}
+
+/** Wrapped SOL's Unwrap: the wallet signs the closeAccount that turns it back into SOL. */
+function UnwrapButton() {
+  const unwrap = useUnwrapSol();
+  return (
+    <Button
+      size="xs"
+      variant="secondary"
+      className="h-6 px-2"
+      isLoading={unwrap.isPending}
+      onClick={() => unwrap.mutate()}
+      title="Turn this wrapped SOL back into SOL (your wallet signs)"
+    >
+      Unwrap
+    </Button>
   );
 }
 
@@ -77,6 +94,7 @@ function HoldingsTable({ rows }: { rows: readonly HoldingRow[] }) {
                   <span className="block font-semibold">{row.symbol}</span>
                   <span className="block max-w-32 truncate text-[11px] text-faint">{row.name}</span>
                 </span>
+                {row.isWrappedSol && <UnwrapButton />}
               </span>
             </Td>
             <Td isNumeric data-testid={`holding-balance-${row.symbol}`}>

@@ -1,5 +1,6 @@
 import type {
   TBotBalance,
+  TBotDetail,
   TBotWithdrawResult,
   TDelegation,
   TProductionStatus,
@@ -34,6 +35,16 @@ export const botsApi = {
     api.patch<TBot>(`/bots/${encodeURIComponent(id)}`, { is_public: isPublic }),
   /** POST /bots/production/{id}/start: on chain with the approved SOL ('… delegation approval …' until then). */
   startOnChain: (id: string) => api.post<TBot>(`/bots/production/${encodeURIComponent(id)}/start`, {}),
+  /** GET /bots/{id}/detail: runs, a run's fills (paged), position, equity and errors. */
+  detail: (
+    id: string,
+    page: { runId: string | null; offset: number; limit: number },
+    signal?: AbortSignal,
+  ) => {
+    const query = new URLSearchParams({ limit: String(page.limit), offset: String(page.offset) });
+    if (page.runId) query.set('run_id', page.runId);
+    return api.get<TBotDetail>(`/bots/${encodeURIComponent(id)}/detail?${query.toString()}`, { signal });
+  },
   productionStatus: (id: string, signal?: AbortSignal) =>
     api.get<TProductionStatus>(`/bots/production/${encodeURIComponent(id)}/status`, { signal }),
   remove: (id: string) => api.delete<{ bot_id: string; deleted: true }>(`/bots/${encodeURIComponent(id)}`),

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Globe, Play, Square, Trash2, Wallet } from 'lucide-react';
+import { Globe, ListTree, Play, Square, Trash2, Wallet } from 'lucide-react';
 import { BOT_MESSAGES, isDelegationApprovalError, type TBot } from '@solterm/contracts';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -9,6 +9,7 @@ import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
 import { timeRemaining } from '../bot-live-model';
 import { useDeleteBot, usePublishBot, useStartBot, useStopBot } from '../use-bots';
+import { BotDetailDrawer } from './bot-detail-drawer';
 import { DelegationModal } from './delegation-modal';
 import { WithdrawModal } from './withdraw-modal';
 
@@ -80,6 +81,7 @@ export function BotCard({ bot }: { bot: TBot }) {
   const [mode, setMode] = useState<RunMode>(bot.network_mode === 'mainnet' ? 'mainnet' : 'test');
   const [isDelegating, setIsDelegating] = useState(false);
   const [isWithdrawing, setIsWithdrawing] = useState(false);
+  const [isShowingDetail, setIsShowingDetail] = useState(false);
   const figures = [
     { label: 'Trades', value: String(bot.total_trades) },
     {
@@ -192,6 +194,14 @@ export function BotCard({ bot }: { bot: TBot }) {
         <Button
           size="xs"
           variant="secondary"
+          onClick={() => setIsShowingDetail(true)}
+          title="Runs, fills, open position and unrealized PnL"
+        >
+          <ListTree className="size-3.5" /> Details
+        </Button>
+        <Button
+          size="xs"
+          variant="secondary"
           onClick={() => setIsWithdrawing(true)}
           title="Withdraw SOL from your bot key to your wallet"
         >
@@ -230,6 +240,12 @@ export function BotCard({ bot }: { bot: TBot }) {
         }}
       />
       <WithdrawModal isOpen={isWithdrawing} onClose={() => setIsWithdrawing(false)} />
+      <BotDetailDrawer
+        botId={bot.bot_id}
+        botName={bot.bot_name}
+        isOpen={isShowingDetail}
+        onClose={() => setIsShowingDetail(false)}
+      />
     </Card>
   );
 }

@@ -71,6 +71,9 @@ export const botFundsApi = {
       signed_transaction: signedTransaction,
     }),
   delegations: (signal?: AbortSignal) => api.get<TDelegation[]>('/delegation/list', { signal }),
-  revoke: (delegationId: string) =>
-    api.delete<TDelegation>(`/delegation/revoke/${encodeURIComponent(delegationId)}`),
+  /** The SPL revoke; with `unwrap` also the closeAccount that turns the unused wrapped SOL back into SOL. */
+  revoke: (delegationId: string, unwrap = false) =>
+    api.delete<TDelegation>(
+      `/delegation/revoke/${encodeURIComponent(delegationId)}${unwrap ? '?unwrap=true' : ''}`,
+    ),
 };

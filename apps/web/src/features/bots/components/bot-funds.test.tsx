@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TBotBalance } from '@solterm/contracts';
 import { RealtimeContext } from '../../../lib/ws-client';
 import { createFakeRealtime } from '../../../test/fake-websocket';
-import { renderWithProviders, stubFetch } from '../../../test/test-utils';
+import { calledRoutes, renderWithProviders, stubFetch } from '../../../test/test-utils';
 import { makeWallet } from '../../trading/test/trading-test-utils';
 import { WalletContext } from '../../wallet/wallet-context';
 import { useBotRealtime } from '../use-bots';
@@ -77,6 +77,41 @@ describe('On-chain funds panel', () => {
     expect(await within(panel).findByText('0.025900 SOL')).toBeInTheDocument();
     expect(within(panel).getByText('0.4812 SOL')).toBeInTheDocument();
     expect(within(panel).getByText('0.17 USDC')).toBeInTheDocument();
+  });
+});
+
+describe('Revoke & unwrap', () => {
+  it('asks for the revoke with the unwrap in the same transaction, signed in the wallet', async () => {
+    const delegation = {
+      delegation_id: 'd1',
+      status: 'active',
+      unsigned_transaction: null,
+      message: '',
+      instructions: [],
+      amount: 1,
+      token_mint: 'So11111111111111111111111111111111111111112',
+      wallet_address: 'w',
+      bot_public_key: 'b',
+      approve_signature: 's',
+      revoke_signature: null,
+      created_at: '2026-01-15T12:00:00.000Z',
+    };
+    const fetchMock = stubFetch({
+      'GET /bot/balance': ok(balance()),
+      'GET /delegation/list': ok([delegation]),
+      'DELETE /delegation/revoke/d1?unwrap=true': ok({ ...delegation, unsigned_transaction: 'AAAA' }),
+      'POST /delegation/submit': ok({ ...delegation, status: 'revoked', transaction_hash: 'sig' }),
+    });
+    const wallet = makeWallet();
+    renderWithProviders(
+      <WalletContext.Provider value={wallet}>
+        <DelegationsPanel />
+      </WalletContext.Provider>,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Revoke & unwrap' }));
+    await waitFor(() => expect(calledRoutes(fetchMock)).toContain('POST /delegation/submit'));
+    expect(calledRoutes(fetchMock)).toContain('DELETE /delegation/revoke/d1?unwrap=true');
+    expect(wallet.signTransaction).toHaveBeenCalledTimes(1);
   });
 });
 

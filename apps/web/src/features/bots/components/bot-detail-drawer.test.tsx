@@ -106,7 +106,8 @@ describe('BotDetailDrawer', () => {
       const position = within(drawer).getByTestId('bot-position');
       expect(position).toHaveTextContent('0.05 SOL');
       expect(position).toHaveTextContent('152 USDC');
-      expect(position).toHaveTextContent('+0.10 USDC (+1.33 %)');
+      expect(position).toHaveTextContent('+0.1000 USDC (+1.33 %)');
+      expect(within(drawer).getByTestId('bot-unrealized')).toHaveClass('text-up');
       expect(within(drawer).getAllByTestId('bot-fill')).toHaveLength(25);
       const link = within(drawer).getAllByTestId('tx-link')[0]!;
       expect(link.getAttribute('href')).toContain(

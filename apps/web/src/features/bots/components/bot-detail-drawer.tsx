@@ -22,6 +22,10 @@ import {
 } from '../bot-detail-model';
 import { useBotDetail } from '../use-bots';
 
+/** A figure at two decimals with separators (equity, values): 205.30, not 205.3. */
+const fixed = (value: number) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 const STATUS_TONE = { running: 'up', stopped: 'neutral', failed: 'down' } as const;
 
 function Figure({
@@ -38,7 +42,7 @@ function Figure({
   return (
     <div className="min-w-0 rounded-md border border-line bg-raised/40 px-3 py-2">
       <dt className="text-[11px] text-faint">{label}</dt>
-      <dd className={cn('num truncate text-sm text-fg', tone)} data-testid={testId}>
+      <dd className={cn('num truncate text-sm', tone ?? 'text-fg')} data-testid={testId}>
         {value}
       </dd>
     </div>
@@ -62,12 +66,12 @@ function PositionBox({ detail }: { detail: TBotDetail }) {
     ['Size', `${formatAmount(position.base_amount)} ${base}`],
     ['Average entry', `${formatAmount(position.average_price)} ${quote}`],
     ['Live price', position.live_price === null ? '—' : `${formatAmount(position.live_price)} ${quote}`],
-    ['Value', position.market_value === null ? '—' : `${formatAmount(position.market_value, 2)} ${quote}`],
+    ['Value', position.market_value === null ? '—' : `${fixed(position.market_value)} ${quote}`],
     [
       'Unrealized PnL',
       position.unrealized_pnl === null
         ? '—'
-        : `${formatSigned(position.unrealized_pnl, quote)} (${formatSigned(position.unrealized_pnl_pct ?? 0, '%')})`,
+        : `${formatSigned(position.unrealized_pnl, quote, 4)} (${formatSigned(position.unrealized_pnl_pct ?? 0, '%')})`,
       toneOf(position.unrealized_pnl),
     ],
   ];
@@ -82,7 +86,7 @@ function PositionBox({ detail }: { detail: TBotDetail }) {
         {rows.map(([label, value, tone]) => (
           <div key={label} className="min-w-0">
             <dt className="text-[11px] text-faint">{label}</dt>
-            <dd className={cn('num truncate text-fg', tone)}>{value}</dd>
+            <dd className={cn('num truncate', tone ?? 'text-fg')}>{value}</dd>
           </div>
         ))}
       </dl>
@@ -153,10 +157,13 @@ function FillsTable({
           <TBody>
             {fills.items.map((fill) => (
               <Tr key={fill.seq} data-testid="bot-fill">
-                <Td className="num text-muted">{fill.time.replace('T', ' ').slice(5, 16)}</Td>
+                <Td className="num text-muted">
+                  <span className="hidden sm:inline">{fill.time.slice(5, 10)} </span>
+                  {fill.time.slice(11, 16)}
+                </Td>
                 <Td className={fill.side === 'Buy' ? 'text-up' : 'text-down'}>{fill.side}</Td>
                 <Td isNumeric>
-                  {formatAmount(fill.base_amount)} <span className="text-faint">{base}</span>
+                  {formatAmount(fill.base_amount)} <span className="hidden text-faint sm:inline">{base}</span>
                 </Td>
                 <Td isNumeric className="hidden sm:table-cell">
                   {formatAmount(fill.price)} <span className="text-faint">{quote}</span>
@@ -239,10 +246,7 @@ function DetailBody({
           tone={toneOf(unrealized)}
           testId="bot-unrealized"
         />
-        <Figure
-          label="Equity"
-          value={equity.length > 0 ? `${formatAmount(equity.at(-1)!, 2)} ${quote}` : '—'}
-        />
+        <Figure label="Equity" value={equity.length > 0 ? `${fixed(equity.at(-1)!)} ${quote}` : '—'} />
       </dl>
       {run.message && run.status !== 'running' && (
         <Notice tone={run.status === 'failed' ? 'error' : 'info'}>{run.message}</Notice>

@@ -89,7 +89,7 @@ function HoldingsTable({ rows }: { rows: readonly HoldingRow[] }) {
           <Tr key={`${row.symbol}-${row.mintAddress ?? 'native'}`} data-testid={`holding-${row.symbol}`}>
             <Td>
               <span className="flex min-w-0 items-center gap-2">
-                <TokenAvatar symbol={row.symbol} size={22} />
+                <TokenAvatar symbol={row.isWrappedSol ? 'SOL' : row.symbol} size={22} />
                 <span className="min-w-0 leading-tight">
                   <span className="block font-semibold">{row.symbol}</span>
                   <span className="block max-w-32 truncate text-[11px] text-faint">{row.name}</span>

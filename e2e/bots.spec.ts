@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { PASSWORD, signUp, uniqueEmail } from './support/app';
-import { fundWallet, signInWithLocalWallet } from './support/wallet';
+import { fundWallet, readNumber, signInWithLocalWallet } from './support/wallet';
 
 // Bots and backtests on the embedded stack: a built-in strategy tested on the last 30 days, created,
 // then backtested on /backtest over the simulator's history with the chart, the grid and the export.
@@ -364,6 +364,10 @@ test('an on-chain bot: the delegation modal, signed in the Local wallet, a trade
   await modal.getByLabel('Amount (SOL)').fill('150');
   await expect(modal.getByText('Delegation amount must be between 0.1 and 100 SOL')).toBeVisible();
   await expect(modal.getByRole('button', { name: 'Approve and start' })).toBeDisabled();
+  // Part 2 §5: steps of 0.1 SOL.
+  await modal.getByLabel('Amount (SOL)').fill('0.15');
+  await expect(modal.getByText('Delegation amount must be a multiple of 0.1 SOL')).toBeVisible();
+  await expect(modal.getByRole('button', { name: 'Approve and start' })).toBeDisabled();
   await modal.getByLabel('Amount (SOL)').fill('1');
   await page.screenshot({ path: `${SCREENSHOTS}/bots-delegation-desktop.png` });
   await modal.getByRole('button', { name: 'Approve and start' }).click();
@@ -373,6 +377,8 @@ test('an on-chain bot: the delegation modal, signed in the Local wallet, a trade
   await expect(card.getByText('running', { exact: true })).toBeVisible();
   const panel = page.getByRole('region', { name: 'On-chain funds' });
   await expect(panel.getByRole('list', { name: 'Delegations' })).toContainText('active');
+  // The funds panel as the approval left it: the bot has drawn nothing yet.
+  await expect(panel.getByText('1.0000 SOL')).toBeVisible();
 
   // The first candle close buys from the bot key: the trade's transaction is the bot's own.
   let hash: string | null = null;
@@ -406,6 +412,38 @@ test('an on-chain bot: the delegation modal, signed in the Local wallet, a trade
   );
   expect(signatures).toContain(hash);
 
+  // The funds panel follows the bot's pushes: the draw lowered the allowance and moved the bot's
+  // balance, without a reload.
+  await expect(panel.getByText('1.0000 SOL')).toBeHidden({ timeout: 30_000 });
+
+  // The bot's detail: the run, its fills with the swap's transaction in the explorer, the position.
+  await card.getByRole('button', { name: 'Details' }).click();
+  const detail = page.getByRole('dialog', { name: 'Chain flip' });
+  await expect(detail.getByTestId('bot-fill').first()).toBeVisible();
+  await expect(detail.getByTestId('tx-link').first()).toHaveAttribute('href', /explorer\.solana\.com\/tx\//);
+  const txLinks = await detail
+    .getByTestId('tx-link')
+    .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+  expect(txLinks.some((href) => href!.includes(hash!))).toBe(true);
+  await expect(detail.getByTestId('bot-run-length')).toHaveText(/\d+ min/);
+  await expect(detail.getByTestId('bot-position')).toBeVisible();
+  // FLIP buys when flat and sells when holding: after an odd number of fills it holds a lot.
+  const fills = Number(await detail.getByTestId('bot-fill-count').textContent());
+  if (fills % 2 === 1) {
+    await expect(detail.getByTestId('bot-position')).toContainText('Unrealized PnL');
+    await expect(detail.getByTestId('bot-unrealized')).toHaveText(/USDC$/);
+  } else {
+    await expect(detail.getByTestId('bot-position')).toContainText('No open position');
+  }
+  await page.screenshot({ path: `${SCREENSHOTS}/bot-detail-1280.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(detail.getByTestId('bot-fill').first()).toBeVisible();
+  expect(await detail.evaluate((node) => node.scrollWidth <= node.clientWidth + 1)).toBe(true);
+  await page.screenshot({ path: `${SCREENSHOTS}/bot-detail-390.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await detail.getByRole('button', { name: 'Close' }).click();
+  await expect(detail).toBeHidden();
+
   // Withdraw a little SOL back to the wallet.
   await panel.getByRole('button', { name: 'Withdraw' }).click();
   const withdraw = page.getByRole('dialog', { name: 'Withdraw from Bot' });
@@ -417,12 +455,35 @@ test('an on-chain bot: the delegation modal, signed in the Local wallet, a trade
   await withdraw.getByRole('button', { name: 'Withdraw' }).click();
   await expect(page.getByText('Withdrew 0.001 SOL to your wallet')).toBeVisible({ timeout: 30_000 });
 
-  // Revoke: an SPL revoke signed in the wallet; the bot stops with the reason.
-  await panel.getByRole('button', { name: 'Revoke' }).click();
+  // Revoke: an SPL revoke signed in the wallet; the bot stops with the reason. The approval's
+  // unused wrapped SOL stays wrapped (Revoke & unwrap would return it in the same transaction).
+  await panel.getByRole('button', { name: 'Revoke', exact: true }).click();
   await expect(page.getByText('Delegation revoked: your bot can draw nothing more')).toBeVisible({
     timeout: 30_000,
   });
   await expect(page.getByText('The bot stopped: its delegation was revoked')).toBeVisible();
   await expect(card.getByText('stopped', { exact: true })).toBeVisible();
   await expect(panel.getByRole('list', { name: 'Delegations' })).toContainText('revoked');
+
+  // The dashboard shows that wrapped SOL as wSOL, worth SOL, beside native SOL; Unwrap returns it.
+  await page.goto('/dashboard');
+  const wsol = page.getByTestId('holding-wSOL');
+  await expect(wsol).toContainText('Wrapped SOL');
+  await expect(page.getByTestId('holding-SOL')).toHaveCount(1);
+  await expect(wsol).not.toContainText('$0.00');
+  await expect(page.getByText(/^≈ \$0\.00$/)).toHaveCount(0);
+  await page.screenshot({ path: `${SCREENSHOTS}/dashboard-wsol-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(wsol.getByRole('button', { name: 'Unwrap' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= 390)).toBe(true);
+  await wsol.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENSHOTS}/dashboard-wsol-390.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const solBefore = readNumber(await page.getByTestId('portfolio-sol').textContent());
+  await wsol.getByRole('button', { name: 'Unwrap' }).click();
+  await expect(page.getByText(/^Unwrapped [\d.]+ wSOL into SOL$/)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('holding-wSOL')).toHaveCount(0);
+  await expect
+    .poll(async () => readNumber(await page.getByTestId('portfolio-sol').textContent()))
+    .toBeGreaterThan(solBefore);
 });

@@ -14,6 +14,7 @@ import { registerTradingRoutes } from './modules/trading/trading.routes';
 import { registerWalletRoutes } from './modules/wallet/wallet.routes';
 import { registerRelayRoutes } from './modules/relay/relay.routes';
 import { registerBotsRoutes } from './modules/bots/bots.routes';
+import { registerBotDetailRoutes } from './modules/bots/bot-detail.routes';
 import { registerBotFundsRoutes } from './modules/bots/funds/bot-funds.routes';
 import { registerMarketplaceRoutes } from './modules/bots/marketplace/marketplace.routes';
 import { registerFuturesRoutes } from './modules/futures/futures.routes';
@@ -146,6 +147,7 @@ export async function registerHttpApp(
   registerWalletRoutes(server, { wallet, requireAuth });
   registerRelayRoutes(server, { relay: services.relay, requireAuth });
   registerBotsRoutes(server, { bots, requireAuth });
+  registerBotDetailRoutes(server, { detail: services.botDetail, requireAuth });
   registerBotFundsRoutes(server, { funds: services.botFunds, requireAuth });
   registerMarketplaceRoutes(server, { marketplace: services.marketplace, bots, requireAuth });
   registerFuturesRoutes(server, {

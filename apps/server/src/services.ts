@@ -74,6 +74,7 @@ import { createJsLiveThread } from './modules/bots/sandbox/js-live-thread';
 import { createPythonSandbox, type PythonAvailability } from './modules/bots/sandbox/python-sandbox';
 import { createBotRunsRepository } from './modules/bots/live/bot-runs.repository';
 import { createBotRunsService } from './modules/bots/live/bot-runs.service';
+import { createBotDetail, type BotDetail } from './modules/bots/live/bot-detail';
 import { createOnChainExecutor } from './modules/bots/live/onchain-executor';
 import { createBotFundsRepository } from './modules/bots/funds/bot-funds.repository';
 import { createBotFundsService, type BotFundsService } from './modules/bots/funds/bot-funds.service';
@@ -132,6 +133,8 @@ export interface Services {
   botFunds: BotFundsService;
   /** Public bots with verified track records, and copying. */
   marketplace: MarketplaceService;
+  /** The owner's view of one bot: runs, fills, position, equity, errors. */
+  botDetail: BotDetail;
   /** Perpetual futures: the local venue (trading) or Drift's market data. */
   perpVenue: PerpVenue;
   /** The local perp venue's keeper (absent with Drift). */
@@ -613,6 +616,12 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     pythonAvailability: () => python.availability(),
     cancelBacktest: (key) => backtestPool.cancel(key),
   });
+  const botDetail = createBotDetail({
+    findOwned: (userId, id) => botsRepo.findOwned(userId, id),
+    repo: botRunsRepo,
+    market,
+    now,
+  });
   const marketplace = createMarketplaceService({
     repo: marketplaceRepo,
     bots: botsRepo,
@@ -673,6 +682,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     botRunner,
     botFunds,
     marketplace,
+    botDetail,
     perpVenue,
     perpKeeper,
     cluster,

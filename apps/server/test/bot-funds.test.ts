@@ -10,6 +10,9 @@ import {
   WRAPPED_SOL_MINT,
   type TBot,
   type TBotBalance,
+  type TBotDetail,
+  type TPortfolio,
+  type TUnwrapTransaction,
   type TDelegation,
   type TProductionStatus,
 } from '@solterm/contracts';
@@ -129,6 +132,12 @@ describe('on-chain bots on the embedded cluster', () => {
       expect(status).toBe(400);
       expect(body.error).toContain('Delegation amount must be between 0.1 and 100 SOL');
     }
+    // Part 2 §5: steps of 0.1 SOL, in both spellings (0.3 is one, decimal arithmetic).
+    for (const amount of [0.15, 1.01]) {
+      const { status, body } = await post('/api/delegation/create', alice, { amount });
+      expect(status).toBe(400);
+      expect(body.error).toContain('Delegation amount must be a multiple of 0.1 SOL');
+    }
     const notNumber = await post('/api/delegation/create', alice, { amount: 'one' });
     expect(notNumber.status).toBe(400);
     const key = (await get<{ bot_public_key: string }>('/api/bot/public-key', alice)).body.data
@@ -154,6 +163,13 @@ describe('on-chain bots on the embedded cluster', () => {
       expect(status).toBe(400);
       expect(body.code).toBe(code);
     }
+    const offStep = await post('/api/delegation/create-transaction', alice, {
+      ...spelled,
+      amount: 150_000_000,
+    });
+    expect(offStep.status).toBe(400);
+    expect(offStep.body.error).toContain('Delegation amount must be a multiple of 0.1 SOL');
+    expect((await post('/api/delegation/create', alice, { amount: 0.3 })).status).toBe(200);
     const tooMuch = await post('/api/delegation/create', alice, { amount: 99 });
     expect(tooMuch.body.code).toBe('DELEGATION__INSUFFICIENT_SOL');
     expect(await lamports(alice.wallet.address)).toBe(before);
@@ -226,6 +242,14 @@ describe('on-chain bots on the embedded cluster', () => {
     const after = await wrappedAccount(alice.wallet.address);
     expect(BigInt(after!.delegatedAmount!.amount)).toBeLessThan(1_000_000_000n);
     expect(BigInt(after!.tokenAmount.amount)).toBe(BigInt(after!.delegatedAmount!.amount));
+
+    // The owner's detail view lists the same fills, each with its swap's transaction.
+    const detail = (await get<TBotDetail>(`/api/bots/${botId}/detail?limit=100`, alice)).body.data;
+    expect(detail.run).toMatchObject({ mode: 'mainnet', status: 'running', fills: trades.length });
+    expect(detail.fills.items.map((fill) => fill.transaction_hash)).toEqual(
+      trades.map((trade) => trade.transaction_hash),
+    );
+    expect((await get(`/api/bots/${botId}/detail`, bob)).status).toBe(404);
 
     // A pass that replays from the checkpoint (this process forgot the run) trades nothing twice.
     const runs = (await database.database.db.execute(
@@ -351,6 +375,78 @@ describe('on-chain bots on the embedded cluster', () => {
     expect(foreign.status).toBe(404);
     const restart = await post(`/api/bots/production/${botId}/start`, alice);
     expect(restart.body.code).toBe('BOTS__DELEGATION_REQUIRED');
+  });
+
+  it('shows the wrapped SOL a revoke leaves as wSOL at SOL’s price, unwraps it, and a revoke can unwrap too', async () => {
+    const user = await walletUser();
+    const portfolio = async () => (await get<TPortfolio>('/api/wallet/portfolio', user)).body.data;
+    const execute = (unsigned: string) =>
+      post('/api/trading/execute-signed-transaction', user, {
+        signed_transaction: user.wallet.signTransaction(unsigned),
+      });
+    expect((await post('/api/wallet/unwrap-sol', user)).body.code).toBe('WALLET__NOTHING_TO_UNWRAP');
+    const delegation = await approve(user, 0.5);
+    // Unwrapping would close the account the bot is approved on: refused until revoked.
+    const delegated = await post('/api/wallet/unwrap-sol', user);
+    expect(delegated.status).toBe(409);
+    expect(delegated.body.error).toContain('Revoke the delegation first');
+    const revoke = await call<TDelegation>(app, {
+      method: 'DELETE',
+      url: `/api/delegation/revoke/${delegation.delegation_id}`,
+      headers: bearer(user.token),
+    });
+    const revoked = await post('/api/delegation/submit', user, {
+      delegation_id: delegation.delegation_id,
+      signed_transaction: user.wallet.signTransaction(revoke.body.data.unsigned_transaction!),
+    });
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+
+    const held = await portfolio();
+    expect(held.tokens.filter((token) => token.symbol === 'SOL')).toEqual([]);
+    const wsol = held.tokens.find((token) => token.mint_address === WRAPPED_SOL_MINT)!;
+    expect(wsol).toMatchObject({ symbol: 'wSOL', name: 'Wrapped SOL', balance: 0.5 });
+    expect(wsol.price_usd).toBe(held.sol_price_usd);
+    expect(wsol.value_usd).toBeCloseTo(0.5 * held.sol_price_usd, 2);
+
+    const before = await lamports(user.wallet.address);
+    const built = await post<TUnwrapTransaction>('/api/wallet/unwrap-sol', user);
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    expect(built.body.data).toMatchObject({ amount: 0.5, wallet_address: user.wallet.address });
+    const executed = await execute(built.body.data.unsigned_transaction);
+    expect(executed.status, JSON.stringify(executed.body)).toBe(200);
+    expect(await wrappedAccount(user.wallet.address)).toBeUndefined();
+    expect(await lamports(user.wallet.address)).toBe(
+      before + Math.round(built.body.data.sol_returned * 1e9) - 5000,
+    );
+    expect(
+      (await portfolio()).tokens.find((token) => token.mint_address === WRAPPED_SOL_MINT),
+    ).toBeUndefined();
+
+    // Revoke with ?unwrap=true: one transaction revokes and returns the wrapped SOL as SOL.
+    const second = await approve(user, 0.2);
+    const both = await call<TDelegation>(app, {
+      method: 'DELETE',
+      url: `/api/delegation/revoke/${second.delegation_id}?unwrap=true`,
+      headers: bearer(user.token),
+    });
+    expect(both.status, JSON.stringify(both.body)).toBe(200);
+    expect(both.body.data.instructions).toHaveLength(2);
+    expect(both.body.data.instructions[1]).toContain('Unwrap');
+    const beforeBoth = await lamports(user.wallet.address);
+    const submitted = await post<TDelegation>('/api/delegation/submit', user, {
+      delegation_id: second.delegation_id,
+      signed_transaction: user.wallet.signTransaction(both.body.data.unsigned_transaction!),
+    });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+    expect(submitted.body.data.status).toBe('revoked');
+    expect(await wrappedAccount(user.wallet.address)).toBeUndefined();
+    expect(await lamports(user.wallet.address)).toBeGreaterThan(beforeBoth + 200_000_000);
+    const badFlag = await call(app, {
+      method: 'DELETE',
+      url: `/api/delegation/revoke/${second.delegation_id}?unwrap=yes`,
+      headers: bearer(user.token),
+    });
+    expect(badFlag.status).toBe(400);
   });
 
   it('stops a bot whose allowance cannot pay for its trade, with a message saying so; stops one on request', async () => {

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BOT_CONFIG, ZBotSchema, type TBot } from '@solterm/contracts';
+import {
+  DEFAULT_BOT_CONFIG,
+  ZBotDetailSchema,
+  ZBotSchema,
+  type TBot,
+  type TBotDetail,
+} from '@solterm/contracts';
 import { JAVASCRIPT_TEMPLATES, PYTHON_TEMPLATES } from '@solterm/engine';
 import {
   bearer,
@@ -131,6 +137,50 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
     expect(listed.total_pnl).toBeCloseTo(pnl, 6);
     expect(listed.current_balance).toBeGreaterThan(900);
 
+    // The owner's detail view: the run with its length, the same fills newest first and paged.
+    const detailOf = (token: string, botId: string, query = '') =>
+      call<TBotDetail>(app, {
+        method: 'GET',
+        url: `/api/bots/${botId}/detail${query}`,
+        headers: bearer(token),
+      });
+    const detail = ZBotDetailSchema.parse((await detailOf(alice, steady.bot_id)).body.data);
+    const sells = a.rows.filter((row) => row.side === 'Sell');
+    expect(detail.run).toMatchObject({
+      mode: 'test',
+      status: 'running',
+      fills: a.rows.length,
+      trades: sells.length,
+      duration_seconds: 90 * 60,
+      initial_balance: 1000,
+    });
+    expect(detail.run!.realised_pnl).toBeCloseTo(pnl, 6);
+    expect(detail.runs).toHaveLength(1);
+    expect(detail.fills.total).toBe(a.rows.length);
+    expect(detail.fills.items.map((fill) => fill.seq)).toEqual(
+      a.rows.map((row) => row.seq as number).reverse(),
+    );
+    const page = (await detailOf(alice, steady.bot_id, '?limit=2&offset=1')).body.data.fills;
+    expect(page.items.map((fill) => fill.seq)).toEqual([a.rows.length - 2, a.rows.length - 3]);
+    expect(page).toMatchObject({ total: a.rows.length, limit: 2, offset: 1 });
+    const firstSell = detail.fills.items.find((fill) => fill.side === 'Sell')!;
+    const sellRow = a.rows.find((row) => row.seq === firstSell.seq)!;
+    expect(firstSell.pnl).toBeCloseTo(Number(sellRow.pnl) / 1e6, 6);
+    expect(firstSell.price).toBeCloseTo(
+      Number(sellRow.quote_amount) / 1e6 / (Number(sellRow.base_amount) / 1e9),
+      4,
+    );
+    // Equity: the start, one point after each fill, and now at the live price while it runs.
+    expect(detail.equity).toHaveLength(a.rows.length + 2);
+    expect(detail.equity[0]).toEqual({ time: NOW.toISOString(), value: 1000 });
+    expect(detail.errors).toEqual([]);
+    // Another user's bot, a run of another bot and a page too large are refused.
+    expect((await detailOf(bob, steady.bot_id)).status).toBe(404);
+    expect((await detailOf(bob, steady.bot_id)).body.error).toBe('Bot not found');
+    const otherRun = (await detailOf(alice, replayed.bot_id)).body.data.run!.run_id;
+    expect((await detailOf(alice, steady.bot_id, `?run_id=${otherRun}`)).status).toBe(404);
+    expect((await detailOf(alice, steady.bot_id, '?limit=101')).status).toBe(400);
+
     const timing = (await socket.drain()).filter((m) => m.type === 'bot_timing_update');
     expect(timing.length).toBeGreaterThanOrEqual(2);
     expect(timing.at(-1)!.data).toMatchObject({ bot_id: expect.any(String), started_at: NOW.toISOString() });
@@ -139,6 +189,47 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
       await post(`/api/bots/${bot.bot_id}/stop`, alice);
     // Saving the Python bot loads it in a sandbox process first (seconds on a busy machine).
   }, 90_000);
+
+  it('shows the owner a run’s open position and its unrealized PnL at the live price', async () => {
+    // Buys on its first two candles (max 2 positions) and never sells: two open lots.
+    const holder = await createBot(alice, {
+      name: 'Holder',
+      strategy_type: 'trend',
+      config: {
+        ...SMA_1M.config,
+        max_positions: 2,
+        stop_loss_percentage: 99,
+        take_profit_percentage: 10_000,
+        code: "function onCandle() {\n  return { action: 'buy', reason: 'hold' };\n}",
+      },
+    });
+    expect((await post(`/api/bots/${holder.bot_id}/start`, alice)).status).toBe(200);
+    app.clock.advance(10 * MINUTE);
+    await pass();
+    const rows = (await fills(holder.bot_id)).rows;
+    expect(rows.map((row) => row.side)).toEqual(['Buy', 'Buy']);
+    const { status, body } = await call<TBotDetail>(app, {
+      method: 'GET',
+      url: `/api/bots/${holder.bot_id}/detail`,
+      headers: bearer(alice),
+    });
+    expect(status, JSON.stringify(body)).toBe(200);
+    const { position } = body.data;
+    const base = rows.reduce((sum, row) => sum + BigInt(row.base_amount as string), 0n);
+    const cost = rows.reduce((sum, row) => sum + BigInt(row.quote_amount as string), 0n);
+    expect(position!.base_amount).toBe(Number(base) / 1e9);
+    expect(position!.cost).toBeCloseTo(Number(cost) / 1e6, 6);
+    // The live price is the market's pair price now (quote per base), not a fill's.
+    const pair = await call<{ price: number }>(app, { method: 'GET', url: '/api/trading/pair/SOL-USDC' });
+    expect(position!.live_price).toBeCloseTo(pair.body.data.price, 4);
+    expect(position!.market_value).toBeCloseTo((Number(base) / 1e9) * position!.live_price!, 4);
+    expect(position!.unrealized_pnl).toBeCloseTo(position!.market_value! - Number(cost) / 1e6, 5);
+    expect(body.data.equity.at(-1)!.value).toBeCloseTo(
+      1000 - Number(cost) / 1e6 + position!.market_value!,
+      4,
+    );
+    await post(`/api/bots/${holder.bot_id}/stop`, alice);
+  });
 
   it('refuses a second start, a delete while running, and another user’s start or stop', async () => {
     const bot = await createBot(alice, { name: 'Guarded' });
@@ -225,6 +316,18 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
     expect(messageOf(brief.bot_id)).toBe('Completed: the bot ran its 1 h');
     // Warm-up feeds the strategy too: it throws on its fourth candle, before the run trades.
     expect(messageOf(thrower.bot_id)).toBe('The bot stopped: Error: tired (strategy.js line 3)');
+    const thrown = await call<TBotDetail>(app, {
+      method: 'GET',
+      url: `/api/bots/${thrower.bot_id}/detail`,
+      headers: bearer(alice),
+    });
+    expect(thrown.body.data.errors).toEqual([
+      {
+        run_id: thrown.body.data.run!.run_id,
+        time: expect.any(String),
+        message: 'The bot stopped: Error: tired (strategy.js line 3)',
+      },
+    ]);
     // Live runs share the event loop: a spinning strategy gets 50 ms of a candle, then it is stopped.
     expect(messageOf(spinner.bot_id)).toBe(
       'The bot stopped: The strategy exceeded its CPU time limit of 0.05 s',

@@ -199,7 +199,19 @@ describe('the bot marketplace', () => {
     expect(detail.drift).not.toBeNull();
     expect(detail.drift!.trade_match_ratio).toBe(1);
     expect(detail.drift!.return_gap_pct).toBe(0);
-    expect(detail.drift!.explanation).toMatch(/over the same candles/);
+    // Both returns at two places (never "-0.00"), fills counted as fills and trades as round trips.
+    const { explanation } = detail.drift!;
+    expect(explanation).toMatch(
+      /^Live -?\d+\.\d\d % vs its backtest -?\d+\.\d\d % over the same candles \([+-]?\d+\.\d\d points\); (\d+) of \1 fills at the same candle and side; \d+ trades? live, \d+ in the backtest\.$/,
+    );
+    expect(explanation).not.toContain('-0.00');
+    expect(explanation).toContain(
+      `${detail.track_record.fills.length} of ${detail.track_record.fills.length} fills`,
+    );
+    expect(explanation).toContain(
+      `${detail.total_trades} ${detail.total_trades === 1 ? 'trade' : 'trades'} live`,
+    );
+    expect(detail.drift!.backtest_return_pct).toBe(Number(detail.drift!.backtest_return_pct.toFixed(2)));
   });
 
   it('copies once per copier: never one’s own, a private or deleted bot; unpublishing keeps copies', async () => {

@@ -26,6 +26,10 @@ export const queryKeys = {
     /** The bot key's balance and the user's delegations (on-chain bots). */
     balance: ['bots', 'balance'] as const,
     delegations: ['bots', 'delegations'] as const,
+    /** One bot's detail view (every page and run of it under this prefix). */
+    detail: (id: string) => ['bots', 'detail', id] as const,
+    detailPage: (id: string, runId: string | null, offset: number) =>
+      ['bots', 'detail', id, runId ?? 'newest', offset] as const,
   },
   /** The bot marketplace: pages by search, risk and page; a bot's detail. */
   marketplace: {

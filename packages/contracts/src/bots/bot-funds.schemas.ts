@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { VALIDATION_MESSAGES } from '../errors/messages';
-import { DELEGATION_MAX_SOL, DELEGATION_MIN_SOL } from '../rules/constants';
+import { DELEGATION_MAX_SOL, DELEGATION_MIN_SOL, DELEGATION_STEP_SOL } from '../rules/constants';
+import { SpecDecimal } from '../rules/decimal';
 
 // A user's bot key, its funds and the delegations that let it trade (part 2 §3 "Delegation", §5, §7
 // "Bot funds and delegation"). SOL amounts are JSON numbers of SOL; lamport amounts are integers.
@@ -13,13 +14,23 @@ import { DELEGATION_MAX_SOL, DELEGATION_MIN_SOL } from '../rules/constants';
 export const BOT_FEE_FLOAT_LAMPORTS = 10_000_000n;
 
 const delegationAmountMessage = `Delegation amount must be between ${DELEGATION_MIN_SOL} and ${DELEGATION_MAX_SOL} SOL`;
+/** Part 2 §5: the amount goes in steps of 0.1 SOL (DELEGATION_STEP_SOL), in lamports. */
+export const DELEGATION_STEP_LAMPORTS = 100_000_000;
+export const delegationStepMessage = `Delegation amount must be a multiple of ${DELEGATION_STEP_SOL} SOL`;
+
+/** Whether `amount` SOL is a whole number of 0.1 SOL steps (decimal arithmetic: 0.3 is, 0.15 is not). */
+export function isDelegationStep(amount: number): boolean {
+  if (!Number.isFinite(amount)) return false;
+  return new SpecDecimal(amount).mod(DELEGATION_STEP_SOL).isZero();
+}
 
 /** POST /delegation/create: the amount of wrapped SOL the bot may draw, in SOL. */
 export const ZDelegationCreateRequestSchema = z.object({
   amount: z
     .number({ message: delegationAmountMessage })
     .min(DELEGATION_MIN_SOL, { message: delegationAmountMessage })
-    .max(DELEGATION_MAX_SOL, { message: delegationAmountMessage }),
+    .max(DELEGATION_MAX_SOL, { message: delegationAmountMessage })
+    .refine(isDelegationStep, { message: delegationStepMessage }),
 });
 
 /** POST /delegation/create-transaction: the same, spelled out as the client sees it (amount in lamports). */
@@ -30,7 +41,8 @@ export const ZDelegationTransactionRequestSchema = z.object({
     .number({ message: delegationAmountMessage })
     .int({ message: 'amount is a whole number of lamports' })
     .min(DELEGATION_MIN_SOL * 1e9, { message: delegationAmountMessage })
-    .max(DELEGATION_MAX_SOL * 1e9, { message: delegationAmountMessage }),
+    .max(DELEGATION_MAX_SOL * 1e9, { message: delegationAmountMessage })
+    .refine((lamports) => lamports % DELEGATION_STEP_LAMPORTS === 0, { message: delegationStepMessage }),
   bot_public_key: z.string({ message: VALIDATION_MESSAGES.botPublicKeyUnavailable }).trim().min(1),
 });
 
@@ -42,6 +54,14 @@ export const ZDelegationSubmitRequestSchema = z.object({
 
 export const ZDelegationIdParamsSchema = z.object({
   id: z.string().uuid({ message: 'Delegation not found' }),
+});
+
+/** DELETE /delegation/revoke/{id}?unwrap=true: the revoke also unwraps the wallet's wrapped SOL. */
+export const ZDelegationRevokeQuerySchema = z.object({
+  unwrap: z
+    .enum(['true', 'false'], { message: 'unwrap is true or false' })
+    .optional()
+    .transform((value) => value === 'true'),
 });
 
 /** pending: built, not yet signed; active: approved on chain; replaced by a newer approval; revoked. */

@@ -115,6 +115,12 @@ export const ERRORS = {
     status: 400,
     message: 'Keep at least 0.00089088 SOL in your wallet, or send your whole balance minus the network fee',
   },
+  WALLET__NOTHING_TO_UNWRAP: { status: 400, message: 'Your wallet holds no wrapped SOL to unwrap' },
+  WALLET__WRAPPED_SOL_DELEGATED: {
+    status: 409,
+    message:
+      'Your wrapped SOL is approved to your bot. Revoke the delegation first (Revoke can unwrap it in the same transaction).',
+  },
 
   TRADING__WALLET_REQUIRED: { status: 400, message: 'Wallet not found. Please connect a wallet to trade.' },
   TRADING__PAIR_UNAVAILABLE: { status: 404, message: 'Trading pair is not available' },

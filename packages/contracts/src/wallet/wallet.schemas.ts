@@ -168,3 +168,20 @@ export const ZTransferTransactionSchema = z.object({
   size_bytes: z.number().int(),
 });
 export type TTransferTransaction = z.infer<typeof ZTransferTransactionSchema>;
+
+/**
+ * POST /wallet/unwrap-sol: the SPL closeAccount of the wallet's wrapped-SOL account, unsigned, for
+ * the wallet to sign and send via execute-signed-transaction; its lamports (the wrapped SOL and the
+ * account's rent) come back to the wallet as SOL.
+ */
+export const ZUnwrapTransactionSchema = z.object({
+  unsigned_transaction: z.string(),
+  last_valid_block_height: z.string().regex(/^\d+$/),
+  wallet_address: ZWalletAddressSchema,
+  /** The wrapped SOL unwrapped. */
+  amount: z.number(),
+  /** SOL the wallet gets back: the wrapped SOL plus the account's rent. */
+  sol_returned: z.number(),
+  size_bytes: z.number().int(),
+});
+export type TUnwrapTransaction = z.infer<typeof ZUnwrapTransactionSchema>;

@@ -1,3 +1,4 @@
+import { getCloseAccountInstruction } from '@solana-program/token';
 import { address, createNoopSigner, isAddress, type Instruction } from '@solana/kit';
 import {
   SOL_DECIMALS,
@@ -5,6 +6,7 @@ import {
   type TSolTransferRequest,
   type TTokenTransferRequest,
   type TTransferTransaction,
+  type TUnwrapTransaction,
 } from '@solterm/contracts';
 import {
   RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS,
@@ -47,10 +49,32 @@ const transferKind: TicketKind<z.infer<typeof ZTransferPayload>> = {
   async onLanded() {},
 };
 
+/** An unwrap ticket remembers the wrapped-SOL account it closes; nothing else is recorded. */
+const ZUnwrapPayload = z.object({ account: z.string(), lamports: z.string().regex(/^\d+$/) });
+
+const unwrapKind: TicketKind<z.infer<typeof ZUnwrapPayload>> = {
+  kind: 'unwrap_sol',
+  payload: ZUnwrapPayload,
+  async onLanded() {},
+};
+
+/**
+ * The SPL closeAccount of `wallet`'s wrapped-SOL account, its lamports (wrapped SOL and rent) to the
+ * wallet itself: the one way wrapped SOL becomes SOL again.
+ */
+export function unwrapSolInstruction(wallet: string, account: string): Instruction {
+  return getCloseAccountInstruction({
+    account: address(account),
+    destination: address(wallet),
+    owner: createNoopSigner(address(wallet)),
+  });
+}
+
 /** Unsigned SOL and SPL transfers from the connected wallet, relayed as 'transfer' tickets. */
 export function createWalletTransfers(deps: { chain: ChainService; relay: Relay }) {
   const { chain } = deps;
   deps.relay.registerKind(transferKind);
+  deps.relay.registerKind(unwrapKind);
 
   interface PreparedTransfer {
     from: string;
@@ -105,6 +129,50 @@ export function createWalletTransfers(deps: { chain: ChainService; relay: Relay 
   }
 
   return {
+    /**
+     * POST /wallet/unwrap-sol: the closeAccount of the connected wallet's wrapped-SOL account for it
+     * to sign (sent via execute-signed-transaction). Refused while the account is approved to a
+     * delegate with allowance left: closing it would end a bot's approval behind its owner's back;
+     * revoking can unwrap in the same transaction instead.
+     */
+    async unwrapSol(owner: WalletOwner): Promise<TUnwrapTransaction> {
+      const wallet = signingWalletOf(owner);
+      const account = await associatedTokenAddress(wallet, WRAPPED_SOL_MINT);
+      const [state, accountLamports, held, lifetime] = await Promise.all([
+        chain.getTokenAccount(account),
+        chain.getBalance(account),
+        chain.getBalance(wallet),
+        chain.getLatestBlockhash(),
+      ]);
+      if (!state || state.owner !== wallet) throw new AppError('WALLET__NOTHING_TO_UNWRAP');
+      if (state.delegate !== null && state.delegatedAmount > 0n) {
+        throw new AppError('WALLET__WRAPPED_SOL_DELEGATED');
+      }
+      // The fee is paid before the account's lamports arrive.
+      if (held < LAMPORTS_PER_SIGNATURE) throw new AppError('WALLET__INSUFFICIENT_BALANCE');
+      const built = await buildTransaction({
+        feePayer: address(wallet),
+        instructions: [unwrapSolInstruction(wallet, account)],
+        lifetime,
+      });
+      await deps.relay.register({
+        userId: owner.id,
+        kind: unwrapKind,
+        walletAddress: wallet,
+        messageBytes: built.messageBytes,
+        lastValidBlockHeight: built.lastValidBlockHeight,
+        payload: { account, lamports: accountLamports.toString() },
+      });
+      return {
+        unsigned_transaction: built.base64,
+        last_valid_block_height: built.lastValidBlockHeight.toString(),
+        wallet_address: wallet,
+        amount: fromBaseUnits(state.amount, SOL_DECIMALS),
+        sol_returned: fromBaseUnits(accountLamports, SOL_DECIMALS),
+        size_bytes: built.sizeBytes,
+      };
+    },
+
     /**
      * POST /wallet/transfer and /solana/transfer: an unsigned SOL transfer from the connected wallet.
      * The amount is rounded down to whole lamports; the wallet must cover it plus the network fee.

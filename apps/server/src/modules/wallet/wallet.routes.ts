@@ -12,6 +12,7 @@ import {
   ZTokenBalanceSchema,
   ZTokenTransferRequestSchema,
   ZTransferTransactionSchema,
+  ZUnwrapTransactionSchema,
   ZWalletBalanceSchema,
   ZWalletStatusSchema,
   ZPendingTransactionSchema,
@@ -149,6 +150,19 @@ export function registerWalletRoutes(app: ZodApp, deps: WalletRoutesDeps): void 
       handler: async (request) => ok(await wallet.transferSol(authOf(request).user, request.body)),
     });
   }
+
+  app.post('/api/wallet/unwrap-sol', {
+    preHandler: requireAuth,
+    config: { rateLimit: { max: 30, timeWindow: 60_000 } },
+    schema: {
+      tags,
+      security,
+      summary:
+        "Unwraps the connected wallet's wrapped SOL: the unsigned SPL closeAccount of its wrapped-SOL account (its SOL and rent come back), to sign and send via execute-signed-transaction",
+      response: { 200: success(ZUnwrapTransactionSchema) },
+    },
+    handler: async (request) => ok(await wallet.unwrapSol(authOf(request).user)),
+  });
 
   app.post('/api/solana/transfer-token', {
     preHandler: requireAuth,

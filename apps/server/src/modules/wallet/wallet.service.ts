@@ -34,6 +34,7 @@ export {
   type WalletOwner,
   type WithdrawalLock,
 } from './wallet-owner';
+export { unwrapSolInstruction } from './wallet-transfers';
 
 export interface WalletServiceDeps extends WalletFaucetDeps {
   chain: ChainService;
@@ -123,7 +124,11 @@ export function createWalletService(deps: WalletServiceDeps) {
   }
 
   async function portfolioRow(held: TokenBalance): Promise<{ row: TPortfolioToken; value: SpecDecimal }> {
-    const { symbol, name, priceUsd } = await describeToken(held.mint, true);
+    const described = await describeToken(held.mint, true);
+    // Wrapped SOL is its own row, 'wSOL', never a second 'SOL': it is SOL held in a token account
+    // (left by a delegation, say) and is worth SOL's price until it is unwrapped.
+    const { symbol, name, priceUsd } =
+      held.mint === WRAPPED_SOL_MINT ? { ...described, symbol: 'wSOL', name: 'Wrapped SOL' } : described;
     const value =
       priceUsd === null
         ? new SpecDecimal(0)
@@ -146,6 +151,7 @@ export function createWalletService(deps: WalletServiceDeps) {
     fund: faucet.fund,
     transferSol: transfers.transferSol,
     transferToken: transfers.transferToken,
+    unwrapSol: transfers.unwrapSol,
 
     /** GET /wallet/status: never refuses; reports what is connected and whether it can trade. */
     status(owner: WalletOwner): TWalletStatus {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { TBot } from '@solterm/contracts';
 import {
   botWithdrawFailureText,
   delegationAmountError,
+  pushMovesFunds,
   tokenWithdrawError,
   withdrawError,
 } from './bot-funds-model';
@@ -15,6 +17,24 @@ describe('delegationAmountError', () => {
     expect(delegationAmountError('abc')).toBe('Enter an amount of SOL');
     expect(delegationAmountError('0.09')).toBe('Delegation amount must be between 0.1 and 100 SOL');
     expect(delegationAmountError('100.1')).toBe('Delegation amount must be between 0.1 and 100 SOL');
+  });
+
+  it('takes amounts in steps of 0.1 SOL only (decimal arithmetic)', () => {
+    expect(delegationAmountError('0.15')).toBe('Delegation amount must be a multiple of 0.1 SOL');
+    expect(delegationAmountError('1.01')).toBe('Delegation amount must be a multiple of 0.1 SOL');
+    expect(delegationAmountError('0.3')).toBeNull();
+    expect(delegationAmountError('99.9')).toBeNull();
+  });
+});
+
+describe('pushMovesFunds', () => {
+  const bot = (id: string, mode: string) => ({ bot_id: id, network_mode: mode }) as TBot;
+  it('refreshes the funds for an on-chain bot’s push or an unknown bot’s, not a paper bot’s', () => {
+    const bots = [bot('a', 'mainnet'), bot('b', 'test')];
+    expect(pushMovesFunds(bots, 'a')).toBe(true);
+    expect(pushMovesFunds(bots, 'b')).toBe(false);
+    expect(pushMovesFunds(bots, 'c')).toBe(true);
+    expect(pushMovesFunds(undefined, 'a')).toBe(true);
   });
 });
 

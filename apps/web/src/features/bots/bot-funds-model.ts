@@ -3,19 +3,32 @@ import {
   BOT_WITHDRAW_MIN_SOL,
   DELEGATION_MAX_SOL,
   DELEGATION_MIN_SOL,
+  delegationStepMessage,
+  isDelegationStep,
   mapBotWithdrawError,
+  type TBot,
   SpecDecimal,
   VALIDATION_MESSAGES,
 } from '@solterm/contracts';
 
-/** The delegation amount's message, or null when it can be created (part 2 §5: 0.1–100 SOL). */
+/** The delegation amount's message, or null when it can be created (part 2 §5: 0.1–100 SOL, step 0.1). */
 export function delegationAmountError(text: string): string | null {
   const amount = Number(text);
   if (text.trim() === '' || !Number.isFinite(amount) || amount <= 0) return 'Enter an amount of SOL';
   if (amount < DELEGATION_MIN_SOL || amount > DELEGATION_MAX_SOL) {
     return `Delegation amount must be between ${DELEGATION_MIN_SOL} and ${DELEGATION_MAX_SOL} SOL`;
   }
+  if (!isDelegationStep(amount)) return delegationStepMessage;
   return null;
+}
+
+/**
+ * Whether a push about `botId` (a candle evaluated, a status change) may have moved the bot key's
+ * funds: an on-chain bot's, or one the list does not know yet. A paper bot's never does.
+ */
+export function pushMovesFunds(bots: readonly TBot[] | undefined, botId: string): boolean {
+  const bot = bots?.find((row) => row.bot_id === botId);
+  return !bot || bot.network_mode === 'mainnet';
 }
 
 /**

@@ -1,5 +1,6 @@
 import type {
   TBotBalance,
+  TBotDetail,
   TBotWithdrawResult,
   TDelegation,
   TProductionStatus,
@@ -38,6 +39,16 @@ export const botsApi = {
     api.patch<TBot>(`/bots/${encodeURIComponent(id)}`, changes),
   /** POST /bots/production/{id}/start: on chain with the approved SOL ('… delegation approval …' until then). */
   startOnChain: (id: string) => api.post<TBot>(`/bots/production/${encodeURIComponent(id)}/start`, {}),
+  /** GET /bots/{id}/detail: runs, a run's fills (paged), position, equity and errors. */
+  detail: (
+    id: string,
+    page: { runId: string | null; offset: number; limit: number },
+    signal?: AbortSignal,
+  ) => {
+    const query = new URLSearchParams({ limit: String(page.limit), offset: String(page.offset) });
+    if (page.runId) query.set('run_id', page.runId);
+    return api.get<TBotDetail>(`/bots/${encodeURIComponent(id)}/detail?${query.toString()}`, { signal });
+  },
   productionStatus: (id: string, signal?: AbortSignal) =>
     api.get<TProductionStatus>(`/bots/production/${encodeURIComponent(id)}/status`, { signal }),
   remove: (id: string) => api.delete<{ bot_id: string; deleted: true }>(`/bots/${encodeURIComponent(id)}`),
@@ -68,6 +79,9 @@ export const botFundsApi = {
       signed_transaction: signedTransaction,
     }),
   delegations: (signal?: AbortSignal) => api.get<TDelegation[]>('/delegation/list', { signal }),
-  revoke: (delegationId: string) =>
-    api.delete<TDelegation>(`/delegation/revoke/${encodeURIComponent(delegationId)}`),
+  /** The SPL revoke; with `unwrap` also the closeAccount that turns the unused wrapped SOL back into SOL. */
+  revoke: (delegationId: string, unwrap = false) =>
+    api.delete<TDelegation>(
+      `/delegation/revoke/${encodeURIComponent(delegationId)}${unwrap ? '?unwrap=true' : ''}`,
+    ),
 };

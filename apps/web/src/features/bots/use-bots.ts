@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  BOT_DETAIL_DEFAULT_FILLS,
   ZBotStatusChangeSchema,
   ZBotTimingUpdateSchema,
   type TBot,
@@ -9,6 +10,7 @@ import {
 import { queryKeys } from '../../lib/query-keys';
 import { notify } from '../../lib/toast';
 import { useRealtimeEvent } from '../../lib/ws-client';
+import { pushMovesFunds } from './bot-funds-model';
 import { applyStatusChange, applyTimingUpdate } from './bot-live-model';
 import { botFundsApi, botsApi } from './bots-api';
 
@@ -109,6 +111,16 @@ export function useStopBot() {
  */
 export function useBotRealtime() {
   const queryClient = useQueryClient();
+  /**
+   * What a push about `botId` makes stale besides the list: its detail view, and (an on-chain
+   * bot's) the bot key's balance and allowance, which its swaps just moved.
+   */
+  const refreshAfterPush = (botId: string, delegations = false) => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.bots.detail(botId) });
+    if (!pushMovesFunds(queryClient.getQueryData<TBot[]>(queryKeys.bots.list), botId)) return;
+    void queryClient.invalidateQueries({ queryKey: queryKeys.bots.balance });
+    if (delegations) void queryClient.invalidateQueries({ queryKey: queryKeys.bots.delegations });
+  };
   useRealtimeEvent('bot_status_change', (message) => {
     const parsed = ZBotStatusChangeSchema.safeParse((message as { data?: unknown }).data);
     if (!parsed.success) return;
@@ -118,6 +130,7 @@ export function useBotRealtime() {
     );
     if (parsed.data.status === 'failed') notify.error(parsed.data.message);
     else notify.success(parsed.data.message);
+    refreshAfterPush(parsed.data.bot_id, true);
     void queryClient.invalidateQueries({ queryKey: queryKeys.bots.list });
   });
   useRealtimeEvent('bot_timing_update', (message) => {
@@ -127,5 +140,19 @@ export function useBotRealtime() {
       queryKeys.bots.list,
       (bots) => bots && applyTimingUpdate(bots, parsed.data),
     );
+    refreshAfterPush(parsed.data.bot_id);
+  });
+}
+
+/** The owner's view of one bot (GET /bots/{id}/detail): a run's page of fills, newest first. */
+export function useBotDetail(botId: string | null, runId: string | null, offset: number) {
+  return useQuery({
+    queryKey: queryKeys.bots.detailPage(botId ?? '', runId, offset),
+    queryFn: ({ signal }) =>
+      botsApi.detail(botId!, { runId, offset, limit: BOT_DETAIL_DEFAULT_FILLS }, signal),
+    enabled: botId !== null,
+    placeholderData: keepPreviousData,
+    // The unrealized PnL is at the live price: re-read now and then while the bot runs.
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? 15_000 : false),
   });
 }

@@ -44,6 +44,8 @@ export function useDelegationFlow() {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: queryKeys.bots.delegations }),
       queryClient.invalidateQueries({ queryKey: queryKeys.bots.balance }),
+      // The wallet's wrapped SOL moved (wrapped, or unwrapped by a revoke).
+      queryClient.invalidateQueries({ queryKey: queryKeys.wallet.all }),
     ]);
     return result;
   }
@@ -65,11 +67,14 @@ export function useDelegationFlow() {
         setStage('creating');
         return signAndSubmit(await botFundsApi.createDelegation(amount));
       }),
-    /** Builds the SPL revoke of an active delegation, has the wallet sign it and submits it. */
-    revoke: (delegationId: string) =>
+    /**
+     * Builds the SPL revoke of an active delegation (with `unwrap`, in the same transaction the
+     * closeAccount that returns the unused wrapped SOL as SOL), has the wallet sign it and submits it.
+     */
+    revoke: (delegationId: string, unwrap = false) =>
       run(async () => {
         setStage('creating');
-        return signAndSubmit(await botFundsApi.revoke(delegationId));
+        return signAndSubmit(await botFundsApi.revoke(delegationId, unwrap));
       }),
   };
 }

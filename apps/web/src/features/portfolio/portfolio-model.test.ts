@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_MESSAGES, type TPortfolio } from '@solterm/contracts';
+import { DASHBOARD_MESSAGES, WRAPPED_SOL_MINT, type TPortfolio } from '@solterm/contracts';
 import { ApiError } from '../../lib/api-client';
-import { buildHoldingRows, getPortfolioErrorMessage, isPortfolioEmpty } from './portfolio-model';
+import { buildHoldingRows, getPortfolioErrorMessage, isPortfolioEmpty, repriceSol } from './portfolio-model';
 
 const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 
@@ -52,6 +52,36 @@ describe('buildHoldingRows', () => {
       }),
     );
     expect(rows.map((row) => row.symbol)).toEqual(['SOL']);
+  });
+
+  it('shows wrapped SOL as its own wSOL row worth SOL, beside native SOL, never as a second SOL', () => {
+    const wrapped = {
+      // An older answer named it SOL with no price: the row is still wSOL at SOL's price.
+      symbol: 'SOL',
+      name: 'Wrapped SOL',
+      balance: 2.489,
+      decimals: 9,
+      price_usd: null,
+      value_usd: 0,
+      mint_address: WRAPPED_SOL_MINT,
+    };
+    const rows = buildHoldingRows(portfolio({ tokens: [wrapped] }));
+    expect(rows.map((row) => [row.symbol, row.isWrappedSol])).toEqual([
+      ['SOL', false],
+      ['wSOL', true],
+    ]);
+    expect(rows[0]!.valueUsd.toString()).toBe('150');
+    expect(rows[1]!.valueUsd.toString()).toBe('373.35');
+    expect(rows[1]!.priceUsd).toBe(150);
+    const repriced = repriceSol(
+      {
+        ...portfolio({ tokens: [{ ...wrapped, symbol: 'wSOL', price_usd: 150, value_usd: 373.35 }] }),
+        total_value_usd: 523.35,
+      },
+      151,
+    );
+    expect(repriced.tokens[0]!.value_usd).toBe(375.839);
+    expect(repriced.total_value_usd).toBe(526.839);
   });
 
   it('has zero shares for an empty wallet', () => {

@@ -1,4 +1,11 @@
-import { DASHBOARD_MESSAGES, parseSpecDecimal, SpecDecimal, type TPortfolio } from '@solterm/contracts';
+import {
+  DASHBOARD_MESSAGES,
+  parseSpecDecimal,
+  SpecDecimal,
+  WRAPPED_SOL_MINT,
+  type TPortfolio,
+  type TPortfolioToken,
+} from '@solterm/contracts';
 import { ApiError } from '../../lib/api-client';
 
 /** One row of the holdings list: SOL first, then every token by value. */
@@ -11,7 +18,11 @@ export interface HoldingRow {
   /** Share of the portfolio's total, 0–100 (0 when the total is 0). */
   readonly sharePercent: number;
   readonly mintAddress: string | null;
+  /** Wrapped SOL (an SPL token account's SOL): shown as wSOL, worth SOL, and can be unwrapped. */
+  readonly isWrappedSol: boolean;
 }
+
+const isWrappedSol = (token: TPortfolioToken) => token.mint_address === WRAPPED_SOL_MINT;
 
 /**
  * The holdings of a portfolio as rows: native SOL (valued at sol_price_usd) unless the token list
@@ -20,23 +31,39 @@ export interface HoldingRow {
  * @example buildHoldingRows(portfolio).map((row) => row.symbol); // ['SOL', 'USDC']
  */
 export function buildHoldingRows(portfolio: TPortfolio): HoldingRow[] {
-  // A server that lists native SOL among the tokens already has its row.
-  const hasSolRow = portfolio.tokens.some((token) => token.symbol.toUpperCase() === 'SOL');
+  // A server that lists native SOL among the tokens already has its row; wrapped SOL is not it.
+  const hasSolRow = portfolio.tokens.some(
+    (token) => token.symbol.toUpperCase() === 'SOL' && !isWrappedSol(token),
+  );
+  const solPrice = parseSpecDecimal(portfolio.sol_price_usd);
   const rows: Omit<HoldingRow, 'sharePercent'>[] = [];
   if (!hasSolRow) {
     const balance = parseSpecDecimal(portfolio.sol_balance) ?? new SpecDecimal(0);
-    const price = parseSpecDecimal(portfolio.sol_price_usd);
     rows.push({
       symbol: 'SOL',
       name: 'Solana',
       balance: portfolio.sol_balance,
-      priceUsd: price ? portfolio.sol_price_usd : null,
-      valueUsd: price ? balance.times(price) : new SpecDecimal(0),
+      priceUsd: solPrice ? portfolio.sol_price_usd : null,
+      valueUsd: solPrice ? balance.times(solPrice) : new SpecDecimal(0),
       mintAddress: null,
+      isWrappedSol: false,
     });
   }
   const tokens = [...portfolio.tokens].sort((a, b) => b.value_usd - a.value_usd);
   for (const token of tokens) {
+    if (isWrappedSol(token)) {
+      const balance = parseSpecDecimal(token.balance) ?? new SpecDecimal(0);
+      rows.push({
+        symbol: 'wSOL',
+        name: 'Wrapped SOL',
+        balance: token.balance,
+        priceUsd: solPrice ? portfolio.sol_price_usd : null,
+        valueUsd: solPrice ? balance.times(solPrice) : new SpecDecimal(0),
+        mintAddress: token.mint_address,
+        isWrappedSol: true,
+      });
+      continue;
+    }
     rows.push({
       symbol: token.symbol,
       name: token.name,
@@ -44,6 +71,7 @@ export function buildHoldingRows(portfolio: TPortfolio): HoldingRow[] {
       priceUsd: token.price_usd,
       valueUsd: parseSpecDecimal(token.value_usd) ?? new SpecDecimal(0),
       mintAddress: token.mint_address,
+      isWrappedSol: false,
     });
   }
   const total = rows.reduce((sum, row) => sum.plus(row.valueUsd), new SpecDecimal(0));
@@ -69,7 +97,7 @@ export function repriceSol(portfolio: TPortfolio, solPriceUsd: number | null | u
   const native = new SpecDecimal(portfolio.sol_balance);
   total = total.plus(native.times(price).minus(previous ? native.times(previous) : 0));
   const tokens = portfolio.tokens.map((token) => {
-    if (token.symbol.toUpperCase() !== 'SOL') return token;
+    if (token.symbol.toUpperCase() !== 'SOL' && !isWrappedSol(token)) return token;
     const value = new SpecDecimal(token.balance).times(price);
     total = total.plus(value.minus(token.value_usd));
     return { ...token, price_usd: price.toNumber(), value_usd: value.toNumber() };

@@ -4,7 +4,10 @@ import { DASHBOARD_POLL_MS } from '@solterm/contracts';
 import { getErrorMessage } from '../../lib/api-client';
 import { followPendingTransaction, isPendingTransaction } from '../../lib/server-transaction';
 import { notify } from '../../lib/toast';
-import { walletApi } from '../trading/trading-api';
+import { tradingApi, walletApi } from '../trading/trading-api';
+import { decodeBase64, encodeBase64 } from '../trading/wire-transaction';
+import { useWallet } from '../wallet/wallet-context';
+import { isUserRejection } from '../wallet/wallet-errors';
 import { invalidateAfterTrade, queryKeys } from '../../lib/query-keys';
 import type { WalletAccess } from '../trading/wallet-access';
 import { formatTokenAmount } from '../trading/trade-format';
@@ -54,5 +57,36 @@ export function useFundWallet() {
       void invalidateAfterTrade(queryClient);
     },
     onError: (error) => notify.error(getErrorMessage(error, FUND_FAILED_MESSAGE)),
+  });
+}
+
+/** Failure text of Unwrap when the server gives none (wording ours). */
+export const UNWRAP_FAILED_MESSAGE = 'Unwrapping failed. Please try again.';
+
+/**
+ * Unwrap: the server builds the closeAccount of the wallet's wrapped-SOL account, the connected
+ * wallet signs it, the relay sends it; its SOL (and the account's rent) come back as SOL.
+ */
+export function useUnwrapSol() {
+  const wallet = useWallet();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      if (!wallet.connected) throw new Error('Connect your wallet to unwrap');
+      const built = await walletApi.unwrapSol();
+      let signed: Uint8Array;
+      try {
+        signed = await wallet.signTransaction(decodeBase64(built.unsigned_transaction));
+      } catch (error) {
+        throw isUserRejection(error) ? new Error('Unwrap cancelled in the wallet') : error;
+      }
+      await tradingApi.executeSignedTransaction(encodeBase64(signed), `unwrap-${crypto.randomUUID()}`);
+      return built;
+    },
+    onSuccess: (built) => {
+      notify.success(`Unwrapped ${formatTokenAmount(built.amount, 'SOL')} wSOL into SOL`);
+      void invalidateAfterTrade(queryClient);
+    },
+    onError: (error) => notify.error(getErrorMessage(error, UNWRAP_FAILED_MESSAGE)),
   });
 }

@@ -5,6 +5,7 @@ import type {
   TOrderBook,
   TOrderRequest,
   TPortfolio,
+  TUnwrapTransaction,
   TPosition,
   TRecordSpotOrderRequest,
   TSpotOrder,
@@ -74,6 +75,8 @@ export const tradingApi = {
 /** Wallet and chain calls (part 2 §7; balances are read from the chain). */
 export const walletApi = {
   getPortfolio: (signal?: AbortSignal) => api.get<TPortfolio>('/wallet/portfolio', { signal }),
+  /** POST /wallet/unwrap-sol: the closeAccount of the wallet's wrapped-SOL account, for it to sign. */
+  unwrapSol: () => api.post<TUnwrapTransaction>('/wallet/unwrap-sol', {}),
   getStatus: (signal?: AbortSignal) => api.get<TWalletStatus>('/wallet/status', { signal }),
   /** POST /wallet/fund: the local cluster's faucet (SOL and USDC); refused on mainnet. */
   fund: (request: TFundWalletWithUsdcRequest = {}) =>

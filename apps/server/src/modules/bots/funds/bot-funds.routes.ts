@@ -8,6 +8,7 @@ import {
   ZBotWithdrawResultSchema,
   ZDelegationCreateRequestSchema,
   ZDelegationIdParamsSchema,
+  ZDelegationRevokeQuerySchema,
   ZDelegationSchema,
   ZDelegationSubmitRequestSchema,
   ZDelegationSubmitResultSchema,
@@ -149,10 +150,13 @@ export function registerBotFundsRoutes(
     schema: {
       tags,
       security,
-      summary: 'The SPL revoke for your wallet to sign; submit it with /delegation/submit',
+      summary:
+        'The SPL revoke for your wallet to sign (with ?unwrap=true also the closeAccount that unwraps your wrapped SOL); submit it with /delegation/submit',
       params: ZDelegationIdParamsSchema,
+      querystring: ZDelegationRevokeQuerySchema,
       response: { 200: success(ZDelegationSchema) },
     },
-    handler: async (request) => ok(await funds.revokeDelegation(authOf(request).user, request.params.id)),
+    handler: async (request) =>
+      ok(await funds.revokeDelegation(authOf(request).user, request.params.id, request.query.unwrap)),
   });
 }

@@ -17,7 +17,7 @@ import {
   type ChainService,
 } from '../../chain/chain.service';
 import type { Relay, TicketKind } from '../../relay/relay.service';
-import { provenWalletOf, type WalletOwner } from '../../wallet/wallet.service';
+import { provenWalletOf, unwrapSolInstruction, type WalletOwner } from '../../wallet/wallet.service';
 import type { BotFundsRepository, DelegationRow } from './bot-funds.repository';
 import type { BotWallet } from './bot-wallet';
 
@@ -240,18 +240,25 @@ export function createDelegations(deps: {
      * DELETE /delegation/revoke/{id}: the SPL revoke for the approving wallet to sign (submitted
      * like the approval); once it lands the bot can move nothing more.
      */
-    async revoke(owner: { id: string }, delegationId: string): Promise<TDelegation> {
+    async revoke(owner: { id: string }, delegationId: string, unwrap = false): Promise<TDelegation> {
       const row = await repo.delegation(owner.id, delegationId);
       if (!row) throw new AppError('DELEGATION__NOT_FOUND');
       if (row.status !== 'active') throw new AppError('DELEGATION__NOT_ACTIVE');
       const account = await associatedTokenAddress(row.walletAddress, WRAPPED_SOL_MINT);
       const lines = ['Revoke your bot’s approval on your wrapped-SOL account (it can draw nothing more)'];
-      const unsigned = await issue(
-        owner.id,
-        row.walletAddress,
-        [getRevokeInstruction({ source: account, owner: createNoopSigner(address(row.walletAddress)) })],
-        { delegationId: row.id, action: 'revoke' },
-      );
+      const instructions: Instruction[] = [
+        getRevokeInstruction({ source: account, owner: createNoopSigner(address(row.walletAddress)) }),
+      ];
+      // The approval's unused wrapped SOL would otherwise stay wrapped: closing the account after the
+      // revoke returns it (and the account's rent) to the wallet as SOL.
+      if (unwrap && (await chain.getTokenAccount(account))) {
+        instructions.push(unwrapSolInstruction(row.walletAddress, account));
+        lines.push('Unwrap: close your wrapped-SOL account; its SOL and rent come back to your wallet');
+      }
+      const unsigned = await issue(owner.id, row.walletAddress, instructions, {
+        delegationId: row.id,
+        action: 'revoke',
+      });
       await repo.setUnsigned(row.id, unsigned, lines, deps.now());
       return delegationToWire({ ...row, unsignedTransaction: unsigned, instructions: lines });
     },

@@ -73,6 +73,40 @@ export function createBotRunsRepository(db: Db) {
       return new Map(rows.map((row) => [row.botId, runOf(row)]));
     },
 
+    /** A bot's runs, newest first. */
+    async runsOf(botId: string, limit: number): Promise<BotRunRow[]> {
+      const rows = await db
+        .select()
+        .from(botRuns)
+        .where(eq(botRuns.botId, botId))
+        .orderBy(desc(botRuns.startedAt))
+        .limit(limit);
+      return rows.map(runOf);
+    },
+
+    /** Per run: its fills, its sells and their realised PnL (quote base units), in one query. */
+    async statsOfRuns(
+      runIds: readonly string[],
+    ): Promise<Map<string, { fills: number; sells: number; pnl: bigint }>> {
+      if (runIds.length === 0) return new Map();
+      const rows = await db
+        .select({
+          runId: botFills.runId,
+          fills: count(),
+          sells: sql<string>`count(*) filter (where ${botFills.side} = 'Sell')`,
+          pnl: sql<string | null>`sum((${botFills.pnl})::numeric)::text`,
+        })
+        .from(botFills)
+        .where(inArray(botFills.runId, [...runIds]))
+        .groupBy(botFills.runId);
+      return new Map(
+        rows.map((row) => [
+          row.runId,
+          { fills: Number(row.fills), sells: Number(row.sells), pnl: BigInt(row.pnl ?? '0') },
+        ]),
+      );
+    },
+
     /** The fills of each of these runs, in order (one query for a whole bot list). */
     async fillsOfRuns(runIds: readonly string[]): Promise<Map<string, BotFillRow[]>> {
       const out = new Map<string, BotFillRow[]>(runIds.map((id) => [id, []]));

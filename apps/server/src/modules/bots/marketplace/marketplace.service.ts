@@ -35,6 +35,11 @@ const PCT = 2;
 type Query = z.output<typeof ZMarketplaceQuerySchema>;
 
 const round = (value: Dec, places = PCT) => value.toDecimalPlaces(places).toNumber();
+/** A percentage at PCT places; one that rounds to zero is "0.00", never "-0.00". */
+export function percentText(value: Dec): string {
+  const rounded = value.toDecimalPlaces(PCT);
+  return rounded.isZero() ? (0).toFixed(PCT) : rounded.toFixed(PCT);
+}
 
 /** Portfolio value after each fill: the run's cash plus its open base valued at that fill's price. */
 function equityOf(run: BotRunRow, fills: readonly BotFillRow[]) {
@@ -153,16 +158,20 @@ export function createMarketplaceService(deps: {
     const larger = Math.max(fills.length, backtest.trades.length);
     const ratio = larger === 0 ? 1 : matched / larger;
     const gap = liveReturn.minus(backtest.total_return);
+    const liveTrades = fills.filter((fill) => fill.side === 'Sell').length;
     return {
       from: from.toISOString(),
       to: new Date((run.lastCandle + step) * 1000).toISOString(),
       live_return_pct: round(liveReturn),
-      backtest_return_pct: backtest.total_return,
+      backtest_return_pct: round(new Dec(backtest.total_return)),
       return_gap_pct: round(gap),
       trade_match_ratio: Number(ratio.toFixed(3)),
+      // Both returns and the gap at the same two places; fills are fills, trades are round trips.
       explanation:
-        `Live ${round(liveReturn)} % vs its backtest ${backtest.total_return} % over the same candles ` +
-        `(${round(gap) >= 0 ? '+' : ''}${round(gap)} points); ${matched} of ${larger} trades at the same candle and side.`,
+        `Live ${percentText(liveReturn)} % vs its backtest ${percentText(new Dec(backtest.total_return))} % ` +
+        `over the same candles (${gap.toDecimalPlaces(PCT).greaterThan(0) ? '+' : ''}${percentText(gap)} points); ` +
+        `${matched} of ${larger} fills at the same candle and side; ` +
+        `${liveTrades} ${liveTrades === 1 ? 'trade' : 'trades'} live, ${backtest.total_trades} in the backtest.`,
     };
   }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Copy, Globe, Pencil, Play, Square, Trash2, Wallet } from 'lucide-react';
+import { Copy, Globe, ListTree, Pencil, Play, Square, Trash2, Wallet } from 'lucide-react';
 import { BOT_MESSAGES, isDelegationApprovalError, type TBot } from '@solterm/contracts';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -19,6 +19,7 @@ import {
 } from '../bot-figures';
 import { hasCompleted, timeRemaining } from '../bot-live-model';
 import { useDeleteBot, usePublishBot, useStartBot, useStopBot } from '../use-bots';
+import { BotDetailDrawer } from './bot-detail-drawer';
 import { DelegationModal } from './delegation-modal';
 import { WithdrawModal } from './withdraw-modal';
 
@@ -105,6 +106,7 @@ export function BotCard({
   const [mode, setMode] = useState<RunMode>(bot.network_mode === 'mainnet' ? 'mainnet' : 'test');
   const [isDelegating, setIsDelegating] = useState(false);
   const [isWithdrawing, setIsWithdrawing] = useState(false);
+  const [isShowingDetail, setIsShowingDetail] = useState(false);
   const quote = quoteOf(bot.config.symbol);
   const figures = [
     { label: 'Trades', value: formatCount(bot.total_trades) },
@@ -249,6 +251,14 @@ export function BotCard({
         <Button
           size="xs"
           variant="secondary"
+          onClick={() => setIsShowingDetail(true)}
+          title="Runs, fills, open position and unrealized PnL"
+        >
+          <ListTree className="size-3.5" /> Details
+        </Button>
+        <Button
+          size="xs"
+          variant="secondary"
           onClick={() => setIsWithdrawing(true)}
           title="Withdraw SOL from your bot key to your wallet"
         >
@@ -287,6 +297,12 @@ export function BotCard({
         }}
       />
       <WithdrawModal isOpen={isWithdrawing} onClose={() => setIsWithdrawing(false)} />
+      <BotDetailDrawer
+        botId={bot.bot_id}
+        botName={bot.bot_name}
+        isOpen={isShowingDetail}
+        onClose={() => setIsShowingDetail(false)}
+      />
     </Card>
   );
 }

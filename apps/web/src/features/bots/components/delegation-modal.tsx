@@ -76,7 +76,7 @@ export function DelegationModal({
           step={DELEGATION_STEP_SOL}
           value={amount}
           onChange={(event) => setAmount(event.target.value)}
-          hint={`${DELEGATION_MIN_SOL}–${DELEGATION_MAX_SOL} SOL. It stays in your wallet as wrapped SOL until the bot draws it.`}
+          hint={`${DELEGATION_MIN_SOL}–${DELEGATION_MAX_SOL} SOL in steps of ${DELEGATION_STEP_SOL}. It stays in your wallet as wrapped SOL until the bot draws it.`}
           error={amount.trim() !== '' ? (invalid ?? undefined) : undefined}
           disabled={busy}
         />

@@ -24,11 +24,15 @@ export function DelegationsPanel() {
   const [isWithdrawing, setIsWithdrawing] = useState(false);
   const shown = (delegations.data ?? []).filter((row) => row.status !== 'pending');
 
-  async function onRevoke(id: string) {
-    setRevoking(id);
+  async function onRevoke(id: string, unwrap: boolean) {
+    setRevoking(`${id}:${unwrap}`);
     try {
-      await flow.revoke(id);
-      notify.success('Delegation revoked: your bot can draw nothing more');
+      await flow.revoke(id, unwrap);
+      notify.success(
+        unwrap
+          ? 'Delegation revoked and your wrapped SOL unwrapped: your bot can draw nothing more'
+          : 'Delegation revoked: your bot can draw nothing more',
+      );
     } catch (caught) {
       notify.error(getErrorMessage(caught, 'Failed to revoke the delegation'));
     } finally {
@@ -102,15 +106,28 @@ export function DelegationsPanel() {
                   <Badge tone={STATUS_TONE[row.status]}>{row.status}</Badge>
                   <span className="num hidden text-faint sm:inline">{row.created_at.slice(0, 10)}</span>
                   {row.status === 'active' && (
-                    <Button
-                      size="xs"
-                      variant="ghost"
-                      className="ml-auto"
-                      isLoading={revoking === row.delegation_id}
-                      onClick={() => void onRevoke(row.delegation_id)}
-                    >
-                      Revoke
-                    </Button>
+                    <span className="ml-auto flex gap-1">
+                      <Button
+                        size="xs"
+                        variant="ghost"
+                        isLoading={revoking === `${row.delegation_id}:false`}
+                        disabled={revoking !== null}
+                        onClick={() => void onRevoke(row.delegation_id, false)}
+                        title="Revoke the approval; the unused wrapped SOL stays wrapped in your wallet"
+                      >
+                        Revoke
+                      </Button>
+                      <Button
+                        size="xs"
+                        variant="ghost"
+                        isLoading={revoking === `${row.delegation_id}:true`}
+                        disabled={revoking !== null}
+                        onClick={() => void onRevoke(row.delegation_id, true)}
+                        title="Revoke and, in the same transaction, unwrap the unused wrapped SOL back into SOL"
+                      >
+                        Revoke &amp; unwrap
+                      </Button>
+                    </span>
                   )}
                 </li>
               ))}

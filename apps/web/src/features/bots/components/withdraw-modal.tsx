@@ -19,7 +19,9 @@ export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: (
   const withdraw = useWithdrawFromBot();
   const [amount, setAmount] = useState('');
   const [mint, setMint] = useState<string>(WRAPPED_SOL_MINT);
+  /** The server's refusal (the form's own rule breaks show under the amount, once). */
   const [error, setError] = useState<string | null>(null);
+  const [isSubmitted, setIsSubmitted] = useState(false);
   const token = balance.data?.tokens.find((row) => row.mint === mint);
   const isSol = mint === WRAPPED_SOL_MINT || !token;
   const symbol = isSol ? 'SOL' : (token.symbol ?? mint.slice(0, 4));
@@ -27,15 +29,12 @@ export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: (
   const maxAmount = isSol ? (balance.data?.withdrawable ?? 0) : token.amount;
   const problemOf = (text: string) =>
     isSol ? withdrawError(text, held) : tokenWithdrawError(text, held, symbol);
-  const invalid = amount.trim() === '' ? null : problemOf(amount);
+  const invalid = amount.trim() === '' && !isSubmitted ? null : problemOf(amount);
 
   async function onWithdraw() {
     setError(null);
-    const problem = problemOf(amount);
-    if (problem) {
-      setError(problem);
-      return;
-    }
+    setIsSubmitted(true);
+    if (problemOf(amount)) return;
     try {
       const result = await withdraw.mutateAsync({
         amount: Number(amount),
@@ -45,6 +44,7 @@ export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: (
         followPendingTransaction(result, 'Withdrawal', () => void balance.refetch());
       } else notify.success(`Withdrew ${result.amount} ${symbol} to your wallet`);
       setAmount('');
+      setIsSubmitted(false);
       onClose();
     } catch (caught) {
       const message = getErrorMessage(caught, BOT_MESSAGES.withdrawFailed);
@@ -69,11 +69,15 @@ export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: (
           <dl className="grid grid-cols-3 gap-2 rounded-md border border-line bg-raised/40 p-3 text-xs">
             <div className="min-w-0">
               <dt className="text-[11px] text-faint">Bot balance</dt>
-              <dd className="num truncate text-fg">{held.toFixed(6)} SOL</dd>
+              <dd className="num truncate text-fg" data-testid="withdraw-held">
+                {held.toFixed(6)} {symbol}
+              </dd>
             </div>
             <div className="min-w-0">
               <dt className="text-[11px] text-faint">Withdrawable</dt>
-              <dd className="num truncate text-fg">{balance.data.withdrawable.toFixed(6)} SOL</dd>
+              <dd className="num truncate text-fg">
+                {maxAmount.toFixed(6)} {symbol}
+              </dd>
             </div>
             <div className="min-w-0">
               <dt className="text-[11px] text-faint">Allowance left</dt>
@@ -101,6 +105,8 @@ export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: (
             onChange={(event) => {
               setMint(event.target.value);
               setAmount('');
+              setIsSubmitted(false);
+              setError(null);
             }}
             options={[
               { value: WRAPPED_SOL_MINT, label: 'SOL' },

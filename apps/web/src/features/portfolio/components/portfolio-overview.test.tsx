@@ -12,6 +12,7 @@ import { fail, ok, stubApi } from '../../market/test/market-test-utils';
 import {
   makeAuth,
   makeTrader,
+  makeWallet,
   renderTradingWidget,
   WALLET_ADDRESS,
 } from '../../trading/test/trading-test-utils';
@@ -114,6 +115,53 @@ describe('PortfolioOverview', () => {
     await waitFor(() =>
       expect(paths.filter((path) => path === '/wallet/portfolio').length).toBeGreaterThan(before),
     );
+  });
+
+  it('shows wrapped SOL as wSOL worth SOL beside native SOL, and unwraps it with the wallet’s signature', async () => {
+    const wsol = {
+      symbol: 'wSOL',
+      name: 'Wrapped SOL',
+      balance: 2.489,
+      decimals: 9,
+      price_usd: 150,
+      value_usd: 373.35,
+      mint_address: 'So11111111111111111111111111111111111111112',
+    };
+    let executed = 0;
+    stubApi((path, method) => {
+      if (path === '/health') return health('localnet');
+      if (path === '/wallet/portfolio') return ok({ ...PORTFOLIO, tokens: [wsol], total_value_usd: 523.35 });
+      if (path === '/wallet/unwrap-sol' && method === 'POST')
+        return ok({
+          unsigned_transaction: 'AAAA',
+          last_valid_block_height: '100',
+          wallet_address: WALLET_ADDRESS,
+          amount: 2.489,
+          sol_returned: 2.49103928,
+          size_bytes: 200,
+        });
+      if (path === '/trading/execute-signed-transaction' && method === 'POST') {
+        executed += 1;
+        return ok({ transaction_hash: 'sig', order: null });
+      }
+      return undefined;
+    });
+    const wallet = makeWallet();
+    renderTradingWidget(<PortfolioOverview />, { wallet });
+
+    const row = await screen.findByTestId('holding-wSOL');
+    expect(row).toHaveTextContent('Wrapped SOL');
+    expect(row).toHaveTextContent('$373.35');
+    // Native SOL keeps its own row and figure: not hidden behind the wrapped one, not $0.
+    expect(screen.getByTestId('holding-SOL')).toHaveTextContent('$150.00');
+    expect(screen.getByText('≈ $150.00')).toBeInTheDocument();
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Unwrap' }));
+    await waitFor(() =>
+      expect(sonner.toast.success).toHaveBeenCalledWith('Unwrapped 2.4890 wSOL into SOL', expect.anything()),
+    );
+    expect(wallet.signTransaction).toHaveBeenCalledTimes(1);
+    expect(executed).toBe(1);
   });
 
   it('hides Fund on mainnet', async () => {

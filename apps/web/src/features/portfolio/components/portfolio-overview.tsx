@@ -26,7 +26,7 @@ import {
   type HoldingRow,
   repriceSol,
 } from '../portfolio-model';
-import { useFundWallet, usePortfolio } from '../portfolio-queries';
+import { useFundWallet, usePortfolio, useUnwrapSol } from '../portfolio-queries';
 
 /** A stable hue per symbol, matching the token avatars. */
 function hueOf(symbol: string): number {
@@ -51,6 +51,23 @@ function AllocationBar({ rows }: { rows: readonly HoldingRow[] }) {
   );
 }
 
+/** Wrapped SOL's Unwrap: the wallet signs the closeAccount that turns it back into SOL. */
+function UnwrapButton() {
+  const unwrap = useUnwrapSol();
+  return (
+    <Button
+      size="xs"
+      variant="secondary"
+      className="h-6 px-2"
+      isLoading={unwrap.isPending}
+      onClick={() => unwrap.mutate()}
+      title="Turn this wrapped SOL back into SOL (your wallet signs)"
+    >
+      Unwrap
+    </Button>
+  );
+}
+
 function HoldingsTable({ rows }: { rows: readonly HoldingRow[] }) {
   return (
     <Table aria-label="Holdings">
@@ -72,11 +89,12 @@ function HoldingsTable({ rows }: { rows: readonly HoldingRow[] }) {
           <Tr key={`${row.symbol}-${row.mintAddress ?? 'native'}`} data-testid={`holding-${row.symbol}`}>
             <Td>
               <span className="flex min-w-0 items-center gap-2">
-                <TokenAvatar symbol={row.symbol} size={22} />
+                <TokenAvatar symbol={row.isWrappedSol ? 'SOL' : row.symbol} size={22} />
                 <span className="min-w-0 leading-tight">
                   <span className="block font-semibold">{row.symbol}</span>
                   <span className="block max-w-32 truncate text-[11px] text-faint">{row.name}</span>
                 </span>
+                {row.isWrappedSol && <UnwrapButton />}
               </span>
             </Td>
             <Td isNumeric data-testid={`holding-balance-${row.symbol}`}>

@@ -75,7 +75,9 @@ const getMultipleAccounts: RpcMethod = (params, cluster, call) => {
   const addresses = readArray(requireParam(params, 0, 'pubkeys'), 'pubkeys', MAX_MULTIPLE_ACCOUNTS).map(
     readAddress,
   );
-  const config = readConfig(params, 1);
+  const given = readConfig(params, 1);
+  // Agave's getMultipleAccounts defaults to base64 (getAccountInfo to binary, the bare base58 string).
+  const config = given.encoding === undefined || given.encoding === null ? { ...given, encoding: 'base64' } : given;
   checkContext(config, cluster);
   return withContext(cluster, readAccountsWithin(addresses, config, cluster, call));
 };

@@ -87,9 +87,13 @@ describe('getBlock', () => {
     const first = await transfer(payer);
     const second = await transfer(payer);
     await cluster.flush();
-    // Not yet confirmed: the slot is still being produced.
-    expect((await call('getBlock', [slot, { commitment: 'confirmed' }])).error.code).toBe(-32004);
+    // Its transactions read as confirmed, so does the block (as on a validator), though the slot
+    // is still being produced; a slot without one is not available yet.
+    const early = await call('getBlock', [slot, { commitment: 'confirmed', transactionDetails: 'signatures' }]);
+    expect(early.result.signatures).toEqual([first, second]);
+    expect((await call('getSlot', [{ commitment: 'confirmed' }])).result).toBe(slot);
     cluster.advanceSlots(1);
+    expect((await call('getBlock', [slot + 1, { commitment: 'confirmed' }])).error.code).toBe(-32004);
 
     const block = (
       await call('getBlock', [slot, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }])
@@ -384,8 +388,9 @@ describe('durable nonces and lookup tables', () => {
       err: 'BlockhashNotFound',
     });
     expect(advanceAndPay(payer, 1_000_000, nonce).kind).toBe('committed');
-    // LiteSVM derives the next value from the transaction's blockhash (the nonce), not the bank's.
-    expect(nonceValue()).toBe(encodeBase58(durableNonceFromBlockhash(decodeBase58(nonce)!)));
+    // The next value comes from the bank's blockhash, as on a validator.
+    const bank = decodeBase58(cluster.getLatestBlockhash().blockhash)!;
+    expect(nonceValue()).toBe(encodeBase58(durableNonceFromBlockhash(bank)));
     expect(advanceAndPay(payer, 2_000_000, nonce)).toMatchObject({
       kind: 'rejected',
       err: 'BlockhashNotFound',
@@ -403,7 +408,11 @@ describe('durable nonces and lookup tables', () => {
         nonceValue(),
       ),
     ).toMatchObject({ kind: 'rejected', err: 'BlockhashNotFound' });
+    // Its value was set this slot, so it would advance to itself: the cluster ends the slot first.
+    const before = cluster.slot;
     expect(advanceAndPay(payer, 2_000_000, nonceValue()).kind).toBe('committed');
+    expect(cluster.slot).toBe(before + 1);
+    cluster.advanceSlots(1);
     // A nonce transaction that fails but is committed (skipPreflight: its fee is charged) still
     // spends its nonce, as on a validator.
     const spent = nonceValue();

@@ -58,7 +58,7 @@ function missingBlockError(slot: number, missing: MissingBlock, cluster: LocalCl
 function blockAt(slot: number, config: Config, cluster: LocalCluster): BlockView {
   const commitment = readConfirmedCommitment(config, cluster);
   if (slot > cluster.slotAt(commitment)) throw missingBlockError(slot, 'not-available', cluster);
-  const block = cluster.getBlock(slot);
+  const block = cluster.getBlock(slot, { confirmedOnly: commitment === 'confirmed' });
   if (typeof block === 'string') throw missingBlockError(slot, block, cluster);
   return block;
 }
@@ -127,9 +127,10 @@ function assertBlockListFits(start: number, end: number, cluster: LocalCluster, 
 const getBlocks: RpcMethod = (params, cluster, call) => {
   const start = readSlot(params, 0, 'start_slot');
   // The second param is the end slot, or the config when the end is left out.
-  const hasEnd = typeof params[1] === 'number';
+  const hasEnd = typeof params[1] === 'number' || typeof params[1] === 'bigint';
   const requestedEnd = hasEnd ? readSlot(params, 1, 'end_slot') : start + MAX_GET_BLOCKS_RANGE;
-  const config = readConfig(params, hasEnd ? 2 : 1);
+  // kit sends a left-out end as null, keeping the config third.
+  const config = readConfig(params, hasEnd || params[1] === null ? 2 : 1);
   const end = Math.min(requestedEnd, cluster.slotAt(readConfirmedCommitment(config, cluster)));
   if (end < start) return [];
   if (end - start > MAX_GET_BLOCKS_RANGE)

@@ -3,7 +3,7 @@
  */
 import { AirdropError, SLOTS_PER_EPOCH, type LocalCluster } from '../local-cluster';
 import { parseWireMessage, WireFormatError } from '../wire-transaction';
-import { checkContext, readAddress, readConfig, readInteger, readString, requireParam } from './params';
+import { checkContext, readAddress, readConfig, readInteger, readString, readU64, requireParam } from './params';
 import { invalidParams, JSON_RPC_INTERNAL_ERROR, RpcError, RPC_NODE_UNHEALTHY } from './rpc-error';
 import { formatSol } from './public-limits';
 import { SOLANA_CORE_VERSION, withContext, type RpcMethod } from './rpc-method';
@@ -86,6 +86,9 @@ const getIdentity: RpcMethod = (_params, cluster) => ({ identity: cluster.treasu
 
 const getMaxRetransmitSlot: RpcMethod = (_params, cluster) => cluster.slot;
 
+/** The newest slot with shreds in the blockstore: the slot being produced, here. */
+const getMaxShredInsertSlot: RpcMethod = (_params, cluster) => cluster.slot;
+
 /** The fee of the airdrop transfer (one signature), which the treasury pays too. */
 const AIRDROP_FEE_LAMPORTS = 5000n;
 
@@ -103,7 +106,7 @@ const airdropsInFlight = new WeakMap<object, bigint>();
  */
 const requestAirdrop: RpcMethod = async (params, cluster, call) => {
   const recipient = readAddress(requireParam(params, 0, 'pubkey'));
-  const lamports = BigInt(readInteger(requireParam(params, 1, 'lamports'), 'lamports'));
+  const lamports = readU64(requireParam(params, 1, 'lamports'), 'lamports');
   checkContext(readConfig(params, 2), cluster);
   if (lamports === 0n) throw invalidParams('lamports must be positive');
   // Checked and taken synchronously, before the first await: concurrent requests cannot both fit.
@@ -152,6 +155,7 @@ export const CLUSTER_METHODS: Readonly<Record<string, RpcMethod>> = {
   getGenesisHash,
   getIdentity,
   getMaxRetransmitSlot,
+  getMaxShredInsertSlot,
   requestAirdrop,
 };
 

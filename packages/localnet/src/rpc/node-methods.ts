@@ -15,9 +15,12 @@ import {
   readConfig,
   readInteger,
   readOptionalBoolean,
+  readU64,
   requireParam,
+  U64_MAX,
 } from './params';
 import { responseTooLarge } from './account-methods';
+import { RPC_BLOCK_NOT_AVAILABLE } from './block-methods';
 import { invalidParams, RpcError } from './rpc-error';
 import { SOLANA_CORE_VERSION, withContext, type RpcMethod } from './rpc-method';
 
@@ -80,7 +83,7 @@ const getSlotLeaders: RpcMethod = (params, cluster) => {
 const getLeaderSchedule: RpcMethod = (params, cluster, call) => {
   const first = params[0];
   const config = readConfig(params, typeof first === 'object' && first !== null ? 0 : 1);
-  const slot = typeof first === 'number' ? first : cluster.slot;
+  const slot = typeof first === 'number' || typeof first === 'bigint' ? readInteger(first, 'slot') : cluster.slot;
   if (Math.floor(slot / SLOTS_PER_EPOCH) !== Math.floor(cluster.slot / SLOTS_PER_EPOCH)) return null;
   const identity = identityOf(cluster);
   if (typeof config.identity === 'string' && config.identity !== identity) return {};
@@ -136,7 +139,19 @@ const getInflationReward: RpcMethod = (params, cluster) => {
     'addresses',
     MAX_INFLATION_REWARD_ADDRESSES,
   ).map(readAddress);
-  checkContext(readConfig(params, 1), cluster);
+  const config = readConfig(params, 1);
+  const commitment = checkContext(config, cluster);
+  if (config.epoch !== undefined && config.epoch !== null) {
+    // As Agave: an epoch's rewards are in the first block of the next epoch; until that block
+    // exists the answer is -32004 for its first slot (epoch arithmetic saturating at u64::MAX).
+    const epoch = readU64(config.epoch, 'epoch');
+    const nextEpoch = epoch + 1n > U64_MAX ? U64_MAX : epoch + 1n;
+    const product = nextEpoch * BigInt(SLOTS_PER_EPOCH);
+    const firstSlot = product > U64_MAX ? U64_MAX : product;
+    if (firstSlot > BigInt(cluster.slotAt(commitment))) {
+      throw new RpcError(RPC_BLOCK_NOT_AVAILABLE, `Block not available for slot ${firstSlot}`);
+    }
+  }
   // No stake, no votes: nobody earned an inflation reward.
   return addresses.map(() => null);
 };

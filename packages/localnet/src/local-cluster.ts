@@ -778,7 +778,7 @@ export class LocalCluster {
    * does: a legacy transaction holding one System transfer, sent without preflight, so a transfer
    * that fails on chain (below rent exemption for a new account) is committed with its error and
    * its signature returned. Identical requests get distinct transactions by taking the newest
-   * blockhash that makes the signature new.
+   * blockhash that makes the signature new (ending the slot when none does).
    */
   async requestAirdrop(recipient: string, lamports: bigint): Promise<string> {
     if (lamports <= 0n) throw new AirdropError('airdrop amount must be positive');
@@ -788,7 +788,13 @@ export class LocalCluster {
       amount: lamports,
     });
     const newest = this.currentSlot;
-    for (let slot = newest; slot >= Math.max(0, newest - MAX_PROCESSING_AGE + 1); slot -= 1) {
+    const oldest = Math.max(this.history.firstRunSlot, newest - MAX_PROCESSING_AGE + 1);
+    for (let slot = newest; ; slot -= 1) {
+      if (slot < oldest) {
+        // Every blockhash of this run carries the same transfer: end the slot for a new one.
+        this.advanceSlots(1);
+        slot = this.currentSlot;
+      }
       const recent = this.blockhashes.hashForSlot(slot);
       const message = pipe(
         createTransactionMessage({ version: 'legacy' }),
@@ -812,7 +818,6 @@ export class LocalCluster {
       }
       return outcome.signature;
     }
-    throw new AirdropError('airdrop transfer failed: every recent blockhash already carries this transfer');
   }
 
   /** The signature-log entry of a transaction, if the cluster processed it. */

@@ -83,7 +83,10 @@ function sameBytes(left: Uint8Array, right: Uint8Array): boolean {
  * Whether a top-level instruction of the transaction is the System program's AdvanceNonceAccount
  * or InitializeNonceAccount: the two that store a value derived from the bank's blockhash.
  */
-export function setsNonceValue(transaction: WireTransaction, addressOf: (key: Uint8Array) => string): boolean {
+export function setsNonceValue(
+  transaction: WireTransaction,
+  addressOf: (key: Uint8Array) => string,
+): boolean {
   for (const instruction of transaction.instructions) {
     const { data } = instruction;
     if (data.length < 4) continue;

@@ -831,7 +831,8 @@ export class LocalCluster {
     if (stored === undefined) return null;
     const { slot, err } = stored.record;
     const age = this.currentSlot - slot;
-    if (!this.isDurableRecord(stored)) return { slot, confirmations: age, err, confirmationStatus: 'processed' };
+    if (!this.isDurableRecord(stored))
+      return { slot, confirmations: age, err, confirmationStatus: 'processed' };
     if (age >= this.finalizationDepth)
       return { slot, confirmations: null, err, confirmationStatus: 'finalized' };
     return { slot, confirmations: age, err, confirmationStatus: 'confirmed' };

@@ -116,14 +116,17 @@ describe('commitment (item 2)', () => {
     const slot = status!.slot;
     expect(await rpc.getSlot({ commitment: 'confirmed' }).send()).toBeGreaterThanOrEqual(slot);
     const block = await rpc
-      .getBlock(slot, { commitment: 'confirmed', maxSupportedTransactionVersion: 0, transactionDetails: 'signatures' })
+      .getBlock(slot, {
+        commitment: 'confirmed',
+        maxSupportedTransactionVersion: 0,
+        transactionDetails: 'signatures',
+      })
       .send();
     expect(block?.signatures).toContain(signature);
     const blocks = await rpc.getBlocks(slot - 1n, undefined, { commitment: 'confirmed' }).send();
     expect(blocks).toContain(slot);
   });
 });
-
 
 describe('durable nonces (item 3)', () => {
   it('a nonce created with blockhash B advances slots later by a transaction that carries B; the value is the bank’s', async () => {
@@ -264,5 +267,68 @@ describe('answers in Agave 2.3’s shapes (items 6, 8, 9, 11, 12)', () => {
     expect(await connection.getMinimumBalanceForRentExemption(0)).toBe(890_880);
     const kitRent = await rpc.getAccountInfo(address(rent.toBase58()), { encoding: 'base64' }).send();
     expect(kitRent.value?.lamports).toBe(1_009_200n);
+  });
+});
+
+describe('error texts (item 10)', () => {
+  /** A wire transaction with one (zero) signature and the given message bytes, base64. */
+  const wire = (message: Uint8Array): string =>
+    Buffer.from([1, ...new Uint8Array(64), ...message]).toString('base64');
+
+  it('malformed and unsupported-version transactions, as kit’s sendTransaction tests expect', async () => {
+    const payer = await generateKeyPairSigner();
+    const signed = await signInstructions(
+      payer,
+      [getTransferSolInstruction({ source: payer, destination: payer.address, amount: 1n })],
+      cluster.getLatestBlockhash(),
+    );
+    const message = Buffer.from(signed.messageBase64, 'base64');
+    message[0] = 0xfe; // version 126
+    const unsupported = await rejection(
+      rpc.sendTransaction(wire(message) as Base64EncodedWireTransaction, { encoding: 'base64' }).send(),
+    );
+    expect(unsupported).toMatchObject({
+      context: { __code: -32602 },
+      message: expect.stringContaining(
+        'invalid value: integer `126`, expected a valid transaction message version',
+      ),
+    });
+    const malformed = await rawCall('sendTransaction', [
+      wire(new Uint8Array([4, 5, 6])),
+      { encoding: 'base64' },
+    ]);
+    expect(malformed.error).toEqual({
+      code: -32602,
+      message:
+        'failed to deserialize solana_transaction::versioned::VersionedTransaction: io error: failed to fill whole buffer',
+    });
+  });
+
+  it('getFeeForMessage with invalid base64, getSlotLeaders past 5,000, getTokenSupply of a non-mint', async () => {
+    expect((await rawCall('getFeeForMessage', ['!AAA'])).error).toEqual({
+      code: -32602,
+      message: 'invalid base64 encoding: InvalidByte(0, 33)',
+    });
+    expect((await rawCall('getFeeForMessage', ['AAB='])).error).toEqual({
+      code: -32602,
+      message: 'invalid base64 encoding: InvalidLastSymbol(2, 66)',
+    });
+    expect((await rawCall('getFeeForMessage', ['AQ'])).error).toEqual({
+      code: -32602,
+      message: 'invalid base64 encoding: InvalidPadding',
+    });
+    expect((await rawCall('getSlotLeaders', [0, 5001])).error).toEqual({
+      code: -32602,
+      message: 'Invalid limit; max 5000',
+    });
+    const supplyError = async (account: string) => (await rawCall('getTokenSupply', [account])).error;
+    expect(await supplyError(cluster.treasury.address)).toEqual({
+      code: -32602,
+      message: 'Invalid param: not a Token mint',
+    });
+    expect(await supplyError(Keypair.generate().publicKey.toBase58())).toEqual({
+      code: -32602,
+      message: 'Invalid param: could not find account',
+    });
   });
 });

@@ -89,7 +89,10 @@ describe('getBlock', () => {
     await cluster.flush();
     // Its transactions read as confirmed, so does the block (as on a validator), though the slot
     // is still being produced; a slot without one is not available yet.
-    const early = await call('getBlock', [slot, { commitment: 'confirmed', transactionDetails: 'signatures' }]);
+    const early = await call('getBlock', [
+      slot,
+      { commitment: 'confirmed', transactionDetails: 'signatures' },
+    ]);
     expect(early.result.signatures).toEqual([first, second]);
     expect((await call('getSlot', [{ commitment: 'confirmed' }])).result).toBe(slot);
     cluster.advanceSlots(1);
@@ -171,7 +174,7 @@ describe('getBlock', () => {
     cluster.advanceSlots(1);
     expect((await call('getBlock', [slot, { commitment: 'processed' }])).error).toEqual({
       code: -32602,
-      message: 'Invalid params: Method does not support commitment below `confirmed`',
+      message: 'Method does not support commitment below `confirmed`',
     });
     // Default commitment is finalized: 32 slots behind.
     expect((await call('getBlock', [slot])).error).toEqual({
@@ -284,7 +287,7 @@ describe('getBlocks, getBlocksWithLimit, getBlockTime, getBlockCommitment, getBl
       3, 4, 5, 6,
     ]);
     expect((await call('getBlocksWithLimit', [0, 500_001])).error.message).toBe(
-      'Invalid params: Limit too large; max 500000',
+      'Limit too large; max 500000',
     );
     expect((await call('getBlockTime', [slot])).result).toBe(cluster.blockTime);
     expect((await call('getBlockTime', [slot + 5])).error.code).toBe(-32004);
@@ -305,7 +308,7 @@ describe('getBlocks, getBlocksWithLimit, getBlockTime, getBlockCommitment, getBl
     );
     expect((await call('getBlockProduction', [{ range: { firstSlot: 0, lastSlot: 1e9 } }])).error).toEqual({
       code: -32602,
-      message: `Invalid params: lastSlot, 1000000000, is too large; max ${finalized}`,
+      message: `lastSlot, 1000000000, is too large; max ${finalized}`,
     });
     expect((await call('getFirstAvailableBlock')).result).toBe(0);
   });

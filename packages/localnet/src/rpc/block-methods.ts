@@ -17,7 +17,7 @@ import {
   type Config,
 } from './params';
 import { responseTooLarge } from './account-methods';
-import { invalidParams, RpcError } from './rpc-error';
+import { agaveInvalidParams, invalidParams, RpcError } from './rpc-error';
 import { withContext, type RpcCall, type RpcMethod } from './rpc-method';
 import {
   encodeTransactionWithMeta,
@@ -134,7 +134,7 @@ const getBlocks: RpcMethod = (params, cluster, call) => {
   const end = Math.min(requestedEnd, cluster.slotAt(readConfirmedCommitment(config, cluster)));
   if (end < start) return [];
   if (end - start > MAX_GET_BLOCKS_RANGE)
-    throw invalidParams(`Slot range too large; max ${MAX_GET_BLOCKS_RANGE}`);
+    throw agaveInvalidParams(`Slot range too large; max ${MAX_GET_BLOCKS_RANGE}`);
   assertBlockListFits(start, end, cluster, call);
   return cluster.getBlocks(start, end);
 };
@@ -143,7 +143,7 @@ const getBlocksWithLimit: RpcMethod = (params, cluster, call) => {
   const start = readSlot(params, 0, 'start_slot');
   const limit = readSlot(params, 1, 'limit');
   const config = readConfig(params, 2);
-  if (limit > MAX_GET_BLOCKS_RANGE) throw invalidParams(`Limit too large; max ${MAX_GET_BLOCKS_RANGE}`);
+  if (limit > MAX_GET_BLOCKS_RANGE) throw agaveInvalidParams(`Limit too large; max ${MAX_GET_BLOCKS_RANGE}`);
   const end = cluster.slotAt(readConfirmedCommitment(config, cluster));
   if (limit === 0 || end < start) return [];
   assertBlockListFits(start, Math.min(end, start + limit - 1), cluster, call);
@@ -183,9 +183,9 @@ const getBlockProduction: RpcMethod = (params, cluster) => {
       ? newest
       : readInteger(range.lastSlot, 'lastSlot');
   if (lastSlot < firstSlot) {
-    throw invalidParams(`lastSlot, ${lastSlot}, cannot be less than firstSlot, ${firstSlot}`);
+    throw agaveInvalidParams(`lastSlot, ${lastSlot}, cannot be less than firstSlot, ${firstSlot}`);
   }
-  if (lastSlot > newest) throw invalidParams(`lastSlot, ${lastSlot}, is too large; max ${newest}`);
+  if (lastSlot > newest) throw agaveInvalidParams(`lastSlot, ${lastSlot}, is too large; max ${newest}`);
   const identity = cluster.treasury.address as string;
   const leaderSlots = lastSlot - firstSlot + 1;
   const produced = cluster.countBlocks(firstSlot, lastSlot);

@@ -69,7 +69,8 @@ export function parseJsonRequest(text: string): unknown {
   for (let index = 0; index < text.length; index += 1) {
     const char = text.charCodeAt(index);
     if (inString) {
-      if (char === 0x5c) index += 1; // backslash: skip the escaped character
+      if (char === 0x5c)
+        index += 1; // backslash: skip the escaped character
       else if (char === 0x22) inString = false;
       continue;
     }
@@ -95,6 +96,8 @@ export function parseJsonRequest(text: string): unknown {
   if (last === 0) return JSON.parse(text);
   out += text.slice(last);
   return JSON.parse(out, (_key, value: unknown) =>
-    typeof value === 'string' && value.startsWith(BIGINT_MARK) ? BigInt(value.slice(BIGINT_MARK.length)) : value,
+    typeof value === 'string' && value.startsWith(BIGINT_MARK)
+      ? BigInt(value.slice(BIGINT_MARK.length))
+      : value,
   );
 }

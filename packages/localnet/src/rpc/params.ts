@@ -4,7 +4,13 @@
  */
 import { decodeBase58Exact } from '../base58';
 import type { CommitmentLevel, LocalCluster } from '../local-cluster';
-import { invalidParam, invalidParams, RpcError, RPC_MIN_CONTEXT_SLOT_NOT_REACHED } from './rpc-error';
+import {
+  agaveInvalidParams,
+  invalidParam,
+  invalidParams,
+  RpcError,
+  RPC_MIN_CONTEXT_SLOT_NOT_REACHED,
+} from './rpc-error';
 
 export type Commitment = CommitmentLevel;
 export type Config = Readonly<Record<string, unknown>>;
@@ -125,6 +131,7 @@ export function readArray(value: unknown, name: string, max: number): readonly u
 /** The commitment of a history read (getTransaction, getBlock…), which refuses `processed`. */
 export function readConfirmedCommitment(config: Config, cluster: LocalCluster): 'confirmed' | 'finalized' {
   const commitment = checkContext(config, cluster);
-  if (commitment === 'processed') throw invalidParams('Method does not support commitment below `confirmed`');
+  if (commitment === 'processed')
+    throw agaveInvalidParams('Method does not support commitment below `confirmed`');
   return commitment;
 }

@@ -20,6 +20,15 @@ import {
   type SolanaRpcApi,
 } from '@solana/kit';
 import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createInitializeMintInstruction,
+  createInitializeTransferFeeConfigInstruction,
+  ExtensionType,
+  getAssociatedTokenAddressSync,
+  getMintLen,
+  TOKEN_2022_PROGRAM_ID,
+} from '@solana/spl-token';
+import {
   Connection,
   Keypair,
   LAMPORTS_PER_SOL,
@@ -330,5 +339,75 @@ describe('error texts (item 10)', () => {
       code: -32602,
       message: 'Invalid param: could not find account',
     });
+  });
+});
+
+describe('Token-2022 in jsonParsed (item 7)', () => {
+  it('a mint with a transfer fee shows its extensions, and its accounts theirs, as Agave parses them', async () => {
+    const payer = await web3Payer();
+    const mint = Keypair.generate();
+    const space = getMintLen([ExtensionType.TransferFeeConfig]);
+    const create = new Transaction().add(
+      SystemProgram.createAccount({
+        fromPubkey: payer.publicKey,
+        newAccountPubkey: mint.publicKey,
+        space,
+        lamports: await connection.getMinimumBalanceForRentExemption(space),
+        programId: TOKEN_2022_PROGRAM_ID,
+      }),
+      createInitializeTransferFeeConfigInstruction(
+        mint.publicKey,
+        payer.publicKey,
+        null,
+        50,
+        5_000n,
+        TOKEN_2022_PROGRAM_ID,
+      ),
+      createInitializeMintInstruction(mint.publicKey, 6, payer.publicKey, null, TOKEN_2022_PROGRAM_ID),
+    );
+    create.recentBlockhash = (await connection.getLatestBlockhash()).blockhash;
+    create.sign(payer, mint);
+    await connection.sendRawTransaction(create.serialize());
+    await cluster.flush();
+    const parsed = await connection.getParsedAccountInfo(mint.publicKey);
+    const info = (parsed.value?.data as { parsed: { info: Record<string, unknown> } }).parsed.info;
+    expect(info.extensions).toEqual([
+      {
+        extension: 'transferFeeConfig',
+        state: {
+          transferFeeConfigAuthority: payer.publicKey.toBase58(),
+          withdrawWithheldAuthority: null,
+          withheldAmount: 0,
+          olderTransferFee: { epoch: 0, maximumFee: 5000, transferFeeBasisPoints: 50 },
+          newerTransferFee: { epoch: 0, maximumFee: 5000, transferFeeBasisPoints: 50 },
+        },
+      },
+    ]);
+    const holder = getAssociatedTokenAddressSync(
+      mint.publicKey,
+      payer.publicKey,
+      false,
+      TOKEN_2022_PROGRAM_ID,
+    );
+    const open = new Transaction().add(
+      createAssociatedTokenAccountIdempotentInstruction(
+        payer.publicKey,
+        holder,
+        payer.publicKey,
+        mint.publicKey,
+        TOKEN_2022_PROGRAM_ID,
+      ),
+    );
+    open.recentBlockhash = (await connection.getLatestBlockhash()).blockhash;
+    open.sign(payer);
+    await connection.sendRawTransaction(open.serialize());
+    await cluster.flush();
+    const account = await connection.getParsedAccountInfo(holder);
+    const accountInfo = (account.value?.data as { parsed: { info: Record<string, unknown> } }).parsed.info;
+    // In the order the account holds them (the associated token program writes immutableOwner first).
+    expect(accountInfo.extensions).toEqual([
+      { extension: 'immutableOwner' },
+      { extension: 'transferFeeAmount', state: { withheldAmount: 0 } },
+    ]);
   });
 });

@@ -24,6 +24,7 @@ import {
   type KeyPairSigner,
 } from '@solana/kit';
 import { LISTED_TOKENS } from '@solterm/contracts';
+import type { AccountFixture } from './account-fixtures';
 import { encodeBase58 } from './base58';
 import { lockDataDir } from './data-dir-lock';
 import { BlockHistory } from './block-history';
@@ -96,6 +97,11 @@ export interface LocalClusterOptions {
   readonly now?: () => number;
   /** Where operational messages go (default: nowhere). */
   readonly log?: (message: string) => void;
+  /**
+   * Accounts placed at genesis, after the product's (`solana-test-validator --account-dir`): each
+   * start places them again; a restarted cluster's ledger state of the same address wins.
+   */
+  readonly accounts?: readonly AccountFixture[];
 }
 
 /** One minute of the cluster's work (getRecentPerformanceSamples). */
@@ -352,6 +358,16 @@ export class LocalCluster {
       ]);
     }
     this.genesisMints = plan.mints;
+    for (const fixture of this.options.accounts ?? []) {
+      this.runtime.writeAccount([
+        fixture.address,
+        fixture.lamports.toString(),
+        fixture.owner,
+        fixture.executable ? 1 : 0,
+        toBase64(fixture.data),
+        fixture.rentEpoch.toString(),
+      ]);
+    }
     let startSlot = 0;
     if (replay !== null) {
       for (const state of replay.accounts.values()) this.runtime.writeAccount(state);
@@ -686,6 +702,9 @@ export class LocalCluster {
     let lifetime = this.lifetimeOf(transaction);
     if (lifetime === null) return rejected(signature, 'BlockhashNotFound');
     if (this.transactions.has(signature)) return rejected(signature, 'AlreadyProcessed');
+    // Slot 0 is the genesis block, which holds no transaction on a validator: the first
+    // transaction of a new cluster ends it (the clock waits for the wall to catch up).
+    if (this.currentSlot === 0) this.advanceSlots(1);
     if (lifetime !== 'recent' && lifetime.setThisSlot) {
       // Its nonce was set this slot: end the slot (the clock waits for the wall to catch up).
       this.advanceSlots(1);

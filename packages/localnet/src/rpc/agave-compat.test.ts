@@ -105,6 +105,34 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+describe('genesis (item 5)', () => {
+  it('the genesis block holds no transaction, though the first ones were sent during slot 0', async () => {
+    const fresh = await createLocalCluster({ slotClock: 'manual', tokens: [] });
+    try {
+      const freshServer = await startLocalnetServer({ handler: createJsonRpcHandler(fresh), port: 0 });
+      try {
+        const freshConnection = new Connection(freshServer.url, 'confirmed');
+        expect(await freshConnection.getSlot('processed')).toBe(0);
+        const signature = await freshConnection.requestAirdrop(
+          Keypair.generate().publicKey,
+          LAMPORTS_PER_SOL,
+        );
+        const genesis = await freshConnection.getBlock(0, {
+          commitment: 'confirmed',
+          maxSupportedTransactionVersion: 0,
+        });
+        expect(genesis?.transactions).toEqual([]);
+        const status = await freshConnection.getSignatureStatus(signature);
+        expect(status.value?.slot).toBe(1);
+      } finally {
+        await freshServer.close();
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('commitment (item 2)', () => {
   it('the block of a confirmed transaction is readable at confirmed, and getSlot(confirmed) has reached it', async () => {
     const payer = await generateKeyPairSigner();

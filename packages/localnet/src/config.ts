@@ -1,3 +1,5 @@
+import { parseArgs } from 'node:util';
+
 /**
  * Configuration of the standalone localnet process, read once from the environment, strictly:
  * every bad variable is listed, nothing falls back silently.
@@ -42,4 +44,33 @@ export function readLocalnetConfig(env: NodeJS.ProcessEnv): LocalnetConfig {
   });
   if (problems.length > 0) throw new Error(`invalid localnet configuration:\n  ${problems.join('\n  ')}`);
   return config;
+}
+
+/** `solana-test-validator`-style flags of `npm run localnet -- …`. */
+export interface LocalnetFlags {
+  /** Directories of JSON account fixtures (`--account-dir`, repeatable). */
+  readonly accountDirs: readonly string[];
+  /** Start from an empty data directory (`--reset`). */
+  readonly reset: boolean;
+  /** A bare validator's genesis: no listed tokens, so no mints, inventory or token metadata (`--bare`). */
+  readonly bare: boolean;
+}
+
+/** Parses the command line; unknown flags are refused, as the validator refuses them. */
+export function readLocalnetFlags(argv: readonly string[]): LocalnetFlags {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      'account-dir': { type: 'string', multiple: true },
+      reset: { type: 'boolean' },
+      bare: { type: 'boolean' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  return {
+    accountDirs: values['account-dir'] ?? [],
+    reset: values.reset === true,
+    bare: values.bare === true,
+  };
 }

@@ -26,6 +26,7 @@ export {
   type SimulateOptions,
   type SimulationResult,
 } from './local-cluster';
+export { loadAccountDir, parseAccountFixture, type AccountFixture } from './account-fixtures';
 export { MAX_PROCESSING_AGE } from './blockhash-queue';
 export {
   DEFAULT_MARKET_MAKER_INVENTORY,

@@ -15,6 +15,7 @@ import {
   appendTransactionMessageInstructions,
   blockhash as toBlockhash,
   createTransactionMessage,
+  getSignatureFromTransaction,
   getTransactionEncoder,
   pipe,
   setTransactionMessageFeePayerSigner,
@@ -23,11 +24,18 @@ import {
   type KeyPairSigner,
 } from '@solana/kit';
 import { LISTED_TOKENS } from '@solterm/contracts';
+import type { AccountFixture } from './account-fixtures';
 import { encodeBase58 } from './base58';
 import { lockDataDir } from './data-dir-lock';
 import { BlockHistory } from './block-history';
 import { BlockhashQueue, MAX_PROCESSING_AGE, type RecentBlockhash } from './blockhash-queue';
-import { durableNonceAccountOf, durableNonceFromBlockhash } from './durable-nonce';
+import {
+  durableNonceAccountOf,
+  durableNonceFromBlockhash,
+  setsNonceValue,
+  signaturesVerify,
+  withBlockhash,
+} from './durable-nonce';
 import { calculateTransactionFee, computeUnitPrice } from './fees';
 import {
   DEFAULT_MARKET_MAKER_INVENTORY,
@@ -39,7 +47,7 @@ import {
 } from './genesis';
 import { generateStoredKeyPair, loadOrCreateKeyPairFile, type StoredKeyPair } from './keypair-store';
 import { Ledger, type AccountStateTuple, type LedgerReplay, type TransactionRecord } from './ledger';
-import { MEMO_PROGRAM_ID, SYSTEM_PROGRAM_ID } from './program-ids';
+import { SYSTEM_PROGRAM_ID } from './program-ids';
 import {
   RENT_EXEMPT_EPOCH,
   SvmRuntime,
@@ -89,6 +97,11 @@ export interface LocalClusterOptions {
   readonly now?: () => number;
   /** Where operational messages go (default: nowhere). */
   readonly log?: (message: string) => void;
+  /**
+   * Accounts placed at genesis, after the product's (`solana-test-validator --account-dir`): each
+   * start places them again; a restarted cluster's ledger state of the same address wins.
+   */
+  readonly accounts?: readonly AccountFixture[];
 }
 
 /** One minute of the cluster's work (getRecentPerformanceSamples). */
@@ -287,6 +300,8 @@ export class LocalCluster {
   private genesisMints: readonly GenesisMint[] = [];
   private currentSlot = 0;
   private currentBlockTime = 0;
+  /** Ledger sequence number of the current slot's first transaction (-1: none yet). */
+  private currentSlotFirstSeq = -1;
   private processedCount = 0;
   private slotTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -343,6 +358,16 @@ export class LocalCluster {
       ]);
     }
     this.genesisMints = plan.mints;
+    for (const fixture of this.options.accounts ?? []) {
+      this.runtime.writeAccount([
+        fixture.address,
+        fixture.lamports.toString(),
+        fixture.owner,
+        fixture.executable ? 1 : 0,
+        toBase64(fixture.data),
+        fixture.rentEpoch.toString(),
+      ]);
+    }
     let startSlot = 0;
     if (replay !== null) {
       for (const state of replay.accounts.values()) this.runtime.writeAccount(state);
@@ -479,6 +504,7 @@ export class LocalCluster {
     const first = this.history.firstRunSlot === -1;
     const from = first ? slot : this.currentSlot + 1;
     this.currentSlot = slot;
+    this.currentSlotFirstSeq = -1;
     this.currentBlockTime = Math.floor(this.now() / 1000);
     this.blockhashes.advanceTo(slot);
     this.history.recordSlots(from, slot, this.currentBlockTime);
@@ -512,7 +538,22 @@ export class LocalCluster {
    */
   slotAt(commitment: CommitmentLevel): number {
     if (commitment === 'processed') return this.currentSlot;
+    if (commitment === 'confirmed' && this.currentSlotConfirmed()) return this.currentSlot;
     return Math.max(0, this.currentSlot - (commitment === 'finalized' ? this.finalizationDepth : 1));
+  }
+
+  /**
+   * Whether a transaction of the current slot already reads as confirmed: then so does the slot,
+   * as on a validator, where a transaction is confirmed only with its block (issue 29, item 2).
+   */
+  private currentSlotConfirmed(): boolean {
+    if (this.currentSlotFirstSeq === -1) return false;
+    return this.ledger === null || this.currentSlotFirstSeq <= this.ledger.durableSeq;
+  }
+
+  /** Whether a logged transaction is on disk (what makes it confirmed). */
+  private isDurableRecord(stored: StoredTransaction): boolean {
+    return this.ledger === null || stored.seq <= this.ledger.durableSeq;
   }
 
   /** The newest blockhash at a commitment and the last block height at which it is accepted. */
@@ -542,7 +583,9 @@ export class LocalCluster {
    * What keeps a transaction valid: a recent blockhash, or a durable nonce its first instruction
    * advances (the nonce account's address); null when neither holds.
    */
-  private lifetimeOf(transaction: WireTransaction): 'recent' | { nonceAccount: string } | null {
+  private lifetimeOf(
+    transaction: WireTransaction,
+  ): 'recent' | { nonceAccount: string; setThisSlot: boolean } | null {
     if (this.blockhashes.findByBytes(transaction.bytes, transaction.blockhashOffset) !== undefined)
       return 'recent';
     const nonceAccount = durableNonceAccountOf(
@@ -550,7 +593,31 @@ export class LocalCluster {
       (key) => this.runtime.addressOf(key),
       (accountAddress) => this.runtime.getAccount(accountAddress),
     );
-    return nonceAccount === null ? null : { nonceAccount };
+    if (nonceAccount === null) return null;
+    // A nonce set this slot would advance to the value it holds, which Agave refuses. A validator's
+    // client cannot get there (confirming the nonce's transaction outlasts its slot); here it can,
+    // so the sender ends the slot first (see sendTransaction).
+    const next = durableNonceFromBlockhash(this.blockhashes.latest().bytes);
+    const used = transaction.bytes.subarray(transaction.blockhashOffset, transaction.blockhashOffset + 32);
+    return { nonceAccount, setThisSlot: Buffer.compare(Buffer.from(next), Buffer.from(used)) === 0 };
+  }
+
+  /** The blockhash a transaction stores as a nonce value: the bank's, the next slot's when it must. */
+  private nonceBlockhash(nextSlot: boolean): Uint8Array {
+    return nextSlot
+      ? this.blockhashes.hashForSlot(this.currentSlot + 1).bytes
+      : this.blockhashes.latest().bytes;
+  }
+
+  /**
+   * The bytes to execute when they differ from the wire bytes: a transaction that stores a nonce
+   * value runs with the bank's blockhash, as on a validator (see durable-nonce.ts); null when its
+   * signatures do not verify.
+   */
+  private executedBytesOf(transaction: WireTransaction): Uint8Array | undefined | null {
+    if (!setsNonceValue(transaction, (key) => this.runtime.addressOf(key))) return undefined;
+    if (!signaturesVerify(transaction)) return null;
+    return withBlockhash(transaction, this.nonceBlockhash(false));
   }
 
   /**
@@ -561,7 +628,7 @@ export class LocalCluster {
     const account = this.runtime.getAccount(nonceAccount);
     if (account === null) return;
     const data = new Uint8Array(account.data);
-    data.set(durableNonceFromBlockhash(data.subarray(40, 72)), 40);
+    data.set(durableNonceFromBlockhash(this.nonceBlockhash(false)), 40);
     this.runtime.writeAccount([
       nonceAccount,
       account.lamports.toString(),
@@ -632,13 +699,24 @@ export class LocalCluster {
     const transaction = input instanceof Uint8Array ? parseWireTransaction(input) : input;
     const bytes = transaction.bytes;
     const signature = encodeBase58(transaction.signatures[0]!);
-    const lifetime = this.lifetimeOf(transaction);
+    let lifetime = this.lifetimeOf(transaction);
     if (lifetime === null) return rejected(signature, 'BlockhashNotFound');
     if (this.transactions.has(signature)) return rejected(signature, 'AlreadyProcessed');
+    // Slot 0 is the genesis block, which holds no transaction on a validator: the first
+    // transaction of a new cluster ends it (the clock waits for the wall to catch up).
+    if (this.currentSlot === 0) this.advanceSlots(1);
+    if (lifetime !== 'recent' && lifetime.setThisSlot) {
+      // Its nonce was set this slot: end the slot (the clock waits for the wall to catch up).
+      this.advanceSlots(1);
+      lifetime = this.lifetimeOf(transaction);
+      if (lifetime === null) return rejected(signature, 'BlockhashNotFound');
+    }
     const resolved = this.runtime.resolveAccountKeys(transaction);
     if (!('keys' in resolved)) return rejected(signature, resolved.err);
+    const executedBytes = this.executedBytesOf(transaction);
+    if (executedBytes === null) return rejected(signature, 'SignatureFailure');
     const pre = this.runtime.readPreState(resolved, transaction);
-    const { meta, err } = this.runtime.execute(transaction);
+    const { meta, err } = this.runtime.execute(transaction, executedBytes);
     // A failure is committed only when preflight is skipped and the runtime charged the fee;
     // otherwise nothing may change, so undo the fee LiteSVM may have taken.
     if (err !== null && (options.skipPreflight !== true || !this.runtime.wasFeeCharged(resolved, pre))) {
@@ -666,6 +744,7 @@ export class LocalCluster {
       returnData: report.returnData,
     };
     const seq = this.ledger?.appendTransaction(record, post.states) ?? 0;
+    if (this.currentSlotFirstSeq === -1) this.currentSlotFirstSeq = seq;
     const writable = resolved.addresses.filter((_, index) => resolved.writable[index]);
     this.indexTransaction(record, seq, resolved.addresses, {
       unitPrice: computeUnitPrice(transaction, (index) => resolved.addresses[index]),
@@ -689,7 +768,17 @@ export class LocalCluster {
     } else if (this.lifetimeOf(transaction) === null) {
       return { ...this.runtime.emptySimulation('BlockhashNotFound'), replacementBlockhash: null };
     }
-    const simulation = this.runtime.simulate(transaction, executed, options.sigVerify === true);
+    let sigVerify = options.sigVerify === true;
+    if (replacement === null && setsNonceValue(transaction, (key) => this.runtime.addressOf(key))) {
+      if (sigVerify && !signaturesVerify(transaction)) {
+        return { ...this.runtime.emptySimulation('SignatureFailure'), replacementBlockhash: null };
+      }
+      const lifetime = this.lifetimeOf(transaction);
+      const nextSlot = lifetime !== null && lifetime !== 'recent' && lifetime.setThisSlot;
+      executed = withBlockhash(transaction, this.nonceBlockhash(nextSlot));
+      sigVerify = false;
+    }
+    const simulation = this.runtime.simulate(transaction, executed, sigVerify);
     return {
       ...simulation,
       replacementBlockhash:
@@ -704,44 +793,50 @@ export class LocalCluster {
 
   /**
    * Sends `lamports` from the treasury to `recipient` in a real, signed transfer (so it appears in
-   * the signature log like any transaction) and returns its signature.
+   * the signature log like any transaction) and returns its signature. As a validator's faucet
+   * does: a legacy transaction holding one System transfer, sent without preflight, so a transfer
+   * that fails on chain (below rent exemption for a new account) is committed with its error and
+   * its signature returned. Identical requests get distinct transactions by taking the newest
+   * blockhash that makes the signature new (ending the slot when none does).
    */
   async requestAirdrop(recipient: string, lamports: bigint): Promise<string> {
     if (lamports <= 0n) throw new AirdropError('airdrop amount must be positive');
-    const latest = this.getLatestBlockhash();
-    // A random memo keeps two identical requests in one slot from having the same signature.
-    const memo = {
-      programAddress: address(MEMO_PROGRAM_ID),
-      accounts: [],
-      data: new TextEncoder().encode(`faucet ${randomBytes(6).toString('hex')}`),
-    };
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (draft) => setTransactionMessageFeePayerSigner(this.treasury, draft),
-      (draft) =>
-        setTransactionMessageLifetimeUsingBlockhash(
-          { blockhash: toBlockhash(latest.blockhash), lastValidBlockHeight: latest.lastValidBlockHeight },
-          draft,
-        ),
-      (draft) =>
-        appendTransactionMessageInstructions(
-          [
-            getTransferSolInstruction({
-              source: this.treasury,
-              destination: address(recipient),
-              amount: lamports,
-            }),
-            memo,
-          ],
-          draft,
-        ),
-    );
-    const signed = await signTransactionMessageWithSigners(message);
-    const outcome = this.sendTransaction(new Uint8Array(getTransactionEncoder().encode(signed)));
-    if (outcome.kind === 'rejected') {
-      throw new AirdropError(`airdrop transfer failed: ${JSON.stringify(outcome.err)}`);
+    const instruction = getTransferSolInstruction({
+      source: this.treasury,
+      destination: address(recipient),
+      amount: lamports,
+    });
+    const newest = this.currentSlot;
+    const oldest = Math.max(this.history.firstRunSlot, newest - MAX_PROCESSING_AGE + 1);
+    for (let slot = newest; ; slot -= 1) {
+      if (slot < oldest) {
+        // Every blockhash of this run carries the same transfer: end the slot for a new one.
+        this.advanceSlots(1);
+        slot = this.currentSlot;
+      }
+      const recent = this.blockhashes.hashForSlot(slot);
+      const message = pipe(
+        createTransactionMessage({ version: 'legacy' }),
+        (draft) => setTransactionMessageFeePayerSigner(this.treasury, draft),
+        (draft) =>
+          setTransactionMessageLifetimeUsingBlockhash(
+            {
+              blockhash: toBlockhash(recent.blockhash),
+              lastValidBlockHeight: BigInt(recent.slot + MAX_PROCESSING_AGE),
+            },
+            draft,
+          ),
+        (draft) => appendTransactionMessageInstructions([instruction], draft),
+      );
+      const signed = await signTransactionMessageWithSigners(message);
+      if (this.transactions.has(getSignatureFromTransaction(signed))) continue;
+      const bytes = new Uint8Array(getTransactionEncoder().encode(signed));
+      const outcome = this.sendTransaction(bytes, { skipPreflight: true });
+      if (outcome.kind === 'rejected') {
+        throw new AirdropError(`airdrop transfer failed: ${JSON.stringify(outcome.err)}`);
+      }
+      return outcome.signature;
     }
-    return outcome.signature;
   }
 
   /** The signature-log entry of a transaction, if the cluster processed it. */
@@ -755,8 +850,8 @@ export class LocalCluster {
     if (stored === undefined) return null;
     const { slot, err } = stored.record;
     const age = this.currentSlot - slot;
-    const durable = this.ledger === null || stored.seq <= this.ledger.durableSeq;
-    if (!durable) return { slot, confirmations: age, err, confirmationStatus: 'processed' };
+    if (!this.isDurableRecord(stored))
+      return { slot, confirmations: age, err, confirmationStatus: 'processed' };
     if (age >= this.finalizationDepth)
       return { slot, confirmations: null, err, confirmationStatus: 'finalized' };
     return { slot, confirmations: age, err, confirmationStatus: 'confirmed' };
@@ -786,13 +881,19 @@ export class LocalCluster {
   // ---------------------------------------------------------------------------------------------
   // Blocks
 
-  /** A block with its transactions in execution order, or why there is none at that slot. */
-  getBlock(slot: number): BlockView | MissingBlock {
+  /**
+   * A block with its transactions in execution order, or why there is none at that slot. With
+   * `confirmedOnly`, the current slot's block holds only its transactions that read as confirmed.
+   */
+  getBlock(slot: number, options: { confirmedOnly?: boolean } = {}): BlockView | MissingBlock {
     const missing = this.missingBlock(slot);
     if (missing !== undefined) return missing;
-    const transactions = this.history
-      .signaturesIn(slot)
-      .map((signature) => this.transactions.get(signature)!.record);
+    const stored = this.history.signaturesIn(slot).map((signature) => this.transactions.get(signature)!);
+    const transactions = (
+      options.confirmedOnly === true && slot === this.currentSlot
+        ? stored.filter((entry) => this.isDurableRecord(entry))
+        : stored
+    ).map((entry) => entry.record);
     const parentSlot = this.history.parentOf(slot);
     return {
       slot,

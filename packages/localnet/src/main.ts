@@ -2,7 +2,9 @@
  * `npm run localnet`: the local cluster alone, as a Solana JSON-RPC endpoint (default
  * http://127.0.0.1:8899, data under ./data/localnet).
  */
-import { readLocalnetConfig } from './config';
+import { rm } from 'node:fs/promises';
+import { loadAccountDir } from './account-fixtures';
+import { readLocalnetConfig, readLocalnetFlags } from './config';
 import { startLocalnetServer } from './http-server';
 import { createLocalCluster } from './local-cluster';
 import { createJsonRpcHandler } from './rpc/json-rpc-handler';
@@ -10,11 +12,16 @@ import { createPubSub } from './rpc/pubsub';
 
 async function main(): Promise<void> {
   const config = readLocalnetConfig(process.env);
+  const flags = readLocalnetFlags(process.argv.slice(2));
   const log = (message: string): void => console.error(message);
+  if (flags.reset) await rm(config.dataDir, { recursive: true, force: true });
+  const accounts = (await Promise.all(flags.accountDirs.map(loadAccountDir))).flat();
   const cluster = await createLocalCluster({
     dataDir: config.dataDir,
     slotDurationMs: config.slotDurationMs,
     log,
+    accounts,
+    ...(flags.bare ? { tokens: [] } : {}),
   });
   const server = await startLocalnetServer({
     handler: createJsonRpcHandler(cluster, { log }),
@@ -24,6 +31,7 @@ async function main(): Promise<void> {
   });
   console.log(`localnet: listening on ${server.url} (slot ${cluster.slot}, data ${config.dataDir})`);
   console.log(`localnet: PubSub on ${server.url.replace('http', 'ws')} and ${server.pubsubUrl}`);
+  if (accounts.length > 0) console.log(`localnet: ${accounts.length} accounts loaded from --account-dir`);
   console.log(`localnet: treasury ${cluster.treasury.address}, market maker ${cluster.marketMaker.address}`);
 
   let stopping = false;

@@ -7,7 +7,7 @@
  * It talks to LiteSVM's native handle rather than the kit-typed wrapper: the wrapper decodes and
  * re-encodes every transaction, the handle takes the wire bytes as they arrived.
  */
-import { Account, Clock, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm';
+import { Account, Clock, FailedTransactionMetadata, LiteSVM, Rent, type TransactionMetadata } from 'litesvm';
 import { decodeBase58Exact, encodeBase58 } from './base58';
 import { calculateTransactionFee } from './fees';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID, COMPUTE_BUDGET_PROGRAM_ID, SYSTEM_PROGRAM_ID } from './program-ids';
@@ -28,6 +28,7 @@ import { toTransactionErrorJson, type TransactionErrorJson } from './transaction
 import { isStaticKeyWritable, type WireTransaction } from './wire-transaction';
 
 const LOOKUP_TABLE_META_SIZE = 56;
+const RENT_SYSVAR_ID = 'SysvarRent111111111111111111111111111111111';
 /** Rent epoch of rent-exempt accounts, as the runtime writes it. */
 export const RENT_EXEMPT_EPOCH = 2n ** 64n - 1n;
 /** Builtins that never invoke other programs nor set return data. */
@@ -104,6 +105,7 @@ interface NativeLiteSvm {
   simulateLegacyTransaction(bytes: Uint8Array): NativeSimulation | FailedTransactionMetadata;
   simulateVersionedTransaction(bytes: Uint8Array): NativeSimulation | FailedTransactionMetadata;
   setSigverify(sigverify: boolean): void;
+  setRent(rent: Rent): void;
   setClock(clock: Clock): void;
   setSlotHashes(hashes: { slot: bigint; hash: string }[]): void;
   minimumBalanceForRentExemption(dataLength: bigint): bigint;
@@ -174,6 +176,28 @@ export class SvmRuntime {
       .withDefaultPrograms()
       .withNativeMints();
     this.native = nativeOf(svm);
+    this.setAgaveRent();
+  }
+
+  /**
+   * The Rent sysvar as Agave 2.3 holds it: 3,480 lamports per byte-year, a two-year exemption
+   * threshold, half burnt, in an account holding its own rent-exempt minimum (1,009,200). LiteSVM
+   * ships the post-SIMD-0194 form (6,960 per byte, threshold 1, 1 lamport); both give the same
+   * minimum balances.
+   */
+  private setAgaveRent(): void {
+    this.native.setRent(new Rent(3480n, 2.0, 50));
+    const sysvar = this.native.getAccount(addressBytes(RENT_SYSVAR_ID));
+    if (sysvar === null) throw new Error('LiteSVM has no Rent sysvar');
+    const data = sysvar.data();
+    this.writeAccount([
+      RENT_SYSVAR_ID,
+      this.minimumBalanceForRentExemption(data.length).toString(),
+      this.addressOf(sysvar.owner()),
+      0,
+      toBase64(data),
+      sysvar.rentEpoch().toString(),
+    ]);
   }
 
   setClock(clock: { slot: number; epoch: number; epochStartTimestamp: number; unixTimestamp: number }): void {
@@ -376,12 +400,31 @@ export class SvmRuntime {
     return { accounts, fast, lamportsOnly, lamports, tokenBalances };
   }
 
-  /** Executes the wire bytes as they are. */
-  execute(transaction: WireTransaction): { meta: TransactionMetadata; err: TransactionErrorJson | null } {
-    const result =
-      transaction.version === 'legacy'
-        ? this.native.sendLegacyTransaction(transaction.bytes)
-        : this.native.sendVersionedTransaction(transaction.bytes);
+  /**
+   * Executes the wire bytes as they are, or `executedBytes` instead (the same transaction with the
+   * bank's blockhash in place, its signatures already verified by the caller).
+   */
+  execute(
+    transaction: WireTransaction,
+    executedBytes?: Uint8Array,
+  ): { meta: TransactionMetadata; err: TransactionErrorJson | null } {
+    let result: TransactionMetadata | FailedTransactionMetadata;
+    if (executedBytes === undefined) {
+      result =
+        transaction.version === 'legacy'
+          ? this.native.sendLegacyTransaction(transaction.bytes)
+          : this.native.sendVersionedTransaction(transaction.bytes);
+    } else {
+      this.native.setSigverify(false);
+      try {
+        result =
+          transaction.version === 'legacy'
+            ? this.native.sendLegacyTransaction(executedBytes)
+            : this.native.sendVersionedTransaction(executedBytes);
+      } finally {
+        this.native.setSigverify(true);
+      }
+    }
     if (result instanceof FailedTransactionMetadata) {
       return { meta: result.meta(), err: toTransactionErrorJson(result.err()) };
     }

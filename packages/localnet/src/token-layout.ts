@@ -5,6 +5,7 @@
  */
 import { encodeBase58 } from './base58';
 import { JsonFloat } from './rpc/json';
+import { parseTokenExtensions } from './token-extensions';
 
 export const TOKEN_PROGRAM_ID = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 export const TOKEN_2022_PROGRAM_ID = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
@@ -159,6 +160,7 @@ export function toParsedTokenAccount(owner: string, data: Uint8Array, decimals: 
   }
   if (fields.closeAuthority !== null) info.closeAuthority = fields.closeAuthority;
   if (fields.nativeReserve !== null) info.rentExemptReserve = toUiTokenAmount(fields.nativeReserve, decimals);
+  addExtensions(info, data);
   return {
     program: owner === TOKEN_2022_PROGRAM_ID ? 'spl-token-2022' : 'spl-token',
     parsed: { type: 'account', info },
@@ -169,18 +171,24 @@ export function toParsedTokenAccount(owner: string, data: Uint8Array, decimals: 
 /** The `jsonParsed` data object of a mint. */
 export function toParsedMint(owner: string, data: Uint8Array): object {
   const fields = decodeMint(data);
+  const info: Record<string, unknown> = {
+    decimals: fields.decimals,
+    freezeAuthority: fields.freezeAuthority,
+    isInitialized: fields.isInitialized,
+    mintAuthority: fields.mintAuthority,
+    supply: fields.supply.toString(),
+  };
+  addExtensions(info, data);
   return {
     program: owner === TOKEN_2022_PROGRAM_ID ? 'spl-token-2022' : 'spl-token',
-    parsed: {
-      type: 'mint',
-      info: {
-        decimals: fields.decimals,
-        freezeAuthority: fields.freezeAuthority,
-        isInitialized: fields.isInitialized,
-        mintAuthority: fields.mintAuthority,
-        supply: fields.supply.toString(),
-      },
-    },
+    parsed: { type: 'mint', info },
     space: BigInt(data.length),
   };
+}
+
+/** Token-2022's `extensions` array, present (as in Agave) only when the account has some. */
+function addExtensions(info: Record<string, unknown>, data: Uint8Array): void {
+  if (data.length <= ACCOUNT_TYPE_OFFSET + 1) return;
+  const extensions = parseTokenExtensions(data);
+  if (extensions.length > 0) info.extensions = extensions;
 }

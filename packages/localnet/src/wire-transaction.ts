@@ -19,6 +19,9 @@ export class WireFormatError extends Error {
   }
 }
 
+/** bincode reading past the end (Agave deserializes from an io::Read). */
+const UNEXPECTED_EOF = 'io error: failed to fill whole buffer';
+
 /** Packet data size: the largest serialised transaction a validator accepts. */
 export const MAX_TRANSACTION_BYTES = 1232;
 
@@ -64,7 +67,7 @@ class Cursor {
   }
 
   u8(): number {
-    if (this.offset >= this.bytes.length) throw new WireFormatError('io error: unexpected end of file');
+    if (this.offset >= this.bytes.length) throw new WireFormatError(UNEXPECTED_EOF);
     return this.bytes[this.offset++]!;
   }
 
@@ -81,7 +84,7 @@ class Cursor {
 
   take(length: number): Uint8Array {
     const end = this.offset + length;
-    if (end > this.bytes.length) throw new WireFormatError('io error: unexpected end of file');
+    if (end > this.bytes.length) throw new WireFormatError(UNEXPECTED_EOF);
     const view = this.bytes.subarray(this.offset, end);
     this.offset = end;
     return view;
@@ -104,7 +107,12 @@ export function parseWireTransaction(input: Uint8Array): WireTransaction {
   const prefix = bytes[cursor.offset];
   if (prefix !== undefined && (prefix & 0x80) !== 0) {
     const number = prefix & 0x7f;
-    if (number !== 0) throw new WireFormatError('Transaction version is unsupported', 'sanitize');
+    if (number === 127) throw new WireFormatError('off-chain messages are not accepted');
+    if (number !== 0) {
+      throw new WireFormatError(
+        `invalid value: integer \`${number}\`, expected a valid transaction message version`,
+      );
+    }
     version = 0;
     cursor.offset += 1;
   }

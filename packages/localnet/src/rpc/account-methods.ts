@@ -75,7 +75,10 @@ const getMultipleAccounts: RpcMethod = (params, cluster, call) => {
   const addresses = readArray(requireParam(params, 0, 'pubkeys'), 'pubkeys', MAX_MULTIPLE_ACCOUNTS).map(
     readAddress,
   );
-  const config = readConfig(params, 1);
+  const given = readConfig(params, 1);
+  // Agave's getMultipleAccounts defaults to base64 (getAccountInfo to binary, the bare base58 string).
+  const config =
+    given.encoding === undefined || given.encoding === null ? { ...given, encoding: 'base64' } : given;
   checkContext(config, cluster);
   return withContext(cluster, readAccountsWithin(addresses, config, cluster, call));
 };
@@ -280,7 +283,9 @@ const getTokenAccountBalance: RpcMethod = (params, cluster) => {
   const address = readAddress(requireParam(params, 0, 'token account'));
   checkContext(readConfig(params, 1), cluster);
   const account = cluster.getAccount(address);
-  if (account === null || !isTokenAccountData(account.owner, account.data))
+  // Agave's three answers: no account, not the token programs', not a token account's layout.
+  if (account === null) throw invalidParam('could not find account');
+  if (!isTokenProgram(account.owner) || !isTokenAccountData(account.owner, account.data))
     throw invalidParam('not a Token account');
   const decimals = cluster.getMintDecimals(encodeBase58(account.data.subarray(0, 32)));
   if (decimals === undefined) throw invalidParam('could not find mint');
@@ -291,7 +296,9 @@ const getTokenSupply: RpcMethod = (params, cluster) => {
   const mint = readAddress(requireParam(params, 0, 'mint'));
   checkContext(readConfig(params, 1), cluster);
   const account = cluster.getAccount(mint);
-  if (account === null || !isMintData(account.owner, account.data)) throw invalidParam('not a Token mint');
+  if (account === null) throw invalidParam('could not find account');
+  if (!isTokenProgram(account.owner)) throw invalidParam('not a Token mint');
+  if (!isMintData(account.owner, account.data)) throw invalidParam('mint could not be unpacked');
   const fields = decodeMint(account.data);
   return withContext(cluster, toUiTokenAmount(fields.supply, fields.decimals));
 };

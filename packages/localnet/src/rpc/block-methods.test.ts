@@ -87,9 +87,16 @@ describe('getBlock', () => {
     const first = await transfer(payer);
     const second = await transfer(payer);
     await cluster.flush();
-    // Not yet confirmed: the slot is still being produced.
-    expect((await call('getBlock', [slot, { commitment: 'confirmed' }])).error.code).toBe(-32004);
+    // Its transactions read as confirmed, so does the block (as on a validator), though the slot
+    // is still being produced; a slot without one is not available yet.
+    const early = await call('getBlock', [
+      slot,
+      { commitment: 'confirmed', transactionDetails: 'signatures' },
+    ]);
+    expect(early.result.signatures).toEqual([first, second]);
+    expect((await call('getSlot', [{ commitment: 'confirmed' }])).result).toBe(slot);
     cluster.advanceSlots(1);
+    expect((await call('getBlock', [slot + 1, { commitment: 'confirmed' }])).error.code).toBe(-32004);
 
     const block = (
       await call('getBlock', [slot, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }])
@@ -104,7 +111,7 @@ describe('getBlock', () => {
     ).result;
     expect(block.previousBlockhash).toBe(parent.blockhash);
     expect(parent.transactions.map((entry: Loose) => entry.transaction.signatures[0])).toHaveLength(1); // the airdrop
-    expect(block.blockTime).toBe(cluster.blockTime);
+    expect(block.blockTime).toBe(cluster.blockTimeOf(slot));
     expect(block.transactions[0].version).toBe(0);
     expect(block.transactions[0].meta.fee).toBe(5000);
 
@@ -167,7 +174,7 @@ describe('getBlock', () => {
     cluster.advanceSlots(1);
     expect((await call('getBlock', [slot, { commitment: 'processed' }])).error).toEqual({
       code: -32602,
-      message: 'Invalid params: Method does not support commitment below `confirmed`',
+      message: 'Method does not support commitment below `confirmed`',
     });
     // Default commitment is finalized: 32 slots behind.
     expect((await call('getBlock', [slot])).error).toEqual({
@@ -196,7 +203,9 @@ describe('getBlock', () => {
     handler = createJsonRpcHandler(cluster);
     cluster.advanceSlots(3);
     const restartSlot = cluster.firstAvailableBlock;
-    expect(restartSlot).toBe(0); // the airdrop's block, in slot 0
+    // The airdrop's block, in slot 1 (the genesis block holds no transaction, and an empty block
+    // of an earlier run is not kept).
+    expect(restartSlot).toBe(1);
     const busy = (
       await call('getBlock', [busySlot, { commitment: 'confirmed', transactionDetails: 'signatures' }])
     ).result;
@@ -207,7 +216,7 @@ describe('getBlock', () => {
     });
     const blocks = (await call('getBlocks', [0, cluster.slot, { commitment: 'confirmed' }]))
       .result as number[];
-    expect(blocks.slice(0, 2)).toEqual([0, busySlot]);
+    expect(blocks.slice(0, 2)).toEqual([1, busySlot]);
     expect(blocks).not.toContain(emptySlot);
     // Up to the confirmed slot, the one before the current.
     expect(blocks.slice(-3)).toEqual([cluster.slot - 3, cluster.slot - 2, cluster.slot - 1]);
@@ -280,7 +289,7 @@ describe('getBlocks, getBlocksWithLimit, getBlockTime, getBlockCommitment, getBl
       3, 4, 5, 6,
     ]);
     expect((await call('getBlocksWithLimit', [0, 500_001])).error.message).toBe(
-      'Invalid params: Limit too large; max 500000',
+      'Limit too large; max 500000',
     );
     expect((await call('getBlockTime', [slot])).result).toBe(cluster.blockTime);
     expect((await call('getBlockTime', [slot + 5])).error.code).toBe(-32004);
@@ -301,7 +310,7 @@ describe('getBlocks, getBlocksWithLimit, getBlockTime, getBlockCommitment, getBl
     );
     expect((await call('getBlockProduction', [{ range: { firstSlot: 0, lastSlot: 1e9 } }])).error).toEqual({
       code: -32602,
-      message: `Invalid params: lastSlot, 1000000000, is too large; max ${finalized}`,
+      message: `lastSlot, 1000000000, is too large; max ${finalized}`,
     });
     expect((await call('getFirstAvailableBlock')).result).toBe(0);
   });
@@ -384,8 +393,9 @@ describe('durable nonces and lookup tables', () => {
       err: 'BlockhashNotFound',
     });
     expect(advanceAndPay(payer, 1_000_000, nonce).kind).toBe('committed');
-    // LiteSVM derives the next value from the transaction's blockhash (the nonce), not the bank's.
-    expect(nonceValue()).toBe(encodeBase58(durableNonceFromBlockhash(decodeBase58(nonce)!)));
+    // The next value comes from the bank's blockhash, as on a validator.
+    const bank = decodeBase58(cluster.getLatestBlockhash().blockhash)!;
+    expect(nonceValue()).toBe(encodeBase58(durableNonceFromBlockhash(bank)));
     expect(advanceAndPay(payer, 2_000_000, nonce)).toMatchObject({
       kind: 'rejected',
       err: 'BlockhashNotFound',
@@ -403,7 +413,11 @@ describe('durable nonces and lookup tables', () => {
         nonceValue(),
       ),
     ).toMatchObject({ kind: 'rejected', err: 'BlockhashNotFound' });
+    // Its value was set this slot, so it would advance to itself: the cluster ends the slot first.
+    const before = cluster.slot;
     expect(advanceAndPay(payer, 2_000_000, nonceValue()).kind).toBe('committed');
+    expect(cluster.slot).toBe(before + 1);
+    cluster.advanceSlots(1);
     // A nonce transaction that fails but is committed (skipPreflight: its fee is charged) still
     // spends its nonce, as on a validator.
     const spent = nonceValue();

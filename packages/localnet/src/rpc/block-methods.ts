@@ -17,7 +17,7 @@ import {
   type Config,
 } from './params';
 import { responseTooLarge } from './account-methods';
-import { invalidParams, RpcError } from './rpc-error';
+import { agaveInvalidParams, invalidParams, RpcError } from './rpc-error';
 import { withContext, type RpcCall, type RpcMethod } from './rpc-method';
 import {
   encodeTransactionWithMeta,
@@ -58,7 +58,7 @@ function missingBlockError(slot: number, missing: MissingBlock, cluster: LocalCl
 function blockAt(slot: number, config: Config, cluster: LocalCluster): BlockView {
   const commitment = readConfirmedCommitment(config, cluster);
   if (slot > cluster.slotAt(commitment)) throw missingBlockError(slot, 'not-available', cluster);
-  const block = cluster.getBlock(slot);
+  const block = cluster.getBlock(slot, { confirmedOnly: commitment === 'confirmed' });
   if (typeof block === 'string') throw missingBlockError(slot, block, cluster);
   return block;
 }
@@ -127,13 +127,14 @@ function assertBlockListFits(start: number, end: number, cluster: LocalCluster, 
 const getBlocks: RpcMethod = (params, cluster, call) => {
   const start = readSlot(params, 0, 'start_slot');
   // The second param is the end slot, or the config when the end is left out.
-  const hasEnd = typeof params[1] === 'number';
+  const hasEnd = typeof params[1] === 'number' || typeof params[1] === 'bigint';
   const requestedEnd = hasEnd ? readSlot(params, 1, 'end_slot') : start + MAX_GET_BLOCKS_RANGE;
-  const config = readConfig(params, hasEnd ? 2 : 1);
+  // kit sends a left-out end as null, keeping the config third.
+  const config = readConfig(params, hasEnd || params[1] === null ? 2 : 1);
   const end = Math.min(requestedEnd, cluster.slotAt(readConfirmedCommitment(config, cluster)));
   if (end < start) return [];
   if (end - start > MAX_GET_BLOCKS_RANGE)
-    throw invalidParams(`Slot range too large; max ${MAX_GET_BLOCKS_RANGE}`);
+    throw agaveInvalidParams(`Slot range too large; max ${MAX_GET_BLOCKS_RANGE}`);
   assertBlockListFits(start, end, cluster, call);
   return cluster.getBlocks(start, end);
 };
@@ -142,7 +143,7 @@ const getBlocksWithLimit: RpcMethod = (params, cluster, call) => {
   const start = readSlot(params, 0, 'start_slot');
   const limit = readSlot(params, 1, 'limit');
   const config = readConfig(params, 2);
-  if (limit > MAX_GET_BLOCKS_RANGE) throw invalidParams(`Limit too large; max ${MAX_GET_BLOCKS_RANGE}`);
+  if (limit > MAX_GET_BLOCKS_RANGE) throw agaveInvalidParams(`Limit too large; max ${MAX_GET_BLOCKS_RANGE}`);
   const end = cluster.slotAt(readConfirmedCommitment(config, cluster));
   if (limit === 0 || end < start) return [];
   assertBlockListFits(start, Math.min(end, start + limit - 1), cluster, call);
@@ -182,9 +183,9 @@ const getBlockProduction: RpcMethod = (params, cluster) => {
       ? newest
       : readInteger(range.lastSlot, 'lastSlot');
   if (lastSlot < firstSlot) {
-    throw invalidParams(`lastSlot, ${lastSlot}, cannot be less than firstSlot, ${firstSlot}`);
+    throw agaveInvalidParams(`lastSlot, ${lastSlot}, cannot be less than firstSlot, ${firstSlot}`);
   }
-  if (lastSlot > newest) throw invalidParams(`lastSlot, ${lastSlot}, is too large; max ${newest}`);
+  if (lastSlot > newest) throw agaveInvalidParams(`lastSlot, ${lastSlot}, is too large; max ${newest}`);
   const identity = cluster.treasury.address as string;
   const leaderSlots = lastSlot - firstSlot + 1;
   const produced = cluster.countBlocks(firstSlot, lastSlot);

@@ -3,8 +3,23 @@
  */
 import { AirdropError, SLOTS_PER_EPOCH, type LocalCluster } from '../local-cluster';
 import { parseWireMessage, WireFormatError } from '../wire-transaction';
-import { checkContext, readAddress, readConfig, readInteger, readString, requireParam } from './params';
-import { invalidParams, JSON_RPC_INTERNAL_ERROR, RpcError, RPC_NODE_UNHEALTHY } from './rpc-error';
+import {
+  checkContext,
+  readAddress,
+  readConfig,
+  readInteger,
+  readString,
+  readU64,
+  requireParam,
+} from './params';
+import {
+  agaveInvalidParams,
+  invalidParams,
+  JSON_RPC_INTERNAL_ERROR,
+  RpcError,
+  RPC_NODE_UNHEALTHY,
+} from './rpc-error';
+import { decodeWirePayload, MESSAGE_TYPE } from './wire-decode';
 import { formatSol } from './public-limits';
 import { SOLANA_CORE_VERSION, withContext, type RpcMethod } from './rpc-method';
 
@@ -59,12 +74,17 @@ const isBlockhashValid: RpcMethod = (params, cluster) => {
 const getFeeForMessage: RpcMethod = (params, cluster) => {
   const encoded = readString(requireParam(params, 0, 'message'), 'message');
   checkContext(readConfig(params, 1), cluster);
+  const bytes = decodeWirePayload(encoded, 'base64', MESSAGE_TYPE);
   let message;
   try {
-    message = parseWireMessage(Buffer.from(encoded, 'base64'));
+    message = parseWireMessage(bytes);
   } catch (error) {
-    if (error instanceof WireFormatError) throw invalidParams(`invalid message: ${error.message}`);
-    throw error;
+    if (!(error instanceof WireFormatError)) throw error;
+    throw agaveInvalidParams(
+      error.kind === 'sanitize'
+        ? `invalid transaction message: ${error.message}`
+        : `failed to deserialize ${MESSAGE_TYPE}: ${error.message}`,
+    );
   }
   return withContext(cluster, cluster.getFeeForMessage(message));
 };
@@ -86,6 +106,9 @@ const getIdentity: RpcMethod = (_params, cluster) => ({ identity: cluster.treasu
 
 const getMaxRetransmitSlot: RpcMethod = (_params, cluster) => cluster.slot;
 
+/** The newest slot with shreds in the blockstore: the slot being produced, here. */
+const getMaxShredInsertSlot: RpcMethod = (_params, cluster) => cluster.slot;
+
 /** The fee of the airdrop transfer (one signature), which the treasury pays too. */
 const AIRDROP_FEE_LAMPORTS = 5000n;
 
@@ -103,7 +126,7 @@ const airdropsInFlight = new WeakMap<object, bigint>();
  */
 const requestAirdrop: RpcMethod = async (params, cluster, call) => {
   const recipient = readAddress(requireParam(params, 0, 'pubkey'));
-  const lamports = BigInt(readInteger(requireParam(params, 1, 'lamports'), 'lamports'));
+  const lamports = readU64(requireParam(params, 1, 'lamports'), 'lamports');
   checkContext(readConfig(params, 2), cluster);
   if (lamports === 0n) throw invalidParams('lamports must be positive');
   // Checked and taken synchronously, before the first await: concurrent requests cannot both fit.
@@ -152,6 +175,7 @@ export const CLUSTER_METHODS: Readonly<Record<string, RpcMethod>> = {
   getGenesisHash,
   getIdentity,
   getMaxRetransmitSlot,
+  getMaxShredInsertSlot,
   requestAirdrop,
 };
 

@@ -165,10 +165,10 @@ describe('cluster methods parse with kit', () => {
     ]);
     expect((rent.result as { value: { data: unknown } }).value.data).toEqual({
       program: 'sysvar',
-      parsed: { type: 'rent', info: { lamportsPerByteYear: '6960', exemptionThreshold: 1, burnPercent: 50 } },
+      parsed: { type: 'rent', info: { lamportsPerByteYear: '3480', exemptionThreshold: 2, burnPercent: 50 } },
       space: 17,
     });
-    // The threshold is an f64, written as one (1.0), as serde_json writes it.
+    // The threshold is an f64, written as one (2.0), as serde_json writes it.
     const rentText = await (
       await fetch(server.url, {
         method: 'POST',
@@ -181,7 +181,7 @@ describe('cluster methods parse with kit', () => {
         }),
       })
     ).text();
-    expect(rentText).toContain('"exemptionThreshold":1.0');
+    expect(rentText).toContain('"exemptionThreshold":2.0');
     const hashes = await rawCall('getAccountInfo', [
       'SysvarS1otHashes111111111111111111111111111',
       { encoding: 'jsonParsed' },

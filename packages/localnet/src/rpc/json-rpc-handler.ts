@@ -7,7 +7,7 @@ import { ACCOUNT_METHODS, responseTooLarge } from './account-methods';
 import { BLOCK_METHODS } from './block-methods';
 import { CLUSTER_METHODS } from './cluster-methods';
 import { NODE_METHODS } from './node-methods';
-import { stringifyJson } from './json';
+import { parseJsonRequest, stringifyJson } from './json';
 import {
   JSON_RPC_INTERNAL_ERROR,
   JSON_RPC_INVALID_PARAMS,
@@ -154,7 +154,7 @@ export function createJsonRpcHandler(
           typeof body === 'string'
             ? body
             : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-        request = JSON.parse(text);
+        request = parseJsonRequest(text);
       } catch {
         return failure(null, JSON_RPC_PARSE_ERROR, 'Parse error');
       }

@@ -15,10 +15,13 @@ import {
   readConfig,
   readInteger,
   readOptionalBoolean,
+  readU64,
   requireParam,
+  U64_MAX,
 } from './params';
 import { responseTooLarge } from './account-methods';
-import { invalidParams, RpcError } from './rpc-error';
+import { RPC_BLOCK_NOT_AVAILABLE } from './block-methods';
+import { agaveInvalidParams, invalidParams, RpcError } from './rpc-error';
 import { SOLANA_CORE_VERSION, withContext, type RpcMethod } from './rpc-method';
 
 /** Agave's "No snapshot" (getHighestSnapshotSlot on a node that has taken none). */
@@ -72,7 +75,7 @@ const getSlotLeader: RpcMethod = (params, cluster) => {
 const getSlotLeaders: RpcMethod = (params, cluster) => {
   const start = readInteger(requireParam(params, 0, 'start slot'), 'start slot');
   const limit = readInteger(requireParam(params, 1, 'limit'), 'limit');
-  if (limit > MAX_SLOT_LEADERS) throw invalidParams(`Invalid limit; max ${MAX_SLOT_LEADERS}`);
+  if (limit > MAX_SLOT_LEADERS) throw agaveInvalidParams(`Invalid limit; max ${MAX_SLOT_LEADERS}`);
   void start;
   return Array.from({ length: limit }, () => identityOf(cluster));
 };
@@ -80,7 +83,8 @@ const getSlotLeaders: RpcMethod = (params, cluster) => {
 const getLeaderSchedule: RpcMethod = (params, cluster, call) => {
   const first = params[0];
   const config = readConfig(params, typeof first === 'object' && first !== null ? 0 : 1);
-  const slot = typeof first === 'number' ? first : cluster.slot;
+  const slot =
+    typeof first === 'number' || typeof first === 'bigint' ? readInteger(first, 'slot') : cluster.slot;
   if (Math.floor(slot / SLOTS_PER_EPOCH) !== Math.floor(cluster.slot / SLOTS_PER_EPOCH)) return null;
   const identity = identityOf(cluster);
   if (typeof config.identity === 'string' && config.identity !== identity) return {};
@@ -136,7 +140,19 @@ const getInflationReward: RpcMethod = (params, cluster) => {
     'addresses',
     MAX_INFLATION_REWARD_ADDRESSES,
   ).map(readAddress);
-  checkContext(readConfig(params, 1), cluster);
+  const config = readConfig(params, 1);
+  const commitment = checkContext(config, cluster);
+  if (config.epoch !== undefined && config.epoch !== null) {
+    // As Agave: an epoch's rewards are in the first block of the next epoch; until that block
+    // exists the answer is -32004 for its first slot (epoch arithmetic saturating at u64::MAX).
+    const epoch = readU64(config.epoch, 'epoch');
+    const nextEpoch = epoch + 1n > U64_MAX ? U64_MAX : epoch + 1n;
+    const product = nextEpoch * BigInt(SLOTS_PER_EPOCH);
+    const firstSlot = product > U64_MAX ? U64_MAX : product;
+    if (firstSlot > BigInt(cluster.slotAt(commitment))) {
+      throw new RpcError(RPC_BLOCK_NOT_AVAILABLE, `Block not available for slot ${firstSlot}`);
+    }
+  }
   // No stake, no votes: nobody earned an inflation reward.
   return addresses.map(() => null);
 };
@@ -144,7 +160,8 @@ const getInflationReward: RpcMethod = (params, cluster) => {
 const getRecentPerformanceSamples: RpcMethod = (params, cluster) => {
   const limit =
     params[0] === undefined || params[0] === null ? MAX_PERFORMANCE_SAMPLES : readInteger(params[0], 'limit');
-  if (limit > MAX_PERFORMANCE_SAMPLES) throw invalidParams(`Invalid limit; max ${MAX_PERFORMANCE_SAMPLES}`);
+  if (limit > MAX_PERFORMANCE_SAMPLES)
+    throw agaveInvalidParams(`Invalid limit; max ${MAX_PERFORMANCE_SAMPLES}`);
   return cluster.recentPerformanceSamples(limit);
 };
 

@@ -4,7 +4,13 @@
  */
 import { decodeBase58Exact } from '../base58';
 import type { CommitmentLevel, LocalCluster } from '../local-cluster';
-import { invalidParam, invalidParams, RpcError, RPC_MIN_CONTEXT_SLOT_NOT_REACHED } from './rpc-error';
+import {
+  agaveInvalidParams,
+  invalidParam,
+  invalidParams,
+  RpcError,
+  RPC_MIN_CONTEXT_SLOT_NOT_REACHED,
+} from './rpc-error';
 
 export type Commitment = CommitmentLevel;
 export type Config = Readonly<Record<string, unknown>>;
@@ -45,12 +51,25 @@ export function readString(value: unknown, name: string): string {
   return value;
 }
 
-/** A non-negative safe integer (u64 params beyond 2^53 are not needed by any client here). */
+export const U64_MAX = 2n ** 64n - 1n;
+
+/**
+ * A u64 param, exactly: request bodies are parsed with integer literals beyond 2^53 as bigint
+ * (see `parseJsonRequest`), so 2^63 − 1 arrives whole, as serde reads it on a validator.
+ */
+export function readU64(value: unknown, name: string): bigint {
+  if (typeof value === 'bigint' && value >= 0n && value <= U64_MAX) return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  throw invalidParams(`invalid value for ${name}: expected a u64`);
+}
+
+/**
+ * A u64 param where the value is used as a count, size or slot: beyond 2^53 it is clamped to
+ * Number.MAX_SAFE_INTEGER (larger than any slot, size or count this cluster can reach).
+ */
 export function readInteger(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw invalidParams(`invalid value for ${name}: expected a non-negative integer`);
-  }
-  return value;
+  const exact = readU64(value, name);
+  return exact > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(exact);
 }
 
 /** The optional config object at `index` (absent or null → empty). */
@@ -86,8 +105,8 @@ export function readCommitment(config: Config, fallback: Commitment = 'finalized
 export function checkContext(config: Config, cluster: LocalCluster): Commitment {
   const commitment = readCommitment(config);
   if (config.minContextSlot !== undefined && config.minContextSlot !== null) {
-    const minContextSlot = readInteger(config.minContextSlot, 'minContextSlot');
-    if (minContextSlot > cluster.slot) {
+    const minContextSlot = readU64(config.minContextSlot, 'minContextSlot');
+    if (minContextSlot > BigInt(cluster.slot)) {
       throw new RpcError(RPC_MIN_CONTEXT_SLOT_NOT_REACHED, 'Minimum context slot has not been reached', {
         contextSlot: cluster.slot,
       });
@@ -112,6 +131,7 @@ export function readArray(value: unknown, name: string, max: number): readonly u
 /** The commitment of a history read (getTransaction, getBlock…), which refuses `processed`. */
 export function readConfirmedCommitment(config: Config, cluster: LocalCluster): 'confirmed' | 'finalized' {
   const commitment = checkContext(config, cluster);
-  if (commitment === 'processed') throw invalidParams('Method does not support commitment below `confirmed`');
+  if (commitment === 'processed')
+    throw agaveInvalidParams('Method does not support commitment below `confirmed`');
   return commitment;
 }

@@ -35,6 +35,14 @@ export function invalidParams(detail: string): RpcError {
   return new RpcError(JSON_RPC_INVALID_PARAMS, `Invalid params: ${detail}`);
 }
 
+/**
+ * -32602 with the text as Agave's own checks word it (`Error::invalid_params(text)`: no prefix,
+ * unlike a param that fails to deserialize).
+ */
+export function agaveInvalidParams(text: string): RpcError {
+  return new RpcError(JSON_RPC_INVALID_PARAMS, text);
+}
+
 /** -32602 as validators word a bad address or signature ("Invalid param: …"). */
 export function invalidParam(detail: string): RpcError {
   return new RpcError(JSON_RPC_INVALID_PARAMS, `Invalid param: ${detail}`);

@@ -2,15 +2,9 @@
  * Transaction methods: sendTransaction (with or without preflight), simulateTransaction, and the
  * signature log (getSignatureStatuses, getTransaction, getSignaturesForAddress).
  */
-import { decodeBase58 } from '../base58';
 import type { SignatureStatus } from '../local-cluster';
 import { describeTransactionError, type TransactionErrorJson } from '../transaction-error';
-import {
-  MAX_TRANSACTION_BYTES,
-  parseWireTransaction,
-  WireFormatError,
-  type WireTransaction,
-} from '../wire-transaction';
+import { parseWireTransaction, WireFormatError, type WireTransaction } from '../wire-transaction';
 import { encodeAccount, readAccountEncoding, type AccountEncoding } from './account-encoding';
 import { assertHealthy } from './cluster-methods';
 import {
@@ -27,6 +21,7 @@ import {
   type Config,
 } from './params';
 import {
+  agaveInvalidParams,
   invalidParams,
   JSON_RPC_INVALID_PARAMS,
   RpcError,
@@ -40,13 +35,10 @@ import {
   toUiTokenBalances,
 } from './transaction-encoding';
 import { withContext, type RpcMethod } from './rpc-method';
+import { decodeWirePayload, TRANSACTION_TYPE } from './wire-decode';
 
-const TRANSACTION_TYPE = 'solana_transaction::versioned::VersionedTransaction';
-const MAX_BASE58_SIZE = 1683;
-const MAX_BASE64_SIZE = 1644;
 const MAX_SIGNATURE_STATUSES = 256;
 const MAX_SIGNATURES_FOR_ADDRESS = 1000;
-const BASE64_PATTERN = /^[A-Za-z0-9+/]*={0,2}$/;
 
 interface DecodedTransaction {
   readonly bytes: Uint8Array;
@@ -57,36 +49,15 @@ interface DecodedTransaction {
 function readWireEncoding(config: Config): 'base58' | 'base64' {
   const encoding = config.encoding ?? 'base58';
   if (encoding !== 'base58' && encoding !== 'base64') {
-    throw invalidParams(`unsupported encoding: ${String(encoding)}. Supported encodings: base58, base64`);
+    throw agaveInvalidParams(
+      `unsupported encoding: ${String(encoding)}. Supported encodings: base58, base64`,
+    );
   }
   return encoding;
 }
 
 function decodeTransaction(encoded: string, encoding: 'base58' | 'base64'): DecodedTransaction {
-  let bytes: Uint8Array;
-  if (encoding === 'base64') {
-    if (encoded.length > MAX_BASE64_SIZE) {
-      throw invalidParams(
-        `base64 encoded ${TRANSACTION_TYPE} too large: ${encoded.length} bytes (max: encoded/raw ${MAX_BASE64_SIZE}/${MAX_TRANSACTION_BYTES})`,
-      );
-    }
-    if (!BASE64_PATTERN.test(encoded)) throw invalidParams('invalid base64 encoding: InvalidByte');
-    bytes = Buffer.from(encoded, 'base64');
-  } else {
-    if (encoded.length > MAX_BASE58_SIZE) {
-      throw invalidParams(
-        `base58 encoded ${TRANSACTION_TYPE} too large: ${encoded.length} bytes (max: encoded/raw ${MAX_BASE58_SIZE}/${MAX_TRANSACTION_BYTES})`,
-      );
-    }
-    const decoded = decodeBase58(encoded);
-    if (decoded === undefined) throw invalidParams('invalid base58 encoding: InvalidCharacter');
-    bytes = decoded;
-  }
-  if (bytes.length > MAX_TRANSACTION_BYTES) {
-    throw invalidParams(
-      `decoded ${TRANSACTION_TYPE} too large: ${bytes.length} bytes (max: ${MAX_TRANSACTION_BYTES} bytes)`,
-    );
-  }
+  const bytes = decodeWirePayload(encoded, encoding, TRANSACTION_TYPE);
   try {
     return {
       bytes,
@@ -95,8 +66,7 @@ function decodeTransaction(encoded: string, encoding: 'base58' | 'base64'): Deco
     };
   } catch (error) {
     if (!(error instanceof WireFormatError)) throw error;
-    throw new RpcError(
-      JSON_RPC_INVALID_PARAMS,
+    throw agaveInvalidParams(
       error.kind === 'sanitize'
         ? `invalid transaction: ${error.message}`
         : `failed to deserialize ${TRANSACTION_TYPE}: ${error.message}`,
@@ -159,7 +129,7 @@ const simulateTransaction: RpcMethod = (params, cluster) => {
   const sigVerify = readOptionalBoolean(config, 'sigVerify') === true;
   const replaceRecentBlockhash = readOptionalBoolean(config, 'replaceRecentBlockhash') === true;
   if (sigVerify && replaceRecentBlockhash) {
-    throw invalidParams('sigVerify may not be used with replaceRecentBlockhash');
+    throw agaveInvalidParams('sigVerify may not be used with replaceRecentBlockhash');
   }
   const withInnerInstructions = readOptionalBoolean(config, 'innerInstructions') === true;
   const accountsConfig = config.accounts as { addresses?: unknown; encoding?: unknown } | undefined | null;
@@ -264,7 +234,7 @@ const getSignaturesForAddress: RpcMethod = (params, cluster) => {
       ? MAX_SIGNATURES_FOR_ADDRESS
       : readInteger(config.limit, 'limit');
   if (limit < 1 || limit > MAX_SIGNATURES_FOR_ADDRESS)
-    throw invalidParams(`Invalid limit; max ${MAX_SIGNATURES_FOR_ADDRESS}`);
+    throw agaveInvalidParams(`Invalid limit; max ${MAX_SIGNATURES_FOR_ADDRESS}`);
   const before =
     config.before === undefined || config.before === null ? undefined : readSignature(config.before);
   const until = config.until === undefined || config.until === null ? undefined : readSignature(config.until);

@@ -2,15 +2,8 @@ import Dec from 'decimal.js';
 import { eq, inArray } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_BOT_CONFIG, USDC_MINT, WRAPPED_SOL_MINT, type TDelegation } from '@solterm/contracts';
-import {
-  botFills,
-  botOrders,
-  botRuns,
-  serverTickets,
-  spotOrders,
-  transactionTickets,
-} from '../src/db/schema';
+import { USDC_MINT } from '@solterm/contracts';
+import { botFills, botOrders, serverTickets, spotOrders, transactionTickets } from '../src/db/schema';
 import type { CrashPoint } from '../src/modules/relay/relay.service';
 import {
   bearer,
@@ -23,8 +16,8 @@ import {
   type TestDatabase,
 } from './helpers/test-app';
 import { createRpcFaults, SEND_FAULTS, type RpcFaults, type SendFault } from './helpers/rpc-faults';
-import { FLIP_STRATEGY } from './helpers/bot-strategies';
 import { createChainAccounting, type ChainReading } from './helpers/chain-accounting';
+import { checkChainAgainstRecords, startOnChainFlip } from './helpers/chain-records';
 import { fundedWalletUser, type SolanaSigningWallet } from './helpers/wallets';
 
 // Fault injection against every transaction the server signs alone: random requests under random
@@ -220,77 +213,6 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
     return new Set([...wallet, ...server].map((row) => row.id));
   }
 
-  /**
-   * The chain against the records, after a run settled: lamports + fees and every supply conserved
-   * (USDC moved by the faucet's landed mints only); every transaction a bot key paid for is one of
-   * the run's settled tickets and each of those is on chain; a bot's USDC moved by exactly its landed
-   * swaps' amounts, its owner's approval by exactly its landed draws; each fill traded by one swap.
-   */
-  async function checkChainAgainstRecords(
-    before: ChainReading,
-    after: ChainReading,
-    recordedBefore: Set<string>,
-    minted: bigint,
-  ): Promise<void> {
-    const { db } = database.database;
-    expect({ unaccounted: before.unaccounted + after.unaccounted }).toEqual({ unaccounted: 0 });
-    expect(after.lamports + after.fees).toBe(before.lamports + before.fees);
-    for (const [mint, supply] of after.supply) {
-      expect({ mint, supply }).toEqual({
-        mint,
-        supply: (before.supply.get(mint) ?? 0n) + (mint === USDC_MINT ? minted : 0n),
-      });
-    }
-    const walletTickets = (await db.select().from(transactionTickets)).filter(
-      (row) => !recordedBefore.has(row.id),
-    );
-    const serverRows = (await botTickets()).filter((row) => !recordedBefore.has(row.id));
-    for (const [index, user] of users.entries()) {
-      const settled = (row: { status: string }) => row.status === 'landed' || row.status === 'failed';
-      const swaps = walletTickets.filter((row) => row.walletAddress === user.bot);
-      const transfers = serverRows.filter((row) => row.userId === userIds[index]);
-      const recorded = [...swaps.filter(settled), ...transfers.filter(settled)].map((row) => row.signature);
-      expect({ bot: index, paid: [...(after.newByPayer.get(user.bot) ?? [])].sort() }).toEqual({
-        bot: index,
-        paid: recorded.sort(),
-      });
-      let usdcMoved = 0n;
-      for (const row of swaps.filter((ticket) => ticket.status === 'landed')) {
-        const payload = row.payload as { side: string; quoteAmount: string; quoteMint: string };
-        expect(payload.quoteMint).toBe(USDC_MINT);
-        usdcMoved += payload.side === 'Sell' ? BigInt(payload.quoteAmount) : -BigInt(payload.quoteAmount);
-      }
-      const held = (reading: ChainReading) => reading.tokens.get(`${user.bot}:${USDC_MINT}`) ?? 0n;
-      expect({ bot: index, usdc: held(after) - held(before) }).toEqual({ bot: index, usdc: usdcMoved });
-      let drawn = 0n;
-      for (const row of transfers.filter((ticket) => ticket.status === 'landed')) {
-        const payload = row.payload as { purpose: string; amount: string };
-        if (payload.purpose === 'draw') drawn += BigInt(payload.amount);
-      }
-      const allowance = (reading: ChainReading) =>
-        reading.delegated.get(`${user.wallet.address}:${WRAPPED_SOL_MINT}`) ?? 0n;
-      expect({ owner: index, drawn: allowance(before) - allowance(after) }).toEqual({ owner: index, drawn });
-      // Each fill of the run was traded by exactly one landed swap; the bot's other swaps are the
-      // sells that fund its buys.
-      const fills = await db.select().from(botFills).where(eq(botFills.runId, user.runId));
-      const fillSignatures = fills.map((fill) => fill.txSignature!);
-      expect(new Set(fillSignatures).size).toBe(fills.length);
-      const landedSwaps = (await db.select().from(transactionTickets))
-        .filter((row) => row.walletAddress === user.bot && row.status === 'landed')
-        .map((row) => ({ signature: row.signature!, side: (row.payload as { side: string }).side }));
-      const landed = new Set(landedSwaps.map((swap) => swap.signature));
-      for (const signature of fillSignatures) expect(landed.has(signature), signature).toBe(true);
-      const others = landedSwaps.filter((swap) => !fillSignatures.includes(swap.signature));
-      expect(others.filter((swap) => swap.side !== 'Sell')).toEqual([]);
-      // At most one funding sell per buy: a sell fill traded twice would show as one more.
-      const buys = fills.filter((fill) => fill.side === 'Buy').length;
-      expect({ bot: index, fundingSells: Math.min(others.length, buys) }).toEqual({
-        bot: index,
-        fundingSells: others.length,
-      });
-    }
-  }
-
   beforeAll(async () => {
     database = await openTestDatabase(target);
     app = await createTestApp({
@@ -347,32 +269,8 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
       expect(executed.status).toBe(200);
     }
     // Each owner approves their bot key for 1 SOL and starts an on-chain bot that trades every minute.
-    for (const user of users) {
-      const delegation = await post('/api/delegation/create', user, { amount: 1 });
-      const { delegation_id, unsigned_transaction } = delegation.body.data as unknown as TDelegation;
-      const submitted = await post('/api/delegation/submit', user, {
-        delegation_id,
-        signed_transaction: user.wallet.signTransaction(unsigned_transaction!),
-      });
-      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
-      const created = await post('/api/bots', user, {
-        name: 'Flip',
-        strategy_type: 'scalper',
-        config: {
-          ...DEFAULT_BOT_CONFIG,
-          amount: 0.02,
-          interval: '1M',
-          code: FLIP_STRATEGY,
-          stop_loss_percentage: 50,
-          take_profit_percentage: 50,
-        },
-      });
-      const botId = (created.body.data as { bot_id: string }).bot_id;
-      const started = await post(`/api/bots/production/${botId}/start`, user, {});
-      expect(started.status, JSON.stringify(started.body)).toBe(200);
-      const [row] = await database.database.db.select().from(botRuns).where(eq(botRuns.botId, botId));
-      user.runId = row!.id;
-    }
+    for (const user of users)
+      user.runId = await startOnChainFlip(app, database.database.db, user.token, user.wallet);
     const vault = await call<{ vault_address: string }>(app, {
       method: 'GET',
       url: '/api/futures/account',
@@ -546,7 +444,14 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
         }
         const supplyAfter = (await app.services.chain.getMintInfo(USDC_MINT))!.supply;
         expect(supplyAfter - supplyBefore).toBe(mintedThisRun);
-        await checkChainAgainstRecords(chainBefore, await readChain(), ticketsBefore, mintedThisRun);
+        await checkChainAgainstRecords({
+          db: database.database.db,
+          owners: users.map((user, index) => ({ ...user, userId: userIds[index]! })),
+          before: chainBefore,
+          after: await readChain(),
+          recordedBefore: ticketsBefore,
+          minted: mintedThisRun,
+        });
         await app.perpKeeper!.reconcile();
         const { vault, owed } = app.perpKeeper!.lastReconciliation()!;
         expect(vault).toBe(owed);

@@ -499,6 +499,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
   // The hub comes first: revoking a session (logout, password reset) closes its sockets.
   const hub = createRealtimeHub({ database, log, now });
   await hub.start();
+  let holdsFundsAwaitingWallet: (userId: string) => Promise<boolean> = async () => false;
   const auth = createAuthService({
     repo: createAuthRepository(database.db, now),
     tokens: createSessionTokens(jwtSecret),
@@ -510,6 +511,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     rememberMeTtlDays: config.rememberMeTtlDays,
     loginThrottle: config.loginThrottle,
     walletChangeLockMs: config.walletChangeLockMs,
+    holdsFundsAwaitingWallet: (userId) => holdsFundsAwaitingWallet(userId),
     now,
     log,
     onSessionsRevoked: (revocation) => hub.revokeSessions(revocation),
@@ -554,6 +556,20 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
   };
   const sandboxes = { js: createJsLiveThread({ log }), python };
   const botFundsRepo = createBotFundsRepository(database.db);
+  // SOL or tokens at a bot key before any wallet was linked: a node that cannot say counts as funds.
+  holdsFundsAwaitingWallet = async (userId) => {
+    const key = await botFundsRepo.keyOf(userId);
+    if (!key) return false;
+    try {
+      const [lamports, tokens] = await Promise.all([
+        chain.getBalance(key.address),
+        chain.getTokenBalances(key.address),
+      ]);
+      return lamports > 0n || [...tokens.values()].some((token) => token.amount > 0n);
+    } catch {
+      return true;
+    }
+  };
   // A revocation stops the user's on-chain runs; those are known once the runs service exists.
   let stopOnChainRuns: (userId: string) => Promise<void> = async () => undefined;
   const botFunds = createBotFundsService({

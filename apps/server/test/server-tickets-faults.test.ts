@@ -3,7 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { USDC_MINT } from '@solterm/contracts';
-import { serverTickets, spotOrders } from '../src/db/schema';
+import { botFills, botOrders, serverTickets, spotOrders, transactionTickets } from '../src/db/schema';
 import type { CrashPoint } from '../src/modules/relay/relay.service';
 import {
   bearer,
@@ -16,6 +16,8 @@ import {
   type TestDatabase,
 } from './helpers/test-app';
 import { createRpcFaults, SEND_FAULTS, type RpcFaults, type SendFault } from './helpers/rpc-faults';
+import { createChainAccounting, type ChainReading } from './helpers/chain-accounting';
+import { checkChainAgainstRecords, startOnChainFlip } from './helpers/chain-records';
 import { fundedWalletUser, type SolanaSigningWallet } from './helpers/wallets';
 
 // Fault injection against every transaction the server signs alone: random requests under random
@@ -27,12 +29,21 @@ import { fundedWalletUser, type SolanaSigningWallet } from './helpers/wallets';
 // with the same Idempotency-Key answers the first outcome. Limit orders ride along: the keeper's
 // fills and the owners' cancels run under the same faults, and each user's USDC moves by exactly
 // what their filled orders paid the maker (an order filled twice would pay out of the escrow twice).
+// On-chain bots trade too: each user's bot runs a strategy that trades at every minute's close, its
+// draws (server tickets) and swaps (wallet tickets of the bot key) under the same faults. Across the
+// whole cluster every lamport is somewhere or was a fee and every mint's supply moved only by the
+// faucet's landed mints; every transaction a bot key paid for is a settled ticket; each bot's USDC
+// moved by exactly what its landed swaps' tickets say, each owner's wrapped SOL by exactly the landed
+// draws, and each fill of a run was traded by one landed swap.
 
 interface User {
   token: string;
   wallet: SolanaSigningWallet;
   bot: string;
+  runId: string;
 }
+
+const MINUTE = 60_000;
 
 type Fault =
   | { kind: 'none' }
@@ -67,6 +78,7 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
   let users: User[];
   let run = 0;
   let userIds: string[] = [];
+  let readChain: () => Promise<ChainReading>;
 
   const post = (url: string, user: User, payload: object, headers: Record<string, string> = {}) =>
     call<Record<string, unknown>>(app, {
@@ -140,6 +152,26 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
     return database.database.db.select().from(serverTickets).where(eq(serverTickets.kind, 'bot_transfer'));
   }
 
+  /** Every record still waiting for the chain's verdict: server tickets, wallet tickets, bot swaps. */
+  async function unsettled(): Promise<string[]> {
+    const { db } = database.database;
+    const sent = await db.select().from(transactionTickets).where(eq(transactionTickets.status, 'sending'));
+    const swaps = await db.select().from(botOrders).where(eq(botOrders.status, 'sending'));
+    return [
+      ...(await app.services.relay.server.unsettled()).map((row) => `server ${row.kind} ${row.signature}`),
+      ...sent.map((row) => `wallet ${row.kind} ${row.signature}`),
+      ...swaps.map((row) => `bot swap ${row.seq} ${row.signature}`),
+    ];
+  }
+
+  /** One reconcile of every kind, and a pass of each bot (no new candle: it only settles its fill). */
+  async function reconcileAll(): Promise<void> {
+    await app.services.relay.server.reconcile();
+    await app.services.relay.reconcileSent();
+    for (const user of users) app.botRunner.forget(user.runId);
+    await app.botRunner.pass();
+  }
+
   /**
    * Faults clear, every blockhash in flight expires (the cluster moves past it), and the reconcile
    * job runs: after one more pass nothing may be pending.
@@ -150,17 +182,35 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
     await vi
       .waitFor(
         async () => {
-          await app.services.relay.server.reconcile();
-          expect(await app.services.relay.server.unsettled()).toEqual([]);
+          await reconcileAll();
+          expect(await unsettled()).toEqual([]);
         },
         { timeout: 30_000, interval: 20 },
       )
       .catch(async () => {
-        // Whatever the chain never saw must expire: past its blockhash, one more pass settles it.
+        // Whatever the chain never saw must expire: past its blockhash, one more reconcile settles it.
         await app.cluster!.advanceSlots(400);
         await app.services.relay.server.reconcile();
+        await app.services.relay.reconcileSent();
+        expect((await unsettled()).filter((row) => !row.startsWith('bot swap'))).toEqual([]);
+        // A bot's fill whose swap expired unseen is traded again (a new swap) on its next pass.
+        await vi.waitFor(
+          async () => {
+            await reconcileAll();
+            expect(await unsettled()).toEqual([]);
+          },
+          { timeout: 30_000, interval: 20 },
+        );
       });
-    expect(await app.services.relay.server.unsettled()).toEqual([]);
+    expect(await unsettled()).toEqual([]);
+  }
+
+  /** Every ticket recorded so far (wallet and server tickets), to tell a run's own ones apart. */
+  async function walletTicketIds(): Promise<Set<string>> {
+    const { db } = database.database;
+    const wallet = await db.select({ id: transactionTickets.id }).from(transactionTickets);
+    const server = await db.select({ id: serverTickets.id }).from(serverTickets);
+    return new Set([...wallet, ...server].map((row) => row.id));
   }
 
   beforeAll(async () => {
@@ -186,7 +236,7 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
         url: '/api/bot/public-key',
         headers: bearer(funded.token),
       });
-      const user = { ...funded, bot: key.body.data.bot_public_key };
+      const user = { ...funded, bot: key.body.data.bot_public_key, runId: '' };
       // The bot gets 1 SOL from its owner's wallet to withdraw back.
       const transfer = await post('/api/wallet/transfer', user, { to_address: user.bot, amount: 1 });
       const signed = user.wallet.signTransaction(
@@ -218,7 +268,24 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
       });
       expect(executed.status).toBe(200);
     }
-  }, 120_000);
+    // Each owner approves their bot key for 1 SOL and starts an on-chain bot that trades every minute.
+    for (const user of users)
+      user.runId = await startOnChainFlip(app, database.database.db, user.token, user.wallet);
+    const vault = await call<{ vault_address: string }>(app, {
+      method: 'GET',
+      url: '/api/futures/account',
+      headers: bearer(users[0]!.token),
+    });
+    const payers = [
+      ...users.flatMap((user) => [user.wallet.address, user.bot]),
+      app.cluster!.marketMaker.address,
+      app.cluster!.treasury.address,
+      app.keeper!.escrowAddress,
+      vault.body.data.vault_address,
+    ];
+    readChain = createChainAccounting(app.cluster!, () => payers);
+    await readChain();
+  }, 180_000);
   afterAll(async () => {
     await app?.close();
     await database?.cleanup();
@@ -231,6 +298,7 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
       'bot' as const,
       'limit-fill' as const,
       'limit-cancel' as const,
+      'onchain' as const,
     ),
     who: fc.nat(1),
     usdc: fc.integer({ min: 1, max: 25 }),
@@ -240,7 +308,7 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
     retry: fc.boolean(),
   });
 
-  it('futures and bot withdrawals, faucet mints, limit fills and refunds: never paid twice, never lost, never left pending', async () => {
+  it('futures and bot withdrawals, faucet mints, limit fills and refunds, on-chain bot swaps: never paid twice, never lost, never left pending', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 7 }), async (ops) => {
         run++;
@@ -255,8 +323,21 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
         let botRequests = 0;
         const supplyBefore = (await app.services.chain.getMintInfo(USDC_MINT))!.supply;
         const limitOrders: string[] = [];
+        const chainBefore = await readChain();
+        const ticketsBefore = await walletTicketIds();
+        let traded = false;
         for (const { what, who, usdc, fault: chosen, key, retry } of ops) {
           const user = users[who]!;
+          if (what === 'onchain') {
+            // A minute closes: each bot trades it (a draw, a funding sell, the fill's swap) under the fault.
+            traded = true;
+            inject(chosen);
+            app.clock.advance(MINUTE);
+            await app.botRunner.pass();
+            await faults.clear();
+            crashAt = null;
+            continue;
+          }
           if (what === 'limit-fill' || what === 'limit-cancel') {
             const orderId = await placeLimit(user, what === 'limit-fill');
             limitOrders.push(orderId);
@@ -345,10 +426,15 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
         // The bots paid exactly what their settled tickets say (amounts landed, fees of every ticket
         // that reached the chain), and no request paid through more than one ticket.
         const runTickets = (await botTickets()).filter((row) => !botTicketsBefore.has(row.id));
-        expect(runTickets.filter((row) => row.status === 'landed').length).toBeLessThanOrEqual(botRequests);
+        const withdrawals = runTickets.filter(
+          (row) => (row.payload as { purpose: string }).purpose === 'withdraw',
+        );
+        expect(withdrawals.filter((row) => row.status === 'landed').length).toBeLessThanOrEqual(botRequests);
         for (const [index, user] of users.entries()) {
+          // (A bot that traded this run also drew, swapped and paid fees: the chain-wide checks below.)
+          if (traded) break;
           let spent = 0n;
-          for (const row of runTickets.filter((ticket) => ticket.userId === userIds[index])) {
+          for (const row of withdrawals.filter((ticket) => ticket.userId === userIds[index])) {
             if (row.status !== 'landed' && row.status !== 'failed') continue;
             spent += (await app.services.chain.getTransactionFee(row.signature)) ?? 0n;
             if (row.status === 'landed') spent += BigInt((row.payload as { amount: string }).amount);
@@ -358,6 +444,14 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
         }
         const supplyAfter = (await app.services.chain.getMintInfo(USDC_MINT))!.supply;
         expect(supplyAfter - supplyBefore).toBe(mintedThisRun);
+        await checkChainAgainstRecords({
+          db: database.database.db,
+          owners: users.map((user, index) => ({ ...user, userId: userIds[index]! })),
+          before: chainBefore,
+          after: await readChain(),
+          recordedBefore: ticketsBefore,
+          minted: mintedThisRun,
+        });
         await app.perpKeeper!.reconcile();
         const { vault, owed } = app.perpKeeper!.lastReconciliation()!;
         expect(vault).toBe(owed);
@@ -371,5 +465,7 @@ describe.each(databaseTargets())('server-signed transactions under RPC faults (%
       },
     );
     expect(faults.injected()).toBeGreaterThan(0);
+    // The bots did trade: the checks above were about real swaps and draws.
+    expect((await database.database.db.select().from(botFills)).length).toBeGreaterThan(0);
   }, 600_000);
 });

@@ -24,7 +24,8 @@ import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from '
 // A withdrawal lock after the payout wallet changes. A stolen session can link a wallet the thief
 // owns and signs for; withdrawals of bot funds and futures collateral to it are then refused for
 // WALLET_CHANGE_LOCK_MS (with the time they unlock), and the account's email is told. An account's
-// first wallet is not locked, and linking a wallet it had before neither waits nor restarts a lock.
+// first wallet is not locked — unless its bot key already holds funds (sent to it before any wallet
+// was linked) — and linking a wallet it had before neither waits nor restarts a lock.
 
 const NOW = new Date('2026-01-15T12:00:30Z');
 const LOCK_MS = 3_600_000;
@@ -185,6 +186,45 @@ describe.each(databaseTargets())(
       for (const { status, body } of await withdrawals()) expect(status, JSON.stringify(body)).toBe(200);
       expect(await lamports(thief.address)).toBe(lamportsBefore + 1_000_000);
       expect(await usdcOf(thief.address)).toBe(usdcBefore + 1_000_000n);
+    });
+
+    it("an email account whose bot key was sent SOL before it had a wallet: a stolen session's first wallet is locked too, and the owner is emailed", async () => {
+      const owner = await registerUser(app);
+      const asOwner = bearer(owner.token);
+      const botKey = (
+        await call<{ bot_public_key: string }>(app, {
+          method: 'GET',
+          url: '/api/bot/public-key',
+          headers: asOwner,
+        })
+      ).body.data.bot_public_key;
+      // The owner sends SOL straight to the bot key (from an exchange, say) before linking any wallet.
+      await app.services.chain.requestAirdrop(botKey, 500_000_000n);
+      const taker = createSolanaWallet();
+      const linked = await signInWithWallet(app, taker, 'phantom', {
+        url: '/api/auth/connect-wallet-to-user',
+        headers: asOwner,
+      });
+      expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+      const taken = await call(app, {
+        method: 'POST',
+        url: '/api/bot/withdraw',
+        payload: { amount: 0.4 },
+        headers: asOwner,
+      });
+      expect(taken.status, JSON.stringify(taken.body)).toBe(403);
+      expect(taken.body.code).toBe('WALLET__CHANGE_LOCKED');
+      expect(await lamports(taker.address)).toBe(0);
+      expect(await lamports(botKey)).toBe(500_000_000);
+      const mails = (
+        await call<TOutboxEmail[]>(app, {
+          method: 'GET',
+          url: '/api/dev/outbox',
+          query: { to: owner.email },
+          remoteAddress: '127.0.0.1',
+        })
+      ).body.data;
+      expect(mails.map((mail) => mail.subject)).toContain('A new wallet was linked to your solterm account');
     });
   },
 );

@@ -95,6 +95,8 @@ export function createAuthRepository(db: Db, now: () => Date) {
     async linkWalletIdentity(
       values: Omit<typeof walletIdentities.$inferInsert, 'withdrawalsUnlockAt'>,
       unlockAtIfChanged: Date,
+      /** Lock it even when it is the account's first Solana wallet. */
+      lockFirst = false,
     ): Promise<{ withdrawalsUnlockAt: Date | null }> {
       return db.transaction(async (tx) => {
         await tx.select({ id: users.id }).from(users).where(eq(users.id, values.userId)).for('update');
@@ -112,7 +114,7 @@ export function createAuthRepository(db: Db, now: () => Date) {
               )
               .limit(1)
           : [];
-        const withdrawalsUnlockAt = other ? unlockAtIfChanged : null;
+        const withdrawalsUnlockAt = other || lockFirst ? unlockAtIfChanged : null;
         await tx.insert(walletIdentities).values({ ...values, withdrawalsUnlockAt });
         return { withdrawalsUnlockAt };
       });

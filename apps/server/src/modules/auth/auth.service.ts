@@ -47,6 +47,11 @@ export interface AuthServiceDeps {
   loginThrottle: LoginThrottlePolicy;
   /** How long withdrawals to a newly linked wallet are refused after the payout wallet changes. */
   walletChangeLockMs: number;
+  /**
+   * Whether the account already holds money that only a linked wallet can withdraw (SOL sent
+   * straight to its bot key): then even its first wallet is locked, and the owner emailed.
+   */
+  holdsFundsAwaitingWallet?: (userId: string) => Promise<boolean>;
   now: () => Date;
   log: FastifyBaseLogger;
   /** Told once sessions are revoked, so what acts for them elsewhere (open sockets) stops too. */
@@ -310,6 +315,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       // A wallet linked before keeps its lock (or none): linking it again neither restarts nor clears it.
       let unlockAt: Date | null = null;
       if (!identity) {
+        // A stolen session's first wallet would otherwise take what the account already holds at once.
+        const lockFirst = (await deps.holdsFundsAwaitingWallet?.(userId)) ?? false;
         try {
           ({ withdrawalsUnlockAt: unlockAt } = await repo.linkWalletIdentity(
             {
@@ -320,6 +327,7 @@ export function createAuthService(deps: AuthServiceDeps) {
               chainId: proof.chainId,
             },
             new Date(now().getTime() + deps.walletChangeLockMs),
+            lockFirst,
           ));
         } catch (error) {
           if (isUniqueViolation(error)) throw new AppError('WALLET__ALREADY_LINKED');

@@ -13,6 +13,11 @@ export const RELAY_ERROR_CODES = [
   'RELAY__IDEMPOTENCY_IN_PROGRESS',
   /** A ticket kind is not registered, or a payload does not fit its kind (a programming error). */
   'RELAY__KIND_UNKNOWN',
+  /**
+   * The transaction was handed to the node but its outcome is not known (an RPC error after the
+   * send): the ticket stays sent and the reconcile job settles it; `signature` names it.
+   */
+  'RELAY__OUTCOME_UNKNOWN',
 ] as const;
 
 export type RelayErrorCode = (typeof RELAY_ERROR_CODES)[number];
@@ -21,6 +26,8 @@ export class RelayError extends Error {
   constructor(
     readonly code: RelayErrorCode,
     message: string = code,
+    /** The transaction's signature, when one was sent (RELAY__OUTCOME_UNKNOWN). */
+    readonly signature?: string,
   ) {
     super(message);
     this.name = 'RelayError';

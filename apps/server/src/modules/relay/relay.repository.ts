@@ -87,14 +87,6 @@ export function createRelayRepository(db: Db) {
       return rows.length === 1;
     },
 
-    /** Reopens a ticket whose send failed before reaching the chain (the wallet may sign again). */
-    async reopenTicket(id: string): Promise<void> {
-      await db
-        .update(transactionTickets)
-        .set({ status: entered('reopen'), signature: null, signedTransaction: null, sentAt: null })
-        .where(leaving(id, 'reopen'));
-    },
-
     listTicketsByStatus(status: TicketState): Promise<TicketRow[]> {
       return db.select().from(transactionTickets).where(eq(transactionTickets.status, status));
     },

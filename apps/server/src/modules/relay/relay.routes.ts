@@ -21,7 +21,7 @@ export function registerRelayRoutes(app: ZodApp, deps: RelayRoutesDeps): void {
     schema: {
       tags: ['wallet'],
       security: [{ bearerAuth: [] }],
-      summary: 'The status of a transaction the server signed for you: pending, landed, failed or expired',
+      summary: 'The status of a transaction sent for you: pending, landed, failed or expired',
       description:
         'A pending one is asked about on the chain again. Failed and expired ones paid nothing: what they debited was credited back.',
       params: ZSignatureParamsSchema,
@@ -29,7 +29,7 @@ export function registerRelayRoutes(app: ZodApp, deps: RelayRoutesDeps): void {
     },
     handler: async (request) => {
       const { signature } = request.params;
-      const status = await deps.relay.server.statusOf(authOf(request).user.id, signature);
+      const status = await deps.relay.transactionStatus(authOf(request).user.id, signature);
       if (!status) throw new AppError('REQUEST__TRANSACTION_NOT_FOUND');
       return ok({ signature, status });
     },

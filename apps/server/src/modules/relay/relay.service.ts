@@ -11,6 +11,7 @@ import { decodeSigned, messageHashOf, verifySignatures } from './signed-transact
 import { createKindRegistry, type TicketKind } from './ticket-kinds';
 import { createServerTickets, recordedByRequest, type CrashPoint } from './server-tickets';
 import { pendingAnswer } from './money-request';
+import { RelayError } from './relay-errors';
 import type { Db } from '../../db/database';
 
 export type { TicketKind, SettledTicket } from './ticket-kinds';
@@ -170,14 +171,13 @@ export function createRelay(deps: RelayDeps) {
     return wireBase64;
   }
 
-  /** Claims the ticket, lands the transaction and settles it. */
-  async function send(
-    ticket: TicketRow,
-    transaction: Transaction,
-    wireBase64: string,
-    startedAt: number,
-    reopenUnseen: boolean,
-  ) {
+  /**
+   * Claims the ticket, lands the transaction and settles it. An RPC error once it was claimed is an
+   * unknown outcome, never "not sent": the node may have it. The ticket stays sent (the reconcile job
+   * settles it: landed, failed, or expired unseen) and the caller is told RELAY__OUTCOME_UNKNOWN
+   * with its signature — reopening it here lost the record of a transaction that landed.
+   */
+  async function send(ticket: TicketRow, transaction: Transaction, wireBase64: string, startedAt: number) {
     const signature = getSignatureFromTransaction(transaction);
     if (!(await repo.claimTicket(ticket.id, signature, wireBase64, now()))) {
       throw new AppError('TRADING__ALREADY_EXECUTED');
@@ -186,14 +186,12 @@ export function createRelay(deps: RelayDeps) {
     try {
       landed = await landing.land(wireBase64, signature, BigInt(ticket.lastValidBlockHeight));
     } catch (error) {
-      // The node never took it (RPC down): nothing was sent, the same ticket may be signed again.
-      // A caller that never signs it again (a server wallet) keeps it sent instead: the node may
-      // have it after all, and only the reconcile job's verdict says whether it landed.
-      if (reopenUnseen) {
-        const [status] = await chain.getSignatureStatuses([signature]).catch(() => [null]);
-        if (!status) await repo.reopenTicket(ticket.id);
-      }
-      throw error;
+      deps.log.warn({ err: error, signature }, 'signed transaction sent, outcome unknown');
+      throw new RelayError(
+        'RELAY__OUTCOME_UNKNOWN',
+        'the outcome of the transaction is not known yet',
+        signature,
+      );
     }
     if (landed.outcome === 'expired') {
       await repo.expireTicket(ticket.id, now());
@@ -232,19 +230,15 @@ export function createRelay(deps: RelayDeps) {
 
     /**
      * POST /trading/execute-signed-transaction: verify, co-sign, simulate, send, confirm, settle.
-     * `reopenUnseen: false` (a server wallet's swap): a send whose outcome is unknown leaves the
-     * ticket sent, for the reconcile job to settle, instead of open to be signed again.
+     * Throws RELAY__OUTCOME_UNKNOWN (with the signature) when the node failed after the send: the
+     * ticket stays sent until the reconcile job's verdict.
      */
-    async execute(
-      executor: Executor,
-      signedBase64: string,
-      options: { reopenUnseen?: boolean } = {},
-    ): Promise<TExecuteSignedTransactionResult> {
+    async execute(executor: Executor, signedBase64: string): Promise<TExecuteSignedTransactionResult> {
       const startedAt = performance.now();
       const transaction = decodeSigned(signedBase64);
       const ticket = await ticketOf(executor, transaction);
       const wireBase64 = await prepare(ticket, transaction);
-      return send(ticket, transaction, wireBase64, startedAt, options.reopenUnseen ?? true);
+      return send(ticket, transaction, wireBase64, startedAt);
     },
 
     /**
@@ -308,6 +302,27 @@ export function createRelay(deps: RelayDeps) {
     server,
 
     reconcileTicket,
+
+    /**
+     * GET /api/transactions/{signature}: where the user's transaction stands, whoever signed it (a
+     * server ticket, or a wallet ticket whose send ended in an unknown outcome); an unsettled one is
+     * asked about on the chain now. Null when it is not theirs or unknown.
+     */
+    async transactionStatus(
+      userId: string,
+      signature: string,
+    ): Promise<'pending' | 'landed' | 'failed' | 'expired' | null> {
+      const serverSigned = await server.statusOf(userId, signature);
+      if (serverSigned) return serverSigned;
+      const ticket = await repo.findTicketBySignature(signature);
+      if (!ticket || ticket.userId !== userId) return null;
+      if (ticket.status === 'landed' || ticket.status === 'failed' || ticket.status === 'expired') {
+        return ticket.status;
+      }
+      if (ticket.status !== 'sending') return null;
+      const outcome = await reconcileTicket(ticket).catch(() => 'in_flight' as const);
+      return outcome === 'in_flight' ? 'pending' : outcome;
+    },
 
     /** A user's ticket still in flight under `signature` is reconciled now (POST /trading/spot/order). */
     async reconcileSignature(userId: string, signature: string): Promise<void> {

@@ -7,6 +7,7 @@ import {
   ZOrderBookSchema,
   ZOrderIdParamsSchema,
   ZOrderRequestSchema,
+  ZPendingTransactionSchema,
   ZPositionSchema,
   ZRecordSpotOrderRequestSchema,
   ZSpotOrderSchema,
@@ -87,10 +88,13 @@ export function registerTradingRoutes(app: ZodApp, deps: TradingRoutesDeps): voi
       security,
       summary: 'Verifies, simulates, sends and confirms a signed transaction the server built',
       description:
-        'An Idempotency-Key header makes retries safe: the same key and body answer the first result; the same key with another body is refused with 409.',
+        'An Idempotency-Key header makes retries safe: the same key and body answer the first result; the same key with another body is refused with 409. When the node fails after the transaction was sent, the answer is 202 pending with its signature (follow it with GET /api/transactions/{signature}); it is settled from the chain, never sent twice.',
       headers: ZIdempotencyHeadersSchema,
       body: ZExecuteSignedTransactionRequestSchema,
-      response: { 200: success(ZExecuteSignedTransactionResultSchema) },
+      response: {
+        200: success(ZExecuteSignedTransactionResultSchema),
+        202: success(ZPendingTransactionSchema),
+      },
     },
     handler: async (request, reply) => {
       const answer = await trading.execute(

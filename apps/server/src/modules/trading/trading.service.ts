@@ -23,7 +23,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { ChainService } from '../chain/chain.service';
 import type { MarketService } from '../market/market.service';
-import { isRelayError, type IdempotentAnswer, type Relay } from '../relay/relay.service';
+import {
+  isRelayError,
+  landedAnswer,
+  pendingAnswer,
+  type IdempotentAnswer,
+  type Relay,
+} from '../relay/relay.service';
 import { canTrade, type WalletOwner } from '../wallet/wallet.service';
 import { createOrderBuilder } from './order-builder';
 import { createOrderKinds } from './order-kinds';
@@ -113,13 +119,21 @@ export function createTradingService(deps: TradingServiceDeps) {
       idempotencyKey?: string,
     ): Promise<IdempotentAnswer> {
       tradingWalletOf(owner);
-      const run = async (): Promise<{ success: true; data: TExecuteSignedTransactionResult }> => ({
-        success: true,
-        data: await relay.execute(owner, signedBase64),
-      });
-      if (!idempotencyKey) return { statusCode: 200, body: await run() };
-      return relay
-        .idempotency(owner.id, idempotencyKey, { signed_transaction: signedBase64 }, run)
+      // Sent with an unknown outcome: 202 pending with the signature (the reconcile job settles it),
+      // never an error the client would answer by signing and paying again.
+      const run = async (): Promise<IdempotentAnswer> => {
+        try {
+          return landedAnswer(await relay.execute(owner, signedBase64));
+        } catch (error) {
+          if (isRelayError(error) && error.code === 'RELAY__OUTCOME_UNKNOWN' && error.signature) {
+            return pendingAnswer(error.signature);
+          }
+          throw error;
+        }
+      };
+      if (!idempotencyKey) return run().catch((error: unknown) => Promise.reject(tradingErrorOf(error)));
+      return relay.idempotency
+        .answer(owner.id, idempotencyKey, { signed_transaction: signedBase64 }, run)
         .catch((error: unknown) => {
           throw tradingErrorOf(error);
         });
@@ -151,7 +165,6 @@ export function createTradingService(deps: TradingServiceDeps) {
       return relay.execute(
         { id: userId, solanaWalletAddress: signer.address },
         getBase64EncodedWireTransaction(signed),
-        { reopenUnseen: false },
       );
     },
 

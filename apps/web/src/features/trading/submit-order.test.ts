@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   MAX_TRANSACTION_SIZE_BYTES,
+  PENDING_TRANSACTION_MESSAGE,
   TRADE_MESSAGES,
   type TExecuteSignedTransactionResult,
   type TOrderRequest,
@@ -8,6 +9,7 @@ import {
   type TUnsignedTransaction,
 } from '@solterm/contracts';
 import { ApiError } from '../../lib/api-client';
+import { notify } from '../../lib/toast';
 import { WalletError } from '../wallet/wallet-errors';
 import { tradingApi } from './trading-api';
 import { submitOrder, submitOrderWithExpiryRetries, TradeError, type OrderStage } from './submit-order';
@@ -130,6 +132,22 @@ describe('submitOrder', () => {
     expect(result.order?.id).toBe('order-1');
     expect(warn).toHaveBeenCalledOnce();
     warn.mockRestore();
+  });
+
+  it('follows a pending answer (sent, outcome unknown) by its signature instead of recording or failing', async () => {
+    const info = vi.spyOn(notify, 'info').mockImplementation(() => undefined as never);
+    api.executeSignedTransaction.mockResolvedValue({
+      status: 'pending',
+      signature: TX_HASH,
+      message: PENDING_TRANSACTION_MESSAGE,
+    });
+
+    const result = await submitOrder(ORDER, { signTransaction: signingWallet() });
+
+    expect(result).toMatchObject({ transactionHash: TX_HASH, order: null, pending: true });
+    expect(api.recordSpotOrder).not.toHaveBeenCalled();
+    expect(info).toHaveBeenCalledWith(expect.stringContaining('Order pending'));
+    info.mockRestore();
   });
 
   it('maps a wallet rejection to "Transaction cancelled by user" and never executes', async () => {

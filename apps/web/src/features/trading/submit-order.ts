@@ -6,11 +6,13 @@ import {
   TRADE_MESSAGES,
   type TExecuteSignedTransactionResult,
   type TOrderRequest,
+  type TPendingTransaction,
   type TRecordSpotOrderRequest,
   type TSpotOrder,
   type TUnsignedTransaction,
 } from '@solterm/contracts';
 import { ApiError, isTransportError } from '../../lib/api-client';
+import { followPendingTransaction, isPendingTransaction } from '../../lib/server-transaction';
 import { isUserRejection, WalletError } from '../wallet/wallet-errors';
 import { tradingApi } from './trading-api';
 import { decodeBase64, encodeBase64 } from './wire-transaction';
@@ -36,6 +38,8 @@ export interface SubmittedOrder {
   order: TSpotOrder | null;
   /** The built transaction and its quote (price, venue fee, network fee). */
   unsigned: TUnsignedTransaction;
+  /** Sent but its outcome not known yet (202): followed by its signature, never signed again. */
+  pending?: boolean;
 }
 
 /** Error codes the client itself assigns (server codes pass through unchanged). */
@@ -191,11 +195,18 @@ export async function submitOrder(order: TOrderRequest, deps: SubmitOrderDeps): 
   }
 
   deps.onStage?.('executing');
-  let executed: TExecuteSignedTransactionResult;
+  let executed: TExecuteSignedTransactionResult | TPendingTransaction;
   try {
     executed = await tradingApi.executeSignedTransaction(encodeBase64(signed), crypto.randomUUID());
   } catch (error) {
     throw toTradeError(error, TRADE_MESSAGES.executeTransactionFailed);
+  }
+
+  // Sent, outcome unknown (202): the server settles it from the chain; the user follows it by its
+  // signature instead of signing again (which could trade twice).
+  if (isPendingTransaction(executed)) {
+    followPendingTransaction(executed, 'Order');
+    return { transactionHash: executed.signature, order: null, unsigned, pending: true };
   }
 
   deps.onStage?.('recording');

@@ -4,6 +4,7 @@ import type {
   TFundWalletWithUsdcResult,
   TOrderBook,
   TOrderRequest,
+  TPendingTransaction,
   TPortfolio,
   TUnwrapTransaction,
   TPosition,
@@ -15,7 +16,6 @@ import type {
   TTradesHistory,
   TUnsignedTransaction,
   TWalletStatus,
-  TPendingTransaction,
 } from '@solterm/contracts';
 import { api } from '../../lib/api-client';
 import { newIdempotencyKey } from '../../lib/server-transaction';
@@ -34,10 +34,11 @@ export const tradingApi = {
 
   /**
    * POST /trading/execute-signed-transaction: verify, simulate, send, confirm. The same
-   * Idempotency-Key with the same body answers the first result (safe to retry).
+   * Idempotency-Key with the same body answers the first result (safe to retry). A send whose
+   * outcome the node left open answers 202 pending with the signature.
    */
   executeSignedTransaction: (signedTransaction: string, idempotencyKey: string) =>
-    api.post<TExecuteSignedTransactionResult>(
+    api.post<TExecuteSignedTransactionResult | TPendingTransaction>(
       '/trading/execute-signed-transaction',
       { signed_transaction: signedTransaction },
       { headers: { 'Idempotency-Key': idempotencyKey } },

@@ -138,10 +138,12 @@ export function useQuickTrade({ pairId, base, quote, side, form, clearForm }: Qu
         onStage: setPhase,
       });
       const verb = side === 'Buy' ? 'Bought' : 'Sold';
-      notifyOrderExecuted(
-        `${verb} ${formatTokenAmount(order.quantity, base)} ${base}`,
-        result.transactionHash,
-      );
+      // A pending one is announced (and followed) by its signature already.
+      if (!result.pending)
+        notifyOrderExecuted(
+          `${verb} ${formatTokenAmount(order.quantity, base)} ${base}`,
+          result.transactionHash,
+        );
       setLastFill({
         side,
         base,

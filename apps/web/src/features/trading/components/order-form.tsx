@@ -261,9 +261,12 @@ export function OrderForm({
         signTransaction: (wire) => wallet.signTransaction(wire),
         onStage: setStage,
       });
-      notify.success(getOrderSuccessMessage(values.orderType, values.side), {
-        description: `Transaction ${shortenAddress(result.transactionHash, 8, 8)}`,
-      });
+      // A pending one is announced (and followed) by its signature already.
+      if (!result.pending) {
+        notify.success(getOrderSuccessMessage(values.orderType, values.side), {
+          description: `Transaction ${shortenAddress(result.transactionHash, 8, 8)}`,
+        });
+      }
       dispatch({ type: 'placed' });
       refresh(result.order);
       onPlaced?.(result);

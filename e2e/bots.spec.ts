@@ -154,7 +154,7 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
 test('a JavaScript bot from the editor and a Python bot from an uploaded .py backtest; a hostile bot fails with its message', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await signUp(page, { username: 'coder', email: uniqueEmail('code'), password: PASSWORD });
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto('/bots');
@@ -262,8 +262,12 @@ test('a JavaScript bot from the editor and a Python bot from an uploaded .py bac
   await page.getByLabel('Category').selectOption('trend');
   await page.getByLabel('Name').fill('Py momentum');
   await page.getByRole('button', { name: 'Run and Test Bot' }).click();
+  // The first Python run starts a Pyodide process: seconds, more on a loaded machine.
+  await expect(
+    page.getByTestId('bot-test-progress').getByText(/Testing over the last 30 days… \d+ s/),
+  ).toBeVisible();
   await expect(page.getByTestId('backtest-results').getByText('Total trades')).toBeVisible({
-    timeout: 30_000,
+    timeout: 60_000,
   });
   await page.getByRole('button', { name: 'Create Bot' }).click();
   await expect(page.getByText('Bot "Py momentum" created')).toBeVisible();
@@ -373,7 +377,8 @@ test('an on-chain bot: the delegation modal, signed in the Local wallet, a trade
   await modal.getByRole('button', { name: 'Approve and start' }).click();
   await expect(page.getByText('Bot "Chain flip" started on chain')).toBeVisible({ timeout: 30_000 });
   await expect(modal).toBeHidden();
-  await expect(card.getByText('Mainnet')).toBeVisible();
+  // The badge names the network the app is on (the e2e stack runs localnet), not "Mainnet".
+  await expect(card.getByText('Localnet', { exact: true })).toBeVisible();
   await expect(card.getByText('running', { exact: true })).toBeVisible();
   const panel = page.getByRole('region', { name: 'On-chain funds' });
   await expect(panel.getByRole('list', { name: 'Delegations' })).toContainText('active');

@@ -51,10 +51,13 @@ test('A publishes a paper bot; B finds it by search and risk, opens it, copies a
   await copier.screenshot({ path: `${SCREENSHOTS}/market-desktop.png` });
   await panel.getByRole('button', { name: 'Copy Bot' }).click();
   await expect(copier.getByText(`Copied "${name}": it is among your bots, ready to start`)).toBeVisible();
+  // Copied once: the button says so and cannot be clicked into an "already copied" error.
+  await expect(panel.getByRole('button', { name: 'Copied' })).toBeDisabled();
 
   await copier.goto('/bots');
   const copy = copier.getByTestId('bot-card').filter({ hasText: name });
   await expect(copy).toBeVisible();
+  await expect(copy.getByTestId('bot-origin')).toHaveText(`Copied from ${name} by ${username}`);
   await copy.getByRole('button', { name: 'Start' }).click();
   await expect(copy.getByText('running', { exact: true })).toBeVisible();
 

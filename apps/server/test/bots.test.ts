@@ -242,6 +242,29 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     // Each Python check starts a sandbox process (Pyodide): seconds each on a busy machine.
   }, 120_000);
 
+  it('bounds a Python check: top-level code that never ends is refused in 5 s, one check per user at a time', async () => {
+    const spinning = codeBot(
+      'python',
+      'while True:\n    pass\n\ndef on_candle(candle, ctx):\n    return None\n',
+    );
+    const template = codeBot('python', PYTHON_TEMPLATES.sma_crossover);
+    const carol = (await registerUser(app)).token;
+    // Two saves at once: one is checked, the other refused at once rather than a second process.
+    const both = await Promise.all([post('/api/bots', carol, template), post('/api/bots', carol, template)]);
+    expect(both.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(both.find((answer) => answer.status === 409)!.body).toMatchObject({
+      code: 'BOTS__PYTHON_USER_LIMIT',
+      error: 'Your previous Python code check is still running. Save again in a moment.',
+    });
+    const slow = await post('/api/bots', carol, spinning);
+    expect(slow.status).toBe(400);
+    expect(slow.body.error).toBe(
+      'The Python code does not load: Loading the strategy took longer than 5 s: top-level code should only define on_candle and its helpers',
+    );
+    // The check over, the user may save again.
+    await createBot(carol, template);
+  }, 120_000);
+
   it('edits a stopped bot (name, description, config, code), checked as at create; a running one is refused', async () => {
     const bot = await createBot(alice, codeBot('javascript', JAVASCRIPT_TEMPLATES.sma_crossover));
     const edited = await patch<TBot>(bot.bot_id, alice, {

@@ -173,7 +173,18 @@ describe.skipIf(!hostHasUserNamespaces)('a Python strategy that writes to the se
   }, 120_000);
 
   it('a live paper bot writing garbage fails its own run at its candle; the server serves on', async () => {
-    const bot = (await post<TBot>('/api/bots', alice, python(throughApi(GARBAGE)))).body.data;
+    // Refused at save (its load breaks the protocol or fails in the lockdown)…
+    const refused = await post('/api/bots', alice, python(throughApi(GARBAGE)));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'BOTS__CODE_INVALID' });
+    expect(refused.body.error).toMatch(
+      /^The Python code does not load: (AttributeError|.*broke its protocol)/,
+    );
+    // …so it is one saved before that check: its run fails alone.
+    const bot = (await post<TBot>('/api/bots', alice, python(PYTHON_TEMPLATES.sma_crossover))).body.data;
+    await app.database.db.execute(
+      `update bots set config = config || '${JSON.stringify({ code: throughApi(GARBAGE) }).replace(/'/g, "''")}'::jsonb where id = '${bot.bot_id}'`,
+    );
     expect((await post(`/api/bots/${bot.bot_id}/start`, alice)).status).toBe(200);
     app.clock.advance(3 * MINUTE);
     await pass();

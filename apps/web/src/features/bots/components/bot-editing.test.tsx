@@ -175,4 +175,40 @@ describe('the bot form, editing', () => {
     await waitFor(() => expect(onEditDone).toHaveBeenCalled());
     expect(toast.success).toHaveBeenCalledWith('Bot "Dip buyer" saved');
   });
+
+  it('Run and Test shows its elapsed time, and Cancel stops it on the server by its test_id', async () => {
+    const calls: { url: string; body: unknown }[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((input: string | URL | Request, init?: RequestInit) => {
+        const url = String(input);
+        calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : null });
+        const json = (data: unknown) =>
+          new Response(JSON.stringify({ success: true, data }), {
+            headers: { 'Content-Type': 'application/json' },
+          });
+        if (url.endsWith('/bots/test')) {
+          // A long run: it answers only when aborted.
+          return new Promise<Response>((_, reject) =>
+            init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          );
+        }
+        if (url.includes('/bots/test/')) return Promise.resolve(json({ cancelled: true }));
+        if (url.endsWith('/health')) return Promise.resolve(json({ status: 'ok', network: 'localnet' }));
+        return Promise.resolve(json([]));
+      }),
+    );
+    renderWithProviders(<CreateBotForm onTested={vi.fn()} />);
+    await userEvent.click(screen.getByRole('button', { name: /Run and Test Bot/ }));
+    expect(await screen.findByText(/Testing over the last 30 days…/)).toHaveTextContent(/\d+ s/);
+    await userEvent.click(screen.getByRole('button', { name: /Cancel test/ }));
+    await waitFor(() => expect(calls.some((call) => call.url.includes('/cancel'))).toBe(true));
+    const started = calls.find((call) => call.url.endsWith('/bots/test'))!;
+    const testId = (started.body as { test_id: string }).test_id;
+    expect(testId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(calls.find((call) => call.url.includes('/cancel'))!.url).toContain(`/bots/test/${testId}/cancel`);
+    expect(screen.queryByText(/Testing over the last 30 days…/)).toBeNull();
+    expect(toast.info).toHaveBeenCalledWith('Test cancelled');
+    expect(toast.error).not.toHaveBeenCalled();
+  });
 });

@@ -12,7 +12,7 @@ import {
 } from '@solterm/engine';
 import pino from 'pino';
 import { computeBacktest, type BacktestJob } from '../backtest-job';
-import { createPythonSandbox, MAX_STRATEGY_MESSAGE_CHARS } from './python-sandbox';
+import { createPythonSandbox, MAX_STRATEGY_MESSAGE_CHARS, SANDBOX_WINDOW } from './python-sandbox';
 import { hourlyTestCandles } from './test-candles';
 
 const candles = hourlyTestCandles();
@@ -207,14 +207,21 @@ const send = (text) => channel.write(frame(text));
 let pending = Buffer.alloc(0);
 let frames = 0;
 let mode = null;
+let received = 0;
+let largestFrame = 0;
 channel.on('data', (chunk) => {
   pending = Buffer.concat([pending, chunk]);
   while (pending.length >= 4 && pending.length >= 4 + pending.readUInt32BE(0)) {
     const body = pending.subarray(4, 4 + pending.readUInt32BE(0));
     pending = pending.subarray(4 + body.length);
+    // A backtest's candles come as binary frames (tag 1) before the requests that need them.
+    largestFrame = Math.max(largestFrame, body.length);
+    if (body[0] === 1) {
+      received += (body.length - 1) / 48;
+      continue;
+    }
     frames += 1;
-    // A backtest's second frame is its candles.
-    const message = mode === 'backtest' && frames === 2 ? null : JSON.parse(body.toString());
+    const message = JSON.parse(body.toString());
     if (frames === 1) mode = message.load;
     behave(message, frames);
   }
@@ -224,8 +231,14 @@ function behave(message, frames) {
 }
 send('{"ready":true}');
 `;
-const LOADED = `if ((mode === 'live' && frames === 1) || (mode === 'backtest' && frames === 2)) return send('{"loaded":true}'); if (frames === 1) return;`;
+const LOADED = `if (frames === 1) return send('{"loaded":true}');`;
+/** Candles of the streaming test's job. */
+const STREAMED_CANDLES = 50_000;
 const HOSTS = {
+  // Follows the protocol and records the most candles it held from a request's start on.
+  recorder: `${LOADED} const held = Math.max(globalThis.held ?? 0, received - message.from); globalThis.held = held;
+    if (message.to < ${STREAMED_CANDLES}) return send(JSON.stringify({ id: message.id }));
+    send(JSON.stringify({ id: message.id, index: message.to - 1, intent: { action: 'buy', reason: 'held ' + held + ' frame ' + largestFrame } }));`,
   nodeIpcForgery: `if (frames === 1) writeSync(3, Buffer.from('${nodeIpcFrame({ result: FORGED }).toString('hex')}', 'hex'));`,
   garbage: `if (frames === 1) writeSync(3, Buffer.from('${GARBAGE.toString('hex')}', 'hex'));`,
   oversized: `if (frames === 1) writeSync(3, Buffer.from('7fffffff00', 'hex'));`,
@@ -278,6 +291,23 @@ describe('a hostile sandbox process (its host code replaced)', () => {
     },
     60_000,
   );
+
+  it('streams a long range to the process a window at a time, in frames of 64 KiB at most', async () => {
+    const host = hostile('recorder');
+    try {
+      const minutes = Array.from({ length: STREAMED_CANDLES }, (_, i) => ({
+        ...candles[i % candles.length]!,
+        time: 60 * (i + 1),
+      }));
+      const served = await host.run(job('', { candles: minutes, intervalSeconds: 60, interval: '1M' }));
+      const [, held, frame] = /^held (\d+) frame (\d+)$/.exec(served.trades[0]!.reason)!;
+      expect(Number(held)).toBeGreaterThan(0);
+      expect(Number(held)).toBeLessThanOrEqual(SANDBOX_WINDOW);
+      expect(Number(frame)).toBeLessThanOrEqual(64 * 1024);
+    } finally {
+      host.close();
+    }
+  }, 60_000);
 
   it('a host that follows the protocol only chooses intents: the server computes the result', async () => {
     const host = hostile('alwaysBuy');

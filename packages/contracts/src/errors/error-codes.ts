@@ -265,6 +265,10 @@ export const ERRORS = {
     message: 'The backtest took longer than 20 s and was stopped. Shorten the range.',
   },
   BACKTEST__STRATEGY_FAILED: { status: 422, message: 'The strategy failed' },
+  BACKTEST__EXPORT_NOT_FOUND: {
+    status: 404,
+    message: 'No such backtest export of yours (exports are kept for your latest 3 backtests, for a day)',
+  },
   BACKTEST__BUSY: { status: 503, message: 'Too many backtests are running. Please try again in a moment.' },
   MARKET__RANGE_TOO_LARGE: {
     status: 400,

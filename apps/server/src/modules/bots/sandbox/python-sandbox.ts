@@ -9,6 +9,7 @@ import type { TBacktestResult } from '@solterm/contracts';
 import {
   candleSeriesOf,
   StrategyError,
+  type BacktestResult,
   type CandleView,
   type PositionView,
   type StrategyParameters,
@@ -364,6 +365,7 @@ export function createPythonSandbox(options: {
     async run(
       job: BacktestJob,
       onProgress?: (done: number, total: number) => void,
+      onFills?: (fills: BacktestResult['fills']) => void,
     ): Promise<TBacktestResult> {
       if (job.strategy.kind !== 'python')
         throw new TypeError('the Python sandbox runs Python strategies only');
@@ -415,6 +417,7 @@ export function createPythonSandbox(options: {
             },
           },
           onProgress,
+          onFills,
         );
       } catch (error) {
         if (

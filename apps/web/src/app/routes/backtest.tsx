@@ -3,6 +3,7 @@ import { FlaskConical } from 'lucide-react';
 import {
   BACKTEST_DEFAULT_INITIAL_BALANCE,
   BACKTEST_INITIAL_BALANCE_STEP,
+  BACKTEST_INITIAL_BALANCE_STEP_MESSAGE,
   BACKTEST_MESSAGES,
   BACKTEST_MIN_INITIAL_BALANCE,
   VALIDATION_MESSAGES,
@@ -51,6 +52,9 @@ export default function BacktestPage() {
     const initialBalance = Number(balance);
     if (!(initialBalance >= BACKTEST_MIN_INITIAL_BALANCE)) {
       return refuse(`Initial balance must be at least ${BACKTEST_MIN_INITIAL_BALANCE}`);
+    }
+    if (initialBalance % BACKTEST_INITIAL_BALANCE_STEP !== 0) {
+      return refuse(BACKTEST_INITIAL_BALANCE_STEP_MESSAGE);
     }
     setError(null);
     setRuns((count) => count + 1);
@@ -124,7 +128,7 @@ export default function BacktestPage() {
               min={BACKTEST_MIN_INITIAL_BALANCE}
               step={BACKTEST_INITIAL_BALANCE_STEP}
               value={balance}
-              hint={`At least ${BACKTEST_MIN_INITIAL_BALANCE}, in the pair's quote token`}
+              hint={`At least ${BACKTEST_MIN_INITIAL_BALANCE}, in steps of ${BACKTEST_INITIAL_BALANCE_STEP}, in the pair's quote token`}
               onChange={(e) => setBalance(e.target.value)}
             />
             {error && (
@@ -142,11 +146,19 @@ export default function BacktestPage() {
           <BacktestResults result={result} />
         ) : (
           <Card>
-            <EmptyState
-              icon={<FlaskConical className="size-4" />}
-              title="No backtest yet"
-              description="Pick a bot, a range and a balance, then Run Backtest: the results grid, the equity and drawdown chart and the trade list appear here."
-            />
+            {isRunning ? (
+              <EmptyState
+                icon={<FlaskConical className="size-4" />}
+                title="Backtest on its way"
+                description="Its place in the queue and its progress show under Run Backtest; the results grid, the chart and the trades appear here when it completes."
+              />
+            ) : (
+              <EmptyState
+                icon={<FlaskConical className="size-4" />}
+                title="No backtest yet"
+                description="Pick a bot, a range and a balance, then Run Backtest: the results grid, the equity and drawdown chart and the trade list appear here."
+              />
+            )}
           </Card>
         )}
       </div>

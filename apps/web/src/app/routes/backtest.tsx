@@ -83,10 +83,11 @@ export default function BacktestPage() {
         title="Backtest"
         description="Replay a bot over any past range with the live venue's prices and fees."
       />
-      <div className="grid min-w-0 gap-4 xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+      {/* Side by side only where the trade table still has room for every column (2xl). */}
+      <div className="grid min-w-0 gap-4 2xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
         <Card className="self-start">
           <CardHeader title="Run a backtest" icon={<FlaskConical className="size-4" />} />
-          <CardBody className="grid gap-3">
+          <CardBody className="grid gap-3 lg:grid-cols-2 lg:items-start 2xl:grid-cols-1">
             <Select
               label="Bot"
               value={selected}
@@ -131,15 +132,17 @@ export default function BacktestPage() {
               hint={`At least ${BACKTEST_MIN_INITIAL_BALANCE}, in steps of ${BACKTEST_INITIAL_BALANCE_STEP}, in the pair's quote token`}
               onChange={(e) => setBalance(e.target.value)}
             />
-            {error && (
-              <Notice tone="error" aria-label="Backtest error">
-                {error}
-              </Notice>
-            )}
-            <BacktestProgress key={runs} botId={selected || null} isRunning={isRunning} />
-            <Button onClick={() => void run()} disabled={isRunning || !selected} isLoading={isRunning}>
-              {isRunning ? 'Running...' : 'Run Backtest'}
-            </Button>
+            <div className="grid gap-3 lg:pt-6 2xl:pt-0">
+              {error && (
+                <Notice tone="error" aria-label="Backtest error">
+                  {error}
+                </Notice>
+              )}
+              <BacktestProgress key={runs} botId={selected || null} isRunning={isRunning} />
+              <Button onClick={() => void run()} disabled={isRunning || !selected} isLoading={isRunning}>
+                {isRunning ? 'Running...' : 'Run Backtest'}
+              </Button>
+            </div>
           </CardBody>
         </Card>
         {result ? (

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
@@ -12,7 +12,12 @@ import {
 } from '@solterm/engine';
 import pino from 'pino';
 import { computeBacktest, type BacktestJob } from '../backtest-job';
-import { createPythonSandbox, MAX_STRATEGY_MESSAGE_CHARS, SANDBOX_WINDOW } from './python-sandbox';
+import {
+  createPythonSandbox,
+  MAX_STRATEGY_MESSAGE_CHARS,
+  PYTHON_MEMORY_LIMIT_MB,
+  SANDBOX_WINDOW,
+} from './python-sandbox';
 import { hourlyTestCandles } from './test-candles';
 
 const candles = hourlyTestCandles();
@@ -188,6 +193,65 @@ describe('a strategy that writes to the server channel through pyodide_js._api',
     const clean = await sandbox.run(job(PYTHON_TEMPLATES.sma_crossover));
     expect(clean.total_trades).toBeGreaterThan(4);
   }, 120_000);
+});
+
+/** The highest peak resident memory (VmHWM, MB) of this process's children now. */
+function childrenPeakMb(): number {
+  let peak = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      if (Number(/PPid:\s+(\d+)/.exec(status)?.[1]) !== process.pid) continue;
+      peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return peak;
+}
+
+describe('a year of 1-minute candles in Python', () => {
+  it('completes, its sandbox process never near its memory limit (the candles are streamed)', async () => {
+    const random = seededRandom(2026);
+    let price = 150;
+    const year = Array.from({ length: 525_600 }, (_, i) => {
+      const open = price;
+      price = Number((price * (1 + (random() - 0.5) * 0.002)).toPrecision(10));
+      return {
+        time: 1_735_689_600 + 60 * i,
+        open,
+        close: price,
+        high: Math.max(open, price),
+        low: Math.min(open, price),
+        volume: 1000,
+      };
+    });
+    const long = createPythonSandbox({ log: pino({ level: 'silent' }), timeLimitMs: 300_000 });
+    let peak = 0;
+    const poll = setInterval(() => (peak = Math.max(peak, childrenPeakMb())), 25);
+    const started = performance.now();
+    try {
+      // A strategy that keeps every close it is given, as many do.
+      const code = `closes = []\n\ndef on_candle(c, ctx):\n    closes.append(c.close)\n    if len(closes) % 1440 == 0:\n        return {"action": "exit" if ctx.open_lots else "buy", "reason": "daily"}\n    return None\n`;
+      const result = await long.run(
+        job(code, { candles: year, intervalSeconds: 60, interval: '1M', cpuMs: 300_000 }),
+      );
+      peak = Math.max(peak, childrenPeakMb());
+      const seconds = (performance.now() - started) / 1000;
+      console.info(
+        `a year of 1-minute Python: ${seconds.toFixed(1)} s, sandbox peak RSS ${peak.toFixed(0)} MB`,
+      );
+      expect(result.candles).toBe(525_600);
+      // A buy or exit a day (stop loss and take profit close some lots sooner).
+      expect(result.trades.length).toBeGreaterThanOrEqual(365);
+      expect(peak).toBeGreaterThan(0);
+      expect(peak).toBeLessThan(PYTHON_MEMORY_LIMIT_MB / 2);
+    } finally {
+      clearInterval(poll);
+      long.close();
+    }
+  }, 400_000);
 });
 
 // The design holds without the lockdown: whatever the process writes (its own host code included),

@@ -115,6 +115,22 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   const chart = results.getByTestId('backtest-chart');
   await expect(chart).toHaveCSS('height', '400px');
   await expect(results.getByRole('table', { name: 'Backtest trades' })).toBeVisible();
+  // Counts are grouped; a return that rounds to zero is not "-0.00%".
+  await expect(results.getByText(/^-0\.00%$/)).toHaveCount(0);
+  await expect(results.getByText('Data points (hours)').locator('xpath=following-sibling::*[1]')).toHaveText(
+    /^\d{1,3}(,\d{3})*$/,
+  );
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // At 1280 px the trade table shows every column, its reasons included, without scrolling sideways.
+  const table = results.getByRole('table', { name: 'Backtest trades' });
+  await table.scrollIntoViewIfNeeded();
+  const fits = await table.evaluate((element) => element.scrollWidth <= element.parentElement!.clientWidth);
+  expect(fits).toBe(true);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${SCREENSHOTS}/backtest-1280.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SCREENSHOTS}/backtest-390.png` });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.setViewportSize({ width: 1280, height: 1500 });
   await page.screenshot({ path: `${SCREENSHOTS}/backtest-desktop.png` });
 
@@ -125,6 +141,12 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   const csv = await fs.readFile((await file.path())!, 'utf8');
   expect(csv.split('\n')[0]).toBe('time,side,quantity,price,value,fee,pnl,reason');
   expect(csv.split('\n').length).toBeGreaterThan(2);
+
+  // The balance goes in steps of 100 (the spec), in the form as in the API.
+  await page.getByLabel('Initial balance').fill('150');
+  await run.click();
+  await expect(page.getByLabel('Backtest error')).toHaveText('Initial balance must be a multiple of 100');
+  await page.getByLabel('Initial balance').fill('1000');
 
   // The spec's messages for a bad range.
   await page.getByLabel('Start date').fill(end.toISOString().slice(0, 10));
@@ -286,9 +308,21 @@ test('a JavaScript bot from the editor and a Python bot from an uploaded .py bac
   await expect(page.getByText('Backtest completed successfully!')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('backtest-results').getByText('Sharpe ratio')).toBeVisible();
 
+  // A second tab's backtest waits behind the spinner's, and says where it is until it runs.
+  const second = await page.context().newPage();
+  await second.setViewportSize({ width: 1280, height: 800 });
+  await second.goto('/backtest');
+  await second.getByLabel('Bot').selectOption({ label: 'JS SMA · trend' });
   await bot.selectOption({ label: 'Spinner · trend' });
   await page.getByRole('button', { name: 'Run Backtest' }).click();
   await expect(page.getByRole('button', { name: 'Running...' })).toBeDisabled();
+  await expect(page.getByTestId('backtest-progress').getByText('Computing candles')).toBeVisible();
+  await second.getByRole('button', { name: 'Run Backtest' }).click();
+  await expect(second.getByTestId('backtest-progress').getByText('Queued (1 ahead)')).toBeVisible();
+  await expect(second.getByText('Backtest on its way')).toBeVisible();
+  await second.screenshot({ path: `${SCREENSHOTS}/backtest-queued-1280.png` });
+  await expect(second.getByText('Backtest completed successfully!')).toBeVisible({ timeout: 30_000 });
+  await second.close();
   await expect(page.getByLabel('Backtest error')).toHaveText(
     'The strategy exceeded its CPU time limit of 3 s',
     {

@@ -13,6 +13,7 @@ import { registerRealtimeRoutes } from './modules/realtime/realtime.routes';
 import { registerTradingRoutes } from './modules/trading/trading.routes';
 import { registerWalletRoutes } from './modules/wallet/wallet.routes';
 import { registerRelayRoutes } from './modules/relay/relay.routes';
+import { registerBacktestRoutes } from './modules/bots/backtest.routes';
 import { registerBotsRoutes } from './modules/bots/bots.routes';
 import { registerBotDetailRoutes } from './modules/bots/bot-detail.routes';
 import { registerBotFundsRoutes } from './modules/bots/funds/bot-funds.routes';
@@ -148,6 +149,11 @@ export async function registerHttpApp(
   registerRelayRoutes(server, { relay: services.relay, requireAuth });
   registerBotsRoutes(server, { bots, requireAuth });
   registerBotDetailRoutes(server, { detail: services.botDetail, requireAuth });
+  registerBacktestRoutes(server, {
+    exports: services.backtestExports,
+    status: services.backtestStatus,
+    requireAuth,
+  });
   registerBotFundsRoutes(server, { funds: services.botFunds, requireAuth });
   registerMarketplaceRoutes(server, { marketplace: services.marketplace, bots, requireAuth });
   registerFuturesRoutes(server, {

@@ -62,7 +62,13 @@ import {
 } from './modules/wallet/wallet.service';
 import { createBacktestPool } from './modules/bots/backtest-pool';
 import { createBacktestRunner } from './modules/bots/backtest-runner';
-import { backtestSubmitter, backtestTask } from './modules/bots/backtest-task';
+import { createBacktestExports, type BacktestExports } from './modules/bots/backtest-exports';
+import {
+  backtestSubmitter,
+  backtestTask,
+  createBacktestStatus,
+  type BacktestStatus,
+} from './modules/bots/backtest-task';
 import { createBotsRepository } from './modules/bots/bots.repository';
 import { createBotsService, type BotsService } from './modules/bots/bots.service';
 import { createMarketplaceRepository } from './modules/bots/marketplace/marketplace.repository';
@@ -125,6 +131,10 @@ export interface Services {
   keeper?: LimitKeeper;
   /** Bot definitions and backtests. */
   bots: BotsService;
+  /** Backtests' fills kept for their CSV export. */
+  backtestExports: BacktestExports;
+  /** Where the backtests computed in this process are. */
+  backtestStatus: BacktestStatus;
   /** Whether this server runs Python strategies (GET /api/health says, and why not). */
   pythonAvailability: () => PythonAvailability;
   /** Paper bots' runner (its job is scheduled when this process runs jobs). */
@@ -532,6 +542,8 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
   const python = createPythonSandbox({ log, timeLimitMs: config.backtestTimeLimitMs });
   const backtestPool = createBacktestPool({ log, timeLimitMs: config.backtestTimeLimitMs, python });
   const scheduler = createScheduler(config, log);
+  const backtestExports = createBacktestExports(database.db, now);
+  const backtestStatus = createBacktestStatus();
   // Backtests are computed where jobs run: with JOBS=off an API process submits them to the others.
   // Embedded, the one process is the only one there is.
   if (config.jobs || scheduler.kind === 'in-process') {
@@ -543,10 +555,12 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
           timeLimitMs: config.backtestTimeLimitMs,
           now,
           log,
+          exports: backtestExports,
         }),
         (userId, progress) => {
           void hub.publish(userId, { type: 'backtest_progress', data: progress }).catch(() => undefined);
         },
+        backtestStatus,
       ),
     );
   }
@@ -694,6 +708,8 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     trading,
     keeper,
     bots,
+    backtestExports,
+    backtestStatus,
     pythonAvailability: () => python.availability(),
     botRunner,
     botFunds,

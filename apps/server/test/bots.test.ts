@@ -342,7 +342,9 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     expect(result.fees_paid).toBeGreaterThan(0);
 
     const second = await post<TBacktestResult>('/api/bots/backtest', alice, request);
-    expect(second.body.data).toEqual(first.body.data);
+    // Each run keeps its own export of the fills.
+    expect(second.body.data.export_id).not.toBe(first.body.data.export_id);
+    expect({ ...second.body.data, export_id: null }).toEqual({ ...first.body.data, export_id: null });
   });
 
   it('a JavaScript bot from the SMA template backtests to exactly the built-in’s trades, off the event loop', async () => {
@@ -360,7 +362,7 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     expect(a.status, JSON.stringify(a.body).slice(0, 200)).toBe(200);
     expect(b.status, JSON.stringify(b.body).slice(0, 200)).toBe(200);
     expect(b.body.data.trades.length).toBeGreaterThan(10);
-    expect(b.body.data).toEqual(a.body.data);
+    expect({ ...b.body.data, export_id: null }).toEqual({ ...a.body.data, export_id: null });
   });
 
   it('a hostile bot’s backtest fails with its clear message while the API keeps answering', async () => {
@@ -428,8 +430,11 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     for (const line of logged) expect(line.message.length).toBeLessThanOrEqual(4096);
   });
 
+  let listening: Promise<string> | undefined;
+  const wsUrl = () => (listening ??= listen(app));
+
   it('tells the owner, and only the owner, how far a long backtest has computed over /ws', async () => {
-    const url = await listen(app);
+    const url = await wsUrl();
     const aliceSocket = await TestSocket.authenticated(url, alice);
     const bobSocket = await TestSocket.authenticated(url, bob);
     const bot = await createBot(alice, { name: 'A year of hours' });
@@ -441,9 +446,13 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     });
     expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const progress = (await aliceSocket.drain()).filter((message) => message.type === 'backtest_progress');
-    expect(progress.length).toBeGreaterThanOrEqual(2);
-    const data = progress.map((message) => message.data as Record<string, number | string>);
+    const reports = (await aliceSocket.drain())
+      .filter((message) => message.type === 'backtest_progress')
+      .map((message) => message.data as Record<string, number | string>);
+    // Its bar from the start: running at candle 0 the moment it starts, then as it computes.
+    expect(reports[0]).toMatchObject({ state: 'running', candles_done: 0, progress_percentage: 0 });
+    const data = reports.slice(1);
+    expect(data.length).toBeGreaterThanOrEqual(2);
     expect(
       data.every((item) => item.bot_id === bot.bot_id && item.candles_total === answer.body.data.candles),
     ).toBe(true);
@@ -452,6 +461,103 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     expect(percentages.every((value) => value > 0 && value <= 100)).toBe(true);
     expect((await bobSocket.drain()).filter((message) => message.type === 'backtest_progress')).toEqual([]);
     await aliceSocket.close();
+    await bobSocket.close();
+  });
+
+  it('says why a bot sized beyond its balance made no trade', async () => {
+    const big = await createBot(alice, {
+      name: 'Too big',
+      config: { ...SMA_BOT.config, amount: 5000 },
+    });
+    const { status, body } = await post<TBacktestResult>('/api/bots/backtest', alice, {
+      bot_id: big.bot_id,
+      start_date: '2025-11-01',
+      end_date: '2025-12-31',
+      initial_balance: 1000,
+    });
+    expect(status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    const result = ZBacktestResultSchema.parse(body.data);
+    expect(result.total_trades).toBe(0);
+    expect(result.skipped_signals).toEqual([{ reason: 'insufficient balance', count: expect.any(Number) }]);
+    const skipped = result.skipped_signals[0]!.count;
+    expect(skipped).toBeGreaterThan(0);
+    expect(result.notices).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^${skipped.toLocaleString('en-US')} buy signals? skipped: insufficient balance \\(a buy needed [\\d,]+\\.\\d\\d USDC; the balance was 1,000\\.00 USDC\\)`,
+        ),
+      ),
+    ]);
+    expect(result.requested_start_date).toBe('2025-11-01T00:00:00.000Z');
+  });
+
+  it('exports every fill as CSV, streamed, to the owner only (past the 5,000 the answer lists)', async () => {
+    const churner = await createBot(alice, {
+      name: 'Churner',
+      strategy_type: 'scalper',
+      config: {
+        ...SMA_BOT.config,
+        amount: 0.001,
+        interval: '1M',
+        code: 'function onCandle(c, ctx) {\n  return ctx.openLots > 0 ? { action: "exit", reason: "out, again" } : { action: "buy", reason: "in" };\n}',
+      },
+    });
+    const { status, body } = await post<TBacktestResult>('/api/bots/backtest', alice, {
+      bot_id: churner.bot_id,
+      start_date: '2025-12-01',
+      end_date: '2025-12-04',
+      initial_balance: 1000,
+    });
+    expect(status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    const result = ZBacktestResultSchema.parse(body.data);
+    expect(result.trades).toHaveLength(5000);
+    expect(result.trades_truncated).toBe(true);
+    expect(result.export_id).toEqual(expect.any(String));
+    const url = `/api/bots/backtest/exports/${result.export_id}`;
+    const csv = await app.server.inject({ method: 'GET', url, headers: bearer(alice) });
+    expect(csv.statusCode, csv.body.slice(0, 300)).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    const lines = csv.body.trimEnd().split('\n');
+    expect(lines[0]).toBe('time,side,quantity,price,value,fee,pnl,reason');
+    // Every candle but the last buys or exits: one fill each, all of them in the file.
+    expect(lines.length - 1).toBe(result.candles);
+    expect(lines.length - 1).toBeGreaterThan(5000);
+    expect(lines[1]).toMatch(/^2025-12-01T00:00:00.000Z,Buy,0.001,[\d.]+,[\d.]+,[\d.]+,,in$/);
+    expect(lines[2]).toMatch(/,Sell,0.001,.*,"out, again"$/);
+    const stranger = await app.server.inject({ method: 'GET', url, headers: bearer(bob) });
+    expect(stranger.statusCode).toBe(404);
+    expect((await app.server.inject({ method: 'GET', url })).statusCode).toBe(401);
+  });
+
+  it('tells a user their backtest is queued and how many are ahead, then its progress from the start', async () => {
+    const url = await wsUrl();
+    const bobSocket = await TestSocket.authenticated(url, bob);
+    const spinner = await createBot(alice, {
+      name: 'Queue hog',
+      strategy_type: 'scalper',
+      config: { ...SMA_BOT.config, code: 'function onCandle() {\n  while (true) {}\n}' },
+    });
+    const bobs = await createBot(bob, { name: 'Waits its turn' });
+    const range = { start_date: '2025-12-01', end_date: '2025-12-31', initial_balance: 1000 };
+    const statusOf = async (token: string) =>
+      (await get<{ state: string; queue_ahead: number }[]>('/api/bots/backtest/status', token)).body.data;
+    const hog = post('/api/bots/backtest', alice, { ...range, bot_id: spinner.bot_id });
+    await expect
+      .poll(() => statusOf(alice), { timeout: 5000, interval: 20 })
+      .toEqual([expect.objectContaining({ state: 'running', bot_id: spinner.bot_id })]);
+    const waiting = post<TBacktestResult>('/api/bots/backtest', bob, { ...range, bot_id: bobs.bot_id });
+    await expect
+      .poll(() => statusOf(bob), { timeout: 5000, interval: 20 })
+      .toEqual([expect.objectContaining({ state: 'queued', queue_ahead: 1, bot_id: bobs.bot_id })]);
+    expect((await hog).status).toBe(422);
+    expect((await waiting).status).toBe(200);
+    expect(await statusOf(bob)).toEqual([]);
+    const pushed = (await bobSocket.drain())
+      .filter((message) => message.type === 'backtest_progress')
+      .map((message) => message.data as { state: string; queue_ahead: number; candles_done: number });
+    // Queued behind Alice's, then running from candle 0 on, before its answer.
+    expect(pushed[0]).toMatchObject({ state: 'queued', queue_ahead: 1 });
+    expect(pushed[1]).toMatchObject({ state: 'running', queue_ahead: 0, candles_done: 0 });
     await bobSocket.close();
   });
 
@@ -468,6 +574,7 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
       [{ start_date: '' }, 400, 'Please select start and end dates'],
       [{ start_date: '2025-12-31', end_date: '2025-12-01' }, 400, 'Start date must be before end date'],
       [{ initial_balance: 50 }, 400, 'Initial balance must be at least 100'],
+      [{ initial_balance: 150 }, 400, 'Initial balance must be a multiple of 100'],
       [
         { start_date: '2027-01-01', end_date: '2027-02-01' },
         400,

@@ -168,4 +168,29 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('pg-boss scheduler (PostgreSQL)'
     await expect(api.submit('nobody', { n: 1 }, { timeoutMs: 800 })).rejects.toBeInstanceOf(TaskTimeoutError);
     await Promise.all([api.stop(), worker.stop()]);
   }, 30_000);
+
+  it('takes waiting jobs of a higher priority first (a user’s first backtest before others’ later ones)', async () => {
+    const [api, worker] = [scheduler(), scheduler()];
+    const order: number[] = [];
+    worker.task<{ n: number }, number>({
+      name: 'ordered',
+      async run({ n }) {
+        order.push(n);
+        return n;
+      },
+    });
+    await api.start();
+    // Queued while no process works the queue: two second backtests, then a first one.
+    const submitted = [
+      api.submit('ordered', { n: 1 }, { timeoutMs: 10_000, priority: 2 }),
+      api.submit('ordered', { n: 2 }, { timeoutMs: 10_000, priority: 2 }),
+    ];
+    await sleep(300);
+    submitted.push(api.submit('ordered', { n: 3 }, { timeoutMs: 10_000, priority: 3 }));
+    await sleep(300);
+    await worker.start();
+    await Promise.all(submitted);
+    expect(order).toEqual([3, 1, 2]);
+    await Promise.all([api.stop(), worker.stop()]);
+  }, 30_000);
 });

@@ -164,7 +164,11 @@ export function createPgBossScheduler(options: PgBossSchedulerOptions): JobSched
       if (state || starting) throw new Error(`task '${task.name}' registered after the scheduler started`);
       tasks.push(task as Task<unknown, unknown>);
     },
-    async submit<P, R>(name: string, payload: P, { timeoutMs }: { timeoutMs: number }): Promise<R> {
+    async submit<P, R>(
+      name: string,
+      payload: P,
+      { timeoutMs, priority = 0 }: { timeoutMs: number; priority?: number },
+    ): Promise<R> {
       await starting;
       if (!state) throw new Error(`the scheduler is not running: task '${name}' cannot be submitted`);
       const { boss, taskWorkers } = state;
@@ -172,6 +176,7 @@ export function createPgBossScheduler(options: PgBossSchedulerOptions): JobSched
       // The queue may not exist yet when no process that works it has started.
       if (!taskWorkers.has(name)) await ensureTaskQueue(boss, queue);
       const id = await boss.send(queue, payload as object, {
+        priority,
         retryLimit: 0,
         expireInSeconds: Math.ceil(timeoutMs / 1000),
       });

@@ -42,9 +42,10 @@ export interface JobScheduler {
   task<P, R>(task: Task<P, R>): void;
   /**
    * Submits one job of a task and waits for its answer (rejects with the handler's AppError, or with
-   * TaskTimeoutError after `timeoutMs`).
+   * TaskTimeoutError after `timeoutMs`). On PostgreSQL waiting jobs of a higher `priority` (default
+   * 0) are taken first, then the oldest; in-process every job runs at once (the task orders them).
    */
-  submit<P, R>(name: string, payload: P, options: { timeoutMs: number }): Promise<R>;
+  submit<P, R>(name: string, payload: P, options: { timeoutMs: number; priority?: number }): Promise<R>;
   /** Starts running what is registered (idempotent). */
   start(): Promise<void>;
   /** Stops and waits for running jobs to finish their current run (idempotent; stops a start in flight). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { VALIDATION_MESSAGES } from '../errors/messages';
 import {
+  BACKTEST_INITIAL_BALANCE_STEP,
   BACKTEST_MIN_INITIAL_BALANCE,
   BOT_STATUSES,
   BOT_TEST_DEFAULT_DAYS,
@@ -209,6 +210,9 @@ const initialBalance = z
     message: `Initial balance must be at most ${MAX_BACKTEST_INITIAL_BALANCE}`,
   });
 
+/** The backtest page's step (part 2 §5 "initial balance minimum 100, step 100"). */
+export const BACKTEST_INITIAL_BALANCE_STEP_MESSAGE = `Initial balance must be a multiple of ${BACKTEST_INITIAL_BALANCE_STEP}`;
+
 /** POST /bots/backtest (part 2 §3 "Backtest request", §5). */
 export const ZBacktestRequestSchema = z
   .object({
@@ -217,7 +221,9 @@ export const ZBacktestRequestSchema = z
       .uuid({ message: VALIDATION_MESSAGES.selectBot }),
     start_date: dateText,
     end_date: dateText,
-    initial_balance: initialBalance,
+    initial_balance: initialBalance.multipleOf(BACKTEST_INITIAL_BALANCE_STEP, {
+      message: BACKTEST_INITIAL_BALANCE_STEP_MESSAGE,
+    }),
   })
   .refine((value) => Date.parse(value.start_date) < Date.parse(value.end_date), {
     message: VALIDATION_MESSAGES.startBeforeEnd,
@@ -280,8 +286,21 @@ export const ZBacktestResultSchema = z.object({
   trades_truncated: z.boolean(),
   symbol: z.string(),
   interval: z.enum(BOT_INTERVALS),
+  /** The range computed: the first candle's open to the last one's close. */
   start_date: z.string(),
   end_date: z.string(),
+  /** The range asked for (the end no later than the request's time). */
+  requested_start_date: z.string(),
+  requested_end_date: z.string(),
   candles: z.number(),
+  /** Signals the strategy gave that made no trade, by reason (e.g. 'insufficient balance'). */
+  skipped_signals: z.array(z.object({ reason: z.string(), count: z.number().int() })),
+  /** What the user should know about the run: a range cut to the data, signals skipped and why. */
+  notices: z.array(z.string()),
+  /**
+   * Every fill as CSV at GET /api/bots/backtest/exports/{export_id} (its owner only, for a while);
+   * null when the fills could not be kept (the list above still holds the first ones).
+   */
+  export_id: z.string().nullable(),
 });
 export type TBacktestResult = z.infer<typeof ZBacktestResultSchema>;

@@ -282,6 +282,10 @@ export const ERRORS = {
   BACKTEST__STRATEGY_FAILED: { status: 422, message: 'The strategy failed' },
   /** The user cancelled their "Run and Test Bot" (its run was stopped). */
   BACKTEST__CANCELLED: { status: 409, message: 'The test was cancelled' },
+  BACKTEST__EXPORT_NOT_FOUND: {
+    status: 404,
+    message: 'No such backtest export of yours (exports are kept for your latest 3 backtests, for a day)',
+  },
   BACKTEST__BUSY: { status: 503, message: 'Too many backtests are running. Please try again in a moment.' },
   MARKET__RANGE_TOO_LARGE: {
     status: 400,

@@ -27,10 +27,16 @@ export const ZBotStatusChangeSchema = z.object({
   message: z.string(),
 });
 
-/** How far a backtest of the user has computed (sent while it runs; the answer comes on the request). */
+/**
+ * Where a backtest of the user is (the answer comes on the request): from the moment it is accepted,
+ * queued with the number of backtests that will start before it, then running with its candles done.
+ */
 export const ZBacktestProgressSchema = z.object({
   /** The bot backtested; null for "Run and Test Bot" on an unsaved bot. */
   bot_id: z.string().nullable(),
+  state: z.enum(['queued', 'running']).default('running'),
+  /** Backtests (anyone's) that will start before it, the running one included; 0 once it runs. */
+  queue_ahead: z.number().int().default(0),
   candles_done: z.number(),
   candles_total: z.number(),
   progress_percentage: z.number(),

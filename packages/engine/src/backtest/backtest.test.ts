@@ -105,6 +105,23 @@ describe('the strategy runtime', () => {
     expect(result.openLots).toBe(1);
   });
 
+  it('counts the buys refused for want of cash apart from those past max positions, with the first one’s cost', () => {
+    const result = run({
+      strategy: script(['buy', 'buy', 'exit', 'buy']),
+      series: candleSeriesOf(hourly([100, 90, 80, 85])),
+      // 5,000 SOL a buy on 1,000 USDC: none fits.
+      risk: risk({ amount: new Dec(5000) }),
+      initialCash: 1_000_000_000n,
+    });
+    expect(result.fills).toEqual([]);
+    expect(result.refusedBuys).toBe(3);
+    expect(result.unfundedBuys).toBe(3);
+    expect(result.firstUnfunded!.cash).toBe(1_000_000_000n);
+    expect(fromBaseUnits(result.firstUnfunded!.cost, 6).gt(500_000)).toBe(true);
+    const capped = run({ strategy: script(['buy', 'buy']), series: candleSeriesOf(hourly([100, 90])) });
+    expect([capped.refusedBuys, capped.unfundedBuys, capped.firstUnfunded]).toEqual([1, 0, null]);
+  });
+
   it('ends the run with a clear error when a strategy returns something that is not an intent', () => {
     const strategy = { onCandle: () => ({ action: 'moon' }) } as unknown as StrategyInstance;
     expect(() => run({ strategy, series: candleSeriesOf(hourly([1, 2])) })).toThrow(StrategyError);

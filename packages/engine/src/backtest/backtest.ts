@@ -40,6 +40,10 @@ export interface BacktestResult extends Performance {
   readonly finalCash: bigint;
   readonly openLots: number;
   readonly refusedBuys: number;
+  /** Buys refused because they cost more than the cash (the rest of refusedBuys: max positions). */
+  readonly unfundedBuys: number;
+  /** The first of those: its cost and the cash then, quote base units. */
+  readonly firstUnfunded: { readonly cost: bigint; readonly cash: bigint } | null;
 }
 
 const HOUR = 3600;
@@ -178,5 +182,7 @@ function* backtestSteps(
     finalCash: runtime.cash,
     openLots: runtime.lots.length,
     refusedBuys: runtime.refusedBuys,
+    unfundedBuys: runtime.unfundedBuys,
+    firstUnfunded: runtime.firstUnfunded,
   };
 }

@@ -146,6 +146,10 @@ export class StrategyRuntime {
   fees: Exact = ZERO;
   /** Buy intents refused for want of cash or past max positions. */
   refusedBuys = 0;
+  /** Of those, refused because the buy cost more than the cash (or the venue gave no price). */
+  unfundedBuys = 0;
+  /** The first unfunded buy: what it would have cost and the cash then, quote base units. */
+  firstUnfunded: { cost: bigint; cash: bigint } | null = null;
   private readonly baseAmount: bigint;
   /** Signed percent of the stop (negative) and take-profit levels, exact and as doubles. */
   private readonly stopPercent: { exact: Dec; approx: number } | null;
@@ -264,6 +268,8 @@ export class StrategyRuntime {
     const fill = this.options.venue.fill('Buy', this.baseAmount, mid);
     if (!fill || fill.quoteAmount > this.cash) {
       this.refusedBuys += 1;
+      this.unfundedBuys += 1;
+      if (fill) this.firstUnfunded ??= { cost: fill.quoteAmount, cash: this.cash };
       return;
     }
     this.cash -= fill.quoteAmount;

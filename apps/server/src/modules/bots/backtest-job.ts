@@ -44,6 +44,11 @@ export interface BacktestJob {
   readonly seed: number;
   /** Time the strategy may compute, ms. */
   readonly cpuMs: number;
+  /** The range asked for, unix seconds (default: the candles'): a range cut to the data is said. */
+  readonly requestedFrom?: number;
+  readonly requestedTo?: number;
+  /** Where every fill is kept for export (backtest-exports.ts); none: no export. */
+  readonly exportId?: string;
 }
 
 /**
@@ -112,11 +117,14 @@ export async function computeBacktest(
   job: BacktestJob,
   createStrategy: (series: CandleSeries) => Promise<JobStrategy>,
   onProgress?: (done: number, total: number) => void,
+  onFills?: (fills: BacktestResult['fills']) => void,
 ): Promise<TBacktestResult> {
   const series = candleSeriesOf(job.candles);
   const { strategy, dispose } = await createStrategy(series);
   try {
-    return resultOf(job, runBacktest({ ...backtestInput(job, series, onProgress), strategy }));
+    const result = runBacktest({ ...backtestInput(job, series, onProgress), strategy });
+    onFills?.(result.fills);
+    return resultOf(job, result);
   } finally {
     dispose();
   }
@@ -131,8 +139,11 @@ export async function computeBacktestAsync(
   series: CandleSeries,
   strategy: AsyncBatchStrategyInstance,
   onProgress?: (done: number, total: number) => void,
+  onFills?: (fills: BacktestResult['fills']) => void,
 ): Promise<TBacktestResult> {
-  return resultOf(job, await runBacktestAsync({ ...backtestInput(job, series, onProgress), strategy }));
+  const result = await runBacktestAsync({ ...backtestInput(job, series, onProgress), strategy });
+  onFills?.(result.fills);
+  return resultOf(job, result);
 }
 
 function backtestInput(
@@ -166,12 +177,19 @@ function backtestInput(
 
 function resultOf(job: BacktestJob, result: BacktestResult): TBacktestResult {
   const step = job.intervalSeconds;
+  const first = job.candles[0]!.time;
+  const last = job.candles[job.candles.length - 1]!.time;
   return resultToWire(result, {
     symbol: job.symbol,
     interval: job.interval,
-    from: job.candles[0]!.time,
-    to: job.candles[job.candles.length - 1]!.time + step,
+    from: first,
+    to: last + step,
     baseDecimals: job.baseDecimals,
     quoteDecimals: job.quoteDecimals,
+    requestedFrom: job.requestedFrom ?? first,
+    requestedTo: job.requestedTo ?? last,
+    intervalSeconds: step,
+    maxPositions: job.risk.maxPositions,
+    exportId: job.exportId ?? null,
   });
 }

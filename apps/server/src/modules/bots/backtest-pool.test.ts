@@ -85,6 +85,40 @@ describe('the backtest worker pool', () => {
     expect(result.total_trades).toBeGreaterThan(10);
   }, 60_000);
 
+  it('says when the range asked for starts before the data (the run starts at the first candle)', async () => {
+    const json = await pool.run({ ...job(), requestedFrom: -30 * 86_400, requestedTo: 60 * 1999 }, 'alice');
+    const result = ZBacktestResultSchema.parse(JSON.parse(json));
+    expect(result.start_date).toBe('1970-01-01T00:00:00.000Z');
+    expect(result.requested_start_date).toBe('1969-12-02T00:00:00.000Z');
+    expect(result.notices).toEqual([
+      'No SOL/USDC data before 1970-01-01: the backtest starts there, not on 1969-12-02.',
+    ]);
+    const whole = ZBacktestResultSchema.parse(JSON.parse(await pool.run(job(), 'alice')));
+    expect(whole.notices).toEqual([]);
+  }, 30_000);
+
+  it('tells each waiting job its place in the round as it changes, and its start at candle 0', async () => {
+    const heard: Record<string, (string | number)[]> = {};
+    const events = (name: string) => ({
+      onQueue: (ahead: number) => (heard[name] ??= []).push(ahead),
+      onProgress: (done: number) => done === 0 && (heard[name] ??= []).push('start'),
+    });
+    const runs = [
+      pool.run(spinner(300), 'alice', events('alice1')).catch(() => null),
+      pool.run(spinner(300), 'alice', events('alice2')).catch(() => null),
+      pool.run(spinner(300), 'alice', events('alice3')).catch(() => null),
+      pool.run(job(), 'bob', events('bob')),
+    ];
+    await Promise.all(runs);
+    // Bob came last but goes second: Alice's second and third each move back one place.
+    expect(heard).toEqual({
+      alice1: ['start'],
+      alice2: [1, 2, 1, 'start'],
+      alice3: [2, 3, 2, 1, 'start'],
+      bob: [1, 'start'],
+    });
+  }, 60_000);
+
   it('shares the thread fairly: a flooding user is refused past their share, another is served next', async () => {
     const finished: string[] = [];
     const track = (name: string, run: Promise<string>) =>

@@ -3,6 +3,7 @@ import { ZBacktestResultSchema, type ErrorCode } from '@solterm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { BacktestJob, BacktestResultJson, BacktestSpec } from './backtest-job';
+import { fillsCsvParts } from './backtest-wire';
 import type { PythonSandbox } from './sandbox/python-sandbox';
 
 const WORKER_ENTRY = new URL('./backtest-worker-entry.mjs', import.meta.url);
@@ -31,9 +32,19 @@ const MAX_WAITING_BYTES = 256 * 1024 * 1024;
 type WorkerMessage =
   | { id: number; started: true }
   | { id: number; progress: { done: number; total: number } }
-  | { id: number; json: ArrayBuffer }
+  | { id: number; json: ArrayBuffer; parts?: string[] }
   | { id: number; job: BacktestJob }
   | { id: number; error: { strategy: boolean; code?: ErrorCode; message: string } };
+
+/** What a job's submitter hears while it waits and runs. */
+export interface BacktestEvents {
+  /** How many jobs will start before it (the running one included): on acceptance and on each change. */
+  onQueue?: (ahead: number) => void;
+  /** Candles done of the total: 0 the moment it starts, then as it computes. */
+  onProgress?: (done: number, total: number) => void;
+  /** Every fill as CSV parts (fillsCsvParts), before the job resolves; only for a spec with an exportId. */
+  onExport?: (parts: string[]) => void;
+}
 
 interface Pending {
   id: number;
@@ -41,7 +52,9 @@ interface Pending {
   spec: BacktestSpec;
   resolve: (json: string) => void;
   reject: (error: unknown) => void;
-  onProgress?: ((done: number, total: number) => void) | undefined;
+  events: BacktestEvents;
+  /** The place last told (onQueue), to tell only changes. */
+  ahead?: number;
   /** What cancel() names it by ("Run and Test Bot" can be cancelled). */
   key?: string | undefined;
 }
@@ -110,7 +123,7 @@ export function createBacktestPool(options: {
         return;
       }
       if ('progress' in message) {
-        running.onProgress?.(message.progress.done, message.progress.total);
+        running.events.onProgress?.(message.progress.done, message.progress.total);
         return;
       }
       const job = running;
@@ -122,8 +135,10 @@ export function createBacktestPool(options: {
         return;
       }
       finish();
-      if ('json' in message) job.resolve(Buffer.from(message.json).toString('utf8'));
-      else if ('error' in message) job.reject(errorOf(message.error));
+      if ('json' in message) {
+        if (message.parts) job.events.onExport?.(message.parts);
+        job.resolve(Buffer.from(message.json).toString('utf8'));
+      } else if ('error' in message) job.reject(errorOf(message.error));
       else job.reject(new Error('backtest worker answered out of turn'));
     });
     thread.on('error', (error) => {
@@ -167,25 +182,51 @@ export function createBacktestPool(options: {
   }
 
   /**
-   * The next job: the oldest of the user served least recently (one who has not been served yet
-   * first, in order of arrival), so each user waiting gets one job in before anyone gets a second.
+   * Of `queues`, the user whose job goes next: the user served least recently (one who has not been
+   * served yet first, in order of arrival), so each user waiting gets one job in before anyone gets a
+   * second.
    */
-  function takeNext(): Pending | undefined {
+  function nextOwner(queues: Map<string, Pending[]>, served: Map<string, number>): string | undefined {
     let owner: string | undefined;
-    let jobs: Pending[] | undefined;
-    for (const [candidate, queue] of waiting) {
-      if (owner === undefined || (lastServed.get(candidate) ?? 0) < (lastServed.get(owner) ?? 0)) {
-        owner = candidate;
-        jobs = queue;
-      }
+    for (const candidate of queues.keys()) {
+      if (owner === undefined || (served.get(candidate) ?? 0) < (served.get(owner) ?? 0)) owner = candidate;
     }
-    if (owner === undefined || !jobs) return undefined;
+    return owner;
+  }
+
+  /** The next job: the oldest of nextOwner's. */
+  function takeNext(): Pending | undefined {
+    const owner = nextOwner(waiting, lastServed);
+    if (owner === undefined) return undefined;
+    const jobs = waiting.get(owner)!;
     const next = jobs.shift()!;
     if (jobs.length === 0) waiting.delete(owner);
     waitingCount -= 1;
     waitingBytes -= bytesOf(next.spec);
     lastServed.set(owner, (serves += 1));
     return next;
+  }
+
+  /**
+   * Tells each waiting job its place as things stand: the jobs takeNext would start before it, and
+   * the running one. (A newcomer's first job may later go ahead of others' second ones: told again.)
+   */
+  function tellPlaces() {
+    const queues = new Map([...waiting].map(([owner, jobs]) => [owner, [...jobs]]));
+    const served = new Map(lastServed);
+    let count = serves;
+    let ahead = running ? 1 : 0;
+    for (let owner = nextOwner(queues, served); owner !== undefined; owner = nextOwner(queues, served)) {
+      const jobs = queues.get(owner)!;
+      const job = jobs.shift()!;
+      if (jobs.length === 0) queues.delete(owner);
+      served.set(owner, (count += 1));
+      if (job.ahead !== ahead) {
+        job.ahead = ahead;
+        job.events.onQueue?.(ahead);
+      }
+      ahead += 1;
+    }
   }
 
   /**
@@ -221,10 +262,16 @@ export function createBacktestPool(options: {
   }
 
   function pump() {
-    if (running) return;
+    if (!running) start();
+    tellPlaces();
+  }
+
+  function start() {
     const next = takeNext();
     if (!next) return;
     running = next;
+    // Its bar from the start: the candles are the legs' (the pair's may be fewer, told as it computes).
+    next.events.onProgress?.(0, next.spec.legs.base.length / 6);
     if (next.spec.strategy.kind !== 'python') return post(next, false);
     // The sandbox process keeps its own time and memory limits; the thread divides its candles first.
     const settle = (outcome: () => void) => {
@@ -236,10 +283,19 @@ export function createBacktestPool(options: {
       }
     };
     const abort = (running.abort = new AbortController());
+    let parts: string[] | undefined;
+    const keep = next.spec.exportId
+      ? (fills: Parameters<typeof fillsCsvParts>[0]) => (parts = fillsCsvParts(fills, next.spec))
+      : undefined;
     running.onJob = (job) =>
-      python.run(job, next.onProgress, abort.signal).then(
+      python.run(job, next.events.onProgress, keep, abort.signal).then(
         // The Python sandbox answers a result object: checked and serialised here, Python jobs only.
-        (result) => settle(() => next.resolve(JSON.stringify(ZBacktestResultSchema.parse(result)))),
+        (result) =>
+          settle(() => {
+            const json = JSON.stringify(ZBacktestResultSchema.parse(result));
+            if (parts) next.events.onExport?.(parts);
+            next.resolve(json);
+          }),
         (error: unknown) => settle(() => next.reject(error)),
       );
     post(running, true);
@@ -248,14 +304,14 @@ export function createBacktestPool(options: {
   return {
     /**
      * Computes a backtest of `owner` (a user id); resolves with its result as JSON text (a
-     * TBacktestResult, checked against the API's schema). `onProgress` hears how many candles are
-     * done as it runs. BACKTEST__BUSY when `owner` already has MAX_BACKTESTS_PER_USER waiting or
+     * TBacktestResult, checked against the API's schema). `events` hear its place in the queue, how
+     * many candles are done as it runs, and its fills for export. BACKTEST__BUSY when `owner` already has MAX_BACKTESTS_PER_USER waiting or
      * running, or when MAX_QUEUED wait in all or their candles would pass MAX_WAITING_BYTES.
      */
     run(
       spec: BacktestSpec,
       owner: string,
-      onProgress?: (done: number, total: number) => void,
+      events: BacktestEvents = {},
       key?: string,
     ): Promise<BacktestResultJson> {
       const mine = held.get(owner) ?? 0;
@@ -270,7 +326,7 @@ export function createBacktestPool(options: {
       return new Promise((resolve, reject) => {
         held.set(owner, mine + 1);
         const jobs = waiting.get(owner) ?? [];
-        jobs.push({ id: nextId++, owner, spec, resolve, reject, onProgress, key });
+        jobs.push({ id: nextId++, owner, spec, resolve, reject, events, key });
         waiting.set(owner, jobs);
         waitingCount += 1;
         waitingBytes += bytes;

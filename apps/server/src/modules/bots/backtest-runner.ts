@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { CHART_INTERVAL_SECONDS, MAX_BACKTEST_CANDLES, type TBotConfig } from '@solterm/contracts';
 import { Dec, toBaseUnits } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { MarketService } from '../market/market.service';
 import { packCandles, type BacktestResultJson } from './backtest-job';
-import type { BacktestPool } from './backtest-pool';
+import type { BacktestExports } from './backtest-exports';
+import type { BacktestEvents, BacktestPool } from './backtest-pool';
 import type { ResolvedStrategy } from './bot-strategy';
 
 export interface BacktestRequest {
@@ -34,10 +36,12 @@ export function createBacktestRunner(deps: {
   timeLimitMs: number;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** Where every fill is kept for the CSV export; none: results carry no export. */
+  exports?: BacktestExports;
 }) {
   return async function run(
     request: BacktestRequest,
-    onProgress?: (done: number, total: number) => void,
+    events: Pick<BacktestEvents, 'onQueue' | 'onProgress'> = {},
   ): Promise<BacktestResultJson> {
     const { config } = request;
     const step = CHART_INTERVAL_SECONDS[config.interval];
@@ -70,6 +74,8 @@ export function createBacktestRunner(deps: {
     if (base.length === 0 || quote.length === 0)
       throw new AppError('BACKTEST__NO_DATA', `No candles of ${pair.text} in that range`);
     const started = performance.now();
+    const exportId = deps.exports ? randomUUID() : undefined;
+    let parts: string[] | undefined;
     const result = await deps.pool.run(
       {
         strategy: request.strategy.spec,
@@ -84,11 +90,19 @@ export function createBacktestRunner(deps: {
         initialCash: toBaseUnits(new Dec(String(request.initialBalance)), quoteDecimals).toString(),
         seed: request.seed,
         cpuMs: deps.timeLimitMs,
+        requestedFrom: fromOpen,
+        requestedTo: toOpen,
+        ...(exportId ? { exportId } : {}),
       },
       request.owner,
-      onProgress,
+      { ...events, onExport: (csv) => (parts = csv) },
       request.cancelKey ?? undefined,
     );
+    if (exportId && parts && deps.exports) {
+      const fills = parts.reduce((rows, part) => rows + part.split('\n').length - 1, -1);
+      // The result names the export: kept before it is answered, so its download never misses.
+      await deps.exports.save(exportId, request.owner, parts, fills);
+    }
     deps.log.debug({ candles: base.length, ms: performance.now() - started }, 'backtest computed');
     return result;
   };

@@ -29,37 +29,88 @@ export interface BacktestTaskPayload {
   readonly cancelKey?: string | null;
 }
 
+/** Where the backtests of each user computed in this process are (GET /api/bots/backtest/status). */
+export function createBacktestStatus() {
+  const byUser = new Map<string, Map<number, TBacktestProgress>>();
+  let nextJob = 1;
+  return {
+    /** A job accepted for `userId`: its reports go to `publish`, its place is kept until `done`. */
+    track(userId: string, publish: (progress: TBacktestProgress) => void) {
+      const job = nextJob++;
+      return {
+        report(progress: TBacktestProgress) {
+          const jobs = byUser.get(userId) ?? new Map<number, TBacktestProgress>();
+          jobs.set(job, progress);
+          byUser.set(userId, jobs);
+          publish(progress);
+        },
+        done() {
+          const jobs = byUser.get(userId);
+          jobs?.delete(job);
+          if (jobs?.size === 0) byUser.delete(userId);
+        },
+      };
+    },
+    /** The user's backtests waiting or running here, in the order they were accepted. */
+    of(userId: string): TBacktestProgress[] {
+      return [...(byUser.get(userId)?.values() ?? [])];
+    },
+  };
+}
+
+export type BacktestStatus = ReturnType<typeof createBacktestStatus>;
+
 /**
  * Backtests as a scheduler task: whichever process takes the job (this one when embedded; any API or
- * worker process on PostgreSQL) computes it off its event loop and reports progress to the user's
- * sockets in every process.
+ * worker process on PostgreSQL) computes it off its event loop and reports its place in the queue,
+ * then its progress from its start, to the user's sockets in every process (and to `status`).
  */
 export function backtestTask(
   run: BacktestRunner,
   publishProgress: (userId: string, progress: TBacktestProgress) => void,
+  status: BacktestStatus = createBacktestStatus(),
 ): Task<BacktestTaskPayload, BacktestResultJson> {
   return {
     name: BACKTEST_TASK,
-    run: (payload) =>
-      run(
-        {
-          strategy: payload.strategy,
-          config: payload.config,
-          from: new Date(payload.from),
-          to: new Date(payload.to),
-          initialBalance: payload.initialBalance,
-          seed: payload.seed,
-          owner: payload.userId,
-          cancelKey: payload.cancelKey,
-        },
-        (done, total) =>
-          publishProgress(payload.userId, {
-            bot_id: payload.botId,
-            candles_done: done,
-            candles_total: total,
-            progress_percentage: Math.floor((done / total) * 100),
-          }),
-      ),
+    async run(payload) {
+      const tracked = status.track(payload.userId, (progress) => publishProgress(payload.userId, progress));
+      const report = (fields: Omit<TBacktestProgress, 'bot_id'>) =>
+        tracked.report({ bot_id: payload.botId, ...fields });
+      try {
+        return await run(
+          {
+            strategy: payload.strategy,
+            config: payload.config,
+            from: new Date(payload.from),
+            to: new Date(payload.to),
+            initialBalance: payload.initialBalance,
+            seed: payload.seed,
+            owner: payload.userId,
+            cancelKey: payload.cancelKey,
+          },
+          {
+            onQueue: (ahead) =>
+              report({
+                state: 'queued',
+                queue_ahead: ahead,
+                candles_done: 0,
+                candles_total: 0,
+                progress_percentage: 0,
+              }),
+            onProgress: (done, total) =>
+              report({
+                state: 'running',
+                queue_ahead: 0,
+                candles_done: done,
+                candles_total: total,
+                progress_percentage: total > 0 ? Math.floor((done / total) * 100) : 0,
+              }),
+          },
+        );
+      } finally {
+        tracked.done();
+      }
+    },
   };
 }
 
@@ -80,6 +131,9 @@ export function backtestSubmitter(scheduler: JobScheduler, timeLimitMs: number) 
     try {
       return await scheduler.submit<BacktestTaskPayload, BacktestResultJson>(BACKTEST_TASK, payload, {
         timeoutMs: QUEUE_ROUNDS * (timeLimitMs + GRACE_MS),
+        // On PostgreSQL the shared queue is taken by priority first: a user's first backtest goes
+        // before others' second and third, as the pool's round-robin does within a process.
+        priority: MAX_BACKTESTS_PER_USER - mine,
       });
     } catch (error) {
       throw error instanceof TaskTimeoutError ? new AppError('BACKTEST__BUSY') : error;

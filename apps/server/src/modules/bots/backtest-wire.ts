@@ -1,6 +1,66 @@
 import type { TBacktestResult, TBotConfig } from '@solterm/contracts';
 import { MAX_BACKTEST_TRADES_LISTED } from '@solterm/contracts';
 import { Dec, exact, fillPrice, fromBaseUnits, type BacktestResult } from '@solterm/engine';
+
+/** Fills in one part of a backtest's CSV export (~1 MB of text). */
+export const BACKTEST_EXPORT_PART_ROWS = 10_000;
+/** The export's columns: the trade list's fields. */
+export const BACKTEST_CSV_COLUMNS = [
+  'time',
+  'side',
+  'quantity',
+  'price',
+  'value',
+  'fee',
+  'pnl',
+  'reason',
+] as const;
+
+/** A CSV field, quoted when it holds a comma, quote or line break (RFC 4180). */
+function csvField(value: string | number | null): string {
+  const text = value === null ? '' : String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+type WireContext = Parameters<typeof resultToWire>[1];
+
+/**
+ * Every fill as CSV (the columns of the trade list), in parts of BACKTEST_EXPORT_PART_ROWS rows: the
+ * first part starts with the header. Made where the backtest was computed, kept by backtest-exports.ts.
+ */
+export function fillsCsvParts(
+  fills: BacktestResult['fills'],
+  context: Pick<WireContext, 'baseDecimals' | 'quoteDecimals'>,
+): string[] {
+  const parts: string[] = [];
+  for (let start = 0; start === 0 || start < fills.length; start += BACKTEST_EXPORT_PART_ROWS) {
+    const rows = start === 0 ? [BACKTEST_CSV_COLUMNS.join(',')] : [];
+    for (const fill of fills.slice(start, start + BACKTEST_EXPORT_PART_ROWS)) {
+      // One line a fill (a strategy's reason may hold line breaks).
+      const trade = { ...tradeOf(fill, context), reason: fill.reason.replace(/[\r\n]+/g, ' ') };
+      rows.push(BACKTEST_CSV_COLUMNS.map((column) => csvField(trade[column])).join(','));
+    }
+    parts.push(`${rows.join('\n')}\n`);
+  }
+  return parts;
+}
+
+function tradeOf(
+  fill: BacktestResult['fills'][number],
+  context: Pick<WireContext, 'baseDecimals' | 'quoteDecimals'>,
+): TBacktestResult['trades'][number] {
+  const units = (value: bigint) => toWireNumber(fromBaseUnits(value, context.quoteDecimals));
+  return {
+    time: new Date(fill.time * 1000).toISOString(),
+    side: fill.side,
+    quantity: toWireNumber(fromBaseUnits(fill.baseAmount, context.baseDecimals)),
+    price: toWireNumber(fillPrice(fill, context.baseDecimals, context.quoteDecimals).toSignificantDigits(10)),
+    value: units(fill.quoteAmount),
+    fee: toWireNumber(exact.toDec(fill.fee).toDecimalPlaces(context.quoteDecimals, Dec.ROUND_HALF_UP)),
+    pnl: fill.pnl === null ? null : units(fill.pnl),
+    reason: fill.reason,
+  };
+}
 import { toWireNumber } from '../../lib/wire-decimal';
 
 /** A backtest's result on the wire: money to the quote token's decimals, ratios to 6 decimals. */
@@ -13,11 +73,16 @@ export function resultToWire(
     to: number;
     baseDecimals: number;
     quoteDecimals: number;
+    /** The range asked for, unix seconds (the first and last candle open asked for). */
+    requestedFrom: number;
+    requestedTo: number;
+    intervalSeconds: number;
+    maxPositions: number;
+    exportId: string | null;
   },
 ): TBacktestResult {
   const money = (value: Dec) => toWireNumber(value.toDecimalPlaces(context.quoteDecimals, Dec.ROUND_HALF_UP));
   const ratio = (value: Dec) => toWireNumber(value.toDecimalPlaces(6, Dec.ROUND_HALF_UP));
-  const units = (value: bigint) => toWireNumber(fromBaseUnits(value, context.quoteDecimals));
   const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
   const listed = result.fills.slice(0, MAX_BACKTEST_TRADES_LISTED);
   return {
@@ -40,23 +105,72 @@ export function resultToWire(
     expectancy: money(result.expectancy),
     exposure: ratio(result.exposure),
     fees_paid: money(result.feesPaid),
-    trades: listed.map((fill) => ({
-      time: iso(fill.time),
-      side: fill.side,
-      quantity: toWireNumber(fromBaseUnits(fill.baseAmount, context.baseDecimals)),
-      price: toWireNumber(
-        fillPrice(fill, context.baseDecimals, context.quoteDecimals).toSignificantDigits(10),
-      ),
-      value: units(fill.quoteAmount),
-      fee: money(exact.toDec(fill.fee)),
-      pnl: fill.pnl === null ? null : units(fill.pnl),
-      reason: fill.reason,
-    })),
+    trades: listed.map((fill) => tradeOf(fill, context)),
     trades_truncated: result.fills.length > listed.length,
     symbol: context.symbol,
     interval: context.interval,
     start_date: iso(context.from),
     end_date: iso(context.to),
+    requested_start_date: iso(context.requestedFrom),
+    requested_end_date: iso(Math.max(context.requestedTo, context.requestedFrom)),
     candles: result.candles,
+    skipped_signals: skippedSignals(result),
+    notices: noticesOf(result, context),
+    export_id: context.exportId,
   };
+}
+
+function skippedSignals(result: BacktestResult): TBacktestResult['skipped_signals'] {
+  const skipped = [
+    { reason: 'insufficient balance', count: result.unfundedBuys },
+    { reason: 'max positions open', count: result.refusedBuys - result.unfundedBuys },
+  ];
+  return skipped.filter((item) => item.count > 0);
+}
+
+/** 1234567.891 → '1,234,567.89' (decimals as given, then grouped). */
+function grouped(value: Dec, decimals: number): string {
+  const [whole, fraction] = value.toFixed(decimals, Dec.ROUND_HALF_UP).split('.');
+  const digits = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction ? `${digits}.${fraction}` : digits;
+}
+
+const count = (value: number) => value.toLocaleString('en-US');
+const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+
+/** What a trader must be told about the run: the range cut to the data, signals that made no trade. */
+function noticesOf(
+  result: BacktestResult,
+  context: Parameters<typeof resultToWire>[1] & { from: number; to: number },
+): string[] {
+  const notices: string[] = [];
+  const step = context.intervalSeconds;
+  const [, quote = ''] = context.symbol.split('/');
+  if (context.from - context.requestedFrom >= step) {
+    notices.push(
+      `No ${context.symbol} data before ${day(context.from)}: the backtest starts there, not on ${day(context.requestedFrom)}.`,
+    );
+  }
+  // `to` is the last candle's close; more than one candle missing at the end is a cut, not the clock.
+  if (context.requestedTo - context.to >= step) {
+    notices.push(
+      `No ${context.symbol} data after ${day(context.to)}: the backtest ends there, not on ${day(context.requestedTo)}.`,
+    );
+  }
+  if (result.unfundedBuys > 0) {
+    const first = result.firstUnfunded;
+    const detail = first
+      ? ` (a buy needed ${grouped(fromBaseUnits(first.cost, context.quoteDecimals), 2)} ${quote}; the balance was ${grouped(fromBaseUnits(first.cash, context.quoteDecimals), 2)} ${quote}). Lower the bot's amount or raise the initial balance.`
+      : '.';
+    notices.push(
+      `${count(result.unfundedBuys)} buy signal${result.unfundedBuys === 1 ? '' : 's'} skipped: insufficient balance${detail}`,
+    );
+  }
+  const capped = result.refusedBuys - result.unfundedBuys;
+  if (capped > 0) {
+    notices.push(
+      `${count(capped)} buy signal${capped === 1 ? '' : 's'} skipped: ${context.maxPositions} position${context.maxPositions === 1 ? '' : 's'} already open (max positions).`,
+    );
+  }
+  return notices;
 }

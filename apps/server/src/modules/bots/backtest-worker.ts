@@ -16,7 +16,10 @@ import {
   type BacktestSpec,
   type JobStrategy,
 } from './backtest-job';
+import { fillsCsvParts } from './backtest-wire';
 import { createJsStrategy, DEFAULT_SANDBOX_LIMITS } from './sandbox/js-strategy';
+
+type Fills = Parameters<typeof fillsCsvParts>[0];
 
 /** Built-in strategies and user JavaScript (QuickJS) run in this thread; Python has its own process. */
 async function threadStrategy(job: BacktestJob, series: CandleSeries): Promise<JobStrategy> {
@@ -72,8 +75,8 @@ function answerBytes(result: TBacktestResult): ArrayBuffer {
 }
 
 // The backtest worker thread: computes one job at a time, reports { id, started } once its candles
-// are divided and { id, progress } as it goes, and answers { id, json } (the result's JSON bytes,
-// transferred) or { id, error }. `candlesOnly` asks
+// are divided and { id, progress } as it goes, and answers { id, json, parts } (the result's JSON
+// bytes, transferred, and for a job with an exportId every fill as CSV parts) or { id, error }. `candlesOnly` asks
 // for the job with its divided candles instead ({ id, job }: a Python job, which runs in its own
 // process). A job that runs past its limit is ended by the pool terminating this thread, so nothing
 // here needs to watch the clock.
@@ -85,7 +88,11 @@ parentPort!.on('message', (message: { id: number; spec: BacktestSpec; candlesOnl
     const job = jobOf(message.spec);
     if (message.candlesOnly) return parentPort!.postMessage({ id, job });
     parentPort!.postMessage({ id, started: true });
-    const json = answerBytes(await computeBacktest(job, (series) => threadStrategy(job, series), progress));
-    parentPort!.postMessage({ id, json }, [json]);
+    let parts: string[] | undefined;
+    const keep = job.exportId ? (fills: Fills) => (parts = fillsCsvParts(fills, job)) : undefined;
+    const json = answerBytes(
+      await computeBacktest(job, (series) => threadStrategy(job, series), progress, keep),
+    );
+    parentPort!.postMessage({ id, json, parts }, [json]);
   })().catch((error: unknown) => parentPort!.postMessage({ id, error: errorOf(error) }));
 });

@@ -3,6 +3,7 @@ import { FlaskConical } from 'lucide-react';
 import {
   BACKTEST_DEFAULT_INITIAL_BALANCE,
   BACKTEST_INITIAL_BALANCE_STEP,
+  BACKTEST_INITIAL_BALANCE_STEP_MESSAGE,
   BACKTEST_MESSAGES,
   BACKTEST_MIN_INITIAL_BALANCE,
   VALIDATION_MESSAGES,
@@ -52,6 +53,9 @@ export default function BacktestPage() {
     if (!(initialBalance >= BACKTEST_MIN_INITIAL_BALANCE)) {
       return refuse(`Initial balance must be at least ${BACKTEST_MIN_INITIAL_BALANCE}`);
     }
+    if (initialBalance % BACKTEST_INITIAL_BALANCE_STEP !== 0) {
+      return refuse(BACKTEST_INITIAL_BALANCE_STEP_MESSAGE);
+    }
     setError(null);
     setRuns((count) => count + 1);
     setIsRunning(true);
@@ -79,10 +83,11 @@ export default function BacktestPage() {
         title="Backtest"
         description="Replay a bot over any past range with the live venue's prices and fees."
       />
-      <div className="grid min-w-0 gap-4 xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+      {/* Side by side only where the trade table still has room for every column (2xl). */}
+      <div className="grid min-w-0 gap-4 2xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
         <Card className="self-start">
           <CardHeader title="Run a backtest" icon={<FlaskConical className="size-4" />} />
-          <CardBody className="grid gap-3">
+          <CardBody className="grid gap-3 lg:grid-cols-2 lg:items-start 2xl:grid-cols-1">
             <Select
               label="Bot"
               value={selected}
@@ -124,29 +129,39 @@ export default function BacktestPage() {
               min={BACKTEST_MIN_INITIAL_BALANCE}
               step={BACKTEST_INITIAL_BALANCE_STEP}
               value={balance}
-              hint={`At least ${BACKTEST_MIN_INITIAL_BALANCE}, in the pair's quote token`}
+              hint={`At least ${BACKTEST_MIN_INITIAL_BALANCE}, in steps of ${BACKTEST_INITIAL_BALANCE_STEP}, in the pair's quote token`}
               onChange={(e) => setBalance(e.target.value)}
             />
-            {error && (
-              <Notice tone="error" aria-label="Backtest error">
-                {error}
-              </Notice>
-            )}
-            <BacktestProgress key={runs} botId={selected || null} isRunning={isRunning} />
-            <Button onClick={() => void run()} disabled={isRunning || !selected} isLoading={isRunning}>
-              {isRunning ? 'Running...' : 'Run Backtest'}
-            </Button>
+            <div className="grid gap-3 lg:pt-6 2xl:pt-0">
+              {error && (
+                <Notice tone="error" aria-label="Backtest error">
+                  {error}
+                </Notice>
+              )}
+              <BacktestProgress key={runs} botId={selected || null} isRunning={isRunning} />
+              <Button onClick={() => void run()} disabled={isRunning || !selected} isLoading={isRunning}>
+                {isRunning ? 'Running...' : 'Run Backtest'}
+              </Button>
+            </div>
           </CardBody>
         </Card>
         {result ? (
           <BacktestResults result={result} />
         ) : (
           <Card>
-            <EmptyState
-              icon={<FlaskConical className="size-4" />}
-              title="No backtest yet"
-              description="Pick a bot, a range and a balance, then Run Backtest: the results grid, the equity and drawdown chart and the trade list appear here."
-            />
+            {isRunning ? (
+              <EmptyState
+                icon={<FlaskConical className="size-4" />}
+                title="Backtest on its way"
+                description="Its place in the queue and its progress show under Run Backtest; the results grid, the chart and the trades appear here when it completes."
+              />
+            ) : (
+              <EmptyState
+                icon={<FlaskConical className="size-4" />}
+                title="No backtest yet"
+                description="Pick a bot, a range and a balance, then Run Backtest: the results grid, the equity and drawdown chart and the trade list appear here."
+              />
+            )}
           </Card>
         )}
       </div>

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { Socket } from 'node:net';
 import type { StrategyParameters } from '@solterm/engine';
 import type { loadPyodide as LoadPyodide, PyodideAPI } from 'pyodide';
+import { CANDLE_BYTES, CANDLE_FRAME_TAG } from './candle-buffer';
 import { createFrameReader, encodeFrame } from './frames';
 import { createPythonLiveStep, createPythonStrategy } from './python-strategy';
 
@@ -13,10 +14,12 @@ import { createPythonLiveStep, createPythonStrategy } from './python-strategy';
 // trusted by the server: everything in this process, this file included, is the strategy's to
 // rewrite. It only answers what on_candle returns; the server computes every fill and figure.
 // Protocol, length-prefixed frames (frames.ts) on fd 3: { ready } once loaded; then the server's
-// { load: 'backtest' | 'live', code, parameters, seed } (a backtest's candles follow as a binary
-// frame), answered { loaded } or { error }; then requests { id, from, to, lots, max, last } (a
-// backtest's run of candles) or { id, values } (a live candle), each answered { id } (hold),
-// { id, index?, intent } or { id, error }.
+// { load: 'backtest' | 'live', code, parameters, seed }, answered { loaded } or { error }; then
+// requests { id, from, to, lots, max, last } (a backtest's run of candles) or { id, values } (a live
+// candle), each answered { id } (hold), { id, index?, intent } or { id, error }. A backtest's candles
+// arrive in order as binary frames (CANDLE_FRAME_TAG, then CANDLE_FIELDS doubles a candle) before
+// the requests that need them, a window at a time: this process keeps only the candles from the
+// latest request's `from` on (candles before it are never asked for again).
 
 // Pyodide reads the file flags through process.binding, which the permission model refuses.
 (process as unknown as { binding: (name: string) => unknown }).binding = (name: string) => {
@@ -107,28 +110,42 @@ type LiveRequest = { id: number; values: (number | null)[] };
 
 const pyodide = await loadSandbox();
 
-// Frames from the server: a load message, for a backtest its candles (one binary frame), then requests.
+// Frames from the server: a load message, then requests (a backtest's candles before those that need them).
 let load: LoadMessage | undefined;
-let started = false;
 let onRequest: ((request: never) => void) | undefined;
+/** The backtest's candles received and not yet passed: candle `windowStart` onwards. */
+let window: Buffer = Buffer.alloc(0);
+let windowStart = 0;
 
 function serve(frame: Buffer): void {
   if (!load) {
     load = JSON.parse(frame.toString()) as LoadMessage;
-    if (load.load === 'live') start(load, null);
-  } else if (!started) {
-    start(load, frame);
+    start(load);
+  } else if (frame[0] === CANDLE_FRAME_TAG) {
+    window = Buffer.concat([window, frame.subarray(1)]);
   } else {
     onRequest?.(JSON.parse(frame.toString()) as never);
   }
 }
 
-function start(init: LoadMessage, candles: Buffer | null): void {
-  started = true;
+/** The candles [from, to) of a backtest, dropping those before `from`. */
+function candlesOf(from: number, to: number): Uint8Array {
+  if (from > windowStart) {
+    window = window.subarray(Math.min(window.byteLength, (from - windowStart) * CANDLE_BYTES));
+    windowStart = from;
+  }
+  const bytes = (to - from) * CANDLE_BYTES;
+  if (from < windowStart || bytes > window.byteLength) {
+    throw new Error(`candles ${from} to ${to} were not sent`);
+  }
+  return window.subarray(0, bytes);
+}
+
+function start(init: LoadMessage): void {
   const { code, parameters, seed } = init;
   try {
-    if (candles) {
-      const strategy = createPythonStrategy({ pyodide, code, candles, parameters, seed });
+    if (init.load === 'backtest') {
+      const strategy = createPythonStrategy({ pyodide, code, parameters, seed });
       onRequest = (request: BacktestRequest) => {
         const position = {
           openLots: request.lots,
@@ -136,7 +153,8 @@ function start(init: LoadMessage, candles: Buffer | null): void {
           lastEntryPrice: request.last ?? Number.NaN,
         };
         try {
-          const hit = strategy.onCandles(request.from, request.to, position);
+          const candles = candlesOf(request.from, request.to);
+          const hit = strategy.onCandles(request.from, request.to, position, candles);
           send(answer(request.id, hit?.index ?? null, hit ? JSON.stringify(hit.intent) : ''));
         } catch (error) {
           send(JSON.stringify({ id: request.id, error: errorText(error) }));
@@ -160,7 +178,8 @@ function start(init: LoadMessage, candles: Buffer | null): void {
 }
 
 const reader = createFrameReader({
-  maxBytes: 1024 * 1024 * 1024,
+  // The server's frames: a load message with the strategy's code, a window's candles, a request.
+  maxBytes: 4 * 1024 * 1024,
   onFrame: serve,
   onBroken: () => process.exit(1),
 });

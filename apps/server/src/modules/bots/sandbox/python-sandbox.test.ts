@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
@@ -12,7 +12,12 @@ import {
 } from '@solterm/engine';
 import pino from 'pino';
 import { computeBacktest, type BacktestJob } from '../backtest-job';
-import { createPythonSandbox, MAX_STRATEGY_MESSAGE_CHARS } from './python-sandbox';
+import {
+  createPythonSandbox,
+  MAX_STRATEGY_MESSAGE_CHARS,
+  PYTHON_MEMORY_LIMIT_MB,
+  SANDBOX_WINDOW,
+} from './python-sandbox';
 import { hourlyTestCandles } from './test-candles';
 
 const candles = hourlyTestCandles();
@@ -190,6 +195,65 @@ describe('a strategy that writes to the server channel through pyodide_js._api',
   }, 120_000);
 });
 
+/** The highest peak resident memory (VmHWM, MB) of this process's children now. */
+function childrenPeakMb(): number {
+  let peak = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      if (Number(/PPid:\s+(\d+)/.exec(status)?.[1]) !== process.pid) continue;
+      peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return peak;
+}
+
+describe('a year of 1-minute candles in Python', () => {
+  it('completes, its sandbox process never near its memory limit (the candles are streamed)', async () => {
+    const random = seededRandom(2026);
+    let price = 150;
+    const year = Array.from({ length: 525_600 }, (_, i) => {
+      const open = price;
+      price = Number((price * (1 + (random() - 0.5) * 0.002)).toPrecision(10));
+      return {
+        time: 1_735_689_600 + 60 * i,
+        open,
+        close: price,
+        high: Math.max(open, price),
+        low: Math.min(open, price),
+        volume: 1000,
+      };
+    });
+    const long = createPythonSandbox({ log: pino({ level: 'silent' }), timeLimitMs: 300_000 });
+    let peak = 0;
+    const poll = setInterval(() => (peak = Math.max(peak, childrenPeakMb())), 25);
+    const started = performance.now();
+    try {
+      // A strategy that keeps every close it is given, as many do.
+      const code = `closes = []\n\ndef on_candle(c, ctx):\n    closes.append(c.close)\n    if len(closes) % 1440 == 0:\n        return {"action": "exit" if ctx.open_lots else "buy", "reason": "daily"}\n    return None\n`;
+      const result = await long.run(
+        job(code, { candles: year, intervalSeconds: 60, interval: '1M', cpuMs: 300_000 }),
+      );
+      peak = Math.max(peak, childrenPeakMb());
+      const seconds = (performance.now() - started) / 1000;
+      console.info(
+        `a year of 1-minute Python: ${seconds.toFixed(1)} s, sandbox peak RSS ${peak.toFixed(0)} MB`,
+      );
+      expect(result.candles).toBe(525_600);
+      // A buy or exit a day (stop loss and take profit close some lots sooner).
+      expect(result.trades.length).toBeGreaterThanOrEqual(365);
+      expect(peak).toBeGreaterThan(0);
+      expect(peak).toBeLessThan(PYTHON_MEMORY_LIMIT_MB / 2);
+    } finally {
+      clearInterval(poll);
+      long.close();
+    }
+  }, 400_000);
+});
+
 // The design holds without the lockdown: whatever the process writes (its own host code included),
 // the server reads bounded frames of one strict shape and computes every figure itself. These hosts
 // replace python-host.ts, as a strategy that owns its process could.
@@ -207,14 +271,21 @@ const send = (text) => channel.write(frame(text));
 let pending = Buffer.alloc(0);
 let frames = 0;
 let mode = null;
+let received = 0;
+let largestFrame = 0;
 channel.on('data', (chunk) => {
   pending = Buffer.concat([pending, chunk]);
   while (pending.length >= 4 && pending.length >= 4 + pending.readUInt32BE(0)) {
     const body = pending.subarray(4, 4 + pending.readUInt32BE(0));
     pending = pending.subarray(4 + body.length);
+    // A backtest's candles come as binary frames (tag 1) before the requests that need them.
+    largestFrame = Math.max(largestFrame, body.length);
+    if (body[0] === 1) {
+      received += (body.length - 1) / 48;
+      continue;
+    }
     frames += 1;
-    // A backtest's second frame is its candles.
-    const message = mode === 'backtest' && frames === 2 ? null : JSON.parse(body.toString());
+    const message = JSON.parse(body.toString());
     if (frames === 1) mode = message.load;
     behave(message, frames);
   }
@@ -224,8 +295,14 @@ function behave(message, frames) {
 }
 send('{"ready":true}');
 `;
-const LOADED = `if ((mode === 'live' && frames === 1) || (mode === 'backtest' && frames === 2)) return send('{"loaded":true}'); if (frames === 1) return;`;
+const LOADED = `if (frames === 1) return send('{"loaded":true}');`;
+/** Candles of the streaming test's job. */
+const STREAMED_CANDLES = 50_000;
 const HOSTS = {
+  // Follows the protocol and records the most candles it held from a request's start on.
+  recorder: `${LOADED} const held = Math.max(globalThis.held ?? 0, received - message.from); globalThis.held = held;
+    if (message.to < ${STREAMED_CANDLES}) return send(JSON.stringify({ id: message.id }));
+    send(JSON.stringify({ id: message.id, index: message.to - 1, intent: { action: 'buy', reason: 'held ' + held + ' frame ' + largestFrame } }));`,
   nodeIpcForgery: `if (frames === 1) writeSync(3, Buffer.from('${nodeIpcFrame({ result: FORGED }).toString('hex')}', 'hex'));`,
   garbage: `if (frames === 1) writeSync(3, Buffer.from('${GARBAGE.toString('hex')}', 'hex'));`,
   oversized: `if (frames === 1) writeSync(3, Buffer.from('7fffffff00', 'hex'));`,
@@ -278,6 +355,23 @@ describe('a hostile sandbox process (its host code replaced)', () => {
     },
     60_000,
   );
+
+  it('streams a long range to the process a window at a time, in frames of 64 KiB at most', async () => {
+    const host = hostile('recorder');
+    try {
+      const minutes = Array.from({ length: STREAMED_CANDLES }, (_, i) => ({
+        ...candles[i % candles.length]!,
+        time: 60 * (i + 1),
+      }));
+      const served = await host.run(job('', { candles: minutes, intervalSeconds: 60, interval: '1M' }));
+      const [, held, frame] = /^held (\d+) frame (\d+)$/.exec(served.trades[0]!.reason)!;
+      expect(Number(held)).toBeGreaterThan(0);
+      expect(Number(held)).toBeLessThanOrEqual(SANDBOX_WINDOW);
+      expect(Number(frame)).toBeLessThanOrEqual(64 * 1024);
+    } finally {
+      host.close();
+    }
+  }, 60_000);
 
   it('a host that follows the protocol only chooses intents: the server computes the result', async () => {
     const host = hostile('alwaysBuy');

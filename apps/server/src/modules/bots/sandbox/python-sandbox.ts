@@ -18,6 +18,7 @@ import type { TBacktestResult } from '@solterm/contracts';
 import {
   candleSeriesOf,
   StrategyError,
+  type BacktestResult,
   type CandleView,
   type PositionView,
   type StrategyParameters,
@@ -26,7 +27,7 @@ import { build } from 'esbuild';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../../lib/app-error';
 import { computeBacktestAsync, type BacktestJob } from '../backtest-job';
-import { packCandles, stepValues } from './candle-buffer';
+import { candleFrames, stepValues } from './candle-buffer';
 import { createFrameReader, encodeFrame } from './frames';
 
 const HOST_SOURCE = fileURLToPath(new URL('./python-host.ts', import.meta.url));
@@ -47,6 +48,12 @@ const PYTHON_READY_MS = 30_000;
 /** What one Python sandbox process may use: its resident memory (Pyodide itself takes ~150 MB). */
 export const PYTHON_MEMORY_LIMIT_MB = 512;
 const MEMORY_POLL_MS = 50;
+/**
+ * Candles a backtest's sandbox process holds at most (~400 KB): they are streamed to it a window at a
+ * time, in frames of 64 KiB at most, never the whole range (a year of minutes is 25 MB of doubles,
+ * which the process and Python's heap held three times over before).
+ */
+export const SANDBOX_WINDOW = 8192;
 
 /** Bound of one frame from a sandbox process (an answer: an intent of at most 16 KB, or an error). */
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -380,6 +387,7 @@ export function createPythonSandbox(options: {
     async run(
       job: BacktestJob,
       onProgress?: (done: number, total: number) => void,
+      onFills?: (fills: BacktestResult['fills']) => void,
       /** Kills the process (the run was cancelled). */
       signal?: AbortSignal,
     ): Promise<TBacktestResult> {
@@ -397,33 +405,46 @@ export function createPythonSandbox(options: {
       const memoryWatch = watchMemory(host);
       try {
         const series = candleSeriesOf(job.candles);
-        const candles = packCandles(series);
         host.send(JSON.stringify({ load: 'backtest', code, parameters, seed: job.seed }));
-        host.send(new Uint8Array(candles.buffer));
         await loaded(host);
         let id = 0;
+        /** Candles sent to the process: it has [0, sent) and keeps those from the latest request on. */
+        let sent = 0;
+        /** One request over at most SANDBOX_WINDOW candles from `from`, its candles sent first. */
+        const ask = async (from: number, to: number, position: PositionView) => {
+          id += 1;
+          for (const frame of candleFrames(series, sent, to)) host.send(frame);
+          sent = Math.max(sent, to);
+          const last = position.lastEntryPrice;
+          host.send(
+            JSON.stringify({
+              id,
+              from,
+              to,
+              lots: position.openLots,
+              max: position.maxPositions,
+              last: Number.isNaN(last) ? null : last,
+            }),
+          );
+          return answerOf(host, await host.next(), id, { from, to });
+        };
         return await computeBacktestAsync(
           job,
           series,
           {
             batched: true,
+            // A run longer than the window is asked a window at a time (nothing changes the
+            // position between them: the engine's run ends before any stop or take profit).
             async onCandles(from, to, position) {
-              id += 1;
-              const last = position.lastEntryPrice;
-              host.send(
-                JSON.stringify({
-                  id,
-                  from,
-                  to,
-                  lots: position.openLots,
-                  max: position.maxPositions,
-                  last: Number.isNaN(last) ? null : last,
-                }),
-              );
-              return answerOf(host, await host.next(), id, { from, to });
+              for (let start = from; start < to; start += SANDBOX_WINDOW) {
+                const hit = await ask(start, Math.min(to, start + SANDBOX_WINDOW), position);
+                if (hit) return hit;
+              }
+              return null;
             },
           },
           onProgress,
+          onFills,
         );
       } catch (error) {
         if (

@@ -1,4 +1,4 @@
-import { StrategyError, type BatchStrategyInstance, type StrategyParameters } from '@solterm/engine';
+import { StrategyError, type PositionView, type StrategyParameters } from '@solterm/engine';
 import type { PyodideAPI } from 'pyodide';
 import { CANDLE_FIELDS } from './candle-buffer';
 
@@ -6,9 +6,10 @@ import { CANDLE_FIELDS } from './candle-buffer';
 const FILE = 'strategy.py';
 const CANDLES_PATH = '/tmp/candles.f64';
 
-// Loads user code into a fresh namespace and drives it: candles come from a file of doubles (time,
-// open, high, low, close, volume per candle) in Pyodide's in-memory file system, so no JavaScript
-// object ever reaches Python. `random` is seeded (a backtest is reproducible) and the clock refuses.
+// Loads user code into a fresh namespace and drives it: each run's candles come from a file of doubles
+// (time, open, high, low, close, volume per candle) in Pyodide's in-memory file system, rewritten for
+// every run with that run's candles only, so no JavaScript object ever reaches Python and Python never
+// holds more than one run's candles (a year of minutes would otherwise sit in its heap three times). `random` is seeded (a backtest is reproducible) and the clock refuses.
 // Both drivers start with it: no clock (a backtest is reproducible), and the objects a strategy gets.
 const PRELUDE = `
 import json as _json, random as _random, time as _time
@@ -46,18 +47,18 @@ import array as _array
 
 def _solterm_load(code, params_json, seed):
     params, on_candle = _load_strategy(code, params_json, seed)
-    data = _array.array('d')
-    with open('${CANDLES_PATH}', 'rb') as file:
-        data.frombytes(file.read())
 
     def run(start, stop, open_lots, max_positions, last_entry_price):
+        data = _array.array('d')
+        with open('${CANDLES_PATH}', 'rb') as file:
+            data.frombytes(file.read())
         ctx = Context()
         ctx.open_lots = open_lots
         ctx.max_positions = max_positions
         ctx.last_entry_price = last_entry_price
         ctx.params = params
         for i in range(start, stop):
-            k = i * ${CANDLE_FIELDS}
+            k = (i - start) * ${CANDLE_FIELDS}
             candle = Candle()
             candle.time = data[k]
             candle.open = data[k + 1]
@@ -91,6 +92,21 @@ export function pythonErrorOf(error: unknown): StrategyError {
   return new StrategyError(`${last}${frame ? ` (${frame[1]} line ${frame[2]})` : ''}`);
 }
 
+/** User Python as a backtest strategy: answers on_candle over one run of candles, given as their bytes. */
+export interface PythonBatchStrategy {
+  /**
+   * The first candle of [from, to) whose on_candle returned an intent, or null; `candles` are
+   * exactly those candles, CANDLE_FIELDS doubles each (candle-buffer.ts).
+   */
+  onCandles(
+    from: number,
+    to: number,
+    position: PositionView,
+    candles: Uint8Array,
+  ): { index: number; intent: unknown } | null;
+  dispose(): void;
+}
+
 /**
  * User Python as a batched strategy, in a Pyodide already loaded (and locked down: see
  * python-host.ts). The code defines `def on_candle(candle, ctx)` returning None or
@@ -102,13 +118,10 @@ export function pythonErrorOf(error: unknown): StrategyError {
 export function createPythonStrategy(options: {
   pyodide: PyodideAPI;
   code: string;
-  /** The candles, CANDLE_FIELDS doubles each (candle-buffer.ts). */
-  candles: Uint8Array;
   parameters: StrategyParameters;
   seed: number;
-}): BatchStrategyInstance & { dispose(): void } {
+}): PythonBatchStrategy {
   const { pyodide } = options;
-  pyodide.FS.writeFile(CANDLES_PATH, options.candles);
   const scope = pyodide.globals.get('dict')();
   let run: { (...args: unknown[]): string; destroy(): void };
   try {
@@ -121,10 +134,10 @@ export function createPythonStrategy(options: {
     throw pythonErrorOf(error);
   }
   return {
-    batched: true,
-    onCandles(from, to, position) {
+    onCandles(from, to, position, candles) {
       let answer: string;
       try {
+        pyodide.FS.writeFile(CANDLES_PATH, candles);
         const last = Number.isNaN(position.lastEntryPrice) ? undefined : position.lastEntryPrice;
         answer = run(from, to, position.openLots, position.maxPositions, last);
       } catch (error) {

@@ -8,14 +8,27 @@ const push = (botId: string | null, done: number) => ({
   type: 'backtest_progress',
   data: {
     bot_id: botId,
+    state: 'running',
+    queue_ahead: 0,
     candles_done: done,
     candles_total: 8760,
     progress_percentage: Math.floor((done / 8760) * 100),
   },
 });
+const queued = (botId: string, ahead: number) => ({
+  type: 'backtest_progress',
+  data: {
+    bot_id: botId,
+    state: 'queued',
+    queue_ahead: ahead,
+    candles_done: 0,
+    candles_total: 0,
+    progress_percentage: 0,
+  },
+});
 
 describe('BacktestProgress', () => {
-  it('shows the running backtest’s pushed progress, ignoring other bots and malformed pushes', () => {
+  it('shows the running backtest from its start: queued with its place, then its pushed progress', () => {
     const realtime = createFakeRealtime({ getToken: () => 'jwt' });
     const view = (isRunning: boolean) => (
       <RealtimeContext.Provider value={realtime.client}>
@@ -25,18 +38,24 @@ describe('BacktestProgress', () => {
     const { rerender } = render(view(true));
     realtime.client.retain();
     realtime.latest().open();
-    expect(screen.queryByRole('progressbar')).toBeNull();
+    const bar = () => screen.getByRole('progressbar', { name: 'Backtest progress' });
+    expect(screen.getByText('Starting…')).toBeInTheDocument();
+    expect(bar()).toHaveAttribute('aria-valuenow', '0');
+
+    act(() => realtime.latest().receive(queued('bot-1', 2)));
+    expect(screen.getByText('Queued (2 ahead)')).toBeInTheDocument();
+    act(() => realtime.latest().receive(queued('bot-1', 1)));
+    expect(screen.getByText('Queued (1 ahead)')).toBeInTheDocument();
 
     act(() => realtime.latest().receive(push('bot-2', 4096)));
-    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(screen.getByText('Queued (1 ahead)')).toBeInTheDocument();
     act(() => realtime.latest().receive({ type: 'backtest_progress', data: { bot_id: 'bot-1' } }));
-    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(screen.getByText('Queued (1 ahead)')).toBeInTheDocument();
 
+    act(() => realtime.latest().receive(push('bot-1', 0)));
+    expect(screen.getByText('Computing candles')).toBeInTheDocument();
     act(() => realtime.latest().receive(push('bot-1', 4096)));
-    expect(screen.getByRole('progressbar', { name: 'Backtest progress' })).toHaveAttribute(
-      'aria-valuenow',
-      '46',
-    );
+    expect(bar()).toHaveAttribute('aria-valuenow', '46');
     expect(screen.getByText('4,096 / 8,760')).toBeInTheDocument();
 
     rerender(view(false));

@@ -2,24 +2,46 @@ import { useState } from 'react';
 import { ZBacktestProgressSchema, type TBacktestProgress } from '@solterm/contracts';
 import { useRealtimeEvent } from '../../../lib/ws-client';
 
-/**
- * How far the running backtest has computed, from the server's `backtest_progress` pushes (long runs
- * only: a short one answers before the first report). Renders nothing until a report arrives.
- */
-export function BacktestProgress({ botId, isRunning }: { botId: string | null; isRunning: boolean }) {
+/** What the page says of a backtest on its way: queued with its place, then computing. */
+export function backtestStateLabel(progress: TBacktestProgress | null): string {
+  if (!progress) return 'Starting…';
+  if (progress.state === 'queued') {
+    return `Queued (${progress.queue_ahead.toLocaleString('en-US')} ahead)`;
+  }
+  return 'Computing candles';
+}
+
+/** The latest `backtest_progress` push of `botId`'s backtest (cleared by remounting). */
+export function useBacktestProgress(botId: string | null): TBacktestProgress | null {
   const [progress, setProgress] = useState<TBacktestProgress | null>(null);
   useRealtimeEvent('backtest_progress', (message) => {
     const parsed = ZBacktestProgressSchema.safeParse((message as { data?: unknown }).data);
     if (parsed.success && parsed.data.bot_id === botId) setProgress(parsed.data);
   });
-  if (!isRunning || !progress) return null;
+  return progress;
+}
+
+/**
+ * Where the running backtest is, from the moment it is sent: "Starting…", then the server's
+ * `backtest_progress` pushes: "Queued (n ahead)" while others' backtests go first, then its candles
+ * done. Renders nothing when no backtest runs.
+ */
+export function BacktestProgress({ botId, isRunning }: { botId: string | null; isRunning: boolean }) {
+  const progress = useBacktestProgress(botId);
+  if (!isRunning) return null;
+  const isComputing = progress?.state === 'running';
+  const percentage = isComputing ? progress.progress_percentage : 0;
   return (
-    <div className="grid gap-1" aria-live="polite">
-      <div className="flex justify-between text-xs text-muted">
-        <span>Computing candles</span>
-        <span className="num">
-          {progress.candles_done.toLocaleString('en-US')} / {progress.candles_total.toLocaleString('en-US')}
+    <div className="grid gap-1" aria-live="polite" data-testid="backtest-progress">
+      <div className="flex justify-between gap-2 text-xs text-muted">
+        <span className={progress?.state === 'queued' ? 'text-warn' : undefined}>
+          {backtestStateLabel(progress)}
         </span>
+        {isComputing && progress.candles_total > 0 && (
+          <span className="num">
+            {progress.candles_done.toLocaleString('en-US')} / {progress.candles_total.toLocaleString('en-US')}
+          </span>
+        )}
       </div>
       <div
         className="h-1.5 overflow-hidden rounded-full bg-raised"
@@ -27,12 +49,9 @@ export function BacktestProgress({ botId, isRunning }: { botId: string | null; i
         aria-label="Backtest progress"
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-valuenow={progress.progress_percentage}
+        aria-valuenow={percentage}
       >
-        <div
-          className="h-full bg-accent transition-[width]"
-          style={{ width: `${progress.progress_percentage}%` }}
-        />
+        <div className="h-full bg-accent transition-[width]" style={{ width: `${percentage}%` }} />
       </div>
     </div>
   );

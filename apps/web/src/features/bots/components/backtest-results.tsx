@@ -9,16 +9,32 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardBody, CardHeader, Stat } from '../../../components/ui/card';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { cn } from '../../../lib/cn';
-import { backtestJson, backtestTradesCsv, downloadText } from '../backtest-export';
+import { Notice } from '../../../components/ui/notice';
+import { notify } from '../../../lib/toast';
+import { backtestJson, backtestTradesCsv, downloadBacktestExport, downloadText } from '../backtest-export';
 import { EquityChart } from './equity-chart';
 
 /** Trades the page lists; the export holds them all. */
 const LISTED_TRADES = 200;
 
-const fixed = (value: number, decimals: number) =>
-  value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-const signedPercent = (value: number) => `${value > 0 ? '+' : ''}${fixed(value, 2)}%`;
-const toneOf = (value: number) => (value > 0 ? 'up' : value < 0 ? 'down' : 'neutral');
+const fixed = (value: number, decimals: number) => {
+  const text = value.toLocaleString('en-US', {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  });
+  // A value that rounds to zero shows as zero: no "-0.00".
+  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+};
+const count = (value: number) => value.toLocaleString('en-US');
+/** A percent with its sign; one that rounds to 0.00 is plain "0.00%" (and styled neutral). */
+export const signedPercent = (value: number) => {
+  const text = fixed(value, 2);
+  return `${value > 0 && text !== '0.00' ? '+' : ''}${text}%`;
+};
+const toneOf = (value: number, decimals = 2) => {
+  const rounded = Number(value.toFixed(decimals));
+  return rounded > 0 ? 'up' : rounded < 0 ? 'down' : 'neutral';
+};
 
 /**
  * A backtest's result (part 2 §2): the spec's grid (initial and final balance, total return styled by
@@ -39,19 +55,19 @@ export function BacktestResults({
     { label: `Initial balance (${quote})`, value: fixed(result.initial_balance, 2) },
     { label: `Final balance (${quote})`, value: fixed(result.final_balance, 2) },
     { label: 'Total return', value: signedPercent(result.total_return), tone: toneOf(result.total_return) },
-    { label: 'Total trades', value: String(result.total_trades) },
+    { label: 'Total trades', value: count(result.total_trades) },
     { label: 'Win rate', value: `${fixed(result.win_rate, BACKTEST_WIN_RATE_DECIMALS)}%` },
     {
       label: 'Max drawdown',
       value: `${fixed(result.max_drawdown, 2)}%`,
-      tone: result.max_drawdown > 0 ? 'down' : 'neutral',
+      tone: toneOf(-result.max_drawdown),
     },
     { label: 'Sharpe ratio', value: fixed(result.sharpe_ratio, BACKTEST_SHARPE_DECIMALS) },
-    { label: 'Winning trades', value: String(result.winning_trades) },
-    { label: 'Losing trades', value: String(result.losing_trades) },
+    { label: 'Winning trades', value: count(result.winning_trades) },
+    { label: 'Losing trades', value: count(result.losing_trades) },
   ];
   if (result.equity_curve.length > 0) {
-    stats.push({ label: 'Data points (hours)', value: String(result.equity_curve.length) });
+    stats.push({ label: 'Data points (hours)', value: count(result.equity_curve.length) });
   }
   const more = [
     { label: 'Sortino', value: fixed(result.sortino_ratio, 3) },
@@ -68,6 +84,15 @@ export function BacktestResults({
           title={title}
           description={`${result.symbol} · ${result.interval} candles · ${result.start_date.slice(0, 10)} → ${result.end_date.slice(0, 10)} · ${result.candles.toLocaleString('en-US')} candles`}
         />
+        {result.notices.length > 0 && (
+          <div className="grid gap-2 px-4 pt-3">
+            {result.notices.map((notice) => (
+              <Notice key={notice} tone="warn" aria-label="Backtest notice">
+                {notice}
+              </Notice>
+            ))}
+          </div>
+        )}
         <CardBody className="grid grid-cols-2 gap-x-4 gap-y-4 sm:grid-cols-3 lg:grid-cols-5">
           {stats.map((stat) => (
             <Stat key={stat.label} label={stat.label} value={stat.value} tone={stat.tone} />
@@ -96,15 +121,25 @@ export function BacktestResults({
           title="Trades"
           description={
             result.trades.length === 0
-              ? 'The strategy made no trade in this range.'
-              : `${result.trades.length.toLocaleString('en-US')} fills${result.trades_truncated ? ' (the first 5,000)' : ''}; the first ${Math.min(LISTED_TRADES, result.trades.length)} shown, all in the export`
+              ? result.skipped_signals.length > 0
+                ? `No trade: ${result.skipped_signals.map((item) => `${count(item.count)} signals skipped (${item.reason})`).join(', ')}.`
+                : 'The strategy made no trade in this range.'
+              : `${result.trades_truncated ? 'More than ' : ''}${count(result.trades.length)} fills; the first ${count(Math.min(LISTED_TRADES, result.trades.length))} shown${result.export_id ? ', every fill in the CSV export' : ''}`
           }
           actions={
             <>
               <Button
                 size="xs"
                 variant="secondary"
-                onClick={() => downloadText(`${slug}.csv`, backtestTradesCsv(result), 'text/csv')}
+                onClick={() => {
+                  if (!result.export_id) {
+                    downloadText(`${slug}.csv`, backtestTradesCsv(result), 'text/csv');
+                    return;
+                  }
+                  downloadBacktestExport(result.export_id, `${slug}.csv`).catch((error: unknown) =>
+                    notify.error(error instanceof Error ? error.message : 'The export failed'),
+                  );
+                }}
               >
                 <Download className="size-3.5" /> CSV
               </Button>
@@ -150,7 +185,7 @@ export function BacktestResults({
                     >
                       {trade.pnl === null ? '—' : fixed(trade.pnl, 4)}
                     </Td>
-                    <Td className="max-w-56 truncate text-muted">{trade.reason}</Td>
+                    <Td className="min-w-40 whitespace-normal break-words text-muted">{trade.reason}</Td>
                   </Tr>
                 ))}
               </TBody>

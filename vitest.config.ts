@@ -16,6 +16,7 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['apps/server/test/setup/pglite-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

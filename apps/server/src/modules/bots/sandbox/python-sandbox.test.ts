@@ -64,22 +64,23 @@ describe('user Python in the Pyodide sandbox process', () => {
   );
 
   it('stops hostile code with a clear message naming the line, and runs the next user clean', async () => {
-    const [loop, system, escape, network, files, recursion, syntax, intent, clock, module] = await [
-      'def on_candle(c, ctx):\n    while True:\n        pass',
-      'import os\n\ndef on_candle(c, ctx):\n    os.system("touch /tmp/solterm-pwned")',
-      'import gc\nfound = [o for o in gc.get_objects() if type(o).__name__.startswith("Js") and hasattr(o, "constructor")]\nfor o in found:\n    o.constructor.constructor("return process")()\ndef on_candle(c, ctx):\n    return {"action": "moon", "reason": str(len(found))}',
-      'import socket\ndef on_candle(c, ctx):\n    return None',
-      'def on_candle(c, ctx):\n    return {"action": "buy", "reason": open("/etc/passwd").read()[:40]}',
-      'def f(n):\n    return f(n + 1) + 1\n\ndef on_candle(c, ctx):\n    return f(0)',
-      'def on_candle(c, ctx)\n    return None',
-      'def on_candle(c, ctx):\n    return {"action": "moon"}',
-      'import time\ndef on_candle(c, ctx):\n    return None if time.time() else None',
-      // A module of an uploaded .zip, embedded as the web bundles it (strategy-zip.ts).
-      'import sys as _sys, types as _types\n_m = _types.ModuleType("helpers")\n_sys.modules["helpers"] = _m\nexec(compile("def ratio(a, b):\\n    return a / b\\n", "helpers.py", "exec"), _m.__dict__)\nimport helpers\ndef on_candle(c, ctx):\n    return helpers.ratio(c.close, 0)',
-    ].reduce<Promise<(string | null)[]>>(
-      async (done, code) => [...(await done), await failure(code)],
-      Promise.resolve([]),
-    );
+    // All at once: every run has a process of its own, so one user's hostile code never meets the next's.
+    const [loop, system, escape, network, files, recursion, syntax, intent, clock, module] =
+      await Promise.all(
+        [
+          'def on_candle(c, ctx):\n    while True:\n        pass',
+          'import os\n\ndef on_candle(c, ctx):\n    os.system("touch /tmp/solterm-pwned")',
+          'import gc\nfound = [o for o in gc.get_objects() if type(o).__name__.startswith("Js") and hasattr(o, "constructor")]\nfor o in found:\n    o.constructor.constructor("return process")()\ndef on_candle(c, ctx):\n    return {"action": "moon", "reason": str(len(found))}',
+          'import socket\ndef on_candle(c, ctx):\n    return None',
+          'def on_candle(c, ctx):\n    return {"action": "buy", "reason": open("/etc/passwd").read()[:40]}',
+          'def f(n):\n    return f(n + 1) + 1\n\ndef on_candle(c, ctx):\n    return f(0)',
+          'def on_candle(c, ctx)\n    return None',
+          'def on_candle(c, ctx):\n    return {"action": "moon"}',
+          'import time\ndef on_candle(c, ctx):\n    return None if time.time() else None',
+          // A module of an uploaded .zip, embedded as the web bundles it (strategy-zip.ts).
+          'import sys as _sys, types as _types\n_m = _types.ModuleType("helpers")\n_sys.modules["helpers"] = _m\nexec(compile("def ratio(a, b):\\n    return a / b\\n", "helpers.py", "exec"), _m.__dict__)\nimport helpers\ndef on_candle(c, ctx):\n    return helpers.ratio(c.close, 0)',
+        ].map(failure),
+      );
     expect(loop).toBe('The strategy exceeded its CPU time limit of 4 s');
     expect(system).toBe(
       'PermissionError: strategies cannot run programs, open files or reach the network (strategy.py line 4)',

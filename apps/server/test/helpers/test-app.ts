@@ -19,6 +19,16 @@ export function databaseTargets(): DatabaseTarget[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
+/**
+ * PGlite only, for files whose requests never meet what PostgreSQL does differently: no concurrent
+ * writers on a pooled connection, no row locks, no NOTIFY across processes, no constraint races —
+ * validation, headers, static files, in-memory limits. A file that reaches any of those runs on both
+ * ({@link databaseTargets}).
+ */
+export function databaseAgnosticTargets(): DatabaseTarget[] {
+  return ['pglite'];
+}
+
 export interface TestDatabase {
   target: DatabaseTarget;
   database: Database;

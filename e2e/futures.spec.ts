@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { settleForScreenshot } from './support/app';
 import { expectNoHorizontalOverflow } from './support/overflow';
 import { fundWallet, signInWithLocalWallet } from './support/wallet';
 
@@ -60,8 +61,8 @@ test('initialize with 100 USDC, open a 10x SOL long, close it with PnL, place an
   await expect(row.getByText('Long 10x')).toBeVisible();
   await page.evaluate(() => window.scrollTo(0, 0));
   await expect(page.getByLabel('Futures status').getByText('Your positions')).toBeVisible();
-  await page.waitForTimeout(2500); // the toasts fade and the market figures refresh (2 s)
   await expect(page.getByLabel('Futures status').getByText('2.000')).toBeVisible(); // open interest
+  await settleForScreenshot(page);
   await page.screenshot({ path: `${SCREENSHOTS}/future-desktop.png`, fullPage: true });
 
   // The same page on a phone: no sideways scroll.

@@ -149,8 +149,18 @@ test.describe('spot trade page', () => {
 
     // 3. A limit buy 10 % below the market escrows its USDC and waits as Pending.
     await expect.poll(() => balanceOf(page, 'USDC'), { timeout: 15_000 }).toBeLessThan(1000);
+    // Refresh, then read USDC once the strip shows what the chain answered to the refresh.
+    const refreshed = page.waitForResponse(
+      (response) => response.url().endsWith('/api/trading/suggestion') && response.ok(),
+    );
     await page.getByRole('button', { name: 'Refresh balances' }).click();
-    await page.waitForTimeout(1_000);
+    const answer = (await (await refreshed).json()) as {
+      data: { available_balances: Record<string, number> };
+    };
+    const usdcOnChain = answer.data.available_balances.USDC ?? 0;
+    await expect
+      .poll(async () => Math.abs((await balanceOf(page, 'USDC')) - usdcOnChain), { timeout: 15_000 })
+      .toBeLessThan(0.01);
     const usdcBeforeLimit = await balanceOf(page, 'USDC');
     await form.getByRole('radio', { name: 'Limit', exact: true }).click();
     await form.getByRole('button', { name: 'Use market' }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { PASSWORD, signUp, uniqueEmail } from './support/app';
+import { PASSWORD, settleForScreenshot, signUp, uniqueEmail } from './support/app';
 
 // The dashboard's on-chain loop against the real server and its embedded local cluster: sign in
 // with the browser Local wallet, fund it from the faucet, buy SOL with USDC in the quick trade,
@@ -8,11 +8,13 @@ const SHOTS_DIR = process.env.E2E_SHOTS_DIR;
 
 async function shootRegion(page: Page, region: string, name: string) {
   if (!SHOTS_DIR) return;
+  await settleForScreenshot(page);
   await page.getByRole('region', { name: region }).screenshot({ path: `${SHOTS_DIR}/${name}.png` });
 }
 
 async function shoot(page: Page, name: string) {
   if (!SHOTS_DIR) return;
+  await settleForScreenshot(page);
   // From the top, so the sticky top bar is not painted over the middle of a full-page shot.
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `${SHOTS_DIR}/${name}.png`, fullPage: true });
@@ -91,11 +93,9 @@ test.describe('dashboard trading', () => {
     // And the balances moved: about 0.5 SOL more (less fees), USDC spent
     await expect.poll(() => readBalance(page, 'USDC'), { timeout: 20_000 }).toBeLessThan(usdcBefore);
     await expect.poll(() => readBalance(page, 'SOL'), { timeout: 20_000 }).toBeGreaterThan(solBefore + 0.49);
-    await page.waitForTimeout(3_500);
     await shoot(page, 'dashboard-after-trade-desktop');
 
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(500);
     await shoot(page, 'dashboard-after-trade-phone');
     await shootRegion(page, 'Quick trade', 'quick-trade-phone');
     await shootRegion(page, 'Portfolio overview', 'portfolio-phone');
@@ -163,7 +163,6 @@ test.describe('dashboard trading', () => {
     await expect(page.getByText('Signing · Solana')).toBeVisible();
 
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(300);
     await shoot(page, 'dashboard-connected-phone');
   });
 });

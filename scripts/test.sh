@@ -1,22 +1,49 @@
 #!/usr/bin/env bash
-# The one test command (`npm test`): typecheck, lint, unit + integration + component tests, then the
-# end-to-end journeys in Chromium against the built app. Set TEST_DATABASE_URL to also run the
-# integration tests against PostgreSQL.
+# The one test command (`npm test`): typecheck, lint, format and the build side by side, then
+# unit + integration + component tests, then the end-to-end journeys in Chromium against the built
+# app. Set TEST_DATABASE_URL to also run the integration tests against PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n\033[1m▶ %s\033[0m\n' "$1"; }
 
-step "typecheck"
-npm run --silent typecheck
-step "lint"
-npm run --silent lint
-step "format"
-npm run --silent format:check
+# Runs each "name::command" at once (each is one single-threaded tool), prints each one's output
+# under its name with its time, and fails if any failed.
+side_by_side() {
+  local dir names=() pids=() failed=()
+  dir="$(mktemp -d)"
+  for job in "$@"; do
+    local name="${job%%::*}" command="${job#*::}"
+    names+=("$name")
+    (
+      start=$SECONDS
+      status=0
+      bash -c "$command" >"$dir/${#names[@]}.log" 2>&1 || status=$?
+      echo "$((SECONDS - start))" >"$dir/${#names[@]}.time"
+      exit "$status"
+    ) &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    local status=0
+    wait "${pids[$i]}" || status=$?
+    step "${names[$i]} ($(cat "$dir/$((i + 1)).time") s)"
+    cat "$dir/$((i + 1)).log"
+    [ "$status" = 0 ] || failed+=("${names[$i]}")
+  done
+  rm -rf "$dir"
+  if [ "${#failed[@]}" -gt 0 ]; then
+    echo "failed: ${failed[*]}" >&2
+    return 1
+  fi
+}
+
+side_by_side \
+  "typecheck::npm run --silent typecheck" \
+  "lint and format::npm run --silent lint && npm run --silent format:check" \
+  "build the web app and the server::npm run --silent build"
 step "unit, integration and component tests (vitest)"
 npx vitest run
-step "build the web app and the server"
-npm run --silent build
 step "end-to-end journeys (Playwright + Chromium)"
 bash scripts/ensure-chromium.sh
 npx playwright test --project=journeys

@@ -40,3 +40,14 @@ export async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Logout' }).first().click();
   await expect(page).toHaveURL(/\/$/);
 }
+
+/**
+ * Before a screenshot of the settled page: no toast left on screen, and two frames painted since the
+ * last change (a new viewport's layout included). Waits for what the user would see, not a fixed time.
+ */
+export async function settleForScreenshot(page: Page) {
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
+  await page.evaluate(
+    () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
+}

@@ -7,7 +7,7 @@ import {
   captureRequestLogs,
   countRows,
   createTestApp,
-  databaseTargets,
+  databaseAgnosticTargets,
   openTestDatabase,
   registerUser,
   TEST_PASSWORD,
@@ -396,7 +396,7 @@ const BAD_REQUESTS: BadRequest[] = [
   },
 ];
 
-describe.each(databaseTargets())('bad input on %s', (target) => {
+describe.each(databaseAgnosticTargets())('bad input on %s', (target) => {
   let database: TestDatabase;
   let app: TestApp;
   let logs: CapturedLog[];

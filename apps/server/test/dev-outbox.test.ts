@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
-  databaseTargets,
+  databaseAgnosticTargets,
   openTestDatabase,
   registerUser,
   type TestApp,
@@ -11,7 +11,7 @@ import {
 
 type Mail = { to: string; links: string[] };
 
-describe.each(databaseTargets())('dev outbox GET /api/dev/outbox on %s', (target) => {
+describe.each(databaseAgnosticTargets())('dev outbox GET /api/dev/outbox on %s', (target) => {
   let database: TestDatabase;
   let localnet: TestApp;
   let email: string;

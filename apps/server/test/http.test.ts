@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
-  databaseTargets,
+  databaseAgnosticTargets,
   openTestDatabase,
   type TestApp,
   type TestDatabase,
 } from './helpers/test-app';
 
-describe.each(databaseTargets())('HTTP surface on %s', (target) => {
+describe.each(databaseAgnosticTargets())('HTTP surface on %s', (target) => {
   let database: TestDatabase;
   let app: TestApp;
 

@@ -32,16 +32,24 @@ const MIGRATIONS_FOLDER = path.join(SERVER_ROOT, 'drizzle');
 const MIGRATION_LOCK_ID = 727_001;
 
 export type DatabaseOptions =
-  { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir?: string /* undefined = in memory */ };
+  | { kind: 'postgres'; url: string }
+  | {
+      kind: 'pglite';
+      dataDir?: string /* undefined = in memory */;
+      /** An in-memory database starts from this dump (PGlite dumpDataDir) instead of an empty one. */
+      template?: Blob;
+    };
 
 /** Opens the configured database and applies pending migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.kind === 'postgres' ? openPostgres(options.url) : openPglite(options.dataDir);
+  return options.kind === 'postgres'
+    ? openPostgres(options.url)
+    : openPglite(options.dataDir, options.template);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<Database> {
   if (dataDir) await fs.mkdir(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const client = dataDir ? new PGlite(dataDir) : new PGlite({ loadDataDir: template });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp, type App, type BuildOptions } from '../../src/app';
 import { loadConfig, type AppConfig } from '../../src/config/env';
 import { openDatabase, type Database } from '../../src/db/database';
@@ -18,6 +19,16 @@ export function databaseTargets(): DatabaseTarget[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
+/**
+ * PGlite only, for files whose requests never meet what PostgreSQL does differently: no concurrent
+ * writers on a pooled connection, no row locks, no NOTIFY across processes, no constraint races —
+ * validation, headers, static files, in-memory limits. A file that reaches any of those runs on both
+ * ({@link databaseTargets}).
+ */
+export function databaseAgnosticTargets(): DatabaseTarget[] {
+  return ['pglite'];
+}
+
 export interface TestDatabase {
   target: DatabaseTarget;
   database: Database;
@@ -27,10 +38,21 @@ export interface TestDatabase {
   cleanup(): Promise<void>;
 }
 
+let pgliteTemplate: Promise<Blob | undefined> | undefined;
+
+/** The migrated data directory the server project's global setup dumped (setup/pglite-template.ts). */
+function readPgliteTemplate(): Promise<Blob | undefined> {
+  pgliteTemplate ??= (async () => {
+    const file = inject('pgliteTemplate');
+    return file ? new Blob([await fs.readFile(file)], { type: 'application/x-tar' }) : undefined;
+  })();
+  return pgliteTemplate;
+}
+
 /** A migrated, empty database: in-memory PGlite, or a fresh uniquely named PostgreSQL database. */
 export async function openTestDatabase(target: DatabaseTarget): Promise<TestDatabase> {
   if (target === 'pglite') {
-    const database = await openDatabase({ kind: 'pglite' });
+    const database = await openDatabase({ kind: 'pglite', template: await readPgliteTemplate() });
     return { target, database, cleanup: () => database.close() };
   }
 

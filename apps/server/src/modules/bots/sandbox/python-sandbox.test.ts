@@ -39,7 +39,12 @@ const job = (code: string, overrides: Partial<BacktestJob> = {}): BacktestJob =>
 });
 
 const sandbox = createPythonSandbox({ log: pino({ level: 'silent' }), timeLimitMs: 4000 });
-afterAll(() => sandbox.close());
+// For runs that test something other than the time limit, several at once on a busy machine.
+const roomy = createPythonSandbox({ log: pino({ level: 'silent' }), timeLimitMs: 60_000 });
+afterAll(() => {
+  sandbox.close();
+  roomy.close();
+});
 const failure = (code: string) =>
   sandbox.run(job(code)).then(
     () => null,
@@ -47,9 +52,12 @@ const failure = (code: string) =>
   );
 
 describe('user Python in the Pyodide sandbox process', () => {
-  it.each(Object.keys(PYTHON_TEMPLATES) as PythonTemplate[])(
+  // Side by side: each run is a process of its own.
+  it.concurrent.for(Object.keys(PYTHON_TEMPLATES) as PythonTemplate[])(
     'the %s template trades exactly as its built-in with the default parameters',
-    async (type) => {
+    // Pyodide takes 3 s to load on an idle machine, ten times that on a busy one.
+    { timeout: 120_000 },
+    async (type, { expect }) => {
       const builtIn = getBuiltInStrategy(type)!;
       const pythonJob = job(PYTHON_TEMPLATES[type], {
         strategy: { kind: 'python', code: PYTHON_TEMPLATES[type], parameters: {} },
@@ -60,31 +68,37 @@ describe('user Python in the Pyodide sandbox process', () => {
           dispose: () => {},
         }),
       );
-      const actual = await sandbox.run(pythonJob);
+      const actual = await roomy.run(pythonJob);
       expect(expected.trades.length).toBeGreaterThan(4);
       expect(actual).toEqual(expected);
     },
-    // Pyodide takes 3 s to load on an idle machine, ten times that on a busy one.
-    120_000,
   );
 
   it('stops hostile code with a clear message naming the line, and runs the next user clean', async () => {
-    const [loop, system, escape, network, files, recursion, syntax, intent, clock, module] = await [
-      'def on_candle(c, ctx):\n    while True:\n        pass',
-      'import os\n\ndef on_candle(c, ctx):\n    os.system("touch /tmp/solterm-pwned")',
-      'import gc\nfound = [o for o in gc.get_objects() if type(o).__name__.startswith("Js") and hasattr(o, "constructor")]\nfor o in found:\n    o.constructor.constructor("return process")()\ndef on_candle(c, ctx):\n    return {"action": "moon", "reason": str(len(found))}',
-      'import socket\ndef on_candle(c, ctx):\n    return None',
-      'def on_candle(c, ctx):\n    return {"action": "buy", "reason": open("/etc/passwd").read()[:40]}',
-      'def f(n):\n    return f(n + 1) + 1\n\ndef on_candle(c, ctx):\n    return f(0)',
-      'def on_candle(c, ctx)\n    return None',
-      'def on_candle(c, ctx):\n    return {"action": "moon"}',
-      'import time\ndef on_candle(c, ctx):\n    return None if time.time() else None',
-      // A module of an uploaded .zip, embedded as the web bundles it (strategy-zip.ts).
-      'import sys as _sys, types as _types\n_m = _types.ModuleType("helpers")\n_sys.modules["helpers"] = _m\nexec(compile("def ratio(a, b):\\n    return a / b\\n", "helpers.py", "exec"), _m.__dict__)\nimport helpers\ndef on_candle(c, ctx):\n    return helpers.ratio(c.close, 0)',
-    ].reduce<Promise<(string | null)[]>>(
-      async (done, code) => [...(await done), await failure(code)],
-      Promise.resolve([]),
-    );
+    // All at once: every run has a process of its own, so one user's hostile code never meets the
+    // next's. Only the endless loop is about the time limit; the others run under a roomy one, so ten
+    // processes sharing two busy cores cannot turn their own error into a timeout.
+    const roomyFailure = (code: string) =>
+      roomy.run(job(code)).then(
+        () => null,
+        (error: Error) => error.message,
+      );
+    const [loop, system, escape, network, files, recursion, syntax, intent, clock, module] =
+      await Promise.all([
+        failure('def on_candle(c, ctx):\n    while True:\n        pass'),
+        ...[
+          'import os\n\ndef on_candle(c, ctx):\n    os.system("touch /tmp/solterm-pwned")',
+          'import gc\nfound = [o for o in gc.get_objects() if type(o).__name__.startswith("Js") and hasattr(o, "constructor")]\nfor o in found:\n    o.constructor.constructor("return process")()\ndef on_candle(c, ctx):\n    return {"action": "moon", "reason": str(len(found))}',
+          'import socket\ndef on_candle(c, ctx):\n    return None',
+          'def on_candle(c, ctx):\n    return {"action": "buy", "reason": open("/etc/passwd").read()[:40]}',
+          'def f(n):\n    return f(n + 1) + 1\n\ndef on_candle(c, ctx):\n    return f(0)',
+          'def on_candle(c, ctx)\n    return None',
+          'def on_candle(c, ctx):\n    return {"action": "moon"}',
+          'import time\ndef on_candle(c, ctx):\n    return None if time.time() else None',
+          // A module of an uploaded .zip, embedded as the web bundles it (strategy-zip.ts).
+          'import sys as _sys, types as _types\n_m = _types.ModuleType("helpers")\n_sys.modules["helpers"] = _m\nexec(compile("def ratio(a, b):\\n    return a / b\\n", "helpers.py", "exec"), _m.__dict__)\nimport helpers\ndef on_candle(c, ctx):\n    return helpers.ratio(c.close, 0)',
+        ].map(roomyFailure),
+      ]);
     expect(loop).toBe('The strategy exceeded its CPU time limit of 4 s');
     expect(system).toBe(
       'PermissionError: strategies cannot run programs, open files or reach the network (strategy.py line 4)',
@@ -105,19 +119,14 @@ describe('user Python in the Pyodide sandbox process', () => {
   }, 300_000);
 
   it('kills a run past its memory limit', async () => {
-    // A time limit the allocations cannot reach first on a busy machine.
-    const roomy = createPythonSandbox({ log: pino({ level: 'silent' }), timeLimitMs: 60_000 });
-    try {
-      const message = await roomy
-        .run(job('blocks = []\ndef on_candle(c, ctx):\n    blocks.append(bytearray(64 * 1024 * 1024))'))
-        .then(
-          () => null,
-          (error: Error) => error.message,
-        );
-      expect(message).toMatch(/memory limit of 512 MB|MemoryError/);
-    } finally {
-      roomy.close();
-    }
+    // The roomy time limit: the allocations cannot reach it first on a busy machine.
+    const message = await roomy
+      .run(job('blocks = []\ndef on_candle(c, ctx):\n    blocks.append(bytearray(64 * 1024 * 1024))'))
+      .then(
+        () => null,
+        (error: Error) => error.message,
+      );
+    expect(message).toMatch(/memory limit of 512 MB|MemoryError/);
   }, 180_000);
 
   it('runs a live bot a candle at a time, stops one past its candle time, and refuses past the cap', async () => {

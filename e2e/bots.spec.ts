@@ -312,7 +312,7 @@ test('a JavaScript bot from the editor and a Python bot from an uploaded .py bac
   const second = await page.context().newPage();
   await second.setViewportSize({ width: 1280, height: 800 });
   await second.goto('/backtest');
-  await second.getByLabel('Bot').selectOption({ label: 'JS SMA · trend' });
+  await second.getByLabel('Bot').selectOption({ label: 'JS SMA v2 · trend' });
   await bot.selectOption({ label: 'Spinner · trend' });
   await page.getByRole('button', { name: 'Run Backtest' }).click();
   await expect(page.getByRole('button', { name: 'Running...' })).toBeDisabled();

@@ -146,11 +146,10 @@ export default function FuturePage() {
           />
         )}
       </div>
-      {supported && (
-        <div className="mt-3">
-          <HolderAnalysis selection={selection} />
-        </div>
-      )}
+      {/* The token's holders matter whether or not it has a perpetual market. */}
+      <div className="mt-3">
+        <HolderAnalysis selection={selection} />
+      </div>
     </>
   );
 }

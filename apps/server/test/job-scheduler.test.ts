@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInProcessScheduler } from '../src/jobs/in-process-scheduler';
-import { createPgBossScheduler } from '../src/jobs/pg-boss-scheduler';
+import { createPgBossScheduler, TASK_PREFIX } from '../src/jobs/pg-boss-scheduler';
 import { TaskTimeoutError, type JobScheduler, type RecurringJob, type Task } from '../src/jobs/scheduler';
 import { AppError } from '../src/lib/app-error';
 import { openTestDatabase, type TestDatabase } from './helpers/test-app';
@@ -180,14 +180,23 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('pg-boss scheduler (PostgreSQL)'
       },
     });
     await api.start();
-    // Queued while no process works the queue: two second backtests, then a first one.
-    const submitted = [
-      api.submit('ordered', { n: 1 }, { timeoutMs: 10_000, priority: 2 }),
-      api.submit('ordered', { n: 2 }, { timeoutMs: 10_000, priority: 2 }),
-    ];
-    await sleep(300);
-    submitted.push(api.submit('ordered', { n: 3 }, { timeoutMs: 10_000, priority: 3 }));
-    await sleep(300);
+    // Queued while no process works the queue, each once the one before is stored: two second
+    // backtests, then a first one.
+    const queued = async () => {
+      const result = await database.database.db.execute(
+        `select count(*)::int as n from pgboss.job where name = '${TASK_PREFIX}ordered'`,
+      );
+      return (result as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    };
+    const submitted: Promise<number>[] = [];
+    for (const [n, priority] of [
+      [1, 2],
+      [2, 2],
+      [3, 3],
+    ] as const) {
+      submitted.push(api.submit('ordered', { n }, { timeoutMs: 20_000, priority }));
+      await expect.poll(queued, { timeout: 10_000, interval: 50 }).toBe(n);
+    }
     await worker.start();
     await Promise.all(submitted);
     expect(order).toEqual([3, 1, 2]);

@@ -23,7 +23,7 @@ export interface PgBossSchedulerOptions {
 }
 
 const QUEUE_PREFIX = 'solterm.';
-const TASK_PREFIX = 'solterm.task.';
+export const TASK_PREFIX = 'solterm.task.';
 /** How often a submitter looks for its job's answer. */
 const ANSWER_POLL_MS = 50;
 

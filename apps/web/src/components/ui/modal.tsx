@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { X } from 'lucide-react';
 import { cn } from '../../lib/cn';
+import { useDialogFocus } from './use-dialog-focus';
 
 /**
  * A modal dialog: a dimmed backdrop, focus moved into it, Escape and the close button close it —
@@ -24,23 +25,7 @@ export function Modal({
   className?: string;
 }) {
   const titleId = useId();
-  const panel = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!isOpen) return;
-    const previous = document.activeElement as HTMLElement | null;
-    panel.current?.focus();
-    return () => previous?.focus?.();
-  }, [isOpen]);
-
-  useEffect(() => {
-    if (!isOpen) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !isLocked) onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [isOpen, isLocked, onClose]);
+  const panel = useDialogFocus(isOpen, onClose, isLocked);
 
   if (!isOpen) return null;
   return (

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { ChevronLeft, ChevronRight, X } from 'lucide-react';
 import type { TBotDetail } from '@solterm/contracts';
 import { Badge } from '../../../components/ui/badge';
@@ -7,6 +7,7 @@ import { Notice } from '../../../components/ui/notice';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Sparkline } from '../../../components/ui/sparkline';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
+import { useDialogFocus } from '../../../components/ui/use-dialog-focus';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { useNetwork } from '../../network/use-network';
@@ -298,27 +299,11 @@ export function BotDetailDrawer({
   onClose: () => void;
 }) {
   const titleId = useId();
-  const panel = useRef<HTMLDivElement>(null);
+  const panel = useDialogFocus(isOpen, onClose);
   const { network } = useNetwork();
   const [runId, setRunId] = useState<string | null>(null);
   const [offset, setOffset] = useState(0);
   const query = useBotDetail(isOpen ? botId : null, runId, offset);
-
-  useEffect(() => {
-    if (!isOpen) return;
-    const previous = document.activeElement as HTMLElement | null;
-    panel.current?.focus();
-    return () => previous?.focus?.();
-  }, [isOpen]);
-
-  useEffect(() => {
-    if (!isOpen) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [isOpen, onClose]);
 
   if (!isOpen) return null;
   const detail = query.data;

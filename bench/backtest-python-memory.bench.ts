@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import pino from 'pino';
-import type { BacktestJob } from '../apps/server/src/modules/bots/backtest-job';
+import type { BacktestJob } from '../apps/server/src/modules/bots/backtest/backtest-job';
 import { createPythonSandbox } from '../apps/server/src/modules/bots/sandbox/python-sandbox';
 import { yearOfMinutes } from './lib/candles';
 import { report, round } from './lib/harness';

@@ -11,7 +11,7 @@ const OUT_DIR = 'apps/server/dist';
 const ENTRIES = {
   server: 'apps/server/src/server.ts',
   worker: 'apps/server/src/worker.ts',
-  'backtest-worker-entry': 'apps/server/src/modules/bots/backtest-worker.ts',
+  'backtest-worker-entry': 'apps/server/src/modules/bots/backtest/backtest-worker.ts',
   'js-live-worker-entry': 'apps/server/src/modules/bots/sandbox/js-live-worker.ts',
   'cluster-worker-entry': 'packages/localnet/src/worker/cluster-worker.ts',
 };

@@ -13,7 +13,7 @@ import { registerRealtimeRoutes } from './modules/realtime/realtime.routes';
 import { registerTradingRoutes } from './modules/trading/trading.routes';
 import { registerWalletRoutes } from './modules/wallet/wallet.routes';
 import { registerRelayRoutes } from './modules/relay/relay.routes';
-import { registerBacktestRoutes } from './modules/bots/backtest.routes';
+import { registerBacktestRoutes } from './modules/bots/backtest/backtest.routes';
 import { registerBotsRoutes } from './modules/bots/bots.routes';
 import { registerBotDetailRoutes } from './modules/bots/bot-detail.routes';
 import { registerBotFundsRoutes } from './modules/bots/funds/bot-funds.routes';

@@ -60,15 +60,15 @@ import {
   type WalletService,
   type WithdrawalLock,
 } from './modules/wallet/wallet.service';
-import { createBacktestPool } from './modules/bots/backtest-pool';
-import { createBacktestRunner } from './modules/bots/backtest-runner';
-import { createBacktestExports, type BacktestExports } from './modules/bots/backtest-exports';
+import { createBacktestPool } from './modules/bots/backtest/backtest-pool';
+import { createBacktestRunner } from './modules/bots/backtest/backtest-runner';
+import { createBacktestExports, type BacktestExports } from './modules/bots/backtest/backtest-exports';
 import {
   backtestSubmitter,
   backtestTask,
   createBacktestStatus,
   type BacktestStatus,
-} from './modules/bots/backtest-task';
+} from './modules/bots/backtest/backtest-task';
 import { createBotsRepository } from './modules/bots/bots.repository';
 import { createBotsService, type BotsService } from './modules/bots/bots.service';
 import { createMarketplaceRepository } from './modules/bots/marketplace/marketplace.repository';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BOT_CONFIG, ZBacktestResultSchema, type TBot } from '@solterm/contracts';
-import { MAX_BACKTESTS_PER_USER } from '../src/modules/bots/backtest-pool';
+import { MAX_BACKTESTS_PER_USER } from '../src/modules/bots/backtest/backtest-pool';
 import { bearer, call, createClock, createTestApp, registerUser, type TestApp } from './helpers/test-app';
 
 const NOW = new Date('2026-01-15T12:00:00Z');

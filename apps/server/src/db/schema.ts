@@ -2,7 +2,7 @@
 // tables; only the module's repository queries them.
 export * from '../modules/auth/auth.tables';
 export * from '../modules/bots/bots.tables';
-export * from '../modules/bots/backtest-exports.tables';
+export * from '../modules/bots/backtest/backtest-exports.tables';
 export * from '../modules/email/email.tables';
 export * from '../modules/futures/futures.tables';
 export * from '../modules/relay/relay.tables';

@@ -8,7 +8,7 @@ import {
 } from '@solterm/engine';
 import type { TBotConfig } from '@solterm/contracts';
 import { AppError } from '../../lib/app-error';
-import type { BacktestJob } from './backtest-job';
+import type { BacktestJob } from './backtest/backtest-job';
 
 /** A bot's strategy as a backtest or a live run needs it: what runs, and the risk rules around it. */
 export interface ResolvedStrategy {

@@ -17,7 +17,7 @@ import {
 import { ok } from '../../lib/reply';
 import type { ZodApp } from '../../lib/zod-app';
 import { authOf, readBearerToken } from '../../plugins/authenticate';
-import type { BacktestResultJson } from './backtest-job';
+import type { BacktestResultJson } from './backtest/backtest-job';
 import { strategyCatalogue } from './bot-strategy';
 import type { BotsService } from './bots.service';
 

@@ -15,8 +15,8 @@ import {
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { provenWalletOf, type WalletOwner } from '../wallet/wallet.service';
-import type { BacktestResultJson } from './backtest-job';
-import type { BacktestTaskPayload } from './backtest-task';
+import type { BacktestResultJson } from './backtest/backtest-job';
+import type { BacktestTaskPayload } from './backtest/backtest-task';
 import { NO_METRICS } from './live/bot-metrics';
 import type { BotRunsService } from './live/bot-runs.service';
 import { resolveBotStrategy, type ResolvedStrategy } from './bot-strategy';

@@ -14,7 +14,7 @@ import {
 import { Dec, fromBaseUnits } from '@solterm/engine';
 import type { z } from 'zod';
 import { AppError, isAppError } from '../../../lib/app-error';
-import type { BacktestTaskPayload } from '../backtest-task';
+import type { BacktestTaskPayload } from '../backtest/backtest-task';
 import { resolveBotStrategy } from '../bot-strategy';
 import type { BotRow, BotsRepository } from '../bots.repository';
 import { NO_METRICS } from '../live/bot-metrics';

@@ -11,7 +11,7 @@ import {
   type PythonTemplate,
 } from '@solterm/engine';
 import pino from 'pino';
-import { computeBacktest, type BacktestJob } from '../backtest-job';
+import { computeBacktest, type BacktestJob } from '../backtest/backtest-job';
 import {
   createPythonSandbox,
   MAX_STRATEGY_MESSAGE_CHARS,

@@ -26,7 +26,7 @@ import {
 import { build } from 'esbuild';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../../lib/app-error';
-import { computeBacktestAsync, type BacktestJob } from '../backtest-job';
+import { computeBacktestAsync, type BacktestJob } from '../backtest/backtest-job';
 import { candleFrames, stepValues } from './candle-buffer';
 import { createFrameReader, encodeFrame } from './frames';
 

@@ -2,10 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ZBacktestResultSchema } from '@solterm/contracts';
 import { PYTHON_TEMPLATES } from '@solterm/engine';
 import { pino } from 'pino';
-import type { RawCandle } from '../market/market.service';
+import type { RawCandle } from '../../market/market.service';
 import { packCandles, type BacktestSpec } from './backtest-job';
 import { createBacktestPool, MAX_BACKTESTS_PER_USER } from './backtest-pool';
-import { createPythonSandbox } from './sandbox/python-sandbox';
+import { createPythonSandbox } from '../sandbox/python-sandbox';
 
 // One-minute candles of a zigzag, in USD, and a quote worth exactly 1 USD: the SMA crossover trades on
 // every turn.

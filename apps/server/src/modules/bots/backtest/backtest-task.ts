@@ -1,10 +1,10 @@
 import type { TBacktestProgress, TBotConfig } from '@solterm/contracts';
-import { TaskTimeoutError, type JobScheduler, type Task } from '../../jobs/scheduler';
-import { AppError } from '../../lib/app-error';
+import { TaskTimeoutError, type JobScheduler, type Task } from '../../../jobs/scheduler';
+import { AppError } from '../../../lib/app-error';
 import type { BacktestResultJson } from './backtest-job';
 import { MAX_BACKTESTS_PER_USER } from './backtest-pool';
 import type { BacktestRunner } from './backtest-runner';
-import type { ResolvedStrategy } from './bot-strategy';
+import type { ResolvedStrategy } from '../bot-strategy';
 
 /** The scheduler's name of the backtest task. */
 export const BACKTEST_TASK = 'backtest';

@@ -7,8 +7,8 @@ import {
   type CandleSeries,
 } from '@solterm/engine';
 import { ZBacktestResultSchema, type ErrorCode, type TBacktestResult } from '@solterm/contracts';
-import { AppError, isAppError } from '../../lib/app-error';
-import { divideCandles } from '../market/pair-candles';
+import { AppError, isAppError } from '../../../lib/app-error';
+import { divideCandles } from '../../market/pair-candles';
 import {
   computeBacktest,
   unpackCandles,
@@ -17,7 +17,7 @@ import {
   type JobStrategy,
 } from './backtest-job';
 import { fillsCsvParts } from './backtest-wire';
-import { createJsStrategy, DEFAULT_SANDBOX_LIMITS } from './sandbox/js-strategy';
+import { createJsStrategy, DEFAULT_SANDBOX_LIMITS } from '../sandbox/js-strategy';
 
 type Fills = Parameters<typeof fillsCsvParts>[0];
 

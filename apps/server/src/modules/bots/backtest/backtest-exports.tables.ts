@@ -1,5 +1,5 @@
 import { integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../auth/auth.tables';
+import { users } from '../../auth/auth.tables';
 
 /** A backtest's fills kept for export (its owner's latest few, for a day): backtest-exports.ts. */
 export const backtestExports = pgTable('backtest_exports', {

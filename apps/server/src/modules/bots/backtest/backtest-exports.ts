@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, lt, ne, notInArray } from 'drizzle-orm';
-import type { Db } from '../../db/database';
+import type { Db } from '../../../db/database';
 import { backtestExportParts, backtestExports } from './backtest-exports.tables';
 
 /** A user's exports kept: their latest few backtests. */

@@ -2,10 +2,10 @@ import { Readable } from 'node:stream';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import { success, ZBacktestProgressSchema } from '@solterm/contracts';
-import { AppError } from '../../lib/app-error';
-import { ok } from '../../lib/reply';
-import type { ZodApp } from '../../lib/zod-app';
-import { authOf } from '../../plugins/authenticate';
+import { AppError } from '../../../lib/app-error';
+import { ok } from '../../../lib/reply';
+import type { ZodApp } from '../../../lib/zod-app';
+import { authOf } from '../../../plugins/authenticate';
 import type { BacktestExports } from './backtest-exports';
 import type { BacktestStatus } from './backtest-task';
 

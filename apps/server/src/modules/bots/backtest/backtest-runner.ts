@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { CHART_INTERVAL_SECONDS, MAX_BACKTEST_CANDLES, type TBotConfig } from '@solterm/contracts';
 import { Dec, toBaseUnits } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../../lib/app-error';
-import type { MarketService } from '../market/market.service';
+import { AppError } from '../../../lib/app-error';
+import type { MarketService } from '../../market/market.service';
 import { packCandles, type BacktestResultJson } from './backtest-job';
 import type { BacktestExports } from './backtest-exports';
 import type { BacktestEvents, BacktestPool } from './backtest-pool';
-import type { ResolvedStrategy } from './bot-strategy';
+import type { ResolvedStrategy } from '../bot-strategy';
 
 export interface BacktestRequest {
   readonly strategy: ResolvedStrategy;

@@ -14,7 +14,7 @@ import {
   type StrategyParameters,
   type WireCandle,
 } from '@solterm/engine';
-import type { RawCandle } from '../market/market.service';
+import type { RawCandle } from '../../market/market.service';
 import { resultToWire } from './backtest-wire';
 
 /** A backtest as plain data: what the worker thread needs to compute it (structured-cloneable). */

@@ -1,10 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import { ZBacktestResultSchema, type ErrorCode } from '@solterm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../../lib/app-error';
+import { AppError } from '../../../lib/app-error';
 import type { BacktestJob, BacktestResultJson, BacktestSpec } from './backtest-job';
 import { fillsCsvParts } from './backtest-wire';
-import type { PythonSandbox } from './sandbox/python-sandbox';
+import type { PythonSandbox } from '../sandbox/python-sandbox';
 
 const WORKER_ENTRY = new URL('./backtest-worker-entry.mjs', import.meta.url);
 

@@ -61,7 +61,7 @@ function tradeOf(
     reason: fill.reason,
   };
 }
-import { toWireNumber } from '../../lib/wire-decimal';
+import { toWireNumber } from '../../../lib/wire-decimal';
 
 /** A backtest's result on the wire: money to the quote token's decimals, ratios to 6 decimals. */
 export function resultToWire(

@@ -10,6 +10,7 @@ import type { RelayRepository, TicketRow } from './relay.repository';
 import { decodeSigned, messageHashOf, verifySignatures } from './signed-transaction';
 import { createKindRegistry, type TicketKind } from './ticket-kinds';
 import { createServerTickets, recordedByRequest, type CrashPoint } from './server-tickets';
+import { createRelayReconcile } from './relay-reconcile';
 import { pendingAnswer } from './money-request';
 import { RelayError } from './relay-errors';
 import type { Db } from '../../db/database';
@@ -62,7 +63,7 @@ export interface Executor {
   solanaWalletAddress: string | null;
 }
 
-export type TicketOutcome = 'landed' | 'failed' | 'expired' | 'in_flight';
+export type { TicketOutcome } from './relay-reconcile';
 
 /**
  * The relay owns every signed transaction. What the server builds for a wallet to sign is a ticket
@@ -103,22 +104,8 @@ export function createRelay(deps: RelayDeps) {
     return (await kind.afterSettled?.(ticket, payload)) ?? null;
   }
 
-  /** What happened to a sent ticket, from the chain; a valid one still unseen is sent again. */
-  async function reconcileTicket(ticket: TicketRow): Promise<TicketOutcome> {
-    const [status] = await chain.getSignatureStatuses([ticket.signature!]);
-    if (status && status.confirmationStatus !== 'processed') {
-      await settle(ticket, null, status.err !== null);
-      return status.err === null ? 'landed' : 'failed';
-    }
-    if (status) return 'in_flight';
-    if ((await chain.getBlockHeight()) > BigInt(ticket.lastValidBlockHeight)) {
-      await repo.expireTicket(ticket.id, now());
-      return 'expired';
-    }
-    if (ticket.signedTransaction)
-      await chain.sendTransaction(ticket.signedTransaction).catch(() => undefined);
-    return 'in_flight';
-  }
+  const reconciling = createRelayReconcile({ repo, chain, now, log: deps.log, server, settle });
+  const { reconcileTicket } = reconciling;
 
   /** The executor's open ticket this transaction was built as; refusals name what is wrong. */
   async function ticketOf(executor: Executor, transaction: Transaction): Promise<TicketRow> {
@@ -303,6 +290,9 @@ export function createRelay(deps: RelayDeps) {
 
     reconcileTicket,
 
+    /** The reconcile job's pass over server and wallet tickets (relay-reconcile.ts). */
+    reconcile: reconciling.reconcile,
+
     /**
      * GET /api/transactions/{signature}: where the user's transaction stands, whoever signed it (a
      * server ticket, or a wallet ticket whose send ended in an unknown outcome); an unsettled one is
@@ -325,23 +315,10 @@ export function createRelay(deps: RelayDeps) {
     },
 
     /** A user's ticket still in flight under `signature` is reconciled now (POST /trading/spot/order). */
-    async reconcileSignature(userId: string, signature: string): Promise<void> {
-      const ticket = await repo.findTicketBySignature(signature);
-      if (ticket && ticket.userId === userId && ticket.status === 'sending') await reconcileTicket(ticket);
-    },
+    reconcileSignature: reconciling.reconcileSignature,
 
     /** After a restart: every ticket that was sent but not settled is settled from the chain. */
-    async reconcileSent(): Promise<number> {
-      let settled = 0;
-      for (const ticket of await repo.listTicketsByStatus('sending')) {
-        try {
-          if ((await reconcileTicket(ticket)) !== 'in_flight') settled++;
-        } catch (error) {
-          deps.log.error({ err: error, ticket: ticket.id }, 'ticket reconciliation failed');
-        }
-      }
-      return settled;
-    },
+    reconcileSent: reconciling.reconcileSent,
   };
 }
 

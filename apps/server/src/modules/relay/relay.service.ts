@@ -1,9 +1,12 @@
-import { getBase64EncodedWireTransaction, getSignatureFromTransaction, type Transaction } from '@solana/kit';
+import {
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  type Transaction,
+  type TransactionError,
+} from '@solana/kit';
 import type { TExecuteSignedTransactionResult, TSpotOrder } from '@solterm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../../lib/app-error';
 import type { ChainService } from '../chain/chain.service';
-import { tradeErrorCodeOf } from './chain-error-mapping';
 import { createIdempotency, type IdempotentAnswer } from './idempotency';
 import { createLanding } from './landing';
 import type { RelayRepository, TicketRow } from './relay.repository';
@@ -113,27 +116,28 @@ export function createRelay(deps: RelayDeps) {
     if (!ticket || ticket.userId !== executor.id) {
       const feePayer = Object.keys(transaction.signatures)[0];
       if (feePayer && feePayer === executor.solanaWalletAddress && (await repo.hasOpenTicket(executor.id))) {
-        throw new AppError('TRADING__TRANSACTION_MODIFIED');
+        throw new RelayError('RELAY__TRANSACTION_MODIFIED');
       }
-      throw new AppError('TRADING__TRANSACTION_UNKNOWN');
+      throw new RelayError('RELAY__TRANSACTION_UNKNOWN');
     }
-    if (ticket.status === 'expired') throw new AppError('TRADING__TRANSACTION_EXPIRED');
-    if (ticket.status !== 'open') throw new AppError('TRADING__ALREADY_EXECUTED');
+    if (ticket.status === 'expired') throw new RelayError('RELAY__TRANSACTION_EXPIRED');
+    if (ticket.status !== 'open') throw new RelayError('RELAY__ALREADY_EXECUTED');
     return ticket;
   }
 
   /**
    * The wire transaction to send (co-signed by the server where its kind says so), simulated while
-   * the blockhash's validity is checked; refusals are the spec's messages.
+   * the blockhash's validity is checked; a refusal carries the simulation's error for the domain to word.
    */
   async function prepare(ticket: TicketRow, transaction: Transaction): Promise<string> {
     const kind = kinds.get(ticket.kind);
     const payload = kind.payload.parse(ticket.payload);
     const serverSigners = kind.serverSigners?.(payload) ?? [];
     await verifySignatures(transaction, serverSigners);
+    // Expired whoever else holds the ticket: its blockhash is past, so it can never land.
     const expired = async () => {
       await repo.expireTicket(ticket.id, now());
-      return new AppError('TRADING__TRANSACTION_EXPIRED');
+      return new RelayError('RELAY__TRANSACTION_EXPIRED');
     };
     const heightRead = chain.getBlockHeight();
     heightRead.catch(() => undefined);
@@ -147,13 +151,10 @@ export function createRelay(deps: RelayDeps) {
     if ((await heightRead) > BigInt(ticket.lastValidBlockHeight)) throw await expired();
     const simulation = await simulating;
     if (simulation.err) {
-      const code = tradeErrorCodeOf(simulation.err);
-      deps.log.info(
-        { ticket: ticket.id, err: simulation.err, code },
-        'signed transaction refused in simulation',
-      );
-      if (code === 'TRADING__TRANSACTION_EXPIRED') await repo.expireTicket(ticket.id, now());
-      throw new AppError(code);
+      deps.log.info({ ticket: ticket.id, err: simulation.err }, 'signed transaction refused in simulation');
+      // The node no longer knows the blockhash: the ticket can never land.
+      if (simulation.err === 'BlockhashNotFound') throw await expired();
+      throw new RelayError('RELAY__SIMULATION_FAILED', undefined, undefined, simulation.err);
     }
     return wireBase64;
   }
@@ -167,7 +168,7 @@ export function createRelay(deps: RelayDeps) {
   async function send(ticket: TicketRow, transaction: Transaction, wireBase64: string, startedAt: number) {
     const signature = getSignatureFromTransaction(transaction);
     if (!(await repo.claimTicket(ticket.id, signature, wireBase64, now()))) {
-      throw new AppError('TRADING__ALREADY_EXECUTED');
+      throw new RelayError('RELAY__ALREADY_EXECUTED');
     }
     let landed;
     try {
@@ -182,13 +183,18 @@ export function createRelay(deps: RelayDeps) {
     }
     if (landed.outcome === 'expired') {
       await repo.expireTicket(ticket.id, now());
-      throw new AppError('TRADING__TRANSACTION_EXPIRED');
+      throw new RelayError('RELAY__TRANSACTION_EXPIRED', undefined, signature);
     }
     const sent = { ...ticket, signature, signedTransaction: wireBase64, status: 'sending' };
     const order = await settle(sent, startedAt, landed.err !== null);
     if (landed.err !== null) {
       deps.log.warn({ signature, err: landed.err }, 'transaction landed with an error');
-      throw new AppError(tradeErrorCodeOf(landed.err as never));
+      throw new RelayError(
+        'RELAY__TRANSACTION_FAILED',
+        'the transaction landed with an error',
+        signature,
+        landed.err as TransactionError,
+      );
     }
     return { transaction_hash: signature, status: 'confirmed' as const, slot: Number(landed.slot), order };
   }

@@ -47,7 +47,7 @@ export class RelayError extends Error {
   constructor(
     readonly code: RelayErrorCode,
     message: string = code,
-    /** The transaction's signature, when one was sent (RELAY__OUTCOME_UNKNOWN). */
+    /** The transaction's signature, when one was sent (RELAY__OUTCOME_UNKNOWN, _TRANSACTION_FAILED). */
     readonly signature?: string,
     /** The chain's error, for a simulation or landing that failed (each domain words it). */
     readonly chainError?: TransactionError,

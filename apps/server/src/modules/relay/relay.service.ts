@@ -134,7 +134,8 @@ export function createRelay(deps: RelayDeps) {
     const payload = kind.payload.parse(ticket.payload);
     const serverSigners = kind.serverSigners?.(payload) ?? [];
     await verifySignatures(transaction, serverSigners);
-    // Expired whoever else holds the ticket: its blockhash is past, so it can never land.
+    // A refused expiry (another request claimed or settled the ticket) changes nothing: this
+    // transaction's blockhash is past either way.
     const expired = async () => {
       await repo.expireTicket(ticket.id, now());
       return new RelayError('RELAY__TRANSACTION_EXPIRED');
@@ -183,7 +184,7 @@ export function createRelay(deps: RelayDeps) {
     }
     if (landed.outcome === 'expired') {
       await repo.expireTicket(ticket.id, now());
-      throw new RelayError('RELAY__TRANSACTION_EXPIRED', undefined, signature);
+      throw new RelayError('RELAY__TRANSACTION_EXPIRED');
     }
     const sent = { ...ticket, signature, signedTransaction: wireBase64, status: 'sending' };
     const order = await settle(sent, startedAt, landed.err !== null);

@@ -34,12 +34,24 @@ function metaOf(request: FastifyRequest): RequestMeta {
   return { ip: request.ip, userAgent: request.headers['user-agent'] };
 }
 
+const tags = ['auth'];
+const bearer = [{ bearerAuth: [] }];
+
+/** Credential and challenge endpoints are the brute-force surface: limit them per client address. */
+function limitedOf(deps: AuthRoutesDeps) {
+  return { rateLimit: deps.rateLimit };
+}
+
 export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
+  registerPasswordRoutes(app, deps);
+  registerWalletSignInRoutes(app, deps);
+  registerUserRoutes(app, deps);
+}
+
+/** Email and password: register, login, logout, forgot and reset password. */
+function registerPasswordRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
   const { auth, requireAuth } = deps;
-  // Credential and challenge endpoints are the brute-force surface: limit them per client address.
-  const limited = { rateLimit: deps.rateLimit };
-  const tags = ['auth'];
-  const bearer = [{ bearerAuth: [] }];
+  const limited = limitedOf(deps);
 
   app.post('/api/auth/register', {
     config: limited,
@@ -115,6 +127,12 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
       return ok({ message: 'Password has been reset. Please log in.' });
     },
   });
+}
+
+/** Wallet sign-in and the account's wallet: challenge, connect, link, disconnect, create. */
+function registerWalletSignInRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
+  const { auth, requireAuth } = deps;
+  const limited = limitedOf(deps);
 
   app.get('/api/auth/wallet-challenge', {
     config: limited,
@@ -177,6 +195,11 @@ export function registerAuthRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
     },
     handler: async (request) => ok(await auth.createWallet(authOf(request).user.id)),
   });
+}
+
+/** The signed-in user: token check and profile. */
+function registerUserRoutes(app: ZodApp, deps: AuthRoutesDeps): void {
+  const { auth, requireAuth } = deps;
 
   app.get('/api/user/validate-token', {
     preHandler: requireAuth,

@@ -53,9 +53,17 @@ export interface BotsRoutesDeps {
 
 /** Bot definitions and backtests (part 2 §7 "Bots"). A user sees and changes only their own bots. */
 export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
+  registerBotDefinitionRoutes(app, deps);
+  registerBotRunRoutes(app, deps);
+  registerBotBacktestRoutes(app, deps);
+}
+
+const tags = ['bots'];
+const security = [{ bearerAuth: [] }];
+
+/** The caller's bots: list, strategies, create, delete, edit. */
+function registerBotDefinitionRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
   const { bots, requireAuth } = deps;
-  const tags = ['bots'];
-  const security = [{ bearerAuth: [] }];
 
   app.get('/api/bots', {
     preHandler: requireAuth,
@@ -132,6 +140,11 @@ export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
     handler: async (request) =>
       ok(await bots.update(authOf(request).user.id, request.params.id, request.body)),
   });
+}
+
+/** Starting and stopping bots, in paper mode and on chain, and their production status. */
+function registerBotRunRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
+  const { bots, requireAuth } = deps;
 
   app.post('/api/bots/:id/start', {
     preHandler: requireAuth,
@@ -210,6 +223,11 @@ export function registerBotsRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
     },
     handler: async (request) => ok(await bots.productionStatus(authOf(request).user.id, request.params.id)),
   });
+}
+
+/** Backtests of a saved bot, and "Run and Test Bot" runs of an unsaved one (cancellable). */
+function registerBotBacktestRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
+  const { bots, requireAuth } = deps;
 
   app.post('/api/bots/backtest', {
     preHandler: requireAuth,

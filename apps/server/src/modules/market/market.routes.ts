@@ -70,9 +70,22 @@ function createPerSecondJson<T>(schema: z.ZodType<T>, now: () => Date, build: ()
  * rounded in decimal arithmetic before they become numbers. Inputs are validated by the contracts'
  * zod schemas (400 with a clear message); unknown tokens are 404s.
  */
-export function registerMarketRoutes(app: ZodApp, deps: { market: MarketService; now: () => Date }): void {
+export function registerMarketRoutes(app: ZodApp, deps: MarketRoutesDeps): void {
+  registerPriceRoutes(app, deps);
+  registerPairAndSearchRoutes(app, deps);
+  registerTrendingAndTokenRoutes(app, deps);
+}
+
+interface MarketRoutesDeps {
+  market: MarketService;
+  now: () => Date;
+}
+
+const tags = ['market'];
+
+/** Token prices, market data and charts. */
+function registerPriceRoutes(app: ZodApp, deps: MarketRoutesDeps): void {
   const { market } = deps;
-  const tags = ['market'];
   const dashboardCoinsJson = createPerSecondJson(ZDashboardCoinsSchema, deps.now, () =>
     market.getDashboardCoins(),
   );
@@ -151,6 +164,11 @@ export function registerMarketRoutes(app: ZodApp, deps: { market: MarketService;
         await market.getHistoricalChart(request.params.symbol, request.query.timeframe, request.query.format),
       ),
   });
+}
+
+/** Pair prices, token search and pools. */
+function registerPairAndSearchRoutes(app: ZodApp, deps: MarketRoutesDeps): void {
+  const { market } = deps;
 
   app.get('/api/trading/pair/:id', {
     schema: {
@@ -202,6 +220,11 @@ export function registerMarketRoutes(app: ZodApp, deps: { market: MarketService;
     },
     handler: async (request) => ok(await market.getPools(request.params.address)),
   });
+}
+
+/** Trending tokens and token decimals. */
+function registerTrendingAndTokenRoutes(app: ZodApp, deps: MarketRoutesDeps): void {
+  const { market } = deps;
 
   app.get('/api/trending', {
     schema: {

@@ -1,32 +1,80 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
-import { idempotencyKeys, transactionTickets } from './relay.tables';
+import { idempotencyKeys, serverTickets, transactionTickets } from './relay.tables';
 import { ticketLifecycle, type TicketEvent, type TicketState } from '@solterm/engine';
 
 export type TicketRow = typeof transactionTickets.$inferSelect;
 export type NewTicketRow = typeof transactionTickets.$inferInsert;
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
+export type ServerTicketRow = typeof serverTickets.$inferSelect;
+export type NewServerTicketRow = typeof serverTickets.$inferInsert;
 
-/**
- * The compare-and-set condition of a lifecycle event: this ticket, in a state the event may leave
- * (the engine's ticket lifecycle decides which — never a status string written here).
- */
-function leaving(id: string, event: TicketEvent) {
-  return and(
-    eq(transactionTickets.id, id),
-    inArray(transactionTickets.status, [...ticketLifecycle.sources(event)]),
-  );
+/** What a ticket transition may write besides the status (never the status itself). */
+export interface TicketTransitionOptions<Row> {
+  values?: Omit<Partial<Row>, 'status'>;
+  /** A surrounding database transaction (a settlement and its kind's writes commit together). */
+  executor?: Db;
 }
 
-/** The state an event enters. */
+/** The state an event enters (the engine's ticket lifecycle decides — never a string written here). */
 function entered(event: TicketEvent): TicketState {
   return ticketLifecycle.next(ticketLifecycle.sources(event)[0]!, event);
 }
 
+/** The states an event may leave: the compare-and-set of every ticket status write. */
+function sourcesOf(event: TicketEvent): TicketState[] {
+  return [...ticketLifecycle.sources(event)];
+}
+
+/**
+ * Applies a lifecycle event to a server ticket (server-tickets.ts): the update's WHERE clause names
+ * the states the event may leave, so a ticket that moved on meanwhile is left alone and undefined
+ * comes back.
+ */
+export async function transitionServerTicket(
+  executor: Db,
+  id: string,
+  event: TicketEvent,
+  values: TicketTransitionOptions<NewServerTicketRow>['values'] = {},
+): Promise<ServerTicketRow | undefined> {
+  const [row] = await executor
+    .update(serverTickets)
+    .set({ ...values, status: entered(event) })
+    .where(and(eq(serverTickets.id, id), inArray(serverTickets.status, sourcesOf(event))))
+    .returning();
+  return row;
+}
+
 /** The relay's tables: transaction tickets and Idempotency-Key answers. */
 export function createRelayRepository(db: Db) {
+  /**
+   * Applies a lifecycle event to a wallet-signed ticket: the update's WHERE clause names the states
+   * the event may leave, so a ticket another caller moved on meanwhile (a concurrent execute, the
+   * reconcile job racing the landing path) is left alone and undefined comes back. Every status
+   * write of a ticket goes through here; each caller decides what a refusal means.
+   */
+  async function transitionTicket(
+    id: string,
+    event: TicketEvent,
+    options: TicketTransitionOptions<NewTicketRow> = {},
+  ): Promise<TicketRow | undefined> {
+    const [row] = await (options.executor ?? db)
+      .update(transactionTickets)
+      .set({ ...options.values, status: entered(event) })
+      .where(and(eq(transactionTickets.id, id), inArray(transactionTickets.status, sourcesOf(event))))
+      .returning();
+    return row;
+  }
+
   return {
+    transitionTicket,
+
+    async findTicket(id: string): Promise<TicketRow | undefined> {
+      const [row] = await db.select().from(transactionTickets).where(eq(transactionTickets.id, id)).limit(1);
+      return row;
+    },
+
     async insertTicket(values: NewTicketRow): Promise<TicketRow> {
       const [row] = await db.insert(transactionTickets).values(values).returning();
       return row!;
@@ -60,17 +108,13 @@ export function createRelayRepository(db: Db) {
     },
 
     /**
-     * Claims an open ticket for sending and stores the signed bytes first (durable before the send,
-     * so a crash afterwards is reconciled). False when another request claimed it.
+     * Claims an open ticket for sending (`send`) and stores the signed bytes first (durable before
+     * the send, so a crash afterwards is reconciled). False when another request claimed it.
      */
     async claimTicket(id: string, signature: string, signedTransaction: string, at: Date): Promise<boolean> {
       try {
-        const rows = await db
-          .update(transactionTickets)
-          .set({ status: entered('send'), signature, signedTransaction, sentAt: at })
-          .where(leaving(id, 'send'))
-          .returning({ id: transactionTickets.id });
-        return rows.length === 1;
+        const values = { signature, signedTransaction, sentAt: at };
+        return (await transitionTicket(id, 'send', { values })) !== undefined;
       } catch (error) {
         if (isUniqueViolation(error)) return false;
         throw error;
@@ -79,12 +123,7 @@ export function createRelayRepository(db: Db) {
 
     /** Expires an open or sending ticket (its blockhash is past); false when it had settled. */
     async expireTicket(id: string, at: Date): Promise<boolean> {
-      const rows = await db
-        .update(transactionTickets)
-        .set({ status: entered('expire'), settledAt: at })
-        .where(leaving(id, 'expire'))
-        .returning({ id: transactionTickets.id });
-      return rows.length === 1;
+      return (await transitionTicket(id, 'expire', { values: { settledAt: at } })) !== undefined;
     },
 
     listTicketsByStatus(status: TicketState): Promise<TicketRow[]> {
@@ -103,12 +142,8 @@ export function createRelayRepository(db: Db) {
     ): Promise<boolean> {
       const event = status === 'landed' ? 'land' : 'fail';
       return db.transaction(async (tx) => {
-        const claimed = await tx
-          .update(transactionTickets)
-          .set({ status: entered(event), settledAt: at })
-          .where(leaving(ticketId, event))
-          .returning({ id: transactionTickets.id });
-        if (claimed.length === 0) return false;
+        const settled = await transitionTicket(ticketId, event, { values: { settledAt: at }, executor: tx });
+        if (!settled) return false;
         await write(tx);
         return true;
       });

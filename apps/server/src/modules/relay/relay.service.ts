@@ -1,15 +1,19 @@
-import { getBase64EncodedWireTransaction, getSignatureFromTransaction, type Transaction } from '@solana/kit';
+import {
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  type Transaction,
+  type TransactionError,
+} from '@solana/kit';
 import type { TExecuteSignedTransactionResult, TSpotOrder } from '@solterm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../../lib/app-error';
 import type { ChainService } from '../chain/chain.service';
-import { tradeErrorCodeOf } from './chain-error-mapping';
 import { createIdempotency, type IdempotentAnswer } from './idempotency';
 import { createLanding } from './landing';
 import type { RelayRepository, TicketRow } from './relay.repository';
 import { decodeSigned, messageHashOf, verifySignatures } from './signed-transaction';
 import { createKindRegistry, type TicketKind } from './ticket-kinds';
 import { createServerTickets, recordedByRequest, type CrashPoint } from './server-tickets';
+import { createRelayReconcile } from './relay-reconcile';
 import { pendingAnswer } from './money-request';
 import { RelayError } from './relay-errors';
 import type { Db } from '../../db/database';
@@ -62,7 +66,7 @@ export interface Executor {
   solanaWalletAddress: string | null;
 }
 
-export type TicketOutcome = 'landed' | 'failed' | 'expired' | 'in_flight';
+export type { TicketOutcome } from './relay-reconcile';
 
 /**
  * The relay owns every signed transaction. What the server builds for a wallet to sign is a ticket
@@ -103,22 +107,8 @@ export function createRelay(deps: RelayDeps) {
     return (await kind.afterSettled?.(ticket, payload)) ?? null;
   }
 
-  /** What happened to a sent ticket, from the chain; a valid one still unseen is sent again. */
-  async function reconcileTicket(ticket: TicketRow): Promise<TicketOutcome> {
-    const [status] = await chain.getSignatureStatuses([ticket.signature!]);
-    if (status && status.confirmationStatus !== 'processed') {
-      await settle(ticket, null, status.err !== null);
-      return status.err === null ? 'landed' : 'failed';
-    }
-    if (status) return 'in_flight';
-    if ((await chain.getBlockHeight()) > BigInt(ticket.lastValidBlockHeight)) {
-      await repo.expireTicket(ticket.id, now());
-      return 'expired';
-    }
-    if (ticket.signedTransaction)
-      await chain.sendTransaction(ticket.signedTransaction).catch(() => undefined);
-    return 'in_flight';
-  }
+  const reconciling = createRelayReconcile({ repo, chain, now, log: deps.log, server, settle });
+  const { reconcileTicket } = reconciling;
 
   /** The executor's open ticket this transaction was built as; refusals name what is wrong. */
   async function ticketOf(executor: Executor, transaction: Transaction): Promise<TicketRow> {
@@ -126,27 +116,29 @@ export function createRelay(deps: RelayDeps) {
     if (!ticket || ticket.userId !== executor.id) {
       const feePayer = Object.keys(transaction.signatures)[0];
       if (feePayer && feePayer === executor.solanaWalletAddress && (await repo.hasOpenTicket(executor.id))) {
-        throw new AppError('TRADING__TRANSACTION_MODIFIED');
+        throw new RelayError('RELAY__TRANSACTION_MODIFIED');
       }
-      throw new AppError('TRADING__TRANSACTION_UNKNOWN');
+      throw new RelayError('RELAY__TRANSACTION_UNKNOWN');
     }
-    if (ticket.status === 'expired') throw new AppError('TRADING__TRANSACTION_EXPIRED');
-    if (ticket.status !== 'open') throw new AppError('TRADING__ALREADY_EXECUTED');
+    if (ticket.status === 'expired') throw new RelayError('RELAY__TRANSACTION_EXPIRED');
+    if (ticket.status !== 'open') throw new RelayError('RELAY__ALREADY_EXECUTED');
     return ticket;
   }
 
   /**
    * The wire transaction to send (co-signed by the server where its kind says so), simulated while
-   * the blockhash's validity is checked; refusals are the spec's messages.
+   * the blockhash's validity is checked; a refusal carries the simulation's error for the domain to word.
    */
   async function prepare(ticket: TicketRow, transaction: Transaction): Promise<string> {
     const kind = kinds.get(ticket.kind);
     const payload = kind.payload.parse(ticket.payload);
     const serverSigners = kind.serverSigners?.(payload) ?? [];
     await verifySignatures(transaction, serverSigners);
+    // A refused expiry (another request claimed or settled the ticket) changes nothing: this
+    // transaction's blockhash is past either way.
     const expired = async () => {
       await repo.expireTicket(ticket.id, now());
-      return new AppError('TRADING__TRANSACTION_EXPIRED');
+      return new RelayError('RELAY__TRANSACTION_EXPIRED');
     };
     const heightRead = chain.getBlockHeight();
     heightRead.catch(() => undefined);
@@ -160,13 +152,10 @@ export function createRelay(deps: RelayDeps) {
     if ((await heightRead) > BigInt(ticket.lastValidBlockHeight)) throw await expired();
     const simulation = await simulating;
     if (simulation.err) {
-      const code = tradeErrorCodeOf(simulation.err);
-      deps.log.info(
-        { ticket: ticket.id, err: simulation.err, code },
-        'signed transaction refused in simulation',
-      );
-      if (code === 'TRADING__TRANSACTION_EXPIRED') await repo.expireTicket(ticket.id, now());
-      throw new AppError(code);
+      deps.log.info({ ticket: ticket.id, err: simulation.err }, 'signed transaction refused in simulation');
+      // The node no longer knows the blockhash: the ticket can never land.
+      if (simulation.err === 'BlockhashNotFound') throw await expired();
+      throw new RelayError('RELAY__SIMULATION_FAILED', undefined, undefined, simulation.err);
     }
     return wireBase64;
   }
@@ -180,7 +169,7 @@ export function createRelay(deps: RelayDeps) {
   async function send(ticket: TicketRow, transaction: Transaction, wireBase64: string, startedAt: number) {
     const signature = getSignatureFromTransaction(transaction);
     if (!(await repo.claimTicket(ticket.id, signature, wireBase64, now()))) {
-      throw new AppError('TRADING__ALREADY_EXECUTED');
+      throw new RelayError('RELAY__ALREADY_EXECUTED');
     }
     let landed;
     try {
@@ -195,13 +184,18 @@ export function createRelay(deps: RelayDeps) {
     }
     if (landed.outcome === 'expired') {
       await repo.expireTicket(ticket.id, now());
-      throw new AppError('TRADING__TRANSACTION_EXPIRED');
+      throw new RelayError('RELAY__TRANSACTION_EXPIRED');
     }
     const sent = { ...ticket, signature, signedTransaction: wireBase64, status: 'sending' };
     const order = await settle(sent, startedAt, landed.err !== null);
     if (landed.err !== null) {
       deps.log.warn({ signature, err: landed.err }, 'transaction landed with an error');
-      throw new AppError(tradeErrorCodeOf(landed.err as never));
+      throw new RelayError(
+        'RELAY__TRANSACTION_FAILED',
+        'the transaction landed with an error',
+        signature,
+        landed.err as TransactionError,
+      );
     }
     return { transaction_hash: signature, status: 'confirmed' as const, slot: Number(landed.slot), order };
   }
@@ -303,6 +297,9 @@ export function createRelay(deps: RelayDeps) {
 
     reconcileTicket,
 
+    /** The reconcile job's pass over server and wallet tickets (relay-reconcile.ts). */
+    reconcile: reconciling.reconcile,
+
     /**
      * GET /api/transactions/{signature}: where the user's transaction stands, whoever signed it (a
      * server ticket, or a wallet ticket whose send ended in an unknown outcome); an unsettled one is
@@ -325,23 +322,10 @@ export function createRelay(deps: RelayDeps) {
     },
 
     /** A user's ticket still in flight under `signature` is reconciled now (POST /trading/spot/order). */
-    async reconcileSignature(userId: string, signature: string): Promise<void> {
-      const ticket = await repo.findTicketBySignature(signature);
-      if (ticket && ticket.userId === userId && ticket.status === 'sending') await reconcileTicket(ticket);
-    },
+    reconcileSignature: reconciling.reconcileSignature,
 
     /** After a restart: every ticket that was sent but not settled is settled from the chain. */
-    async reconcileSent(): Promise<number> {
-      let settled = 0;
-      for (const ticket of await repo.listTicketsByStatus('sending')) {
-        try {
-          if ((await reconcileTicket(ticket)) !== 'in_flight') settled++;
-        } catch (error) {
-          deps.log.error({ err: error, ticket: ticket.id }, 'ticket reconciliation failed');
-        }
-      }
-      return settled;
-    },
+    reconcileSent: reconciling.reconcileSent,
   };
 }
 

@@ -1,14 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ticketLifecycle, type TicketEvent } from '@solterm/engine';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { ChainService, SignatureLanding } from '../chain/chain.service';
 import { RelayError } from './relay-errors';
+import { transitionServerTicket as transition, type ServerTicketRow } from './relay.repository';
 import { serverTickets } from './relay.tables';
 
-export type ServerTicketRow = typeof serverTickets.$inferSelect;
+export type { ServerTicketRow } from './relay.repository';
 
 /** A transaction the server built and signed: its wire bytes, signature and expiry height. */
 export interface SignedServerTransaction {
@@ -99,23 +99,6 @@ export function createServerTickets(deps: ServerTicketsDeps) {
     return kind;
   }
 
-  /** Moves a ticket by `event` if it is in a state the event may leave; false when it is not. */
-  async function transition(
-    executor: Db,
-    id: string,
-    event: TicketEvent,
-    set: Partial<typeof serverTickets.$inferInsert> = {},
-  ): Promise<ServerTicketRow | undefined> {
-    const sources = ticketLifecycle.sources(event);
-    const to = ticketLifecycle.next(sources[0]!, event);
-    const [row] = await executor
-      .update(serverTickets)
-      .set({ ...set, status: to })
-      .where(and(eq(serverTickets.id, id), inArray(serverTickets.status, [...sources])))
-      .returning();
-    return row;
-  }
-
   async function find(id: string): Promise<ServerTicketRow> {
     const [row] = await db.select().from(serverTickets).where(eq(serverTickets.id, id)).limit(1);
     return row!;
@@ -169,6 +152,8 @@ export function createServerTickets(deps: ServerTicketsDeps) {
         if (last) return last.confirmationStatus === 'processed' ? 'pending' : await verdict(ticket, last);
         return await settle(ticket, 'expire', null);
       }
+      // Recorded but never sent (a crash before the send) moves on to sending; one already
+      // sending is refused here and broadcast again all the same.
       await transition(db, ticket.id, 'send', { sentAt: now() });
       await chain.sendTransaction(ticket.signedTransaction);
       return 'pending';

@@ -7,7 +7,7 @@ import {
   type ReadonlyUint8Array,
   type Transaction,
 } from '@solana/kit';
-import { AppError } from '../../lib/app-error';
+import { RelayError } from './relay-errors';
 
 /** SHA-256 of a transaction message, hex: how a signed transaction finds the ticket it was built as. */
 export function messageHashOf(bytes: Uint8Array | ReadonlyUint8Array): string {
@@ -20,12 +20,12 @@ export function messageHashOf(bytes: Uint8Array | ReadonlyUint8Array): string {
 export function decodeSigned(signedBase64: string): Transaction {
   const bytes = Buffer.from(signedBase64, 'base64');
   if (bytes.length === 0 || bytes.toString('base64') !== signedBase64.replace(/\s/g, '')) {
-    throw new AppError('TRADING__TRANSACTION_INVALID');
+    throw new RelayError('RELAY__TRANSACTION_INVALID');
   }
   try {
     return getTransactionDecoder().decode(bytes);
   } catch {
-    throw new AppError('TRADING__TRANSACTION_INVALID');
+    throw new RelayError('RELAY__TRANSACTION_INVALID');
   }
 }
 
@@ -36,10 +36,10 @@ export async function verifySignatures(
 ): Promise<void> {
   for (const [signer, signature] of Object.entries(transaction.signatures)) {
     if (serverSigners.includes(signer)) continue;
-    if (!signature || signature.every((byte) => byte === 0)) throw new AppError('TRADING__SIGNATURE_MISSING');
+    if (!signature || signature.every((byte) => byte === 0)) throw new RelayError('RELAY__SIGNATURE_MISSING');
     const key = await getPublicKeyFromAddress(address(signer));
     if (!(await verifySignature(key, signature, transaction.messageBytes))) {
-      throw new AppError('TRADING__SIGNATURE_INVALID');
+      throw new RelayError('RELAY__SIGNATURE_INVALID');
     }
   }
 }

@@ -263,8 +263,9 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
 
   async function tick(): Promise<number> {
     await adoptUntracked();
-    await deps.relay.server.reconcile();
-    await deps.relay.reconcileSent();
+    // Settlements and escrows interrupted by a crash or a lost answer are settled first (the
+    // relay's reconcile pass, relay-reconcile.ts), so the fill pass sees the orders they recorded.
+    await deps.relay.reconcile();
     return fillCrossed();
   }
 

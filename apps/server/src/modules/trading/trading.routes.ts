@@ -25,6 +25,7 @@ import { AppError } from '../../lib/app-error';
 import { ok } from '../../lib/reply';
 import type { ZodApp } from '../../lib/zod-app';
 import { authOf } from '../../plugins/authenticate';
+import { ZIdempotencyHeadersSchema } from '../relay/relay.service';
 import type { LimitKeeper } from './limit-keeper';
 import type { TradingService } from './trading.service';
 
@@ -34,26 +35,24 @@ export interface TradingRoutesDeps {
   requireAuth: preHandlerAsyncHookHandler;
 }
 
-const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
-const ZIdempotencyHeadersSchema = z.object({
-  'idempotency-key': z
-    .string()
-    .min(1, { message: 'Idempotency-Key must not be empty' })
-    .max(MAX_IDEMPOTENCY_KEY_LENGTH, {
-      message: `Idempotency-Key is at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
-    })
-    .optional(),
-});
 const ZSymbolParamsSchema = z.object({ symbol: z.string().min(1).max(140) });
 
-/** Spot trading (part 1 §7 and part 2 §7): orders, transactions, fills, positions and the order book. */
 /** Requests per client to GET /trading/tradable; the web asks once per results page and caches 60 s. */
 export const TRADABLE_RATE_LIMIT = { max: 120, timeWindow: 60_000 };
 
+const tags = ['trading'];
+const security = [{ bearerAuth: [] }];
+
+/** Spot trading (part 1 §7 and part 2 §7): orders, transactions, fills, positions and the order book. */
 export function registerTradingRoutes(app: ZodApp, deps: TradingRoutesDeps): void {
+  registerTransactionRoutes(app, deps);
+  registerOrderRoutes(app, deps);
+  registerPublicTradingRoutes(app, deps);
+}
+
+/** An order's transaction: suggestion, build, execute (idempotent), and the order it recorded. */
+function registerTransactionRoutes(app: ZodApp, deps: TradingRoutesDeps): void {
   const { trading, requireAuth } = deps;
-  const tags = ['trading'];
-  const security = [{ bearerAuth: [] }];
 
   app.post('/api/trading/suggestion', {
     preHandler: requireAuth,
@@ -117,6 +116,11 @@ export function registerTradingRoutes(app: ZodApp, deps: TradingRoutesDeps): voi
     },
     handler: async (request) => ok(await trading.recordSpotOrder(authOf(request).user, request.body)),
   });
+}
+
+/** The user's orders (and cancelling a limit order), positions and fills. */
+function registerOrderRoutes(app: ZodApp, deps: TradingRoutesDeps): void {
+  const { trading, requireAuth } = deps;
 
   app.get('/api/trading/orders', {
     preHandler: requireAuth,
@@ -179,6 +183,11 @@ export function registerTradingRoutes(app: ZodApp, deps: TradingRoutesDeps): voi
     handler: async (request) =>
       ok(await trading.tradeHistory(authOf(request).user, request.query.limit, request.query.offset)),
   });
+}
+
+/** Public: which pairs can be traded here, and the market maker's order book. */
+function registerPublicTradingRoutes(app: ZodApp, deps: TradingRoutesDeps): void {
+  const { trading } = deps;
 
   app.get('/api/trading/tradable', {
     // Public, and each unknown pair costs chain and market-data lookups (up to 50 a request): bounded per client.

@@ -31,6 +31,7 @@ import {
   type Relay,
 } from '../relay/relay.service';
 import { canTrade, type WalletOwner } from '../wallet/wallet.service';
+import { walletTransactionErrorOf } from './chain-error-mapping';
 import { createOrderBuilder } from './order-builder';
 import { createOrderKinds } from './order-kinds';
 import { createPairs, type TradingPair } from './pairs';
@@ -64,6 +65,7 @@ export interface ServerWalletSwap {
   lastValidBlockHeight: bigint;
 }
 export { orderToWire } from './trading-wire';
+export { walletTransactionErrorOf } from './chain-error-mapping';
 
 const MAX_ORDERS_LISTED = 200;
 const MAX_POSITION_FILLS = 10_000;
@@ -128,7 +130,8 @@ export function createTradingService(deps: TradingServiceDeps) {
           if (isRelayError(error) && error.code === 'RELAY__OUTCOME_UNKNOWN' && error.signature) {
             return pendingAnswer(error.signature);
           }
-          throw error;
+          // In trading's words here, inside the Idempotency-Key's run: a refusal is its stored answer.
+          throw walletTransactionErrorOf(error);
         }
       };
       if (!idempotencyKey) return run().catch((error: unknown) => Promise.reject(tradingErrorOf(error)));
@@ -162,10 +165,11 @@ export function createTradingService(deps: TradingServiceDeps) {
         quoteAmount: built.quoteAmount,
         lastValidBlockHeight: BigInt(built.unsigned.last_valid_block_height),
       });
-      return relay.execute(
-        { id: userId, solanaWalletAddress: signer.address },
-        getBase64EncodedWireTransaction(signed),
-      );
+      return relay
+        .execute({ id: userId, solanaWalletAddress: signer.address }, getBase64EncodedWireTransaction(signed))
+        .catch((error: unknown) => {
+          throw walletTransactionErrorOf(error);
+        });
     },
 
     /** The relay's settled verdict on a swap `swapAsServerWallet` sent (reconciled now if in flight). */

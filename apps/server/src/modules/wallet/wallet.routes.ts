@@ -33,9 +33,16 @@ export interface WalletRoutesDeps {
  * built for the wallet to sign (sent through POST /trading/execute-signed-transaction).
  */
 export function registerWalletRoutes(app: ZodApp, deps: WalletRoutesDeps): void {
+  registerWalletReadRoutes(app, deps);
+  registerWalletTransferRoutes(app, deps);
+}
+
+const tags = ['wallet'];
+const security = [{ bearerAuth: [] }];
+
+/** The connected wallet's status and balances, read from the chain. */
+function registerWalletReadRoutes(app: ZodApp, deps: WalletRoutesDeps): void {
   const { wallet, requireAuth } = deps;
-  const tags = ['wallet'];
-  const security = [{ bearerAuth: [] }];
 
   app.get('/api/wallet/status', {
     preHandler: requireAuth,
@@ -112,6 +119,11 @@ export function registerWalletRoutes(app: ZodApp, deps: WalletRoutesDeps): void 
     handler: async (request) =>
       ok(await wallet.tokenBalance(authOf(request).user, undefined, request.query.mint_address)),
   });
+}
+
+/** The faucet, and transfers and unwraps built for the wallet to sign. */
+function registerWalletTransferRoutes(app: ZodApp, deps: WalletRoutesDeps): void {
+  const { wallet, requireAuth } = deps;
 
   app.post('/api/wallet/fund', {
     preHandler: requireAuth,

@@ -25,15 +25,24 @@ import type { BotFundsService } from './bot-funds.service';
 /** Each builds or sends a transaction: each client may do this many a minute. */
 export const FUNDS_RATE_LIMIT = { max: 30, timeWindow: 60_000 };
 
+interface BotFundsRoutesDeps {
+  funds: BotFundsService;
+  requireAuth: preHandlerAsyncHookHandler;
+}
+
+const tags = ['bot funds'];
+const security = [{ bearerAuth: [] }];
+const limited = { rateLimit: FUNDS_RATE_LIMIT };
+
 /** The caller's bot key, its funds and delegations (part 2 §7 "Bot funds and delegation"). */
-export function registerBotFundsRoutes(
-  app: ZodApp,
-  deps: { funds: BotFundsService; requireAuth: preHandlerAsyncHookHandler },
-): void {
+export function registerBotFundsRoutes(app: ZodApp, deps: BotFundsRoutesDeps): void {
+  registerBotKeyRoutes(app, deps);
+  registerDelegationRoutes(app, deps);
+}
+
+/** The bot key: its address, what it holds, and withdrawals to the connected wallet. */
+function registerBotKeyRoutes(app: ZodApp, deps: BotFundsRoutesDeps): void {
   const { funds, requireAuth } = deps;
-  const tags = ['bot funds'];
-  const security = [{ bearerAuth: [] }];
-  const limited = { rateLimit: FUNDS_RATE_LIMIT };
 
   app.get('/api/bot/public-key', {
     preHandler: requireAuth,
@@ -81,6 +90,11 @@ export function registerBotFundsRoutes(
       return reply.code(answer.statusCode as 200).send(answer.body as never);
     },
   });
+}
+
+/** Delegations: create (two spellings), submit the signed transaction, list, revoke. */
+function registerDelegationRoutes(app: ZodApp, deps: BotFundsRoutesDeps): void {
+  const { funds, requireAuth } = deps;
 
   app.post('/api/delegation/create', {
     preHandler: requireAuth,

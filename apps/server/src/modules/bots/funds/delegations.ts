@@ -17,6 +17,7 @@ import {
   type ChainService,
 } from '../../chain/chain.service';
 import type { Relay, TicketKind } from '../../relay/relay.service';
+import { walletTransactionErrorOf } from '../../trading/trading.service';
 import { provenWalletOf, unwrapSolInstruction, type WalletOwner } from '../../wallet/wallet.service';
 import type { BotFundsRepository, DelegationRow } from './bot-funds.repository';
 import type { BotWallet } from './bot-wallet';
@@ -225,7 +226,11 @@ export function createDelegations(deps: {
         throw new AppError('TRADING__TRANSACTION_MODIFIED');
       }
       const revoking = row.status === 'active';
-      const result = await relay.execute({ id: owner.id, solanaWalletAddress: row.walletAddress }, signed);
+      const result = await relay
+        .execute({ id: owner.id, solanaWalletAddress: row.walletAddress }, signed)
+        .catch((error: unknown) => {
+          throw walletTransactionErrorOf(error);
+        });
       if (revoking) await deps.onRevoked(owner.id);
       const after = (await repo.delegation(owner.id, delegationId))!;
       return { ...delegationToWire(after), transaction_hash: result.transaction_hash };

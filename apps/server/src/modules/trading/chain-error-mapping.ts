@@ -1,5 +1,7 @@
 import type { TransactionError } from '@solana/kit';
 import type { ErrorCode } from '@solterm/contracts';
+import { AppError } from '../../lib/app-error';
+import { isRelayError } from '../relay/relay.service';
 
 /** SPL Token's InsufficientFunds, and the System program's ResultWithNegativeLamports, are custom error 1. */
 const CUSTOM_INSUFFICIENT_FUNDS = 1;
@@ -39,4 +41,37 @@ export function tradeErrorCodeOf(error: TransactionError): ErrorCode {
     }
   }
   return 'TRADING__SIMULATION_FAILED';
+}
+
+/**
+ * The relay's refusal of a wallet-signed transaction in trading's words (the spec's messages):
+ * decoding, signatures, the ticket it was built as, expiry, a second execution, and the chain's
+ * verdict in simulation or on landing. Anything else (an unknown outcome, Idempotency-Key refusals)
+ * passes through unchanged for the caller to handle.
+ */
+export function walletTransactionErrorOf(error: unknown): unknown {
+  if (!isRelayError(error)) return error;
+  switch (error.code) {
+    case 'RELAY__TRANSACTION_INVALID':
+      return new AppError('TRADING__TRANSACTION_INVALID');
+    case 'RELAY__SIGNATURE_MISSING':
+      return new AppError('TRADING__SIGNATURE_MISSING');
+    case 'RELAY__SIGNATURE_INVALID':
+      return new AppError('TRADING__SIGNATURE_INVALID');
+    case 'RELAY__TRANSACTION_UNKNOWN':
+      return new AppError('TRADING__TRANSACTION_UNKNOWN');
+    case 'RELAY__TRANSACTION_MODIFIED':
+      return new AppError('TRADING__TRANSACTION_MODIFIED');
+    case 'RELAY__TRANSACTION_EXPIRED':
+      return new AppError('TRADING__TRANSACTION_EXPIRED');
+    case 'RELAY__ALREADY_EXECUTED':
+      return new AppError('TRADING__ALREADY_EXECUTED');
+    case 'RELAY__SIMULATION_FAILED':
+    case 'RELAY__TRANSACTION_FAILED':
+      return new AppError(
+        error.chainError ? tradeErrorCodeOf(error.chainError) : 'TRADING__SIMULATION_FAILED',
+      );
+    default:
+      return error;
+  }
 }

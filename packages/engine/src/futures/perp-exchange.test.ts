@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Dec } from '../money/decimal';
-import { PerpError, PerpExchange, type PerpFill, type PerpMarketSpec } from './perp-exchange';
+import { PerpExchange } from './perp-exchange';
+import { PerpError, type PerpFill, type PerpMarketSpec } from './perp-state';
 import { exchangeFromSnapshot, snapshotOf } from './perp-snapshot';
 
 const SOL: PerpMarketSpec = {

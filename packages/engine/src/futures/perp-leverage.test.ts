@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { PerpError, PerpExchange, type PerpMarketSpec } from './perp-exchange';
+import { PerpExchange } from './perp-exchange';
+import { PerpError, type PerpMarketSpec } from './perp-state';
 import { initialMargin, notionalOf } from './perp-math';
 import { exchangeFromSnapshot, snapshotOf } from './perp-snapshot';
 

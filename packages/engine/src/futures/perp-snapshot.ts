@@ -1,5 +1,6 @@
 import { Dec } from '../money/decimal';
-import { PerpExchange, type PerpMarketSpec } from './perp-exchange';
+import { PerpExchange } from './perp-exchange';
+import type { PerpMarketSpec } from './perp-state';
 
 /** A PerpExchange as JSON (bigints as decimal strings): what a restart rebuilds the venue from. */
 export interface PerpSnapshot {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
-import type { PerpFill } from '@solterm/engine';
+import type { FundingResult, LiquidationResult, PerpFill, PlaceOrderResult } from '@solterm/engine';
 import type { Db } from '../../db/database';
+import type { PerpCommand } from './perp-commands';
 import type { Applied } from './perp-ledger';
 import {
   perpFills,
@@ -28,6 +29,33 @@ export interface RecordedEffect {
   markets: Set<string>;
   /** The user's order an 'order' command placed, as written. */
   placed?: PerpOrderRow;
+}
+
+type OrderCommand = Extract<PerpCommand, { k: 'order' }>;
+
+/** The order row of a user's 'order' command: its size, what filled at once, and its status now. */
+function orderRowOf(command: OrderCommand, result: PlaceOrderResult, updatedAt: Date): PerpOrderRow {
+  const filled = result.fills.reduce((sum, fill) => sum + fill.size, 0n);
+  const value = result.fills.reduce((sum, fill) => sum + fill.size * fill.price, 0n);
+  const size = result.resting + filled;
+  return {
+    id: BigInt(result.orderId),
+    userId: command.account,
+    symbol: command.market,
+    side: command.side === 'buy' ? 'Long' : 'Short',
+    orderType: command.type === 'market' ? 'Market' : 'Limit',
+    size: (size > 0n ? size : BigInt(command.size)).toString(),
+    price: command.price ?? null,
+    filledSize: filled.toString(),
+    filledValue: value.toString(),
+    leverage: command.leverage,
+    reduceOnly: command.reduceOnly,
+    postOnly: command.postOnly,
+    status:
+      result.resting > 0n ? (filled > 0n ? 'PartiallyFilled' : 'Open') : filled > 0n ? 'Filled' : 'Cancelled',
+    createdAt: new Date(command.at),
+    updatedAt,
+  };
 }
 
 export function createFuturesRepository(db: Db, now: () => Date) {
@@ -111,53 +139,87 @@ export function createFuturesRepository(db: Db, now: () => Date) {
     }
   }
 
+  /** The user's order row an 'order' command placed, with what filled at once. */
+  async function recordOrder(
+    tx: Db,
+    command: OrderCommand,
+    result: PlaceOrderResult,
+    effect: RecordedEffect,
+  ) {
+    effect.markets.add(command.market);
+    if (isUserAccount(command.account)) {
+      effect.users.add(command.account);
+      const row = orderRowOf(command, result, now());
+      await tx.insert(perpOrders).values(row);
+      effect.placed = row;
+    }
+    await recordFills(tx, result.fills, effect);
+    effect.fills.push(...result.fills);
+    await markCancelled(tx, result.cancelled, effect);
+  }
+
+  /** The open orders of the market are margined at the new leverage from now on. */
+  async function recordLeverage(
+    tx: Db,
+    { account, market, leverage }: { account: string; market: string; leverage: number },
+    effect: RecordedEffect,
+  ) {
+    await tx
+      .update(perpOrders)
+      .set({ leverage, updatedAt: now() })
+      .where(
+        and(
+          eq(perpOrders.userId, account),
+          eq(perpOrders.symbol, market),
+          inArray(perpOrders.status, ['Open', 'PartiallyFilled']),
+        ),
+      );
+    if (isUserAccount(account)) effect.users.add(account);
+  }
+
+  async function recordLiquidation(tx: Db, result: LiquidationResult, effect: RecordedEffect) {
+    await markCancelled(tx, result.cancelled, effect);
+    await recordFills(tx, result.fills, effect);
+    effect.fills.push(...result.fills);
+    if (isUserAccount(result.account)) {
+      effect.users.add(result.account);
+      effect.liquidated.push(result.account);
+    }
+  }
+
+  /** The market's rate (no user) and each user's payment, one row each. */
+  async function recordFunding(tx: Db, result: FundingResult, effect: RecordedEffect) {
+    const at = now();
+    await tx.insert(perpFunding).values([
+      {
+        symbol: result.market,
+        rate: result.rate.toString(),
+        userId: null,
+        amount: null,
+        createdAt: at,
+      },
+      ...[...result.payments]
+        .filter(([account]) => isUserAccount(account))
+        .map(([account, amount]) => ({
+          symbol: result.market,
+          rate: result.rate.toString(),
+          userId: account,
+          amount: amount.toString(),
+          createdAt: at,
+        })),
+    ]);
+    for (const account of result.payments.keys()) if (isUserAccount(account)) effect.users.add(account);
+  }
+
   return {
     /** Writes what an applied command did to the users' tables, in the command's transaction. */
     async recordEffect(tx: Db, applied: Applied): Promise<RecordedEffect> {
       const effect: RecordedEffect = { users: new Set(), fills: [], liquidated: [], markets: new Set() };
       const { command } = applied;
       switch (applied.effect.k) {
-        case 'order': {
-          if (command.k !== 'order') break;
-          const { result } = applied.effect;
-          effect.markets.add(command.market);
-          if (isUserAccount(command.account)) {
-            effect.users.add(command.account);
-            const filled = result.fills.reduce((sum, fill) => sum + fill.size, 0n);
-            const value = result.fills.reduce((sum, fill) => sum + fill.size * fill.price, 0n);
-            const size = result.resting + filled;
-            const row: PerpOrderRow = {
-              id: BigInt(result.orderId),
-              userId: command.account,
-              symbol: command.market,
-              side: command.side === 'buy' ? 'Long' : 'Short',
-              orderType: command.type === 'market' ? 'Market' : 'Limit',
-              size: (size > 0n ? size : BigInt(command.size)).toString(),
-              price: command.price ?? null,
-              filledSize: filled.toString(),
-              filledValue: value.toString(),
-              leverage: command.leverage,
-              reduceOnly: command.reduceOnly,
-              postOnly: command.postOnly,
-              status:
-                result.resting > 0n
-                  ? filled > 0n
-                    ? 'PartiallyFilled'
-                    : 'Open'
-                  : filled > 0n
-                    ? 'Filled'
-                    : 'Cancelled',
-              createdAt: new Date(command.at),
-              updatedAt: now(),
-            };
-            await tx.insert(perpOrders).values(row);
-            effect.placed = row;
-          }
-          await recordFills(tx, result.fills, effect);
-          effect.fills.push(...result.fills);
-          await markCancelled(tx, result.cancelled, effect);
+        case 'order':
+          if (command.k === 'order') await recordOrder(tx, command, applied.effect.result, effect);
           break;
-        }
         case 'quote': {
           if (command.k === 'quote') effect.markets.add(command.market);
           const fills = applied.effect.results.flatMap((result) => result.fills);
@@ -173,57 +235,15 @@ export function createFuturesRepository(db: Db, now: () => Date) {
         case 'cancel':
           await markCancelled(tx, applied.effect.orderIds, effect);
           break;
-        case 'leverage': {
-          const { account, market, leverage } = applied.effect;
-          // The open orders of the market are margined at the new leverage from now on.
-          await tx
-            .update(perpOrders)
-            .set({ leverage, updatedAt: now() })
-            .where(
-              and(
-                eq(perpOrders.userId, account),
-                eq(perpOrders.symbol, market),
-                inArray(perpOrders.status, ['Open', 'PartiallyFilled']),
-              ),
-            );
-          if (isUserAccount(account)) effect.users.add(account);
+        case 'leverage':
+          await recordLeverage(tx, applied.effect, effect);
           break;
-        }
-        case 'liquidate': {
-          const { result } = applied.effect;
-          await markCancelled(tx, result.cancelled, effect);
-          await recordFills(tx, result.fills, effect);
-          effect.fills.push(...result.fills);
-          if (isUserAccount(result.account)) {
-            effect.users.add(result.account);
-            effect.liquidated.push(result.account);
-          }
+        case 'liquidate':
+          await recordLiquidation(tx, applied.effect.result, effect);
           break;
-        }
-        case 'funding': {
-          const { result } = applied.effect;
-          const at = now();
-          await tx.insert(perpFunding).values([
-            {
-              symbol: result.market,
-              rate: result.rate.toString(),
-              userId: null,
-              amount: null,
-              createdAt: at,
-            },
-            ...[...result.payments]
-              .filter(([account]) => isUserAccount(account))
-              .map(([account, amount]) => ({
-                symbol: result.market,
-                rate: result.rate.toString(),
-                userId: account,
-                amount: amount.toString(),
-                createdAt: at,
-              })),
-          ]);
-          for (const account of result.payments.keys()) if (isUserAccount(account)) effect.users.add(account);
+        case 'funding':
+          await recordFunding(tx, applied.effect.result, effect);
           break;
-        }
         case 'none':
           break;
       }

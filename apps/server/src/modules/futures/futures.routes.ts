@@ -48,24 +48,33 @@ const ZListQuerySchema = z.object({
     .default(50),
 });
 
+export interface FuturesRoutesDeps {
+  venue: PerpVenue;
+  requireAuth: preHandlerAsyncHookHandler;
+  /** Orders, closes and cancels each client may send per window. */
+  orderRateLimit: { max: number; windowMs: number };
+}
+
 /** Perpetual futures (part 2 §7 Futures). Market data is public; accounts and trading need a session. */
-export function registerFuturesRoutes(
-  app: ZodApp,
-  deps: {
-    venue: PerpVenue;
-    requireAuth: preHandlerAsyncHookHandler;
-    /** Orders, closes and cancels each client may send per window. */
-    orderRateLimit: { max: number; windowMs: number };
-  },
-): void {
+export function registerFuturesRoutes(app: ZodApp, deps: FuturesRoutesDeps): void {
   const { venue, requireAuth } = deps;
-  const tags = ['futures'];
-  const security = [{ bearerAuth: [] }];
   const trading = (): FuturesService => {
     if (!venue.trading) throw new AppError('FUTURES__VENUE_READ_ONLY');
     return venue.trading;
   };
+  registerMarketRoutes(app, venue);
+  registerAccountRoutes(app, requireAuth, trading);
+  registerCollateralRoutes(app, requireAuth, trading);
+  registerOrderRoutes(app, requireAuth, trading, deps.orderRateLimit);
+}
 
+const tags = ['futures'];
+const security = [{ bearerAuth: [] }];
+/** The local venue's trading service, or 501 FUTURES__VENUE_READ_ONLY (Drift). */
+type Trading = () => FuturesService;
+
+/** Public market data: pairs, market, book, funding, open interest, volume. */
+function registerMarketRoutes(app: ZodApp, venue: PerpVenue): void {
   app.get('/api/futures/pairs', {
     schema: {
       tags,
@@ -128,7 +137,10 @@ export function registerFuturesRoutes(
     },
     handler: async (request) => ok(await venue.volume(request.params.s)),
   });
+}
 
+/** The caller's account, orders, positions and trades. */
+function registerAccountRoutes(app: ZodApp, requireAuth: preHandlerAsyncHookHandler, trading: Trading): void {
   app.get('/api/futures/account', {
     preHandler: requireAuth,
     schema: {
@@ -171,7 +183,14 @@ export function registerFuturesRoutes(
     },
     handler: async (request) => ok(await trading().trades(authOf(request).user, request.query.limit)),
   });
+}
 
+/** Opening the account, deposits and withdrawals (they build or send transactions). */
+function registerCollateralRoutes(
+  app: ZodApp,
+  requireAuth: preHandlerAsyncHookHandler,
+  trading: Trading,
+): void {
   const funds = { rateLimit: FUTURES_FUNDS_RATE_LIMIT };
   app.post('/api/futures/account/initialize', {
     preHandler: requireAuth,
@@ -222,8 +241,16 @@ export function registerFuturesRoutes(
       return reply.code(answer.statusCode as 200).send(answer.body as never);
     },
   });
+}
 
-  const orders = { rateLimit: { max: deps.orderRateLimit.max, timeWindow: deps.orderRateLimit.windowMs } };
+/** Orders, the leverage setting, cancels, closes and saved trades (rate-limited per client). */
+function registerOrderRoutes(
+  app: ZodApp,
+  requireAuth: preHandlerAsyncHookHandler,
+  trading: Trading,
+  orderRateLimit: FuturesRoutesDeps['orderRateLimit'],
+): void {
+  const orders = { rateLimit: { max: orderRateLimit.max, timeWindow: orderRateLimit.windowMs } };
   app.post('/api/futures/order', {
     preHandler: requireAuth,
     config: orders,

@@ -1,112 +1,29 @@
-import { randomUUID } from 'node:crypto';
-import { address } from '@solana/kit';
-import {
-  FUTURES_INIT_MIN_DEPOSIT_USDC,
-  FUTURES_MIN_DEPOSIT_USDC,
-  parseFuturesDecimal,
-  type TFuturesAccount,
-  type TFuturesCollateralRequest,
-  type TFuturesDeposit,
-  type TFuturesLeverageRequest,
-  type TFuturesOrder,
-  type TFuturesOrderRequest,
-  type TFuturesPosition,
-  type TFuturesTrade,
-  type ErrorCode,
+import type {
+  TFuturesAccount,
+  TFuturesLeverageRequest,
+  TFuturesOrder,
+  TFuturesOrderRequest,
+  TFuturesPosition,
+  TFuturesTrade,
 } from '@solterm/contracts';
-import {
-  Dec,
-  lotsOf,
-  notionalOf,
-  PERP_DEFAULT_LEVERAGE,
-  PerpError,
-  type PerpErrorCode,
-} from '@solterm/engine';
-import { z } from 'zod';
+import { Dec, lotsOf, notionalOf, PERP_DEFAULT_LEVERAGE } from '@solterm/engine';
 import { AppError } from '../../lib/app-error';
-import { buildTransaction, type ChainService } from '../chain/chain.service';
+import type { ChainService } from '../chain/chain.service';
 import type { Db } from '../../db/database';
-import {
-  isRelayError,
-  moneyRequestErrorOf,
-  landedAnswer,
-  pendingAnswer,
-  type IdempotentAnswer,
-  type Relay,
-  type ServerTicketKind,
-  type TicketKind,
-} from '../relay/relay.service';
-import {
-  payoutWalletOf,
-  provenWalletOf,
-  type WalletOwner,
-  type WithdrawalLock,
-} from '../wallet/wallet.service';
+import type { Relay } from '../relay/relay.service';
+import { provenWalletOf, type WalletOwner, type WithdrawalLock } from '../wallet/wallet.service';
 import type { FuturesRepository, RecordedEffect } from './futures.repository';
 import { MAKER_ACCOUNT, type PerpCommand } from './perp-commands';
 import type { Applied, PerpLedger } from './perp-ledger';
 import { findPerpMarket, type PerpMarket } from './perp-markets';
 import { createPerpWire } from './perp-wire';
 import { fillToWire, orderToWire, positionsOf, tradeToWire } from './futures-wire';
+import { createFuturesCollateral } from './futures-collateral';
+import { asAppError, positiveDecimal } from './futures-errors';
 import { createLeverageAction, leverageSettingsOf } from './futures-leverage';
 import type { PerpVault } from './perp-vault';
 
-const USDC_UNITS = 1_000_000n;
 const MAX_LISTED = 50;
-
-/** Engine refusals as the API's errors (spec §5 and §8 wording). */
-const PERP_ERRORS: Record<PerpErrorCode, ErrorCode> = {
-  MARKET_UNKNOWN: 'FUTURES__MARKET_UNSUPPORTED',
-  MARKET_NO_PRICE: 'FUTURES__NO_MARKET_PRICE',
-  SIZE_INVALID: 'FUTURES__AMOUNT_OR_PRICE_INVALID',
-  SIZE_BELOW_MIN: 'FUTURES__BELOW_MIN_ORDER_SIZE',
-  PRICE_INVALID: 'FUTURES__AMOUNT_OR_PRICE_INVALID',
-  PRICE_OUT_OF_BAND: 'FUTURES__PRICE_OUT_OF_BAND',
-  LEVERAGE_INVALID: 'FUTURES__LEVERAGE_INVALID',
-  LEVERAGE_MISMATCH: 'FUTURES__LEVERAGE_MISMATCH',
-  LEVERAGE_UNDERMARGINED: 'FUTURES__LEVERAGE_UNDERMARGINED',
-  INSUFFICIENT_MARGIN: 'FUTURES__INSUFFICIENT_MARGIN',
-  POST_ONLY_WOULD_CROSS: 'FUTURES__POST_ONLY_WOULD_CROSS',
-  REDUCE_ONLY_NO_POSITION: 'FUTURES__REDUCE_ONLY_NO_POSITION',
-  NO_LIQUIDITY: 'FUTURES__NO_LIQUIDITY',
-  ORDER_NOT_FOUND: 'FUTURES__ORDER_NOT_FOUND',
-  AMOUNT_INVALID: 'FUTURES__AMOUNT_OR_PRICE_INVALID',
-  INSUFFICIENT_COLLATERAL: 'FUTURES__INSUFFICIENT_FREE_COLLATERAL',
-  ACCOUNT_UNKNOWN: 'FUTURES__NOT_INITIALIZED',
-};
-
-/** Refusals whose engine message names the account's figures (its leverage, the market). */
-const SPECIFIC: ReadonlySet<PerpErrorCode> = new Set(['LEVERAGE_MISMATCH', 'LEVERAGE_UNDERMARGINED']);
-
-function asAppError(error: unknown): unknown {
-  if (!(error instanceof PerpError)) return error;
-  const code = PERP_ERRORS[error.code];
-  if (!SPECIFIC.has(error.code)) return new AppError(code);
-  return new AppError(
-    code,
-    code === 'FUTURES__LEVERAGE_MISMATCH' ? `Order failed: ${error.message}` : error.message,
-  );
-}
-
-/** A number the user typed: a plain decimal (no sign, exponent, hex or spaces) above 0, or the given refusal. */
-function positiveDecimal(input: number | string | undefined, refusal: ErrorCode): Dec {
-  const value = parseFuturesDecimal(input);
-  if (!value || value.lte(0)) throw new AppError(refusal);
-  return value;
-}
-
-/** A withdrawal ticket remembers its transfer row and the amount debited for it. */
-const ZWithdrawPayload = z.object({ transferId: z.string().uuid(), amount: z.string().regex(/^\d+$/) });
-type WithdrawPayload = z.infer<typeof ZWithdrawPayload>;
-
-/** The relay's refusals and engine refusals of a withdrawal, in futures' words. */
-function futuresErrorOf(error: unknown): unknown {
-  return isRelayError(error) ? moneyRequestErrorOf(error) : asAppError(error);
-}
-
-/** A deposit ticket remembers its transfer row and amount; the vault credits it when it lands. */
-const ZDepositPayload = z.object({ transferId: z.string(), amount: z.string().regex(/^\d+$/) });
-type DepositPayload = z.infer<typeof ZDepositPayload>;
 
 export interface FuturesServiceDeps {
   ledger: PerpLedger;
@@ -129,7 +46,7 @@ export interface FuturesServiceDeps {
  * the ledger (one command, logged, in a transaction with what it wrote for the users).
  */
 export function createFuturesService(deps: FuturesServiceDeps) {
-  const { ledger, repo, vault, chain } = deps;
+  const { ledger, repo, vault } = deps;
   const wire = createPerpWire();
 
   /** Applies a command, writing its effects (and `extra`'s) in its transaction; pushes them after. */
@@ -146,25 +63,7 @@ export function createFuturesService(deps: FuturesServiceDeps) {
     }
   }
 
-  const depositKind: TicketKind<DepositPayload> = {
-    kind: 'perp_deposit',
-    payload: ZDepositPayload,
-    async onLanded({ tx, ticket, payload, signature }) {
-      await ledger.run(
-        { k: 'deposit', account: ticket.userId, amount: payload.amount, at: deps.now().getTime() },
-        async (inner) => repo.setTransfer(payload.transferId, 'landed', signature, inner),
-        tx,
-      );
-    },
-    async onFailed({ tx, payload, signature }) {
-      await repo.setTransfer(payload.transferId, 'failed', signature, tx);
-    },
-    async afterSettled(ticket) {
-      deps.onEffect({ users: new Set([ticket.userId]), fills: [], liquidated: [], markets: new Set() });
-      return null;
-    },
-  };
-  deps.relay.registerKind(depositKind);
+  const collateral = createFuturesCollateral(deps, wire);
 
   function walletOf(owner: WalletOwner): string {
     return provenWalletOf(owner, 'FUTURES__WALLET_REQUIRED');
@@ -176,79 +75,11 @@ export function createFuturesService(deps: FuturesServiceDeps) {
     return market;
   }
 
-  async function deposit(
-    owner: WalletOwner,
-    request: TFuturesCollateralRequest,
-    initialize: boolean,
-  ): Promise<TFuturesDeposit> {
-    const wallet = walletOf(owner);
-    const amount = positiveDecimal(request.amount, 'FUTURES__DEPOSIT_INVALID');
-    const exchange = await ledger.read();
-    const exists = exchange.accounts.has(owner.id);
-    if (initialize && exists) throw new AppError('FUTURES__ALREADY_INITIALIZED');
-    if (!initialize && !exists) throw new AppError('FUTURES__NOT_INITIALIZED');
-    if (initialize && amount.lt(FUTURES_INIT_MIN_DEPOSIT_USDC))
-      throw new AppError('FUTURES__INITIAL_DEPOSIT_MINIMUM');
-    if (!initialize && amount.lt(FUTURES_MIN_DEPOSIT_USDC)) throw new AppError('FUTURES__DEPOSIT_MINIMUM');
-    const units = BigInt(amount.times(USDC_UNITS.toString()).toDecimalPlaces(0, Dec.ROUND_DOWN).toFixed());
-    const held = (await vault.walletUsdc(wallet))?.amount ?? 0n;
-    if (held < units) throw new AppError('FUTURES__INSUFFICIENT_USDC');
-    const built = await buildTransaction({
-      feePayer: address(wallet),
-      instructions: await vault.depositInstructions(wallet, units),
-      lifetime: await chain.getLatestBlockhash(),
-    });
-    const transfer = await repo.insertTransfer({
-      userId: owner.id,
-      kind: 'deposit',
-      amount: units,
-      walletAddress: wallet,
-      status: 'pending',
-    });
-    await deps.relay.register({
-      userId: owner.id,
-      kind: depositKind,
-      walletAddress: wallet,
-      messageBytes: built.messageBytes,
-      lastValidBlockHeight: built.lastValidBlockHeight,
-      payload: { transferId: transfer.id, amount: units.toString() },
-    });
-    return {
-      deposit_id: transfer.id,
-      amount: wire.usdc(units),
-      vault_address: vault.address,
-      unsigned_transaction: built.base64,
-      message: `Sign to send ${wire.usdc(units)} USDC to the futures vault (${vault.address}); it is credited to your futures account when it lands.`,
-    };
-  }
-
-  /**
-   * A withdrawal is a relay server ticket: its debit and the ticket commit together, and only the
-   * chain's verdict settles it — landed, or credited back once when it failed on chain or its
-   * blockhash expired unseen (never on an RPC error, which may hide a transfer that landed).
-   */
-  async function creditBack(tx: Db, userId: string, payload: WithdrawPayload): Promise<void> {
-    await ledger.run(
-      { k: 'deposit', account: userId, amount: payload.amount, at: deps.now().getTime() },
-      async (inner) => repo.setTransfer(payload.transferId, 'refunded', undefined, inner),
-      tx,
-    );
-  }
-  const withdrawKind: ServerTicketKind<WithdrawPayload> = {
-    kind: 'perp_withdraw',
-    payload: ZWithdrawPayload,
-    async onLanded({ tx, payload, signature }) {
-      await repo.setTransfer(payload.transferId, 'landed', signature, tx);
-    },
-    onFailed: ({ tx, ticket, payload }) => creditBack(tx, ticket.userId!, payload),
-    onExpired: ({ tx, ticket, payload }) => creditBack(tx, ticket.userId!, payload),
-  };
-  deps.relay.server.registerKind(withdrawKind);
   const setLeverage = createLeverageAction({ run, read: () => ledger.read(), wire, now: deps.now });
 
   return {
     wire,
-    depositKind,
+    depositKind: collateral.depositKind,
     /** The replicated venue (reads for jobs and tests). */
     ledger,
     /** The vault key's address (it pays the fees of withdrawals). */
@@ -307,87 +138,10 @@ export function createFuturesService(deps: FuturesServiceDeps) {
       };
     },
 
-    initialize: (owner: WalletOwner, request: TFuturesCollateralRequest) => deposit(owner, request, true),
-    deposit: (owner: WalletOwner, request: TFuturesCollateralRequest) => deposit(owner, request, false),
-
-    /**
-     * POST /futures/collateral/withdraw: debits free collateral (refused if the margin of open
-     * positions and orders needs it), then the vault sends the USDC to the owner's wallet — the only
-     * destination, and not while it is under the wallet-change lock. The transfer is a relay server
-     * ticket recorded with the debit before it is sent: an unknown outcome answers pending, and the
-     * debit is credited back only when the chain says the transfer failed or expired unseen.
-     */
-    async withdraw(
-      owner: WalletOwner,
-      request: TFuturesCollateralRequest,
-      idempotencyKey?: string,
-    ): Promise<IdempotentAnswer> {
-      const wallet = await payoutWalletOf(owner, 'FUTURES__WALLET_REQUIRED', deps.withdrawalLock);
-      const amount = positiveDecimal(request.amount, 'FUTURES__WITHDRAW_INVALID');
-      const units = BigInt(amount.times(USDC_UNITS.toString()).toDecimalPlaces(0, Dec.ROUND_DOWN).toFixed());
-      if (units <= 0n) throw new AppError('FUTURES__WITHDRAW_INVALID');
-      return deps.relay.moneyRequest(
-        owner.id,
-        idempotencyKey,
-        request,
-        async () => {
-          if (!(await vault.walletUsdc(wallet))) {
-            throw new AppError(
-              'FUTURES__WITHDRAW_INVALID',
-              'Your wallet has no USDC account to receive the withdrawal',
-            );
-          }
-          const built = await vault.buildWithdrawal(wallet, units);
-          const transferId = randomUUID();
-          let effect: RecordedEffect | undefined;
-          const sent = await deps.relay.server.send({
-            kind: withdrawKind,
-            userId: owner.id,
-            payload: { transferId, amount: units.toString() },
-            built,
-            async record(tx) {
-              const { recorded } = await ledger.run(
-                { k: 'withdraw', account: owner.id, amount: units.toString(), at: deps.now().getTime() },
-                async (inner, entry) => {
-                  await repo.insertTransfer(
-                    {
-                      id: transferId,
-                      userId: owner.id,
-                      kind: 'withdraw',
-                      amount: units,
-                      walletAddress: wallet,
-                      status: 'sending',
-                    },
-                    inner,
-                  );
-                  await repo.setTransfer(transferId, 'sending', built.signature!, inner);
-                  return repo.recordEffect(inner, entry);
-                },
-                tx,
-              );
-              effect = recorded;
-            },
-          });
-          if (effect) deps.onEffect(effect);
-          switch (sent.status) {
-            case 'landed':
-              return landedAnswer({
-                withdraw_id: transferId,
-                amount: wire.usdc(units),
-                signature: sent.signature,
-                status: 'landed' as const,
-              });
-            case 'pending':
-              return pendingAnswer(sent.signature);
-            case 'failed':
-              throw new AppError('CHAIN__TRANSACTION_FAILED');
-            case 'expired':
-              throw new AppError('CHAIN__CONFIRMATION_TIMEOUT');
-          }
-        },
-        futuresErrorOf,
-      );
-    },
+    /** Deposits and withdrawals (futures-collateral.ts). */
+    initialize: collateral.initialize,
+    deposit: collateral.deposit,
+    withdraw: collateral.withdraw,
 
     async placeOrder(owner: WalletOwner, request: TFuturesOrderRequest) {
       walletOf(owner);

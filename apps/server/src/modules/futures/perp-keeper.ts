@@ -1,4 +1,4 @@
-import { Dec, fundingRate, PERP_FUNDING_INTERVAL_MS, priceUnitsOf, type PerpExchange } from '@solterm/engine';
+import { Dec, priceUnitsOf, type PerpExchange } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RecurringJob } from '../../jobs/scheduler';
 import type { Db } from '../../db/database';
@@ -6,10 +6,12 @@ import type { ChainService } from '../chain/chain.service';
 import type { MarketService } from '../market/market.service';
 import type { FuturesRepository } from './futures.repository';
 import type { FuturesService } from './futures.service';
-import { markOf } from './futures-markets';
 import { MAKER_ACCOUNT } from './perp-commands';
+import { createPerpFunding } from './perp-funding';
 import type { Applied, PerpLedger } from './perp-ledger';
+import { liquidateBelowMaintenance } from './perp-liquidation';
 import { PERP_MARKETS, type PerpMarket } from './perp-markets';
+import { createPerpReconciler } from './perp-reconcile';
 import type { PerpVault } from './perp-vault';
 
 /** The maker's collateral and the insurance fund, minted into the vault once (embedded cluster). */
@@ -69,18 +71,17 @@ export interface PerpKeeperDeps {
 /**
  * The venue's single-owner job: funds the maker and insurance fund once, moves the oracles to the
  * market feed, re-quotes the maker where the oracle moved, liquidates accounts below maintenance on
- * every oracle move, pays funding each hour from the hour's mark/oracle premium, reconciles the
- * vault with the ledger and resolves withdrawals interrupted by a crash.
+ * every oracle move (perp-liquidation.ts), pays funding each hour from the hour's mark/oracle
+ * premium (perp-funding.ts) and reconciles the vault with the ledger every minute (perp-reconcile.ts).
  */
 export function createPerpKeeper(deps: PerpKeeperDeps) {
   const { ledger, service, repo, vault, market, log } = deps;
-  /** Premium samples of the current hour per market: Σ mark and Σ oracle (time-weighted by tick). */
-  const samples = new Map<string, { mark: bigint; oracle: bigint; n: bigint }>();
-  let lastFundingAt: Date | null = null;
+  const hourlyFunding = createPerpFunding(deps);
+  const reconciler = createPerpReconciler(deps);
+  const liquidate = () => liquidateBelowMaintenance(deps);
   /** The feed price (base units) this process last applied to each market's oracle. */
   const lastFeed = new Map<string, bigint>();
   let lastReconciledAt = 0;
-  let lastReconciliation: { vault: bigint; owed: bigint; at: Date } | null = null;
 
   // The venue's books are credited in the settlement of the funding mint, so a mint whose answer
   // was lost is credited when it lands and never minted again.
@@ -130,68 +131,6 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
     await service.run({ k: 'quote', market: perp.symbol, bids, asks, at: deps.now().getTime() });
   }
 
-  async function liquidate(): Promise<number> {
-    const exchange = await ledger.read();
-    const accounts = exchange.liquidatable().filter((id) => id !== MAKER_ACCOUNT);
-    for (const account of accounts) {
-      await service.run({ k: 'liquidate', account, at: deps.now().getTime() });
-    }
-    return accounts.length;
-  }
-
-  function sample(exchange: PerpExchange): void {
-    for (const perp of PERP_MARKETS) {
-      const oracle = exchange.market(perp.symbol).oracle;
-      if (oracle <= 0n) continue;
-      const entry = samples.get(perp.symbol) ?? { mark: 0n, oracle: 0n, n: 0n };
-      entry.mark += markOf(exchange, perp.symbol);
-      entry.oracle += oracle;
-      entry.n += 1n;
-      samples.set(perp.symbol, entry);
-    }
-  }
-
-  async function fund(): Promise<boolean> {
-    const now = deps.now();
-    lastFundingAt ??= (await repo.lastFundingAt()) ?? now;
-    const hour = (at: Date) => Math.floor(at.getTime() / PERP_FUNDING_INTERVAL_MS);
-    if (hour(now) <= hour(lastFundingAt)) return false;
-    for (const perp of PERP_MARKETS) {
-      const entry = samples.get(perp.symbol);
-      const rate =
-        entry && entry.n > 0n
-          ? fundingRate(
-              new Dec(entry.mark.toString()).div(entry.n.toString()),
-              new Dec(entry.oracle.toString()).div(entry.n.toString()),
-            )
-          : new Dec(0);
-      await service.run({ k: 'funding', market: perp.symbol, rate: rate.toFixed(), at: now.getTime() });
-    }
-    samples.clear();
-    lastFundingAt = now;
-    return true;
-  }
-
-  async function reconcile(): Promise<void> {
-    const [held, exchange, unpaid] = await Promise.all([
-      vault.balance(),
-      ledger.read(),
-      repo.unpaidWithdrawals(),
-    ]);
-    const owed = exchange.totalValue() + unpaid;
-    lastReconciliation = { vault: held, owed, at: deps.now() };
-    if (held < owed)
-      log.error(
-        { vault: held.toString(), owed: owed.toString() },
-        'perp vault holds less than the venue owes',
-      );
-    else if (held > owed)
-      log.warn(
-        { vault: held.toString(), owed: owed.toString() },
-        'perp vault holds more than the venue owes',
-      );
-  }
-
   /** One pass; `force` re-quotes every market (first pass, tests). */
   async function tick(force = false): Promise<void> {
     if (!(await bootstrap())) return;
@@ -208,11 +147,11 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
         );
     for (const perp of toQuote) await quote(exchange, perp);
     if (moved.length > 0 || force) await liquidate();
-    sample(await ledger.read());
-    await fund();
+    hourlyFunding.sample(await ledger.read());
+    await hourlyFunding.fund();
     if (deps.now().getTime() - lastReconciledAt >= 60_000) {
       lastReconciledAt = deps.now().getTime();
-      await reconcile();
+      await reconciler.reconcile();
     }
   }
 
@@ -245,9 +184,9 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
     tick,
     syncMarket,
     liquidate,
-    fund,
-    reconcile,
-    lastReconciliation: () => lastReconciliation,
+    fund: hourlyFunding.fund,
+    reconcile: reconciler.reconcile,
+    lastReconciliation: reconciler.lastReconciliation,
     job(): RecurringJob {
       let first = true;
       return {

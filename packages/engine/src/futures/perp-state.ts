@@ -1,0 +1,170 @@
+import { Dec } from '../money/decimal';
+import { OrderBook } from './order-book';
+import type { PerpSide } from './perp-math';
+
+// What the perp venue holds: its markets (rules, book, oracle), its accounts (collateral,
+// positions, leverage settings, open orders) and its refusals. The commands that change them live
+// beside this file: order entry, matching, settlement, funding and liquidation.
+
+/** A perpetual market's fixed rules. */
+export interface PerpMarketSpec {
+  /** `SOL-PERP`. */
+  readonly symbol: string;
+  /** Decimal places of a size: one lot is 10^-sizeDecimals tokens. */
+  readonly sizeDecimals: number;
+  /** Price tick in USDC base units per token. */
+  readonly tick: bigint;
+  /** Smallest order, in lots. */
+  readonly minSize: bigint;
+  readonly maxLeverage: number;
+}
+
+export type PerpErrorCode =
+  | 'MARKET_UNKNOWN'
+  | 'MARKET_NO_PRICE'
+  | 'SIZE_INVALID'
+  | 'SIZE_BELOW_MIN'
+  | 'PRICE_INVALID'
+  | 'PRICE_OUT_OF_BAND'
+  | 'LEVERAGE_INVALID'
+  | 'LEVERAGE_MISMATCH'
+  | 'LEVERAGE_UNDERMARGINED'
+  | 'INSUFFICIENT_MARGIN'
+  | 'POST_ONLY_WOULD_CROSS'
+  | 'REDUCE_ONLY_NO_POSITION'
+  | 'NO_LIQUIDITY'
+  | 'ORDER_NOT_FOUND'
+  | 'AMOUNT_INVALID'
+  | 'INSUFFICIENT_COLLATERAL'
+  | 'ACCOUNT_UNKNOWN';
+
+/** A refusal: nothing changed. */
+export class PerpError extends Error {
+  override readonly name = 'PerpError';
+  constructor(
+    readonly code: PerpErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface PerpPosition {
+  /** Signed lots: positive long, negative short. */
+  size: bigint;
+  /** The cash the position's fills moved (USDC base units; a long's is negative): entry = −quote/size. */
+  quote: bigint;
+  /** Funding paid (negative) or received over the position's life. */
+  funding: bigint;
+}
+
+export interface PerpAccount {
+  readonly id: string;
+  /** Settled USDC base units: deposits, realized PnL, funding and fees. */
+  collateral: bigint;
+  readonly positions: Map<string, PerpPosition>;
+  /**
+   * The account's leverage setting per market (initial margin of its position and orders there);
+   * a market without one is at {@link PERP_DEFAULT_LEVERAGE}. Only {@link PerpExchange.setLeverage}
+   * changes it while the market has a position or open orders.
+   */
+  readonly leverage: Map<string, number>;
+  readonly orders: Set<number>;
+  /** Initial margin held by the open orders that add exposure (kept as they fill and cancel). */
+  orderMargin: bigint;
+}
+
+export interface PerpFill {
+  readonly market: string;
+  readonly takerOrderId: number;
+  readonly makerOrderId: number;
+  readonly taker: string;
+  readonly maker: string;
+  /** The taker's side. */
+  readonly side: PerpSide;
+  readonly price: bigint;
+  readonly size: bigint;
+  readonly notional: bigint;
+  readonly takerFee: bigint;
+  readonly makerFee: bigint;
+  /** PnL each side realized by this fill (position reduced or closed). */
+  readonly takerRealized: bigint;
+  readonly makerRealized: bigint;
+  readonly liquidation: boolean;
+  readonly at: number;
+}
+
+/** The leverage of a market the account has not set one for (capped at the market's maximum). */
+export const PERP_DEFAULT_LEVERAGE = 10;
+
+export interface MarketState {
+  readonly spec: PerpMarketSpec;
+  /** 10^sizeDecimals: lots per token. */
+  readonly scale: bigint;
+  readonly book: OrderBook;
+  /** The oracle price (the market feed), in USDC base units per token; margins and PnL are marked to it. */
+  oracle: bigint;
+  lastPrice: bigint | null;
+  /** Lots held long (= lots held short). */
+  longLots: bigint;
+  /** Cumulative traded notional. */
+  volume: bigint;
+  lastFundingRate: Dec;
+}
+
+/**
+ * What the venue's commands read and change ({@link PerpExchange} is one). An open order's market
+ * is the book that holds it: the books are the only index of open orders.
+ */
+export interface PerpVenueState {
+  readonly markets: Map<string, MarketState>;
+  readonly accounts: Map<string, PerpAccount>;
+  insurance: bigint;
+  fees: bigint;
+  nextOrderId: number;
+}
+
+export function newMarketState(spec: PerpMarketSpec): MarketState {
+  return {
+    spec,
+    scale: pow10(spec.sizeDecimals),
+    book: new OrderBook(),
+    oracle: 0n,
+    lastPrice: null,
+    longLots: 0n,
+    volume: 0n,
+    lastFundingRate: new Dec(0),
+  };
+}
+
+export function newAccount(id: string): PerpAccount {
+  return {
+    id,
+    collateral: 0n,
+    positions: new Map(),
+    leverage: new Map(),
+    orders: new Set(),
+    orderMargin: 0n,
+  };
+}
+
+export function marketOf(venue: PerpVenueState, symbol: string): MarketState {
+  const market = venue.markets.get(symbol);
+  if (!market) throw new PerpError('MARKET_UNKNOWN', `No perpetual market ${symbol}`);
+  return market;
+}
+
+export function accountOf(venue: PerpVenueState, id: string): PerpAccount {
+  const account = venue.accounts.get(id);
+  if (!account)
+    throw new PerpError('ACCOUNT_UNKNOWN', 'No futures account: initialize it with a first deposit');
+  return account;
+}
+
+export const abs = (n: bigint) => (n < 0n ? -n : n);
+export const sign = (n: bigint) => (n < 0n ? -1n : n > 0n ? 1n : 0n);
+export const pow10 = (k: number) => 10n ** BigInt(k);
+
+export function ceilToTick(price: bigint, tick: bigint): bigint {
+  return ((price + tick - 1n) / tick) * tick;
+}

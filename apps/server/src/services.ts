@@ -69,10 +69,8 @@ export interface Services {
   trading: Modules['trading']['service'];
   /** The limit-order keeper of the local venue (absent with Jupiter). */
   keeper: Modules['trading']['keeper'];
-  /** Bots: definitions, backtests, live runs, funds, the marketplace (see the bots module). */
-  bots: Modules['bots']['service'];
+  /** The bots' runner of paper and on-chain runs (tests drive its job's passes). */
   botRunner: Modules['bots']['botRunner'];
-  botFunds: Modules['bots']['botFunds'];
   /** Perpetual futures: the local venue (trading) or Drift's market data, and the local venue's keeper. */
   perpVenue: Modules['futures']['service'];
   perpKeeper: Modules['futures']['perpKeeper'];
@@ -229,9 +227,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     wallet: modules.wallet.service,
     trading: trading.service,
     keeper: trading.keeper,
-    bots: bots.service,
     botRunner: bots.botRunner,
-    botFunds: bots.botFunds,
     perpVenue: futures.service,
     perpKeeper: futures.perpKeeper,
     cluster: cluster.cluster,

@@ -48,7 +48,6 @@ export interface ModuleJobs {
  * are declared in @solterm/contracts (CHANNELS) and published through the hub the module is given.
  */
 export interface ServerModule<Service> {
-  readonly name: string;
   readonly service: Service;
   readonly jobs?: ModuleJobs;
   routes?(server: ZodApp, http: HttpContext): void;

@@ -40,7 +40,6 @@ export function createAuthModule(
     onSessionsRevoked: (revocation) => sessionsRevoked.emit(revocation),
   });
   return defineModule({
-    name: 'auth',
     service: auth,
     events: { sessionsRevoked, holdsFundsAwaitingWallet },
     routes(server, { requireAuth }) {

@@ -171,7 +171,6 @@ export function createBotsModule(context: ModuleContext, deps: BotsDeps) {
     now,
   });
   return defineModule({
-    name: 'bots',
     service: bots,
     backtestExports: backtests.exports,
     backtestStatus: backtests.status,

@@ -6,5 +6,5 @@ export function createChainModule(
   { log, now }: ModuleContext,
   deps: Pick<ChainServiceDeps, 'rpcUrl' | 'transport' | 'wrapTransport'>,
 ): ServerModule<ChainService> {
-  return { name: 'chain', service: createChainService({ ...deps, now, log }) };
+  return { service: createChainService({ ...deps, now, log }) };
 }

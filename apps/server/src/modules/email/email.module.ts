@@ -6,7 +6,6 @@ import { registerOutboxRoutes } from './outbox.routes';
 export function createEmailModule({ config, database, log }: ModuleContext): ServerModule<EmailService> {
   const email = createEmailService({ db: database.db, smtpUrl: config.smtpUrl, from: config.emailFrom, log });
   return {
-    name: 'email',
     service: email,
     routes(server) {
       if (config.devOutbox) registerOutboxRoutes(server, { email });

@@ -106,7 +106,6 @@ async function createVenue(
 export async function createFuturesModule(context: ModuleContext, deps: FuturesDeps) {
   const { perpVenue, perpKeeper } = await createVenue(context, deps);
   return defineModule({
-    name: 'futures',
     service: perpVenue,
     perpKeeper,
     jobs: { singletons: perpKeeper ? [perpKeeper.job()] : [] },

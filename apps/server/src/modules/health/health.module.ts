@@ -7,7 +7,6 @@ export function createHealthModule(
   deps: { pythonAvailability: () => { available: boolean; reason: string | null } },
 ): ServerModule<undefined> {
   return {
-    name: 'health',
     service: undefined,
     routes(server, { version }) {
       registerHealthRoutes(server, {

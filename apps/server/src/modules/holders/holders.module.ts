@@ -28,7 +28,6 @@ export function createHoldersModule(
     }),
   });
   return {
-    name: 'holders',
     service: holders,
     routes(server) {
       registerHoldersRoutes(server, { holders });

@@ -28,7 +28,6 @@ export async function createMarketModule({ config, log, now }: ModuleContext, de
     log,
   });
   return defineModule({
-    name: 'market',
     service: market,
     data,
     stream,

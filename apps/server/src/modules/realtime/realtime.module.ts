@@ -17,7 +17,6 @@ export async function createRealtimeModule(
   await hub.start();
   deps.sessionsRevoked.on((revocation) => hub.revokeSessions(revocation));
   return {
-    name: 'realtime',
     service: hub,
     routes(server) {
       registerRealtimeRoutes(server, { hub, auth: deps.auth, now });

@@ -21,7 +21,6 @@ export function createRelayModule(
     crashPoint: deps.crashPoint,
   });
   return {
-    name: 'relay',
     service: relay,
     jobs: {
       // Every server-signed transaction not settled yet (a lost answer, a crash, a restart) is asked

@@ -86,7 +86,6 @@ export async function createTradingModule(
         })
       : undefined;
   return defineModule({
-    name: 'trading',
     service: trading,
     keeper,
     jobs: {

@@ -29,7 +29,6 @@ export function createWalletModule(
   const withdrawalLock: WithdrawalLock = (userId, address) =>
     deps.auth.withdrawalsLockedUntil(userId, address, now());
   return defineModule({
-    name: 'wallet',
     service: wallet,
     withdrawalLock,
     routes(server, { requireAuth }) {

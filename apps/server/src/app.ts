@@ -109,8 +109,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const rpcUrl = rpcUrlOf(config, server);
   const services = await createServices(config, { ...options, log: server.log, rpcUrl });
   await registerHttpApp(server, services, config, VERSION);
-  // Each process pushes market ticks to its own sockets.
-  services.scheduler.everyProcess(services.marketStream.job());
+  // Each API process serves its own sockets (market ticks); the worker has none.
+  for (const { jobs } of services.modules)
+    jobs?.perApiProcess?.forEach((job) => services.scheduler.everyProcess(job));
   await services.marketData.start();
   server.addHook('onListen', async () => {
     await services.scheduler

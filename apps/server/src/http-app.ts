@@ -4,21 +4,6 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
 import type { AppConfig } from './config/env';
 import type { ZodApp } from './lib/zod-app';
-import { registerAuthRoutes } from './modules/auth/auth.routes';
-import { registerOutboxRoutes } from './modules/email/outbox.routes';
-import { registerHealthRoutes } from './modules/health/health.routes';
-import { registerHoldersRoutes } from './modules/holders/holders.routes';
-import { registerMarketRoutes } from './modules/market/market.routes';
-import { registerRealtimeRoutes } from './modules/realtime/realtime.routes';
-import { registerTradingRoutes } from './modules/trading/trading.routes';
-import { registerWalletRoutes } from './modules/wallet/wallet.routes';
-import { registerRelayRoutes } from './modules/relay/relay.routes';
-import { registerBacktestRoutes } from './modules/bots/backtest/backtest.routes';
-import { registerBotsRoutes } from './modules/bots/bots.routes';
-import { registerBotDetailRoutes } from './modules/bots/bot-detail.routes';
-import { registerBotFundsRoutes } from './modules/bots/funds/bot-funds.routes';
-import { registerMarketplaceRoutes } from './modules/bots/marketplace/marketplace.routes';
-import { registerFuturesRoutes } from './modules/futures/futures.routes';
 import { SERVER_ROOT } from './lib/server-root';
 import { registerApiDocs } from './plugins/api-docs';
 import { createRequireAuth } from './plugins/authenticate';
@@ -119,48 +104,16 @@ async function registerClusterRpc(server: ZodApp, services: Services, config: Ap
   });
 }
 
-/** Registers the API, WebSocket, docs, /rpc and the web app on `server`. */
+/** Registers the API (every module's routes), WebSocket, docs, /rpc and the web app on `server`. */
 export async function registerHttpApp(
   server: ZodApp,
   services: Services,
   config: AppConfig,
   version: string,
 ) {
-  const { auth, email, market, holders, trading, keeper, wallet, bots, hub, now } = services;
   await registerPlugins(server, version);
-  const requireAuth = createRequireAuth(auth);
-  registerHealthRoutes(server, {
-    network: config.network,
-    database: services.database.kind,
-    version,
-    pythonAvailability: services.pythonAvailability,
-  });
-  registerAuthRoutes(server, {
-    auth,
-    requireAuth,
-    rateLimit: { max: config.authRateLimit.max, timeWindow: config.authRateLimit.windowMs },
-  });
-  if (config.devOutbox) registerOutboxRoutes(server, { email });
-  registerRealtimeRoutes(server, { hub, auth, now });
-  registerMarketRoutes(server, { market, now });
-  registerHoldersRoutes(server, { holders });
-  registerTradingRoutes(server, { trading, keeper, requireAuth });
-  registerWalletRoutes(server, { wallet, requireAuth });
-  registerRelayRoutes(server, { relay: services.relay, requireAuth });
-  registerBotsRoutes(server, { bots, requireAuth });
-  registerBotDetailRoutes(server, { detail: services.botDetail, requireAuth });
-  registerBacktestRoutes(server, {
-    exports: services.backtestExports,
-    status: services.backtestStatus,
-    requireAuth,
-  });
-  registerBotFundsRoutes(server, { funds: services.botFunds, requireAuth });
-  registerMarketplaceRoutes(server, { marketplace: services.marketplace, bots, requireAuth });
-  registerFuturesRoutes(server, {
-    venue: services.perpVenue,
-    requireAuth,
-    orderRateLimit: config.futuresOrderRateLimit,
-  });
+  const http = { requireAuth: createRequireAuth(services.auth), version };
+  for (const module of services.modules) module.routes?.(server, http);
   await registerClusterRpc(server, services, config);
   await registerWebApp(server, config.webDistDir ?? path.resolve(SERVER_ROOT, '../web/dist'));
 }

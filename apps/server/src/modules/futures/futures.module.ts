@@ -1,0 +1,120 @@
+import { isTestNetwork } from '@solterm/contracts';
+import { createModuleEvent } from '../../lib/module-events';
+import { defineModule, type ClusterKeys, type ModuleContext } from '../../lib/server-module';
+import type { ChainService } from '../chain/chain.service';
+import type { MarketService } from '../market/market.service';
+import type { RealtimeHub } from '../realtime/realtime.service';
+import type { Relay } from '../relay/relay.service';
+import type { WithdrawalLock } from '../wallet/wallet.service';
+import { createDriftPerpVenue } from './drift-venue';
+import { createFuturesFanOut } from './futures-fan-out';
+import { createFuturesMarkets } from './futures-markets';
+import { createFuturesRepository } from './futures.repository';
+import { registerFuturesRoutes } from './futures.routes';
+import { createFuturesService } from './futures.service';
+import { createPerpKeeper, type PerpKeeper } from './perp-keeper';
+import { createPerpLedger } from './perp-ledger';
+import { PERP_MARKETS } from './perp-markets';
+import { createPerpVault } from './perp-vault';
+import type { PerpVenue } from './perp-venue';
+
+interface FuturesDeps {
+  hub: RealtimeHub;
+  chain: ChainService;
+  relay: Relay;
+  market: MarketService;
+  withdrawalLock: WithdrawalLock;
+}
+
+/**
+ * The in-house venue: its USDC vault on chain, the maker and insurance fund minted by the treasury.
+ * Before an order the service asks for its market to be brought up to the feed (`marketSyncRequested`),
+ * which the keeper — built on the service — answers: an event, so neither is bound late.
+ */
+async function createLocalVenue(
+  context: ModuleContext,
+  deps: FuturesDeps,
+  treasury: ClusterKeys['treasury'],
+) {
+  const { config, log, now, database } = context;
+  const { chain, relay } = deps;
+  const ledger = createPerpLedger({ database, markets: PERP_MARKETS, log });
+  await ledger.load();
+  const repo = createFuturesRepository(database.db, now);
+  const vault = createPerpVault({
+    chain,
+    relay,
+    vault: await context.venueKey('perp-vault-key'),
+    minter: treasury,
+    fundFees: isTestNetwork(config.network),
+    log,
+  });
+  const markets = createFuturesMarkets({ ledger, repo, now });
+  const marketSyncRequested = createModuleEvent<string>();
+  const service = createFuturesService({
+    ledger,
+    repo,
+    vault,
+    chain,
+    relay,
+    now,
+    withdrawalLock: deps.withdrawalLock,
+    onEffect: createFuturesFanOut({ hub: deps.hub, bookNow: (symbol) => markets.bookNow(symbol) }),
+    syncMarket: (symbol) => marketSyncRequested.emit(symbol),
+  });
+  const perpKeeper = createPerpKeeper({
+    ledger,
+    service,
+    repo,
+    vault,
+    market: deps.market,
+    chain,
+    now,
+    log,
+    intervalMs: config.perpKeeperIntervalMs,
+  });
+  marketSyncRequested.on(perpKeeper.syncMarket);
+  const perpVenue: PerpVenue = { kind: 'local', ...markets, trading: service };
+  return { perpVenue, perpKeeper };
+}
+
+/** The in-house venue where the cluster's keys are known, else Drift's market data (read-only). */
+async function createVenue(
+  context: ModuleContext,
+  deps: FuturesDeps,
+): Promise<{ perpVenue: PerpVenue; perpKeeper?: PerpKeeper }> {
+  const { config, log, now, clusterKeys } = context;
+  if (config.perpVenue === 'drift') {
+    return {
+      perpVenue: createDriftPerpVenue({
+        baseUrl: config.driftDataApiUrl,
+        timeoutMs: config.market.providerTimeoutMs,
+        log,
+        now,
+      }),
+    };
+  }
+  if (!clusterKeys) {
+    throw new Error(
+      'PERP_VENUE=local needs the embedded cluster or LOCALNET_KEYS_DIR: unset SOLANA_RPC_URL, set LOCALNET_KEYS_DIR, or use drift',
+    );
+  }
+  return createLocalVenue(context, deps, clusterKeys.treasury);
+}
+
+/** Perpetual futures: the venue (local or Drift), its routes, and the local venue's keeper as a singleton job. */
+export async function createFuturesModule(context: ModuleContext, deps: FuturesDeps) {
+  const { perpVenue, perpKeeper } = await createVenue(context, deps);
+  return defineModule({
+    service: perpVenue,
+    perpKeeper,
+    jobs: { singletons: perpKeeper ? [perpKeeper.job()] : [] },
+    routes(server, { requireAuth }) {
+      registerFuturesRoutes(server, {
+        venue: perpVenue,
+        requireAuth,
+        orderRateLimit: context.config.futuresOrderRateLimit,
+      });
+    },
+  });
+}

@@ -4,7 +4,6 @@ import {
   FUTURES_MARKET_UPDATE_MS,
   FUTURES_MESSAGES,
   FUTURES_ORDER_BOOK_REFRESH_MS,
-  ZFuturesOrderBookSchema,
   type TFuturesMarket,
 } from '@solterm/contracts';
 import { queryKeys } from '../../lib/query-keys';
@@ -31,10 +30,9 @@ export function useFuturesPairs() {
 export function useFuturesMarket(symbol: string | null) {
   const queryClient = useQueryClient();
   useChannel(symbol ? `futures-book:${symbol}` : null, (data) => {
-    const parsed = ZFuturesOrderBookSchema.safeParse(data);
-    if (!parsed.success || !symbol) return;
+    if (!symbol || 'error' in data) return;
     queryClient.setQueryData<TFuturesMarket>(queryKeys.futures.market(symbol), (market) =>
-      market ? { ...market, order_book: parsed.data } : market,
+      market ? { ...market, order_book: data } : market,
     );
   });
   return useQuery({
@@ -61,9 +59,8 @@ export function useFuturesFunding(symbol: string | null) {
  */
 export function useFuturesUser(enabled: boolean) {
   const queryClient = useQueryClient();
-  useRealtimeEvent('futures_update', (message) => {
-    const data = (message as { data?: { reason?: string; message?: string } }).data;
-    if (data?.reason === 'liquidation' && data.message) notify.error(data.message);
+  useRealtimeEvent('futures_update', ({ data }) => {
+    if (data.reason === 'liquidation') notify.error(data.message);
     void queryClient.invalidateQueries({ queryKey: queryKeys.futures.user });
   });
   const account = useQuery({
@@ -103,7 +100,7 @@ export function usePlaceFuturesOrder() {
     mutationFn: futuresApi.order,
     // A fill moves the market too (book, open interest, volume).
     onSettled: () =>
-      Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: ['futures', 'market'] })]),
+      Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: queryKeys.futures.markets })]),
   });
 }
 

@@ -4,7 +4,6 @@ import {
   SPOT_ORDER_REFRESH_DELAY_MS,
   TRADES_FEED_LIMIT,
   TRADES_FEED_POLL_MS,
-  ZServerMessageSchema,
   type TSpotOrder,
 } from '@solterm/contracts';
 import { invalidateAfterTrade, queryKeys } from '../../../lib/query-keys';
@@ -54,10 +53,7 @@ export function useSpotOrders() {
  */
 export function useOrderUpdates(): void {
   const queryClient = useQueryClient();
-  useRealtimeEvent('order_update', (message) => {
-    const parsed = ZServerMessageSchema.safeParse(message);
-    if (!parsed.success || parsed.data.type !== 'order_update') return;
-    const order = parsed.data.data;
+  useRealtimeEvent('order_update', ({ data: order }) => {
     queryClient.setQueryData<TSpotOrder[]>(queryKeys.trading.orders, (orders) =>
       orders ? mergeOrder(orders, order) : orders,
     );

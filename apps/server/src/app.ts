@@ -8,6 +8,7 @@ import { registerHttpApp } from './http-app';
 import type { JobScheduler } from './jobs/scheduler';
 import type { ZodApp } from './lib/zod-app';
 import type { LimitKeeper } from './modules/trading/limit-keeper';
+import { createTradingStream, type TradingStream } from './modules/trading/trading.stream';
 import { registerErrorHandling } from './plugins/error-handler';
 import { SERVER_ROOT } from './lib/server-root';
 import { createServices, type ServiceOptions, type Services } from './services';
@@ -55,6 +56,8 @@ export interface App {
   rpcUrl(): string;
   /** The market data source (simulator or live) and the real-time market publisher. */
   market: { data: Services['marketData']; stream: Services['marketStream'] };
+  /** The spot book and positions channels' stream (tests tick it by hand). */
+  tradingStream: TradingStream;
   close(): Promise<void>;
 }
 
@@ -111,6 +114,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await registerHttpApp(server, services, config, VERSION);
   // Each process pushes market ticks to its own sockets.
   services.scheduler.everyProcess(services.marketStream.job());
+  const tradingStream = createTradingStream({
+    hub: services.hub,
+    trading: services.trading,
+    tickMs: config.market.tickMs,
+    now: services.now,
+    log: server.log,
+  });
+  services.scheduler.everyProcess(tradingStream.job());
   await services.marketData.start();
   server.addHook('onListen', async () => {
     await services.scheduler
@@ -131,6 +142,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     cluster: services.cluster,
     rpcUrl,
     market: { data: services.marketData, stream: services.marketStream },
+    tradingStream,
     async close() {
       await server.close();
       await services.close();

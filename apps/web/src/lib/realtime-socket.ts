@@ -75,10 +75,12 @@ const OPEN = 1;
 type Listener = (data: unknown) => void;
 type UserMessageListener = (message: TUserMessage) => void;
 
-function isUserMessageOf<T extends UserMessageType>(message: TUserMessage, type: T): message is TUserMessageOf<T> {
+function isUserMessageOf<T extends UserMessageType>(
+  message: TUserMessage,
+  type: T,
+): message is TUserMessageOf<T> {
   return message.type === type;
 }
-
 
 /** The /ws URL of the page: same host, secure scheme on a secure page. */
 export function getDefaultWsUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
@@ -116,12 +118,23 @@ export function createWsClient(options: WsClientOptions = {}) {
   let isAwaitingPong = false;
   /** A token the server refused: not sent again (market channels work without one). */
   let refusedToken: string | null = null;
-  let isAuthenticated = false;
+  /** The user the server accepted the token of on the current connection (its `auth_success`). */
+  let userId: string | null = null;
+
+  function notifyState(): void {
+    for (const listener of [...stateListeners]) listener();
+  }
 
   function setState(next: RealtimeState): void {
     if (state === next) return;
     state = next;
-    for (const listener of [...stateListeners]) listener();
+    notifyState();
+  }
+
+  function setUserId(next: string | null): void {
+    if (userId === next) return;
+    userId = next;
+    notifyState();
   }
 
   function isNeeded(): boolean {
@@ -197,7 +210,7 @@ export function createWsClient(options: WsClientOptions = {}) {
         isAwaitingPong = false;
         return;
       case 'auth_success':
-        isAuthenticated = true;
+        setUserId(typeof message.user_id === 'string' ? message.user_id : null);
         // Per-user channels asked for before the token was accepted were refused: ask again.
         for (const channel of channelListeners.keys()) send({ type: 'subscribe', channel });
         return;
@@ -226,7 +239,7 @@ export function createWsClient(options: WsClientOptions = {}) {
     socket = created;
     created.onopen = () => {
       reconnectAttempts = 0;
-      isAuthenticated = false;
+      setUserId(null);
       setState('open');
       sendAuth();
       for (const channel of channelListeners.keys()) send({ type: 'subscribe', channel });
@@ -245,7 +258,7 @@ export function createWsClient(options: WsClientOptions = {}) {
 
   function onClosed({ code, isDeliberate }: { code: number; isDeliberate: boolean }): void {
     stopPing();
-    isAuthenticated = false;
+    setUserId(null);
     // "Unclean" here is any close this client did not ask for, except a normal closure (1000) the
     // server chose: a dropped network (1006), a server restart (1001), a dead heartbeat, a refused
     // token (reconnecting without it keeps the public market channels alive).
@@ -367,9 +380,15 @@ export function createWsClient(options: WsClientOptions = {}) {
 
     /** True once the server accepted the token on the current connection. */
     isAuthenticated(): boolean {
-      return isAuthenticated;
+      return userId !== null;
     },
 
+    /** The user the current connection is authenticated as (per-user channels need it), or null. */
+    getUserId(): string | null {
+      return userId;
+    },
+
+    /** Listens to changes of the connection state and of the authenticated user. */
     onStateChange(listener: () => void): () => void {
       stateListeners.add(listener);
       return () => {

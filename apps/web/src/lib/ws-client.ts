@@ -47,6 +47,15 @@ export function useRealtimeState(): RealtimeState {
   return useSyncExternalStore(client.onStateChange, client.getState, client.getState);
 }
 
+/**
+ * The user the open socket is authenticated as (null while down or not signed in): a per-user
+ * channel is named with it, and its polling fallback runs while this is null.
+ */
+export function useRealtimeUserId(): string | null {
+  const client = useRealtimeClient();
+  return useSyncExternalStore(client.onStateChange, client.getUserId, client.getUserId);
+}
+
 /** True while the socket is open: polling fallbacks run only when this is false. */
 export function useIsRealtimeLive(): boolean {
   return useRealtimeState() === 'open';

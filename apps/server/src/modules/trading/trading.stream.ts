@@ -43,6 +43,8 @@ export function createTradingStream(deps: TradingStreamDeps) {
     }
     if (channel.startsWith(SPOT_POSITIONS_CHANNEL_PREFIX)) {
       const userId = channel.slice(SPOT_POSITIONS_CHANNEL_PREFIX.length);
+      // The hub admits `<prefix><userId>:<more>` for the user too; this channel has no such form.
+      if (userId.includes(':')) return false;
       hub.broadcast(spotPositionsChannel(userId), await trading.positions({ id: userId }));
       return true;
     }

@@ -8,6 +8,7 @@ import { registerHttpApp } from './http-app';
 import type { JobScheduler } from './jobs/scheduler';
 import type { ZodApp } from './lib/zod-app';
 import type { LimitKeeper } from './modules/trading/limit-keeper';
+import type { TradingStream } from './modules/trading/trading.stream';
 import { registerErrorHandling } from './plugins/error-handler';
 import { SERVER_ROOT } from './lib/server-root';
 import { createServices, type ServiceOptions, type Services } from './services';
@@ -55,6 +56,8 @@ export interface App {
   rpcUrl(): string;
   /** The market data source (simulator or live) and the real-time market publisher. */
   market: { data: Services['marketData']; stream: Services['marketStream'] };
+  /** The spot book and positions channels' stream (tests tick it by hand). */
+  tradingStream: TradingStream;
   close(): Promise<void>;
 }
 
@@ -132,6 +135,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     cluster: services.cluster,
     rpcUrl,
     market: { data: services.marketData, stream: services.marketStream },
+    tradingStream: services.tradingStream,
     async close() {
       await server.close();
       await services.close();

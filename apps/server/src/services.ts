@@ -67,6 +67,7 @@ export interface Services {
   relay: Modules['relay']['service'];
   wallet: Modules['wallet']['service'];
   trading: Modules['trading']['service'];
+  tradingStream: Modules['trading']['stream'];
   /** The limit-order keeper of the local venue (absent with Jupiter). */
   keeper: Modules['trading']['keeper'];
   /** The bots' runner of paper and on-chain runs (tests drive its job's passes). */
@@ -226,6 +227,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     relay: modules.relay.service,
     wallet: modules.wallet.service,
     trading: trading.service,
+    tradingStream: trading.stream,
     keeper: trading.keeper,
     botRunner: bots.botRunner,
     perpVenue: futures.service,

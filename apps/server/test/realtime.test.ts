@@ -1,6 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { TPriceTick, TPricesTick, TSpotOrder } from '@solterm/contracts';
+import { randomUUID } from 'node:crypto';
+import {
+  spotBookChannel,
+  spotPositionsChannel,
+  ZOrderBookSchema,
+  ZPositionSchema,
+  type TPriceTick,
+  type TPricesTick,
+  type TSpotOrder,
+} from '@solterm/contracts';
 import { openDatabase } from '../src/db/database';
+import { spotOrders, spotTrades } from '../src/modules/trading/trading.tables';
 import { WS_CLOSE_UNAUTHORIZED } from '../src/modules/realtime/realtime.routes';
 import {
   bearer,
@@ -362,6 +372,127 @@ describe.each(databaseTargets())('WebSocket /ws on %s', (target) => {
     // A registered one still subscribes.
     socket.send({ type: 'subscribe', channel: 'prices' });
     expect(await socket.next()).toEqual({ type: 'subscribed', channel: 'prices' });
+  });
+
+  describe('spot channels', () => {
+    /** A filled market buy of 2 SOL at 150 USDC, written as the trading service records one. */
+    async function recordFill(userId: string): Promise<void> {
+      const orderId = randomUUID();
+      const txHash = `fill-${orderId}`;
+      await app.database.db.insert(spotOrders).values({
+        id: orderId,
+        userId,
+        walletAddress: 'wallet',
+        symbol: 'SOL/USDC',
+        baseMint: 'base',
+        quoteMint: 'quote',
+        orderType: 'Market',
+        side: 'Buy',
+        quantity: '2',
+        baseAmount: '2000000000',
+        status: 'Filled',
+        txHash,
+        filledQuantity: '2',
+        averageFillPrice: '150',
+      });
+      await app.database.db.insert(spotTrades).values({
+        orderId,
+        userId,
+        symbol: 'SOL/USDC',
+        side: 'Buy',
+        orderType: 'Market',
+        quantity: '2',
+        price: '150',
+        txHash,
+      });
+    }
+
+    async function subscribe(socket: TestSocket, channel: string): Promise<void> {
+      socket.send({ type: 'subscribe', channel });
+      expect(await socket.next()).toEqual({ type: 'subscribed', channel });
+    }
+
+    it("pushes a user's positions to that user only: no other socket may subscribe to them or receive them", async () => {
+      // Given Alice with a fill, Bob signed in, and a socket that is not signed in
+      const alice = await registerUser(app);
+      const bob = await registerUser(app);
+      await recordFill(alice.user.id);
+      const aliceSocket = await open(alice.token);
+      const bobSocket = await open(bob.token);
+      const anonymous = await open();
+      const aliceChannel = spotPositionsChannel(alice.user.id);
+
+      // When Bob and the anonymous socket ask for Alice's positions
+      bobSocket.send({ type: 'subscribe', channel: aliceChannel });
+      anonymous.send({ type: 'subscribe', channel: aliceChannel });
+
+      // Then both are refused
+      const refusal = { type: 'error', error: `Not allowed to subscribe to ${aliceChannel}` };
+      expect(await bobSocket.next()).toEqual(refusal);
+      expect(await anonymous.next()).toEqual(refusal);
+
+      // And once each user subscribes to their own channel, a tick sends each only their own positions
+      await subscribe(aliceSocket, aliceChannel);
+      await subscribe(bobSocket, spotPositionsChannel(bob.user.id));
+      expect(await app.tradingStream.tick()).toBe(2);
+      const forAlice = await aliceSocket.next();
+      expect(forAlice).toMatchObject({ type: 'channel', channel: aliceChannel });
+      const positions = ZPositionSchema.array().parse(forAlice.data);
+      expect(positions).toMatchObject([{ symbol: 'SOL/USDC', size: 2, average_entry_price: 150 }]);
+      expect(await bobSocket.next()).toEqual({
+        type: 'channel',
+        channel: spotPositionsChannel(bob.user.id),
+        data: [],
+      });
+      expect(await bobSocket.drain()).toEqual([]);
+      expect(await anonymous.drain()).toEqual([]);
+    });
+
+    it("a socket re-authenticated as another user stops receiving the first user's positions", async () => {
+      const alice = await registerUser(app);
+      const bob = await registerUser(app);
+      await recordFill(alice.user.id);
+      const socket = await open(alice.token);
+      await subscribe(socket, spotPositionsChannel(alice.user.id));
+
+      socket.send({ type: 'auth', token: bob.token });
+      expect(await socket.next()).toEqual({ type: 'auth_success', user_id: bob.user.id });
+      await app.tradingStream.tick();
+
+      expect(await socket.drain()).toEqual([]);
+      expect(app.hub.subscriberCount(spotPositionsChannel(alice.user.id))).toBe(0);
+    });
+
+    it("pushes the maker's ladder of a pair on spot-book to any socket, as GET /trading/orderbook answers", async () => {
+      const socket = await open();
+      const channel = spotBookChannel('SOL/USDC');
+      await subscribe(socket, channel);
+
+      expect(await app.tradingStream.tick()).toBe(1);
+
+      const message = await socket.next();
+      expect(message).toMatchObject({ type: 'channel', channel });
+      const book = ZOrderBookSchema.parse(message.data);
+      const answer = await call<unknown>(app, { method: 'GET', url: '/api/trading/orderbook/SOL%2FUSDC' });
+      const { updated_at: _at, ...rest } = ZOrderBookSchema.parse(answer.body.data);
+      expect(book).toMatchObject({ ...rest, symbol: 'SOL/USDC' });
+      expect(book.buys.length).toBeGreaterThan(0);
+    });
+
+    it('tells the subscribers of an unknown pair once, then leaves the channel alone', async () => {
+      const socket = await open();
+      const channel = spotBookChannel('NOPE/USDC');
+      await subscribe(socket, channel);
+
+      expect(await app.tradingStream.tick()).toBe(0);
+      expect(await socket.next()).toMatchObject({
+        type: 'channel',
+        channel,
+        data: { error: expect.any(String), code: expect.any(String) },
+      });
+      await app.tradingStream.tick();
+      expect(await socket.drain()).toEqual([]);
+    });
   });
 
   it('limits a socket to 64 channels', async () => {

@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { ChartInterval, THolderType } from '@solterm/contracts';
 
 /**
  * The one registry of query keys. Every page reads the same endpoint under the same key, so a trade
@@ -41,6 +42,8 @@ export const queryKeys = {
   futures: {
     all: ['futures'] as const,
     pairs: ['futures', 'pairs'] as const,
+    /** Every market's prices and book (a fill moves them all). */
+    markets: ['futures', 'market'] as const,
     market: (symbol: string) => ['futures', 'market', symbol] as const,
     funding: (symbol: string) => ['futures', 'funding', symbol] as const,
     user: ['futures', 'user'] as const,
@@ -49,6 +52,23 @@ export const queryKeys = {
     positions: ['futures', 'user', 'positions'] as const,
     trades: ['futures', 'user', 'trades'] as const,
   },
+  /** Market data: prices, charts, trending tokens, holders (public, shared by every page). */
+  market: {
+    dashboardCoins: ['market', 'dashboard-coins'] as const,
+    history: (symbol: string, limit: number) => ['market', 'history', symbol.toUpperCase(), limit] as const,
+    marketData: (symbol: string) => ['market', 'data', symbol.toUpperCase()] as const,
+    pairPriceAll: ['market', 'pair-price'] as const,
+    pairPrice: (pairId: string) => ['market', 'pair-price', pairId] as const,
+    chartToken: (pair: string, address: string | null) => ['market', 'chart-token', pair, address] as const,
+    chart: (pairId: string, interval: ChartInterval) => ['market', 'chart', pairId, interval] as const,
+    search: (symbol: string) => ['market', 'search', symbol.toUpperCase()] as const,
+    trending: ['market', 'trending-enhanced'] as const,
+    holders: (token: string, holderType: THolderType) => ['market', 'holders', token, holderType] as const,
+    holderStats: (token: string) => ['market', 'holder-stats', token] as const,
+    tokenLookup: (symbol: string) => ['market', 'token-lookup', symbol.toUpperCase()] as const,
+  },
+  /** GET /health (the chain network the server runs on). */
+  health: ['health'] as const,
   /** Wallet reads (balances come from the chain). */
   wallet: {
     all: ['wallet'] as const,
@@ -68,7 +88,8 @@ export function invalidateAfterTrade(queryClient: QueryClient, { keepOrders = fa
     queryClient.invalidateQueries({ queryKey: queryKeys.wallet.all }),
     keepOrders
       ? queryClient.invalidateQueries({
-          predicate: (query) => query.queryKey[0] === 'trading' && query.queryKey[1] !== 'orders',
+          predicate: ({ queryKey }) =>
+            queryKey[0] === queryKeys.trading.all[0] && queryKey[1] !== queryKeys.trading.orders[1],
         })
       : queryClient.invalidateQueries({ queryKey: queryKeys.trading.all }),
   ]).then(() => undefined);

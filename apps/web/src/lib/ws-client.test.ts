@@ -34,6 +34,18 @@ describe('ws client', () => {
     expect(onPrices).toHaveBeenCalledWith({ btc: 1 });
   });
 
+  it('asks for its channels again once the token is accepted: a per-user channel is refused before', () => {
+    const { client, latest } = createFakeRealtime({ getToken: () => 'jwt-1' });
+    client.subscribe('spot-positions:u1', vi.fn());
+    latest().open();
+    expect(latest().sentOfType('subscribe')).toHaveLength(1);
+    latest().receive({ type: 'auth_success', user_id: 'u1' });
+    expect(latest().sentOfType('subscribe')).toEqual([
+      { type: 'subscribe', channel: 'spot-positions:u1' },
+      { type: 'subscribe', channel: 'spot-positions:u1' },
+    ]);
+  });
+
   it('sends no auth message without a session', () => {
     const { client, latest } = createFakeRealtime();
     client.retain();
@@ -65,7 +77,8 @@ describe('ws client', () => {
     ]);
   });
 
-  it('delivers bot_timing_update and bot_status_change to their listeners', () => {
+  it('delivers bot_timing_update and bot_status_change to their listeners, checked against the contracts', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const { client, latest } = createFakeRealtime();
     const onTiming = vi.fn();
     const onStatus = vi.fn();
@@ -79,6 +92,17 @@ describe('ws client', () => {
       data: { bot_id: 'b1', status: 'running', message: 'Bot started' },
     };
     latest().receive(status);
+    const timing = {
+      bot_id: 'b1',
+      current_task: null,
+      estimated_completion: null,
+      total_trades: 2,
+      total_pnl: '1.5',
+      progress_percentage: 10,
+      started_at: null,
+    };
+    latest().receive({ type: 'bot_timing_update', message_type: 'bot_timing_update', data: timing });
+    // Not a bot_timing_update the contracts admit: dropped, never handed to a listener.
     latest().receive({
       type: 'bot_timing_update',
       message_type: 'bot_timing_update',
@@ -86,6 +110,7 @@ describe('ws client', () => {
     });
     expect(onStatus).toHaveBeenCalledWith(status);
     expect(onTiming).toHaveBeenCalledTimes(1);
+    expect(onTiming).toHaveBeenCalledWith(expect.objectContaining({ data: timing }));
   });
 
   it('pings with a timestamp and treats a ping left unanswered as a dead connection', () => {

@@ -18,7 +18,7 @@ import { parseChartInterval } from './chart-interval';
  * exactly as in the REST answers (see market.schemas.ts). Market channels need no authentication.
  * The server computes only channels that have subscribers.
  */
-export const PRICES_CHANNEL = 'prices';
+export const PRICES_CHANNEL = 'prices' as const;
 
 /** Prefix of a one-token price channel. */
 export const PRICE_CHANNEL_PREFIX = 'price:';
@@ -32,7 +32,7 @@ export const CANDLES_CHANNEL_PREFIX = 'candles:';
  * @example
  * priceChannel('sol'); // 'price:SOL'
  */
-export function priceChannel(symbol: string): string {
+export function priceChannel(symbol: string): `${typeof PRICE_CHANNEL_PREFIX}${string}` {
   return `${PRICE_CHANNEL_PREFIX}${symbol.trim().toUpperCase()}`;
 }
 
@@ -42,7 +42,10 @@ export function priceChannel(symbol: string): string {
  * @example
  * candlesChannel('SOL/USDC', '1M'); // 'candles:SOL/USDC:1'
  */
-export function candlesChannel(pair: string, interval: ChartInterval): string {
+export function candlesChannel(
+  pair: string,
+  interval: ChartInterval,
+): `${typeof CANDLES_CHANNEL_PREFIX}${string}` {
   return `${CANDLES_CHANNEL_PREFIX}${pair.trim()}:${CHART_INTERVAL_VALUES[interval]}`;
 }
 

@@ -7,6 +7,32 @@ import {
   ZFuturesOrderBookSchema,
   ZFuturesTradesTickSchema,
 } from '../futures/futures.schemas';
+import { ZOrderBookSchema, ZPositionSchema } from '../trading/trading.schemas';
+
+/** Prefix of a spot pair's order book channel: `spot-book:SOL/USDC` carries the maker's ladder. */
+export const SPOT_BOOK_CHANNEL_PREFIX = 'spot-book:';
+/** Prefix of a user's spot positions channel: `spot-positions:<userId>`, marked to the market. */
+export const SPOT_POSITIONS_CHANNEL_PREFIX = 'spot-positions:';
+
+/**
+ * The order book channel of a spot pair, as the pair is written in GET /trading/orderbook.
+ *
+ * @example
+ * spotBookChannel('SOL/USDC'); // 'spot-book:SOL/USDC'
+ */
+export function spotBookChannel(pair: string): `${typeof SPOT_BOOK_CHANNEL_PREFIX}${string}` {
+  return `${SPOT_BOOK_CHANNEL_PREFIX}${pair.trim()}`;
+}
+
+/**
+ * The spot positions channel of a user (only that user's socket may subscribe).
+ *
+ * @example
+ * spotPositionsChannel('u-1'); // 'spot-positions:u-1'
+ */
+export function spotPositionsChannel(userId: string): `${typeof SPOT_POSITIONS_CHANNEL_PREFIX}${string}` {
+  return `${SPOT_POSITIONS_CHANNEL_PREFIX}${userId}`;
+}
 
 /**
  * What a channel sends once when it cannot be served (an unknown token or pair), instead of its
@@ -109,6 +135,8 @@ export const CHANNELS = defineChannels({
     payload: ZFuturesTradesTickSchema,
     access: 'public',
   },
+  spotBook: { prefix: SPOT_BOOK_CHANNEL_PREFIX, payload: ZOrderBookSchema, access: 'public' },
+  spotPositions: { prefix: SPOT_POSITIONS_CHANNEL_PREFIX, payload: z.array(ZPositionSchema), access: 'user' },
 });
 
 type RegisteredSpecs = typeof CHANNELS.specs;

@@ -72,6 +72,22 @@ export const ZUserMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type TUserMessage = z.infer<typeof ZUserMessageSchema>;
 
+/** The `type` of a per-user message: `bot_timing_update`, `order_update`, `futures_update`… */
+export type UserMessageType = TUserMessage['type'];
+
+/** The per-user message of one type. */
+export type TUserMessageOf<T extends UserMessageType> = Extract<TUserMessage, { type: T }>;
+
+/** Every per-user message type, read from {@link ZUserMessageSchema} (a client dispatches on these). */
+export const USER_MESSAGE_TYPES: readonly UserMessageType[] = ZUserMessageSchema.options.map(
+  (option) => option.shape.type.value,
+);
+
+/** Whether a server message's `type` is a per-user message type. */
+export function isUserMessageType(type: unknown): type is UserMessageType {
+  return USER_MESSAGE_TYPES.some((known) => known === type);
+}
+
 /** A message on a subscribed channel: `data` is checked against the channel's schema (see channels.ts). */
 export const ZChannelMessageSchema = z
   .object({ type: z.literal('channel'), channel: z.string(), data: z.unknown() })

@@ -8,6 +8,7 @@ import { createLimitKeeper, type LimitKeeper } from './limit-keeper';
 import { registerTradingRoutes } from './trading.routes';
 import { createTradingService } from './trading.service';
 import { createTradingRepository } from './trading.repository';
+import { createTradingStream } from './trading.stream';
 import { createJupiterVenue } from './venues/jupiter-venue';
 import { createLocalRfqVenue } from './venues/local-rfq-venue';
 import type { SpotVenue } from './venues/spot-venue';
@@ -85,10 +86,14 @@ export async function createTradingModule(
           onOrderChanged: publishOrder,
         })
       : undefined;
+  // Each API process pushes the spot book and positions to its own sockets.
+  const stream = createTradingStream({ hub, trading, tickMs: config.market.tickMs, now, log });
   return defineModule({
     service: trading,
     keeper,
+    stream,
     jobs: {
+      perApiProcess: [stream.job()],
       // Sends interrupted by a stop are settled from the chain: by the keeper's passes, or on their own.
       singletons: [
         keeper?.job() ?? {

@@ -1,8 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   BOT_DETAIL_DEFAULT_FILLS,
-  ZBotStatusChangeSchema,
-  ZBotTimingUpdateSchema,
   type TBot,
   type TBotCreateRequest,
   type TBotUpdateRequest,
@@ -121,26 +119,16 @@ export function useBotRealtime() {
     void queryClient.invalidateQueries({ queryKey: queryKeys.bots.balance });
     if (delegations) void queryClient.invalidateQueries({ queryKey: queryKeys.bots.delegations });
   };
-  useRealtimeEvent('bot_status_change', (message) => {
-    const parsed = ZBotStatusChangeSchema.safeParse((message as { data?: unknown }).data);
-    if (!parsed.success) return;
-    queryClient.setQueryData<TBot[]>(
-      queryKeys.bots.list,
-      (bots) => bots && applyStatusChange(bots, parsed.data),
-    );
-    if (parsed.data.status === 'failed') notify.error(parsed.data.message);
-    else notify.success(parsed.data.message);
-    refreshAfterPush(parsed.data.bot_id, true);
+  useRealtimeEvent('bot_status_change', ({ data }) => {
+    queryClient.setQueryData<TBot[]>(queryKeys.bots.list, (bots) => bots && applyStatusChange(bots, data));
+    if (data.status === 'failed') notify.error(data.message);
+    else notify.success(data.message);
+    refreshAfterPush(data.bot_id, true);
     void queryClient.invalidateQueries({ queryKey: queryKeys.bots.list });
   });
-  useRealtimeEvent('bot_timing_update', (message) => {
-    const parsed = ZBotTimingUpdateSchema.safeParse((message as { data?: unknown }).data);
-    if (!parsed.success) return;
-    queryClient.setQueryData<TBot[]>(
-      queryKeys.bots.list,
-      (bots) => bots && applyTimingUpdate(bots, parsed.data),
-    );
-    refreshAfterPush(parsed.data.bot_id);
+  useRealtimeEvent('bot_timing_update', ({ data }) => {
+    queryClient.setQueryData<TBot[]>(queryKeys.bots.list, (bots) => bots && applyTimingUpdate(bots, data));
+    refreshAfterPush(data.bot_id);
   });
 }
 

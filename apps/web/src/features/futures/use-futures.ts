@@ -4,11 +4,10 @@ import {
   FUTURES_MARKET_UPDATE_MS,
   FUTURES_MESSAGES,
   FUTURES_ORDER_BOOK_REFRESH_MS,
-  ZFuturesOrderBookSchema,
   type TFuturesMarket,
 } from '@solterm/contracts';
 import { queryKeys } from '../../lib/query-keys';
-import { useChannel, useRealtimeEvent } from '../../lib/ws-client';
+import { useChannel, useIsRealtimeLive, useRealtimeEvent } from '../../lib/ws-client';
 import { notify } from '../../lib/toast';
 import { tradingApi } from '../trading/trading-api';
 import { decodeBase64, encodeBase64 } from '../trading/wire-transaction';
@@ -25,23 +24,24 @@ export function useFuturesPairs() {
 }
 
 /**
- * A market's prices and book: refreshed every 2 s (spec §9), and at once from the book channel
- * whenever the venue pushes a new book.
+ * A market's prices and book. The book comes from the `futures-book:<symbol>` channel whenever the
+ * venue's book changes; the whole market is read every 2 s (spec §9) only while the socket is
+ * down, and every 30 s while it is up (oracle, mark, funding and open interest have no channel).
  */
 export function useFuturesMarket(symbol: string | null) {
   const queryClient = useQueryClient();
+  const isLive = useIsRealtimeLive();
   useChannel(symbol ? `futures-book:${symbol}` : null, (data) => {
-    const parsed = ZFuturesOrderBookSchema.safeParse(data);
-    if (!parsed.success || !symbol) return;
+    if (!symbol || 'error' in data) return;
     queryClient.setQueryData<TFuturesMarket>(queryKeys.futures.market(symbol), (market) =>
-      market ? { ...market, order_book: parsed.data } : market,
+      market ? { ...market, order_book: data } : market,
     );
   });
   return useQuery({
     queryKey: queryKeys.futures.market(symbol ?? ''),
     queryFn: ({ signal }) => futuresApi.market(symbol!, signal),
     enabled: symbol !== null,
-    refetchInterval: FUTURES_ORDER_BOOK_REFRESH_MS,
+    refetchInterval: isLive ? FUTURES_MARKET_UPDATE_MS : FUTURES_ORDER_BOOK_REFRESH_MS,
   });
 }
 
@@ -55,34 +55,36 @@ export function useFuturesFunding(symbol: string | null) {
 }
 
 /**
- * The user's account, orders, positions and fills. Positions are marked to the oracle, so they
- * refresh with the book (2 s); a `futures_update` push (a fill, a deposit landing, a liquidation)
- * refreshes everything at once and says why when the account was liquidated.
+ * The user's account, orders, positions and fills. A `futures_update` push (a fill, a deposit
+ * landing, funding, a liquidation) reads them all again at once and says why when the account was
+ * liquidated. While the socket is down they are polled as the book is (2 s; orders 30 s); while it
+ * is up, the account and positions, marked to the oracle, are read again with the market (30 s).
  */
 export function useFuturesUser(enabled: boolean) {
   const queryClient = useQueryClient();
-  useRealtimeEvent('futures_update', (message) => {
-    const data = (message as { data?: { reason?: string; message?: string } }).data;
-    if (data?.reason === 'liquidation' && data.message) notify.error(data.message);
+  const isLive = useIsRealtimeLive();
+  const markInterval = isLive ? FUTURES_MARKET_UPDATE_MS : FUTURES_ORDER_BOOK_REFRESH_MS;
+  useRealtimeEvent('futures_update', ({ data }) => {
+    if (data.reason === 'liquidation') notify.error(data.message);
     void queryClient.invalidateQueries({ queryKey: queryKeys.futures.user });
   });
   const account = useQuery({
     queryKey: queryKeys.futures.account,
     queryFn: ({ signal }) => futuresApi.account(signal),
     enabled,
-    refetchInterval: FUTURES_ORDER_BOOK_REFRESH_MS,
+    refetchInterval: markInterval,
   });
   const orders = useQuery({
     queryKey: queryKeys.futures.orders,
     queryFn: ({ signal }) => futuresApi.orders(signal),
     enabled,
-    refetchInterval: FUTURES_MARKET_UPDATE_MS,
+    refetchInterval: isLive ? false : FUTURES_MARKET_UPDATE_MS,
   });
   const positions = useQuery({
     queryKey: queryKeys.futures.positions,
     queryFn: ({ signal }) => futuresApi.positions(signal),
     enabled,
-    refetchInterval: FUTURES_ORDER_BOOK_REFRESH_MS,
+    refetchInterval: markInterval,
   });
   return { account, orders, positions };
 }
@@ -103,7 +105,7 @@ export function usePlaceFuturesOrder() {
     mutationFn: futuresApi.order,
     // A fill moves the market too (book, open interest, volume).
     onSettled: () =>
-      Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: ['futures', 'market'] })]),
+      Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: queryKeys.futures.markets })]),
   });
 }
 

@@ -9,6 +9,7 @@ import {
   TOAST_SUPPRESSION_MS,
   type TradingContext,
 } from '@solterm/contracts';
+import { createStore } from '../../lib/create-store';
 
 /**
  * The selected pair of one page context (spec part 1 §2/§4: trading state is kept separately per
@@ -147,7 +148,6 @@ export function createTradingStore(options: TradingStoreOptions = {}) {
         ? null
         : window.sessionStorage
       : options.storage;
-  const listeners = new Set<() => void>();
 
   function load(): Selections {
     const selections: Selections = {
@@ -167,46 +167,38 @@ export function createTradingStore(options: TradingStoreOptions = {}) {
     return selections;
   }
 
-  let selections = load();
-  let switchCount = 0;
+  const state = createStore({ selections: load(), switchCount: 0 });
   let lastSwitchAt = Number.NEGATIVE_INFINITY;
   let lastToastAt = Number.NEGATIVE_INFINITY;
 
-  function commit(next: Selections): void {
-    selections = next;
+  function commit(context: TradingContext, selection: PairSelection, isSwitch: boolean): void {
+    const { selections, switchCount } = state.get();
+    const next = { ...selections, [context]: selection };
     try {
       storage?.setItem(STORAGE_KEY, JSON.stringify(next));
     } catch {
       // Storage full or blocked: the selection still holds for this page's life.
     }
-    for (const listener of [...listeners]) listener();
+    state.set({ selections: next, switchCount: isSwitch ? switchCount + 1 : switchCount });
   }
 
   return {
     getSelection(context: TradingContext): PairSelection {
-      return selections[context];
+      return state.get().selections[context];
     },
 
     /** How many switches were accepted (the search clears its results when this moves). */
     getSwitchCount(): number {
-      return switchCount;
+      return state.get().switchCount;
     },
 
-    subscribe(listener: () => void): () => void {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe: state.subscribe,
 
     /** Sets a context's pair without the switch rules (the `pair` query parameter). */
     setSelection(context: TradingContext, selection: PairSelection): void {
-      if (
-        selections[context].pair === selection.pair &&
-        selections[context].baseAddress === selection.baseAddress
-      )
-        return;
-      commit({ ...selections, [context]: selection });
+      const current = state.get().selections[context];
+      if (current.pair === selection.pair && current.baseAddress === selection.baseAddress) return;
+      commit(context, selection, false);
     },
 
     /**
@@ -217,8 +209,7 @@ export function createTradingStore(options: TradingStoreOptions = {}) {
       const at = now();
       if (at - lastSwitchAt < PAIR_SWITCH_SUPPRESSION_MS) return false;
       lastSwitchAt = at;
-      switchCount += 1;
-      commit({ ...selections, [context]: selection });
+      commit(context, selection, true);
       return true;
     },
 

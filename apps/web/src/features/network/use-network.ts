@@ -8,6 +8,7 @@ import {
   type TNetwork,
 } from '@solterm/contracts';
 import { api } from '../../lib/api-client';
+import { queryKeys } from '../../lib/query-keys';
 
 export interface NetworkState {
   network: TNetwork;
@@ -21,7 +22,7 @@ export interface NetworkState {
  */
 export function useNetwork(): NetworkState {
   const query = useQuery({
-    queryKey: ['health'],
+    queryKey: queryKeys.health,
     queryFn: async ({ signal }) => {
       const health = await api.get<THealth>('/health', { signal });
       const parsed = ZNetworkSchema.safeParse(health?.network);

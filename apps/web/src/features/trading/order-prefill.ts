@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react';
 import { parseSpecDecimal, type TOrderSide, type TOrderType, type TPosition } from '@solterm/contracts';
+import { createStore, useStore } from '../../lib/create-store';
 
 /**
  * An order the Place Order form should take over (part 2 §2): a position's Close (a market sell of
@@ -20,28 +20,23 @@ export interface OrderPrefill {
   readonly origin: string;
 }
 
-let current: OrderPrefill | null = null;
+const store = createStore<OrderPrefill | null>(null);
 let nextId = 1;
-const listeners = new Set<() => void>();
 
 export const orderPrefillStore = {
-  get: (): OrderPrefill | null => current,
+  get: store.get,
   /** Records a prefill (a new id each time), or clears it with null. */
   set(prefill: Omit<OrderPrefill, 'id'> | null): void {
-    current = prefill ? { ...prefill, id: nextId++ } : null;
-    for (const listener of [...listeners]) listener();
+    store.set(prefill ? { ...prefill, id: nextId++ } : null);
   },
-  subscribe(listener: () => void): () => void {
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-    };
-  },
+  subscribe: store.subscribe,
 };
+
+const whole = (prefill: OrderPrefill | null) => prefill;
 
 /** The latest prefill, or null. */
 export function useOrderPrefill(): OrderPrefill | null {
-  return useSyncExternalStore(orderPrefillStore.subscribe, orderPrefillStore.get, orderPrefillStore.get);
+  return useStore(store, whole);
 }
 
 /**

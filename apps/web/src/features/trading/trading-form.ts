@@ -12,6 +12,7 @@ import {
   type FormLinkageState,
   type TradingContext,
 } from '@solterm/contracts';
+import { createStore } from '../../lib/create-store';
 import { notify } from '../../lib/toast';
 
 /*
@@ -110,25 +111,17 @@ export function clearTradingForm(state: TradingFormState): TradingFormState {
 
 /** The per-context forms, kept for the page's life (a pair switch does not clear them). */
 export function createTradingFormStore() {
-  const forms: Record<TradingContext, TradingFormState> = {
+  const forms = createStore<Readonly<Record<TradingContext, TradingFormState>>>({
     trade: EMPTY_TRADING_FORM,
     dashboard: EMPTY_TRADING_FORM,
     futures: EMPTY_TRADING_FORM,
-  };
-  const listeners = new Set<() => void>();
+  });
   return {
-    get: (context: TradingContext): TradingFormState => forms[context],
+    get: (context: TradingContext): TradingFormState => forms.get()[context],
     set(context: TradingContext, state: TradingFormState): void {
-      if (forms[context] === state) return;
-      forms[context] = state;
-      for (const listener of [...listeners]) listener();
+      forms.set((current) => (current[context] === state ? current : { ...current, [context]: state }));
     },
-    subscribe(listener: () => void): () => void {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe: forms.subscribe,
   };
 }
 

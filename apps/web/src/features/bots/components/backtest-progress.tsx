@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ZBacktestProgressSchema, type TBacktestProgress } from '@solterm/contracts';
+import type { TBacktestProgress } from '@solterm/contracts';
 import { useRealtimeEvent } from '../../../lib/ws-client';
 
 /** What the page says of a backtest on its way: queued with its place, then computing. */
@@ -14,9 +14,8 @@ export function backtestStateLabel(progress: TBacktestProgress | null): string {
 /** The latest `backtest_progress` push of `botId`'s backtest (cleared by remounting). */
 export function useBacktestProgress(botId: string | null): TBacktestProgress | null {
   const [progress, setProgress] = useState<TBacktestProgress | null>(null);
-  useRealtimeEvent('backtest_progress', (message) => {
-    const parsed = ZBacktestProgressSchema.safeParse((message as { data?: unknown }).data);
-    if (parsed.success && parsed.data.bot_id === botId) setProgress(parsed.data);
+  useRealtimeEvent('backtest_progress', ({ data }) => {
+    if (data.bot_id === botId) setProgress(data);
   });
   return progress;
 }

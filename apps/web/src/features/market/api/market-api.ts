@@ -16,6 +16,7 @@ import {
   type TTokenSearchResult,
 } from '@solterm/contracts';
 import { api, createApiClient } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /**
  * Token search has its own client: a 10 s time-out (spec part 1 §9) and no retries, because a
@@ -85,17 +86,5 @@ export const marketApi = {
     api.get<THolderStats>(`/holder-analysis/${segment(token)}/stats`, { signal }),
 };
 
-/** React Query keys of the market feature, in one place so caches are shared. */
-export const marketKeys = {
-  dashboardCoins: ['market', 'dashboard-coins'] as const,
-  history: (symbol: string, limit: number) => ['market', 'history', symbol.toUpperCase(), limit] as const,
-  marketData: (symbol: string) => ['market', 'data', symbol.toUpperCase()] as const,
-  pairPriceAll: ['market', 'pair-price'] as const,
-  pairPrice: (pairId: string) => ['market', 'pair-price', pairId] as const,
-  chartToken: (pair: string, address: string | null) => ['market', 'chart-token', pair, address] as const,
-  chart: (pairId: string, interval: ChartInterval) => ['market', 'chart', pairId, interval] as const,
-  trending: ['market', 'trending-enhanced'] as const,
-  holders: (token: string, holderType: THolderType) => ['market', 'holders', token, holderType] as const,
-  holderStats: (token: string) => ['market', 'holder-stats', token] as const,
-  tokenLookup: (symbol: string) => ['market', 'token-lookup', symbol.toUpperCase()] as const,
-};
+/** The market feature's keys: the market part of the one registry (lib/query-keys.ts). */
+export const marketKeys = queryKeys.market;

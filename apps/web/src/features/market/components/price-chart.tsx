@@ -160,7 +160,7 @@ export function PriceChart({
       resolveChartToken(selection, {
         search: (symbol) =>
           queryClient.fetchQuery({
-            queryKey: ['market', 'search', symbol.toUpperCase()],
+            queryKey: marketKeys.search(symbol),
             queryFn: ({ signal }) => marketApi.searchPrimary(symbol, signal),
             staleTime: 5 * 60_000,
           }),

@@ -2,32 +2,34 @@ import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   SPOT_ORDER_REFRESH_DELAY_MS,
+  spotBookChannel,
+  spotPositionsChannel,
   TRADES_FEED_LIMIT,
   TRADES_FEED_POLL_MS,
-  ZServerMessageSchema,
   type TSpotOrder,
 } from '@solterm/contracts';
 import { invalidateAfterTrade, queryKeys } from '../../../lib/query-keys';
 import { notify } from '../../../lib/toast';
-import { useIsRealtimeLive, useRealtimeEvent } from '../../../lib/ws-client';
+import { useChannel, useIsRealtimeLive, useRealtimeEvent, useRealtimeUserId } from '../../../lib/ws-client';
 import { tradingApi } from '../trading-api';
 import { mergeOrder, useRefreshAfterTrade } from '../trading-queries';
 import { usePairTradability } from '../use-tradability';
 
 /*
- * The trade page's reads. The spec fixes only the All Trades cadence (100 fills every 5 s) and the
- * 2 s refresh after an order; the other cadences are ours: the order book moves with the market
- * (2 s, as the futures book), positions carry a mark price (10 s), and orders arrive as pushes
- * (order_update), polled only while one is Pending and the socket is down.
+ * The trade page's reads, pushed over /ws and polled only while the socket is down (the cadences
+ * below are the fallback's). The order book comes on `spot-book:<PAIR>` and positions, marked to
+ * the market, on the user's `spot-positions:<userId>` every market tick; orders come as
+ * `order_update` pushes, and each one reads fills, positions and balances again. The spec's All
+ * Trades cadence (100 fills every 5 s) and its 2 s refresh after an order are kept for the fallback.
  */
 
-/** Order book refresh. */
+/** Order book refresh while the socket is down. */
 export const ORDER_BOOK_POLL_MS = 2_000;
-/** Positions refresh (their mark price and PnL move with the market). */
+/** Positions refresh while no authenticated socket is open (their mark price moves with the market). */
 export const POSITIONS_POLL_MS = 10_000;
 /** Orders refresh while at least one is Pending and the socket is down. */
 export const PENDING_ORDERS_POLL_MS = 5_000;
-/** Balances refresh between orders. */
+/** Balances refresh while the socket is down (otherwise read again after every order_update). */
 export const BALANCES_POLL_MS = 30_000;
 
 /**
@@ -54,10 +56,7 @@ export function useSpotOrders() {
  */
 export function useOrderUpdates(): void {
   const queryClient = useQueryClient();
-  useRealtimeEvent('order_update', (message) => {
-    const parsed = ZServerMessageSchema.safeParse(message);
-    if (!parsed.success || parsed.data.type !== 'order_update') return;
-    const order = parsed.data.data;
+  useRealtimeEvent('order_update', ({ data: order }) => {
     queryClient.setQueryData<TSpotOrder[]>(queryKeys.trading.orders, (orders) =>
       orders ? mergeOrder(orders, order) : orders,
     );
@@ -65,34 +64,52 @@ export function useOrderUpdates(): void {
   });
 }
 
-/** Your Positions (GET /trading/positions), marked to market. */
+/**
+ * Your Positions (GET /trading/positions), marked to market: pushed on the user's
+ * `spot-positions:<userId>` channel, polled only while no authenticated socket is open.
+ */
 export function usePositions() {
+  const queryClient = useQueryClient();
+  const userId = useRealtimeUserId();
+  useChannel(userId ? spotPositionsChannel(userId) : null, (positions) => {
+    if (!('error' in positions)) queryClient.setQueryData(queryKeys.trading.positions, positions);
+  });
   return useQuery({
     queryKey: queryKeys.trading.positions,
     queryFn: ({ signal }) => tradingApi.getPositions(signal),
-    refetchInterval: POSITIONS_POLL_MS,
-  });
-}
-
-/** All Trades: the latest 100 fills, every 5 s (part 2 §2, §9). */
-export function useTradesFeed() {
-  return useQuery({
-    queryKey: queryKeys.trading.trades(TRADES_FEED_LIMIT),
-    queryFn: ({ signal }) => tradingApi.getTrades(TRADES_FEED_LIMIT, signal),
-    refetchInterval: TRADES_FEED_POLL_MS,
+    refetchInterval: userId ? false : POSITIONS_POLL_MS,
   });
 }
 
 /**
- * The pair's order book (GET /trading/orderbook/{symbol}), polled only once the pair is known to be
- * tradable: an untradable pair (`isTradable` false, with the server's `reason`) is never polled.
+ * All Trades: the latest 100 fills (part 2 §2, §9). A fill is an order change, pushed as
+ * `order_update` (which reads this again); every 5 s only while the socket is down.
+ */
+export function useTradesFeed() {
+  const isLive = useIsRealtimeLive();
+  return useQuery({
+    queryKey: queryKeys.trading.trades(TRADES_FEED_LIMIT),
+    queryFn: ({ signal }) => tradingApi.getTrades(TRADES_FEED_LIMIT, signal),
+    refetchInterval: isLive ? false : TRADES_FEED_POLL_MS,
+  });
+}
+
+/**
+ * The pair's order book (GET /trading/orderbook/{symbol}), read and pushed (`spot-book:<PAIR>`)
+ * only once the pair is known to be tradable: an untradable pair (`isTradable` false, with the
+ * server's `reason`) is never asked for. Polled only while the socket is down.
  */
 export function useOrderBook(pairId: string) {
+  const queryClient = useQueryClient();
+  const isLive = useIsRealtimeLive();
   const tradability = usePairTradability(pairId);
+  useChannel(tradability.canPoll ? spotBookChannel(pairId) : null, (book) => {
+    if (!('error' in book)) queryClient.setQueryData(queryKeys.trading.orderBook(pairId), book);
+  });
   const query = useQuery({
     queryKey: queryKeys.trading.orderBook(pairId),
     queryFn: ({ signal }) => tradingApi.getOrderBook(pairId, signal),
-    refetchInterval: ORDER_BOOK_POLL_MS,
+    refetchInterval: isLive ? false : ORDER_BOOK_POLL_MS,
     staleTime: 1_000,
     enabled: tradability.canPoll,
   });
@@ -104,11 +121,12 @@ export function useOrderBook(pairId: string) {
  * the chain). The wallet's total value comes from the portfolio (see the balances strip).
  */
 export function usePairBalances(pairId: string) {
+  const isLive = useIsRealtimeLive();
   const { canPoll } = usePairTradability(pairId);
   const suggestion = useQuery({
     queryKey: queryKeys.trading.suggestion(pairId),
     queryFn: () => tradingApi.suggestion(pairId),
-    refetchInterval: BALANCES_POLL_MS,
+    refetchInterval: isLive ? false : BALANCES_POLL_MS,
     // The suggestion names the pair: an untradable pair would answer 404 every 30 s.
     enabled: canPoll,
   });

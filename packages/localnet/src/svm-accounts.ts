@@ -17,6 +17,7 @@ import {
 } from 'litesvm';
 import { decodeBase58Exact, encodeBase58 } from './base58';
 import type { AccountStateTuple, StoredTokenBalance } from './ledger';
+import { SYSTEM_PROGRAM_ID } from './program-ids';
 import {
   isMintData,
   isTokenAccountData,
@@ -26,6 +27,7 @@ import {
 } from './token-layout';
 
 const RENT_SYSVAR_ID = 'SysvarRent111111111111111111111111111111111';
+const TOKEN_2022_NATIVE_MINT = '9pan9bMn5HatX4EJdBwg9VgCa7Uz5HL8N1m5D3NdXejP';
 /** Rent epoch of rent-exempt accounts, as the runtime writes it. */
 export const RENT_EXEMPT_EPOCH = 2n ** 64n - 1n;
 
@@ -114,6 +116,9 @@ export class SvmAccounts {
       .withNativeMints();
     this.native = nativeOf(svm);
     this.setAgaveRent();
+    // A validator's genesis holds SPL Token's native mint but not Token-2022's, which is created on
+    // chain (CreateNativeMint, refused while LiteSVM's copy is there).
+    this.writeAccount([TOKEN_2022_NATIVE_MINT, '0', SYSTEM_PROGRAM_ID, 0, '', '0']);
   }
 
   /**

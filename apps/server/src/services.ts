@@ -16,6 +16,7 @@ import {
 // The composition root is the one place the server reaches the local cluster directly: to start it
 // (or read the keys of a standalone one). Business code reaches the chain only through JSON-RPC.
 import {
+  loadAccountDir,
   MARKET_MAKER_KEYPAIR_FILE,
   readKeyPairFile,
   startClusterWorker,
@@ -170,6 +171,7 @@ async function startChain(config: AppConfig, options: ServiceOptions) {
           dataDir: options.embeddedCluster === 'memory' ? undefined : path.join(config.dataDir, 'localnet'),
           slotDurationMs: config.localnetSlotMs,
           slotClock: 'auto',
+          accounts: (await Promise.all(config.localnetAccountDirs.map(loadAccountDir))).flat(),
         },
         limits: {
           maxBatchSize: config.rpc.maxBatchSize,

@@ -5,6 +5,7 @@ import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec
 // The composition root is the one place the server reaches the local cluster directly: to start it
 // (or read the keys of a standalone one). Business code reaches the chain only through JSON-RPC.
 import {
+  loadAccountDir,
   MARKET_MAKER_KEYPAIR_FILE,
   readKeyPairFile,
   startClusterWorker,
@@ -93,6 +94,7 @@ async function startCluster(config: AppConfig, options: ServiceOptions) {
           dataDir: options.embeddedCluster === 'memory' ? undefined : path.join(config.dataDir, 'localnet'),
           slotDurationMs: config.localnetSlotMs,
           slotClock: 'auto',
+          accounts: (await Promise.all(config.localnetAccountDirs.map(loadAccountDir))).flat(),
         },
         limits: {
           maxBatchSize: config.rpc.maxBatchSize,

@@ -1,14 +1,11 @@
 /**
- * The LiteSVM side of the cluster: accounts, execution of wire bytes, and what the signature log
- * needs from an execution (balances before and after, token balances, post-state of every
- * writable account, logs, inner instructions). Clock, blockhashes, replay protection and
- * persistence belong to `LocalCluster`, which drives this.
- *
- * It talks to LiteSVM's native handle rather than the kit-typed wrapper: the wrapper decodes and
- * re-encodes every transaction, the handle takes the wire bytes as they arrived.
+ * The LiteSVM side of the cluster: execution of wire bytes, and what the signature log needs from
+ * an execution (balances before and after, token balances, post-state of every writable account,
+ * logs, inner instructions). Accounts are `SvmAccounts`'; clock, blockhashes, replay protection
+ * and persistence belong to `LocalCluster`, which drives this.
  */
-import { Account, Clock, FailedTransactionMetadata, LiteSVM, Rent, type TransactionMetadata } from 'litesvm';
-import { decodeBase58Exact, encodeBase58 } from './base58';
+import { FailedTransactionMetadata, type Account, type TransactionMetadata } from 'litesvm';
+import { encodeBase58 } from './base58';
 import { calculateTransactionFee } from './fees';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID, COMPUTE_BUDGET_PROGRAM_ID, SYSTEM_PROGRAM_ID } from './program-ids';
 import type {
@@ -17,32 +14,17 @@ import type {
   StoredTokenBalance,
   TransactionRecord,
 } from './ledger';
-import {
-  isMintData,
-  isTokenAccountData,
-  isTokenProgram,
-  readMintDecimals,
-  readTokenAmount,
-} from './token-layout';
+import { SvmAccounts, toBase64, type AccountView, type NativeSimulation } from './svm-accounts';
 import { toTransactionErrorJson, type TransactionErrorJson } from './transaction-error';
 import { isStaticKeyWritable, type WireTransaction } from './wire-transaction';
 
+export { RENT_EXEMPT_EPOCH, addressBytes, toBase64, type AccountView } from './svm-accounts';
+
 const LOOKUP_TABLE_META_SIZE = 56;
-const RENT_SYSVAR_ID = 'SysvarRent111111111111111111111111111111111';
-/** Rent epoch of rent-exempt accounts, as the runtime writes it. */
-export const RENT_EXEMPT_EPOCH = 2n ** 64n - 1n;
 /** Builtins that never invoke other programs nor set return data. */
 const QUIET_BUILTIN_PROGRAMS = new Set([SYSTEM_PROGRAM_ID, COMPUTE_BUDGET_PROGRAM_ID]);
-
-/** An account as the cluster stores it. */
-export interface AccountView {
-  readonly address: string;
-  readonly lamports: bigint;
-  readonly owner: string;
-  readonly executable: boolean;
-  readonly rentEpoch: bigint;
-  readonly data: Uint8Array;
-}
+/** System program instructions that move lamports and nothing else: Transfer, TransferWithSeed. */
+const LAMPORTS_ONLY_SYSTEM_INSTRUCTIONS = new Set([2, 11]);
 
 /** Execution details shared by failed sends and simulations. */
 export interface ExecutionReport {
@@ -94,187 +76,13 @@ export interface PostState {
   readonly fee: bigint;
 }
 
-/** The native LiteSVM object behind the kit-typed wrapper. */
-interface NativeLiteSvm {
-  getAccount(pubkey: Uint8Array): Account | null;
-  getBalance(pubkey: Uint8Array): bigint | null;
-  setAccount(pubkey: Uint8Array, account: Account): void;
-  getProgramAccounts(programId: Uint8Array): { address: Uint8Array; account(): Account }[];
-  sendLegacyTransaction(bytes: Uint8Array): TransactionMetadata | FailedTransactionMetadata;
-  sendVersionedTransaction(bytes: Uint8Array): TransactionMetadata | FailedTransactionMetadata;
-  simulateLegacyTransaction(bytes: Uint8Array): NativeSimulation | FailedTransactionMetadata;
-  simulateVersionedTransaction(bytes: Uint8Array): NativeSimulation | FailedTransactionMetadata;
-  setSigverify(sigverify: boolean): void;
-  setRent(rent: Rent): void;
-  setClock(clock: Clock): void;
-  setSlotHashes(hashes: { slot: bigint; hash: string }[]): void;
-  minimumBalanceForRentExemption(dataLength: bigint): bigint;
-}
-
-interface NativeSimulation {
-  meta(): TransactionMetadata;
-  postAccounts(): { address: Uint8Array; account(): Account }[];
-}
-
-function nativeOf(svm: LiteSVM): NativeLiteSvm {
-  const native = (svm as unknown as { inner?: NativeLiteSvm }).inner;
-  if (native === undefined || typeof native.sendVersionedTransaction !== 'function') {
-    throw new Error(
-      'unsupported litesvm build: the native LiteSvm handle is not reachable (expected litesvm 1.5)',
-    );
-  }
-  return native;
-}
-
-export function toBase64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-}
-
-export function addressBytes(text: string): Uint8Array {
-  const bytes = decodeBase58Exact(text, 32);
-  if (bytes === undefined) throw new TypeError(`not a base58 address: ${text}`);
-  return bytes;
-}
-
 function sum(values: readonly bigint[]): bigint {
   let total = 0n;
   for (const value of values) total += value;
   return total;
 }
 
-/** An account as last written by the cluster, minus its lamports (see `SvmRuntime.shapes`). */
-interface AccountShape {
-  readonly owner: string;
-  readonly data: string;
-  readonly executable: 0 | 1;
-  readonly rentEpoch: string;
-}
-
-/** System program instructions that move lamports and nothing else: Transfer, TransferWithSeed. */
-const LAMPORTS_ONLY_SYSTEM_INSTRUCTIONS = new Set([2, 11]);
-
-export class SvmRuntime {
-  private readonly native: NativeLiteSvm;
-  private readonly addressCache = new Map<string, string>();
-  private readonly mintDecimalsCache = new Map<string, number>();
-  /**
-   * Owner, data, executable and rent epoch of every account the cluster wrote or committed, so a
-   * transaction that can only move lamports (SOL transfers) needs just each balance from LiteSVM
-   * instead of whole-account reads. Every state change goes through this class — genesis, replay
-   * and tooling writes, commits (which refresh the entries of every writable account) and
-   * rollbacks (which restore the state the mirror still holds) — so the mirror cannot go stale.
-   */
-  private readonly shapes = new Map<string, AccountShape>();
-
-  constructor() {
-    // Blockhash checks and replay protection are the cluster's (STACK-NOTES gotcha 10): LiteSVM
-    // knows one blockhash only, and its own history would duplicate the signature log.
-    const svm = new LiteSVM()
-      .withSigverify(true)
-      .withBlockhashCheck(false)
-      .withTransactionHistory(0n)
-      .withDefaultPrograms()
-      .withNativeMints();
-    this.native = nativeOf(svm);
-    this.setAgaveRent();
-  }
-
-  /**
-   * The Rent sysvar as Agave 2.3 holds it: 3,480 lamports per byte-year, a two-year exemption
-   * threshold, half burnt, in an account holding its own rent-exempt minimum (1,009,200). LiteSVM
-   * ships the post-SIMD-0194 form (6,960 per byte, threshold 1, 1 lamport); both give the same
-   * minimum balances.
-   */
-  private setAgaveRent(): void {
-    this.native.setRent(new Rent(3480n, 2.0, 50));
-    const sysvar = this.native.getAccount(addressBytes(RENT_SYSVAR_ID));
-    if (sysvar === null) throw new Error('LiteSVM has no Rent sysvar');
-    const data = sysvar.data();
-    this.writeAccount([
-      RENT_SYSVAR_ID,
-      this.minimumBalanceForRentExemption(data.length).toString(),
-      this.addressOf(sysvar.owner()),
-      0,
-      toBase64(data),
-      sysvar.rentEpoch().toString(),
-    ]);
-  }
-
-  setClock(clock: { slot: number; epoch: number; epochStartTimestamp: number; unixTimestamp: number }): void {
-    this.native.setClock(
-      new Clock(
-        BigInt(clock.slot),
-        BigInt(clock.epochStartTimestamp),
-        BigInt(clock.epoch),
-        BigInt(clock.epoch + 1),
-        BigInt(clock.unixTimestamp),
-      ),
-    );
-  }
-
-  /** Overwrites the SlotHashes sysvar (newest first), which lookup-table creation reads. */
-  setSlotHashes(hashes: { slot: bigint; hash: string }[]): void {
-    this.native.setSlotHashes(hashes);
-  }
-
-  minimumBalanceForRentExemption(dataLength: number): bigint {
-    return this.native.minimumBalanceForRentExemption(BigInt(dataLength));
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Accounts
-
-  getAccount(address: string): AccountView | null {
-    const bytes = decodeBase58Exact(address, 32);
-    if (bytes === undefined) return null;
-    const account = this.native.getAccount(bytes);
-    return account === null ? null : this.toAccountView(address, account);
-  }
-
-  getBalance(address: string): bigint {
-    const bytes = decodeBase58Exact(address, 32);
-    return bytes === undefined ? 0n : (this.native.getBalance(bytes) ?? 0n);
-  }
-
-  getProgramAccounts(programId: string): AccountView[] {
-    const bytes = decodeBase58Exact(programId, 32);
-    if (bytes === undefined) return [];
-    return this.native
-      .getProgramAccounts(bytes)
-      .map((entry) => this.toAccountView(this.addressOf(entry.address), entry.account()));
-  }
-
-  getMintDecimals(mint: string): number | undefined {
-    const cached = this.mintDecimalsCache.get(mint);
-    if (cached !== undefined) return cached;
-    const account = this.getAccount(mint);
-    if (account === null || !isMintData(account.owner, account.data)) return undefined;
-    const decimals = readMintDecimals(account.data);
-    this.mintDecimalsCache.set(mint, decimals);
-    return decimals;
-  }
-
-  /** Writes an account state (genesis, replay, tooling). Zero lamports deletes the account. */
-  writeAccount(state: AccountStateTuple): void {
-    const [accountAddress, lamports, owner, executable, data, rentEpoch] = state;
-    this.rememberShape(state);
-    const account = new Account(
-      BigInt(lamports),
-      Buffer.from(data, 'base64'),
-      addressBytes(owner),
-      executable === 1,
-      BigInt(rentEpoch),
-    );
-    this.native.setAccount(addressBytes(accountAddress), account);
-    this.mintDecimalsCache.delete(accountAddress);
-  }
-
-  private rememberShape(state: AccountStateTuple): void {
-    const [accountAddress, lamports, owner, executable, data, rentEpoch] = state;
-    if (lamports === '0') this.shapes.delete(accountAddress);
-    else this.shapes.set(accountAddress, { owner, data, executable, rentEpoch });
-  }
-
+export class SvmRuntime extends SvmAccounts {
   /**
    * Whether a transaction can change nothing but lamports: it invokes only the Compute Budget
    * program and the System program's Transfer / TransferWithSeed.
@@ -290,35 +98,6 @@ export class SvmRuntime {
         return false;
     }
     return true;
-  }
-
-  /** The mirrored shape of an account that the lamports-only path may use (never a token account). */
-  private fastShape(accountAddress: string): AccountShape | undefined {
-    const shape = this.shapes.get(accountAddress);
-    return shape === undefined || isTokenProgram(shape.owner) ? undefined : shape;
-  }
-
-  /** base58 of a 32-byte key, cached: the same few hundred keys recur in every transaction. */
-  addressOf(bytes: Uint8Array): string {
-    const key = Buffer.from(bytes.buffer, bytes.byteOffset, 32).toString('latin1');
-    let text = this.addressCache.get(key);
-    if (text === undefined) {
-      if (this.addressCache.size > 100_000) this.addressCache.clear();
-      text = encodeBase58(bytes.subarray(0, 32));
-      this.addressCache.set(key, text);
-    }
-    return text;
-  }
-
-  private toAccountView(accountAddress: string, account: Account): AccountView {
-    return {
-      address: accountAddress,
-      lamports: account.lamports(),
-      owner: this.addressOf(account.owner()),
-      executable: account.executable(),
-      rentEpoch: account.rentEpoch(),
-      data: account.data(),
-    };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -641,29 +420,6 @@ export class SvmRuntime {
       preTokenBalances: null,
       postTokenBalances: null,
       getAccountAfter: (accountAddress) => this.getAccount(accountAddress),
-    };
-  }
-
-  private tokenBalanceOf(
-    index: number,
-    account: Account | null,
-    knownData?: Uint8Array,
-  ): StoredTokenBalance | undefined {
-    if (account === null) return undefined;
-    const data = knownData ?? account.data();
-    if (data.length < 165) return undefined;
-    const programId = this.addressOf(account.owner());
-    if (!isTokenAccountData(programId, data)) return undefined;
-    const mint = this.addressOf(data.subarray(0, 32));
-    const decimals = this.getMintDecimals(mint);
-    if (decimals === undefined) return undefined;
-    return {
-      accountIndex: index,
-      mint,
-      owner: this.addressOf(data.subarray(32, 64)),
-      programId,
-      amount: readTokenAmount(data).toString(),
-      decimals,
     };
   }
 }

@@ -182,6 +182,14 @@ describe('loadConfig', () => {
     ).toEqual({ maxFailures: 3, windowMs: 60_000, backoffMaxMs: 120_000 });
   });
 
+  it('reads the embedded cluster’s account fixture directories (LOCALNET_ACCOUNT_DIR, path-delimited)', () => {
+    expect(loadConfig({}).localnetAccountDirs).toEqual([]);
+    expect(
+      loadConfig({ LOCALNET_ACCOUNT_DIR: ['fixtures/a', '', '/srv/b'].join(path.delimiter) })
+        .localnetAccountDirs,
+    ).toEqual([path.resolve('fixtures/a'), '/srv/b']);
+  });
+
   it('names every setting in CONFIG_KEYS', () => {
     expect(CONFIG_KEYS).toEqual(
       expect.arrayContaining([

@@ -88,6 +88,9 @@ const ZConfigSchema = z
     // With SOLANA_RPC_URL at a cluster started by `npm run localnet`: its data dir, whose treasury and
     // market-maker keypairs let the local RFQ venue, the keeper and the faucet run against it.
     LOCALNET_KEYS_DIR: z.string().min(1).optional(),
+    // The embedded cluster's account fixtures (`solana-test-validator --account-dir`): directories of
+    // JSON account files, separated by the path delimiter, placed at each start.
+    LOCALNET_ACCOUNT_DIR: z.string().min(1).optional(),
     // Background jobs (limit keeper, reconciliation) in this process: on, or off for an API process
     // that leaves them to `npm run worker` processes (shared through pg-boss on PostgreSQL).
     JOBS: z.enum(['on', 'off']).default('on'),
@@ -175,6 +178,10 @@ const ZConfigSchema = z
     solanaRpcUrl: raw.SOLANA_RPC_URL,
     localnetSlotMs: raw.LOCALNET_SLOT_MS,
     localnetKeysDir: raw.LOCALNET_KEYS_DIR ? path.resolve(raw.LOCALNET_KEYS_DIR) : undefined,
+    localnetAccountDirs: (raw.LOCALNET_ACCOUNT_DIR ?? '')
+      .split(path.delimiter)
+      .filter((dir) => dir !== '')
+      .map((dir) => path.resolve(dir)),
     jobs: raw.JOBS === 'on',
     spotVenue:
       raw.SPOT_VENUE ??

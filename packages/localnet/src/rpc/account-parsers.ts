@@ -1,18 +1,27 @@
 /**
- * jsonParsed for the accounts a validator parses besides tokens: sysvars ("sysvar"), durable-nonce
- * accounts ("nonce") and address lookup tables ("address-lookup-table"), in the shapes of Agave's
- * account-decoder (`parse_sysvar.rs`, `parse_nonce.rs`, `parse_address_lookup_table.rs`). Data that
- * does not parse answers undefined, and the caller falls back to base64 as a validator does.
+ * jsonParsed for the accounts a validator parses besides token accounts and mints: sysvars
+ * ("sysvar"), durable-nonce accounts ("nonce"), address lookup tables ("address-lookup-table"),
+ * upgradeable-loader accounts ("bpf-upgradeable-loader") and token multisigs, in the shapes of
+ * Agave's account-decoder (`parse_sysvar.rs`, `parse_nonce.rs`, `parse_address_lookup_table.rs`,
+ * `parse_bpf_loader.rs`, `parse_token.rs`). Data that does not parse answers undefined, and the
+ * caller falls back to base64 as a validator does.
  */
 import { encodeBase58 } from '../base58';
 import { NONCE_ACCOUNT_LENGTH } from '../durable-nonce';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID, SYSTEM_PROGRAM_ID } from '../program-ids';
+import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../token-layout';
 import { ByteReader } from './instruction-parsers/decoding';
 import { JsonFloat } from './json';
 
 const SYSVAR_OWNER = 'Sysvar1111111111111111111111111111111111111';
 const LOOKUP_TABLE_META_SIZE = 56;
 const SLOT_HISTORY_ENTRIES = 1024 * 1024;
+const BPF_UPGRADEABLE_LOADER_ID = 'BPFLoaderUpgradeab1e11111111111111111111111';
+/** Metadata before the bytes of a loader buffer (tag, optional authority) and program data (tag, slot, optional authority). */
+const BUFFER_METADATA_SIZE = 37;
+const PROGRAM_DATA_METADATA_SIZE = 45;
+/** A token multisig: m, n, is_initialized and 11 signer slots. */
+const MULTISIG_SIZE = 355;
 
 /** A bincode `Vec` of `itemBytes`-byte items. */
 const vec = <T>(reader: ByteReader, itemBytes: number, read: () => T): T[] =>
@@ -148,7 +157,43 @@ function parseLookupTable(data: Uint8Array): Parsed | undefined {
   };
 }
 
-/** `{ program, parsed, space }` of a sysvar, nonce or lookup-table account, or undefined. */
+function optionalPubkey(reader: ByteReader): string | null {
+  const some = reader.u8() === 1;
+  const key = reader.pubkey();
+  return some ? key : null;
+}
+
+/** `UpgradeableLoaderState` (bincode), with the bytes after a buffer's or program data's metadata. */
+function parseUpgradeableLoader(data: Uint8Array): Parsed | undefined {
+  const reader = new ByteReader(data);
+  const tag = reader.u32();
+  const rest = (from: number) => [Buffer.from(data.subarray(from)).toString('base64'), 'base64'];
+  if (tag === 0) return { type: 'uninitialized' };
+  if (tag === 1)
+    return { type: 'buffer', info: { authority: optionalPubkey(reader), data: rest(BUFFER_METADATA_SIZE) } };
+  if (tag === 2) return { type: 'program', info: { programData: reader.pubkey() } };
+  if (tag === 3) {
+    const slot = reader.u64();
+    const authority = optionalPubkey(reader);
+    return { type: 'programData', info: { slot, authority, data: rest(PROGRAM_DATA_METADATA_SIZE) } };
+  }
+  return undefined;
+}
+
+function parseMultisig(data: Uint8Array): Parsed | undefined {
+  if (data.length !== MULTISIG_SIZE || data[2] !== 1) return undefined;
+  const numValidSigners = data[1]!;
+  const signers: string[] = [];
+  for (let index = 0; index < numValidSigners && index < 11; index += 1) {
+    signers.push(encodeBase58(data.subarray(3 + index * 32, 35 + index * 32)));
+  }
+  return {
+    type: 'multisig',
+    info: { numRequiredSigners: data[0]!, numValidSigners, isInitialized: true, signers },
+  };
+}
+
+/** `{ program, parsed, space }` of an account parsed here, or undefined. */
 export function parseNonTokenAccount(
   address: string,
   owner: string,
@@ -166,6 +211,12 @@ export function parseNonTokenAccount(
     } else if (owner === ADDRESS_LOOKUP_TABLE_PROGRAM_ID) {
       program = 'address-lookup-table';
       parsed = parseLookupTable(data);
+    } else if (owner === BPF_UPGRADEABLE_LOADER_ID) {
+      program = 'bpf-upgradeable-loader';
+      parsed = parseUpgradeableLoader(data);
+    } else if (owner === TOKEN_PROGRAM_ID || owner === TOKEN_2022_PROGRAM_ID) {
+      program = owner === TOKEN_2022_PROGRAM_ID ? 'spl-token-2022' : 'spl-token';
+      parsed = parseMultisig(data);
     } else {
       return undefined;
     }

@@ -277,6 +277,39 @@ describe('answers in Agave 2.3’s shapes (items 6, 8, 9, 11, 12)', () => {
     });
   });
 
+  it('slots past 2^53 are named exactly in errors, and getSlotLeaders refuses epochs without a schedule', async () => {
+    // kit's getBlockTime, getBlockProduction and getSlotLeaders live tests send u64::MAX / 2.
+    const blockTime = await rawText('getBlockTime', '[9223372036854775807]');
+    expect(blockTime.error).toMatchObject({
+      code: SOLANA_ERROR__JSON_RPC__SERVER_ERROR_BLOCK_NOT_AVAILABLE,
+      message: 'Block not available for slot 9223372036854775807',
+    });
+    expect((await rawText('getBlock', '[9223372036854775807]')).error).toMatchObject({
+      message: 'Block not available for slot 9223372036854775807',
+    });
+    const production = await rawText(
+      'getBlockProduction',
+      '[{"range":{"firstSlot":0,"lastSlot":9223372036854775807}}]',
+    );
+    expect(production.error).toMatchObject({ code: -32602 });
+    expect((production.error as { message: string }).message).toMatch(
+      /^lastSlot, 9223372036854775807, is too large; max \d+$/,
+    );
+    expect((await rawText('getSlotLeaders', '[9223372036854775807,3]')).error).toEqual({
+      code: -32602,
+      message: 'Invalid slot range: leader schedule for epoch 21350398233460 is unavailable',
+    });
+    // Known up to the next epoch: a range running past it names the first unknown one.
+    const nextEpochEnd = 2 * 432_000 - 1;
+    expect((await rawText('getSlotLeaders', `[${nextEpochEnd},2]`)).error).toEqual({
+      code: -32602,
+      message: 'Invalid slot range: leader schedule for epoch 2 is unavailable',
+    });
+    expect((await rawText('getSlotLeaders', `[${nextEpochEnd},1]`)).result).toEqual([
+      cluster.treasury.address,
+    ]);
+  });
+
   it('getInflationReward for an epoch whose boundary block does not exist yet answers -32004', async () => {
     const far = await rawText('getInflationReward', '[[],{"epoch":9223372036854775807}]');
     expect(far.error).toMatchObject({

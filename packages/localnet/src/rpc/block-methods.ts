@@ -12,6 +12,7 @@ import {
   readConfig,
   readConfirmedCommitment,
   readInteger,
+  readU64,
   readOptionalBoolean,
   requireParam,
   type Config,
@@ -67,13 +68,22 @@ function readSlot(params: readonly unknown[], index: number, name: string): numb
   return readInteger(requireParam(params, index, name), name);
 }
 
+/** The slot of a block to read; one beyond any this cluster can reach is answered with its exact u64. */
+function readBlockSlot(params: readonly unknown[]): number {
+  const exact = readU64(requireParam(params, 0, 'slot'), 'slot');
+  if (exact > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new RpcError(RPC_BLOCK_NOT_AVAILABLE, `Block not available for slot ${exact}`);
+  }
+  return Number(exact);
+}
+
 /** getBlock's second param: a config object, or (legacy clients) the encoding alone. */
 function readBlockConfig(params: readonly unknown[]): Config {
   return typeof params[1] === 'string' ? { encoding: params[1] } : readConfig(params, 1);
 }
 
 const getBlock: RpcMethod = (params, cluster, call) => {
-  const slot = readSlot(params, 0, 'slot');
+  const slot = readBlockSlot(params);
   const config = readBlockConfig(params);
   const encoding = readTransactionEncoding(config);
   const details = (config.transactionDetails ?? 'full') as TransactionDetails;
@@ -151,7 +161,7 @@ const getBlocksWithLimit: RpcMethod = (params, cluster, call) => {
 };
 
 const getBlockTime: RpcMethod = (params, cluster) => {
-  const slot = readSlot(params, 0, 'slot');
+  const slot = readBlockSlot(params);
   const missing = cluster.missingBlock(slot);
   if (missing !== undefined) throw missingBlockError(slot, missing, cluster);
   return cluster.blockTimeOf(slot);
@@ -185,7 +195,11 @@ const getBlockProduction: RpcMethod = (params, cluster) => {
   if (lastSlot < firstSlot) {
     throw agaveInvalidParams(`lastSlot, ${lastSlot}, cannot be less than firstSlot, ${firstSlot}`);
   }
-  if (lastSlot > newest) throw agaveInvalidParams(`lastSlot, ${lastSlot}, is too large; max ${newest}`);
+  if (lastSlot > newest) {
+    // Named exactly, as a validator does (readInteger clamps past 2^53).
+    const exact = readU64(range.lastSlot, 'lastSlot');
+    throw agaveInvalidParams(`lastSlot, ${exact}, is too large; max ${newest}`);
+  }
   const identity = cluster.treasury.address as string;
   const leaderSlots = lastSlot - firstSlot + 1;
   const produced = cluster.countBlocks(firstSlot, lastSlot);

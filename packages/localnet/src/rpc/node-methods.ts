@@ -73,10 +73,17 @@ const getSlotLeader: RpcMethod = (params, cluster) => {
 };
 
 const getSlotLeaders: RpcMethod = (params, cluster) => {
-  const start = readInteger(requireParam(params, 0, 'start slot'), 'start slot');
+  const start = readU64(requireParam(params, 0, 'start slot'), 'start slot');
   const limit = readInteger(requireParam(params, 1, 'limit'), 'limit');
   if (limit > MAX_SLOT_LEADERS) throw agaveInvalidParams(`Invalid limit; max ${MAX_SLOT_LEADERS}`);
-  void start;
+  // A validator knows the leader schedule up to the next epoch; the first epoch past it is refused.
+  const epochLength = BigInt(SLOTS_PER_EPOCH);
+  const unknownFrom = BigInt(Math.floor(cluster.slot / SLOTS_PER_EPOCH) + 2);
+  const lastEpoch = (start + BigInt(Math.max(limit, 1)) - 1n) / epochLength;
+  if (limit > 0 && lastEpoch >= unknownFrom) {
+    const epoch = start / epochLength > unknownFrom ? start / epochLength : unknownFrom;
+    throw agaveInvalidParams(`Invalid slot range: leader schedule for epoch ${epoch} is unavailable`);
+  }
   return Array.from({ length: limit }, () => identityOf(cluster));
 };
 

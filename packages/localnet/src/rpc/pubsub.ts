@@ -16,39 +16,25 @@
  * connection more than its budget. Notifications of 64 KiB or more are encoded and sent from an
  * outbox a few milliseconds at a time, so requests are not held behind a commit's fan-out.
  */
-import type { AccountView, ClusterListener, LocalCluster } from '../local-cluster';
-import type { TransactionRecord } from '../ledger';
-import {
-  encodeAccount,
-  MAX_BASE58_BYTES,
-  readAccountEncoding,
-  readDataSlice,
-  type AccountEncoding,
-  type DataSlice,
-} from './account-encoding';
-import { readProgramAccountFilters, type AccountFilter } from './account-methods';
+import type { ClusterListener, LocalCluster } from '../local-cluster';
 import { stringifyJson } from './json';
+import { accountNotificationBytes, DEFAULT_PUBSUB_BUDGET, type PubSubBudget } from './pubsub-budget';
 import {
-  accountNotificationBytes,
-  DEFAULT_PUBSUB_BUDGET,
-  LOGS_NOTIFICATION_BYTES,
-  type PubSubBudget,
-} from './pubsub-budget';
+  parseSubscription,
+  RANK,
+  SubscriptionIndex,
+  UNSUBSCRIBE,
+  type Client,
+  type Connection,
+  type PendingWrites,
+  type Subscription,
+} from './pubsub-subscriptions';
+import { accountText, notificationText } from './pubsub-text';
+import type { AccountEncoding } from './account-encoding';
+import type { Commitment, Config } from './params';
 import {
-  readAddress,
-  readCommitment,
-  readConfig,
-  readOptionalBoolean,
-  readSignature,
-  requireParam,
-  type Commitment,
-  type Config,
-} from './params';
-import {
-  invalidParams,
   JSON_RPC_INVALID_PARAMS,
   JSON_RPC_INVALID_REQUEST,
-  JSON_RPC_METHOD_NOT_FOUND,
   JSON_RPC_PARSE_ERROR,
   RpcError,
 } from './rpc-error';
@@ -61,59 +47,6 @@ export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 10_000;
  * cluster thousands of notifications. Signature subscriptions end after one notification.
  */
 export const MAX_STANDING_SUBSCRIPTIONS_PER_CONNECTION = 256;
-
-const RANK: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 2 };
-
-interface Base {
-  readonly id: number;
-  readonly connection: Connection;
-  readonly commitment: Commitment;
-  /** Bytes of notifications one commit may cost it (0 for those not notified per commit). */
-  charge: number;
-}
-type Subscription =
-  | (Base & { kind: 'signature'; signature: string; received: boolean })
-  | (Base & {
-      kind: 'account';
-      address: string;
-      encoding: AccountEncoding;
-      config: Config;
-      slice: DataSlice | undefined;
-    })
-  | (Base & {
-      kind: 'program';
-      programId: string;
-      encoding: AccountEncoding;
-      config: Config;
-      slice: DataSlice | undefined;
-      filters: AccountFilter[];
-    })
-  | (Base & { kind: 'logs'; mentions: string | null })
-  | (Base & { kind: 'slot' })
-  | (Base & { kind: 'root' });
-type Kind = Subscription['kind'];
-
-interface Connection {
-  readonly send: (text: string) => void;
-  readonly end: (reason: string) => void;
-  readonly subscriptions: Map<number, Subscription>;
-  /** Its subscriptions other than signature ones (kept with the map). */
-  standing: number;
-  /** The charges of its subscriptions, added up (kept with the map). */
-  charged: number;
-  /** Bytes of its notifications waiting in the outbox. */
-  queued: number;
-  readonly client: Client | undefined;
-  /** Ended by the cluster (over its budget): its subscriptions are gone and its frames ignored. */
-  ended: boolean;
-}
-
-/** The connections of one client (the transport names it, e.g. by IP), which share a budget. */
-interface Client {
-  readonly id: string;
-  connections: number;
-  charged: number;
-}
 
 export interface PubSubConnectOptions {
   /** Whose connection this is; connections of one client share its byte budget. */
@@ -136,14 +69,6 @@ const QUEUED_BUDGETS = 4;
 /** The close reason of a connection whose notifications outgrew its budget (WebSocket: ≤ 123 bytes). */
 export const BUDGET_EXCEEDED_REASON = 'PubSub notifications past the byte budget per commit';
 
-/** Accounts a commit changed, waiting for the commitment their subscribers asked for. */
-interface PendingWrites {
-  readonly slot: number;
-  readonly record: TransactionRecord;
-  readonly accountKeys: readonly string[];
-  readonly writable: readonly string[];
-}
-
 export interface PubSubConnection {
   /** Handles one text frame (a JSON-RPC request or batch). */
   handle(text: string): void;
@@ -155,12 +80,8 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
   const budget: PubSubBudget = { ...DEFAULT_PUBSUB_BUDGET, ...options.budget };
   let nextId = 0;
   const clients = new Map<string, Client>();
-  const bySignature = new Map<string, Set<Subscription>>();
-  const byAccount = new Map<string, Set<Subscription>>();
-  const byProgram = new Map<string, Set<Subscription>>();
-  const logs = new Set<Subscription>();
-  const slots = new Set<Subscription>();
-  const roots = new Set<Subscription>();
+  const index = new SubscriptionIndex();
+  const { bySignature, byAccount, byProgram, logs, slots, roots } = index;
   /** Signatures whose subscribers wait for `finalized` (checked as slots pass). */
   const awaitingFinal = new Set<string>();
   /** Commits whose account, program and logs subscribers wait for `finalized`. */
@@ -169,41 +90,7 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
   const notify = (sub: Subscription, method: string, result: unknown) =>
     sub.connection.send(stringifyJson({ jsonrpc: '2.0', method, params: { result, subscription: sub.id } }));
 
-  function add(index: Map<string, Set<Subscription>>, key: string, sub: Subscription) {
-    let set = index.get(key);
-    if (!set) index.set(key, (set = new Set()));
-    set.add(sub);
-  }
-  function insert(sub: Subscription) {
-    if (sub.kind === 'signature') add(bySignature, sub.signature, sub);
-    else if (sub.kind === 'account') add(byAccount, sub.address, sub);
-    else if (sub.kind === 'program') add(byProgram, sub.programId, sub);
-    else if (sub.kind === 'logs') logs.add(sub);
-    else if (sub.kind === 'slot') slots.add(sub);
-    else roots.add(sub);
-    const { connection } = sub;
-    connection.subscriptions.set(sub.id, sub);
-    if (sub.kind !== 'signature') connection.standing += 1;
-    connection.charged += sub.charge;
-    if (connection.client) connection.client.charged += sub.charge;
-  }
-  function remove(sub: Subscription) {
-    if (!sub.connection.subscriptions.delete(sub.id)) return;
-    if (sub.kind !== 'signature') sub.connection.standing -= 1;
-    sub.connection.charged -= sub.charge;
-    if (sub.connection.client) sub.connection.client.charged -= sub.charge;
-    const from = (index: Map<string, Set<Subscription>>, key: string) => {
-      const set = index.get(key);
-      set?.delete(sub);
-      if (set?.size === 0) index.delete(key);
-    };
-    if (sub.kind === 'signature') from(bySignature, sub.signature);
-    else if (sub.kind === 'account') from(byAccount, sub.address);
-    else if (sub.kind === 'program') from(byProgram, sub.programId);
-    else if (sub.kind === 'logs') logs.delete(sub);
-    else if (sub.kind === 'slot') slots.delete(sub);
-    else roots.delete(sub);
-  }
+  const remove = (sub: Subscription) => index.remove(sub);
 
   /** Why `connection` cannot take `bytes` more a commit, or undefined when it can. */
   function overBudget(connection: Connection, bytes: number): string | undefined {
@@ -271,48 +158,6 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
   }
 
   /**
-   * An account as a notification shows it, serialised (JSON text). A deleted account is the empty
-   * system account a validator shows (a zstd frame of nothing, for base64+zstd). Data too long for
-   * base58 — which getAccountInfo refuses — goes out as base64 rather than failing the commit.
-   */
-  function accountText(account: AccountView | null, encoding: AccountEncoding, config: Config): string {
-    const shown = account ?? {
-      address: '',
-      data: new Uint8Array(0),
-      executable: false,
-      lamports: 0n,
-      owner: '11111111111111111111111111111111',
-      rentEpoch: 0n,
-    };
-    const slice = readDataSlice(config);
-    const length = slice === undefined ? shown.data.length : Math.min(slice.length, shown.data.length);
-    const usable =
-      (encoding === 'base58' || encoding === 'binary') && length > MAX_BASE58_BYTES ? 'base64' : encoding;
-    const value = encodeAccount(shown, usable, slice, cluster) as {
-      data: unknown;
-      executable: boolean;
-      lamports: bigint;
-      owner: string;
-      rentEpoch: bigint;
-      space: bigint;
-    };
-    // Written by hand, in stringifyJson's order: base58 and base64 text needs no escaping, and a
-    // megabyte of it is not scanned and copied once more for every slice of every commit.
-    const { data } = value;
-    const dataText =
-      typeof data === 'string'
-        ? `"${data}"`
-        : Array.isArray(data) && typeof data[0] === 'string'
-          ? `["${data[0]}","${String(data[1])}"]`
-          : stringifyJson(data);
-    return `{"data":${dataText},"executable":${value.executable},"lamports":${value.lamports},"owner":"${value.owner}","rentEpoch":${value.rentEpoch},"space":${value.space}}`;
-  }
-
-  /** A notification whose result is `{ context, value }`, the value already serialised. */
-  const notificationText = (sub: Subscription, method: string, context: string, value: string) =>
-    `{"jsonrpc":"2.0","method":"${method}","params":{"result":{"context":${context},"value":${value}},"subscription":${sub.id}}}`;
-
-  /**
    * Large notifications wait here and are encoded and sent a few milliseconds of work at a time, in
    * later turns of the event loop, so that a request arriving during a commit's fan-out waits for
    * one notification, not for all of them. A connection's notifications keep their order: once one
@@ -365,7 +210,7 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
       const textOf = (encoding: AccountEncoding, config: Config): string => {
         const key = `${encoding}:${JSON.stringify(config.dataSlice ?? null)}`;
         let text = encoded.get(key);
-        if (text === undefined) encoded.set(key, (text = accountText(account, encoding, config)));
+        if (text === undefined) encoded.set(key, (text = accountText(cluster, account, encoding, config)));
         return text;
       };
       for (const sub of subs ?? []) {
@@ -373,7 +218,7 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
         const bytes = accountNotificationBytes(length, sub.encoding, sub.slice);
         if (!afford(sub, bytes)) continue;
         deliver(sub, bytes, () =>
-          notificationText(sub, 'accountNotification', context, textOf(sub.encoding, sub.config)),
+          notificationText(sub.id, 'accountNotification', context, textOf(sub.encoding, sub.config)),
         );
       }
       if (account === null) continue;
@@ -390,7 +235,7 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
         programCost.set(sub, cost);
         deliver(sub, bytes, () =>
           notificationText(
-            sub,
+            sub.id,
             'programNotification',
             context,
             `{"pubkey":"${address}","account":${textOf(sub.encoding, sub.config)}}`,
@@ -473,89 +318,7 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
         `Too many account, program, logs, slot and root subscriptions on this connection (max ${MAX_STANDING_SUBSCRIPTIONS_PER_CONNECTION})`,
       );
     }
-    const base = { id: nextId, connection, charge: 0 };
-    let sub: Subscription;
-    switch (method) {
-      case 'signatureSubscribe': {
-        const signature = readSignature(requireParam(params, 0, 'signature'));
-        const config = readConfig(params, 1);
-        sub = {
-          ...base,
-          kind: 'signature',
-          signature,
-          commitment: readCommitment(config),
-          received: readOptionalBoolean(config, 'enableReceivedNotification') ?? false,
-        };
-        break;
-      }
-      case 'accountSubscribe': {
-        const address = readAddress(requireParam(params, 0, 'pubkey'));
-        const config = readConfig(params, 1);
-        const encoding = readAccountEncoding(config);
-        const slice = readDataSlice(config);
-        // The account as it is now; one that grows later is re-charged when notified.
-        const length = cluster.getAccount(address)?.data.length ?? 0;
-        sub = {
-          ...base,
-          kind: 'account',
-          address,
-          commitment: readCommitment(config),
-          encoding,
-          config,
-          slice,
-          charge: accountNotificationBytes(length, encoding, slice),
-        };
-        break;
-      }
-      case 'programSubscribe': {
-        const programId = readAddress(requireParam(params, 0, 'pubkey'));
-        const config = readConfig(params, 1);
-        const encoding = readAccountEncoding(config);
-        const slice = readDataSlice(config);
-        const filters = readProgramAccountFilters(config);
-        // One account of the filtered size (of any size: charged as empty, re-charged when notified).
-        const size = filters.find((filter) => filter.dataSize !== undefined)?.dataSize ?? 0;
-        sub = {
-          ...base,
-          kind: 'program',
-          programId,
-          commitment: readCommitment(config),
-          encoding,
-          config,
-          slice,
-          filters,
-          charge: accountNotificationBytes(size, encoding, slice),
-        };
-        break;
-      }
-      case 'logsSubscribe': {
-        const filter = requireParam(params, 0, 'filter');
-        let mentions: string | null = null;
-        if (filter !== 'all' && filter !== 'allWithVotes') {
-          const list = (filter as { mentions?: unknown }).mentions;
-          if (!Array.isArray(list) || list.length !== 1) {
-            throw invalidParams('Invalid Request: Only 1 address supported');
-          }
-          mentions = readAddress(list[0]);
-        }
-        sub = {
-          ...base,
-          kind: 'logs',
-          mentions,
-          commitment: readCommitment(readConfig(params, 1)),
-          charge: LOGS_NOTIFICATION_BYTES,
-        };
-        break;
-      }
-      case 'slotSubscribe':
-        sub = { ...base, kind: 'slot', commitment: 'processed' };
-        break;
-      case 'rootSubscribe':
-        sub = { ...base, kind: 'root', commitment: 'finalized' };
-        break;
-      default:
-        throw new RpcError(JSON_RPC_METHOD_NOT_FOUND, 'Method not found');
-    }
+    const sub = parseSubscription(cluster, { id: nextId, connection, charge: 0 }, method, params);
     const over = overBudget(connection, sub.charge);
     if (over !== undefined) {
       throw new RpcError(
@@ -564,18 +327,9 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
       );
     }
     nextId += 1;
-    insert(sub);
+    index.insert(sub);
     return sub.id;
   }
-
-  const UNSUBSCRIBE: Record<string, Kind> = {
-    signatureUnsubscribe: 'signature',
-    accountUnsubscribe: 'account',
-    programUnsubscribe: 'program',
-    logsUnsubscribe: 'logs',
-    slotUnsubscribe: 'slot',
-    rootUnsubscribe: 'root',
-  };
 
   function answer(connection: Connection, request: unknown): { reply: object; after?: () => void } {
     const id = (request as { id?: unknown })?.id ?? null;
@@ -685,7 +439,7 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
     },
     /** Open subscriptions, all connections (tests and limits). */
     get size(): number {
-      return bySignature.size + byAccount.size + byProgram.size + logs.size + slots.size + roots.size;
+      return index.size;
     },
   };
 }

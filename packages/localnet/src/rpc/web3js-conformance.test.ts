@@ -13,11 +13,16 @@ import {
   closeAccount,
   createAssociatedTokenAccount,
   createMint,
+  createNativeMint,
+  createWrappedNativeAccount,
   getAccount,
   getAssociatedTokenAddressSync,
   mintTo,
+  NATIVE_MINT,
+  NATIVE_MINT_2022,
   revoke,
   transfer,
+  TOKEN_2022_PROGRAM_ID,
   TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
 import {
@@ -376,5 +381,26 @@ describe('@solana/spl-token 0.4', () => {
     });
     const accounts = await connection.getParsedTokenAccountsByOwner(owner.publicKey, { mint });
     expect(accounts.value[0]?.account.data.parsed.info.tokenAmount.uiAmountString).toBe('5');
+  });
+
+  it('Token-2022 native mint: absent at genesis as on a validator, so createNativeMint creates it and wraps SOL', async () => {
+    // SPL Token's native mint is there; Token-2022's is created on chain (spl-token's e2e-2022 native test).
+    expect((await connection.getAccountInfo(NATIVE_MINT))?.owner.equals(TOKEN_PROGRAM_ID)).toBe(true);
+    expect(await connection.getAccountInfo(NATIVE_MINT_2022)).toBeNull();
+    const owner = await funded(2);
+    await createNativeMint(connection, payer, undefined, NATIVE_MINT_2022, TOKEN_2022_PROGRAM_ID);
+    const wrapped = await createWrappedNativeAccount(
+      connection,
+      payer,
+      owner.publicKey,
+      1_000_000_000,
+      undefined,
+      undefined,
+      TOKEN_2022_PROGRAM_ID,
+      NATIVE_MINT_2022,
+    );
+    const account = await getAccount(connection, wrapped, undefined, TOKEN_2022_PROGRAM_ID);
+    expect(account.isNative).toBe(true);
+    expect(account.amount).toBe(1_000_000_000n);
   });
 });

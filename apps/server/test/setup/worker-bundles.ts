@@ -16,14 +16,17 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 /** The thread entries bundled, named as the production build names them (scripts/build-server.mjs). */
 const ENTRIES = {
   'cluster-worker-entry': 'packages/localnet/src/worker/cluster-worker.ts',
+  'backtest-worker-entry': 'apps/server/src/modules/bots/backtest/backtest-worker.ts',
+  'js-live-worker-entry': 'apps/server/src/modules/bots/sandbox/js-live-worker.ts',
 };
 
 /**
- * Bundles the embedded cluster's worker once per run: every app a test builds starts one, and through
- * its tsx entry each one resolved and loaded the same TypeScript modules again (about 1.1 s of CPU
- * more per start than the bundle, measured by starting both). The entry loads the bundle when
- * SOLTERM_TEST_WORKER_BUNDLES names it (setup/worker-bundles-env.ts). Not in watch mode, where the
- * sources change under a bundle built once.
+ * Bundles the worker threads once per run: every app a test builds starts a cluster worker (and bots
+ * start backtest and live JavaScript threads), and through its tsx entry each one resolved and loaded
+ * the same TypeScript modules again (about 1.1 s of CPU more per cluster start than the bundle,
+ * measured by starting both). Each entry loads its bundle when SOLTERM_TEST_WORKER_BUNDLES names the
+ * folder (setup/worker-bundles-env.ts). Not in watch mode, where the sources change under a bundle
+ * built once.
  */
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   if (project.vitest.config.watch) {

@@ -17,8 +17,9 @@ const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
-  fullyParallel: false,
-  workers: 1,
+  // Two journeys at once: each one is its own fresh user and wallet, and much of a journey is spent
+  // waiting for the chain or a 1-minute candle to close, which the other one can use.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -33,6 +34,8 @@ export default defineConfig({
     {
       name: 'journeys',
       testIgnore: /screenshots\.spec\.ts/,
+      // Tests of one file too: the longest file (bots) would otherwise keep one worker to the end.
+      fullyParallel: true,
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
     },
     { name: 'screenshots', testMatch: /screenshots\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },

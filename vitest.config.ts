@@ -21,7 +21,11 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['apps/server/test/setup/pglite-template.ts'],
+          globalSetup: [
+            'apps/server/test/setup/pglite-template.ts',
+            'apps/server/test/setup/worker-bundles.ts',
+          ],
+          setupFiles: ['apps/server/test/setup/worker-bundles-env.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -9,7 +9,7 @@ import {
   type TTradeQuote,
 } from '@solterm/contracts';
 import { notify } from '../../lib/toast';
-import { useWallet } from '../wallet/wallet-context';
+import { useWallet } from '../wallet';
 import { buildQuickTradeOrder, checkQuickTradeBalances } from './quick-trade';
 import { submitOrderWithExpiryRetries, toTradeError, type OrderStage } from './submit-order';
 import { tradingApi } from './trading-api';

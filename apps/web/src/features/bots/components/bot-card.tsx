@@ -7,7 +7,7 @@ import { Card } from '../../../components/ui/card';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
-import { useNetwork } from '../../network/use-network';
+import { useNetwork } from '../../network';
 import {
   failureMessage,
   formatAmountWithUnit,

@@ -10,8 +10,8 @@ import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { useDialogFocus } from '../../../components/ui/use-dialog-focus';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
-import { useNetwork } from '../../network/use-network';
-import { ExplorerNetworkContext, TxLink } from '../../trading/components/tx-link';
+import { useNetwork } from '../../network';
+import { ExplorerNetworkContext, TxLink } from '../../trading';
 import {
   formatAmount,
   formatDuration,

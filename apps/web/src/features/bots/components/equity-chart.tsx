@@ -8,7 +8,7 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { BACKTEST_CHART_HEIGHT_PX, type TBacktestResult } from '@solterm/contracts';
-import { axisTickOptions, CHART_FONT_SIZE, CHART_THEME_COLORS } from '../../market/chart-options';
+import { axisTickOptions, CHART_FONT_SIZE, CHART_THEME_COLORS } from '../../market';
 import { backtestChartModel } from '../backtest-chart-model';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -11,7 +11,7 @@ import { Sparkline } from '../../../components/ui/sparkline';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
-import { useAuth } from '../../auth/use-auth';
+import { useAuth } from '../../auth';
 import {
   failureMessage,
   formatAmountWithUnit,
@@ -20,7 +20,7 @@ import {
   formatSignedAmount,
   quoteOf,
   toneOf,
-} from '../../bots/bot-figures';
+} from '../../bots';
 import { useCopyBot, useMarketplaceBot } from '../use-marketplace';
 
 const SOURCE_LABEL = { paper: 'Paper fills', onchain: 'On-chain fills', none: 'Not run yet' } as const;

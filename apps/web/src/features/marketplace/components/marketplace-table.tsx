@@ -3,7 +3,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { cn } from '../../../lib/cn';
-import { formatCount, formatSignedAmount, quoteOf, toneOf } from '../../bots/bot-figures';
+import { formatCount, formatSignedAmount, quoteOf, toneOf } from '../../bots';
 
 const RISK_TONE = { Low: 'up', Medium: 'warn', High: 'down' } as const;
 

@@ -13,12 +13,10 @@ import { Notice } from '../../../components/ui/notice';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { cn } from '../../../lib/cn';
-import { useAuth } from '../../auth/use-auth';
-import { TokenAvatar } from '../../market/components/market-bits';
-import { useDashboardCoins } from '../../market/hooks/use-market-data';
-import { useNetwork } from '../../network/use-network';
-import { formatTokenAmount } from '../../trading/trade-format';
-import { getWalletAccess } from '../../trading/wallet-access';
+import { useAuth } from '../../auth';
+import { TokenAvatar, useDashboardCoins } from '../../market';
+import { useNetwork } from '../../network';
+import { formatTokenAmount, getWalletAccess } from '../../trading';
 import {
   buildHoldingRows,
   getPortfolioErrorMessage,

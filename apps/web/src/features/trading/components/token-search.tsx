@@ -11,11 +11,18 @@ import {
   type TTokenSearchResult,
 } from '@solterm/contracts';
 import { cn } from '../../../lib/cn';
-import { useTradability } from '../../trading/use-tradability';
-import { usePairSwitchCount, useSwitchPair } from '../hooks/use-trading-selection';
-import { useTokenSearch, type SearchSources } from '../hooks/use-token-search';
-import { getPairId, selectionFromToken } from '../trading-state';
-import { ChangeText, CopyAddress, TokenAvatar } from './market-bits';
+import {
+  ChangeText,
+  CopyAddress,
+  getPairId,
+  type SearchSources,
+  selectionFromToken,
+  TokenAvatar,
+  usePairSwitchCount,
+  useSwitchPair,
+  useTokenSearch,
+} from '../../market';
+import { useTradability } from '../use-tradability';
 
 type Quote = (typeof SEARCH_QUOTE_OPTIONS)[number];
 

@@ -17,6 +17,7 @@ import { Sparkline } from '../../components/ui/sparkline';
 import { cn } from '../../lib/cn';
 import { FEATURED_COINS } from '../../features/landing/sample-market';
 import { TerminalMock } from '../../features/landing/terminal-mock';
+import { formatPlainPercent } from '../../lib/format';
 
 const FEATURES = [
   {
@@ -156,7 +157,7 @@ export default function LandingPage() {
                     )}
                   >
                     {isUp ? '+' : ''}
-                    {coin.change.toFixed(2)}%
+                    {formatPlainPercent(coin.change)}
                   </span>
                 </div>
                 <div className="mt-4 flex items-end justify-between gap-4">

@@ -6,6 +6,5 @@ export { useDashboardCoins, usePairPrice } from './hooks/use-market-data';
 export { useTokenSearch } from './hooks/use-token-search';
 export type { SearchSources } from './hooks/use-token-search';
 export { usePairSwitchCount, useSwitchPair } from './hooks/use-trading-selection';
-export { formatCompact, formatCompactUsd } from './market-values';
 export { getPairId, selectionFromToken } from './trading-state';
 export type { PairSelection } from './trading-state';

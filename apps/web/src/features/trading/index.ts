@@ -4,7 +4,6 @@ export { ExplorerNetworkContext, TxLink } from './components/tx-link';
 export { usePairBalances, useSpotOrders } from './hooks/use-spot-data';
 export type { SpotPair } from './order-form-model';
 export { getBalance } from './spend-check';
-export { formatTokenAmount } from './trade-format';
 export { tradingApi, walletApi } from './trading-api';
 export { getWalletAccess } from './wallet-access';
 export type { WalletAccess } from './wallet-access';

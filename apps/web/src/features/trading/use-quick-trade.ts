@@ -16,7 +16,7 @@ import { tradingApi } from './trading-api';
 import type { TradingFormState } from './trading-form';
 import { queryKeys } from '../../lib/query-keys';
 import { useRefreshAfterTrade } from './trading-queries';
-import { formatTokenAmount } from './trade-format';
+import { formatTokenAmount } from '../../lib/format';
 import { notifyOrderExecuted } from './trade-toasts';
 
 /** Where the quick trade is: idle, checking balances, or a stage of the order. */

@@ -8,20 +8,13 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
 import { useNetwork } from '../../network';
-import {
-  failureMessage,
-  formatAmountWithUnit,
-  formatCount,
-  formatPercent,
-  formatSignedAmount,
-  quoteOf,
-  toneOf,
-} from '../bot-figures';
+import { failureMessage, quoteOf, toneOf } from '../bot-figures';
 import { hasCompleted, timeRemaining } from '../bot-live-model';
 import { useDeleteBot, usePublishBot, useStartBot, useStopBot } from '../use-bots';
 import { BotDetailDrawer } from './bot-detail-drawer';
 import { DelegationModal } from './delegation-modal';
 import { WithdrawModal } from './withdraw-modal';
+import { formatAmountWithUnit, formatCount, formatPercent, formatSignedAmount } from '../../../lib/format';
 
 type RunMode = 'test' | 'mainnet';
 

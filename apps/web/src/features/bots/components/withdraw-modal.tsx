@@ -12,6 +12,7 @@ import { followPendingTransaction, isPendingTransaction } from '../../../lib/ser
 import { notify } from '../../../lib/toast';
 import { botWithdrawFailureText, tokenWithdrawError, withdrawError } from '../bot-funds-model';
 import { useBotBalance, useWithdrawFromBot } from '../use-bots';
+import { formatFixed } from '../../../lib/format';
 
 /** Withdraw from Bot (part 2 §5): SOL from the bot key back to the connected wallet. */
 export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
@@ -70,18 +71,18 @@ export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: (
             <div className="min-w-0">
               <dt className="text-[11px] text-faint">Bot balance</dt>
               <dd className="num truncate text-fg" data-testid="withdraw-held">
-                {held.toFixed(6)} {symbol}
+                {formatFixed(held, 6)} {symbol}
               </dd>
             </div>
             <div className="min-w-0">
               <dt className="text-[11px] text-faint">Withdrawable</dt>
               <dd className="num truncate text-fg">
-                {maxAmount.toFixed(6)} {symbol}
+                {formatFixed(maxAmount, 6)} {symbol}
               </dd>
             </div>
             <div className="min-w-0">
               <dt className="text-[11px] text-faint">Allowance left</dt>
-              <dd className="num truncate text-fg">{balance.data.allowance.toFixed(4)} SOL</dd>
+              <dd className="num truncate text-fg">{formatFixed(balance.data.allowance, 4)} SOL</dd>
             </div>
             {balance.data.tokens.length > 0 && (
               <div className="col-span-3 min-w-0">

@@ -28,7 +28,7 @@ import {
   type FuturesOrderType,
   type FuturesSide,
 } from '../futures-order-model';
-import { fixed } from '../futures-format';
+import { formatFixed, formatPlainPercent, formatRatePercent } from '../../../lib/format';
 import { usePlaceFuturesOrder } from '../use-futures';
 import { LeverageControl } from './leverage-control';
 import { NO_LIQUIDATION_EXPLANATION } from './futures-tables';
@@ -124,8 +124,8 @@ export function FuturesOrderPanel({
       const filled = result.fills.length > 0;
       notify.success(
         filled
-          ? `${side} ${result.order.filled_size} ${pair.base_symbol} filled at ${fixed(result.order.average_fill_price, priceDecimals)}`
-          : `${side} limit order placed at ${fixed(result.order.price, priceDecimals)}`,
+          ? `${side} ${result.order.filled_size} ${pair.base_symbol} filled at ${formatFixed(result.order.average_fill_price, priceDecimals)}`
+          : `${side} limit order placed at ${formatFixed(result.order.price, priceDecimals)}`,
       );
       setAmount('');
     } catch (caught) {
@@ -189,16 +189,16 @@ export function FuturesOrderPanel({
           className="grid gap-1.5 rounded-md border border-line bg-raised/40 p-3"
           aria-label="Order preview"
         >
-          <Row label="Notional" value={preview ? `${fixed(preview.notional, 2)} USDC` : '—'} />
+          <Row label="Notional" value={preview ? `${formatFixed(preview.notional, 2)} USDC` : '—'} />
           <Row
             label={`Margin required (${effectiveLeverage}x)`}
-            value={preview ? `${fixed(preview.margin, 2)} USDC` : '—'}
+            value={preview ? `${formatFixed(preview.margin, 2)} USDC` : '—'}
           />
           <Row
             label="Liquidation price"
             value={
               preview?.liquidationPrice
-                ? fixed(preview.liquidationPrice, priceDecimals)
+                ? formatFixed(preview.liquidationPrice, priceDecimals)
                 : !initialized
                   ? 'after deposit'
                   : preview
@@ -212,11 +212,11 @@ export function FuturesOrderPanel({
           />
           <Row
             label="Fees (taker / maker)"
-            value={`${(FUTURES_TAKER_FEE_RATE * 100).toFixed(4)}% / ${(FUTURES_MAKER_FEE_RATE * 100).toFixed(4)}%`}
+            value={`${formatRatePercent(FUTURES_TAKER_FEE_RATE)} / ${formatRatePercent(FUTURES_MAKER_FEE_RATE)}`}
           />
-          <Row label="Max slippage" value={`${FUTURES_MAX_SLIPPAGE_PERCENT.toFixed(2)}%`} />
+          <Row label="Max slippage" value={formatPlainPercent(FUTURES_MAX_SLIPPAGE_PERCENT)} />
           {account?.initialized && (
-            <Row label="Free collateral" value={`${fixed(account.free_collateral, 2)} USDC`} />
+            <Row label="Free collateral" value={`${formatFixed(account.free_collateral, 2)} USDC`} />
           )}
         </div>
         {error && <Notice tone="error">{error}</Notice>}

@@ -12,16 +12,15 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
 import { useAuth } from '../../auth';
+import { failureMessage, quoteOf, toneOf } from '../../bots';
+import { useCopyBot, useMarketplaceBot } from '../use-marketplace';
 import {
-  failureMessage,
   formatAmountWithUnit,
   formatCount,
+  formatFixed,
   formatPercent,
   formatSignedAmount,
-  quoteOf,
-  toneOf,
-} from '../../bots';
-import { useCopyBot, useMarketplaceBot } from '../use-marketplace';
+} from '../../../lib/format';
 
 const SOURCE_LABEL = { paper: 'Paper fills', onchain: 'On-chain fills', none: 'Not run yet' } as const;
 
@@ -90,7 +89,7 @@ export function BotDetailPanel({ botId, onClose }: { botId: string; onClose: () 
               ['Return', formatPercent(bot.track_record.return_pct), toneOf(bot.track_record.return_pct)],
               ['Win rate', formatPercent(bot.win_rate, 1)],
               ['Max drawdown', formatPercent(bot.max_drawdown)],
-              ['Sharpe', bot.sharpe_ratio.toFixed(2)],
+              ['Sharpe', formatFixed(bot.sharpe_ratio, 2)],
               ['Balance', formatAmountWithUnit(bot.current_balance, quoteOf(bot.config.symbol))],
               ['Live since', bot.track_record.live_since ? bot.track_record.live_since.slice(0, 10) : '—'],
             ].map(([label, value, tone]) => (

@@ -7,7 +7,6 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import {
-  formatTokenAmount,
   getBalance,
   getWalletValue,
   type SpotPair,
@@ -17,6 +16,7 @@ import {
   type WalletAccess,
 } from '../../trading';
 import { usePortfolio } from '../portfolio-queries';
+import { formatTokenAmount } from '../../../lib/format';
 
 /** SOL and USDC always, then the pair's own tokens. */
 export function getBalanceTokens(pair: SpotPair): string[] {

@@ -16,7 +16,7 @@ import { cn } from '../../../lib/cn';
 import { useAuth } from '../../auth';
 import { TokenAvatar, useDashboardCoins } from '../../market';
 import { useNetwork } from '../../network';
-import { formatTokenAmount, getWalletAccess } from '../../trading';
+import { getWalletAccess } from '../../trading';
 import {
   buildHoldingRows,
   getPortfolioErrorMessage,
@@ -25,6 +25,7 @@ import {
   repriceSol,
 } from '../portfolio-model';
 import { useFundWallet, usePortfolio, useUnwrapSol } from '../portfolio-queries';
+import { formatPlainPercent, formatTokenAmount } from '../../../lib/format';
 
 /** A stable hue per symbol, matching the token avatars. */
 function hueOf(symbol: string): number {
@@ -105,7 +106,7 @@ function HoldingsTable({ rows }: { rows: readonly HoldingRow[] }) {
               {formatUsd(row.valueUsd)}
             </Td>
             <Td isNumeric className="hidden text-muted sm:table-cell">
-              {row.sharePercent.toFixed(1)}%
+              {formatPlainPercent(row.sharePercent, 1)}
             </Td>
           </Tr>
         ))}

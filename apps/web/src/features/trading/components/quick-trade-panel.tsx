@@ -25,7 +25,13 @@ import { cn } from '../../../lib/cn';
 import { useAuth } from '../../auth';
 import { getPairId, type PairSelection, TokenAvatar, usePairPrice } from '../../market';
 import { ORDER_STAGE_LABELS } from '../order-stage';
-import { formatSlippageBps, formatDuration, formatTokenAmount, lamportsToSol } from '../trade-format';
+import {
+  formatDuration,
+  formatPlainPercent,
+  formatSlippageBps,
+  formatTokenAmount,
+  lamportsToSol,
+} from '../../../lib/format';
 import { formatMarketPriceInput, useTradingForm, type TradingFormControls } from '../trading-form';
 import { useTradingSuggestion } from '../trading-queries';
 import { useQuickTrade, type QuickTradeFill } from '../use-quick-trade';
@@ -392,7 +398,9 @@ export function QuickTradePanel({
             </div>
             <div className="flex justify-between gap-2">
               <dt className="text-faint">Slippage tolerance</dt>
-              <dd className="num text-muted">{(DEFAULT_SLIPPAGE_BPS / 100).toFixed(2)}%</dd>
+              <dd className="num text-muted">
+                {formatPlainPercent(new SpecDecimal(DEFAULT_SLIPPAGE_BPS).div(100))}
+              </dd>
             </div>
           </dl>
           <Button

@@ -8,8 +8,6 @@ import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { getErrorMessage } from '../../../lib/api-client';
 import {
   ChangeText,
-  formatCompact,
-  formatCompactUsd,
   marketApi,
   marketKeys,
   selectionFromToken,
@@ -18,6 +16,7 @@ import {
 } from '../../market';
 import { orderPrefillStore } from '../order-prefill';
 import { useTradability } from '../use-tradability';
+import { formatCompact, formatCompactUsd } from '../../../lib/format';
 
 const COLUMNS = 9;
 

@@ -23,22 +23,11 @@ const toneOf = (value: number) => {
   return shown === '0.00' ? 'neutral' : value > 0 ? 'up' : 'down';
 };
 
-/**
- * A backtest's result (part 2 §2): the spec's grid (initial and final balance, total return styled by
- * sign, total trades, win rate to 1 decimal, max drawdown, Sharpe to 3 decimals, winning and losing
- * trades, data points in hours when there is a curve), the metrics a trader also asks for, the chart,
- * and the trade list with CSV and JSON export.
- */
-export function BacktestResults({
-  result,
-  title = 'Backtest results',
-}: {
-  result: TBacktestResult;
-  title?: string;
-}) {
-  const quote = parsePair(result.symbol)?.quote ?? 'USDC';
-  const slug = `backtest-${result.symbol.replace('/', '-')}-${result.start_date.slice(0, 10)}-${result.end_date.slice(0, 10)}`;
-  const stats: { label: string; value: string; tone?: 'up' | 'down' | 'neutral' }[] = [
+type BacktestStat = { label: string; value: string; tone?: 'up' | 'down' | 'neutral' };
+
+/** The spec's grid of figures. */
+function getHeadlineStats(result: TBacktestResult, quote: string): BacktestStat[] {
+  const stats: BacktestStat[] = [
     { label: `Initial balance (${quote})`, value: formatFixed(result.initial_balance, 2) },
     { label: `Final balance (${quote})`, value: formatFixed(result.final_balance, 2) },
     {
@@ -60,7 +49,12 @@ export function BacktestResults({
   if (result.equity_curve.length > 0) {
     stats.push({ label: 'Data points (hours)', value: formatCount(result.equity_curve.length) });
   }
-  const more = [
+  return stats;
+}
+
+/** The metrics a trader also asks for. */
+function getMoreMetrics(result: TBacktestResult, quote: string): { label: string; value: string }[] {
+  return [
     { label: 'Sortino', value: formatFixed(result.sortino_ratio, 3) },
     { label: 'Calmar', value: formatFixed(result.calmar_ratio, 3) },
     {
@@ -71,6 +65,25 @@ export function BacktestResults({
     { label: 'Exposure', value: `${formatFixed(result.exposure, 1)}%` },
     { label: `Fees paid (${quote})`, value: formatFixed(result.fees_paid, 4) },
   ];
+}
+
+/**
+ * A backtest's result (part 2 §2): the spec's grid (initial and final balance, total return styled by
+ * sign, total trades, win rate to 1 decimal, max drawdown, Sharpe to 3 decimals, winning and losing
+ * trades, data points in hours when there is a curve), the metrics a trader also asks for, the chart,
+ * and the trade list with CSV and JSON export.
+ */
+export function BacktestResults({
+  result,
+  title = 'Backtest results',
+}: {
+  result: TBacktestResult;
+  title?: string;
+}) {
+  const quote = parsePair(result.symbol)?.quote ?? 'USDC';
+  const slug = `backtest-${result.symbol.replace('/', '-')}-${result.start_date.slice(0, 10)}-${result.end_date.slice(0, 10)}`;
+  const stats = getHeadlineStats(result, quote);
+  const more = getMoreMetrics(result, quote);
   return (
     <div className="flex min-w-0 flex-col gap-4" data-testid="backtest-results">
       <Card>

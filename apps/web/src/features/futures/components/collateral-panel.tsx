@@ -32,6 +32,31 @@ function Figure({ label, value, className }: { label: string; value: string; cla
   );
 }
 
+/** The account's collateral, equity, PnL, margins, leverage and transfers in flight. */
+function AccountFigures({ account }: { account: TFuturesAccount }) {
+  return (
+    <dl className="grid grid-cols-2 gap-x-4 gap-y-2 sm:grid-cols-4 xl:grid-cols-8">
+      <Figure label="Collateral" value={`${formatFixed(account.collateral, 2)}`} />
+      <Figure label="Equity" value={`${formatFixed(account.equity, 2)}`} />
+      <Figure
+        label="Unrealized PnL"
+        value={formatSignedUsd(account.unrealized_pnl)}
+        className={getToneClass(account.unrealized_pnl)}
+      />
+      <Figure label="Free collateral" value={`${formatFixed(account.free_collateral, 2)}`} />
+      <Figure label="Initial margin" value={`${formatFixed(account.initial_margin, 2)}`} />
+      <Figure label="Maint. margin" value={`${formatFixed(account.maintenance_margin, 2)}`} />
+      <Figure label="Account leverage" value={`${account.leverage}x`} />
+      <Figure
+        label="In flight"
+        value={
+          account.pending_transfers.length > 0 ? `${account.pending_transfers.length} transfer(s)` : 'none'
+        }
+      />
+    </dl>
+  );
+}
+
 /** Futures balance (part 2 §2): collateral held on chain in the venue's vault, with its actions. */
 export function CollateralPanel({
   account,
@@ -129,27 +154,7 @@ export function CollateralPanel({
             USDC transfer into the vault, credited when it lands on chain.
           </p>
         ) : (
-          <dl className="grid grid-cols-2 gap-x-4 gap-y-2 sm:grid-cols-4 xl:grid-cols-8">
-            <Figure label="Collateral" value={`${formatFixed(account.collateral, 2)}`} />
-            <Figure label="Equity" value={`${formatFixed(account.equity, 2)}`} />
-            <Figure
-              label="Unrealized PnL"
-              value={formatSignedUsd(account.unrealized_pnl)}
-              className={getToneClass(account.unrealized_pnl)}
-            />
-            <Figure label="Free collateral" value={`${formatFixed(account.free_collateral, 2)}`} />
-            <Figure label="Initial margin" value={`${formatFixed(account.initial_margin, 2)}`} />
-            <Figure label="Maint. margin" value={`${formatFixed(account.maintenance_margin, 2)}`} />
-            <Figure label="Account leverage" value={`${account.leverage}x`} />
-            <Figure
-              label="In flight"
-              value={
-                account.pending_transfers.length > 0
-                  ? `${account.pending_transfers.length} transfer(s)`
-                  : 'none'
-              }
-            />
-          </dl>
+          <AccountFigures account={account} />
         )}
       </div>
       <Modal

@@ -9,7 +9,6 @@ import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { TabPanel, Tabs } from '../../../components/ui/tabs';
 import { getErrorMessage } from '../../../lib/api-client';
 import { marketApi, marketKeys } from '../api/market-api';
-import { toDecimal } from '../market-values';
 import type { PairSelection } from '../trading-state';
 import { CopyAddress } from './market-bits';
 import { formatCompact, formatFixed, formatPlainPercent } from '../../../lib/format';

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Droplets, PieChart, RefreshCw, Wallet } from 'lucide-react';
 import {
   DASHBOARD_MESSAGES,
@@ -166,6 +167,41 @@ function PortfolioFigures({ portfolio, rows }: { portfolio: TPortfolio; rows: re
   );
 }
 
+/** The figures and holdings of a loaded portfolio, or what to do with an empty wallet. */
+function PortfolioHoldings({
+  portfolio,
+  canFund,
+  fundAction,
+}: {
+  portfolio: TPortfolio;
+  canFund: boolean;
+  fundAction: ReactNode;
+}) {
+  const rows = buildHoldingRows(portfolio);
+  return (
+    <>
+      <PortfolioFigures portfolio={portfolio} rows={rows} />
+      {isPortfolioEmpty(portfolio) ? (
+        <EmptyState
+          className="border-t border-line py-8"
+          icon={<Wallet className="size-4" />}
+          title="This wallet is empty"
+          description={
+            canFund
+              ? 'Fund it with test SOL and USDC from the local faucet to start trading.'
+              : 'Send SOL or tokens to this address to start trading.'
+          }
+          action={fundAction}
+        />
+      ) : (
+        <div className="border-t border-line">
+          <HoldingsTable rows={rows} />
+        </div>
+      )}
+    </>
+  );
+}
+
 /**
  * The dashboard portfolio overview (spec part 1 §2): total value, SOL balance in SOL and USD, and
  * every token with balance and value, read from the chain for the account's Solana wallet. On test
@@ -227,29 +263,12 @@ export function PortfolioOverview({ className }: { className?: string }) {
       </div>
     );
   } else {
-    const portfolio = repriceSol(query.data, coins.data?.sol.price);
-    const rows = buildHoldingRows(portfolio);
     body = (
-      <>
-        <PortfolioFigures portfolio={portfolio} rows={rows} />
-        {isPortfolioEmpty(portfolio) ? (
-          <EmptyState
-            className="border-t border-line py-8"
-            icon={<Wallet className="size-4" />}
-            title="This wallet is empty"
-            description={
-              canFund
-                ? 'Fund it with test SOL and USDC from the local faucet to start trading.'
-                : 'Send SOL or tokens to this address to start trading.'
-            }
-            action={canFund ? fundButton('primary') : undefined}
-          />
-        ) : (
-          <div className="border-t border-line">
-            <HoldingsTable rows={rows} />
-          </div>
-        )}
-      </>
+      <PortfolioHoldings
+        portfolio={repriceSol(query.data, coins.data?.sol.price)}
+        canFund={canFund}
+        fundAction={canFund ? fundButton('primary') : undefined}
+      />
     );
   }
 

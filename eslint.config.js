@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import serverArchitecture from './apps/server/eslint/module-boundaries.js';
+import webArchitecture from './apps/web/eslint/feature-boundaries.js';
 
 /**
  * The server's modules, lowest layer first: a module imports only modules of lower layers. Bots,
@@ -17,6 +18,19 @@ const SERVER_MODULE_LAYERS = [
   ['wallet'],
   ['trading'],
   ['bots', 'futures'],
+];
+
+/**
+ * The web's features, lowest layer first: a feature imports only features of lower layers, through
+ * their index.ts. Market data sits below trading; the portfolio, futures and bots build on trading.
+ */
+const WEB_FEATURE_LAYERS = [
+  ['auth', 'network', 'landing'],
+  ['wallet'],
+  ['market'],
+  ['trading'],
+  ['portfolio', 'futures', 'bots'],
+  ['marketplace'],
 ];
 
 export default tseslint.config(
@@ -136,6 +150,16 @@ export default tseslint.config(
           publicFiles: { market: ['market.service', 'pair-candles'] },
         },
       ],
+    },
+  },
+  {
+    // The web's feature graph: other features only through their index, lower layers only, so no two
+    // features import each other. Tests may reach into other features for fixtures and test helpers.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/src/**/test/**'],
+    plugins: { solterm: webArchitecture },
+    rules: {
+      'solterm/feature-boundaries': ['error', { srcDir: 'apps/web/src', layers: WEB_FEATURE_LAYERS }],
     },
   },
 );

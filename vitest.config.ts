@@ -12,7 +12,7 @@ export default defineConfig({
       {
         test: {
           name: 'packages',
-          include: ['packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts', 'apps/web/eslint/**/*.test.ts'],
           environment: 'node',
         },
       },

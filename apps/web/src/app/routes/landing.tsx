@@ -17,6 +17,7 @@ import { Sparkline } from '../../components/ui/sparkline';
 import { cn } from '../../lib/cn';
 import { FEATURED_COINS } from '../../features/landing/sample-market';
 import { TerminalMock } from '../../features/landing/terminal-mock';
+import { formatPlainPercent } from '../../lib/format';
 
 const FEATURES = [
   {
@@ -63,6 +64,62 @@ const SECTION_LINKS = [
   { href: '#features', label: 'Features' },
   { href: '#get-started', label: 'Get started' },
 ];
+
+/** Featured coins with sample figures (the terminal shows live prices). */
+function FeaturedCoinsSection() {
+  return (
+    <section id="markets" className="mx-auto max-w-6xl scroll-mt-16 px-4 py-16 sm:px-6">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <p className="text-xs font-semibold tracking-widest text-accent uppercase">Markets</p>
+          <h2 className="mt-2 text-2xl font-semibold tracking-tight sm:text-3xl">Featured coins</h2>
+        </div>
+        <p className="text-xs text-faint">
+          Sample figures for illustration — live prices inside the terminal.
+        </p>
+      </div>
+      <div className="mt-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+        {FEATURED_COINS.map((coin) => {
+          const isUp = coin.change >= 0;
+          return (
+            <div
+              key={coin.symbol}
+              className="group rounded-panel border border-line bg-panel p-4 transition-colors hover:border-line-strong"
+            >
+              <div className="flex items-center justify-between">
+                <div className="flex items-center gap-2.5">
+                  <span className="flex size-8 items-center justify-center rounded-full bg-raised text-[11px] font-bold text-fg ring-1 ring-line">
+                    {coin.symbol.slice(0, 3)}
+                  </span>
+                  <div>
+                    <p className="text-sm font-semibold">{coin.symbol}</p>
+                    <p className="text-xs text-muted">{coin.name}</p>
+                  </div>
+                </div>
+                <span
+                  className={cn(
+                    'num rounded px-1.5 py-0.5 text-xs font-semibold',
+                    isUp ? 'bg-up-soft text-up' : 'bg-down-soft text-down',
+                  )}
+                >
+                  {isUp ? '+' : ''}
+                  {formatPlainPercent(coin.change)}
+                </span>
+              </div>
+              <div className="mt-4 flex items-end justify-between gap-4">
+                <div>
+                  <p className="num text-lg font-semibold">{coin.price}</p>
+                  <p className="num text-xs text-faint">Vol {coin.volume}</p>
+                </div>
+                <Sparkline values={coin.spark} className="h-10 w-28" />
+              </div>
+            </div>
+          );
+        })}
+      </div>
+    </section>
+  );
+}
 
 /** The public landing page (spec part 1 §1): hero, featured coins, features, call to action, footer. */
 export default function LandingPage() {
@@ -121,56 +178,7 @@ export default function LandingPage() {
         </div>
       </section>
 
-      <section id="markets" className="mx-auto max-w-6xl scroll-mt-16 px-4 py-16 sm:px-6">
-        <div className="flex flex-col gap-2 sm:flex-row sm:items-end sm:justify-between">
-          <div>
-            <p className="text-xs font-semibold tracking-widest text-accent uppercase">Markets</p>
-            <h2 className="mt-2 text-2xl font-semibold tracking-tight sm:text-3xl">Featured coins</h2>
-          </div>
-          <p className="text-xs text-faint">
-            Sample figures for illustration — live prices inside the terminal.
-          </p>
-        </div>
-        <div className="mt-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-          {FEATURED_COINS.map((coin) => {
-            const isUp = coin.change >= 0;
-            return (
-              <div
-                key={coin.symbol}
-                className="group rounded-panel border border-line bg-panel p-4 transition-colors hover:border-line-strong"
-              >
-                <div className="flex items-center justify-between">
-                  <div className="flex items-center gap-2.5">
-                    <span className="flex size-8 items-center justify-center rounded-full bg-raised text-[11px] font-bold text-fg ring-1 ring-line">
-                      {coin.symbol.slice(0, 3)}
-                    </span>
-                    <div>
-                      <p className="text-sm font-semibold">{coin.symbol}</p>
-                      <p className="text-xs text-muted">{coin.name}</p>
-                    </div>
-                  </div>
-                  <span
-                    className={cn(
-                      'num rounded px-1.5 py-0.5 text-xs font-semibold',
-                      isUp ? 'bg-up-soft text-up' : 'bg-down-soft text-down',
-                    )}
-                  >
-                    {isUp ? '+' : ''}
-                    {coin.change.toFixed(2)}%
-                  </span>
-                </div>
-                <div className="mt-4 flex items-end justify-between gap-4">
-                  <div>
-                    <p className="num text-lg font-semibold">{coin.price}</p>
-                    <p className="num text-xs text-faint">Vol {coin.volume}</p>
-                  </div>
-                  <Sparkline values={coin.spark} className="h-10 w-28" />
-                </div>
-              </div>
-            );
-          })}
-        </div>
-      </section>
+      <FeaturedCoinsSection />
 
       <section id="features" className="scroll-mt-16 border-y border-line bg-panel/40">
         <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">

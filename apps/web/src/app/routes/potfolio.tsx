@@ -6,6 +6,7 @@ import { Sparkline } from '../../components/ui/sparkline';
 import { Table, TBody, Td, Th, THead, Tr } from '../../components/ui/table';
 import { cn } from '../../lib/cn';
 import { sampleWalk } from '../../features/landing/sample-market';
+import { formatPlainPercent } from '../../lib/format';
 
 interface Holding {
   symbol: string;
@@ -159,7 +160,9 @@ export default function PortfolioMockPage() {
                     <span className="size-2.5 rounded-sm" style={{ backgroundColor: holding.color }} />
                     {holding.symbol}
                   </span>
-                  <span className="num text-muted">{((holding.value / TOTAL) * 100).toFixed(1)}%</span>
+                  <span className="num text-muted">
+                    {formatPlainPercent((holding.value / TOTAL) * 100, 1)}
+                  </span>
                 </li>
               ))}
             </ul>
@@ -198,10 +201,10 @@ export default function PortfolioMockPage() {
                   className={holding.change > 0 ? 'text-up' : holding.change < 0 ? 'text-down' : 'text-muted'}
                 >
                   {holding.change > 0 ? '+' : ''}
-                  {holding.change.toFixed(2)}%
+                  {formatPlainPercent(holding.change)}
                 </Td>
                 <Td isNumeric className="text-muted">
-                  {((holding.value / TOTAL) * 100).toFixed(1)}%
+                  {formatPlainPercent((holding.value / TOTAL) * 100, 1)}
                 </Td>
               </Tr>
             ))}

@@ -16,6 +16,7 @@ import { shortenAddress } from '../../features/wallet/components/wallet-glyph';
 import { WalletOptionCard } from '../../features/wallet/components/wallet-option-card';
 import { useWalletSignIn } from '../../features/wallet/use-wallet-sign-in';
 import { useWallet } from '../../features/wallet/wallet-context';
+import type { ConnectedWallet } from '../../features/wallet/wallet-manager';
 
 type MainTab = 'wallet' | 'signin';
 type WalletTab = 'manual' | 'wallets';
@@ -29,6 +30,30 @@ const WALLET_TABS = [
   { value: 'manual', label: 'Manual Connect', icon: <Eye className="size-3.5" aria-hidden="true" /> },
   { value: 'wallets', label: 'Wallets', icon: <ShieldCheck className="size-3.5" aria-hidden="true" /> },
 ] as const;
+
+/** The wallet connected now, with Disconnect. */
+function ConnectedWalletBar({
+  connected,
+  onDisconnect,
+}: {
+  connected: ConnectedWallet;
+  onDisconnect: () => void;
+}) {
+  return (
+    <div className="flex items-center justify-between gap-3 rounded-md border border-line bg-raised px-3 py-2">
+      <div className="flex min-w-0 items-center gap-2 text-xs">
+        <Badge tone="up">Connected</Badge>
+        <span className="truncate text-muted">
+          {connected.name} · <span className="font-mono text-fg">{shortenAddress(connected.address)}</span>
+        </span>
+      </div>
+      <Button variant="ghost" size="xs" onClick={onDisconnect}>
+        <LogOut className="size-3.5" aria-hidden="true" />
+        Disconnect
+      </Button>
+    </div>
+  );
+}
 
 /** /wallet-connect (public): sign in with a wallet, watch an address, or log in with email. */
 export default function WalletConnectPage() {
@@ -83,19 +108,7 @@ export default function WalletConnectPage() {
           )}
 
           {wallet.connected && (
-            <div className="flex items-center justify-between gap-3 rounded-md border border-line bg-raised px-3 py-2">
-              <div className="flex min-w-0 items-center gap-2 text-xs">
-                <Badge tone="up">Connected</Badge>
-                <span className="truncate text-muted">
-                  {wallet.connected.name} ·{' '}
-                  <span className="font-mono text-fg">{shortenAddress(wallet.connected.address)}</span>
-                </span>
-              </div>
-              <Button variant="ghost" size="xs" onClick={() => void wallet.disconnect()}>
-                <LogOut className="size-3.5" aria-hidden="true" />
-                Disconnect
-              </Button>
-            </div>
+            <ConnectedWalletBar connected={wallet.connected} onDisconnect={() => void wallet.disconnect()} />
           )}
 
           <Tabs

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { USER_LOGGED_IN_EVENT } from '../../features/auth/auth-events';
 import { useAuth } from '../../features/auth/use-auth';
 import { marketKeys } from '../../features/market/api/market-api';
-import { TokenSearch } from '../../features/market/components/token-search';
+import { TokenSearch } from '../../features/trading/components/token-search';
 import { useOrderUpdates } from '../../features/trading/hooks/use-spot-data';
 import { useRealtimeConnection } from '../../lib/ws-client';
 import { Sidebar } from './sidebar';

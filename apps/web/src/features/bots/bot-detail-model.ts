@@ -1,4 +1,5 @@
 import { SpecDecimal, type TBotDetail, type TBotRunSummary } from '@solterm/contracts';
+import { formatCount } from '../../lib/format';
 
 /**
  * A run's length in words: minutes under an hour, hours and minutes under a day, then days and hours.
@@ -50,7 +51,7 @@ export function pageLabel(fills: TBotDetail['fills']): string {
   if (fills.total === 0) return 'No fills';
   const first = fills.offset + 1;
   const last = Math.min(fills.offset + fills.items.length, fills.total);
-  return `${first}–${last} of ${fills.total.toLocaleString('en-US')}`;
+  return `${first}–${last} of ${formatCount(fills.total)}`;
 }
 
 /** A token amount with up to `max` decimals (trailing zeros dropped), thousands separated. */

@@ -1,7 +1,7 @@
+import { parseSpecDecimal, SpecDecimal } from '@solterm/contracts';
 import { ApiError, getErrorMessage } from '../../lib/api-client';
 
-// How bot cards and the marketplace write their figures: with units, thousands separators, and a
-// return that rounds to zero written as a neutral 0.00 % (never "-0.00%").
+// What bot cards and the marketplace say beside their figures (lib/format.ts writes the figures).
 
 /** The quote token of a pair ("SOL/USDC" → "USDC"; a single token is quoted in USD). */
 export function quoteOf(symbol: string): string {
@@ -9,41 +9,13 @@ export function quoteOf(symbol: string): string {
   return parts.length > 1 ? parts[parts.length - 1]!.trim().toUpperCase() : 'USD';
 }
 
-/** A whole count with separators: 256335 → "256,335". */
-export function formatCount(value: number): string {
-  return Math.round(value).toLocaleString('en-US');
-}
-
-/** `value` at `decimals`, with separators, and no minus sign when it rounds to zero. */
-function fixed(value: number, decimals: number): string {
-  const rounded = Number(value.toFixed(decimals));
-  return (Object.is(rounded, -0) ? 0 : rounded).toLocaleString('en-US', {
-    minimumFractionDigits: decimals,
-    maximumFractionDigits: decimals,
-  });
-}
-
-/** "+12.34 USDC", "-0.50 USDC", "0.00 USDC" (zero after rounding is unsigned). */
-export function formatSignedAmount(value: number, unit: string, decimals = 2): string {
-  const text = fixed(value, decimals);
-  const isZero = Number(value.toFixed(decimals)) === 0;
-  return `${value > 0 && !isZero ? '+' : ''}${text} ${unit}`;
-}
-
-/** "1,234.50 USDC". */
-export function formatAmountWithUnit(value: number, unit: string, decimals = 2): string {
-  return `${fixed(value, decimals)} ${unit}`;
-}
-
-/** "12.34 %", "-0.50 %", "0.00 %" for anything that rounds to zero. */
-export function formatPercent(value: number, decimals = 2): string {
-  return `${fixed(value, decimals)} %`;
-}
-
 /** The tone of a figure: up, down, or neutral when it rounds to zero at `decimals`. */
 export function toneOf(value: number, decimals = 2): 'text-up' | 'text-down' | '' {
-  const rounded = Number(value.toFixed(decimals));
-  return rounded > 0 ? 'text-up' : rounded < 0 ? 'text-down' : '';
+  const rounded = (parseSpecDecimal(value) ?? new SpecDecimal(0)).toDecimalPlaces(
+    decimals,
+    SpecDecimal.ROUND_HALF_UP,
+  );
+  return rounded.gt(0) ? 'text-up' : rounded.lt(0) ? 'text-down' : '';
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 import { JAVASCRIPT_TEMPLATES, PYTHON_TEMPLATES, STRATEGY_CATEGORIES } from '@solterm/engine';
 import type { StrategyInfo } from './bots-api';
 import { strategyFromZip } from './strategy-zip';
+import { formatCount } from '../../lib/format';
 
 export const CATEGORY_OPTIONS = STRATEGY_CATEGORIES.map((category) => ({
   value: category,
@@ -53,7 +54,7 @@ export function applyUpload(
   if (file.text.length > BOT_CODE_MAX_CHARS) {
     return {
       ok: false,
-      error: `The file is larger than ${BOT_CODE_MAX_CHARS.toLocaleString('en-US')} characters`,
+      error: `The file is larger than ${formatCount(BOT_CODE_MAX_CHARS)} characters`,
     };
   }
   if (name.endsWith('.js') || name.endsWith('.py')) {

@@ -1,5 +1,6 @@
 import { BOT_CODE_MAX_CHARS } from '@solterm/contracts';
 import { unzipSync } from 'fflate';
+import { formatCount } from '../../lib/format';
 
 const MAX_FILES = 50;
 
@@ -37,7 +38,7 @@ export function strategyFromZip(bytes: Uint8Array): ZipStrategy {
       ok: false,
       error:
         error instanceof RangeError
-          ? `The archive expands past ${BOT_CODE_MAX_CHARS.toLocaleString('en-US')} characters`
+          ? `The archive expands past ${formatCount(BOT_CODE_MAX_CHARS)} characters`
           : 'The .zip file could not be read',
     };
   }
@@ -77,7 +78,7 @@ export function strategyFromZip(bytes: Uint8Array): ZipStrategy {
   if (code.length > BOT_CODE_MAX_CHARS) {
     return {
       ok: false,
-      error: `The strategy is longer than ${BOT_CODE_MAX_CHARS.toLocaleString('en-US')} characters`,
+      error: `The strategy is longer than ${formatCount(BOT_CODE_MAX_CHARS)} characters`,
     };
   }
   return { ok: true, language, code, entry: baseName(entry), modules: modules.map(baseName) };

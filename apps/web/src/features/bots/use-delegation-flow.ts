@@ -2,9 +2,8 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { BOT_MESSAGES, type TDelegation } from '@solterm/contracts';
 import { queryKeys } from '../../lib/query-keys';
-import { decodeBase64, encodeBase64 } from '../trading/wire-transaction';
-import { useWallet } from '../wallet/wallet-context';
-import { isUserRejection, WalletError } from '../wallet/wallet-errors';
+import { decodeBase64, encodeBase64 } from '../trading';
+import { isUserRejection, useWallet, WalletError } from '../wallet';
 import { botFundsApi } from './bots-api';
 
 /** Where a delegation (or its revocation) is: the modal cannot close while creating or signing. */

@@ -9,10 +9,8 @@ import {
 import { queryKeys } from '../../lib/query-keys';
 import { useChannel, useIsRealtimeLive, useRealtimeEvent } from '../../lib/ws-client';
 import { notify } from '../../lib/toast';
-import { tradingApi } from '../trading/trading-api';
-import { decodeBase64, encodeBase64 } from '../trading/wire-transaction';
-import { useWallet } from '../wallet/wallet-context';
-import { isUserRejection } from '../wallet/wallet-errors';
+import { decodeBase64, encodeBase64, tradingApi } from '../trading';
+import { isUserRejection, useWallet } from '../wallet';
 import { futuresApi } from './futures-api';
 
 export function useFuturesPairs() {

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatCompact,
-  formatCompactUsd,
-  formatPercentChange,
-  getChangeDirection,
-  isPositive,
-  toDecimal,
-} from './market-values';
+import { formatCompact, formatCompactUsd, formatPercentChange } from '../../lib/format';
+import { getChangeDirection, isPositive, toDecimal } from './market-values';
 
 describe('market values read the JSON numbers of the market API as decimals', () => {
   it.each([

@@ -1,6 +1,5 @@
 import { VALIDATION_MESSAGES, WALLET_MESSAGES } from '@solterm/contracts';
-import { isUserRejection, WalletError } from '../wallet/wallet-errors';
-import type { WalletKind } from '../wallet/wallet-kinds';
+import { isUserRejection, WalletError, type WalletKind } from '../wallet';
 
 /** The wallets the dashboard card offers: Solana wallets only (the Local wallet on test networks). */
 export const DASHBOARD_WALLET_KINDS: readonly WalletKind[] = ['local', 'phantom', 'solflare'];

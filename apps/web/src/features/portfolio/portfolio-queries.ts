@@ -4,14 +4,10 @@ import { DASHBOARD_POLL_MS } from '@solterm/contracts';
 import { getErrorMessage } from '../../lib/api-client';
 import { followPendingTransaction, isPendingTransaction } from '../../lib/server-transaction';
 import { notify } from '../../lib/toast';
-import { tradingApi, walletApi } from '../trading/trading-api';
-import { decodeBase64, encodeBase64 } from '../trading/wire-transaction';
-import { useWallet } from '../wallet/wallet-context';
-import { isUserRejection } from '../wallet/wallet-errors';
+import { decodeBase64, encodeBase64, tradingApi, type WalletAccess, walletApi } from '../trading';
+import { isUserRejection, useWallet, WALLET_STATE_CHANGED_EVENT } from '../wallet';
 import { invalidateAfterTrade, queryKeys } from '../../lib/query-keys';
-import type { WalletAccess } from '../trading/wallet-access';
-import { formatTokenAmount } from '../trading/trade-format';
-import { WALLET_STATE_CHANGED_EVENT } from '../wallet/wallet-storage';
+import { formatTokenAmount } from '../../lib/format';
 
 /** Failure text of the faucet when the server gives none (wording ours). */
 export const FUND_FAILED_MESSAGE = 'Funding failed. Please try again.';

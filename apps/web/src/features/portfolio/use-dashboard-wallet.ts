@@ -3,13 +3,17 @@ import { useQueryClient } from '@tanstack/react-query';
 import { WALLET_MESSAGES } from '@solterm/contracts';
 import { api, getErrorMessage } from '../../lib/api-client';
 import { notify } from '../../lib/toast';
-import { useAuth } from '../auth/use-auth';
+import { useAuth } from '../auth';
 import { queryKeys } from '../../lib/query-keys';
-import { getLocalWallet } from '../wallet/local-wallet/local-wallet';
-import { useWallet } from '../wallet/wallet-context';
-import { WALLET_CATALOG, type WalletKind } from '../wallet/wallet-kinds';
-import type { ConnectedWallet } from '../wallet/wallet-manager';
-import { linkWalletToUser, WALLET_API_PATHS } from '../wallet/wallet-sign-in';
+import {
+  type ConnectedWallet,
+  getLocalWallet,
+  linkWalletToUser,
+  useWallet,
+  WALLET_API_PATHS,
+  WALLET_CATALOG,
+  type WalletKind,
+} from '../wallet';
 import { getDashboardConnectErrorMessage, validateDashboardWalletAddress } from './dashboard-wallet';
 
 export type DashboardWalletAction = WalletKind | 'manual' | 'sync' | 'disconnect';

@@ -6,7 +6,7 @@ import {
   type TOrderSide,
 } from '@solterm/contracts';
 import { getBalance, spendShortfall } from './spend-check';
-import { formatTokenAmount } from './trade-format';
+import { formatTokenAmount } from '../../lib/format';
 
 /*
  * The quick trade's pure parts (spec part 1 §4 "Quick trade", §5): the order it sends and the

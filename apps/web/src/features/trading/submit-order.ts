@@ -13,7 +13,7 @@ import {
 } from '@solterm/contracts';
 import { ApiError, isTransportError } from '../../lib/api-client';
 import { followPendingTransaction, isPendingTransaction } from '../../lib/server-transaction';
-import { isUserRejection, WalletError } from '../wallet/wallet-errors';
+import { isUserRejection, WalletError } from '../wallet';
 import { tradingApi } from './trading-api';
 import { decodeBase64, encodeBase64 } from './wire-transaction';
 

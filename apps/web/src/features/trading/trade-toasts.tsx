@@ -1,6 +1,6 @@
 import { toast } from 'sonner';
 import { TOAST_SUCCESS_DURATION_MS } from '@solterm/contracts';
-import { shortenHash } from './trade-format';
+import { shortenHash } from '../../lib/format';
 
 /**
  * The success toast of an executed order: the title and the transaction hash, shortened with the

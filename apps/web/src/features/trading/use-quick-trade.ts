@@ -9,14 +9,14 @@ import {
   type TTradeQuote,
 } from '@solterm/contracts';
 import { notify } from '../../lib/toast';
-import { useWallet } from '../wallet/wallet-context';
+import { useWallet } from '../wallet';
 import { buildQuickTradeOrder, checkQuickTradeBalances } from './quick-trade';
 import { submitOrderWithExpiryRetries, toTradeError, type OrderStage } from './submit-order';
 import { tradingApi } from './trading-api';
 import type { TradingFormState } from './trading-form';
 import { queryKeys } from '../../lib/query-keys';
 import { useRefreshAfterTrade } from './trading-queries';
-import { formatTokenAmount } from './trade-format';
+import { formatTokenAmount } from '../../lib/format';
 import { notifyOrderExecuted } from './trade-toasts';
 
 /** Where the quick trade is: idle, checking balances, or a stage of the order. */

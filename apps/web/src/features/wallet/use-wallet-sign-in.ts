@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 import { api } from '../../lib/api-client';
 import { notify } from '../../lib/toast';
 import { useDelayedNavigate } from '../../lib/use-delayed-navigate';
-import { useAuth } from '../auth/use-auth';
+import { useAuth } from '../auth';
 import { useWallet } from './wallet-context';
 import { getWalletErrorMessage } from './wallet-errors';
 import { WALLET_CATALOG, type WalletKind } from './wallet-kinds';

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import type { TBacktestProgress } from '@solterm/contracts';
 import { useRealtimeEvent } from '../../../lib/ws-client';
+import { formatCount } from '../../../lib/format';
 
 /** What the page says of a backtest on its way: queued with its place, then computing. */
 export function backtestStateLabel(progress: TBacktestProgress | null): string {
   if (!progress) return 'Starting…';
   if (progress.state === 'queued') {
-    return `Queued (${progress.queue_ahead.toLocaleString('en-US')} ahead)`;
+    return `Queued (${formatCount(progress.queue_ahead)} ahead)`;
   }
   return 'Computing candles';
 }
@@ -38,7 +39,7 @@ export function BacktestProgress({ botId, isRunning }: { botId: string | null; i
         </span>
         {isComputing && progress.candles_total > 0 && (
           <span className="num">
-            {progress.candles_done.toLocaleString('en-US')} / {progress.candles_total.toLocaleString('en-US')}
+            {formatCount(progress.candles_done)} / {formatCount(progress.candles_total)}
           </span>
         )}
       </div>

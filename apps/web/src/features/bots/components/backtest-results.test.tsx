@@ -1,7 +1,8 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { TBacktestResult } from '@solterm/contracts';
-import { BacktestResults, signedPercent } from './backtest-results';
+import { formatSignedPercent as signedPercent } from '../../../lib/format';
+import { BacktestResults } from './backtest-results';
 
 vi.mock('./equity-chart', () => ({ EquityChart: () => null }));
 

@@ -13,28 +13,59 @@ import { Notice } from '../../../components/ui/notice';
 import { notify } from '../../../lib/toast';
 import { backtestJson, backtestTradesCsv, downloadBacktestExport, downloadText } from '../backtest-export';
 import { EquityChart } from './equity-chart';
+import { formatCount, formatFixed, formatSignedPercent } from '../../../lib/format';
 
 /** Trades the page lists; the export holds them all. */
 const LISTED_TRADES = 200;
 
-const fixed = (value: number, decimals: number) => {
-  const text = value.toLocaleString('en-US', {
-    minimumFractionDigits: decimals,
-    maximumFractionDigits: decimals,
-  });
-  // A value that rounds to zero shows as zero: no "-0.00".
-  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+const toneOf = (value: number) => {
+  const shown = formatFixed(value, 2);
+  return shown === '0.00' ? 'neutral' : value > 0 ? 'up' : 'down';
 };
-const count = (value: number) => value.toLocaleString('en-US');
-/** A percent with its sign; one that rounds to 0.00 is plain "0.00%" (and styled neutral). */
-export const signedPercent = (value: number) => {
-  const text = fixed(value, 2);
-  return `${value > 0 && text !== '0.00' ? '+' : ''}${text}%`;
-};
-const toneOf = (value: number, decimals = 2) => {
-  const rounded = Number(value.toFixed(decimals));
-  return rounded > 0 ? 'up' : rounded < 0 ? 'down' : 'neutral';
-};
+
+type BacktestStat = { label: string; value: string; tone?: 'up' | 'down' | 'neutral' };
+
+/** The spec's grid of figures. */
+function getHeadlineStats(result: TBacktestResult, quote: string): BacktestStat[] {
+  const stats: BacktestStat[] = [
+    { label: `Initial balance (${quote})`, value: formatFixed(result.initial_balance, 2) },
+    { label: `Final balance (${quote})`, value: formatFixed(result.final_balance, 2) },
+    {
+      label: 'Total return',
+      value: formatSignedPercent(result.total_return),
+      tone: toneOf(result.total_return),
+    },
+    { label: 'Total trades', value: formatCount(result.total_trades) },
+    { label: 'Win rate', value: `${formatFixed(result.win_rate, BACKTEST_WIN_RATE_DECIMALS)}%` },
+    {
+      label: 'Max drawdown',
+      value: `${formatFixed(result.max_drawdown, 2)}%`,
+      tone: toneOf(-result.max_drawdown),
+    },
+    { label: 'Sharpe ratio', value: formatFixed(result.sharpe_ratio, BACKTEST_SHARPE_DECIMALS) },
+    { label: 'Winning trades', value: formatCount(result.winning_trades) },
+    { label: 'Losing trades', value: formatCount(result.losing_trades) },
+  ];
+  if (result.equity_curve.length > 0) {
+    stats.push({ label: 'Data points (hours)', value: formatCount(result.equity_curve.length) });
+  }
+  return stats;
+}
+
+/** The metrics a trader also asks for. */
+function getMoreMetrics(result: TBacktestResult, quote: string): { label: string; value: string }[] {
+  return [
+    { label: 'Sortino', value: formatFixed(result.sortino_ratio, 3) },
+    { label: 'Calmar', value: formatFixed(result.calmar_ratio, 3) },
+    {
+      label: 'Profit factor',
+      value: result.profit_factor === null ? '—' : formatFixed(result.profit_factor, 2),
+    },
+    { label: `Expectancy (${quote})`, value: formatFixed(result.expectancy, 4) },
+    { label: 'Exposure', value: `${formatFixed(result.exposure, 1)}%` },
+    { label: `Fees paid (${quote})`, value: formatFixed(result.fees_paid, 4) },
+  ];
+}
 
 /**
  * A backtest's result (part 2 §2): the spec's grid (initial and final balance, total return styled by
@@ -51,38 +82,14 @@ export function BacktestResults({
 }) {
   const quote = parsePair(result.symbol)?.quote ?? 'USDC';
   const slug = `backtest-${result.symbol.replace('/', '-')}-${result.start_date.slice(0, 10)}-${result.end_date.slice(0, 10)}`;
-  const stats: { label: string; value: string; tone?: 'up' | 'down' | 'neutral' }[] = [
-    { label: `Initial balance (${quote})`, value: fixed(result.initial_balance, 2) },
-    { label: `Final balance (${quote})`, value: fixed(result.final_balance, 2) },
-    { label: 'Total return', value: signedPercent(result.total_return), tone: toneOf(result.total_return) },
-    { label: 'Total trades', value: count(result.total_trades) },
-    { label: 'Win rate', value: `${fixed(result.win_rate, BACKTEST_WIN_RATE_DECIMALS)}%` },
-    {
-      label: 'Max drawdown',
-      value: `${fixed(result.max_drawdown, 2)}%`,
-      tone: toneOf(-result.max_drawdown),
-    },
-    { label: 'Sharpe ratio', value: fixed(result.sharpe_ratio, BACKTEST_SHARPE_DECIMALS) },
-    { label: 'Winning trades', value: count(result.winning_trades) },
-    { label: 'Losing trades', value: count(result.losing_trades) },
-  ];
-  if (result.equity_curve.length > 0) {
-    stats.push({ label: 'Data points (hours)', value: count(result.equity_curve.length) });
-  }
-  const more = [
-    { label: 'Sortino', value: fixed(result.sortino_ratio, 3) },
-    { label: 'Calmar', value: fixed(result.calmar_ratio, 3) },
-    { label: 'Profit factor', value: result.profit_factor === null ? '—' : fixed(result.profit_factor, 2) },
-    { label: `Expectancy (${quote})`, value: fixed(result.expectancy, 4) },
-    { label: 'Exposure', value: `${fixed(result.exposure, 1)}%` },
-    { label: `Fees paid (${quote})`, value: fixed(result.fees_paid, 4) },
-  ];
+  const stats = getHeadlineStats(result, quote);
+  const more = getMoreMetrics(result, quote);
   return (
     <div className="flex min-w-0 flex-col gap-4" data-testid="backtest-results">
       <Card>
         <CardHeader
           title={title}
-          description={`${result.symbol} · ${result.interval} candles · ${result.start_date.slice(0, 10)} → ${result.end_date.slice(0, 10)} · ${result.candles.toLocaleString('en-US')} candles`}
+          description={`${result.symbol} · ${result.interval} candles · ${result.start_date.slice(0, 10)} → ${result.end_date.slice(0, 10)} · ${formatCount(result.candles)} candles`}
         />
         {result.notices.length > 0 && (
           <div className="grid gap-2 px-4 pt-3">
@@ -122,9 +129,9 @@ export function BacktestResults({
           description={
             result.trades.length === 0
               ? result.skipped_signals.length > 0
-                ? `No trade: ${result.skipped_signals.map((item) => `${count(item.count)} signals skipped (${item.reason})`).join(', ')}.`
+                ? `No trade: ${result.skipped_signals.map((item) => `${formatCount(item.count)} signals skipped (${item.reason})`).join(', ')}.`
                 : 'The strategy made no trade in this range.'
-              : `${result.trades_truncated ? 'More than ' : ''}${count(result.trades.length)} fills; the first ${count(Math.min(LISTED_TRADES, result.trades.length))} shown${result.export_id ? ', every fill in the CSV export' : ''}`
+              : `${result.trades_truncated ? 'More than ' : ''}${formatCount(result.trades.length)} fills; the first ${formatCount(Math.min(LISTED_TRADES, result.trades.length))} shown${result.export_id ? ', every fill in the CSV export' : ''}`
           }
           actions={
             <>
@@ -175,15 +182,15 @@ export function BacktestResults({
                     <Td className={trade.side === 'Buy' ? 'text-up' : 'text-down'}>{trade.side}</Td>
                     <Td isNumeric>{trade.quantity}</Td>
                     <Td isNumeric>{trade.price}</Td>
-                    <Td isNumeric>{fixed(trade.value, 4)}</Td>
+                    <Td isNumeric>{formatFixed(trade.value, 4)}</Td>
                     <Td isNumeric className="text-muted">
-                      {fixed(trade.fee, 4)}
+                      {formatFixed(trade.fee, 4)}
                     </Td>
                     <Td
                       isNumeric
                       className={cn(trade.pnl !== null && (trade.pnl >= 0 ? 'text-up' : 'text-down'))}
                     >
-                      {trade.pnl === null ? '—' : fixed(trade.pnl, 4)}
+                      {trade.pnl === null ? '—' : formatFixed(trade.pnl, 4)}
                     </Td>
                     <Td className="min-w-40 whitespace-normal break-words text-muted">{trade.reason}</Td>
                   </Tr>

@@ -7,21 +7,14 @@ import { Card } from '../../../components/ui/card';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
-import { useNetwork } from '../../network/use-network';
-import {
-  failureMessage,
-  formatAmountWithUnit,
-  formatCount,
-  formatPercent,
-  formatSignedAmount,
-  quoteOf,
-  toneOf,
-} from '../bot-figures';
+import { useNetwork } from '../../network';
+import { failureMessage, quoteOf, toneOf } from '../bot-figures';
 import { hasCompleted, timeRemaining } from '../bot-live-model';
 import { useDeleteBot, usePublishBot, useStartBot, useStopBot } from '../use-bots';
 import { BotDetailDrawer } from './bot-detail-drawer';
 import { DelegationModal } from './delegation-modal';
 import { WithdrawModal } from './withdraw-modal';
+import { formatAmountWithUnit, formatCount, formatPercent, formatSignedAmount } from '../../../lib/format';
 
 type RunMode = 'test' | 'mainnet';
 
@@ -86,6 +79,125 @@ function ExecutionBox({ bot }: { bot: TBot }) {
 }
 
 /** One bot (part 2 §2 Bots): strategy, trades, PnL, win rate, balance, network; Start/Stop, Withdraw, Delete. */
+/** The bot's name, pair, interval and strategy, where it came from, its mode and its status. */
+function BotCardHeader({ bot }: { bot: TBot }) {
+  const { network } = useNetwork();
+  const networkName = network.charAt(0).toUpperCase() + network.slice(1);
+  return (
+    <div className="flex items-start justify-between gap-2 border-b border-line px-4 py-3">
+      <div className="min-w-0">
+        <h3 className="truncate text-sm font-semibold text-fg" title={bot.bot_name}>
+          {bot.bot_name}
+        </h3>
+        {/* The pair first: a narrow card cuts the strategy's name, never the pair. */}
+        <p
+          className="truncate text-xs text-muted"
+          title={`${bot.config.symbol} · ${bot.config.interval} · ${bot.strategy_type}`}
+        >
+          <span className="font-medium text-fg">{bot.config.symbol}</span> · {bot.config.interval} ·{' '}
+          {bot.strategy_type}
+          {bot.is_public && ` · Public · ${bot.user_count} user${bot.user_count === 1 ? '' : 's'}`}
+        </p>
+        {bot.copied_from_label && (
+          <p className="flex items-center gap-1 truncate text-[11px] text-faint" data-testid="bot-origin">
+            <Copy className="size-3 shrink-0" aria-hidden="true" />
+            <span className="truncate">Copied from {bot.copied_from_label}</span>
+          </p>
+        )}
+      </div>
+      <div className="flex shrink-0 gap-1.5">
+        <Badge tone={bot.network_mode === 'mainnet' ? 'warn' : 'info'}>
+          <span
+            title={
+              bot.network_mode === 'mainnet'
+                ? `On chain, on ${network}`
+                : 'Paper: virtual funds at live prices'
+            }
+          >
+            {bot.network_mode === 'mainnet' ? networkName : 'Paper'}
+          </span>
+        </Badge>
+        <Badge tone={bot.status === 'running' ? 'up' : bot.status === 'failed' ? 'down' : 'neutral'}>
+          {bot.status}
+        </Badge>
+      </div>
+    </div>
+  );
+}
+
+/** Trades, PnL, win rate and balance. */
+function BotCardFigures({ bot }: { bot: TBot }) {
+  const quote = quoteOf(bot.config.symbol);
+  const figures = [
+    { label: 'Trades', value: formatCount(bot.total_trades) },
+    { label: 'PnL', value: formatSignedAmount(bot.total_pnl, quote), tone: toneOf(bot.total_pnl) },
+    { label: 'Win rate', value: formatPercent(bot.win_rate, 1) },
+    { label: 'Balance', value: formatAmountWithUnit(bot.current_balance, quote) },
+  ];
+  return (
+    <>
+      {/* Four across when the card is wide enough for "1,000.00 USDC", else two by two. */}
+      <dl className="grid grid-cols-2 gap-2 px-4 py-3 @sm:grid-cols-4">
+        {figures.map((figure) => (
+          <div key={figure.label} className="min-w-0">
+            <dt className="text-[11px] text-faint">{figure.label}</dt>
+            <dd className={cn('num truncate text-sm text-fg', figure.tone)}>{figure.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
+  );
+}
+
+/** Start or Stop, and the mode a stopped bot starts in (paper or on chain). */
+function RunControls({
+  bot,
+  mode,
+  onModeChange,
+  isPending,
+  onToggle,
+}: {
+  bot: TBot;
+  mode: RunMode;
+  onModeChange: (mode: RunMode) => void;
+  isPending: boolean;
+  onToggle: () => void;
+}) {
+  const { network } = useNetwork();
+  const networkName = network.charAt(0).toUpperCase() + network.slice(1);
+  return (
+    <>
+      <Button
+        size="xs"
+        variant={bot.is_running ? 'secondary' : 'primary'}
+        isLoading={isPending}
+        onClick={onToggle}
+        title={
+          bot.is_running
+            ? 'Stop the bot'
+            : mode === 'mainnet'
+              ? 'Start on chain with the SOL you approve'
+              : 'Start in paper mode: a virtual 1,000 at live prices'
+        }
+      >
+        {bot.is_running ? <Square className="size-3.5" /> : <Play className="size-3.5" />}
+        {bot.is_running ? 'Stop' : 'Start'}
+      </Button>
+      {!bot.is_running && (
+        <select
+          aria-label={`${bot.bot_name} run mode`}
+          className="h-7 rounded-md border border-line bg-raised px-1.5 text-xs text-fg"
+          value={mode}
+          onChange={(event) => onModeChange(event.target.value as RunMode)}
+        >
+          <option value="test">Paper</option>
+          <option value="mainnet">On chain ({networkName})</option>
+        </select>
+      )}
+    </>
+  );
+}
+
 export function BotCard({
   bot,
   onEdit,
@@ -96,8 +208,6 @@ export function BotCard({
   onEdit?: (bot: TBot) => void;
   isEditing?: boolean;
 }) {
-  const { network } = useNetwork();
-  const networkName = network.charAt(0).toUpperCase() + network.slice(1);
   const remove = useDeleteBot();
   const start = useStartBot();
   const stop = useStopBot();
@@ -107,13 +217,6 @@ export function BotCard({
   const [isDelegating, setIsDelegating] = useState(false);
   const [isWithdrawing, setIsWithdrawing] = useState(false);
   const [isShowingDetail, setIsShowingDetail] = useState(false);
-  const quote = quoteOf(bot.config.symbol);
-  const figures = [
-    { label: 'Trades', value: formatCount(bot.total_trades) },
-    { label: 'PnL', value: formatSignedAmount(bot.total_pnl, quote), tone: toneOf(bot.total_pnl) },
-    { label: 'Win rate', value: formatPercent(bot.win_rate, 1) },
-    { label: 'Balance', value: formatAmountWithUnit(bot.current_balance, quote) },
-  ];
 
   async function onToggle() {
     try {
@@ -159,82 +262,17 @@ export function BotCard({
       className={cn('@container flex min-w-0 flex-col', isEditing && 'ring-1 ring-accent')}
       data-testid="bot-card"
     >
-      <div className="flex items-start justify-between gap-2 border-b border-line px-4 py-3">
-        <div className="min-w-0">
-          <h3 className="truncate text-sm font-semibold text-fg" title={bot.bot_name}>
-            {bot.bot_name}
-          </h3>
-          {/* The pair first: a narrow card cuts the strategy's name, never the pair. */}
-          <p
-            className="truncate text-xs text-muted"
-            title={`${bot.config.symbol} · ${bot.config.interval} · ${bot.strategy_type}`}
-          >
-            <span className="font-medium text-fg">{bot.config.symbol}</span> · {bot.config.interval} ·{' '}
-            {bot.strategy_type}
-            {bot.is_public && ` · Public · ${bot.user_count} user${bot.user_count === 1 ? '' : 's'}`}
-          </p>
-          {bot.copied_from_label && (
-            <p className="flex items-center gap-1 truncate text-[11px] text-faint" data-testid="bot-origin">
-              <Copy className="size-3 shrink-0" aria-hidden="true" />
-              <span className="truncate">Copied from {bot.copied_from_label}</span>
-            </p>
-          )}
-        </div>
-        <div className="flex shrink-0 gap-1.5">
-          <Badge tone={bot.network_mode === 'mainnet' ? 'warn' : 'info'}>
-            <span
-              title={
-                bot.network_mode === 'mainnet'
-                  ? `On chain, on ${network}`
-                  : 'Paper: virtual funds at live prices'
-              }
-            >
-              {bot.network_mode === 'mainnet' ? networkName : 'Paper'}
-            </span>
-          </Badge>
-          <Badge tone={bot.status === 'running' ? 'up' : bot.status === 'failed' ? 'down' : 'neutral'}>
-            {bot.status}
-          </Badge>
-        </div>
-      </div>
-      {/* Four across when the card is wide enough for "1,000.00 USDC", else two by two. */}
-      <dl className="grid grid-cols-2 gap-2 px-4 py-3 @sm:grid-cols-4">
-        {figures.map((figure) => (
-          <div key={figure.label} className="min-w-0">
-            <dt className="text-[11px] text-faint">{figure.label}</dt>
-            <dd className={cn('num truncate text-sm text-fg', figure.tone)}>{figure.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <BotCardHeader bot={bot} />
+      <BotCardFigures bot={bot} />
       {(bot.is_running || hasCompleted(bot, new Date())) && <ExecutionBox bot={bot} />}
       <div className="mt-auto flex flex-wrap items-center gap-2 border-t border-line px-4 py-2.5">
-        <Button
-          size="xs"
-          variant={bot.is_running ? 'secondary' : 'primary'}
-          isLoading={start.isPending || stop.isPending}
-          onClick={() => void onToggle()}
-          title={
-            bot.is_running
-              ? 'Stop the bot'
-              : mode === 'mainnet'
-                ? 'Start on chain with the SOL you approve'
-                : 'Start in paper mode: a virtual 1,000 at live prices'
-          }
-        >
-          {bot.is_running ? <Square className="size-3.5" /> : <Play className="size-3.5" />}
-          {bot.is_running ? 'Stop' : 'Start'}
-        </Button>
-        {!bot.is_running && (
-          <select
-            aria-label={`${bot.bot_name} run mode`}
-            className="h-7 rounded-md border border-line bg-raised px-1.5 text-xs text-fg"
-            value={mode}
-            onChange={(event) => setMode(event.target.value as RunMode)}
-          >
-            <option value="test">Paper</option>
-            <option value="mainnet">On chain ({networkName})</option>
-          </select>
-        )}
+        <RunControls
+          bot={bot}
+          mode={mode}
+          onModeChange={setMode}
+          isPending={start.isPending || stop.isPending}
+          onToggle={() => void onToggle()}
+        />
         <Button
           size="xs"
           variant="ghost"

@@ -10,8 +10,8 @@ import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { useDialogFocus } from '../../../components/ui/use-dialog-focus';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
-import { useNetwork } from '../../network/use-network';
-import { ExplorerNetworkContext, TxLink } from '../../trading/components/tx-link';
+import { useNetwork } from '../../network';
+import { ExplorerNetworkContext, TxLink } from '../../trading';
 import {
   formatAmount,
   formatDuration,
@@ -22,10 +22,10 @@ import {
   toneOf,
 } from '../bot-detail-model';
 import { useBotDetail } from '../use-bots';
+import { formatCount, formatFixed } from '../../../lib/format';
 
 /** A figure at two decimals with separators (equity, values): 205.30, not 205.3. */
-const fixed = (value: number) =>
-  value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const fixed = (value: number) => formatFixed(value, 2);
 
 const STATUS_TONE = { running: 'up', stopped: 'neutral', failed: 'down' } as const;
 
@@ -235,7 +235,7 @@ function DetailBody({
       <dl className="grid grid-cols-2 gap-2 sm:grid-cols-3">
         <Figure label="Run length" value={formatDuration(run.duration_seconds)} testId="bot-run-length" />
         <Figure label="Trades (round trips)" value={String(run.trades)} />
-        <Figure label="Fills" value={run.fills.toLocaleString('en-US')} testId="bot-fill-count" />
+        <Figure label="Fills" value={formatCount(run.fills)} testId="bot-fill-count" />
         <Figure
           label="Realised PnL"
           value={formatSigned(run.realised_pnl, quote, 4)}

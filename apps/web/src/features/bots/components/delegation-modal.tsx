@@ -11,7 +11,7 @@ import { Input } from '../../../components/ui/input';
 import { Modal } from '../../../components/ui/modal';
 import { Notice } from '../../../components/ui/notice';
 import { getErrorMessage } from '../../../lib/api-client';
-import { useWallet } from '../../wallet/wallet-context';
+import { useWallet } from '../../wallet';
 import { delegationAmountError } from '../bot-funds-model';
 import { useDelegationFlow, type DelegationStage } from '../use-delegation-flow';
 import { BotPermissions } from './bot-permissions';

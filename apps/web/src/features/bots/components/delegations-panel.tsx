@@ -12,6 +12,7 @@ import { useBotBalance, useDelegations } from '../use-bots';
 import { useDelegationFlow } from '../use-delegation-flow';
 import { BotPermissions } from './bot-permissions';
 import { WithdrawModal } from './withdraw-modal';
+import { formatFixed } from '../../../lib/format';
 
 const STATUS_TONE = { active: 'up', pending: 'neutral', replaced: 'neutral', revoked: 'down' } as const;
 
@@ -69,11 +70,11 @@ export function DelegationsPanel() {
               </div>
               <div className="min-w-0">
                 <dt className="text-[11px] text-faint">Balance</dt>
-                <dd className="num truncate text-fg">{balance.data.balance.toFixed(6)} SOL</dd>
+                <dd className="num truncate text-fg">{formatFixed(balance.data.balance, 6)} SOL</dd>
               </div>
               <div className="min-w-0">
                 <dt className="text-[11px] text-faint">Allowance left</dt>
-                <dd className="num truncate text-fg">{balance.data.allowance.toFixed(4)} SOL</dd>
+                <dd className="num truncate text-fg">{formatFixed(balance.data.allowance, 4)} SOL</dd>
               </div>
               <div className="min-w-0">
                 <dt className="text-[11px] text-faint">Tokens</dt>

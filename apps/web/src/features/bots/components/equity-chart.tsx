@@ -8,8 +8,9 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { BACKTEST_CHART_HEIGHT_PX, type TBacktestResult } from '@solterm/contracts';
-import { axisTickOptions, CHART_FONT_SIZE, CHART_THEME_COLORS } from '../../market/chart-options';
+import { axisTickOptions, CHART_FONT_SIZE, CHART_THEME_COLORS } from '../../market';
 import { backtestChartModel } from '../backtest-chart-model';
+import { formatFixed, formatPlainPercent } from '../../../lib/format';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** X labels show the date only (part 2 §2): `21 Nov`, `2025` at a year boundary. */
@@ -18,8 +19,7 @@ const dateLabel = (time: Time) => {
   return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}`;
 };
 const fullDate = (time: Time) => new Date((time as number) * 1000).toISOString().slice(0, 10);
-const money = (value: number) =>
-  value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const money = (value: number) => formatFixed(value, 2);
 
 /**
  * The backtest chart (part 2 §2): 400 px, portfolio value on the left axis, drawdown % from the running
@@ -82,7 +82,11 @@ export function EquityChart({ result, quote }: { result: TBacktestResult; quote:
         lineStyle: LineStyle.Solid,
         lastValueVisible: false,
         title: 'Drawdown %',
-        priceFormat: { type: 'custom', formatter: (value: number) => `${value.toFixed(2)}%`, minMove: 0.01 },
+        priceFormat: {
+          type: 'custom',
+          formatter: (value: number) => formatPlainPercent(value),
+          minMove: 0.01,
+        },
       });
       drawdown.setData(
         model.drawdown.map((point) => ({ time: point.time as UTCTimestamp, value: point.value })),

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Wallet } from 'lucide-react';
-import { BOT_MESSAGES, BOT_WITHDRAW_MIN_SOL, WRAPPED_SOL_MINT } from '@solterm/contracts';
+import { BOT_MESSAGES, BOT_WITHDRAW_MIN_SOL, WRAPPED_SOL_MINT, type TBotBalance } from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Modal } from '../../../components/ui/modal';
@@ -12,6 +12,51 @@ import { followPendingTransaction, isPendingTransaction } from '../../../lib/ser
 import { notify } from '../../../lib/toast';
 import { botWithdrawFailureText, tokenWithdrawError, withdrawError } from '../bot-funds-model';
 import { useBotBalance, useWithdrawFromBot } from '../use-bots';
+import { formatFixed } from '../../../lib/format';
+
+/** What the bot holds, what can be withdrawn, and the allowance left. */
+function BotHoldings({
+  balance,
+  held,
+  maxAmount,
+  symbol,
+}: {
+  balance: TBotBalance;
+  held: number;
+  maxAmount: number;
+  symbol: string;
+}) {
+  return (
+    <dl className="grid grid-cols-3 gap-2 rounded-md border border-line bg-raised/40 p-3 text-xs">
+      <div className="min-w-0">
+        <dt className="text-[11px] text-faint">Bot balance</dt>
+        <dd className="num truncate text-fg" data-testid="withdraw-held">
+          {formatFixed(held, 6)} {symbol}
+        </dd>
+      </div>
+      <div className="min-w-0">
+        <dt className="text-[11px] text-faint">Withdrawable</dt>
+        <dd className="num truncate text-fg">
+          {formatFixed(maxAmount, 6)} {symbol}
+        </dd>
+      </div>
+      <div className="min-w-0">
+        <dt className="text-[11px] text-faint">Allowance left</dt>
+        <dd className="num truncate text-fg">{formatFixed(balance.allowance, 4)} SOL</dd>
+      </div>
+      {balance.tokens.length > 0 && (
+        <div className="col-span-3 min-w-0">
+          <dt className="text-[11px] text-faint">Also held</dt>
+          <dd className="num truncate text-fg">
+            {balance.tokens
+              .map((token) => `${token.amount} ${token.symbol ?? token.mint.slice(0, 4)}`)
+              .join(' · ')}
+          </dd>
+        </div>
+      )}
+    </dl>
+  );
+}
 
 /** Withdraw from Bot (part 2 §5): SOL from the bot key back to the connected wallet. */
 export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
@@ -66,34 +111,7 @@ export function WithdrawModal({ isOpen, onClose }: { isOpen: boolean; onClose: (
         ) : balance.isError ? (
           <Notice tone="error">{getErrorMessage(balance.error, BOT_MESSAGES.balanceFailed)}</Notice>
         ) : (
-          <dl className="grid grid-cols-3 gap-2 rounded-md border border-line bg-raised/40 p-3 text-xs">
-            <div className="min-w-0">
-              <dt className="text-[11px] text-faint">Bot balance</dt>
-              <dd className="num truncate text-fg" data-testid="withdraw-held">
-                {held.toFixed(6)} {symbol}
-              </dd>
-            </div>
-            <div className="min-w-0">
-              <dt className="text-[11px] text-faint">Withdrawable</dt>
-              <dd className="num truncate text-fg">
-                {maxAmount.toFixed(6)} {symbol}
-              </dd>
-            </div>
-            <div className="min-w-0">
-              <dt className="text-[11px] text-faint">Allowance left</dt>
-              <dd className="num truncate text-fg">{balance.data.allowance.toFixed(4)} SOL</dd>
-            </div>
-            {balance.data.tokens.length > 0 && (
-              <div className="col-span-3 min-w-0">
-                <dt className="text-[11px] text-faint">Also held</dt>
-                <dd className="num truncate text-fg">
-                  {balance.data.tokens
-                    .map((token) => `${token.amount} ${token.symbol ?? token.mint.slice(0, 4)}`)
-                    .join(' · ')}
-                </dd>
-              </div>
-            )}
-          </dl>
+          <BotHoldings balance={balance.data} held={held} maxAmount={maxAmount} symbol={symbol} />
         )}
         {balance.data && isSol && held <= 0 && (
           <Notice tone="warn">{BOT_MESSAGES.noBalanceToWithdraw}</Notice>

@@ -1,7 +1,7 @@
 import { FUTURES_MAX_SLIPPAGE_PERCENT, type TFuturesPosition } from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
-import { fixed, signedUsd, toneOf } from '../futures-format';
+import { formatFixed, formatSignedUsd, getToneClass } from '../../../lib/format';
 
 /**
  * The confirm step before a position is closed at the market: what is sold or bought back, at
@@ -40,12 +40,12 @@ export function ClosePositionDialog({
             </div>
             <div className="flex justify-between gap-3">
               <dt className="text-faint">Estimated price (mark)</dt>
-              <dd className="num text-fg">{fixed(position.mark_price, priceDecimals)} USDC</dd>
+              <dd className="num text-fg">{formatFixed(position.mark_price, priceDecimals)} USDC</dd>
             </div>
             <div className="flex justify-between gap-3">
               <dt className="text-faint">Estimated PnL</dt>
-              <dd className={`num ${toneOf(position.unrealized_pnl)}`}>
-                {signedUsd(position.unrealized_pnl)} USDC
+              <dd className={`num ${getToneClass(position.unrealized_pnl)}`}>
+                {formatSignedUsd(position.unrealized_pnl)} USDC
               </dd>
             </div>
           </dl>

@@ -12,7 +12,7 @@ import { cn } from '../../../lib/cn';
 import { followPendingTransaction, isPendingTransaction } from '../../../lib/server-transaction';
 import { notify } from '../../../lib/toast';
 import { validateDeposit } from '../futures-order-model';
-import { fixed, signedUsd, toneOf } from '../futures-format';
+import { formatFixed, formatSignedUsd, getToneClass } from '../../../lib/format';
 import { useCollateral } from '../use-futures';
 
 type Action = 'initialize' | 'deposit' | 'withdraw';
@@ -29,6 +29,31 @@ function Figure({ label, value, className }: { label: string; value: string; cla
       <dt className="text-[11px] text-faint">{label}</dt>
       <dd className={cn('num truncate text-sm text-fg', className)}>{value}</dd>
     </div>
+  );
+}
+
+/** The account's collateral, equity, PnL, margins, leverage and transfers in flight. */
+function AccountFigures({ account }: { account: TFuturesAccount }) {
+  return (
+    <dl className="grid grid-cols-2 gap-x-4 gap-y-2 sm:grid-cols-4 xl:grid-cols-8">
+      <Figure label="Collateral" value={`${formatFixed(account.collateral, 2)}`} />
+      <Figure label="Equity" value={`${formatFixed(account.equity, 2)}`} />
+      <Figure
+        label="Unrealized PnL"
+        value={formatSignedUsd(account.unrealized_pnl)}
+        className={getToneClass(account.unrealized_pnl)}
+      />
+      <Figure label="Free collateral" value={`${formatFixed(account.free_collateral, 2)}`} />
+      <Figure label="Initial margin" value={`${formatFixed(account.initial_margin, 2)}`} />
+      <Figure label="Maint. margin" value={`${formatFixed(account.maintenance_margin, 2)}`} />
+      <Figure label="Account leverage" value={`${account.leverage}x`} />
+      <Figure
+        label="In flight"
+        value={
+          account.pending_transfers.length > 0 ? `${account.pending_transfers.length} transfer(s)` : 'none'
+        }
+      />
+    </dl>
   );
 }
 
@@ -77,10 +102,10 @@ export function CollateralPanel({
       if (action === 'withdraw') {
         const result = await collateral.withdraw(amount.trim());
         if (isPendingTransaction(result)) followPendingTransaction(result, 'Withdrawal');
-        else notify.success(`Withdrew ${fixed(result.amount, 2)} USDC to your wallet`);
+        else notify.success(`Withdrew ${formatFixed(result.amount, 2)} USDC to your wallet`);
       } else {
         const result = await collateral.deposit(amount.trim(), action === 'initialize');
-        notify.success(`Deposited ${fixed(result.amount, 2)} USDC into your futures account`);
+        notify.success(`Deposited ${formatFixed(result.amount, 2)} USDC into your futures account`);
       }
       setAction(null);
     } catch (caught) {
@@ -129,27 +154,7 @@ export function CollateralPanel({
             USDC transfer into the vault, credited when it lands on chain.
           </p>
         ) : (
-          <dl className="grid grid-cols-2 gap-x-4 gap-y-2 sm:grid-cols-4 xl:grid-cols-8">
-            <Figure label="Collateral" value={`${fixed(account.collateral, 2)}`} />
-            <Figure label="Equity" value={`${fixed(account.equity, 2)}`} />
-            <Figure
-              label="Unrealized PnL"
-              value={signedUsd(account.unrealized_pnl)}
-              className={toneOf(account.unrealized_pnl)}
-            />
-            <Figure label="Free collateral" value={`${fixed(account.free_collateral, 2)}`} />
-            <Figure label="Initial margin" value={`${fixed(account.initial_margin, 2)}`} />
-            <Figure label="Maint. margin" value={`${fixed(account.maintenance_margin, 2)}`} />
-            <Figure label="Account leverage" value={`${account.leverage}x`} />
-            <Figure
-              label="In flight"
-              value={
-                account.pending_transfers.length > 0
-                  ? `${account.pending_transfers.length} transfer(s)`
-                  : 'none'
-              }
-            />
-          </dl>
+          <AccountFigures account={account} />
         )}
       </div>
       <Modal
@@ -175,7 +180,7 @@ export function CollateralPanel({
                 : action === 'deposit'
                   ? 'Minimum 0.1 USDC'
                   : account
-                    ? `Free collateral ${fixed(account.free_collateral, 2)} USDC`
+                    ? `Free collateral ${formatFixed(account.free_collateral, 2)} USDC`
                     : undefined
             }
           />

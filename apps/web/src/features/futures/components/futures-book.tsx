@@ -5,7 +5,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { cn } from '../../../lib/cn';
 import { decimalsOf } from '../futures-order-model';
-import { fixed } from '../futures-format';
+import { formatFixed } from '../../../lib/format';
 
 const LEVELS = 10;
 
@@ -53,10 +53,10 @@ export function FuturesBook({
         style={{ width: `${level.cumulative.div(deepest).times(100).toFixed(1)}%` }}
       />
       <span className={cn('num relative text-left', side === 'ask' ? 'text-down' : 'text-up')}>
-        {fixed(level.price, priceDecimals)}
+        {formatFixed(level.price, priceDecimals)}
       </span>
-      <span className="num relative text-fg">{fixed(level.size, sizeDecimals)}</span>
-      <span className="num relative text-muted">{fixed(level.cumulative, sizeDecimals)}</span>
+      <span className="num relative text-fg">{formatFixed(level.size, sizeDecimals)}</span>
+      <span className="num relative text-muted">{formatFixed(level.cumulative, sizeDecimals)}</span>
     </button>
   );
   return (
@@ -89,11 +89,11 @@ export function FuturesBook({
             className="flex items-center justify-between border-y border-line bg-raised/40 px-3 py-1.5 text-xs"
             aria-label="Spread"
           >
-            <span className="num text-fg font-semibold">{fixed(market.mark_price, priceDecimals)}</span>
+            <span className="num text-fg font-semibold">{formatFixed(market.mark_price, priceDecimals)}</span>
             <span className="text-faint">
-              Spread <span className="num text-muted">{fixed(book.spread, priceDecimals)}</span>
+              Spread <span className="num text-muted">{formatFixed(book.spread, priceDecimals)}</span>
               {book.spread_percent && (
-                <span className="num text-muted"> ({fixed(book.spread_percent, 3)}%)</span>
+                <span className="num text-muted"> ({formatFixed(book.spread_percent, 3)}%)</span>
               )}
             </span>
           </div>

@@ -26,9 +26,10 @@ import {
   previewFuturesOrder,
   validateFuturesOrder,
   type FuturesOrderType,
+  type FuturesPreview,
   type FuturesSide,
 } from '../futures-order-model';
-import { fixed } from '../futures-format';
+import { formatFixed, formatPlainPercent, formatRatePercent } from '../../../lib/format';
 import { usePlaceFuturesOrder } from '../use-futures';
 import { LeverageControl } from './leverage-control';
 import { NO_LIQUIDATION_EXPLANATION } from './futures-tables';
@@ -55,19 +56,90 @@ function Row({
   );
 }
 
-/**
- * The futures order panel (part 2 §2, §5): long or short, market or limit, amount in the base
- * token, leverage 1 to the market's maximum with the spec's presets and risk label, and the
- * liquidation price shown before the order is placed.
- */
-export function FuturesOrderPanel({
-  pair,
+/** What the order comes to before it is placed: notional, margin, liquidation price, fees. */
+function OrderPreview({
+  preview,
+  leverage,
   account,
-  position,
-  isWalletConnected,
-  price,
-  onPriceChange,
+  priceDecimals,
 }: {
+  preview: FuturesPreview | null;
+  leverage: number;
+  account: TFuturesAccount | undefined;
+  priceDecimals: number;
+}) {
+  const initialized = account?.initialized ?? false;
+  return (
+    <div className="grid gap-1.5 rounded-md border border-line bg-raised/40 p-3" aria-label="Order preview">
+      <Row label="Notional" value={preview ? `${formatFixed(preview.notional, 2)} USDC` : '—'} />
+      <Row
+        label={`Margin required (${leverage}x)`}
+        value={preview ? `${formatFixed(preview.margin, 2)} USDC` : '—'}
+      />
+      <Row
+        label="Liquidation price"
+        value={
+          preview?.liquidationPrice
+            ? formatFixed(preview.liquidationPrice, priceDecimals)
+            : !initialized
+              ? 'after deposit'
+              : preview
+                ? 'None (covered at any price)'
+                : '—'
+        }
+        hint={initialized && preview && !preview.liquidationPrice ? NO_LIQUIDATION_EXPLANATION : undefined}
+        className={preview?.liquidationPrice ? 'text-warn' : undefined}
+      />
+      <Row
+        label="Fees (taker / maker)"
+        value={`${formatRatePercent(FUTURES_TAKER_FEE_RATE)} / ${formatRatePercent(FUTURES_MAKER_FEE_RATE)}`}
+      />
+      <Row label="Max slippage" value={formatPlainPercent(FUTURES_MAX_SLIPPAGE_PERCENT)} />
+      {account?.initialized && (
+        <Row label="Free collateral" value={`${formatFixed(account.free_collateral, 2)} USDC`} />
+      )}
+    </div>
+  );
+}
+
+/** Connect a wallet, initialize the account, or place the order. */
+function FuturesOrderAction({
+  isWalletConnected,
+  isInitialized,
+  label,
+  side,
+  isPending,
+  isDisabled,
+  onSubmit,
+}: {
+  isWalletConnected: boolean;
+  isInitialized: boolean;
+  label: string;
+  side: FuturesSide;
+  isPending: boolean;
+  isDisabled: boolean;
+  onSubmit: () => void;
+}) {
+  return !isWalletConnected ? (
+    <Link to="/wallet-connect" className={buttonClasses({ variant: 'secondary', size: 'md', isBlock: true })}>
+      {FUTURES_MESSAGES.connectWallet}
+    </Link>
+  ) : !isInitialized ? (
+    <Notice tone="info">Initialize your futures account with a USDC deposit to trade.</Notice>
+  ) : (
+    <Button
+      isBlock
+      onClick={onSubmit}
+      isLoading={isPending}
+      disabled={isDisabled}
+      className={side === 'Long' ? 'bg-up hover:bg-up/90' : 'bg-down hover:bg-down/90'}
+    >
+      {label}
+    </Button>
+  );
+}
+
+interface FuturesOrderPanelProps {
   pair: TFuturesPair | undefined;
   account: TFuturesAccount | undefined;
   position: TFuturesPosition | undefined;
@@ -75,7 +147,15 @@ export function FuturesOrderPanel({
   /** The limit price (the book's levels fill it in). */
   price: string;
   onPriceChange: (price: string) => void;
-}) {
+}
+
+/**
+ * The futures order panel (part 2 §2, §5): long or short, market or limit, amount in the base
+ * token, leverage 1 to the market's maximum with the spec's presets and risk label, and the
+ * liquidation price shown before the order is placed.
+ */
+export function FuturesOrderPanel(props: FuturesOrderPanelProps) {
+  const { pair, account, position, isWalletConnected, price, onPriceChange } = props;
   const [side, setSide] = useState<FuturesSide>('Long');
   const [orderType, setOrderType] = useState<FuturesOrderType>('Market');
   const [amount, setAmount] = useState('');
@@ -124,8 +204,8 @@ export function FuturesOrderPanel({
       const filled = result.fills.length > 0;
       notify.success(
         filled
-          ? `${side} ${result.order.filled_size} ${pair.base_symbol} filled at ${fixed(result.order.average_fill_price, priceDecimals)}`
-          : `${side} limit order placed at ${fixed(result.order.price, priceDecimals)}`,
+          ? `${side} ${result.order.filled_size} ${pair.base_symbol} filled at ${formatFixed(result.order.average_fill_price, priceDecimals)}`
+          : `${side} limit order placed at ${formatFixed(result.order.price, priceDecimals)}`,
       );
       setAmount('');
     } catch (caught) {
@@ -185,61 +265,22 @@ export function FuturesOrderPanel({
           />
         )}
         <LeverageControl pair={pair} account={account} canSet={isWalletConnected && initialized} />
-        <div
-          className="grid gap-1.5 rounded-md border border-line bg-raised/40 p-3"
-          aria-label="Order preview"
-        >
-          <Row label="Notional" value={preview ? `${fixed(preview.notional, 2)} USDC` : '—'} />
-          <Row
-            label={`Margin required (${effectiveLeverage}x)`}
-            value={preview ? `${fixed(preview.margin, 2)} USDC` : '—'}
-          />
-          <Row
-            label="Liquidation price"
-            value={
-              preview?.liquidationPrice
-                ? fixed(preview.liquidationPrice, priceDecimals)
-                : !initialized
-                  ? 'after deposit'
-                  : preview
-                    ? 'None (covered at any price)'
-                    : '—'
-            }
-            hint={
-              initialized && preview && !preview.liquidationPrice ? NO_LIQUIDATION_EXPLANATION : undefined
-            }
-            className={preview?.liquidationPrice ? 'text-warn' : undefined}
-          />
-          <Row
-            label="Fees (taker / maker)"
-            value={`${(FUTURES_TAKER_FEE_RATE * 100).toFixed(4)}% / ${(FUTURES_MAKER_FEE_RATE * 100).toFixed(4)}%`}
-          />
-          <Row label="Max slippage" value={`${FUTURES_MAX_SLIPPAGE_PERCENT.toFixed(2)}%`} />
-          {account?.initialized && (
-            <Row label="Free collateral" value={`${fixed(account.free_collateral, 2)} USDC`} />
-          )}
-        </div>
+        <OrderPreview
+          preview={preview}
+          leverage={effectiveLeverage}
+          account={account}
+          priceDecimals={priceDecimals}
+        />
         {error && <Notice tone="error">{error}</Notice>}
-        {!isWalletConnected ? (
-          <Link
-            to="/wallet-connect"
-            className={buttonClasses({ variant: 'secondary', size: 'md', isBlock: true })}
-          >
-            {FUTURES_MESSAGES.connectWallet}
-          </Link>
-        ) : !initialized ? (
-          <Notice tone="info">Initialize your futures account with a USDC deposit to trade.</Notice>
-        ) : (
-          <Button
-            isBlock
-            onClick={() => void submit()}
-            isLoading={place.isPending}
-            disabled={!pair}
-            className={side === 'Long' ? 'bg-up hover:bg-up/90' : 'bg-down hover:bg-down/90'}
-          >
-            {orderAction(side, position)}
-          </Button>
-        )}
+        <FuturesOrderAction
+          isWalletConnected={isWalletConnected}
+          isInitialized={initialized}
+          label={orderAction(side, position)}
+          side={side}
+          isPending={place.isPending}
+          isDisabled={!pair}
+          onSubmit={() => void submit()}
+        />
       </div>
     </Card>
   );

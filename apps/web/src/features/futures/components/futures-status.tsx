@@ -2,7 +2,7 @@ import { Activity } from 'lucide-react';
 import { SpecDecimal, type TFuturesFunding, type TFuturesMarket } from '@solterm/contracts';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { cn } from '../../../lib/cn';
-import { fixed, percent, toneOf } from '../futures-format';
+import { formatFixed, formatRatePercent, getToneClass } from '../../../lib/format';
 
 function Figure({ label, value, className }: { label: string; value: string; className?: string }) {
   return (
@@ -44,17 +44,20 @@ export function FuturesStatus({
         description={market?.symbol}
       />
       <div className="divide-y divide-line/60 px-4 py-2">
-        <Figure label="Bid liquidity (USDC)" value={book ? fixed(liquidity(book.bids), 0) : '—'} />
-        <Figure label="Ask liquidity (USDC)" value={book ? fixed(liquidity(book.asks), 0) : '—'} />
-        <Figure label="Oracle price" value={market?.oracle_price ? fixed(market.oracle_price, 4) : '—'} />
+        <Figure label="Bid liquidity (USDC)" value={book ? formatFixed(liquidity(book.bids), 0) : '—'} />
+        <Figure label="Ask liquidity (USDC)" value={book ? formatFixed(liquidity(book.asks), 0) : '—'} />
+        <Figure
+          label="Oracle price"
+          value={market?.oracle_price ? formatFixed(market.oracle_price, 4) : '—'}
+        />
         <Figure
           label="Funding (1h)"
-          value={funding ? percent(funding.funding_rate) : '—'}
-          className={funding ? toneOf(funding.funding_rate) : undefined}
+          value={funding ? formatRatePercent(funding.funding_rate) : '—'}
+          className={funding ? getToneClass(funding.funding_rate) : undefined}
         />
         <Figure label="Next funding" value={minutes === null ? '—' : `in ${minutes} min`} />
-        <Figure label="Open interest" value={market ? fixed(market.open_interest, 3) : '—'} />
-        <Figure label="24h volume (USDC)" value={market ? fixed(market.volume_24h, 0) : '—'} />
+        <Figure label="Open interest" value={market ? formatFixed(market.open_interest, 3) : '—'} />
+        <Figure label="24h volume (USDC)" value={market ? formatFixed(market.volume_24h, 0) : '—'} />
         <Figure label="Your open orders" value={String(openOrders)} />
         <Figure label="Your positions" value={String(openPositions)} />
       </div>

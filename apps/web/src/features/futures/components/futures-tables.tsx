@@ -15,7 +15,7 @@ import { TabPanel, Tabs } from '../../../components/ui/tabs';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
-import { fixed, signedUsd, toneOf } from '../futures-format';
+import { formatFixed, formatSignedUsd, getToneClass } from '../../../lib/format';
 import { useCancelFuturesOrder, useCloseFuturesPosition } from '../use-futures';
 import { ClosePositionDialog } from './close-position-dialog';
 
@@ -34,7 +34,7 @@ export const NO_LIQUIDATION_EXPLANATION =
 /** A position's liquidation price, or why it has none. */
 function LiquidationCell({ position }: { position: TFuturesPosition }) {
   if (position.liquidation_price)
-    return <>{fixed(position.liquidation_price, priceDecimals(position.mark_price))}</>;
+    return <>{formatFixed(position.liquidation_price, priceDecimals(position.mark_price))}</>;
   return (
     <span className="inline-flex flex-col items-end leading-tight" title={NO_LIQUIDATION_EXPLANATION}>
       <span className="text-fg">None</span>
@@ -66,7 +66,7 @@ export function FuturesTables({
   async function closePosition(position: TFuturesPosition) {
     try {
       const result = await close.mutateAsync(position.id);
-      notify.success(`Closed ${position.symbol}: realized ${signedUsd(result.realized_pnl)} USDC`);
+      notify.success(`Closed ${position.symbol}: realized ${formatSignedUsd(result.realized_pnl)} USDC`);
     } catch (caught) {
       notify.error(`${FUTURES_MESSAGES.closePositionFailed}: ${getErrorMessage(caught, 'try again')}`);
     } finally {
@@ -142,21 +142,25 @@ export function FuturesTables({
                           className="num mt-0.5 text-[10px] text-faint"
                           title={`Initial margin at ${position.leverage}x`}
                         >
-                          margin {fixed(position.margin, 2)}
+                          margin {formatFixed(position.margin, 2)}
                         </div>
                       </Td>
                       <Td isNumeric>{position.size}</Td>
-                      <Td isNumeric>{fixed(position.entry_price, priceDecimals(position.mark_price))}</Td>
-                      <Td isNumeric>{fixed(position.mark_price, priceDecimals(position.mark_price))}</Td>
+                      <Td isNumeric>
+                        {formatFixed(position.entry_price, priceDecimals(position.mark_price))}
+                      </Td>
+                      <Td isNumeric>
+                        {formatFixed(position.mark_price, priceDecimals(position.mark_price))}
+                      </Td>
                       <Td isNumeric className="text-warn">
                         <LiquidationCell position={position} />
                       </Td>
-                      <Td isNumeric className={toneOf(position.unrealized_pnl)}>
-                        {signedUsd(position.unrealized_pnl)}{' '}
+                      <Td isNumeric className={getToneClass(position.unrealized_pnl)}>
+                        {formatSignedUsd(position.unrealized_pnl)}{' '}
                         <span className="text-[11px]">({position.pnl}%)</span>
                       </Td>
-                      <Td isNumeric className={cn('hidden 2xl:table-cell', toneOf(position.funding))}>
-                        {signedUsd(position.funding)}
+                      <Td isNumeric className={cn('hidden 2xl:table-cell', getToneClass(position.funding))}>
+                        {formatSignedUsd(position.funding)}
                       </Td>
                       <Td className="text-right">
                         <Button
@@ -205,8 +209,8 @@ export function FuturesTables({
                       <Td isNumeric>{order.size}</Td>
                       <Td isNumeric>
                         {order.price
-                          ? fixed(order.price, priceDecimals(order.price))
-                          : fixed(order.average_fill_price, priceDecimals(order.average_fill_price))}
+                          ? formatFixed(order.price, priceDecimals(order.price))
+                          : formatFixed(order.average_fill_price, priceDecimals(order.average_fill_price))}
                       </Td>
                       <Td isNumeric>{order.filled_size}</Td>
                       <Td>

@@ -9,9 +9,9 @@ import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { TabPanel, Tabs } from '../../../components/ui/tabs';
 import { getErrorMessage } from '../../../lib/api-client';
 import { marketApi, marketKeys } from '../api/market-api';
-import { formatCompact, toDecimal } from '../market-values';
 import type { PairSelection } from '../trading-state';
 import { CopyAddress } from './market-bits';
+import { formatCompact, formatFixed, formatPlainPercent } from '../../../lib/format';
 
 /** The tabs of spec part 2 §2, with the holder_type each asks for. */
 export const HOLDER_TABS: readonly { value: THolderType; label: string }[] = [
@@ -41,8 +41,7 @@ export function formatRelativeTime(iso: string | null, now: number = Date.now())
 }
 
 function percent(value: number | null | undefined, digits = 2): string {
-  const decimal = toDecimal(value);
-  return decimal ? `${decimal.toFixed(digits)}%` : '—';
+  return formatPlainPercent(value, digits);
 }
 
 function StatTile({ label, children, hint }: { label: string; children: ReactNode; hint?: string }) {
@@ -194,7 +193,7 @@ export function HolderAnalysis({ selection }: { selection: PairSelection }) {
                       <Td isNumeric title={String(holder.balance)}>
                         {formatCompact(holder.balance)}
                       </Td>
-                      <Td isNumeric>{toDecimal(holder.sol_balance)?.toFixed(2) ?? '—'}</Td>
+                      <Td isNumeric>{formatFixed(holder.sol_balance, 2)}</Td>
                       <Td isNumeric className="text-muted">
                         {formatRelativeTime(holder.last_activity)}
                       </Td>

@@ -3,7 +3,8 @@ import { TrendingDown, TrendingUp } from 'lucide-react';
 import { shortenAddress, type SpecDecimal } from '@solterm/contracts';
 import { cn } from '../../../lib/cn';
 import { CopyButton } from '../../../components/ui/copy-button';
-import { formatPercentChange, getChangeDirection, toDecimal } from '../market-values';
+import { getChangeDirection, toDecimal } from '../market-values';
+import { formatPercentChange } from '../../../lib/format';
 
 /** Hue of a symbol's avatar: stable per symbol. */
 function hueOf(symbol: string): number {

@@ -7,9 +7,7 @@ import {
   CrosshairMode,
   HistogramSeries,
   LineStyle,
-  TickMarkType,
   type CandlestickData,
-  type HistogramData,
   type IChartApi,
   type ISeriesApi,
   type MouseEventParams,
@@ -28,7 +26,6 @@ import {
 } from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
-import { ApiError } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { useChannel } from '../../../lib/ws-client';
 import { marketApi, marketKeys } from '../api/market-api';
@@ -40,77 +37,24 @@ import {
   formatChartTime,
   priceMinMove,
 } from '../chart-options';
-import { resolveChartToken, type ChartToken } from '../chart-token';
+import { resolveChartToken } from '../chart-token';
 import { readCandle, readCandleTick, type CandlePoint } from '../market-ticks';
-import { formatCompact } from '../market-values';
-import { getPairId, type PairSelection } from '../trading-state';
+import type { PairSelection } from '../trading-state';
+import { formatCompact, formatPlainPercent } from '../../../lib/format';
+import {
+  CHART_INITIAL_CANDLES,
+  THEME_STORAGE_KEY,
+  type ChartPriceLine,
+  readStoredTheme,
+  getChartPairId,
+  type ChartStatus,
+  statusOfChartError,
+  toBars,
+  tickMarkFormatter,
+  volumeColor,
+} from './price-chart-data';
 
-/** Candles loaded when a chart opens or changes interval. */
-export const CHART_INITIAL_CANDLES = 300;
-
-const THEME_STORAGE_KEY = 'chart_theme';
-
-function readStoredTheme(): ChartTheme {
-  try {
-    return window.localStorage.getItem(THEME_STORAGE_KEY) === 'light' ? 'light' : 'dark';
-  } catch {
-    return 'dark';
-  }
-}
-
-/** The API pair of the chart: the resolved token's address when it is not the symbol's usual mint. */
-function getChartPairId(selection: PairSelection, token: ChartToken): string {
-  return getPairId({ ...selection, baseAddress: token.address, chainId: token.chain });
-}
-
-type ChartStatus =
-  { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; candles: CandlePoint[] };
-
-function statusOfChartError(error: unknown): string {
-  // Unknown token or pair: the chart service does not carry it.
-  if (error instanceof ApiError && error.status === 404) return MARKET_MESSAGES.chartTokenNotSupported;
-  return MARKET_MESSAGES.chartLoadFailed;
-}
-
-function toBars(candles: readonly CandlePoint[], colors: { up: string; down: string }) {
-  const bars: CandlestickData<UTCTimestamp>[] = [];
-  const volumes: HistogramData<UTCTimestamp>[] = [];
-  for (const candle of candles) {
-    const time = candle.time as UTCTimestamp;
-    bars.push({ time, open: candle.open, high: candle.high, low: candle.low, close: candle.close });
-    volumes.push({ time, value: candle.volume, color: volumeColor(candle, colors) });
-  }
-  return { bars, volumes };
-}
-
-function volumeColor(candle: CandlePoint, colors: { up: string; down: string }): string {
-  // 8-digit hex: the candle colour at ~35 % opacity.
-  return `${candle.close >= candle.open ? colors.up : colors.down}59`;
-}
-
-function tickMarkFormatter(time: Time, type: TickMarkType): string {
-  const date = new Date((time as number) * 1000);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  switch (type) {
-    case TickMarkType.Year:
-      return String(date.getFullYear());
-    case TickMarkType.Month:
-      return date.toLocaleString('en-US', { month: 'short' });
-    case TickMarkType.DayOfMonth:
-      return String(date.getDate());
-    case TickMarkType.TimeWithSeconds:
-      return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-    default:
-      return `${pad(date.getHours())}:${pad(date.getMinutes())}`;
-  }
-}
-
-/** A horizontal line over the candles. */
-export interface ChartPriceLine {
-  title: string;
-  price: number;
-  color: string;
-}
+export type { ChartPriceLine } from './price-chart-data';
 
 /**
  * A candlestick chart with volume of the selected pair (spec part 1 §2, part 2 §2): the eight
@@ -464,7 +408,7 @@ export function PriceChart({
             ))}
             <span style={{ color: legendChange >= 0 ? colors.up : colors.down }}>
               {legendChange >= 0 ? '+' : ''}
-              {legendChange.toFixed(2)}%
+              {formatPlainPercent(legendChange)}
             </span>
             <span className="hidden sm:inline">
               Vol{' '}

@@ -1,6 +1,6 @@
 import { Check, Copy, X } from 'lucide-react';
 import { Link } from 'react-router';
-import { BOT_MESSAGES } from '@solterm/contracts';
+import { BOT_MESSAGES, type TMarketplaceBotDetail } from '@solterm/contracts';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -11,19 +11,100 @@ import { Sparkline } from '../../../components/ui/sparkline';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
-import { useAuth } from '../../auth/use-auth';
+import { useAuth } from '../../auth';
+import { failureMessage, quoteOf, toneOf } from '../../bots';
+import { useCopyBot, useMarketplaceBot } from '../use-marketplace';
 import {
-  failureMessage,
   formatAmountWithUnit,
   formatCount,
+  formatFixed,
   formatPercent,
   formatSignedAmount,
-  quoteOf,
-  toneOf,
-} from '../../bots/bot-figures';
-import { useCopyBot, useMarketplaceBot } from '../use-marketplace';
+} from '../../../lib/format';
 
 const SOURCE_LABEL = { paper: 'Paper fills', onchain: 'On-chain fills', none: 'Not run yet' } as const;
+
+/** Trades, PnL, return, win rate, drawdown, Sharpe, balance and how long it has run live. */
+function BotMetrics({ bot }: { bot: TMarketplaceBotDetail }) {
+  return (
+    <dl className="grid grid-cols-3 gap-x-3 gap-y-2 text-xs">
+      {[
+        ['Trades', formatCount(bot.total_trades)],
+        ['PnL', formatSignedAmount(bot.total_pnl, quoteOf(bot.config.symbol)), toneOf(bot.total_pnl)],
+        ['Return', formatPercent(bot.track_record.return_pct), toneOf(bot.track_record.return_pct)],
+        ['Win rate', formatPercent(bot.win_rate, 1)],
+        ['Max drawdown', formatPercent(bot.max_drawdown)],
+        ['Sharpe', formatFixed(bot.sharpe_ratio, 2)],
+        ['Balance', formatAmountWithUnit(bot.current_balance, quoteOf(bot.config.symbol))],
+        ['Live since', bot.track_record.live_since ? bot.track_record.live_since.slice(0, 10) : '—'],
+      ].map(([label, value, tone]) => (
+        <div key={label} className="min-w-0">
+          <dt className="text-[11px] text-faint">{label}</dt>
+          <dd className={cn('num truncate text-fg', tone)}>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** How closely the live fills follow the backtest, once the bot has run. */
+function DriftScore({ drift }: { drift: TMarketplaceBotDetail['drift'] }) {
+  return drift ? (
+    <div className="rounded-md border border-line p-3 text-xs" aria-label="Drift score">
+      <p className="mb-1 flex items-center gap-2 text-[11px] text-faint">
+        Backtest vs live
+        <span className="num text-fg">match {Math.round(drift.trade_match_ratio * 100)}%</span>
+      </p>
+      <p className="text-muted">{drift.explanation}</p>
+    </div>
+  ) : (
+    <p className="text-xs text-faint">No live record yet: the drift score appears once the bot has run.</p>
+  );
+}
+
+/** The ten latest fills, each with its transaction signature to copy. */
+function RecentFills({ fills }: { fills: TMarketplaceBotDetail['track_record']['fills'] }) {
+  if (fills.length === 0) return null;
+  return (
+    <ul className="grid max-h-40 gap-1 overflow-y-auto text-xs" aria-label="Recent fills">
+      {fills.slice(0, 10).map((fill) => (
+        <li key={`${fill.time}-${fill.side}`} className="flex items-center gap-2">
+          <span className={cn('w-8', fill.side === 'Buy' ? 'text-up' : 'text-down')}>{fill.side}</span>
+          <span className="num text-fg">{fill.base_amount}</span>
+          <span className="num text-muted">for {fill.quote_amount}</span>
+          <span className="num ml-auto text-faint">{fill.time.slice(11, 16)}</span>
+          {fill.transaction_hash && (
+            <CopyButton value={fill.transaction_hash} label="Copy the transaction signature" />
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The bot's name, creator and configuration, with Close. */
+function PanelHeader({ bot, onClose }: { bot: TMarketplaceBotDetail | undefined; onClose: () => void }) {
+  return (
+    <div className="flex items-start justify-between gap-2 border-b border-line px-4 py-3">
+      <div className="min-w-0">
+        <h2 className="truncate text-sm font-semibold text-fg">{bot?.bot_name ?? 'Loading…'}</h2>
+        {bot && (
+          <p className="truncate text-xs text-muted">
+            by {bot.creator_name} · {bot.strategy_type} · {bot.config.symbol} · {bot.config.interval}
+          </p>
+        )}
+      </div>
+      <button
+        type="button"
+        onClick={onClose}
+        className="rounded p-1 text-muted hover:bg-raised hover:text-fg"
+        aria-label="Close details"
+      >
+        <X className="size-4" />
+      </button>
+    </div>
+  );
+}
 
 /** A public bot's metrics, execution progress, verified record and drift, with Copy Bot. */
 export function BotDetailPanel({ botId, onClose }: { botId: string; onClose: () => void }) {
@@ -44,24 +125,7 @@ export function BotDetailPanel({ botId, onClose }: { botId: string; onClose: () 
 
   return (
     <Card className="min-w-0" role="region" aria-label="Bot details">
-      <div className="flex items-start justify-between gap-2 border-b border-line px-4 py-3">
-        <div className="min-w-0">
-          <h2 className="truncate text-sm font-semibold text-fg">{bot?.bot_name ?? 'Loading…'}</h2>
-          {bot && (
-            <p className="truncate text-xs text-muted">
-              by {bot.creator_name} · {bot.strategy_type} · {bot.config.symbol} · {bot.config.interval}
-            </p>
-          )}
-        </div>
-        <button
-          type="button"
-          onClick={onClose}
-          className="rounded p-1 text-muted hover:bg-raised hover:text-fg"
-          aria-label="Close details"
-        >
-          <X className="size-4" />
-        </button>
-      </div>
+      <PanelHeader bot={bot} onClose={onClose} />
       {detail.isPending ? (
         <div className="grid gap-3 p-4" aria-busy="true">
           <Skeleton className="h-16" />
@@ -83,23 +147,7 @@ export function BotDetailPanel({ botId, onClose }: { botId: string; onClose: () 
               {bot.user_count} user{bot.user_count === 1 ? '' : 's'}
             </span>
           </div>
-          <dl className="grid grid-cols-3 gap-x-3 gap-y-2 text-xs">
-            {[
-              ['Trades', formatCount(bot.total_trades)],
-              ['PnL', formatSignedAmount(bot.total_pnl, quoteOf(bot.config.symbol)), toneOf(bot.total_pnl)],
-              ['Return', formatPercent(bot.track_record.return_pct), toneOf(bot.track_record.return_pct)],
-              ['Win rate', formatPercent(bot.win_rate, 1)],
-              ['Max drawdown', formatPercent(bot.max_drawdown)],
-              ['Sharpe', bot.sharpe_ratio.toFixed(2)],
-              ['Balance', formatAmountWithUnit(bot.current_balance, quoteOf(bot.config.symbol))],
-              ['Live since', bot.track_record.live_since ? bot.track_record.live_since.slice(0, 10) : '—'],
-            ].map(([label, value, tone]) => (
-              <div key={label} className="min-w-0">
-                <dt className="text-[11px] text-faint">{label}</dt>
-                <dd className={cn('num truncate text-fg', tone)}>{value}</dd>
-              </div>
-            ))}
-          </dl>
+          <BotMetrics bot={bot} />
           {bot.is_running && (
             <div
               className="grid gap-1.5 rounded-md border border-line bg-raised/40 p-3 text-xs"
@@ -129,36 +177,8 @@ export function BotDetailPanel({ botId, onClose }: { botId: string; onClose: () 
               />
             </div>
           )}
-          {bot.drift ? (
-            <div className="rounded-md border border-line p-3 text-xs" aria-label="Drift score">
-              <p className="mb-1 flex items-center gap-2 text-[11px] text-faint">
-                Backtest vs live
-                <span className="num text-fg">match {Math.round(bot.drift.trade_match_ratio * 100)}%</span>
-              </p>
-              <p className="text-muted">{bot.drift.explanation}</p>
-            </div>
-          ) : (
-            <p className="text-xs text-faint">
-              No live record yet: the drift score appears once the bot has run.
-            </p>
-          )}
-          {bot.track_record.fills.length > 0 && (
-            <ul className="grid max-h-40 gap-1 overflow-y-auto text-xs" aria-label="Recent fills">
-              {bot.track_record.fills.slice(0, 10).map((fill) => (
-                <li key={`${fill.time}-${fill.side}`} className="flex items-center gap-2">
-                  <span className={cn('w-8', fill.side === 'Buy' ? 'text-up' : 'text-down')}>
-                    {fill.side}
-                  </span>
-                  <span className="num text-fg">{fill.base_amount}</span>
-                  <span className="num text-muted">for {fill.quote_amount}</span>
-                  <span className="num ml-auto text-faint">{fill.time.slice(11, 16)}</span>
-                  {fill.transaction_hash && (
-                    <CopyButton value={fill.transaction_hash} label="Copy the transaction signature" />
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
+          <DriftScore drift={bot.drift} />
+          <RecentFills fills={bot.track_record.fills} />
           {bot.is_yours && <Notice tone="info">This is your bot: it is already among your bots.</Notice>}
           {!hasWallet && !bot.is_yours && (
             <Notice tone="warn" title="Wallet Required">

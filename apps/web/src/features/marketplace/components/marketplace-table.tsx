@@ -3,7 +3,8 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { cn } from '../../../lib/cn';
-import { formatCount, formatSignedAmount, quoteOf, toneOf } from '../../bots/bot-figures';
+import { quoteOf, toneOf } from '../../bots';
+import { formatCount, formatSignedAmount } from '../../../lib/format';
 
 const RISK_TONE = { Low: 'up', Medium: 'warn', High: 'down' } as const;
 

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Droplets, PieChart, RefreshCw, Wallet } from 'lucide-react';
 import {
   DASHBOARD_MESSAGES,
@@ -13,12 +14,10 @@ import { Notice } from '../../../components/ui/notice';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { cn } from '../../../lib/cn';
-import { useAuth } from '../../auth/use-auth';
-import { TokenAvatar } from '../../market/components/market-bits';
-import { useDashboardCoins } from '../../market/hooks/use-market-data';
-import { useNetwork } from '../../network/use-network';
-import { formatTokenAmount } from '../../trading/trade-format';
-import { getWalletAccess } from '../../trading/wallet-access';
+import { useAuth } from '../../auth';
+import { TokenAvatar, useDashboardCoins } from '../../market';
+import { useNetwork } from '../../network';
+import { getWalletAccess } from '../../trading';
 import {
   buildHoldingRows,
   getPortfolioErrorMessage,
@@ -27,6 +26,7 @@ import {
   repriceSol,
 } from '../portfolio-model';
 import { useFundWallet, usePortfolio, useUnwrapSol } from '../portfolio-queries';
+import { formatPlainPercent, formatTokenAmount } from '../../../lib/format';
 
 /** A stable hue per symbol, matching the token avatars. */
 function hueOf(symbol: string): number {
@@ -107,7 +107,7 @@ function HoldingsTable({ rows }: { rows: readonly HoldingRow[] }) {
               {formatUsd(row.valueUsd)}
             </Td>
             <Td isNumeric className="hidden text-muted sm:table-cell">
-              {row.sharePercent.toFixed(1)}%
+              {formatPlainPercent(row.sharePercent, 1)}
             </Td>
           </Tr>
         ))}
@@ -164,6 +164,41 @@ function PortfolioFigures({ portfolio, rows }: { portfolio: TPortfolio; rows: re
       </div>
       <AllocationBar rows={rows} />
     </div>
+  );
+}
+
+/** The figures and holdings of a loaded portfolio, or what to do with an empty wallet. */
+function PortfolioHoldings({
+  portfolio,
+  canFund,
+  fundAction,
+}: {
+  portfolio: TPortfolio;
+  canFund: boolean;
+  fundAction: ReactNode;
+}) {
+  const rows = buildHoldingRows(portfolio);
+  return (
+    <>
+      <PortfolioFigures portfolio={portfolio} rows={rows} />
+      {isPortfolioEmpty(portfolio) ? (
+        <EmptyState
+          className="border-t border-line py-8"
+          icon={<Wallet className="size-4" />}
+          title="This wallet is empty"
+          description={
+            canFund
+              ? 'Fund it with test SOL and USDC from the local faucet to start trading.'
+              : 'Send SOL or tokens to this address to start trading.'
+          }
+          action={fundAction}
+        />
+      ) : (
+        <div className="border-t border-line">
+          <HoldingsTable rows={rows} />
+        </div>
+      )}
+    </>
   );
 }
 
@@ -228,29 +263,12 @@ export function PortfolioOverview({ className }: { className?: string }) {
       </div>
     );
   } else {
-    const portfolio = repriceSol(query.data, coins.data?.sol.price);
-    const rows = buildHoldingRows(portfolio);
     body = (
-      <>
-        <PortfolioFigures portfolio={portfolio} rows={rows} />
-        {isPortfolioEmpty(portfolio) ? (
-          <EmptyState
-            className="border-t border-line py-8"
-            icon={<Wallet className="size-4" />}
-            title="This wallet is empty"
-            description={
-              canFund
-                ? 'Fund it with test SOL and USDC from the local faucet to start trading.'
-                : 'Send SOL or tokens to this address to start trading.'
-            }
-            action={canFund ? fundButton('primary') : undefined}
-          />
-        ) : (
-          <div className="border-t border-line">
-            <HoldingsTable rows={rows} />
-          </div>
-        )}
-      </>
+      <PortfolioHoldings
+        portfolio={repriceSol(query.data, coins.data?.sol.price)}
+        canFund={canFund}
+        fundAction={canFund ? fundButton('primary') : undefined}
+      />
     );
   }
 

@@ -8,12 +8,10 @@ import { Input } from '../../../components/ui/input';
 import { Notice } from '../../../components/ui/notice';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
-import { useAuth } from '../../auth/use-auth';
-import { NetworkBadge } from '../../network/network-badge';
+import { useAuth } from '../../auth';
+import { NetworkBadge } from '../../network';
 import { CopyButton } from '../../../components/ui/copy-button';
-import { WalletGlyph } from '../../wallet/components/wallet-glyph';
-import { useWallet } from '../../wallet/wallet-context';
-import type { ConnectedWallet, DiscoveredWallet } from '../../wallet/wallet-manager';
+import { type ConnectedWallet, type DiscoveredWallet, useWallet, WalletGlyph } from '../../wallet';
 import { DASHBOARD_WALLET_KINDS } from '../dashboard-wallet';
 import { useDashboardWallet, type DashboardWalletAction } from '../use-dashboard-wallet';
 

@@ -8,7 +8,7 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { useOrderBook } from '../hooks/use-spot-data';
 import type { SpotPair } from '../order-form-model';
-import { formatAmount, formatBps } from '../trade-format';
+import { formatAmount, formatBps, formatFixed } from '../../../lib/format';
 import { tokenLabel } from './spot-cells';
 
 /** Levels shown on each side. */
@@ -167,7 +167,7 @@ function Level({
         style={{ width: `${Math.max(row.depth * 100, 1).toFixed(1)}%` }}
       />
       <span className={cn('num relative text-left font-medium', isAsk ? 'text-down' : 'text-up')}>
-        {groupThousands(new SpecDecimal(row.price).toFixed(precision.priceDecimals))}
+        {formatFixed(row.price, precision.priceDecimals)}
       </span>
       <span className="num relative text-fg/85">{formatBookSize(row.amount, precision.sizeDecimals)}</span>
       <span className="num relative text-muted">
@@ -269,7 +269,7 @@ export function OrderBook({
             data-testid="book-mid"
           >
             <span className="num text-[15px] font-semibold tracking-tight">
-              {book ? groupThousands(new SpecDecimal(book.mid_price).toFixed(decimals)) : '—'}
+              {book ? formatFixed(book.mid_price, decimals) : '—'}
             </span>
             <span className="num text-[11px] text-muted">
               Spread {book ? new SpecDecimal(book.spread).toFixed(decimals) : '—'}

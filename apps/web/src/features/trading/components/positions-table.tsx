@@ -10,7 +10,7 @@ import {
   formatSignedPercent,
   formatSignedQuote,
   getPnlTone,
-} from '../trade-format';
+} from '../../../lib/format';
 import { PairCell, SkeletonRows, tableMessageOf, tokenLabel, STICKY_ACTIONS } from './spot-cells';
 
 const COLUMNS = 8;

@@ -1,13 +1,11 @@
-import { useId, useState, type ReactNode } from 'react';
-import { RotateCcw, Zap } from 'lucide-react';
+import { useState } from 'react';
+import { Zap } from 'lucide-react';
 import {
   DEFAULT_SLIPPAGE_BPS,
   formatPrice,
-  getMinimumTradeAmount,
   groupThousands,
   MARKET_MESSAGES,
   parseSpecDecimal,
-  QUICK_TRADE_AMOUNTS,
   SpecDecimal,
   TRADE_MESSAGES,
   type TOrderSide,
@@ -17,21 +15,25 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardBody, CardHeader } from '../../../components/ui/card';
 import { ErrorBoundary } from '../../../components/ui/error-boundary';
-import { Input, Label } from '../../../components/ui/input';
 import { Notice } from '../../../components/ui/notice';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
-import { useAuth } from '../../auth/use-auth';
-import { TokenAvatar } from '../../market/components/market-bits';
-import { usePairPrice } from '../../market/hooks/use-market-data';
-import { getPairId, type PairSelection } from '../../market/trading-state';
+import { useAuth } from '../../auth';
+import { getPairId, type PairSelection, TokenAvatar, usePairPrice } from '../../market';
 import { ORDER_STAGE_LABELS } from '../order-stage';
-import { formatSlippageBps, formatDuration, formatTokenAmount, lamportsToSol } from '../trade-format';
-import { formatMarketPriceInput, useTradingForm, type TradingFormControls } from '../trading-form';
+import {
+  formatDuration,
+  formatPlainPercent,
+  formatSlippageBps,
+  formatTokenAmount,
+  lamportsToSol,
+} from '../../../lib/format';
+import { formatMarketPriceInput, useTradingForm } from '../trading-form';
 import { useTradingSuggestion } from '../trading-queries';
-import { useQuickTrade, type QuickTradeFill } from '../use-quick-trade';
+import { useQuickTrade, type QuickTradeFill, type QuickTradePhase } from '../use-quick-trade';
 import { getWalletAccess } from '../wallet-access';
+import { QuickTradeFields } from './quick-trade-fields';
 
 function SideToggle({ side, onChange }: { side: TOrderSide; onChange: (side: TOrderSide) => void }) {
   return (
@@ -89,162 +91,6 @@ function Balance({
   );
 }
 
-function FieldRow({ label, htmlFor, aside }: { label: string; htmlFor: string; aside?: ReactNode }) {
-  return (
-    <div className="mb-1.5 flex items-center justify-between gap-2">
-      <Label htmlFor={htmlFor} className="mb-0">
-        {label}
-      </Label>
-      {aside}
-    </div>
-  );
-}
-
-function Unit({ children }: { children: ReactNode }) {
-  return <span className="pr-1 text-[11px] font-semibold tracking-wide text-faint">{children}</span>;
-}
-
-/**
- * The pair's minimum trade amount as a user can type it: five significant digits rounded up, so the
- * shown figure itself passes the check (0.010025… on stablecoin quotes shows as 0.010026).
- *
- * @example formatMinimumForDisplay('USDC'); // '0.010026'
- */
-export function formatMinimumForDisplay(quote: string): string {
-  return getMinimumTradeAmount(quote).toSignificantDigits(5, SpecDecimal.ROUND_UP).toFixed();
-}
-
-/** Amount, price and total, linked by the contracts' rules; quick amounts 0.001 · 0.01 · 0.1. */
-function QuickTradeFields({
-  controls,
-  pair,
-  base,
-  quote,
-  hasMarketPrice,
-  isDisabled,
-}: {
-  controls: TradingFormControls;
-  pair: string;
-  base: string;
-  quote: string;
-  hasMarketPrice: boolean;
-  isDisabled: boolean;
-}) {
-  const id = useId();
-  const { form } = controls;
-  // A preset under the pair's minimum (0.001 and 0.01 on stablecoin quotes) would always be refused.
-  const minimum = getMinimumTradeAmount(quote);
-  const belowMinimumText = `Below the minimum trade amount of ${formatMinimumForDisplay(quote)} ${base} on ${pair} (fees included)`;
-  const isWaitingForPrice = !hasMarketPrice && form.price.trim() === '';
-  return (
-    <div className="space-y-3">
-      <div>
-        <FieldRow
-          label="Amount"
-          htmlFor={`${id}-amount`}
-          aside={
-            <div className="relative flex gap-1" role="group" aria-label="Quick amounts">
-              <span id={`${id}-below-minimum`} className="sr-only">
-                {belowMinimumText}
-              </span>
-              {QUICK_TRADE_AMOUNTS.map((amount) => {
-                const isBelowMinimum = minimum.gt(amount);
-                return (
-                  <button
-                    key={amount}
-                    type="button"
-                    disabled={isDisabled || isBelowMinimum}
-                    onClick={() => controls.setAmount(String(amount))}
-                    aria-label={`Set amount to ${amount} ${base}`}
-                    title={isBelowMinimum ? belowMinimumText : undefined}
-                    aria-describedby={isBelowMinimum ? `${id}-below-minimum` : undefined}
-                    className={cn(
-                      'num h-5 rounded border px-1.5 text-[11px] transition-colors disabled:opacity-50',
-                      isBelowMinimum && 'disabled:cursor-not-allowed disabled:border-dashed',
-                      form.amount === String(amount)
-                        ? 'border-accent/50 bg-accent-soft text-accent'
-                        : 'border-line text-muted hover:border-line-strong hover:text-fg',
-                    )}
-                  >
-                    {amount}
-                  </button>
-                );
-              })}
-            </div>
-          }
-        />
-        <Input
-          id={`${id}-amount`}
-          name="amount"
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder="0.00"
-          value={form.amount}
-          disabled={isDisabled}
-          onChange={(event) => controls.setAmount(event.target.value)}
-          trailing={<Unit>{base}</Unit>}
-          className="num pr-16"
-        />
-      </div>
-      <div>
-        <FieldRow
-          label="Price"
-          htmlFor={`${id}-price`}
-          aside={
-            form.isPriceFromMarket ? (
-              <span className="inline-flex items-center gap-1 text-[11px] text-faint">
-                <span className="size-1.5 rounded-full bg-up" aria-hidden="true" />
-                Market
-              </span>
-            ) : (
-              <button
-                type="button"
-                onClick={controls.followMarketPrice}
-                className="inline-flex items-center gap-1 text-[11px] text-accent hover:underline"
-              >
-                <RotateCcw className="size-3" aria-hidden="true" />
-                Use market
-              </button>
-            )
-          }
-        />
-        <Input
-          id={`${id}-price`}
-          name="price"
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder={isWaitingForPrice ? MARKET_MESSAGES.loadingCurrentPrice : '0.00'}
-          value={form.price}
-          disabled={isDisabled}
-          onChange={(event) => controls.setPrice(event.target.value)}
-          trailing={<Unit>{quote}</Unit>}
-          className="num pr-16"
-          hint={isWaitingForPrice ? MARKET_MESSAGES.loadingCurrentPrice : undefined}
-        />
-      </div>
-      <div>
-        <FieldRow
-          label="Total"
-          htmlFor={`${id}-total`}
-          aside={form.isCalculating ? <Spinner size="sm" label="Calculating" /> : undefined}
-        />
-        <Input
-          id={`${id}-total`}
-          name="total"
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder="0.00"
-          value={form.total}
-          disabled={isDisabled}
-          onChange={(event) => controls.setTotal(event.target.value)}
-          trailing={<Unit>{quote}</Unit>}
-          className="num pr-16"
-        />
-      </div>
-    </div>
-  );
-}
-
 /** The last fill in two lines: what filled at what price, then fees and how it landed. */
 function LastFill({ fill }: { fill: QuickTradeFill }) {
   const receipt = fill.order?.receipt ?? null;
@@ -282,6 +128,94 @@ function LastFill({ fill }: { fill: QuickTradeFill }) {
       </div>
       {details.length > 0 && <p className="num mt-1 text-faint">{details.join(' · ')}</p>}
     </section>
+  );
+}
+
+/** What the wallet has of the pair's two tokens; the one the side spends is highlighted. */
+function AvailableBalances({
+  base,
+  quote,
+  balances,
+  side,
+  isLoading,
+}: {
+  base: string;
+  quote: string;
+  balances: Readonly<Record<string, number>> | undefined;
+  side: TOrderSide;
+  isLoading: boolean;
+}) {
+  return (
+    <div className="rounded-md border border-line bg-canvas/60 px-3 py-2">
+      <p className="mb-1 text-[10px] font-semibold tracking-widest text-faint uppercase">Available</p>
+      <dl aria-label="Available balances" className="grid grid-cols-2 gap-x-4">
+        <Balance symbol={base} value={balances?.[base]} isSpent={side === 'Sell'} isLoading={isLoading} />
+        <Balance symbol={quote} value={balances?.[quote]} isSpent={side === 'Buy'} isLoading={isLoading} />
+      </dl>
+    </div>
+  );
+}
+
+/** What the order comes to, and the slippage it allows. */
+function QuickTradeSummary({
+  side,
+  estimate,
+  quote,
+}: {
+  side: TOrderSide;
+  estimate: string | null;
+  quote: string;
+}) {
+  return (
+    <dl className="space-y-1 border-t border-line pt-3 text-[11px]">
+      <div className="flex justify-between gap-2">
+        <dt className="text-faint">{side === 'Buy' ? 'You pay' : 'You receive'}</dt>
+        <dd className="num text-muted" data-testid="quick-trade-estimate">
+          {estimate ? `≈ ${estimate} ${quote}` : '—'}
+        </dd>
+      </div>
+      <div className="flex justify-between gap-2">
+        <dt className="text-faint">Slippage tolerance</dt>
+        <dd className="num text-muted">
+          {formatPlainPercent(new SpecDecimal(DEFAULT_SLIPPAGE_BPS).div(100))}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** Buy or Sell, showing each stage while the order is on its way. */
+function QuickTradeSubmit({
+  side,
+  base,
+  phase,
+  onSubmit,
+}: {
+  side: TOrderSide;
+  base: string;
+  phase: QuickTradePhase;
+  onSubmit: () => void;
+}) {
+  const isRunning = phase !== 'idle';
+  return (
+    <Button
+      variant={side === 'Buy' ? 'buy' : 'sell'}
+      size="lg"
+      isBlock
+      disabled={isRunning}
+      onClick={onSubmit}
+      data-testid="quick-trade-submit"
+      data-phase={phase}
+    >
+      {isRunning ? (
+        <>
+          <Spinner size="sm" label={ORDER_STAGE_LABELS[phase as keyof typeof ORDER_STAGE_LABELS]} />
+          <span aria-hidden="true">{ORDER_STAGE_LABELS[phase as keyof typeof ORDER_STAGE_LABELS]}</span>
+        </>
+      ) : (
+        <span className="font-semibold">{`${side} ${base}`}</span>
+      )}
+    </Button>
   );
 }
 
@@ -336,23 +270,13 @@ export function QuickTradePanel({
       <CardBody className="flex flex-1 flex-col gap-3">
         <SideToggle side={side} onChange={setSide} />
 
-        <div className="rounded-md border border-line bg-canvas/60 px-3 py-2">
-          <p className="mb-1 text-[10px] font-semibold tracking-widest text-faint uppercase">Available</p>
-          <dl aria-label="Available balances" className="grid grid-cols-2 gap-x-4">
-            <Balance
-              symbol={base}
-              value={balances?.[base]}
-              isSpent={side === 'Sell'}
-              isLoading={isBalanceLoading}
-            />
-            <Balance
-              symbol={quote}
-              value={balances?.[quote]}
-              isSpent={side === 'Buy'}
-              isLoading={isBalanceLoading}
-            />
-          </dl>
-        </div>
+        <AvailableBalances
+          base={base}
+          quote={quote}
+          balances={balances}
+          side={side}
+          isLoading={isBalanceLoading}
+        />
 
         <ErrorBoundary
           fallback={(reset) => (
@@ -385,41 +309,13 @@ export function QuickTradePanel({
         )}
 
         <div className="mt-auto space-y-3">
-          <dl className="space-y-1 border-t border-line pt-3 text-[11px]">
-            <div className="flex justify-between gap-2">
-              <dt className="text-faint">{side === 'Buy' ? 'You pay' : 'You receive'}</dt>
-              <dd className="num text-muted" data-testid="quick-trade-estimate">
-                {estimate ? `≈ ${estimate} ${quote}` : '—'}
-              </dd>
-            </div>
-            <div className="flex justify-between gap-2">
-              <dt className="text-faint">Slippage tolerance</dt>
-              <dd className="num text-muted">{(DEFAULT_SLIPPAGE_BPS / 100).toFixed(2)}%</dd>
-            </div>
-          </dl>
-          <Button
-            variant={side === 'Buy' ? 'buy' : 'sell'}
-            size="lg"
-            isBlock
-            disabled={isRunning}
-            onClick={() => void trade.submit()}
-            data-testid="quick-trade-submit"
-            data-phase={trade.phase}
-          >
-            {isRunning ? (
-              <>
-                <Spinner
-                  size="sm"
-                  label={ORDER_STAGE_LABELS[trade.phase as keyof typeof ORDER_STAGE_LABELS]}
-                />
-                <span aria-hidden="true">
-                  {ORDER_STAGE_LABELS[trade.phase as keyof typeof ORDER_STAGE_LABELS]}
-                </span>
-              </>
-            ) : (
-              <span className="font-semibold">{`${side} ${base}`}</span>
-            )}
-          </Button>
+          <QuickTradeSummary side={side} estimate={estimate} quote={quote} />
+          <QuickTradeSubmit
+            side={side}
+            base={base}
+            phase={trade.phase}
+            onSubmit={() => void trade.submit()}
+          />
           {!trade.isConnected && (
             <p className="text-center text-xs text-muted">{TRADE_MESSAGES.connectWalletToTrade}</p>
           )}

@@ -14,7 +14,7 @@ import {
   formatTokenAmount,
   formatTradeTime,
   shortenHash,
-} from '../trade-format';
+} from '../../../lib/format';
 import { useRecentTrades } from '../trading-queries';
 
 /** Text the spec gives the empty table. */

@@ -7,7 +7,7 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { notify } from '../../../lib/toast';
 import { tradingApi } from '../trading-api';
 import { useOrderRefresh, useSpotOrders } from '../hooks/use-spot-data';
-import { formatAmount, formatQuote, formatTradeTime } from '../trade-format';
+import { formatAmount, formatQuote, formatTradeTime } from '../../../lib/format';
 import { OrderStatusBadge, PairCell, SideText, SkeletonRows, splitPair, tableMessageOf } from './spot-cells';
 import { TxLink } from './tx-link';
 

@@ -3,7 +3,7 @@ import type { TExecutionReceipt, TTrade } from '@solterm/contracts';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { cn } from '../../../lib/cn';
 import { useTradesFeed } from '../hooks/use-spot-data';
-import { formatAmount, formatBps, formatDuration, formatQuote, formatTradeTime } from '../trade-format';
+import { formatAmount, formatBps, formatDuration, formatQuote, formatTradeTime } from '../../../lib/format';
 import { PairCell, SideText, SkeletonRows, splitPair, tableMessageOf } from './spot-cells';
 import { TxLink } from './tx-link';
 

@@ -13,7 +13,7 @@ import {
   renderMarket,
   stubApi,
   type MarketRoute,
-} from '../test/market-test-utils';
+} from '../../market/test/market-test-utils';
 import { TokenSearch } from './token-search';
 
 const BONK = makeSearchResult({ symbol: 'BONK', name: 'Bonk' });

@@ -6,14 +6,17 @@ import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
-import { usePortfolio } from '../../portfolio/portfolio-queries';
-import { formatTokenAmount } from '../trade-format';
-import type { WalletAccess } from '../wallet-access';
-import { usePairBalances, useSpotOrders } from '../hooks/use-spot-data';
-import type { SpotPair } from '../order-form-model';
-import { getBalance } from '../spend-check';
-import { getWalletValue } from '../wallet-value';
-import { tokenLabel } from './spot-cells';
+import {
+  getBalance,
+  getWalletValue,
+  type SpotPair,
+  tokenLabel,
+  usePairBalances,
+  useSpotOrders,
+  type WalletAccess,
+} from '../../trading';
+import { usePortfolio } from '../portfolio-queries';
+import { formatTokenAmount } from '../../../lib/format';
 
 /** SOL and USDC always, then the pair's own tokens. */
 export function getBalanceTokens(pair: SpotPair): string[] {

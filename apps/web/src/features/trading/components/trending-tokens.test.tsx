@@ -6,10 +6,10 @@ const sonner = vi.hoisted(() => ({
 }));
 vi.mock('sonner', () => sonner);
 
-import { orderPrefillStore, useOrderPrefill } from '../../trading/order-prefill';
-import { ok, renderMarket, stubApi } from '../test/market-test-utils';
+import { orderPrefillStore, useOrderPrefill } from '../order-prefill';
+import { ok, renderMarket, stubApi } from '../../market/test/market-test-utils';
 import { TrendingTokens } from './trending-tokens';
-import { useTradingSelection } from '../hooks/use-trading-selection';
+import { useTradingSelection } from '../../market/hooks/use-trading-selection';
 
 const GOAT = {
   symbol: 'GOAT',

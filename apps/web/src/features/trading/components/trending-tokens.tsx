@@ -6,13 +6,17 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { getErrorMessage } from '../../../lib/api-client';
-import { useTradability } from '../../trading/use-tradability';
-import { marketApi, marketKeys } from '../api/market-api';
-import { useSwitchPair } from '../hooks/use-trading-selection';
-import { formatCompact, formatCompactUsd } from '../market-values';
-import { orderPrefillStore } from '../../trading/order-prefill';
-import { selectionFromToken } from '../trading-state';
-import { ChangeText, TokenAvatar } from './market-bits';
+import {
+  ChangeText,
+  marketApi,
+  marketKeys,
+  selectionFromToken,
+  TokenAvatar,
+  useSwitchPair,
+} from '../../market';
+import { orderPrefillStore } from '../order-prefill';
+import { useTradability } from '../use-tradability';
+import { formatCompact, formatCompactUsd } from '../../../lib/format';
 
 const COLUMNS = 9;
 

@@ -6,9 +6,9 @@ const api = vi.hoisted(() => ({
   tradingApi: { suggestion: vi.fn(), getOrders: vi.fn() },
   walletApi: { getPortfolio: vi.fn() },
 }));
-vi.mock('../trading-api', () => api);
+vi.mock('../../trading/trading-api', () => api);
 
-import { makeOrder, renderSpot, SOL_USDC } from '../test/spot-fixtures';
+import { makeOrder, renderSpot, SOL_USDC } from '../../trading/test/spot-fixtures';
 import { BalancesStrip } from './balances-strip';
 
 const ADDRESS = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';

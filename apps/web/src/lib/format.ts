@@ -10,9 +10,11 @@ import {
 } from '@solterm/contracts';
 
 /*
- * The display formatters of every trading view (dashboard widgets, the trade page's tables and
- * forms). Values arrive as JSON numbers the server computed in decimals; they are read as decimals
- * through their shortest text (SpecDecimal: 18 digits, half up), never formatted with float maths.
+ * The web's one set of display formatters: money, prices, percents, sizes and counts for every view
+ * (dashboard, trade page, futures, bots, marketplace). Values arrive as JSON numbers the server
+ * computed in decimals, or as decimal strings; they are read as decimals through their shortest text
+ * (SpecDecimal: 18 digits, half up), never formatted with float maths. The contracts' own formatters
+ * (formatPrice, formatUsd, formatUsdPrice…) follow the spec's precision table and are used as they are.
  */
 
 /** Below this (and above zero) a non-stable amount shows its significant decimals rather than 4. */
@@ -191,4 +193,155 @@ export function formatDuration(milliseconds: number | null | undefined): string 
   if (milliseconds === null || milliseconds === undefined || !Number.isFinite(milliseconds)) return DASH;
   if (milliseconds < 1000) return `${Math.round(milliseconds)} ms`;
   return `${new SpecDecimal(milliseconds).div(1000).toFixed(2)} s`;
+}
+
+/**
+ * A decimal with exactly `decimals` places (half up) and thousands grouped, '0.00' rather than
+ * '-0.00'; '—' when missing.
+ *
+ * @example formatFixed('1234.5', 2); // '1,234.50'
+ */
+export function formatFixed(value: NumericInput | SpecDecimal | null | undefined, decimals: number): string {
+  if (value === null || value === undefined || value === '') return DASH;
+  const decimal = parseSpecDecimal(value);
+  if (!decimal) return DASH;
+  const rounded = decimal.toDecimalPlaces(decimals, SpecDecimal.ROUND_HALF_UP);
+  // A value that rounds to zero shows as zero: no '-0.00'.
+  return groupThousands((rounded.isZero() ? new SpecDecimal(0) : rounded).toFixed(decimals));
+}
+
+/**
+ * A USD amount with its sign and two places, with a typographic minus ('+12.30', '−4.01'); an amount
+ * that rounds to zero is '+0.00'.
+ *
+ * @example formatSignedUsd('-4.005'); // '−4.01'
+ */
+export function formatSignedUsd(value: string | SpecDecimal): string {
+  const decimal = new SpecDecimal(value);
+  const text = groupThousands(decimal.abs().toFixed(2));
+  return decimal.isNegative() && text !== '0.00' ? `−${text}` : `+${text}`;
+}
+
+/**
+ * A rate (a fraction) as a percent with `decimals` places.
+ *
+ * @example formatRatePercent('0.0005'); // '0.0500%'
+ */
+export function formatRatePercent(rate: string | number | SpecDecimal, decimals = 4): string {
+  const decimal =
+    typeof rate === 'number' ? (parseSpecDecimal(rate) ?? new SpecDecimal(0)) : new SpecDecimal(rate);
+  return `${decimal.times(100).toFixed(decimals)}%`;
+}
+
+/**
+ * A percent (already in percent units) with `decimals` places and no sign for gains.
+ *
+ * @example formatPlainPercent(0.5); // '0.50%'
+ */
+export function formatPlainPercent(value: Numeric | string, decimals = 2): string {
+  const decimal = typeof value === 'string' ? parseSpecDecimal(value) : read(value);
+  return decimal ? `${decimal.toFixed(decimals)}%` : DASH;
+}
+
+/**
+ * A 24 h style change in percent: two decimals, '+' for a gain, and '0.00%' for what rounds to zero.
+ *
+ * @example
+ * formatPercentChange(1.005);  // '+1.01%'
+ * formatPercentChange(-0.001); // '0.00%'
+ */
+export function formatPercentChange(value: Numeric): string {
+  const decimal = read(value);
+  if (!decimal) return DASH;
+  const fixed = decimal.toFixed(2);
+  if (/^-?0\.00$/.test(fixed)) return '0.00%';
+  return decimal.gt(0) ? `+${fixed}%` : `${fixed}%`;
+}
+
+const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
+
+function finiteOrNull(value: number | null | undefined): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/**
+ * A large figure in compact notation (market caps, volumes, liquidity); '—' when missing.
+ *
+ * @example formatCompact(185626283.18); // '185.63M'
+ */
+export function formatCompact(value: number | null | undefined): string {
+  const number = finiteOrNull(value);
+  return number === null ? DASH : COMPACT.format(number);
+}
+
+/**
+ * A large USD figure in compact notation.
+ *
+ * @example formatCompactUsd(2567381672.24); // '$2.57B'
+ */
+export function formatCompactUsd(value: number | null | undefined): string {
+  const number = finiteOrNull(value);
+  if (number === null) return DASH;
+  return number < 0 ? `-$${COMPACT.format(-number)}` : `$${COMPACT.format(number)}`;
+}
+
+/*
+ * Bot cards, backtests and the marketplace write their figures with units and a space before '%',
+ * and a figure that rounds to zero as a neutral 0.00 (never '-0.00').
+ */
+
+/** `value` half up to `decimals` places, with '-0.00' written as '0.00'. */
+function fixedWithoutNegativeZero(value: number, decimals: number): { text: string; sign: -1 | 0 | 1 } {
+  const decimal = parseSpecDecimal(value) ?? new SpecDecimal(0);
+  const rounded = decimal.toDecimalPlaces(decimals, SpecDecimal.ROUND_HALF_UP);
+  if (rounded.isZero()) return { text: groupThousands(new SpecDecimal(0).toFixed(decimals)), sign: 0 };
+  return { text: groupThousands(rounded.toFixed(decimals)), sign: rounded.isNegative() ? -1 : 1 };
+}
+
+/**
+ * A whole count with thousands separators.
+ *
+ * @example formatCount(256335); // '256,335'
+ */
+export function formatCount(value: number): string {
+  const decimal = parseSpecDecimal(value);
+  return decimal ? groupThousands(decimal.toDecimalPlaces(0, SpecDecimal.ROUND_HALF_UP).toFixed(0)) : DASH;
+}
+
+/**
+ * An amount with its unit and a '+' for a gain.
+ *
+ * @example formatSignedAmount(1234.567, 'USDC'); // '+1,234.57 USDC'
+ */
+export function formatSignedAmount(value: number, unit: string, decimals = 2): string {
+  const { text, sign } = fixedWithoutNegativeZero(value, decimals);
+  return `${sign > 0 ? '+' : ''}${text} ${unit}`;
+}
+
+/**
+ * An amount with its unit.
+ *
+ * @example formatAmountWithUnit(1000, 'USDC'); // '1,000.00 USDC'
+ */
+export function formatAmountWithUnit(value: number, unit: string, decimals = 2): string {
+  return `${fixedWithoutNegativeZero(value, decimals).text} ${unit}`;
+}
+
+/**
+ * A percent figure of a bot (already in percent units), with a space before '%'.
+ *
+ * @example formatPercent(12.345); // '12.35 %'
+ */
+export function formatPercent(value: number, decimals = 2): string {
+  return `${fixedWithoutNegativeZero(value, decimals).text} %`;
+}
+
+/**
+ * The tone class of a signed decimal: gain, loss, or muted for zero.
+ *
+ * @example getToneClass('-1.5'); // 'text-down'
+ */
+export function getToneClass(value: string | SpecDecimal): 'text-up' | 'text-down' | 'text-muted' {
+  const decimal = new SpecDecimal(value);
+  return decimal.gt(0) ? 'text-up' : decimal.lt(0) ? 'text-down' : 'text-muted';
 }

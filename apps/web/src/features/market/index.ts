@@ -1,0 +1,10 @@
+// The market feature's public face: what other features may import.
+export { CHART_FONT_SIZE, CHART_THEME_COLORS, axisTickOptions } from './chart-options';
+export { marketApi, marketKeys } from './api/market-api';
+export { ChangeText, CopyAddress, TokenAvatar } from './components/market-bits';
+export { useDashboardCoins, usePairPrice } from './hooks/use-market-data';
+export { useTokenSearch } from './hooks/use-token-search';
+export type { SearchSources } from './hooks/use-token-search';
+export { usePairSwitchCount, useSwitchPair } from './hooks/use-trading-selection';
+export { getPairId, selectionFromToken } from './trading-state';
+export type { PairSelection } from './trading-state';

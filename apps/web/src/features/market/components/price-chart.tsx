@@ -1,60 +1,45 @@
 import { useEffect, useRef, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  CandlestickSeries,
-  ColorType,
-  createChart,
-  CrosshairMode,
-  HistogramSeries,
   LineStyle,
   type CandlestickData,
   type IChartApi,
   type ISeriesApi,
-  type MouseEventParams,
-  type Time,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import { Moon, RotateCw, Sun } from 'lucide-react';
 import {
   candlesChannel,
-  CHART_INTERVAL_SECONDS,
-  CHART_INTERVALS,
   DEFAULT_CHART_INTERVAL,
-  MARKET_MESSAGES,
   type ChartInterval,
   type ChartTheme,
 } from '@solterm/contracts';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { useChannel } from '../../../lib/ws-client';
-import { marketApi, marketKeys } from '../api/market-api';
-import {
-  axisTickOptions,
-  CHART_FONT_SIZE,
-  CHART_THEME_COLORS,
-  formatChartPrice,
-  formatChartTime,
-  priceMinMove,
-} from '../chart-options';
-import { resolveChartToken } from '../chart-token';
-import { readCandle, readCandleTick, type CandlePoint } from '../market-ticks';
+import { applyChartTheme, mountChart } from './price-chart-canvas';
+import { ChartLegend, ChartStatusOverlay, ChartToolbar } from './price-chart-parts';
+import { useChartCandles } from './use-chart-candles';
+import { CHART_THEME_COLORS, formatChartPrice, priceMinMove } from '../chart-options';
+import { readCandleTick, type CandlePoint } from '../market-ticks';
 import type { PairSelection } from '../trading-state';
-import { formatCompact, formatPlainPercent } from '../../../lib/format';
 import {
-  CHART_INITIAL_CANDLES,
   THEME_STORAGE_KEY,
   type ChartPriceLine,
   readStoredTheme,
-  getChartPairId,
-  type ChartStatus,
-  statusOfChartError,
   toBars,
-  tickMarkFormatter,
   volumeColor,
 } from './price-chart-data';
 
 export type { ChartPriceLine } from './price-chart-data';
+
+interface PriceChartProps {
+  selection: PairSelection;
+  /** The legend's name of the series (the pair by default; `SOL-PERP oracle` on /future). */
+  title?: string;
+  /** Horizontal lines over the candles (a perp's mark price, a position's entry and liquidation). */
+  priceLines?: readonly ChartPriceLine[];
+  /** Height classes of the drawing area. */
+  heightClassName?: string;
+  className?: string;
+}
 
 /**
  * A candlestick chart with volume of the selected pair (spec part 1 §2, part 2 §2): the eight
@@ -69,17 +54,7 @@ export function PriceChart({
   className,
   title,
   priceLines,
-}: {
-  selection: PairSelection;
-  /** The legend's name of the series (the pair by default; `SOL-PERP oracle` on /future). */
-  title?: string;
-  /** Horizontal lines over the candles (a perp's mark price, a position's entry and liquidation). */
-  priceLines?: readonly ChartPriceLine[];
-  /** Height classes of the drawing area. */
-  heightClassName?: string;
-  className?: string;
-}) {
-  const queryClient = useQueryClient();
+}: PriceChartProps) {
   const [interval, setChartInterval] = useState<ChartInterval>(DEFAULT_CHART_INTERVAL);
   const [theme, setTheme] = useState<ChartTheme>(readStoredTheme);
   /** The candle under the crosshair, if any, with the `${pairId}:${interval}` it belongs to. */
@@ -97,131 +72,24 @@ export function PriceChart({
   const candlesByTimeRef = useRef(new Map<number, CandlePoint>());
   const themeRef = useRef(theme);
 
-  // 1. Which token the chart is for (the spec's chart token lookup).
-  const tokenQuery = useQuery({
-    queryKey: marketKeys.chartToken(selection.pair, selection.baseAddress),
-    queryFn: () =>
-      resolveChartToken(selection, {
-        search: (symbol) =>
-          queryClient.fetchQuery({
-            queryKey: marketKeys.search(symbol),
-            queryFn: ({ signal }) => marketApi.searchPrimary(symbol, signal),
-            staleTime: 5 * 60_000,
-          }),
-      }),
-    staleTime: Infinity,
-    retry: false,
-  });
-  const token = tokenQuery.data ?? null;
-  const pairId = token && token.chain === 'solana' ? getChartPairId(selection, token) : null;
-
-  // 2. Its candles for the chosen interval.
-  const chartQuery = useQuery({
-    queryKey: marketKeys.chart(pairId ?? '', interval),
-    enabled: pairId !== null,
-    queryFn: async ({ signal }) => {
-      const step = CHART_INTERVAL_SECONDS[interval];
-      const to = Math.floor(Date.now() / 1000);
-      const from = to - (CHART_INITIAL_CANDLES - 1) * step;
-      const chart = await marketApi.getChart(pairId as string, { interval, from, to }, signal);
-      return (Array.isArray(chart?.candles) ? chart.candles : [])
-        .map(readCandle)
-        .filter((candle): candle is CandlePoint => candle !== null);
-    },
-    staleTime: 0,
-    retry: false,
-  });
-
-  let status: ChartStatus;
-  if (tokenQuery.isPending) status = { kind: 'loading' };
-  else if (tokenQuery.isError) status = { kind: 'error', message: MARKET_MESSAGES.chartTokenInfoFailed };
-  else if (!pairId) status = { kind: 'error', message: MARKET_MESSAGES.chartTokenNotSupported };
-  else if (chartQuery.isPending) status = { kind: 'loading' };
-  else if (chartQuery.isError) status = { kind: 'error', message: statusOfChartError(chartQuery.error) };
-  else if (chartQuery.data.length === 0) status = { kind: 'error', message: MARKET_MESSAGES.chartLoadFailed };
-  else status = { kind: 'ready', candles: chartQuery.data };
-  const isRefreshing = status.kind === 'ready' && chartQuery.isFetching;
-  const readyCandles = status.kind === 'ready' ? status.candles : null;
+  const { tokenQuery, chartQuery, token, pairId, status, isRefreshing, readyCandles } = useChartCandles(
+    selection,
+    interval,
+  );
 
   // Create the chart once; remove it on unmount.
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
-    const colors = CHART_THEME_COLORS[themeRef.current];
-    const chart = createChart(container, {
-      width: container.clientWidth,
-      height: container.clientHeight,
-      layout: {
-        background: { type: ColorType.Solid, color: colors.background },
-        textColor: colors.text,
-        fontSize: CHART_FONT_SIZE,
-        attributionLogo: false,
-      },
-      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
-      crosshair: { mode: CrosshairMode.Normal },
-      rightPriceScale: { borderColor: colors.border, scaleMargins: { top: 0.12, bottom: 0.24 } },
-      timeScale: {
-        borderColor: colors.border,
-        timeVisible: true,
-        secondsVisible: false,
-        rightOffset: 4,
-        tickMarkFormatter,
-      },
-      localization: {
-        priceFormatter: formatChartPrice,
-        timeFormatter: (time: Time) => formatChartTime(time as number),
-      },
+    const { chart, candles, volume, dispose } = mountChart(container, themeRef.current, (time) => {
+      const candle = time === null ? undefined : candlesByTimeRef.current.get(time);
+      setHovered(candle ? { key: loadedKeyRef.current, candle } : null);
     });
-    const candles = chart.addSeries(CandlestickSeries, {
-      upColor: colors.up,
-      downColor: colors.down,
-      borderVisible: false,
-      wickUpColor: colors.up,
-      wickDownColor: colors.down,
-      priceFormat: { type: 'custom', formatter: formatChartPrice, minMove: 0.01 },
-    });
-    const volume = chart.addSeries(HistogramSeries, {
-      priceFormat: { type: 'volume' },
-      priceScaleId: '',
-      lastValueVisible: false,
-      priceLineVisible: false,
-    });
-    volume.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
     chartRef.current = chart;
     candleSeriesRef.current = candles;
     volumeSeriesRef.current = volume;
-
-    const onCrosshairMove = (param: MouseEventParams<Time>) => {
-      const time = typeof param.time === 'number' ? param.time : null;
-      const candle = time === null ? undefined : candlesByTimeRef.current.get(time);
-      setHovered(candle ? { key: loadedKeyRef.current, candle } : null);
-    };
-    chart.subscribeCrosshairMove(onCrosshairMove);
-
-    const applySize = (width: number, heightPx: number) => {
-      if (width <= 0 || heightPx <= 0) return;
-      const ticks = axisTickOptions(width, heightPx);
-      chart.applyOptions({
-        width,
-        height: heightPx,
-        timeScale: { tickMarkMaxCharacterLength: ticks.timeTickMarkMaxCharacterLength },
-        rightPriceScale: { tickMarkDensity: ticks.priceTickMarkDensity },
-      });
-    };
-    applySize(container.clientWidth, container.clientHeight);
-    let observer: ResizeObserver | undefined;
-    if (typeof ResizeObserver !== 'undefined') {
-      observer = new ResizeObserver((entries) => {
-        const box = entries[0]?.contentRect;
-        if (box) applySize(Math.floor(box.width), Math.floor(box.height));
-      });
-      observer.observe(container);
-    }
-
     return () => {
-      observer?.disconnect();
-      chart.unsubscribeCrosshairMove(onCrosshairMove);
-      chart.remove();
+      dispose();
       chartRef.current = null;
       candleSeriesRef.current = null;
       volumeSeriesRef.current = null;
@@ -237,21 +105,11 @@ export function PriceChart({
     } catch {
       // Not remembered; the toggle still works for this page.
     }
-    const colors = CHART_THEME_COLORS[theme];
-    chartRef.current?.applyOptions({
-      layout: { background: { type: ColorType.Solid, color: colors.background }, textColor: colors.text },
-      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
-      rightPriceScale: { borderColor: colors.border },
-      timeScale: { borderColor: colors.border },
-    });
-    candleSeriesRef.current?.applyOptions({
-      upColor: colors.up,
-      downColor: colors.down,
-      wickUpColor: colors.up,
-      wickDownColor: colors.down,
-    });
-    const candles = [...candlesByTimeRef.current.values()];
-    if (candles.length > 0) volumeSeriesRef.current?.setData(toBars(candles, colors).volumes);
+    applyChartTheme(
+      { chart: chartRef.current, candles: candleSeriesRef.current, volume: volumeSeriesRef.current },
+      theme,
+      [...candlesByTimeRef.current.values()],
+    );
   }, [theme]);
 
   // Data: draw the loaded candles.
@@ -327,48 +185,15 @@ export function PriceChart({
       ? undefined
       : ((hovered?.key === currentKey ? hovered.candle : undefined) ??
         (liveCandle?.key === currentKey ? liveCandle.candle : readyCandles?.[readyCandles.length - 1]));
-  const legendChange =
-    legendCandle && legendCandle.open > 0
-      ? ((legendCandle.close - legendCandle.open) / legendCandle.open) * 100
-      : 0;
-
   return (
     <div className={cn('flex min-w-0 flex-col', className)}>
-      <div className="flex items-center justify-between gap-2 border-b border-line px-2 py-2 sm:px-3">
-        <div
-          role="group"
-          aria-label="Chart interval"
-          className="flex min-w-0 flex-1 items-center gap-0.5 overflow-x-auto"
-        >
-          {CHART_INTERVALS.map((value) => (
-            <button
-              key={value}
-              type="button"
-              aria-pressed={value === interval}
-              onClick={() => setChartInterval(value)}
-              className={cn(
-                'num h-7 shrink-0 rounded px-1.5 text-xs font-semibold transition-colors sm:min-w-9 sm:px-2',
-                value === interval ? 'bg-accent-soft text-accent' : 'text-muted hover:bg-hover hover:text-fg',
-              )}
-            >
-              {value}
-            </button>
-          ))}
-        </div>
-        <div className="flex shrink-0 items-center gap-1">
-          {isRefreshing && <Spinner size="sm" label="Updating chart" />}
-          <button
-            type="button"
-            onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
-            aria-label={theme === 'dark' ? 'Switch to light chart theme' : 'Switch to dark chart theme'}
-            title={theme === 'dark' ? 'Light theme' : 'Dark theme'}
-            className="flex h-7 items-center gap-1.5 rounded px-2 text-xs font-medium text-muted transition-colors hover:bg-hover hover:text-fg"
-          >
-            {theme === 'dark' ? <Sun className="size-3.5" /> : <Moon className="size-3.5" />}
-            <span className="hidden sm:inline">{theme === 'dark' ? 'Light' : 'Dark'}</span>
-          </button>
-        </div>
-      </div>
+      <ChartToolbar
+        interval={interval}
+        onInterval={setChartInterval}
+        theme={theme}
+        onTheme={setTheme}
+        isRefreshing={isRefreshing}
+      />
 
       <div
         className={cn('relative w-full overflow-hidden rounded-b-panel', heightClassName)}
@@ -390,57 +215,19 @@ export function PriceChart({
 
         {/* right-16: wraps before the price scale rather than running under its labels. */}
         {legendCandle && (
-          <div
-            className="num pointer-events-none absolute top-2 right-16 left-3 z-10 flex flex-wrap items-center gap-x-2.5 gap-y-0.5 text-[11px]"
-            style={{ color: colors.text }}
-            data-testid="chart-legend"
-          >
-            <span className="font-semibold" style={{ color: theme === 'dark' ? '#e7e9ee' : '#12151b' }}>
-              {title ?? selection.pair} · {interval}
-            </span>
-            {(['open', 'high', 'low', 'close'] as const).map((field) => (
-              <span key={field} className={field === 'close' ? undefined : 'hidden sm:inline'}>
-                {field.charAt(0).toUpperCase()}{' '}
-                <span style={{ color: legendChange >= 0 ? colors.up : colors.down }}>
-                  {formatChartPrice(legendCandle[field])}
-                </span>
-              </span>
-            ))}
-            <span style={{ color: legendChange >= 0 ? colors.up : colors.down }}>
-              {legendChange >= 0 ? '+' : ''}
-              {formatPlainPercent(legendChange)}
-            </span>
-            <span className="hidden sm:inline">
-              Vol{' '}
-              <span style={{ color: theme === 'dark' ? '#c9ced8' : '#12151b' }}>
-                ${formatCompact(legendCandle.volume)}
-              </span>
-            </span>
-          </div>
+          <ChartLegend
+            candle={legendCandle}
+            name={`${title ?? selection.pair} · ${interval}`}
+            theme={theme}
+          />
         )}
 
-        {status.kind === 'loading' && (
-          <div
-            className="absolute inset-0 z-20 flex items-center justify-center"
-            style={{ background: colors.background }}
-          >
-            <Spinner size="md" label={MARKET_MESSAGES.chartLoadingTokenInfo} isLabelVisible />
-          </div>
-        )}
-        {status.kind === 'error' && (
-          <div
-            className="absolute inset-0 z-20 flex flex-col items-center justify-center gap-3 px-6 text-center"
-            style={{ background: colors.background }}
-          >
-            <p role="alert" className="max-w-md text-sm" style={{ color: colors.text }}>
-              {status.message}
-            </p>
-            <Button variant="secondary" size="sm" onClick={retry}>
-              <RotateCw className="size-3.5" />
-              Retry
-            </Button>
-          </div>
-        )}
+        <ChartStatusOverlay
+          status={status}
+          background={colors.background}
+          text={colors.text}
+          onRetry={retry}
+        />
       </div>
     </div>
   );

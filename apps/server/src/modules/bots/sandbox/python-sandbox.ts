@@ -51,7 +51,7 @@ const MEMORY_POLL_MS = 50;
 /** A backtest's process is stopped past this many times its CPU time limit of wall time… */
 const WALL_FACTOR = 3;
 /** …or this much past the limit, if later (a loaded machine's share of two cores). */
-const WALL_EXTRA_MS = 30_000;
+const WALL_EXTRA_MS = 60_000;
 
 function cpuLimitMessage(ms: number): string {
   return `The strategy exceeded its CPU time limit of ${ms / 1000} s`;

@@ -73,13 +73,15 @@ function liveAnswerOf(host: Host, message: Record<string, unknown>, id: number):
  * Runs user Python, each run in a process of its own (python-host.ts, compiled by the production
  * build or bundled once by esbuild, copied into a private temporary directory so the process needs
  * no TypeScript loader and reads nothing of the project): Node's permission model lets it read only
- * that bundle and Pyodide, code generation from
- * strings is off, and it has no network (a namespace of its own; a host that cannot give one runs
- * no Python: `availability`). The process is hostile by design: it only answers what on_candle
- * returns, over length-prefixed frames on a pipe that the server reads with a bound and a strict
- * shape, and the server computes every fill and figure itself. One process is kept loaded ahead of
- * need (Pyodide takes ~2.5 s to start), is used for one run and is then ended, so nothing one user's
- * code does outlives its run. Past the time limit or the memory limit the process is killed.
+ * that bundle and Pyodide, code generation from strings is off, and it has no network (a namespace
+ * of its own; a host that cannot give one runs no Python: `availability`). The process is hostile by
+ * design: it only answers what on_candle returns (a backtest: the intents of a window of candles,
+ * python-backtest.ts), over length-prefixed frames on a pipe that the server reads with a bound and
+ * a strict shape, and the server computes every fill and figure itself. One process is kept loaded
+ * ahead of need (Pyodide takes ~2.5 s to start), is used for one run and is then ended, so nothing
+ * one user's code does outlives its run. Past its time (a backtest: the time limit of its own CPU
+ * time, with a wall clock backstop; a live candle: its wall time) or the memory limit the process
+ * is killed.
  */
 export function createPythonSandbox(options: {
   log: FastifyBaseLogger;

@@ -554,8 +554,13 @@ test('a Python bot on 1-minute candles backtests a whole year and shows its resu
   await page.getByLabel('Category').selectOption('dca');
   await page.getByLabel('Name').fill('Py daily');
   await page.getByLabel('Candle interval').selectOption('1M');
+  // Tested first, as users do: the first Python run starts a Pyodide process (seconds, more when busy).
+  await page.getByRole('button', { name: 'Run and Test Bot' }).click();
+  await expect(page.getByTestId('backtest-results').getByText('Total trades')).toBeVisible({
+    timeout: 60_000,
+  });
   await page.getByRole('button', { name: 'Create Bot' }).click();
-  await expect(page.getByText('Bot "Py daily" created')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText('Bot "Py daily" created')).toBeVisible();
 
   await page.goto('/backtest');
   await page.getByLabel('Bot').selectOption({ label: 'Py daily · dca' });

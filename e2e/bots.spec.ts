@@ -526,3 +526,59 @@ test('an on-chain bot: the delegation modal, signed in the Local wallet, a trade
     .poll(async () => readNumber(await page.getByTestId('portfolio-sol').textContent()))
     .toBeGreaterThan(solBefore);
 });
+
+// A year of 1-minute candles (~525,600) through a user's Python: the sandbox process runs a window of
+// candles at a time, and the limit counts its CPU time, so the e2e server's 3 s limit holds it.
+const PYTHON_DAILY = `seen = 0
+
+def on_candle(candle, ctx):
+    global seen
+    seen += 1
+    if seen % 1440 == 0:
+        return {"action": "exit" if ctx.open_lots > 0 else "buy", "reason": "a day has passed"}
+    return None
+`;
+
+test('a Python bot on 1-minute candles backtests a whole year and shows its results', async ({ page }) => {
+  test.setTimeout(300_000);
+  await signUp(page, { username: 'yearlong', email: uniqueEmail('year'), password: PASSWORD });
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/bots');
+  await page.getByRole('radio', { name: 'Your code' }).click();
+  await page.getByLabel('Upload a strategy file').setInputFiles({
+    name: 'daily.py',
+    mimeType: 'text/x-python',
+    buffer: Buffer.from(PYTHON_DAILY),
+  });
+  await expect(page.getByLabel('Language')).toHaveValue('python');
+  await page.getByLabel('Category').selectOption('dca');
+  await page.getByLabel('Name').fill('Py daily');
+  await page.getByLabel('Candle interval').selectOption('1M');
+  // Tested first, as users do: the first Python run starts a Pyodide process (seconds, more when busy).
+  await page.getByRole('button', { name: 'Run and Test Bot' }).click();
+  await expect(page.getByTestId('backtest-results').getByText('Total trades')).toBeVisible({
+    timeout: 60_000,
+  });
+  await page.getByRole('button', { name: 'Create Bot' }).click();
+  await expect(page.getByText('Bot "Py daily" created')).toBeVisible();
+
+  await page.goto('/backtest');
+  await page.getByLabel('Bot').selectOption({ label: 'Py daily · dca' });
+  const day = (date: Date) => date.toISOString().slice(0, 10);
+  const today = new Date();
+  await page.getByLabel('Start date').fill(day(new Date(today.getTime() - 365 * 86_400_000)));
+  await page.getByLabel('End date').fill(day(today));
+  await page.getByRole('button', { name: 'Run Backtest' }).click();
+  await expect(page.getByTestId('backtest-progress').getByText('Computing candles')).toBeVisible({
+    timeout: 120_000,
+  });
+  // The year's two USD legs are computed and divided first, then the Python run: minutes when busy.
+  await expect(page.getByText('Backtest completed successfully!')).toBeVisible({ timeout: 240_000 });
+  const results = page.getByTestId('backtest-results');
+  await expect(results.getByText(/1M candles · .* · 52\d,\d{3} candles/)).toBeVisible();
+  // A buy or an exit each day: some 180 round trips.
+  const trades = results
+    .getByText('Total trades', { exact: true })
+    .locator('xpath=following-sibling::div[1]');
+  expect(readNumber(await trades.textContent())).toBeGreaterThan(150);
+});

@@ -1,8 +1,6 @@
 import type { TBacktestResult, TBotConfig } from '@solterm/contracts';
 import {
   candleSeriesOf,
-  Dec,
-  rfqVenue,
   runBacktest,
   runBacktestAsync,
   type AsyncBatchStrategyInstance,
@@ -15,6 +13,7 @@ import {
   type WireCandle,
 } from '@solterm/engine';
 import type { RawCandle } from '../../market/market.service';
+import { backtestRules } from './backtest-rules';
 import { resultToWire } from './backtest-wire';
 
 /** A backtest as plain data: what the worker thread needs to compute it (structured-cloneable). */
@@ -151,24 +150,10 @@ function backtestInput(
   series: CandleSeries,
   onProgress: ((done: number, total: number) => void) | undefined,
 ): Omit<BacktestInput, 'strategy'> {
-  const dec = (value: string | null) => (value === null ? null : new Dec(value));
   return {
-    risk: {
-      amount: new Dec(job.risk.amount),
-      maxPositions: job.risk.maxPositions,
-      stopLossPercent: dec(job.risk.stopLossPercent),
-      takeProfitPercent: dec(job.risk.takeProfitPercent),
-    },
+    ...backtestRules(job),
     series,
     intervalSeconds: job.intervalSeconds,
-    venue: rfqVenue({
-      baseDecimals: job.baseDecimals,
-      quoteDecimals: job.quoteDecimals,
-      quoteUsdPrice: new Dec(job.quoteUsdPrice),
-    }),
-    baseDecimals: job.baseDecimals,
-    quoteDecimals: job.quoteDecimals,
-    initialCash: BigInt(job.initialCash),
     // About twenty progress reports a run, none for short ones.
     progressEvery: Math.max(PROGRESS_MIN_CANDLES, Math.ceil(job.candles.length / 20)),
     ...(onProgress ? { onProgress } : {}),

@@ -15,6 +15,13 @@ const WORKER_ENTRY = new URL('./backtest-worker-entry.mjs', import.meta.url);
 const GRACE_MS = 5_000;
 
 /**
+ * Time allowed to a job's preparation (starting the thread and dividing the pair's candles, ~20 µs a
+ * candle on a quiet core, ten times that on a loaded one) on top of the time limit, per candle: a year
+ * of minutes gets 105 s more.
+ */
+const PREPARE_MS_PER_CANDLE = 0.2;
+
+/**
  * Backtests one user may have waiting or running at once; past it that user is answered
  * BACKTEST__BUSY (others are not: their jobs have a place in the round).
  */
@@ -234,8 +241,9 @@ export function createBacktestPool(options: {
    * and replaced for the next job. Armed when the job is sent (starting the thread and dividing the
    * pair's candles are not the job's compute, but are bounded too) and again when it starts computing.
    */
-  function arm(next: Running, thread: Worker) {
+  function arm(next: Running, thread: Worker, preparing = false) {
     clearTimeout(next.timer);
+    const candles = next.spec.legs.base.length / 6;
     next.timer = setTimeout(
       () => {
         if (running?.id !== next.id) return;
@@ -249,14 +257,14 @@ export function createBacktestPool(options: {
           ),
         );
       },
-      options.timeLimitMs + (options.graceMs ?? GRACE_MS),
+      options.timeLimitMs + (options.graceMs ?? GRACE_MS) + (preparing ? candles * PREPARE_MS_PER_CANDLE : 0),
     );
   }
 
   /** Sends the running job's spec to the thread (a Python job only for its candles). */
   function post(next: Running, candlesOnly: boolean) {
     worker ??= spawn();
-    arm(next, worker);
+    arm(next, worker, true);
     const { base, quote } = next.spec.legs;
     worker.postMessage({ id: next.id, spec: next.spec, candlesOnly }, [base.buffer, quote.buffer]);
   }

@@ -1,9 +1,11 @@
 import { constants } from 'node:fs';
 import { Socket } from 'node:net';
 import type { StrategyParameters } from '@solterm/engine';
+import type { BacktestRulesWire } from '../backtest/backtest-rules';
 import type { loadPyodide as LoadPyodide, PyodideAPI } from 'pyodide';
 import { CANDLE_BYTES, CANDLE_FRAME_TAG } from './candle-buffer';
 import { createFrameReader, encodeFrame } from './frames';
+import { createBacktestMirror, MAX_INTENT_CHARS } from './python-mirror';
 import { createPythonLiveStep, createPythonStrategy } from './python-strategy';
 
 // The Python sandbox process: one per backtest or live run, started ahead of need by
@@ -14,12 +16,14 @@ import { createPythonLiveStep, createPythonStrategy } from './python-strategy';
 // trusted by the server: everything in this process, this file included, is the strategy's to
 // rewrite. It only answers what on_candle returns; the server computes every fill and figure.
 // Protocol, length-prefixed frames (frames.ts) on fd 3: { ready } once loaded; then the server's
-// { load: 'backtest' | 'live', code, parameters, seed }, answered { loaded } or { error }; then
-// requests { id, from, to, lots, max, last } (a backtest's run of candles) or { id, values } (a live
-// candle), each answered { id } (hold), { id, index?, intent } or { id, error }. A backtest's candles
-// arrive in order as binary frames (CANDLE_FRAME_TAG, then CANDLE_FIELDS doubles a candle) before
-// the requests that need them, a window at a time: this process keeps only the candles from the
-// latest request's `from` on (candles before it are never asked for again).
+// { load: 'backtest' | 'live', code, parameters, seed, rules? }, answered { loaded } or { error }; then
+// requests { id, from, to } (a backtest's candles to run the strategy over) answered
+// { id, upto, intents: [[index, intent], …] } or { id, error }, or { id, values } (a live candle)
+// answered { id } (hold), { id, intent } or { id, error }. A backtest's candles arrive in order as
+// binary frames (CANDLE_FRAME_TAG, then CANDLE_FIELDS doubles a candle) before the request that needs
+// them, at most SANDBOX_WINDOW past the request's `from`: this process keeps only the candles from
+// the latest request's `from` on. The position the strategy sees between intents comes from this
+// process's copy of the server's runtime (python-mirror.ts); the server replays the intents itself.
 
 // Pyodide reads the file flags through process.binding, which the permission model refuses.
 (process as unknown as { binding: (name: string) => unknown }).binding = (name: string) => {
@@ -71,8 +75,6 @@ async function loadSandbox(): Promise<PyodideAPI> {
   return pyodide;
 }
 
-/** Bound of one answer's intent (the server ends a process whose frame passes its own bound). */
-const MAX_INTENT_CHARS = 16 * 1024;
 /** A strategy error is cut to this many characters here (and again by the server, which trusts nothing). */
 const MAX_ERROR_CHARS = 2000;
 
@@ -81,15 +83,13 @@ const send = (message: string) => channel.write(encodeFrame(message));
 const errorText = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_CHARS);
 
-/** A request's answer: the candle index (backtests) and the intent's JSON, or none (the strategy holds). */
-function answer(id: number, index: number | null, intent: string): string {
+/** A live candle's answer: the intent's JSON, or none (the strategy holds). */
+function answer(id: number, intent: string): string {
   if (intent === '') return `{"id":${id}}`;
   if (intent.length > MAX_INTENT_CHARS) {
     return JSON.stringify({ id, error: `on_candle returned more than ${MAX_INTENT_CHARS} characters` });
   }
-  return index === null
-    ? `{"id":${id},"intent":${intent}}`
-    : `{"id":${id},"index":${index},"intent":${intent}}`;
+  return `{"id":${id},"intent":${intent}}`;
 }
 
 interface LoadMessage {
@@ -97,15 +97,9 @@ interface LoadMessage {
   code: string;
   parameters: StrategyParameters;
   seed: number;
+  rules?: BacktestRulesWire;
 }
-type BacktestRequest = {
-  id: number;
-  from: number;
-  to: number;
-  lots: number;
-  max: number;
-  last: number | null;
-};
+type BacktestRequest = { id: number; from: number; to: number };
 type LiveRequest = { id: number; values: (number | null)[] };
 
 const pyodide = await loadSandbox();
@@ -145,17 +139,15 @@ function start(init: LoadMessage): void {
   const { code, parameters, seed } = init;
   try {
     if (init.load === 'backtest') {
-      const strategy = createPythonStrategy({ pyodide, code, parameters, seed });
+      const mirror = createBacktestMirror(
+        createPythonStrategy({ pyodide, code, parameters, seed }),
+        init.rules!,
+      );
       onRequest = (request: BacktestRequest) => {
-        const position = {
-          openLots: request.lots,
-          maxPositions: request.max,
-          lastEntryPrice: request.last ?? Number.NaN,
-        };
         try {
-          const candles = candlesOf(request.from, request.to);
-          const hit = strategy.onCandles(request.from, request.to, position, candles);
-          send(answer(request.id, hit?.index ?? null, hit ? JSON.stringify(hit.intent) : ''));
+          const { from, to } = request;
+          const { upto, intents } = mirror.advance(from, to, candlesOf(from, to));
+          send(`{"id":${request.id},"upto":${upto},"intents":${intents}}`);
         } catch (error) {
           send(JSON.stringify({ id: request.id, error: errorText(error) }));
         }
@@ -164,7 +156,7 @@ function start(init: LoadMessage): void {
       const step = createPythonLiveStep({ pyodide, code, parameters, seed });
       onRequest = (request: LiveRequest) => {
         try {
-          send(answer(request.id, null, step(request.values.map((value) => value ?? undefined))));
+          send(answer(request.id, step(request.values.map((value) => value ?? undefined))));
         } catch (error) {
           send(JSON.stringify({ id: request.id, error: errorText(error) }));
         }

@@ -220,6 +220,68 @@ function childrenPeakMb(): number {
   return peak;
 }
 
+// The process answers a window's intents at once, showing the strategy its position from its own copy
+// of the runtime: the trades must be exactly those of the same strategy fed a candle at a time by the
+// server's engine. The reasons carry what the strategy saw, so a position shown wrong shows.
+const BUSY_PYTHON = `n = 0
+
+def on_candle(c, ctx):
+    global n
+    n += 1
+    seen = f"n {n} lots {ctx.open_lots} of {ctx.max_positions} entry {ctx.last_entry_price is not None}"
+    if ctx.open_lots > 0 and c.close > ctx.last_entry_price * 1.002:
+        return {"action": "sell", "reason": "up " + seen}
+    if n % 3 == 0 and ctx.open_lots < ctx.max_positions:
+        return {"action": "buy", "reason": "third " + seen}
+    if n % 7 == 0:
+        return {"action": "exit", "reason": "seventh " + seen}
+    if n % 11 == 0:
+        return {"action": "buy", "reason": "eleventh " + seen}
+    return None
+`;
+function busyStrategy() {
+  let n = 0;
+  return {
+    onCandle(c: { close: number }, ctx: { openLots: number; maxPositions: number; lastEntryPrice: number }) {
+      n += 1;
+      const seen = `n ${n} lots ${ctx.openLots} of ${ctx.maxPositions} entry ${Number.isNaN(ctx.lastEntryPrice) ? 'False' : 'True'}`;
+      if (ctx.openLots > 0 && c.close > ctx.lastEntryPrice * 1.002)
+        return { action: 'sell' as const, reason: `up ${seen}` };
+      if (n % 3 === 0 && ctx.openLots < ctx.maxPositions)
+        return { action: 'buy' as const, reason: `third ${seen}` };
+      if (n % 7 === 0) return { action: 'exit' as const, reason: `seventh ${seen}` };
+      if (n % 11 === 0) return { action: 'buy' as const, reason: `eleventh ${seen}` };
+      return null;
+    },
+  };
+}
+
+describe('a strategy that trades on most candles, its intents answered a window at a time', () => {
+  it('trades exactly as the same strategy fed one candle at a time (risk closes, refused buys, windows)', async () => {
+    // 20,000 minutes: three windows, and answers cut short by the intents they carry.
+    const minutes = Array.from({ length: 20_000 }, (_, i) => ({
+      ...candles[i % candles.length]!,
+      time: 60 * (i + 1),
+    }));
+    const busy = job(BUSY_PYTHON, {
+      candles: minutes,
+      intervalSeconds: 60,
+      interval: '1M',
+      // Three lots of ~150 USDC on 400 USDC: some buys are refused for the cash, some for the count.
+      risk: { amount: '1', maxPositions: 3, stopLossPercent: '1', takeProfitPercent: '1.5' },
+      initialCash: '400000000',
+    });
+    const expected = await computeBacktest(busy, () =>
+      Promise.resolve({ strategy: busyStrategy(), dispose: () => {} }),
+    );
+    const actual = await roomy.run(busy);
+    expect(expected.total_trades).toBeGreaterThan(500);
+    expect(expected.trades.some((trade) => trade.reason === 'stop loss')).toBe(true);
+    expect(expected.trades.some((trade) => trade.reason === 'take profit')).toBe(true);
+    expect(actual).toEqual(expected);
+  }, 180_000);
+});
+
 describe('a year of 1-minute candles in Python', () => {
   it('completes, its sandbox process never near its memory limit (the candles are streamed)', async () => {
     const random = seededRandom(2026);
@@ -310,16 +372,22 @@ const STREAMED_CANDLES = 50_000;
 const HOSTS = {
   // Follows the protocol and records the most candles it held from a request's start on.
   recorder: `${LOADED} const held = Math.max(globalThis.held ?? 0, received - message.from); globalThis.held = held;
-    if (message.to < ${STREAMED_CANDLES}) return send(JSON.stringify({ id: message.id }));
-    send(JSON.stringify({ id: message.id, index: message.to - 1, intent: { action: 'buy', reason: 'held ' + held + ' frame ' + largestFrame } }));`,
+    if (message.to < ${STREAMED_CANDLES}) return send(JSON.stringify({ id: message.id, upto: message.to, intents: [] }));
+    send(JSON.stringify({ id: message.id, upto: message.to, intents: [[message.to - 1, { action: 'buy', reason: 'held ' + held + ' frame ' + largestFrame }]] }));`,
   nodeIpcForgery: `if (frames === 1) writeSync(3, Buffer.from('${nodeIpcFrame({ result: FORGED }).toString('hex')}', 'hex'));`,
   garbage: `if (frames === 1) writeSync(3, Buffer.from('${GARBAGE.toString('hex')}', 'hex'));`,
   oversized: `if (frames === 1) writeSync(3, Buffer.from('7fffffff00', 'hex'));`,
   resultFrame: `${LOADED} send(JSON.stringify({ id: message.id, result: ${JSON.stringify(FORGED)} }));`,
-  unasked: `${LOADED} for (let i = 0; i < 3; i += 1) send(JSON.stringify({ id: message.id }));`,
-  outOfRange: `${LOADED} send(JSON.stringify({ id: message.id, index: message.to + 5, intent: { action: 'buy' } }));`,
+  // Answers of one candle each, so that the server asks again while the extra ones arrive.
+  unasked: `${LOADED} for (let i = 0; i < 3; i += 1) send(JSON.stringify({ id: message.id, upto: message.from + 1, intents: [] }));`,
+  outOfRange: `${LOADED} send(JSON.stringify({ id: message.id, upto: message.to, intents: [[message.to + 5, { action: 'buy' }]] }));`,
   hugeError: `${LOADED} send(JSON.stringify({ id: message.id, error: 'x'.repeat(60000) }));`,
-  alwaysBuy: `${LOADED} send(JSON.stringify(message.values ? { id: message.id, intent: { action: 'buy', reason: 'forged' } } : { id: message.id, index: message.from, intent: { action: 'buy', reason: 'forged' } }));`,
+  // A buy on every candle it is asked about (live: the candle), a few hundred an answer.
+  alwaysBuy: `${LOADED} if (message.values) return send(JSON.stringify({ id: message.id, intent: { action: 'buy', reason: 'forged' } }));
+    const upto = Math.min(message.to, message.from + 500);
+    const intents = [];
+    for (let i = message.from; i < upto; i += 1) intents.push([i, { action: 'buy', reason: 'forged' }]);
+    send(JSON.stringify({ id: message.id, upto, intents }));`,
 };
 
 describe('a hostile sandbox process (its host code replaced)', () => {

@@ -6,10 +6,11 @@ import { CANDLE_FIELDS } from './candle-buffer';
 const FILE = 'strategy.py';
 const CANDLES_PATH = '/tmp/candles.f64';
 
-// Loads user code into a fresh namespace and drives it: each run's candles come from a file of doubles
-// (time, open, high, low, close, volume per candle) in Pyodide's in-memory file system, rewritten for
-// every run with that run's candles only, so no JavaScript object ever reaches Python and Python never
-// holds more than one run's candles (a year of minutes would otherwise sit in its heap three times). `random` is seeded (a backtest is reproducible) and the clock refuses.
+// Loads user code into a fresh namespace and drives it: a backtest's candles come from a file of doubles
+// (time, open, high, low, close, volume per candle) in Pyodide's in-memory file system, rewritten with
+// each window of candles the server sends and read once by the next run, so no JavaScript object ever
+// reaches Python and Python never holds more than one window (a year of minutes would otherwise sit in
+// its heap three times). `random` is seeded (a backtest is reproducible) and the clock refuses.
 // Both drivers start with it: no clock (a backtest is reproducible), and the objects a strategy gets.
 const PRELUDE = `
 import json as _json, random as _random, time as _time
@@ -47,18 +48,23 @@ import array as _array
 
 def _solterm_load(code, params_json, seed):
     params, on_candle = _load_strategy(code, params_json, seed)
+    data = _array.array('d')
+    data_base = 0
 
-    def run(start, stop, open_lots, max_positions, last_entry_price):
-        data = _array.array('d')
-        with open('${CANDLES_PATH}', 'rb') as file:
-            data.frombytes(file.read())
+    def run(start, stop, open_lots, max_positions, last_entry_price, base):
+        nonlocal data, data_base
+        if base is not None:
+            data = _array.array('d')
+            with open('${CANDLES_PATH}', 'rb') as file:
+                data.frombytes(file.read())
+            data_base = base
         ctx = Context()
         ctx.open_lots = open_lots
         ctx.max_positions = max_positions
         ctx.last_entry_price = last_entry_price
         ctx.params = params
         for i in range(start, stop):
-            k = (i - start) * ${CANDLE_FIELDS}
+            k = (i - data_base) * ${CANDLE_FIELDS}
             candle = Candle()
             candle.time = data[k]
             candle.open = data[k + 1]
@@ -92,18 +98,18 @@ export function pythonErrorOf(error: unknown): StrategyError {
   return new StrategyError(`${last}${frame ? ` (${frame[1]} line ${frame[2]})` : ''}`);
 }
 
-/** User Python as a backtest strategy: answers on_candle over one run of candles, given as their bytes. */
+/** User Python as a backtest strategy: answers on_candle over runs of the candles it was last given. */
 export interface PythonBatchStrategy {
   /**
-   * The first candle of [from, to) whose on_candle returned an intent, or null; `candles` are
-   * exactly those candles, CANDLE_FIELDS doubles each (candle-buffer.ts).
+   * Gives the strategy candles `from` onwards, CANDLE_FIELDS doubles each (candle-buffer.ts), in
+   * place of those it had: later runs read them.
    */
-  onCandles(
-    from: number,
-    to: number,
-    position: PositionView,
-    candles: Uint8Array,
-  ): { index: number; intent: unknown } | null;
+  load(from: number, candles: Uint8Array): void;
+  /**
+   * The first candle of [from, to) (within the candles loaded) whose on_candle returned an intent,
+   * with the intent's JSON, or null.
+   */
+  onCandles(from: number, to: number, position: PositionView): { index: number; json: string } | null;
   dispose(): void;
 }
 
@@ -133,22 +139,29 @@ export function createPythonStrategy(options: {
     scope.destroy();
     throw pythonErrorOf(error);
   }
+  /** The first candle of the candles last loaded, passed to the next run (Python reads them then). */
+  let loadedFrom: number | undefined;
   return {
-    onCandles(from, to, position, candles) {
-      let answer: string;
+    load(from, candles) {
       try {
         pyodide.FS.writeFile(CANDLES_PATH, candles);
+      } catch (error) {
+        throw pythonErrorOf(error);
+      }
+      loadedFrom = from;
+    },
+    onCandles(from, to, position) {
+      let answer: string;
+      try {
         const last = Number.isNaN(position.lastEntryPrice) ? undefined : position.lastEntryPrice;
-        answer = run(from, to, position.openLots, position.maxPositions, last);
+        answer = run(from, to, position.openLots, position.maxPositions, last, loadedFrom);
+        loadedFrom = undefined;
       } catch (error) {
         throw pythonErrorOf(error);
       }
       if (answer === '') return null;
       const newline = answer.indexOf('\n');
-      return {
-        index: Number(answer.slice(0, newline)),
-        intent: JSON.parse(answer.slice(newline + 1)) as unknown,
-      };
+      return { index: Number(answer.slice(0, newline)), json: answer.slice(newline + 1) };
     },
     dispose() {
       run.destroy();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one test command (`npm test`): typecheck, lint, format and the build side by side, then
+# The one test command (`npm test`): typecheck, lint, format + file/function sizes and the build side by side, then
 # unit + integration + component tests, then the end-to-end journeys in Chromium against the built
 # app. Set TEST_DATABASE_URL to also run the integration tests against PostgreSQL.
 set -euo pipefail
@@ -40,7 +40,7 @@ side_by_side() {
 
 side_by_side \
   "typecheck::npm run --silent typecheck" \
-  "lint and format::npm run --silent lint && npm run --silent format:check" \
+  "lint, format and sizes::npm run --silent lint && npm run --silent format:check && node scripts/check-sizes.mjs" \
   "build the web app and the server::npm run --silent build"
 step "unit, integration and component tests (vitest)"
 npx vitest run

@@ -12,7 +12,7 @@ import type {
   TBotUpdateRequest,
   TPendingTransaction,
 } from '@solterm/contracts';
-import { api } from '../../lib/api-client';
+import { api, createApiClient } from '../../lib/api-client';
 import { newIdempotencyKey } from '../../lib/server-transaction';
 
 /** A built-in strategy as GET /bots/strategies lists it. */
@@ -23,6 +23,15 @@ export interface StrategyInfo {
   description: string;
   parameters: { name: string; label: string; default: number; min: number; max: number; integer: boolean }[];
 }
+
+/**
+ * A backtest waits in the queue and then runs until the server's own limits end it (its CPU-time limit,
+ * a wall-clock backstop, and time to prepare the candles: minutes for a year of 1-minute candles on a
+ * busy machine), showing its place and progress meanwhile; the shared 60 s time-out would give up on a
+ * run the server is still computing. One attempt: a retry would queue a second run.
+ */
+const BACKTEST_REQUEST_TIMEOUT_MS = 10 * 60_000;
+const backtestClient = createApiClient({ timeoutMs: BACKTEST_REQUEST_TIMEOUT_MS, retryDelaysMs: [] });
 
 /** Bots and backtests (part 2 §7 "Bots"; paths after /api). */
 export const botsApi = {
@@ -58,7 +67,7 @@ export const botsApi = {
   /** Stops a Run and Test started with `test_id` on the server (its sandbox or thread is ended). */
   cancelTest: (testId: string) =>
     api.post<{ test_id: string; cancelled: boolean }>(`/bots/test/${encodeURIComponent(testId)}/cancel`, {}),
-  backtest: (request: TBacktestRequest) => api.post<TBacktestResult>('/bots/backtest', request),
+  backtest: (request: TBacktestRequest) => backtestClient.post<TBacktestResult>('/bots/backtest', request),
 };
 
 /** The user's bot key, its funds and delegations (part 2 §7 "Bot funds and delegation"). */

@@ -42,20 +42,23 @@ let pubsub: PubSub;
 let rpc: Rpc<SolanaRpcApi>;
 let subscriptions: RpcSubscriptions<SolanaRpcSubscriptionsApi>;
 
-beforeAll(async () => {
-  // In memory, 20 ms slots: finalized (32 slots deep) within ~0.7 s.
-  cluster = await createLocalCluster({ slotDurationMs: 20 });
+async function startNode(slotDurationMs: number): Promise<void> {
+  cluster = await createLocalCluster({ slotDurationMs });
   pubsub = createPubSub(cluster);
   server = await startLocalnetServer({ handler: createJsonRpcHandler(cluster), port: 0, pubsub });
   rpc = createSolanaRpc(server.url);
   subscriptions = createSolanaRpcSubscriptions(server.pubsubUrl!);
-});
+}
 
-afterAll(async () => {
+async function stopNode(): Promise<void> {
   await server.close();
   pubsub.close();
   await cluster.close();
-});
+}
+
+// In memory, 20 ms slots: finalized (32 slots deep) within ~0.7 s.
+beforeAll(() => startNode(20));
+afterAll(() => stopNode());
 
 async function fundedSigner(sol = 2n): Promise<KeyPairSigner> {
   const signer = await generateKeyPairSigner();
@@ -375,29 +378,29 @@ describe('PubSub on a cluster with a ledger on disk', () => {
   });
 });
 
-describe('PubSub wire', () => {
-  async function socket(url: string) {
-    const ws = new WebSocket(url);
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    const messages: unknown[] = [];
-    ws.on('message', (data) => messages.push(JSON.parse(data.toString())));
-    const next = async (predicate: (message: Record<string, unknown>) => boolean) => {
-      for (let waited = 0; waited < 5_000; waited += 10) {
-        const found = messages.find((message) => predicate(message as Record<string, unknown>));
-        if (found) {
-          messages.splice(messages.indexOf(found), 1);
-          return found as Record<string, unknown>;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10));
+async function socket(url: string) {
+  const ws = new WebSocket(url);
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  const messages: unknown[] = [];
+  ws.on('message', (data) => messages.push(JSON.parse(data.toString())));
+  const next = async (predicate: (message: Record<string, unknown>) => boolean) => {
+    for (let waited = 0; waited < 5_000; waited += 10) {
+      const found = messages.find((message) => predicate(message as Record<string, unknown>));
+      if (found) {
+        messages.splice(messages.indexOf(found), 1);
+        return found as Record<string, unknown>;
       }
-      throw new Error('no such message');
-    };
-    return { ws, next, send: (value: unknown) => ws.send(JSON.stringify(value)) };
-  }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('no such message');
+  };
+  return { ws, next, send: (value: unknown) => ws.send(JSON.stringify(value)) };
+}
 
+describe('PubSub wire', () => {
   it('serves the same port too, answers unsubscribe and bad requests as a validator, and sends receivedSignature', async () => {
     const client = await socket(server.url.replace('http', 'ws'));
     client.send({ jsonrpc: '2.0', id: 1, method: 'slotSubscribe' });
@@ -494,6 +497,15 @@ describe('PubSub wire', () => {
       params: { result: { value: { err: null } }, subscription: id },
     });
     client.ws.close();
+  });
+});
+
+describe('PubSub at scale', () => {
+  // A blockhash lives 150 slots: 3 s at 20 ms, less than a busy machine takes to send 1,000
+  // transactions one by one over HTTP. 100 ms slots give it 15 s.
+  beforeAll(async () => {
+    await stopNode();
+    await startNode(100);
   });
 
   it('1,000 signature subscriptions on one connection are each confirmed once', async () => {

@@ -17,9 +17,10 @@ const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
-  // Two journeys at once: each one is its own fresh user and wallet, and much of a journey is spent
-  // waiting for the chain or a 1-minute candle to close, which the other one can use.
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // One journey at a time by default. Each journey is its own fresh user and wallet, so E2E_WORKERS=2
+  // is safe, but on a 2-core machine it was slower: 28 journeys took 7.0 min with two (each one ~2.5×
+  // slower: server, two browsers and the cluster share the cores) against ~6 min with one.
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

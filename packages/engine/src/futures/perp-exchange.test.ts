@@ -1075,9 +1075,10 @@ describe('PerpExchange against a colluding pair', () => {
         { numRuns: 200 },
       );
       // The pair really traded with each other, far from the oracle and at the band's edge, and was
-      // liquidated, into the backstop and past its bankruptcy price.
+      // liquidated, into the backstop and past its bankruptcy price. The sample is random: 200 runs
+      // see 18–36 liquidations (8 runs), so the bound sits well below what chance reaches.
       expect(seen.pairFills).toBeGreaterThan(50);
-      expect(seen.liquidations).toBeGreaterThan(20);
+      expect(seen.liquidations).toBeGreaterThan(5);
       expect(seen.backstopped).toBeGreaterThan(0);
       expect(seen.gapped).toBeGreaterThan(0);
       expect(seen.drained).toBeGreaterThan(50);

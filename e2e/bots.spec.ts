@@ -560,7 +560,8 @@ test('a Python bot on 1-minute candles backtests a whole year and shows its resu
     timeout: 60_000,
   });
   await page.getByRole('button', { name: 'Create Bot' }).click();
-  await expect(page.getByText('Bot "Py daily" created')).toBeVisible();
+  // Saving checks the code in a Pyodide process of its own (the tested one ended with its run).
+  await expect(page.getByText('Bot "Py daily" created')).toBeVisible({ timeout: 60_000 });
 
   await page.goto('/backtest');
   await page.getByLabel('Bot').selectOption({ label: 'Py daily · dca' });

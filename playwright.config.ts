@@ -18,8 +18,9 @@ export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
   // One journey at a time by default. Each journey is its own fresh user and wallet, so E2E_WORKERS=2
-  // is safe, but on a 2-core machine it was slower: 28 journeys took 7.0 min with two (each one ~2.5×
-  // slower: server, two browsers and the cluster share the cores) against ~6 min with one.
+  // is safe, but on a 2-core machine it gains little: 28 journeys took 7.0 min with two against 7.5 min
+  // with one, each journey ~2.5× slower (server, two browsers and the cluster share the cores), which
+  // puts every wait in the journeys under more pressure.
   workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
   timeout: 60_000,

@@ -6,9 +6,8 @@ import {
   futuresMarketChannel,
   type ChannelName,
 } from '@solterm/contracts';
-import { pause, type RecurringJob } from '../../jobs/scheduler';
 import { isAppError } from '../../lib/app-error';
-import type { RealtimeHub } from '../realtime/realtime.service';
+import { createChannelStream, type ChannelStream, type RealtimeHub } from '../realtime/realtime.service';
 import type { PerpVenue } from './perp-venue';
 
 export interface FuturesStreamDeps {
@@ -28,12 +27,10 @@ export interface FuturesStreamDeps {
  * (the account and positions marked to the oracle; the hub lets only that user's socket subscribe).
  * A change to an account is pushed at once by the fan-out (futures-fan-out.ts); this tick keeps the
  * marks current between changes. Each process computes only the channels subscribed there, from
- * its own replica of the venue.
+ * its own replica of the venue (realtime's channel stream); an unknown market is told once.
  */
-export function createFuturesStream(deps: FuturesStreamDeps) {
-  const { hub, venue, log } = deps;
-  /** Channels that failed with a client error (an unknown market): not recomputed every tick. */
-  const rejected = new Set<ChannelName>();
+export function createFuturesStream(deps: FuturesStreamDeps): ChannelStream {
+  const { hub, venue } = deps;
 
   async function publish(channel: ChannelName): Promise<boolean> {
     if (channel.startsWith(FUTURES_MARKET_CHANNEL_PREFIX)) {
@@ -62,42 +59,7 @@ export function createFuturesStream(deps: FuturesStreamDeps) {
     return false;
   }
 
-  /** Computes and broadcasts every subscribed futures channel once. Returns the channels published. */
-  async function tick(): Promise<number> {
-    let published = 0;
-    const active = new Set(hub.activeChannels());
-    for (const channel of rejected) if (!active.has(channel)) rejected.delete(channel);
-    for (const channel of active) {
-      if (rejected.has(channel)) continue;
-      try {
-        if (await publish(channel)) published += 1;
-      } catch (error) {
-        if (isAppError(error) && error.status < 500) {
-          // An unknown market: tell the subscribers once, then leave the channel alone.
-          rejected.add(channel);
-          hub.broadcast(channel, { error: error.message, code: error.code });
-        } else {
-          log.warn({ err: error, channel }, 'futures channel tick failed');
-        }
-      }
-    }
-    return published;
-  }
-
-  return {
-    tick,
-    /** The stream as a per-process job, a tick every period just after the market's own. */
-    job(): RecurringJob {
-      return {
-        name: 'futures-stream',
-        intervalMs: 0,
-        async run(signal) {
-          await pause(deps.tickMs - (deps.now().getTime() % deps.tickMs) + 50, signal);
-          if (!signal.aborted) await tick();
-        },
-      };
-    },
-  };
+  return createChannelStream({ ...deps, name: 'futures-stream', publish });
 }
 
-export type FuturesStream = ReturnType<typeof createFuturesStream>;
+export type FuturesStream = ChannelStream;

@@ -56,7 +56,6 @@ function makeSnapshot(): Promise<string | undefined> {
       stdio: 'ignore',
       env: { PYODIDE_MODULE_URL: pathToFileURL(PYODIDE_MODULE).href },
     });
-    child.unref();
     const give = (made: boolean) => {
       if (made) renameSync(partial, PYTHON_SNAPSHOT_FILE);
       else rmSync(partial, { force: true });

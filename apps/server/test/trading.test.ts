@@ -3,6 +3,7 @@ import {
   compileTransaction,
   createNoopSigner,
   getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
 } from '@solana/kit';
 import {
@@ -502,6 +503,11 @@ describe('spot trading on the embedded cluster', () => {
         tokenProgram: TOKEN_PROGRAM_ADDRESS,
       })
     )[0];
+  /** Every static account a wire transaction (base64) names. */
+  const accountKeysOfWire = (wireBase64: string) =>
+    getCompiledTransactionMessageDecoder()
+      .decode(getTransactionDecoder().decode(Buffer.from(wireBase64, 'base64')).messageBytes)
+      .staticAccounts.map(String);
   const accountExists = async (account: string) =>
     ((await rpc('getAccountInfo', [account, { encoding: 'base64' }])).result as { value: unknown }).value !==
     null;
@@ -633,6 +639,53 @@ describe('spot trading on the embedded cluster', () => {
     );
     return (await ordersOf(user)).find((row) => row.id === orderId)!;
   }
+
+  it('refuses the loser of two cancels at once with 409 when its refund is simulated after the first landed', async () => {
+    // Given a limit buy escrowing more USDC than the escrow holds for every other pending order: once
+    // its refund has landed, a second refund of it no longer passes simulation
+    const escrow = app.keeper!.escrowAddress;
+    const escrowUsdc = async () =>
+      (await app.services.chain.getTokenBalances(escrow)).get(USDC_MINT)?.amount ?? 0n;
+    const othersEscrowed = await escrowUsdc();
+    const quantity = Number(othersEscrowed / 1_000_000n) + 1000;
+    const user = await trader({ amount_usdc: quantity });
+    const before = await balances(user);
+    const { built, result } = await trade(user, {
+      symbol: 'SOL/USDC',
+      side: 'Buy',
+      order_type: 'Limit',
+      quantity,
+      price: 1,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(await escrowUsdc()).toBe(othersEscrowed + BigInt(quantity) * 1_000_000n);
+    const refundPaysInto = String(await ataOf(user, USDC_MINT));
+
+    // When the owner cancels it twice at once, and the loser's refund is simulated only after the
+    // winner's landed (both read the order Pending; each is held at its simulation)
+    const [first, second] = faults.hold(
+      2,
+      (method, params) =>
+        method === 'simulateTransaction' && accountKeysOfWire(String(params[0])).includes(refundPaysInto),
+    );
+    const cancels = [cancelOrder(user, built.order_id!), cancelOrder(user, built.order_id!)];
+    await Promise.all([first!.reached, second!.reached]);
+    first!.release();
+    const winner = await Promise.race(cancels);
+    second!.release();
+    const answers = await Promise.all(cancels);
+
+    // Then the winner refunded the escrow once; the loser is told the order is no longer cancellable
+    // (not that a transaction failed on chain, which invites a retry), and nothing else moved
+    expect(winner.status, JSON.stringify(winner.body)).toBe(200);
+    expect(winner.body.data).toMatchObject({ id: built.order_id, status: 'Cancelled' });
+    const loser = answers.find((answer) => answer !== winner)!;
+    expect(loser.status, JSON.stringify(loser.body)).toBe(409);
+    expect(loser.body.code).toBe('TRADING__ORDER_NOT_CANCELLABLE');
+    expect((await balances(user)).usdc_balance).toBe(before.usdc_balance);
+    expect(await escrowUsdc()).toBe(othersEscrowed);
+    expect((await ordersOf(user)).find((row) => row.id === built.order_id)!.status).toBe('Cancelled');
+  });
 
   it("lands an order's lost refund once: the same refund, sent again while it can land", async () => {
     const { user, before, orderId, claimed } = await orderWithLostRefund();

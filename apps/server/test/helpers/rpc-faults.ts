@@ -19,6 +19,18 @@ interface JsonRpcPayload {
   params?: unknown[];
 }
 
+/** A call held before it reaches the cluster: `reached` once it arrived, forwarded on `release()`. */
+export interface HeldCall {
+  reached: Promise<void>;
+  release(): void;
+}
+
+interface Hold {
+  matches: (method: string | undefined, params: unknown[]) => boolean;
+  arrive: () => void;
+  released: Promise<void>;
+}
+
 function failure(fault: Exclude<SendFault, 'late'> | 'status'): Error {
   switch (fault) {
     case 'http-503':
@@ -52,6 +64,7 @@ export function createRpcFaults() {
   /** Every wire transaction that reached the cluster (base64), in order. */
   const forwarded: string[] = [];
   let injected = 0;
+  const holds: Hold[] = [];
 
   async function flushLate(): Promise<void> {
     while (late.length > 0) await late.shift()!().catch(() => undefined);
@@ -64,6 +77,12 @@ export function createRpcFaults() {
         const method = payload.method;
         // A late send reaches the cluster just after the call that follows it was answered.
         const pendingLate = late.length > 0;
+        const hold = holds.findIndex((candidate) => candidate.matches(method, payload.params ?? []));
+        if (hold >= 0) {
+          const [held] = holds.splice(hold, 1);
+          held!.arrive();
+          await held!.released;
+        }
         try {
           if (down) {
             injected++;
@@ -105,13 +124,27 @@ export function createRpcFaults() {
     failStatusPolls(n: number) {
       failingStatusPolls += n;
     },
+    /**
+     * Holds the next `count` calls that `matches` (each matching call takes the next hold, in the
+     * order they arrive): each reaches the cluster only once the test releases it.
+     */
+    hold(count: number, matches: (method: string | undefined, params: unknown[]) => boolean): HeldCall[] {
+      return Array.from({ length: count }, () => {
+        let arrive!: () => void;
+        let release!: () => void;
+        const reached = new Promise<void>((resolve) => (arrive = resolve));
+        holds.push({ matches, arrive, released: new Promise<void>((resolve) => (release = resolve)) });
+        return { reached, release };
+      });
+    },
     /** Every call fails (503) until `clear()`. */
     takeDown() {
       down = true;
     },
-    /** No more faults; a late send still held reaches the cluster now. */
+    /** No more faults (holds not taken yet are dropped); a late send still held reaches the cluster now. */
     async clear() {
       sendFaults.length = 0;
+      holds.length = 0;
       failingStatusPolls = 0;
       down = false;
       await flushLate();

@@ -158,6 +158,10 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     } catch (error) {
       if (error instanceof OrderNotClaimed) return undefined;
       if (error instanceof RelayError && error.code === 'RELAY__SIMULATION_FAILED') {
+        // The simulation runs before the claim: a concurrent fill or cancel of this order may have
+        // claimed it and moved its escrow meanwhile (the pooled escrow then lacks its funds). That
+        // caller settles it, as when its claim wins; only a still-pending order's refusal is a failure.
+        if ((await repo.findOrder(order.id))?.status !== 'Pending') return undefined;
         throw new AppError('CHAIN__TRANSACTION_FAILED');
       }
       if (!claimed) throw error;

@@ -99,6 +99,11 @@ export const DEFAULT_MARKET_MAKER_INVENTORY: MarketMakerInventory = {
     NOS: 30_000_000n, // ~US$ 18.0 M
     SHDW: 200_000_000n, // ~US$ 18.0 M
     GMT: 400_000_000n, // ~US$ 20.0 M
+    // Risk demonstration tokens: the maker holds the whole supply (WHALE: 40 %, a wallet the rest).
+    FROST: 1_000_000n,
+    TOLL: 1_000_000n,
+    PUPPET: 1_000_000n,
+    WHALE: 1_000_000n,
   },
   defaultTokens: 1_000_000n,
 };
@@ -168,7 +173,11 @@ function programOf(setup: RiskTokenSetup): string {
   return setup.program === 'spl-token-2022' ? TOKEN_2022_PROGRAM_ID : TOKEN_PROGRAM_ID;
 }
 
-async function metadataAccount(token: GenesisToken, treasury: Address, lamports: bigint): Promise<GenesisAccount> {
+async function metadataAccount(
+  token: GenesisToken,
+  treasury: Address,
+  lamports: bigint,
+): Promise<GenesisAccount> {
   return {
     address: await findMetadataAddress(token.mint),
     lamports,
@@ -233,7 +242,12 @@ async function riskTokenAccounts(
     };
   };
   const accounts: GenesisAccount[] = [
-    { address: token.mint, lamports: input.rentExemptMinimum(mintData.length), owner: program, data: mintData },
+    {
+      address: token.mint,
+      lamports: input.rentExemptMinimum(mintData.length),
+      owner: program,
+      data: mintData,
+    },
     await holding(input.marketMaker, makerAmount),
   ];
   if (outside) accounts.push(await holding(outside.owner, outsideAmount));

@@ -61,12 +61,18 @@ function extended(base: Uint8Array, accountType: number, extensions: readonly Ui
 
 /** A Token-2022 mint with the setup's extensions. */
 export function encodeToken2022Mint(
-  fields: { mintAuthority: Address | null; freezeAuthority: Address | null; supply: bigint; decimals: number },
+  fields: {
+    mintAuthority: Address | null;
+    freezeAuthority: Address | null;
+    supply: bigint;
+    decimals: number;
+  },
   setup: RiskTokenSetup,
 ): Uint8Array {
   const base = new Uint8Array(getMintEncoder().encode({ ...fields, isInitialized: true }));
   const extensions: Uint8Array[] = [];
-  if (setup.transferFee) extensions.push(tlv(EXTENSION_TRANSFER_FEE_CONFIG, transferFeeConfig(setup.transferFee)));
+  if (setup.transferFee)
+    extensions.push(tlv(EXTENSION_TRANSFER_FEE_CONFIG, transferFeeConfig(setup.transferFee)));
   if (setup.permanentDelegate)
     extensions.push(tlv(EXTENSION_PERMANENT_DELEGATE, pubkey(setup.permanentDelegate)));
   return extended(base, ACCOUNT_TYPE_MINT, extensions);

@@ -25,7 +25,9 @@ export const ZTokenSafetyParamsSchema = z.object({
   mint: z
     .string()
     .trim()
-    .refine((text) => isSolanaAddress(text), { message: 'mint must be a Solana address (32–44 base58 characters)' }),
+    .refine((text) => isSolanaAddress(text), {
+      message: 'mint must be a Solana address (32–44 base58 characters)',
+    }),
 });
 
 export const ZTokenSafetyFlagSchema = z.object({

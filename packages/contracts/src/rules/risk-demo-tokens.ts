@@ -13,7 +13,11 @@ export interface RiskTokenSetup {
   /** The freeze authority (null or undefined: none). */
   readonly freezeAuthority?: string | null;
   /** Token-2022 TransferFeeConfig: the fee in basis points and its cap in base units. */
-  readonly transferFee?: { readonly basisPoints: number; readonly maximumFee: bigint; readonly authority: string };
+  readonly transferFee?: {
+    readonly basisPoints: number;
+    readonly maximumFee: bigint;
+    readonly authority: string;
+  };
   /** Token-2022 PermanentDelegate: who may move or burn anyone's tokens. */
   readonly permanentDelegate?: string;
   /** A wallet outside the venue holding this share of the supply (basis points); the maker holds the rest. */

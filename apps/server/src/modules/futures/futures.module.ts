@@ -41,10 +41,11 @@ async function createLocalVenue(
   const ledger = createPerpLedger({ database, markets: PERP_MARKETS, log });
   await ledger.load();
   const repo = createFuturesRepository(database.db, now);
+  const vaultKey = await context.venueKey('perp-vault-key');
   const vault = createPerpVault({
     chain,
     relay,
-    vault: await context.venueKey('perp-vault-key'),
+    vault: vaultKey,
     minter: treasury,
     fundFees: isTestNetwork(config.network),
     log,
@@ -75,14 +76,14 @@ async function createLocalVenue(
   });
   marketSyncRequested.on(perpKeeper.syncMarket);
   const perpVenue: PerpVenue = { kind: 'local', ...markets, trading: service };
-  return { perpVenue, perpKeeper };
+  return { perpVenue, perpKeeper, vaultAddress: vaultKey.address };
 }
 
 /** The in-house venue where the cluster's keys are known, else Drift's market data (read-only). */
 async function createVenue(
   context: ModuleContext,
   deps: FuturesDeps,
-): Promise<{ perpVenue: PerpVenue; perpKeeper?: PerpKeeper }> {
+): Promise<{ perpVenue: PerpVenue; perpKeeper?: PerpKeeper; vaultAddress?: string }> {
   const { config, log, now, clusterKeys } = context;
   if (config.perpVenue === 'drift') {
     return {
@@ -104,10 +105,12 @@ async function createVenue(
 
 /** Perpetual futures: the venue (local or Drift), its routes, and the local venue's keeper as a singleton job. */
 export async function createFuturesModule(context: ModuleContext, deps: FuturesDeps) {
-  const { perpVenue, perpKeeper } = await createVenue(context, deps);
+  const { perpVenue, perpKeeper, vaultAddress } = await createVenue(context, deps);
   return defineModule({
     service: perpVenue,
     perpKeeper,
+    /** The local venue's USDC vault wallet (token safety labels it): absent with Drift. */
+    vaultAddress,
     jobs: { singletons: perpKeeper ? [perpKeeper.job()] : [] },
     routes(server, { requireAuth }) {
       registerFuturesRoutes(server, {

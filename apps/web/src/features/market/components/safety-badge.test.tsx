@@ -47,10 +47,22 @@ describe('SafetyBadge', () => {
     expect(button).toHaveAttribute('aria-expanded', 'false');
     fireEvent.click(button);
     expect(button).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByTestId('safety-flags')).toHaveClass('block');
+    expect(screen.getByRole('tooltip')).toBeVisible();
     expect(screen.getByTestId('safety-flags')).toHaveTextContent('danger · Freeze authority present');
     expect(screen.getByTestId('safety-flags')).toHaveTextContent('Top 10 holders: 12.5%');
+    fireEvent.click(screen.getByRole('tooltip'));
     expect(onRowClick).not.toHaveBeenCalled();
+    fireEvent.click(button);
+    expect(screen.queryByRole('tooltip')).not.toBeInTheDocument();
+  });
+
+  it('shows the flags on hover too', () => {
+    render(<SafetyBadgeView safety={safetyOf('danger', [FREEZE])} isInteractive={false} />);
+    expect(screen.queryByRole('tooltip')).not.toBeInTheDocument();
+    fireEvent.mouseEnter(screen.getByTestId('safety-badge'));
+    expect(screen.getByRole('tooltip')).toHaveTextContent('Freeze authority present');
+    fireEvent.mouseLeave(screen.getByTestId('safety-badge'));
+    expect(screen.queryByRole('tooltip')).not.toBeInTheDocument();
   });
 
   it('says when the chain shows no flag (ok)', () => {

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useState, type CSSProperties } from 'react';
+import { createPortal } from 'react-dom';
 import { ShieldAlert, ShieldCheck, ShieldQuestion } from 'lucide-react';
 import type { TTokenSafety, TTokenSafetyLevel, TTokenSafetySeverity } from '@solterm/contracts';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
@@ -12,6 +13,45 @@ const SEVERITY_CLASS: Record<TTokenSafetySeverity, string> = {
   warning: 'text-warn',
   danger: 'text-down',
 };
+
+/** Where the flags panel goes: under the badge, kept inside the viewport. */
+function panelPosition(anchor: Element): CSSProperties {
+  const rect = anchor.getBoundingClientRect();
+  return {
+    top: rect.bottom + 4,
+    left: Math.max(4, Math.min(rect.left, window.innerWidth - PANEL_WIDTH - 4)),
+  };
+}
+
+const PANEL_WIDTH = 288;
+
+/** The flags of a token, severity first, and the top-10 share that excludes the venue. */
+function FlagsPanel({ safety, style }: { safety: TTokenSafety; style: CSSProperties }) {
+  return createPortal(
+    <div
+      role="tooltip"
+      // Above dialogs and dropdowns, fixed so no scrolling table or list clips it.
+      className="fixed z-[60] rounded border border-line bg-panel p-2 text-left text-[11px] leading-snug break-words shadow-xl"
+      style={{ ...style, width: PANEL_WIDTH }}
+      data-testid="safety-flags"
+      onClick={(event) => event.stopPropagation()}
+    >
+      {safety.flags.length === 0 ? (
+        <span className="text-muted">No risk flags found on chain.</span>
+      ) : (
+        <ul className="space-y-1">
+          {safety.flags.map((flag) => (
+            <li key={flag.code} className={SEVERITY_CLASS[flag.severity]}>
+              <span className="font-semibold uppercase">{flag.severity}</span> · {flag.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      <span className="mt-1 block text-muted">Top 10 holders: {safety.top10_share}% (venue excluded)</span>
+    </div>,
+    document.body,
+  );
+}
 
 /**
  * A token's safety level as a badge; its flags show on hover and on tap (the badge is a button).
@@ -27,10 +67,13 @@ export function SafetyBadgeView({
   isInteractive?: boolean;
   className?: string;
 }) {
-  const [isOpen, setIsOpen] = useState(false);
+  // Where the open panel sits (null: closed); measured when it opens, in the event.
+  const [position, setPosition] = useState<CSSProperties | null>(null);
+  const [isPinned, setIsPinned] = useState(false);
   const { level, flags } = safety;
   const Icon = level === 'ok' ? ShieldCheck : ShieldAlert;
   const summary = flags.length === 0 ? 'No risk flags' : flags.map((flag) => flag.message).join('\n');
+  const label = `Safety: ${LEVEL_LABEL[level]}. ${summary}`;
   const badge = (
     <Badge tone={LEVEL_TONE[level]} icon={<Icon className="size-3" aria-hidden="true" />}>
       {LEVEL_LABEL[level]}
@@ -38,51 +81,35 @@ export function SafetyBadgeView({
   );
   return (
     <span
-      className={cn('group relative inline-flex', className)}
+      className={cn('inline-flex', className)}
       data-testid="safety-badge"
       data-level={level}
-      onMouseLeave={() => setIsOpen(false)}
+      onMouseEnter={(event) => setPosition(panelPosition(event.currentTarget))}
+      onMouseLeave={() => {
+        setPosition(null);
+        setIsPinned(false);
+      }}
     >
       {isInteractive ? (
         <button
           type="button"
           className="rounded focus-visible:outline-2 focus-visible:outline-accent"
-          aria-label={`Safety: ${LEVEL_LABEL[level]}. ${summary}`}
-          aria-expanded={isOpen}
+          aria-label={label}
+          aria-expanded={isPinned}
           onClick={(event) => {
             // Rows that open a pair on click must not also open it when the badge is tapped.
             event.stopPropagation();
             event.preventDefault();
-            setIsOpen((open) => !open);
+            setIsPinned(!isPinned);
+            setPosition(isPinned ? null : panelPosition(event.currentTarget));
           }}
         >
           {badge}
         </button>
       ) : (
-        <span aria-label={`Safety: ${LEVEL_LABEL[level]}. ${summary}`}>{badge}</span>
+        <span aria-label={label}>{badge}</span>
       )}
-      <span
-        role="tooltip"
-        className={cn(
-          'absolute top-full left-0 z-40 mt-1 hidden w-72 rounded border border-line bg-panel p-2 text-left text-[11px] leading-snug shadow-xl',
-          'group-hover:block',
-          isOpen && 'block',
-        )}
-        data-testid="safety-flags"
-      >
-        {flags.length === 0 ? (
-          <span className="text-muted">No risk flags found on chain.</span>
-        ) : (
-          <ul className="space-y-1">
-            {flags.map((flag) => (
-              <li key={flag.code} className={SEVERITY_CLASS[flag.severity]}>
-                <span className="font-semibold uppercase">{flag.severity}</span> · {flag.message}
-              </li>
-            ))}
-          </ul>
-        )}
-        <span className="mt-1 block text-muted">Top 10 holders: {safety.top10_share}% (venue excluded)</span>
-      </span>
+      {position && <FlagsPanel safety={safety} style={position} />}
     </span>
   );
 }

@@ -8,6 +8,7 @@ import webArchitecture from './apps/web/eslint/feature-boundaries.js';
 /**
  * The server's modules, lowest layer first: a module imports only modules of lower layers. Bots,
  * backtests go above trading; futures beside them (it needs wallet, relay and market, not trading).
+ * Token safety sits on top: it is handed the venue modules' accounts to label them.
  */
 const SERVER_MODULE_LAYERS = [
   ['email', 'chain', 'health'],
@@ -18,6 +19,7 @@ const SERVER_MODULE_LAYERS = [
   ['wallet'],
   ['trading'],
   ['bots', 'futures'],
+  ['safety'],
 ];
 
 /**

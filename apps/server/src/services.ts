@@ -30,6 +30,7 @@ import { createHoldersModule } from './modules/holders/holders.module';
 import { createMarketModule } from './modules/market/market.module';
 import { createRealtimeModule } from './modules/realtime/realtime.module';
 import { createRelayModule } from './modules/relay/relay.module';
+import { createSafetyModule } from './modules/safety/safety.module';
 import type { RelayDeps } from './modules/relay/relay.service';
 import { createTradingModule } from './modules/trading/trading.module';
 import { createWalletModule } from './modules/wallet/wallet.module';
@@ -64,6 +65,7 @@ export interface Services {
   marketData: Modules['market']['data'];
   marketStream: Modules['market']['stream'];
   holders: Modules['holders']['service'];
+  tokenSafety: Modules['safety']['service'];
   chain: Modules['chain']['service'];
   relay: Modules['relay']['service'];
   wallet: Modules['wallet']['service'];
@@ -181,7 +183,30 @@ async function createModules(
   });
   const futures = await createFuturesModule(context, upper);
   const health = createHealthModule(context, { pythonAvailability: bots.pythonAvailability });
-  return { email, chain, auth, realtime, market, holders, relay, wallet, trading, bots, futures, health };
+  const safety = createSafetyModule(context, {
+    chain: chain.service,
+    venue: {
+      maker: context.clusterKeys?.marketMaker.address,
+      treasury: context.clusterKeys?.treasury.address,
+      escrow: trading.escrowAddress,
+      vault: futures.vaultAddress,
+    },
+  });
+  return {
+    email,
+    chain,
+    auth,
+    realtime,
+    market,
+    holders,
+    relay,
+    wallet,
+    trading,
+    bots,
+    futures,
+    health,
+    safety,
+  };
 }
 
 /** Builds every module (nothing runs yet: the entry starts the market feed and the scheduler). */
@@ -225,6 +250,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     marketData: market.data,
     marketStream: market.stream,
     holders: modules.holders.service,
+    tokenSafety: modules.safety.service,
     chain: modules.chain.service,
     relay: modules.relay.service,
     wallet: modules.wallet.service,

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   getTokenBySymbol,
+  RISK_DEMO_TOKENS,
+  USDC_MINT,
+  WRAPPED_SOL_MINT,
+  ZTokenSafetySchema,
   type TEnhancedTrendingToken,
+  type TTokenSafety,
   type TExecuteSignedTransactionResult,
   type TSuggestion,
   type TTradable,
@@ -17,6 +22,9 @@ import {
 } from './helpers/test-app';
 import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from './helpers/wallets';
 import { TRADABLE_RATE_LIMIT } from '../src/modules/trading/trading.routes';
+import { TOKEN_SAFETY_RATE_LIMIT } from '../src/modules/safety/safety.routes';
+
+const mintOf = (symbol: string) => RISK_DEMO_TOKENS.find((token) => token.symbol === symbol)!.mint;
 
 /**
  * Every token the product lists is tradable on the embedded stack: the trending table and search
@@ -159,5 +167,126 @@ describe('trading the whole market universe on the embedded cluster', () => {
       remoteAddress: '10.1.2.3',
     });
     expect(other.status).toBe(200);
+  });
+
+  // ── Token safety, read from the embedded cluster ────────────────────────────────────────────────
+
+  const safetyOf = async (mint: string, remoteAddress?: string) => {
+    const answer = await call<TTokenSafety>(app, {
+      method: 'GET',
+      url: `/api/tokens/${mint}/safety`,
+      ...(remoteAddress ? { remoteAddress } : {}),
+    });
+    if (answer.status === 200) ZTokenSafetySchema.parse(answer.body.data);
+    return answer;
+  };
+  const flagOf = (safety: TTokenSafety, code: string) => safety.flags.find((flag) => flag.code === code);
+
+  it('SOL and USDC read ok: the maker, escrow and vault are labelled, not concentration', async () => {
+    for (const mint of [WRAPPED_SOL_MINT, USDC_MINT]) {
+      const { status, body } = await safetyOf(mint);
+      expect(status, JSON.stringify(body)).toBe(200);
+      expect(body.data.level, JSON.stringify(body.data.flags)).toBe('ok');
+      expect(body.data.token_program).toBe('spl-token');
+      expect(body.data.top_holders[0]).toMatchObject({ label: 'Venue market maker' });
+      expect(body.data.flags.every((flag) => flag.severity === 'info')).toBe(true);
+    }
+    const usdc = (await safetyOf(USDC_MINT)).body.data;
+    // The funded wallet holds 2,000 USDC besides the maker's inventory: far below any threshold.
+    expect(usdc.decimals).toBe(6);
+    expect(BigInt(usdc.supply)).toBeGreaterThan(50_000_000n * 10n ** 6n);
+    expect(flagOf(usdc, 'mint_authority')).toMatchObject({ severity: 'info' });
+    expect(usdc.top10_share).toBeLessThan(1);
+  });
+
+  it('FROST: a live freeze authority (and mint authority) of its issuer reads danger', async () => {
+    const { status, body } = await safetyOf(mintOf('FROST'));
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.data.freeze_authority).toBe(RISK_DEMO_TOKENS[0]!.setup.freezeAuthority);
+    expect(flagOf(body.data, 'freeze_authority')).toMatchObject({ severity: 'danger' });
+    expect(flagOf(body.data, 'freeze_authority')?.message).toMatch(/can freeze your tokens/);
+    expect(flagOf(body.data, 'mint_authority')).toMatchObject({ severity: 'warning' });
+    expect(body.data.level).toBe('danger');
+  });
+
+  it('TOLL: a Token-2022 transfer fee is flagged with its rate; the venue refuses it by name', async () => {
+    const { body } = await safetyOf(mintOf('TOLL'));
+    expect(body.data.token_program).toBe('spl-token-2022');
+    expect(body.data.extensions).toEqual(['transferFeeConfig']);
+    expect(body.data.mint_authority).toBeNull();
+    expect(flagOf(body.data, 'transfer_fee')).toMatchObject({ severity: 'warning' });
+    expect(flagOf(body.data, 'transfer_fee')?.message).toMatch(/^Transfer fee of 5%/);
+    expect(body.data.level).toBe('caution');
+    const refused = await unsigned({ symbol: 'TOLL/USDC', side: 'Buy', quantity: 100 });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'TRADING__TOKEN_2022_UNSUPPORTED',
+      error: 'TOLL is a Token-2022 token: spot trading here supports SPL Token mints only',
+    });
+  });
+
+  it('PUPPET: a Token-2022 permanent delegate reads danger', async () => {
+    const { body } = await safetyOf(mintOf('PUPPET'));
+    expect(body.data.extensions).toEqual(['permanentDelegate']);
+    expect(flagOf(body.data, 'permanent_delegate')?.message).toContain(
+      RISK_DEMO_TOKENS.find((token) => token.symbol === 'PUPPET')!.setup.permanentDelegate,
+    );
+    expect(flagOf(body.data, 'permanent_delegate')).toMatchObject({ severity: 'danger' });
+    expect(body.data.level).toBe('danger');
+  });
+
+  it('WHALE: one outside wallet holding 60 % flags both concentrations from getTokenLargestAccounts', async () => {
+    const { body } = await safetyOf(mintOf('WHALE'));
+    const whale = RISK_DEMO_TOKENS.find((token) => token.symbol === 'WHALE')!.setup.outsideHolder!.owner;
+    expect(body.data.top_holders[0]).toMatchObject({ address: whale, share: 60, label: null });
+    expect(body.data.top_holders[1]).toMatchObject({ share: 40, label: 'Venue market maker' });
+    expect(body.data.top10_share).toBe(60);
+    expect(flagOf(body.data, 'top10_concentration')).toMatchObject({ severity: 'warning' });
+    expect(flagOf(body.data, 'single_holder_concentration')).toMatchObject({ severity: 'danger' });
+    expect(flagOf(body.data, 'single_holder_concentration')?.message).toContain('60.00%');
+    expect(flagOf(body.data, 'mint_authority')).toBeUndefined();
+    expect(body.data.level).toBe('danger');
+  });
+
+  it('refuses a bad mint: 400 for a malformed address, 404 for an account that is no mint', async () => {
+    const malformed = await call(app, { method: 'GET', url: '/api/tokens/not-a-mint/safety' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toMatch(/mint must be a Solana address/);
+    const wallet404 = await safetyOf(wallet.address);
+    expect(wallet404.status).toBe(404);
+    expect(wallet404.body).toMatchObject({ code: 'MARKET__NOT_A_MINT' });
+    expect(wallet404.body.error).toContain(wallet.address);
+  });
+
+  it('serves a mint from its cache for a minute, then reads the chain again', async () => {
+    const before = (await safetyOf(mintOf('FROST'))).body.data;
+    // FROST is a classic SPL mint: the venue trades it (its freeze authority is never used here).
+    const built = await unsigned({ symbol: 'FROST/USDC', side: 'Buy', quantity: 1_000 });
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    const bought = await call(app, {
+      method: 'POST',
+      url: '/api/trading/execute-signed-transaction',
+      headers: bearer(token),
+      payload: { signed_transaction: wallet.signTransaction(built.body.data.unsigned_transaction) },
+    });
+    expect(bought.status, JSON.stringify(bought.body)).toBe(200);
+    const cached = (await safetyOf(mintOf('FROST'))).body.data;
+    expect(cached).toEqual(before);
+    app.clock.advance(61_000);
+    const fresh = (await safetyOf(mintOf('FROST'))).body.data;
+    expect(fresh.checked_at).not.toBe(before.checked_at);
+    expect(fresh.top_holders).toContainEqual(
+      expect.objectContaining({ address: wallet.address, amount: '1000000000', label: null }),
+    );
+  });
+
+  it('limits GET /api/tokens/{mint}/safety per client', async () => {
+    const statuses: number[] = [];
+    for (let asked = 0; asked <= TOKEN_SAFETY_RATE_LIMIT.max; asked++) {
+      statuses.push((await safetyOf(USDC_MINT, '10.9.9.9')).status);
+    }
+    expect(statuses.slice(0, TOKEN_SAFETY_RATE_LIMIT.max).every((status) => status === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    expect((await safetyOf(USDC_MINT, '10.9.9.10')).status).toBe(200);
   });
 });

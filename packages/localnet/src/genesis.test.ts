@@ -3,10 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getMintDecoder, getTokenDecoder } from '@solana-program/token';
 import { generateKeyPairSigner } from '@solana/kit';
-import { getListedToken, LISTED_TOKENS, TOKEN_IDENTITIES } from '@solterm/contracts';
+import { getListedToken, LISTED_TOKENS, RISK_DEMO_TOKENS, TOKEN_IDENTITIES } from '@solterm/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_MARKET_MAKER_INVENTORY, findAssociatedTokenAddress, LAMPORTS_PER_SOL } from './genesis';
 import { createLocalCluster, type LocalCluster } from './local-cluster';
+import { parseTokenExtensions } from './token-extensions';
+import {
+  decodeMint,
+  decodeTokenAccount,
+  isMintData,
+  isTokenAccountData,
+  TOKEN_2022_PROGRAM_ID,
+} from './token-layout';
 
 const open: LocalCluster[] = [];
 const directories: string[] = [];
@@ -30,6 +38,37 @@ describe('genesis of every listed token', () => {
     const held = getTokenDecoder().decode(cluster.getAccount(makerAccount)!.data).amount;
     expect(held).toBe(DEFAULT_MARKET_MAKER_INVENTORY.tokens.GOAT! * 10n ** 6n);
     expect(mint.supply).toBe(held);
+  });
+
+  it('creates the risk demonstration tokens with their program, authorities, extensions and outside holder', async () => {
+    const cluster = await createLocalCluster({ slotClock: 'manual' });
+    open.push(cluster);
+    const [frost, toll, puppet, whale] = RISK_DEMO_TOKENS;
+    const frostMint = decodeMint(cluster.getAccount(frost!.mint)!.data);
+    expect(frostMint.freezeAuthority).toBe(frost!.setup.freezeAuthority);
+    for (const token of [toll!, puppet!]) {
+      const mint = cluster.getAccount(token.mint)!;
+      expect(mint.owner).toBe(TOKEN_2022_PROGRAM_ID);
+      expect(isMintData(mint.owner, mint.data)).toBe(true);
+      expect(decodeMint(mint.data)).toMatchObject({ mintAuthority: null, supply: 10n ** 12n });
+      const makerAccount = await findAssociatedTokenAddress(
+        cluster.marketMaker.address,
+        token.mint,
+        TOKEN_2022_PROGRAM_ID,
+      );
+      const account = cluster.getAccount(makerAccount)!;
+      expect(isTokenAccountData(account.owner, account.data)).toBe(true);
+      expect(decodeTokenAccount(account.data).amount).toBe(10n ** 12n);
+    }
+    expect(parseTokenExtensions(cluster.getAccount(toll!.mint)!.data)).toMatchObject([
+      { extension: 'transferFeeConfig', state: { newerTransferFee: { transferFeeBasisPoints: 500 } } },
+    ]);
+    expect(parseTokenExtensions(cluster.getAccount(puppet!.mint)!.data)).toEqual([
+      { extension: 'permanentDelegate', state: { delegate: puppet!.setup.permanentDelegate } },
+    ]);
+    const whaleAccount = await findAssociatedTokenAddress(whale!.setup.outsideHolder!.owner, whale!.mint);
+    expect(decodeTokenAccount(cluster.getAccount(whaleAccount)!.data).amount).toBe(1_500_000n * 10n ** 6n);
+    expect(decodeMint(cluster.getAccount(whale!.mint)!.data).supply).toBe(2_500_000n * 10n ** 6n);
   });
 
   it('sizes the inventory of every listed token explicitly (no token falls back to the default)', () => {

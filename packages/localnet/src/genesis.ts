@@ -6,8 +6,10 @@
  */
 import { AccountState, getMintEncoder, getTokenEncoder } from '@solana-program/token';
 import { address, getAddressEncoder, getProgramDerivedAddress, type Address } from '@solana/kit';
+import type { RiskTokenSetup } from '@solterm/contracts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, SYSTEM_PROGRAM_ID } from './program-ids';
-import { NATIVE_MINT, TOKEN_PROGRAM_ID } from './token-layout';
+import { encodeToken2022Account, encodeToken2022Mint } from './token-2022-genesis';
+import { NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from './token-layout';
 import {
   encodeFungibleMetadata,
   findMetadataAddress,
@@ -25,6 +27,8 @@ export interface GenesisToken {
   readonly decimals: number;
   /** Display name: when set, the mint gets a Metaplex metadata account (name and symbol). */
   readonly name?: string;
+  /** A risk demonstration token's program, authorities, extensions and outside holder. */
+  readonly setup?: RiskTokenSetup;
 }
 
 /** What the market maker holds at genesis, in whole tokens by symbol (SOL: native lamports). */
@@ -95,6 +99,11 @@ export const DEFAULT_MARKET_MAKER_INVENTORY: MarketMakerInventory = {
     NOS: 30_000_000n, // ~US$ 18.0 M
     SHDW: 200_000_000n, // ~US$ 18.0 M
     GMT: 400_000_000n, // ~US$ 20.0 M
+    // Risk demonstration tokens: the maker holds the whole supply (WHALE: 40 %, a wallet the rest).
+    FROST: 1_000_000n,
+    TOLL: 1_000_000n,
+    PUPPET: 1_000_000n,
+    WHALE: 1_000_000n,
   },
   defaultTokens: 1_000_000n,
 };
@@ -135,14 +144,18 @@ export interface GenesisInput {
   readonly rentExemptMinimum: (size: number) => bigint;
 }
 
-/** The associated token account of `owner` for `mint` under the classic token program. */
-export async function findAssociatedTokenAddress(owner: string, mint: string): Promise<string> {
+/** The associated token account of `owner` for `mint` (under the classic token program by default). */
+export async function findAssociatedTokenAddress(
+  owner: string,
+  mint: string,
+  tokenProgram: string = TOKEN_PROGRAM_ID,
+): Promise<string> {
   const encoder = getAddressEncoder();
   const [derived] = await getProgramDerivedAddress({
     programAddress: address(ASSOCIATED_TOKEN_PROGRAM_ID),
     seeds: [
       encoder.encode(address(owner)),
-      encoder.encode(address(TOKEN_PROGRAM_ID)),
+      encoder.encode(address(tokenProgram)),
       encoder.encode(address(mint)),
     ],
   });
@@ -154,6 +167,94 @@ function toBaseUnits(symbol: string, whole: bigint, decimals: number): bigint {
   if (amount > U64_MAX)
     throw new Error(`genesis inventory of ${symbol} (${whole}) overflows u64 at ${decimals} decimals`);
   return amount;
+}
+
+function programOf(setup: RiskTokenSetup): string {
+  return setup.program === 'spl-token-2022' ? TOKEN_2022_PROGRAM_ID : TOKEN_PROGRAM_ID;
+}
+
+async function metadataAccount(
+  token: GenesisToken,
+  treasury: Address,
+  lamports: bigint,
+): Promise<GenesisAccount> {
+  return {
+    address: await findMetadataAddress(token.mint),
+    lamports,
+    owner: TOKEN_METADATA_PROGRAM_ID,
+    data: encodeFungibleMetadata({
+      mint: token.mint,
+      updateAuthority: treasury,
+      name: token.name ?? token.symbol,
+      symbol: token.symbol,
+      uri: '',
+    }),
+  };
+}
+
+/**
+ * A risk demonstration token: its mint (authorities and Token-2022 extensions as set up), the maker's
+ * token account and, when set up, an outside wallet's account holding its share of the supply.
+ */
+async function riskTokenAccounts(
+  token: GenesisToken,
+  setup: RiskTokenSetup,
+  input: GenesisInput,
+  makerAmount: bigint,
+): Promise<GenesisAccount[]> {
+  const program = programOf(setup);
+  const outside = setup.outsideHolder;
+  const outsideAmount = outside
+    ? (makerAmount * BigInt(outside.shareBps)) / BigInt(10_000 - outside.shareBps)
+    : 0n;
+  const supply = makerAmount + outsideAmount;
+  if (supply > U64_MAX) throw new Error(`genesis supply of ${token.symbol} overflows u64`);
+  const authority = (value: string | null | undefined) => (value ? address(value) : null);
+  const mintFields = {
+    mintAuthority: setup.mintAuthority === undefined ? input.treasury : authority(setup.mintAuthority),
+    freezeAuthority: authority(setup.freezeAuthority),
+    supply,
+    decimals: token.decimals,
+  };
+  const mintData =
+    program === TOKEN_2022_PROGRAM_ID
+      ? encodeToken2022Mint(mintFields, setup)
+      : new Uint8Array(getMintEncoder().encode({ ...mintFields, isInitialized: true }));
+  const holding = async (owner: string, amount: bigint): Promise<GenesisAccount> => {
+    const base = new Uint8Array(
+      getTokenEncoder().encode({
+        mint: address(token.mint),
+        owner: address(owner),
+        amount,
+        delegate: null,
+        state: AccountState.Initialized,
+        isNative: null,
+        delegatedAmount: 0n,
+        closeAuthority: null,
+      }),
+    );
+    const data = program === TOKEN_2022_PROGRAM_ID ? encodeToken2022Account(base, setup) : base;
+    return {
+      address: await findAssociatedTokenAddress(owner, token.mint, program),
+      lamports: input.rentExemptMinimum(data.length),
+      owner: program,
+      data,
+    };
+  };
+  const accounts: GenesisAccount[] = [
+    {
+      address: token.mint,
+      lamports: input.rentExemptMinimum(mintData.length),
+      owner: program,
+      data: mintData,
+    },
+    await holding(input.marketMaker, makerAmount),
+  ];
+  if (outside) accounts.push(await holding(outside.owner, outsideAmount));
+  accounts.push(
+    await metadataAccount(token, input.treasury, input.rentExemptMinimum(METADATA_ACCOUNT_LENGTH)),
+  );
+  return accounts;
 }
 
 /** Computes every genesis account; pure apart from PDA derivation. */
@@ -184,6 +285,12 @@ export async function planGenesis(input: GenesisInput): Promise<GenesisPlan> {
       token.decimals,
     );
     const makerTokenAccount = await findAssociatedTokenAddress(marketMaker, token.mint);
+    if (token.setup) {
+      accounts.push(...(await riskTokenAccounts(token, token.setup, input, makerAmount)));
+      const makerAccount = await findAssociatedTokenAddress(marketMaker, token.mint, programOf(token.setup));
+      mints.push({ ...token, makerTokenAccount: makerAccount, makerAmount });
+      continue;
+    }
     const isNative = token.mint === NATIVE_MINT;
     if (!isNative) {
       const mintData = getMintEncoder().encode({
@@ -217,20 +324,7 @@ export async function planGenesis(input: GenesisInput): Promise<GenesisPlan> {
       owner: TOKEN_PROGRAM_ID,
       data: new Uint8Array(tokenData),
     });
-    if (token.name !== undefined) {
-      accounts.push({
-        address: await findMetadataAddress(token.mint),
-        lamports: metadataRent,
-        owner: TOKEN_METADATA_PROGRAM_ID,
-        data: encodeFungibleMetadata({
-          mint: token.mint,
-          updateAuthority: treasury,
-          name: token.name,
-          symbol: token.symbol,
-          uri: '',
-        }),
-      });
-    }
+    if (token.name !== undefined) accounts.push(await metadataAccount(token, treasury, metadataRent));
     mints.push({ ...token, makerTokenAccount, makerAmount });
   }
   return { accounts, mints };

@@ -8,7 +8,7 @@
  * Business code never calls this directly: it talks JSON-RPC to it (see `rpc/json-rpc-handler`).
  */
 import type { KeyPairSigner } from '@solana/kit';
-import { LISTED_TOKENS } from '@solterm/contracts';
+import { LISTED_TOKENS, riskSetupOf } from '@solterm/contracts';
 import { encodeBase58 } from './base58';
 import { MAX_PROCESSING_AGE, type RecentBlockhash } from './blockhash-queue';
 import { SLOT_MARKER_INTERVAL } from './cluster-clock';
@@ -115,6 +115,7 @@ export class LocalCluster extends ClusterHistory {
         name: token.name,
         mint: token.mint,
         decimals: token.decimals,
+        setup: riskSetupOf(token.mint),
       }));
     const plan = await planGenesis({
       tokens,

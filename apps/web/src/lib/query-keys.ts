@@ -66,6 +66,7 @@ export const queryKeys = {
     holders: (token: string, holderType: THolderType) => ['market', 'holders', token, holderType] as const,
     holderStats: (token: string) => ['market', 'holder-stats', token] as const,
     tokenLookup: (symbol: string) => ['market', 'token-lookup', symbol.toUpperCase()] as const,
+    tokenSafety: (mint: string) => ['market', 'token-safety', mint] as const,
   },
   /** GET /health (the chain network the server runs on). */
   health: ['health'] as const,

@@ -124,6 +124,11 @@ export const ERRORS = {
 
   TRADING__WALLET_REQUIRED: { status: 400, message: 'Wallet not found. Please connect a wallet to trade.' },
   TRADING__PAIR_UNAVAILABLE: { status: 404, message: 'Trading pair is not available' },
+  /** A Token-2022 mint: the venue's swaps move SPL Token accounts only (its message names the token). */
+  TRADING__TOKEN_2022_UNSUPPORTED: {
+    status: 400,
+    message: 'This is a Token-2022 token: spot trading here supports SPL Token mints only',
+  },
   TRADING__AMOUNT_TOO_SMALL: { status: 400, message: 'Amount and price must be greater than 0' },
   TRADING__INSUFFICIENT_FUNDS: {
     status: 400,
@@ -189,6 +194,8 @@ export const ERRORS = {
   MARKET__TOKEN_NOT_FOUND: { status: 404, message: 'Token not found' },
   MARKET__PAIR_NOT_FOUND: { status: 404, message: 'Trading pair is not available' },
   MARKET__INVALID_ADDRESS: { status: 400, message: 'Invalid token mint address' },
+  /** The address holds no account, or one that is not a mint of SPL Token or Token-2022. */
+  MARKET__NOT_A_MINT: { status: 404, message: 'No token mint at this address' },
   MARKET__INVALID_PAIR: { status: 400, message: 'A pair must be BASE/QUOTE, as symbols or mint addresses' },
   BOTS__NOT_FOUND: { status: 404, message: 'Bot not found' },
   BOTS__LIMIT_REACHED: {

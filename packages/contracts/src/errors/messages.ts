@@ -114,6 +114,8 @@ export const TRADE_MESSAGES = {
   tradesFetchFailed: 'Failed to fetch trades',
   /** A missing trading pair: 'Trading pair <pair> is not available' (the spec elides the rest). */
   pairUnavailable: (pair: string): string => `Trading pair ${pair} is not available`,
+  token2022Unsupported: (symbol: string): string =>
+    `${symbol} is a Token-2022 token: spot trading here supports SPL Token mints only`,
   /** 'Insufficient SOL balance. Required: 1.5, Available: 0.2' */
   insufficientTokenBalance: (token: string, required: string, available: string): string =>
     `Insufficient ${token} balance. Required: ${required}, Available: ${available}`,

@@ -7,6 +7,7 @@
  * Pair resolution by symbol stays with the identity map ({@link getTokenBySymbol}); this list is
  * the wider set of what exists on chain.
  */
+import { RISK_DEMO_TOKENS } from './risk-demo-tokens';
 import { TOKEN_IDENTITIES, type TokenIdentity } from './token-identity';
 
 /**
@@ -102,13 +103,17 @@ const OTHER_LISTED_TOKENS: readonly TokenIdentity[] = [
 ];
 
 /**
- * Every listed token, identity map first. Symbols keep their own case (`jitoSOL`); symbols and
+ * Every listed token, identity map first, the risk demonstration tokens last (risk-demo-tokens.ts). Symbols keep their own case (`jitoSOL`); symbols and
  * mints are unique.
  *
  * @example
  * LISTED_TOKENS.find((token) => token.symbol === 'GOAT')?.decimals; // 6
  */
-export const LISTED_TOKENS: readonly TokenIdentity[] = [...TOKEN_IDENTITIES, ...OTHER_LISTED_TOKENS];
+export const LISTED_TOKENS: readonly TokenIdentity[] = [
+  ...TOKEN_IDENTITIES,
+  ...OTHER_LISTED_TOKENS,
+  ...RISK_DEMO_TOKENS.map(({ symbol, name, mint, decimals }) => ({ symbol, name, mint, decimals })),
+];
 
 const LISTED_BY_SYMBOL = new Map(LISTED_TOKENS.map((token) => [token.symbol.toUpperCase(), token]));
 const LISTED_BY_MINT = new Map(LISTED_TOKENS.map((token) => [token.mint, token]));

@@ -16,6 +16,7 @@ import { getTokenDecoder } from '@solana-program/token';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ErrorCode } from '@solterm/contracts';
 import { AppError, isAppError } from '../../lib/app-error';
+import { readLargestTokenAccounts, readParsedMint, type ParsedMint } from './token-reads';
 
 /** The SPL Token program (token accounts of the identity map's mints live under it). */
 export const TOKEN_PROGRAM_ADDRESS = address('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
@@ -30,6 +31,7 @@ export {
   type BlockhashLifetime,
 } from './transaction-builder';
 export { associatedTokenAddress, tokenLegInstructions } from './token-legs';
+export type { LargestTokenAccount, ParsedExtension, ParsedMint, TokenProgramName } from './token-reads';
 
 export interface ChainServiceDeps {
   /**
@@ -338,6 +340,16 @@ export function createChainService(deps: ChainServiceDeps) {
           .send(),
       );
       return result?.meta ? BigInt(result.meta.fee) : null;
+    },
+
+    /** A mint of SPL Token or Token-2022 (jsonParsed, extensions included), or null when it is none. */
+    getParsedMint(mint: string): Promise<ParsedMint | null> {
+      return call('getAccountInfo', (client) => readParsedMint(client, toAddress(mint)));
+    },
+
+    /** The mint's largest token accounts with the wallets owning them. */
+    getLargestTokenAccounts(mint: string) {
+      return call('getTokenLargestAccounts', (client) => readLargestTokenAccounts(client, toAddress(mint)));
     },
 
     simulateTransaction,

@@ -46,10 +46,11 @@ async function createLocalVenue(
   const ledger = createPerpLedger({ database, markets: PERP_MARKETS, log });
   await ledger.load();
   const repo = createFuturesRepository(database.db, now);
+  const vaultKey = await context.venueKey('perp-vault-key');
   const vault = createPerpVault({
     chain,
     relay,
-    vault: await context.venueKey('perp-vault-key'),
+    vault: vaultKey,
     minter: treasury,
     fundFees: isTestNetwork(config.network),
     log,
@@ -85,7 +86,7 @@ async function createLocalVenue(
   });
   marketSyncRequested.on(perpKeeper.syncMarket);
   const perpVenue: PerpVenue = { kind: 'local', ...markets, trading: service };
-  return { perpVenue, perpKeeper };
+  return { perpVenue, perpKeeper, vaultAddress: vaultKey.address };
 }
 
 /** The in-house venue where the cluster's keys are known, else Drift's market data (read-only). */
@@ -93,7 +94,7 @@ async function createVenue(
   context: ModuleContext,
   deps: FuturesDeps,
   walletAddressOf: (userId: string) => Promise<string | null>,
-): Promise<{ perpVenue: PerpVenue; perpKeeper?: PerpKeeper }> {
+): Promise<{ perpVenue: PerpVenue; perpKeeper?: PerpKeeper; vaultAddress?: string }> {
   const { config, log, now, clusterKeys } = context;
   if (config.perpVenue === 'drift') {
     return {
@@ -120,7 +121,7 @@ async function createVenue(
 export async function createFuturesModule(context: ModuleContext, deps: FuturesDeps) {
   const walletAddressOf = async (userId: string) =>
     (await deps.auth.getProfile(userId)).solana_wallet_address;
-  const { perpVenue, perpKeeper } = await createVenue(context, deps, walletAddressOf);
+  const { perpVenue, perpKeeper, vaultAddress } = await createVenue(context, deps, walletAddressOf);
   const stream = createFuturesStream({
     hub: deps.hub,
     venue: perpVenue,
@@ -133,6 +134,8 @@ export async function createFuturesModule(context: ModuleContext, deps: FuturesD
     service: perpVenue,
     perpKeeper,
     stream,
+    /** The local venue's USDC vault wallet (token safety labels it): absent with Drift. */
+    vaultAddress,
     jobs: { singletons: perpKeeper ? [perpKeeper.job()] : [], perApiProcess: [stream.job()] },
     routes(server, { requireAuth }) {
       registerFuturesRoutes(server, {

@@ -27,6 +27,21 @@ export function createPairs(deps: { chain: ChainService; market: MarketService }
     return info.decimals;
   }
 
+  /**
+   * A Token-2022 mint is refused by name: swaps move SPL Token accounts (its associated accounts,
+   * transfer fees and hooks are not handled), so trading it would fail on chain.
+   */
+  async function refuseToken2022(token: { symbol: string; mint: string | null }): Promise<void> {
+    if (!token.mint) return;
+    const mint = await chain.getParsedMint(token.mint);
+    if (mint?.program === 'spl-token-2022') {
+      throw new AppError(
+        'TRADING__TOKEN_2022_UNSUPPORTED',
+        TRADE_MESSAGES.token2022Unsupported(token.symbol),
+      );
+    }
+  }
+
   /** 'SOL/USDC', 'BONK/SOL', mints, or a lone base (quoted in USDC). */
   async function resolvePair(symbol: string): Promise<TradingPair> {
     let resolved;
@@ -47,7 +62,10 @@ export function createPairs(deps: { chain: ChainService; market: MarketService }
       decimalsOnChain(resolved.base.mint),
       decimalsOnChain(quoteToken.mint),
     ]);
-    if (baseDecimals === undefined || quoteDecimals === undefined) throw unavailable();
+    if (baseDecimals === undefined || quoteDecimals === undefined) {
+      await refuseToken2022(baseDecimals === undefined ? resolved.base : quoteToken);
+      throw unavailable();
+    }
     return {
       text,
       base: { symbol: resolved.base.symbol, mint: resolved.base.mint, decimals: baseDecimals },

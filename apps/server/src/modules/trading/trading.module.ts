@@ -92,6 +92,8 @@ export async function createTradingModule(
     service: trading,
     keeper,
     stream,
+    /** The limit-order escrow's wallet (token safety labels it): absent with Jupiter. */
+    escrowAddress: escrow?.address,
     jobs: {
       perApiProcess: [stream.job()],
       // Sends interrupted by a stop are settled from the chain: by the keeper's passes, or on their own.

@@ -12,6 +12,7 @@ import { PairHeader } from '../../features/market/components/pair-header';
 import { PriceChart } from '../../features/market/components/price-chart';
 import { TrendingTokens } from '../../features/trading/components/trending-tokens';
 import { usePairPrice } from '../../features/market/hooks/use-market-data';
+import { mintOfToken } from '../../features/market/hooks/use-token-safety';
 import { useSwitchPair, useTradingSelection } from '../../features/market/hooks/use-trading-selection';
 import { getPairId, selectionFromPair, type PairSelection } from '../../features/market/trading-state';
 import { useNetwork } from '../../features/network/use-network';
@@ -33,6 +34,7 @@ function toSpotPair(selection: PairSelection): SpotPair {
     quote: selection.quote,
     baseDecimals: getTokenDecimals(selection.baseAddress ?? selection.base),
     quoteDecimals: getTokenDecimals(selection.quoteAddress ?? selection.quote),
+    baseMint: mintOfToken(selection.base, selection.baseAddress),
   };
 }
 
@@ -119,7 +121,7 @@ export default function TradePage() {
 
       <div className={GRID}>
         <Card className="min-w-0 overflow-hidden md:[grid-area:chart]" aria-label="Chart">
-          <PairHeader selection={selection} className="border-b border-line" />
+          <PairHeader selection={selection} showSafety className="border-b border-line" />
           <PriceChart selection={selection} heightClassName="h-[320px] sm:h-[420px]" />
         </Card>
         <OrderForm

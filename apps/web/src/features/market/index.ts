@@ -8,3 +8,6 @@ export type { SearchSources } from './hooks/use-token-search';
 export { usePairSwitchCount, useSwitchPair } from './hooks/use-trading-selection';
 export { getPairId, selectionFromToken } from './trading-state';
 export type { PairSelection } from './trading-state';
+export { SafetyBadge, SafetyBadgeView } from './components/safety-badge';
+export { DangerConfirmModal, useDangerConfirmation } from './components/danger-confirm';
+export { mintOfToken, useTokenSafety } from './hooks/use-token-safety';

@@ -32,6 +32,8 @@ export interface SpotPair {
   /** Decimals of the base token (a quote total converts to whole base units of it). */
   readonly baseDecimals: number;
   readonly quoteDecimals: number;
+  /** The base token's mint when known (its safety level gates buys). */
+  readonly baseMint?: string | null;
 }
 
 /** Whether the amount field holds base tokens or a total in the quote token. */

@@ -1,5 +1,6 @@
 import { DEFI_AND_STAKING_TOKENS } from './defi-tokens';
 import { MEMECOIN_TOKENS } from './memecoin-tokens';
+import { RISK_DEMO_MARKET_TOKENS } from './risk-demo-tokens';
 import { listed, type UniverseToken } from './universe-token';
 
 export type { UniverseToken } from './universe-token';
@@ -228,4 +229,5 @@ export const TOKEN_UNIVERSE: readonly UniverseToken[] = [
   }),
   ...DEFI_AND_STAKING_TOKENS,
   ...MEMECOIN_TOKENS,
+  ...RISK_DEMO_MARKET_TOKENS,
 ];

@@ -13,6 +13,7 @@ import {
   type TMarketHistory,
   type TPairPrice,
   type TTokenMarketData,
+  type TTokenSafety,
   type TTokenSearchResult,
 } from '@solterm/contracts';
 import { api, createApiClient } from '../../../lib/api-client';
@@ -80,6 +81,10 @@ export const marketApi = {
       `/holder-analysis/${segment(token)}?holder_type=${holderType}&limit=${HOLDER_ANALYSIS_LIMIT}`,
       { signal },
     ),
+
+  /** GET /tokens/{mint}/safety: authorities, extensions, largest holders, flags and level. */
+  getTokenSafety: (mint: string, signal?: AbortSignal) =>
+    api.get<TTokenSafety>(`/tokens/${segment(mint)}/safety`, { signal }),
 
   /** GET /holder-analysis/{token}/stats. */
   getHolderStats: (token: string, signal?: AbortSignal) =>

@@ -6,6 +6,8 @@ import {
   getDashboardCoinPair,
 } from '@solterm/contracts';
 import { Sparkline } from '../../../components/ui/sparkline';
+import { mintOfToken } from '../hooks/use-token-safety';
+import { SafetyBadge } from './safety-badge';
 import { cn } from '../../../lib/cn';
 import { marketApi, marketKeys } from '../api/market-api';
 import { useDashboardCoins } from '../hooks/use-market-data';
@@ -73,7 +75,10 @@ function CoinCard({
         <div className="flex min-w-0 items-center gap-2.5">
           <TokenAvatar symbol={ticker} size={30} />
           <div className="min-w-0 leading-tight">
-            <p className="text-[13px] font-semibold">{ticker}</p>
+            <p className="flex items-center gap-1.5 text-[13px] font-semibold">
+              {ticker}
+              <SafetyBadge mint={mintOfToken(ticker)} isInteractive={false} />
+            </p>
             <p className="truncate text-[11px] text-muted">{COIN_NAMES[symbol]}</p>
           </div>
         </div>

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatPrice, formatUsdPrice, groupThousands } from '@solterm/contracts';
+import { mintOfToken } from '../hooks/use-token-safety';
+import { SafetyBadge } from './safety-badge';
 import { cn } from '../../../lib/cn';
 import { useRealtimeState } from '../../../lib/ws-client';
 import { usePairPrice } from '../hooks/use-market-data';
@@ -47,10 +49,13 @@ function Figure({ label, children }: { label: string; children: ReactNode }) {
 export function PairHeader({
   selection,
   actions,
+  showSafety = false,
   className,
 }: {
   selection: PairSelection;
   actions?: ReactNode;
+  /** Show the base token's safety badge (spot pages; a perp market has no mint to assess). */
+  showSafety?: boolean;
   className?: string;
 }) {
   const price = usePairPrice(selection);
@@ -69,6 +74,7 @@ export function PairHeader({
               {selection.pair}
             </h2>
             <LiveIndicator />
+            {showSafety && <SafetyBadge mint={mintOfToken(selection.base, selection.baseAddress)} />}
           </div>
           <div className="mt-0.5 flex min-w-0 items-center gap-2 text-xs text-muted">
             <span className="truncate">{selection.baseName}</span>

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SpecDecimal, type TSuggestion } from '@solterm/contracts';
@@ -248,6 +248,30 @@ describe('placing an order', () => {
     expect(form().getByLabelText('Amount', { exact: true })).toHaveValue('');
     expect(form().getByLabelText('Limit price')).toHaveValue('');
     expect(queryClient.getQueryData(queryKeys.trading.orders)).toEqual([placed]);
+  });
+
+  it('asks for an explicit confirmation before buying a danger token', async () => {
+    submit.submitOrder.mockResolvedValue({ transactionHash: TX_HASH, order: makeOrder(), unsigned: {} });
+    const user = userEvent.setup();
+    const { queryClient } = renderSpot(<Form />);
+    await balancesLoaded();
+    act(() =>
+      queryClient.setQueryData(queryKeys.market.tokenSafety('So11111111111111111111111111111111111111112'), {
+        level: 'danger',
+        flags: [{ code: 'permanent_delegate', severity: 'danger', message: 'Permanent delegate D' }],
+      }),
+    );
+    await user.type(form().getByLabelText('Amount', { exact: true }), '0.5');
+    await user.click(form().getByRole('button', { name: 'Buy SOL' }));
+    const dialog = await screen.findByRole('dialog', { name: 'SOL reads danger' });
+    expect(dialog).toHaveTextContent('Permanent delegate D');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(submit.submitOrder).not.toHaveBeenCalled();
+    await user.click(form().getByRole('button', { name: 'Buy SOL' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Buy SOL anyway' }),
+    );
+    await waitFor(() => expect(submit.submitOrder).toHaveBeenCalledTimes(1));
   });
 
   it('shows the trade error message and keeps the form', async () => {

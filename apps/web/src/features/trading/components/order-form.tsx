@@ -11,6 +11,7 @@ import {
 } from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
+import { mintOfToken, useDangerConfirmation } from '../../market';
 import { ApiError } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
@@ -42,6 +43,23 @@ import {
   OrderSummary,
   PrefillNote,
 } from './order-form-fields';
+
+/** Place Order's submit button: Buy or Sell, showing the stage while the order is on its way. */
+function SubmitOrderButton(props: { label: string; isBuy: boolean; isBusy: boolean; isDisabled: boolean }) {
+  return (
+    <Button
+      type="submit"
+      size="lg"
+      isBlock
+      variant={props.isBuy ? 'buy' : 'sell'}
+      isLoading={props.isBusy}
+      disabled={props.isDisabled}
+      className="mt-auto"
+    >
+      {props.label}
+    </Button>
+  );
+}
 
 /** What the form needs of the page's wallet. */
 export interface OrderFormWallet {
@@ -126,6 +144,7 @@ export function OrderForm({ pair, marketPrice, wallet, prefill, onPlaced, ref, c
   const [stage, setStage] = useState<OrderStage | null>(null);
   const { suggestion } = usePairBalances(pair.pairId);
   const refresh = useOrderRefresh();
+  const danger = useDangerConfirmation(pair.baseMint ?? mintOfToken(pair.base), tokenLabel(pair.base));
 
   const { values, error } = state;
   const isLimit = values.orderType === 'Limit';
@@ -161,8 +180,7 @@ export function OrderForm({ pair, marketPrice, wallet, prefill, onPlaced, ref, c
     change({ amount });
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function submit() {
     if (isBusy) return;
     const check = checkSpotOrder({
       values,
@@ -216,7 +234,11 @@ export function OrderForm({ pair, marketPrice, wallet, prefill, onPlaced, ref, c
         <form
           aria-label="Place order"
           noValidate
-          onSubmit={(event) => void submit(event)}
+          onSubmit={(event: FormEvent) => {
+            event.preventDefault();
+            // A buy of a token whose safety reads danger waits for an explicit confirmation.
+            if (!isBusy) danger.guard(values.side, () => void submit());
+          }}
           className="flex flex-1 flex-col gap-3 p-4"
         >
           <PrefillNote note={state.note} onDismiss={() => dispatch({ type: 'dismiss-note' })} />
@@ -263,19 +285,15 @@ export function OrderForm({ pair, marketPrice, wallet, prefill, onPlaced, ref, c
             showWalletRequired={showWalletRequired}
           />
 
-          <Button
-            type="submit"
-            size="lg"
-            isBlock
-            variant={isBuy ? 'buy' : 'sell'}
-            isLoading={isBusy}
-            disabled={pairUnavailable !== null}
-            className="mt-auto"
-          >
-            {stage ? STAGE_LABELS[stage] : `${values.side} ${baseLabel}`}
-          </Button>
+          <SubmitOrderButton
+            label={stage ? STAGE_LABELS[stage] : `${values.side} ${baseLabel}`}
+            isBuy={isBuy}
+            isBusy={isBusy}
+            isDisabled={pairUnavailable !== null}
+          />
         </form>
       </Card>
+      {danger.modal}
     </div>
   );
 }

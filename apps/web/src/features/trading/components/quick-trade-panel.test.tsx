@@ -227,6 +227,57 @@ describe('QuickTradePanel', () => {
     expect(fetchMock.mock.calls.some(([input]) => String(input).includes('get-unsigned'))).toBe(false);
   });
 
+  it('asks for an explicit confirmation before buying a danger token; cancel sends nothing', async () => {
+    const danger = {
+      mint: 'So11111111111111111111111111111111111111112',
+      token_program: 'spl-token',
+      decimals: 9,
+      supply: '0',
+      mint_authority: null,
+      freeze_authority: 'F'.repeat(32),
+      extensions: [],
+      top_holders: [],
+      top10_share: 0,
+      flags: [{ code: 'freeze_authority', severity: 'danger', message: 'Freeze authority present: frozen' }],
+      level: 'danger',
+      checked_at: '2026-01-01T00:00:00.000Z',
+    };
+    const trading = stubTrading();
+    const inner = trading.fetchMock.getMockImplementation()!;
+    trading.fetchMock.mockImplementation(async (input, init) =>
+      String(input).endsWith('/safety')
+        ? new Response(JSON.stringify({ success: true, data: danger }), { status: 200 })
+        : inner(input, init),
+    );
+    const wallet = makeWallet();
+    const { panel } = await renderPanel({ wallet });
+    await waitFor(() =>
+      expect(within(panel).getByTestId('safety-badge')).toHaveAttribute('data-level', 'danger'),
+    );
+    fireEvent.change(within(panel).getByLabelText('Amount', { exact: true }), { target: { value: '0.5' } });
+
+    fireEvent.click(within(panel).getByRole('button', { name: 'Buy SOL' }));
+    const dialog = await screen.findByRole('dialog', { name: 'SOL reads danger' });
+    expect(dialog).toHaveTextContent('Freeze authority present: frozen');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(trading.paths).not.toContain('/trading/get-unsigned-transaction');
+
+    fireEvent.click(within(panel).getByRole('button', { name: 'Buy SOL' }));
+    fireEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Buy SOL anyway' }),
+    );
+    await waitFor(() => expect(wallet.signTransaction).toHaveBeenCalledWith(UNSIGNED));
+
+    // A sell is never held back.
+    await waitFor(() => expect(within(panel).getByLabelText('Amount', { exact: true })).toHaveValue(''));
+    fireEvent.click(within(panel).getByRole('button', { name: /^Sell/ }));
+    fireEvent.change(within(panel).getByLabelText('Amount', { exact: true }), { target: { value: '0.1' } });
+    fireEvent.click(within(panel).getByRole('button', { name: 'Sell SOL' }));
+    await waitFor(() => expect(wallet.signTransaction).toHaveBeenCalledTimes(2));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
   it('builds, signs, executes and records a market order, then clears and refreshes', async () => {
     const { fetchMock, paths } = stubTrading();
     const wallet = makeWallet();

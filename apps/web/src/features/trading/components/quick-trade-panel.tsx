@@ -20,7 +20,15 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { useAuth } from '../../auth';
-import { getPairId, type PairSelection, TokenAvatar, usePairPrice } from '../../market';
+import {
+  getPairId,
+  mintOfToken,
+  type PairSelection,
+  SafetyBadge,
+  TokenAvatar,
+  useDangerConfirmation,
+  usePairPrice,
+} from '../../market';
 import { ORDER_STAGE_LABELS } from '../order-stage';
 import {
   formatDuration,
@@ -245,6 +253,8 @@ export function QuickTradePanel({
   const suggestion = useTradingSuggestion(pairId, access.kind === 'solana');
   const balances = suggestion.data?.available_balances;
   const trade = useQuickTrade({ pairId, base, quote, side, form: controls.form, clearForm: controls.clear });
+  const baseMint = mintOfToken(base, selection.baseAddress);
+  const danger = useDangerConfirmation(baseMint, base);
   const isRunning = trade.phase !== 'idle';
   const isBalanceLoading = access.kind === 'solana' && suggestion.isPending;
   // "You pay" is the Total field's own decimal (amount × price from the linkage rules), grouped but
@@ -263,6 +273,7 @@ export function QuickTradePanel({
             <span className="text-[13px] font-semibold" data-testid="quick-trade-pair">
               {selection.pair}
             </span>
+            <SafetyBadge mint={baseMint} />
             <Badge tone="neutral">Market</Badge>
           </div>
         }
@@ -314,8 +325,9 @@ export function QuickTradePanel({
             side={side}
             base={base}
             phase={trade.phase}
-            onSubmit={() => void trade.submit()}
+            onSubmit={() => danger.guard(side, () => void trade.submit())}
           />
+          {danger.modal}
           {!trade.isConnected && (
             <p className="text-center text-xs text-muted">{TRADE_MESSAGES.connectWalletToTrade}</p>
           )}

@@ -12,6 +12,8 @@ import {
   ChangeText,
   CopyAddress,
   getPairId,
+  mintOfToken,
+  SafetyBadge,
   selectionFromToken,
   TokenAvatar,
   type useTokenSearch,
@@ -71,6 +73,7 @@ function ResultRow({
       <div className="min-w-0 leading-tight">
         <div className="flex min-w-0 items-center gap-1.5">
           <span className="truncate text-[13px] font-semibold text-fg">{symbol}</span>
+          {isSolana && <SafetyBadge mint={mintOfToken(symbol, result.address)} />}
           {result.dex_id && (
             <span className="rounded bg-accent-soft px-1 py-px text-[10px] font-semibold tracking-wide text-accent uppercase">
               {result.dex_id}

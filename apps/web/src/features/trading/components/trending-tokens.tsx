@@ -10,6 +10,8 @@ import {
   ChangeText,
   marketApi,
   marketKeys,
+  mintOfToken,
+  SafetyBadge,
   selectionFromToken,
   TokenAvatar,
   useSwitchPair,
@@ -126,7 +128,12 @@ export function TrendingTokens({ onBuy }: { onBuy?: (token: TEnhancedTrendingTok
                       <div className="flex items-center gap-2.5">
                         <TokenAvatar symbol={token.symbol} image={token.thumb} size={24} />
                         <div className="min-w-0 leading-tight">
-                          <p className="font-semibold">{token.symbol}</p>
+                          <p className="flex items-center gap-1.5 font-semibold">
+                            {token.symbol}
+                            {(token.chain_id ?? 'solana') === 'solana' && (
+                              <SafetyBadge mint={mintOfToken(token.symbol, token.address)} />
+                            )}
+                          </p>
                           <p className="max-w-40 truncate text-[11px] text-muted">
                             {token.name}
                             {token.market_cap_rank !== null && (

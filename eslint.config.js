@@ -7,7 +7,8 @@ import webArchitecture from './apps/web/eslint/feature-boundaries.js';
 
 /**
  * The server's modules, lowest layer first: a module imports only modules of lower layers. Bots,
- * backtests go above trading; futures beside them (it needs wallet, relay and market, not trading).
+ * backtests go above trading; futures beside them (it needs wallet, relay and market, not trading);
+ * fills (the user's own fills on a chart) reads spot, bot and futures fills, so it sits above all.
  */
 const SERVER_MODULE_LAYERS = [
   ['email', 'chain', 'health'],
@@ -18,6 +19,7 @@ const SERVER_MODULE_LAYERS = [
   ['wallet'],
   ['trading'],
   ['bots', 'futures'],
+  ['fills'],
 ];
 
 /**

@@ -24,6 +24,7 @@ import { createAuthModule } from './modules/auth/auth.module';
 import { createBotsModule } from './modules/bots/bots.module';
 import { createChainModule } from './modules/chain/chain.module';
 import { createEmailModule } from './modules/email/email.module';
+import { createFillsModule } from './modules/fills/fills.module';
 import { createFuturesModule } from './modules/futures/futures.module';
 import { createHealthModule } from './modules/health/health.module';
 import { createHoldersModule } from './modules/holders/holders.module';
@@ -180,8 +181,28 @@ async function createModules(
     holdsFundsAwaitingWallet: auth.events.holdsFundsAwaitingWallet,
   });
   const futures = await createFuturesModule(context, { ...lower, withdrawalLock: wallet.withdrawalLock });
+  const fills = createFillsModule({
+    market: market.service,
+    trading: trading.service,
+    botFills: bots.chartFills,
+    perpFills: futures.service.trading?.chartFills,
+  });
   const health = createHealthModule(context, { pythonAvailability: bots.pythonAvailability });
-  return { email, chain, auth, realtime, market, holders, relay, wallet, trading, bots, futures, health };
+  return {
+    email,
+    chain,
+    auth,
+    realtime,
+    market,
+    holders,
+    relay,
+    wallet,
+    trading,
+    bots,
+    futures,
+    fills,
+    health,
+  };
 }
 
 /** Builds every module (nothing runs yet: the entry starts the market feed and the scheduler). */

@@ -27,6 +27,7 @@ export * from './market/market.schemas';
 export * from './market/symbol-lookup';
 export * from './wallet/wallet.schemas';
 export * from './trading/trading.schemas';
+export * from './trading/chart-fills.schemas';
 export * from './bots/bots.schemas';
 export * from './bots/bot-funds.schemas';
 export * from './bots/marketplace.schemas';

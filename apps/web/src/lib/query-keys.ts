@@ -17,6 +17,8 @@ export const queryKeys = {
     /** Balances the suggestion read for a pair id (`SOL/USDC`). */
     suggestion: (pairId: string) => ['trading', 'suggestion', pairId] as const,
     orderBook: (pairId: string) => ['trading', 'orderbook', pairId] as const,
+    /** The user's fills on a pair from a chart's first candle (its markers). */
+    chartFills: (pairId: string, from: number) => ['trading', 'chart-fills', pairId, from] as const,
     tradable: (pairs: readonly string[]) => ['trading', 'tradable', pairs] as const,
   },
   /** The user's bots and the built-in strategies. */

@@ -8,3 +8,6 @@ export type { SearchSources } from './hooks/use-token-search';
 export { usePairSwitchCount, useSwitchPair } from './hooks/use-trading-selection';
 export { getPairId, selectionFromToken } from './trading-state';
 export type { PairSelection } from './trading-state';
+export { PriceChart } from './components/price-chart';
+export type { ChartWindow } from './components/price-chart';
+export type { ChartLineStyle, ChartMarker, ChartMarkerTone, ChartPriceLine } from './chart-overlays';

@@ -1,9 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   LineStyle,
   type CandlestickData,
   type IChartApi,
   type ISeriesApi,
+  type ISeriesMarkersPluginApi,
+  type Time,
   type UTCTimestamp,
 } from 'lightweight-charts';
 import {
@@ -20,15 +22,29 @@ import { useChartCandles } from './use-chart-candles';
 import { CHART_THEME_COLORS, formatChartPrice, priceMinMove } from '../chart-options';
 import { readCandleTick, type CandlePoint } from '../market-ticks';
 import type { PairSelection } from '../trading-state';
+import { THEME_STORAGE_KEY, readStoredTheme, toBars, volumeColor } from './price-chart-data';
 import {
-  THEME_STORAGE_KEY,
+  toSeriesMarkers,
+  type ChartLineStyle,
+  type ChartMarker,
   type ChartPriceLine,
-  readStoredTheme,
-  toBars,
-  volumeColor,
-} from './price-chart-data';
+} from '../chart-overlays';
 
-export type { ChartPriceLine } from './price-chart-data';
+export type { ChartMarker, ChartPriceLine } from '../chart-overlays';
+
+/** The candles a chart shows: its pair, interval and the open time of its first loaded candle. */
+export interface ChartWindow {
+  pairId: string;
+  interval: ChartInterval;
+  /** Unix seconds. */
+  from: number;
+}
+
+const LINE_STYLES: Record<ChartLineStyle, LineStyle> = {
+  solid: LineStyle.Solid,
+  dashed: LineStyle.Dashed,
+  dotted: LineStyle.Dotted,
+};
 
 interface PriceChartProps {
   selection: PairSelection;
@@ -36,6 +52,10 @@ interface PriceChartProps {
   title?: string;
   /** Horizontal lines over the candles (a perp's mark price, a position's entry and liquidation). */
   priceLines?: readonly ChartPriceLine[];
+  /** Markers on candles (the user's fills), each on the candle of the interval that contains it. */
+  markers?: readonly ChartMarker[];
+  /** Told which candles are loaded (pair, interval, first candle) whenever they change. */
+  onWindowChange?: (window: ChartWindow) => void;
   /** Height classes of the drawing area. */
   heightClassName?: string;
   className?: string;
@@ -54,6 +74,8 @@ export function PriceChart({
   className,
   title,
   priceLines,
+  markers,
+  onWindowChange,
 }: PriceChartProps) {
   const [interval, setChartInterval] = useState<ChartInterval>(DEFAULT_CHART_INTERVAL);
   const [theme, setTheme] = useState<ChartTheme>(readStoredTheme);
@@ -66,6 +88,11 @@ export function PriceChart({
   const chartRef = useRef<IChartApi | null>(null);
   const candleSeriesRef = useRef<ISeriesApi<'Candlestick'> | null>(null);
   const volumeSeriesRef = useRef<ISeriesApi<'Histogram'> | null>(null);
+  const markersRef = useRef<ISeriesMarkersPluginApi<Time> | null>(null);
+  const onWindowChangeRef = useRef(onWindowChange);
+  useEffect(() => {
+    onWindowChangeRef.current = onWindowChange;
+  });
   /** `${pairId}:${interval}` of the data on screen; live ticks of anything else are dropped. */
   const loadedKeyRef = useRef<string | null>(null);
   const lastTimeRef = useRef<number | null>(null);
@@ -81,15 +108,23 @@ export function PriceChart({
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
-    const { chart, candles, volume, dispose } = mountChart(container, themeRef.current, (time) => {
+    const {
+      chart,
+      candles,
+      volume,
+      markers: markerLayer,
+      dispose,
+    } = mountChart(container, themeRef.current, (time) => {
       const candle = time === null ? undefined : candlesByTimeRef.current.get(time);
       setHovered(candle ? { key: loadedKeyRef.current, candle } : null);
     });
     chartRef.current = chart;
     candleSeriesRef.current = candles;
     volumeSeriesRef.current = volume;
+    markersRef.current = markerLayer;
     return () => {
       dispose();
+      markersRef.current = null;
       chartRef.current = null;
       candleSeriesRef.current = null;
       volumeSeriesRef.current = null;
@@ -130,7 +165,24 @@ export function PriceChart({
     candlesByTimeRef.current = new Map(readyCandles.map((candle) => [candle.time, candle]));
     lastTimeRef.current = last?.time ?? null;
     loadedKeyRef.current = `${pairId}:${interval}`;
+    if (readyCandles[0]) onWindowChangeRef.current?.({ pairId, interval, from: readyCandles[0].time });
   }, [readyCandles, pairId, interval]);
+
+  // Markers: on the loaded candles, in the theme's up and down colours.
+  const drawnMarkers = useMemo(
+    () =>
+      readyCandles && markers
+        ? toSeriesMarkers(
+            markers,
+            { interval, times: readyCandles.map((candle) => candle.time) },
+            CHART_THEME_COLORS[theme],
+          )
+        : [],
+    [markers, readyCandles, interval, theme],
+  );
+  useEffect(() => {
+    markersRef.current?.setMarkers(drawnMarkers);
+  }, [drawnMarkers]);
 
   // Price lines: redrawn whenever their values change.
   const linesKey = JSON.stringify(priceLines ?? []);
@@ -142,7 +194,7 @@ export function PriceChart({
         price: line.price,
         color: line.color,
         lineWidth: 1,
-        lineStyle: LineStyle.Dashed,
+        lineStyle: LINE_STYLES[line.style ?? 'dashed'],
         axisLabelVisible: true,
         title: line.title,
       }),
@@ -205,6 +257,7 @@ export function PriceChart({
         data-pair={pairId ?? selection.pair}
         data-candles={readyCandles?.length ?? 0}
         data-price-lines={priceLines?.map((line) => `${line.title} ${line.price}`).join('; ') || undefined}
+        data-markers={drawnMarkers.map((marker) => marker.text).join('; ') || undefined}
       >
         <div
           ref={containerRef}

@@ -1,6 +1,5 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
-  LineStyle,
   type CandlestickData,
   type IChartApi,
   type ISeriesApi,
@@ -23,28 +22,12 @@ import { CHART_THEME_COLORS, formatChartPrice, priceMinMove } from '../chart-opt
 import { readCandleTick, type CandlePoint } from '../market-ticks';
 import type { PairSelection } from '../trading-state';
 import { THEME_STORAGE_KEY, readStoredTheme, toBars, volumeColor } from './price-chart-data';
-import {
-  toSeriesMarkers,
-  type ChartLineStyle,
-  type ChartMarker,
-  type ChartPriceLine,
-} from '../chart-overlays';
+import type { ChartMarker, ChartPriceLine } from '../chart-overlays';
+import { useChartOverlays, type ChartWindow } from './use-chart-overlays';
+
+export type { ChartWindow } from './use-chart-overlays';
 
 export type { ChartMarker, ChartPriceLine } from '../chart-overlays';
-
-/** The candles a chart shows: its pair, interval and the open time of its first loaded candle. */
-export interface ChartWindow {
-  pairId: string;
-  interval: ChartInterval;
-  /** Unix seconds. */
-  from: number;
-}
-
-const LINE_STYLES: Record<ChartLineStyle, LineStyle> = {
-  solid: LineStyle.Solid,
-  dashed: LineStyle.Dashed,
-  dotted: LineStyle.Dotted,
-};
 
 interface PriceChartProps {
   selection: PairSelection;
@@ -73,9 +56,7 @@ export function PriceChart({
   heightClassName = 'h-[320px] sm:h-[420px]',
   className,
   title,
-  priceLines,
-  markers,
-  onWindowChange,
+  ...overlays
 }: PriceChartProps) {
   const [interval, setChartInterval] = useState<ChartInterval>(DEFAULT_CHART_INTERVAL);
   const [theme, setTheme] = useState<ChartTheme>(readStoredTheme);
@@ -89,10 +70,6 @@ export function PriceChart({
   const candleSeriesRef = useRef<ISeriesApi<'Candlestick'> | null>(null);
   const volumeSeriesRef = useRef<ISeriesApi<'Histogram'> | null>(null);
   const markersRef = useRef<ISeriesMarkersPluginApi<Time> | null>(null);
-  const onWindowChangeRef = useRef(onWindowChange);
-  useEffect(() => {
-    onWindowChangeRef.current = onWindowChange;
-  });
   /** `${pairId}:${interval}` of the data on screen; live ticks of anything else are dropped. */
   const loadedKeyRef = useRef<string | null>(null);
   const lastTimeRef = useRef<number | null>(null);
@@ -108,22 +85,16 @@ export function PriceChart({
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
-    const {
-      chart,
-      candles,
-      volume,
-      markers: markerLayer,
-      dispose,
-    } = mountChart(container, themeRef.current, (time) => {
+    const mounted = mountChart(container, themeRef.current, (time) => {
       const candle = time === null ? undefined : candlesByTimeRef.current.get(time);
       setHovered(candle ? { key: loadedKeyRef.current, candle } : null);
     });
-    chartRef.current = chart;
-    candleSeriesRef.current = candles;
-    volumeSeriesRef.current = volume;
-    markersRef.current = markerLayer;
+    chartRef.current = mounted.chart;
+    candleSeriesRef.current = mounted.candles;
+    volumeSeriesRef.current = mounted.volume;
+    markersRef.current = mounted.markers;
     return () => {
-      dispose();
+      mounted.dispose();
       markersRef.current = null;
       chartRef.current = null;
       candleSeriesRef.current = null;
@@ -165,46 +136,10 @@ export function PriceChart({
     candlesByTimeRef.current = new Map(readyCandles.map((candle) => [candle.time, candle]));
     lastTimeRef.current = last?.time ?? null;
     loadedKeyRef.current = `${pairId}:${interval}`;
-    if (readyCandles[0]) onWindowChangeRef.current?.({ pairId, interval, from: readyCandles[0].time });
   }, [readyCandles, pairId, interval]);
 
-  // Markers: on the loaded candles, in the theme's up and down colours.
-  const drawnMarkers = useMemo(
-    () =>
-      readyCandles && markers
-        ? toSeriesMarkers(
-            markers,
-            { interval, times: readyCandles.map((candle) => candle.time) },
-            CHART_THEME_COLORS[theme],
-          )
-        : [],
-    [markers, readyCandles, interval, theme],
-  );
-  useEffect(() => {
-    markersRef.current?.setMarkers(drawnMarkers);
-  }, [drawnMarkers]);
-
-  // Price lines: redrawn whenever their values change.
-  const linesKey = JSON.stringify(priceLines ?? []);
-  useEffect(() => {
-    const series = candleSeriesRef.current;
-    if (!series || !priceLines || priceLines.length === 0) return;
-    const drawn = priceLines.map((line) =>
-      series.createPriceLine({
-        price: line.price,
-        color: line.color,
-        lineWidth: 1,
-        lineStyle: LINE_STYLES[line.style ?? 'dashed'],
-        axisLabelVisible: true,
-        title: line.title,
-      }),
-    );
-    return () => {
-      for (const line of drawn) series.removePriceLine(line);
-    };
-    // linesKey stands for priceLines' values.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [linesKey, readyCandles]);
+  const chartRefs = { series: candleSeriesRef, markerLayer: markersRef };
+  const drawnMarkers = useChartOverlays(overlays, chartRefs, { readyCandles, pairId, interval, theme });
 
   // Live: the forming candle updates, a newer one is appended.
   useChannel(status.kind === 'ready' && pairId ? candlesChannel(pairId, interval) : null, (data) => {
@@ -256,7 +191,9 @@ export function PriceChart({
         data-theme={theme}
         data-pair={pairId ?? selection.pair}
         data-candles={readyCandles?.length ?? 0}
-        data-price-lines={priceLines?.map((line) => `${line.title} ${line.price}`).join('; ') || undefined}
+        data-price-lines={
+          overlays.priceLines?.map((line) => `${line.title} ${line.price}`).join('; ') || undefined
+        }
         data-markers={drawnMarkers.map((marker) => marker.text).join('; ') || undefined}
       >
         <div

@@ -63,6 +63,9 @@ export const queryKeys = {
     pairPrice: (pairId: string) => ['market', 'pair-price', pairId] as const,
     chartToken: (pair: string, address: string | null) => ['market', 'chart-token', pair, address] as const,
     chart: (pairId: string, interval: ChartInterval) => ['market', 'chart', pairId, interval] as const,
+    /** A backtest's pair over its tested period (a still chart of past candles). */
+    periodChart: (pair: string, interval: ChartInterval, from: number, to: number) =>
+      ['market', 'period-chart', pair, interval, from, to] as const,
     search: (symbol: string) => ['market', 'search', symbol.toUpperCase()] as const,
     trending: ['market', 'trending-enhanced'] as const,
     holders: (token: string, holderType: THolderType) => ['market', 'holders', token, holderType] as const,

@@ -11,3 +11,6 @@ export type { PairSelection } from './trading-state';
 export { PriceChart } from './components/price-chart';
 export type { ChartWindow } from './components/price-chart';
 export type { ChartLineStyle, ChartMarker, ChartMarkerTone, ChartPriceLine } from './chart-overlays';
+export { CandleChart } from './components/candle-chart';
+export { readCandle } from './market-ticks';
+export type { CandlePoint } from './market-ticks';

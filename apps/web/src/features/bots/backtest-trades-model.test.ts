@@ -22,13 +22,16 @@ const trade = (overrides: Partial<TBacktestTrade>): TBacktestTrade => ({
 describe('backtest price chart', () => {
   it('draws the period in the backtest’s own interval while it fits, else the first coarser one that does', () => {
     const day = { start_date: '2025-03-01T00:00:00.000Z', end_date: '2025-03-02T00:00:00.000Z' };
-    expect(backtestChartInterval({ ...day, interval: '1M' })).toBe('1M');
+    expect(backtestChartInterval({ ...day, interval: '5M' })).toBe('5M');
+    expect(backtestChartInterval({ ...day, interval: '1M' })).toBe('5M');
     expect(backtestChartInterval({ ...day, interval: '1H' })).toBe('1H');
     const year = { start_date: '2025-01-01T00:00:00.000Z', end_date: '2026-01-01T00:00:00.000Z' };
-    expect(backtestChartInterval({ ...year, interval: '1M' })).toBe('12H');
+    expect(backtestChartInterval({ ...year, interval: '1M' })).toBe('1D');
+    const twoMonths = { start_date: '2025-01-01T00:00:00.000Z', end_date: '2025-03-02T00:00:00.000Z' };
+    expect(backtestChartInterval({ ...twoMonths, interval: '15M' })).toBe('4H');
     expect(backtestChartInterval({ ...year, interval: '1D' })).toBe('1D');
     const { from, to } = backtestPeriod(year);
-    expect((to - from) / 43_200).toBeLessThanOrEqual(MAX_BACKTEST_CHART_CANDLES);
+    expect((to - from) / 86_400).toBeLessThanOrEqual(MAX_BACKTEST_CHART_CANDLES);
   });
 
   it('marks buys and sells at their time and price, skipping a time it cannot read', () => {

@@ -6,8 +6,11 @@ import {
 } from '@solterm/contracts';
 import type { ChartMarker } from '../market';
 
-/** Candles the backtest's price chart draws at most: the interval coarsens until the period fits. */
-export const MAX_BACKTEST_CHART_CANDLES = 2_000;
+/**
+ * Candles the backtest's price chart draws at most: the interval coarsens until the period fits
+ * (a chart half a screen wide shows about this many candles readably, about 1 px each at least).
+ */
+export const MAX_BACKTEST_CHART_CANDLES = 500;
 
 const CHART_STEPS: readonly ChartInterval[] = ['1M', '5M', '15M', '1H', '4H', '12H', '1D'];
 
@@ -22,10 +25,10 @@ export function backtestPeriod(result: Pick<TBacktestResult, 'start_date' | 'end
 /**
  * The candles of the price chart: the backtest's own interval when the period fits in
  * {@link MAX_BACKTEST_CHART_CANDLES} of them, else the first coarser one that does (a year of 1M
- * candles is drawn as 12H ones).
+ * candles is drawn as 1D ones).
  *
  * @example
- * backtestChartInterval({ interval: '1M', start_date: '2025-01-01', end_date: '2025-01-02' }); // '1M'
+ * backtestChartInterval({ interval: '1M', start_date: '2025-01-01', end_date: '2025-01-02' }); // '5M'
  */
 export function backtestChartInterval(
   result: Pick<TBacktestResult, 'interval' | 'start_date' | 'end_date'>,

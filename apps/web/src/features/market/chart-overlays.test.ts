@@ -97,4 +97,28 @@ describe('toSeriesMarkers', () => {
     );
     expect(markers.map((marker) => [marker.time, marker.text])).toEqual([[HOUR + 86_400, 'Sell Spot']]);
   });
+
+  it('drops the texts past the label limit, keeping every arrow', () => {
+    const many: ChartMarker[] = Array.from({ length: 5 }, (_, index) => ({
+      time: HOUR + index * 60,
+      tone: index % 2 ? 'sell' : 'buy',
+      text: index % 2 ? 'Sell' : 'Buy',
+    }));
+    const loaded = range('1M', HOUR, HOUR + 600);
+    expect(toSeriesMarkers(many, loaded, colors, 5).map((marker) => marker.text)).toEqual([
+      'Buy',
+      'Sell',
+      'Buy',
+      'Sell',
+      'Buy',
+    ]);
+    const bare = toSeriesMarkers(many, loaded, colors, 4);
+    expect(bare.map((marker) => [marker.text, marker.shape])).toEqual([
+      ['', 'arrowUp'],
+      ['', 'arrowDown'],
+      ['', 'arrowUp'],
+      ['', 'arrowDown'],
+      ['', 'arrowUp'],
+    ]);
+  });
 });

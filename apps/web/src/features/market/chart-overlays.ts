@@ -58,11 +58,15 @@ export function candleTimeOf(time: number, range: ChartCandleRange): number | nu
 
 const INFO_COLOR = '#60a5fa';
 
+/** Past this many markers on a chart their texts would cover the candles: only the arrows show. */
+export const MARKER_LABEL_LIMIT = 40;
+
 /**
  * The chart's markers as lightweight-charts draws them: each on the open time of its candle
  * ({@link candleTimeOf}), markers of one candle with the same tone and text merged into one (`×3`),
  * sorted by time. Markers before the first loaded candle are left out (nothing to draw them on);
- * later ones stay, on the candle the live feed forms.
+ * later ones stay, on the candle the live feed forms. Past `labelLimit` markers the texts go (the
+ * arrows' colour and direction still tell buys from sells).
  *
  * @example
  * toSeriesMarkers([{ time: 1_700_000_130, tone: 'buy', text: 'Buy Spot' }], { interval: '1M', times }, colors)
@@ -72,6 +76,7 @@ export function toSeriesMarkers(
   markers: readonly ChartMarker[],
   range: ChartCandleRange,
   colors: { up: string; down: string },
+  labelLimit = MARKER_LABEL_LIMIT,
 ): SeriesMarker<UTCTimestamp>[] {
   const groups = new Map<string, { marker: ChartMarker; bucket: number; count: number; prices: number[] }>();
   for (const marker of markers) {
@@ -91,10 +96,12 @@ export function toSeriesMarkers(
       });
     }
   }
+  const isLabelled = groups.size <= labelLimit;
   return [...groups.values()]
     .sort((a, b) => a.bucket - b.bucket || a.marker.text.localeCompare(b.marker.text))
     .map(({ marker, bucket, count, prices }) => {
-      const text = count > 1 ? `${marker.text} ×${count}` : marker.text;
+      const label = count > 1 ? `${marker.text} ×${count}` : marker.text;
+      const text = isLabelled ? label : '';
       const time = bucket as UTCTimestamp;
       if (marker.tone === 'info') {
         return { time, position: 'inBar', shape: 'circle', color: INFO_COLOR, text };

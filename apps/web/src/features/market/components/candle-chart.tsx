@@ -54,6 +54,7 @@ export function CandleChart({
       style={{ height: heightPx, background: colors.background }}
       data-testid="candle-chart"
       data-candles={candles.length}
+      data-marker-count={drawn.length}
       data-markers={drawn.map((marker) => marker.text).join('; ') || undefined}
     >
       <div ref={containerRef} className="absolute inset-0" role="img" aria-label={label} />

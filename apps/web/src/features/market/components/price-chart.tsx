@@ -194,6 +194,7 @@ export function PriceChart({
         data-price-lines={
           overlays.priceLines?.map((line) => `${line.title} ${line.price}`).join('; ') || undefined
         }
+        data-marker-count={drawnMarkers.length}
         data-markers={drawnMarkers.map((marker) => marker.text).join('; ') || undefined}
       >
         <div

@@ -13,6 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   getTokenBySymbol,
+  MAX_CHART_FILLS,
   MAX_CHART_FILLS_WINDOW_SECONDS,
   TRADE_MESSAGES,
   USDC_MINT,
@@ -895,6 +896,36 @@ describe('spot trading on the embedded cluster', () => {
       expect(earlier.body.data.fills).toEqual([]);
       const bonk = await fills(user, `pair=BONK/SOL&from=${from}&to=${filledAt + 5}`);
       expect(bonk.body.data.fills.map((fill) => fill.label)).toEqual(['Bot "Bonk bot" (paper)']);
+    });
+
+    it('answers the newest 500 fills of a busier window and says the rest were left out', async () => {
+      // Given: a bot run with 501 fills a minute apart, the oldest first
+      const user = await trader();
+      const last = nowSeconds() - 60;
+      await seedBotRun(
+        user.userId,
+        'SOL/USDC',
+        'Scalper',
+        Array.from({ length: MAX_CHART_FILLS + 1 }, (_, index) => ({
+          side: index % 2 ? ('Sell' as const) : ('Buy' as const),
+          base: 1_000_000_000n,
+          quote: 150_000_000n,
+          time: last - (MAX_CHART_FILLS - index) * 60,
+        })),
+      );
+      const window = `from=${last - 86_400}&to=${last}`;
+
+      // When / Then: the newest 500, newest first, and `truncated`
+      const busy = await fills(user, `pair=SOL/USDC&${window}`);
+      expect(busy.status).toBe(200);
+      expect(busy.body.data.truncated).toBe(true);
+      expect(busy.body.data.fills).toHaveLength(MAX_CHART_FILLS);
+      expect(busy.body.data.fills[0]!.time).toBe(last);
+      expect(busy.body.data.fills.at(-1)!.time).toBe(last - (MAX_CHART_FILLS - 1) * 60);
+      // A window that starts after the oldest holds exactly 500: nothing is left out.
+      const exact = await fills(user, `pair=SOL/USDC&from=${last - (MAX_CHART_FILLS - 1) * 60}&to=${last}`);
+      expect(exact.body.data).toMatchObject({ truncated: false });
+      expect(exact.body.data.fills).toHaveLength(MAX_CHART_FILLS);
     });
 
     it('refuses bad input with 400 and answers nothing without a session', async () => {

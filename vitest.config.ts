@@ -24,6 +24,7 @@ export default defineConfig({
           globalSetup: [
             'apps/server/test/setup/pglite-template.ts',
             'apps/server/test/setup/worker-bundles.ts',
+            'apps/server/test/setup/python-snapshot.ts',
           ],
           setupFiles: ['apps/server/test/setup/worker-bundles-env.ts'],
           testTimeout: 30_000,

@@ -9,13 +9,14 @@
 // - Platform folders (lib, db, config) never import modules (db/schema.ts may import tables files);
 //   plugins (HTTP glue) import modules only through their public files.
 // - Composition roots (`roots`: app.ts, services.ts, http-app.ts, server.ts, worker.ts) may import anything.
+// The layering and the import visitors are shared with the web's rule (eslint/layered-boundaries.js).
 import path from 'node:path';
+import { layeredBoundaries, partsUnder } from '../../../eslint/layered-boundaries.js';
 
 /** Where a file sits: a module, a platform folder, plugins, a composition root, or outside the app. */
 function placeOf(file, srcDir, roots) {
-  const relative = path.relative(srcDir, file);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return { kind: 'outside' };
-  const parts = relative.split(path.sep);
+  const parts = partsUnder(srcDir, file);
+  if (!parts) return { kind: 'outside' };
   if (parts.length === 1)
     return roots.includes(parts[0]) ? { kind: 'root' } : { kind: 'platform', name: parts[0] };
   if (parts[0] === 'modules' && parts.length >= 3) {
@@ -58,27 +59,24 @@ export const moduleBoundaries = {
     },
   },
   create(context) {
-    const options = context.options[0];
-    const srcDir = path.resolve(context.cwd ?? process.cwd(), options.srcDir);
+    const { options, srcDir, file, checkLayers, importVisitors } = layeredBoundaries(context, {
+      unknownMessageId: 'unknownModule',
+      nameKey: 'module',
+    });
     const roots = options.roots ?? ['app.ts', 'server.ts', 'worker.ts', 'services.ts', 'http-app.ts'];
-    const layerOf = new Map();
-    options.layers.forEach((names, index) => names.forEach((name) => layerOf.set(name, index)));
     const publicFilesOf = (name) => options.publicFiles?.[name] ?? [`${name}.service`];
-    const file = path.resolve(context.filename);
     const from = placeOf(file, srcDir, roots);
     if (from.kind === 'outside' || from.kind === 'root') return {};
 
-    function check(node, source) {
-      if (typeof source !== 'string' || !source.startsWith('.')) return;
-      const to = placeOf(path.resolve(path.dirname(file), source), srcDir, roots);
+    return importVisitors((node, source, target) => {
+      const to = placeOf(target, srcDir, roots);
       if (to.kind !== 'module') return;
       if (from.kind === 'module' && from.name === to.name) return;
-      const target = withoutExtension(to.inner);
-      const isTables = target.endsWith('.tables');
+      const inner = withoutExtension(to.inner);
       const fromTables = from.kind === 'module' && withoutExtension(from.inner).endsWith('.tables');
       const fromSchema =
         from.kind === 'platform' && from.name === 'db' && path.basename(file).startsWith('schema.');
-      if (isTables) {
+      if (inner.endsWith('.tables')) {
         if (!fromTables && !fromSchema)
           context.report({ node, messageId: 'tablesAcross', data: { module: to.name } });
         return;
@@ -92,7 +90,7 @@ export const moduleBoundaries = {
         return;
       }
       const publicFiles = publicFilesOf(to.name);
-      if (!publicFiles.includes(target)) {
+      if (!publicFiles.includes(inner)) {
         context.report({
           node,
           messageId: 'notPublic',
@@ -104,30 +102,8 @@ export const moduleBoundaries = {
         });
         return;
       }
-      if (from.kind !== 'module') return;
-      for (const name of [from.name, to.name]) {
-        if (!layerOf.has(name)) {
-          context.report({ node, messageId: 'unknownModule', data: { module: name } });
-          return;
-        }
-      }
-      const fromLayer = layerOf.get(from.name);
-      const toLayer = layerOf.get(to.name);
-      if (toLayer >= fromLayer) {
-        context.report({
-          node,
-          messageId: 'upward',
-          data: { from: from.name, to: to.name, fromLayer, toLayer },
-        });
-      }
-    }
-
-    return {
-      ImportDeclaration: (node) => check(node, node.source.value),
-      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
-      ExportAllDeclaration: (node) => check(node, node.source.value),
-      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
-    };
+      if (from.kind === 'module') checkLayers(node, from.name, to.name);
+    });
   },
 };
 

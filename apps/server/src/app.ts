@@ -58,6 +58,8 @@ export interface App {
   market: { data: Services['marketData']; stream: Services['marketStream'] };
   /** The spot book and positions channels' stream (tests tick it by hand). */
   tradingStream: TradingStream;
+  /** The futures market and account channels' stream (tests tick it by hand). */
+  futuresStream: Services['futuresStream'];
   close(): Promise<void>;
 }
 
@@ -136,6 +138,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     rpcUrl,
     market: { data: services.marketData, stream: services.marketStream },
     tradingStream: services.tradingStream,
+    futuresStream: services.futuresStream,
     async close() {
       await server.close();
       await services.close();

@@ -77,6 +77,7 @@ export interface Services {
   /** Perpetual futures: the local venue (trading) or Drift's market data, and the local venue's keeper. */
   perpVenue: Modules['futures']['service'];
   perpKeeper: Modules['futures']['perpKeeper'];
+  futuresStream: Modules['futures']['stream'];
   /** The embedded local cluster when SOLANA_RPC_URL is unset, in a worker thread (its methods are async). */
   cluster?: ClusterHost;
   /** Background jobs: the modules' singletons and tasks; started by the process's entry. */
@@ -171,16 +172,15 @@ async function createModules(
   const lower = { hub, chain: chain.service, market: market.service, relay: relay.service };
   const wallet = createWalletModule(context, { ...lower, auth: auth.service });
   const trading = await createTradingModule(context, lower);
+  const upper = { ...lower, auth: auth.service, withdrawalLock: wallet.withdrawalLock };
   const bots = createBotsModule(context, {
-    ...lower,
+    ...upper,
     trading: trading.service,
-    auth: auth.service,
-    withdrawalLock: wallet.withdrawalLock,
     scheduler,
     walletEncryptionKey: root.walletEncryptionKey,
     holdsFundsAwaitingWallet: auth.events.holdsFundsAwaitingWallet,
   });
-  const futures = await createFuturesModule(context, { ...lower, withdrawalLock: wallet.withdrawalLock });
+  const futures = await createFuturesModule(context, upper);
   const fills = createFillsModule({
     market: market.service,
     trading: trading.service,
@@ -255,6 +255,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     botRunner: bots.botRunner,
     perpVenue: futures.service,
     perpKeeper: futures.perpKeeper,
+    futuresStream: futures.stream,
     cluster: cluster.cluster,
     scheduler,
     modules: all,

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  type TChartFills,
+  futuresAccountChannel,
+  futuresMarketChannel,
   USDC_MINT,
+  ZFuturesAccountTickSchema,
+  ZFuturesMarketStatsSchema,
+  type TChartFills,
   type TFuturesAccount,
   type TFuturesDeposit,
   type TFuturesMarket,
@@ -22,6 +26,7 @@ import {
   type TestDatabase,
 } from './helpers/test-app';
 import { fundedWalletUser, type SolanaSigningWallet } from './helpers/wallets';
+import { listen, TestSocket, type ServerMessage } from './helpers/ws-client';
 import { createPerpLedger } from '../src/modules/futures/perp-ledger';
 import { PERP_MARKETS } from '../src/modules/futures/perp-markets';
 import { makerQuotes } from '../src/modules/futures/perp-keeper';
@@ -226,6 +231,79 @@ describe('perpetual futures on the embedded cluster', () => {
     );
     await deposit(bob, '/api/futures/account/initialize', 200);
     await vaultMatchesLedger();
+  });
+
+  it("pushes a user's futures account to that user only, at once after an order; market statistics to anyone", async () => {
+    const url = await listen(app);
+    const idOf = async (user: User) => (await get<{ id: string }>('/api/user/profile', user)).body.data.id;
+    const aliceChannel = futuresAccountChannel(await idOf(alice));
+    const [aliceSocket, bobSocket, anonymous] = await Promise.all([
+      TestSocket.authenticated(url, alice.token),
+      TestSocket.authenticated(url, bob.token),
+      TestSocket.open(url),
+    ]);
+    /** The next message on `channel`, skipping the others (the futures_update of the same change). */
+    const nextOn = async (socket: TestSocket, channel: string): Promise<ServerMessage> => {
+      for (;;) {
+        const message = await socket.next();
+        if (message.type === 'channel' && message.channel === channel) return message;
+      }
+    };
+    try {
+      // Bob and a socket that is not signed in may not listen to Alice's account.
+      bobSocket.send({ type: 'subscribe', channel: aliceChannel });
+      anonymous.send({ type: 'subscribe', channel: aliceChannel });
+      const refusal = { type: 'error', error: `Not allowed to subscribe to ${aliceChannel}` };
+      expect(await bobSocket.next()).toEqual(refusal);
+      expect(await anonymous.next()).toEqual(refusal);
+      aliceSocket.send({ type: 'subscribe', channel: aliceChannel });
+      expect(await aliceSocket.next()).toEqual({ type: 'subscribed', channel: aliceChannel });
+
+      // A resting order is pushed to Alice at once, without a tick of the stream.
+      const oracle = Number(
+        (await get<TFuturesMarket>('/api/futures/market/SOL-PERP')).body.data.oracle_price,
+      );
+      const placed = await post<{ order: TFuturesOrder }>('/api/futures/order', alice, {
+        symbol: 'SOL-PERP',
+        side: 'Long',
+        order_type: 'Limit',
+        amount: 0.1,
+        price: Math.floor(oracle * 0.97),
+      });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+      const pushed = ZFuturesAccountTickSchema.parse((await nextOn(aliceSocket, aliceChannel)).data);
+      expect(pushed.account).toEqual(await account(alice));
+      expect(pushed.account.open_orders).toBe(1);
+      expect(pushed.positions).toEqual((await get('/api/futures/positions', alice)).body.data);
+      expect((await post(`/api/futures/orders/${placed.body.data.order.id}/cancel`, alice)).status).toBe(200);
+      expect(
+        ZFuturesAccountTickSchema.parse((await nextOn(aliceSocket, aliceChannel)).data).account,
+      ).toMatchObject({
+        open_orders: 0,
+      });
+
+      // The market's statistics go to anyone subscribed, as GET /futures/market reads them.
+      const marketChannel = futuresMarketChannel('SOL-PERP');
+      anonymous.send({ type: 'subscribe', channel: marketChannel });
+      expect(await anonymous.next()).toEqual({ type: 'subscribed', channel: marketChannel });
+      expect(await app.futuresStream.tick()).toBe(2);
+      const stats = ZFuturesMarketStatsSchema.parse((await anonymous.next()).data);
+      const { order_book: _book, ...read } = (await get<TFuturesMarket>('/api/futures/market/SOL-PERP')).body
+        .data;
+      expect(stats).toEqual(read);
+      expect(ZFuturesAccountTickSchema.parse((await nextOn(aliceSocket, aliceChannel)).data).account).toEqual(
+        await account(alice),
+      );
+      expect(await bobSocket.drain()).toEqual([]);
+      expect(await anonymous.drain()).toEqual([]);
+
+      // Signed in again as Bob, the socket leaves Alice's account behind.
+      aliceSocket.send({ type: 'auth', token: bob.token });
+      expect(await aliceSocket.next()).toMatchObject({ type: 'auth_success' });
+      expect(app.hub.subscriberCount(aliceChannel)).toBe(0);
+    } finally {
+      await Promise.all([aliceSocket, bobSocket, anonymous].map((socket) => socket.close()));
+    }
   });
 
   it('refuses bad orders with the spec’s messages, and changes nothing', async () => {

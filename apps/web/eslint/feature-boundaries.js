@@ -7,13 +7,13 @@
 //   `layers` is reported.
 // - lib/ is platform code: it never imports a feature.
 // - The rest (app/ routes and providers, components/layout, main.tsx) may import features freely.
-import path from 'node:path';
+// The layering and the import visitors are shared with the server's rule (eslint/layered-boundaries.js).
+import { layeredBoundaries, partsUnder } from '../../../eslint/layered-boundaries.js';
 
 /** Where a file sits: a feature, lib/, or elsewhere in (or outside) the web's source. */
 function placeOf(file, srcDir) {
-  const relative = path.relative(srcDir, file);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return { kind: 'outside' };
-  const parts = relative.split(path.sep);
+  const parts = partsUnder(srcDir, file);
+  if (!parts) return { kind: 'outside' };
   if (parts[0] === 'features' && parts.length >= 2) {
     return { kind: 'feature', name: parts[1], inner: parts.slice(2).join('/') };
   }
@@ -52,17 +52,15 @@ export const featureBoundaries = {
     },
   },
   create(context) {
-    const options = context.options[0];
-    const srcDir = path.resolve(context.cwd ?? process.cwd(), options.srcDir);
-    const layerOf = new Map();
-    options.layers.forEach((names, index) => names.forEach((name) => layerOf.set(name, index)));
-    const file = path.resolve(context.filename);
+    const { srcDir, file, checkLayers, importVisitors } = layeredBoundaries(context, {
+      unknownMessageId: 'unknownFeature',
+      nameKey: 'feature',
+    });
     const from = placeOf(file, srcDir);
     if (from.kind === 'outside' || from.kind === 'other') return {};
 
-    function check(node, source) {
-      if (typeof source !== 'string' || !source.startsWith('.')) return;
-      const to = placeOf(path.resolve(path.dirname(file), source), srcDir);
+    return importVisitors((node, source, target) => {
+      const to = placeOf(target, srcDir);
       if (to.kind !== 'feature') return;
       if (from.kind === 'lib') {
         context.report({ node, messageId: 'libImportsFeature', data: { feature: to.name } });
@@ -73,29 +71,8 @@ export const featureBoundaries = {
         context.report({ node, messageId: 'notPublic', data: { target: source, feature: to.name } });
         return;
       }
-      for (const name of [from.name, to.name]) {
-        if (!layerOf.has(name)) {
-          context.report({ node, messageId: 'unknownFeature', data: { feature: name } });
-          return;
-        }
-      }
-      const fromLayer = layerOf.get(from.name);
-      const toLayer = layerOf.get(to.name);
-      if (toLayer >= fromLayer) {
-        context.report({
-          node,
-          messageId: 'upward',
-          data: { from: from.name, to: to.name, fromLayer, toLayer },
-        });
-      }
-    }
-
-    return {
-      ImportDeclaration: (node) => check(node, node.source.value),
-      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
-      ExportAllDeclaration: (node) => check(node, node.source.value),
-      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
-    };
+      checkLayers(node, from.name, to.name);
+    });
   },
 };
 

@@ -332,6 +332,21 @@ export const ZFuturesSavedTradeResultSchema = z.object({ id: z.string(), saved: 
 /** The order book channel (`futures-book:SOL-PERP`) and the trades channel (`futures-trades:SOL-PERP`). */
 export const FUTURES_BOOK_CHANNEL_PREFIX = 'futures-book:';
 export const FUTURES_TRADES_CHANNEL_PREFIX = 'futures-trades:';
+/** A market's prices and statistics (`futures-market:SOL-PERP`): GET /futures/market without its book. */
+export const FUTURES_MARKET_CHANNEL_PREFIX = 'futures-market:';
+/** A user's account and positions (`futures-account:<userId>`), marked to the oracle. */
+export const FUTURES_ACCOUNT_CHANNEL_PREFIX = 'futures-account:';
+
+/** What `futures-market:<SYMBOL>` carries (the book has its own channel, `futures-book:<SYMBOL>`). */
+export const ZFuturesMarketStatsSchema = ZFuturesMarketSchema.omit({ order_book: true });
+export type TFuturesMarketStats = z.infer<typeof ZFuturesMarketStatsSchema>;
+
+/** What `futures-account:<userId>` carries: GET /futures/account and GET /futures/positions together. */
+export const ZFuturesAccountTickSchema = z.object({
+  account: ZFuturesAccountSchema,
+  positions: z.array(ZFuturesPositionSchema),
+});
+export type TFuturesAccountTick = z.infer<typeof ZFuturesAccountTickSchema>;
 export const ZFuturesPublicTradeSchema = z.object({
   symbol: z.string(),
   side: z.enum(FUTURES_SIDES),

@@ -25,6 +25,13 @@ describe('channel registry', () => {
     expect(() => CHANNELS.parse('bots' as 'prices', tick)).toThrow('not a registered channel');
   });
 
+  it("lets only its user subscribe to a user's futures account, and anyone to a futures market", () => {
+    expect(CHANNELS.access('futures-account:alice', 'alice')).toBe('allowed');
+    expect(CHANNELS.access('futures-account:alice', 'bob')).toBe('forbidden');
+    expect(CHANNELS.access('futures-account:alice', undefined)).toBe('forbidden');
+    expect(CHANNELS.access('futures-market:SOL-PERP', undefined)).toBe('allowed');
+  });
+
   it('lets anyone subscribe to a public channel and only its user to a per-user one', () => {
     const registry = defineChannels({
       prices: { name: 'prices', payload: z.object({}), access: 'public' },

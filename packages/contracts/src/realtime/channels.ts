@@ -2,8 +2,12 @@ import { z } from 'zod';
 import { CANDLES_CHANNEL_PREFIX, PRICE_CHANNEL_PREFIX, PRICES_CHANNEL } from '../market/market-channels';
 import { ZCandleTickSchema, ZPriceTickSchema, ZPricesTickSchema } from '../market/market.schemas';
 import {
+  FUTURES_ACCOUNT_CHANNEL_PREFIX,
   FUTURES_BOOK_CHANNEL_PREFIX,
+  FUTURES_MARKET_CHANNEL_PREFIX,
   FUTURES_TRADES_CHANNEL_PREFIX,
+  ZFuturesAccountTickSchema,
+  ZFuturesMarketStatsSchema,
   ZFuturesOrderBookSchema,
   ZFuturesTradesTickSchema,
 } from '../futures/futures.schemas';
@@ -32,6 +36,26 @@ export function spotBookChannel(pair: string): `${typeof SPOT_BOOK_CHANNEL_PREFI
  */
 export function spotPositionsChannel(userId: string): `${typeof SPOT_POSITIONS_CHANNEL_PREFIX}${string}` {
   return `${SPOT_POSITIONS_CHANNEL_PREFIX}${userId}`;
+}
+
+/**
+ * The prices and statistics channel of a perpetual market (its book is `futures-book:<SYMBOL>`).
+ *
+ * @example
+ * futuresMarketChannel('SOL-PERP'); // 'futures-market:SOL-PERP'
+ */
+export function futuresMarketChannel(symbol: string): `${typeof FUTURES_MARKET_CHANNEL_PREFIX}${string}` {
+  return `${FUTURES_MARKET_CHANNEL_PREFIX}${symbol}`;
+}
+
+/**
+ * The futures account channel of a user: account and positions (only that user's socket may subscribe).
+ *
+ * @example
+ * futuresAccountChannel('u-1'); // 'futures-account:u-1'
+ */
+export function futuresAccountChannel(userId: string): `${typeof FUTURES_ACCOUNT_CHANNEL_PREFIX}${string}` {
+  return `${FUTURES_ACCOUNT_CHANNEL_PREFIX}${userId}`;
 }
 
 /**
@@ -134,6 +158,16 @@ export const CHANNELS = defineChannels({
     prefix: FUTURES_TRADES_CHANNEL_PREFIX,
     payload: ZFuturesTradesTickSchema,
     access: 'public',
+  },
+  futuresMarket: {
+    prefix: FUTURES_MARKET_CHANNEL_PREFIX,
+    payload: ZFuturesMarketStatsSchema,
+    access: 'public',
+  },
+  futuresAccount: {
+    prefix: FUTURES_ACCOUNT_CHANNEL_PREFIX,
+    payload: ZFuturesAccountTickSchema,
+    access: 'user',
   },
   spotBook: { prefix: SPOT_BOOK_CHANNEL_PREFIX, payload: ZOrderBookSchema, access: 'public' },
   spotPositions: { prefix: SPOT_POSITIONS_CHANNEL_PREFIX, payload: z.array(ZPositionSchema), access: 'user' },

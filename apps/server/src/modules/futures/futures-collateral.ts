@@ -61,7 +61,13 @@ export function createFuturesCollateral(deps: FuturesServiceDeps, wire: PerpWire
       await repo.setTransfer(payload.transferId, 'failed', signature, tx);
     },
     async afterSettled(ticket) {
-      deps.onEffect({ users: new Set([ticket.userId]), fills: [], liquidated: [], markets: new Set() });
+      deps.onEffect({
+        users: new Set([ticket.userId]),
+        fills: [],
+        liquidated: [],
+        markets: new Set(),
+        transfer: 'deposit',
+      });
       return null;
     },
   };

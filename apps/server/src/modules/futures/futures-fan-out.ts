@@ -1,4 +1,4 @@
-import type { TFuturesOrderBook } from '@solterm/contracts';
+import { futuresAccountChannel, type TFuturesAccountTick, type TFuturesOrderBook } from '@solterm/contracts';
 import type { RealtimeHub } from '../realtime/realtime.service';
 import type { RecordedEffect } from './futures.repository';
 import { PERP_MARKETS } from './perp-markets';
@@ -14,17 +14,22 @@ const ACCOUNT_CHANGED_MESSAGE = 'Your futures account changed';
 
 /**
  * After a command committed, pushes what changed: the touched markets' books (throttled), their
- * trades on `futures-trades:<symbol>`, and a `futures_update` to each user whose account changed.
+ * trades on `futures-trades:<symbol>`, and to each user whose account changed (an order placed,
+ * filled or cancelled, a leverage change, funding, a liquidation, collateral in or out) a
+ * `futures_update` and the account on `futures-account:<userId>`, in every server process.
  * Returns the `onEffect` the futures service calls.
  */
 export function createFuturesFanOut(deps: {
   hub: RealtimeHub;
   /** A market's book as the ledger holds it now. */
   bookNow(symbol: string): TFuturesOrderBook;
+  /** A user's account and positions as the ledger holds them now. */
+  accountOf(userId: string): Promise<TFuturesAccountTick>;
 }): (effect: RecordedEffect) => void {
   const { hub } = deps;
   const wire = createPerpWire();
   const pendingBooks = new Set<string>();
+  const accountPushes = new Map<string, Promise<void>>();
   let bookTimer: NodeJS.Timeout | undefined;
 
   function publishBooks() {
@@ -63,9 +68,22 @@ export function createFuturesFanOut(deps: {
           type: 'futures_update',
           data: liquidated
             ? { reason: 'liquidation', message: LIQUIDATION_MESSAGE }
-            : { reason: effect.fills.length > 0 ? 'fill' : 'deposit', message: ACCOUNT_CHANGED_MESSAGE },
+            : {
+                reason: effect.fills.length > 0 ? 'fill' : (effect.transfer ?? 'deposit'),
+                message: ACCOUNT_CHANGED_MESSAGE,
+              },
         })
         .catch(() => undefined);
+      // One after another per user, so an older state never lands after a newer one.
+      const previous = accountPushes.get(userId) ?? Promise.resolve();
+      const push = previous
+        .then(() => deps.accountOf(userId))
+        .then((account) => hub.publishChannel(futuresAccountChannel(userId), account))
+        .catch(() => undefined)
+        .finally(() => {
+          if (accountPushes.get(userId) === push) accountPushes.delete(userId);
+        });
+      accountPushes.set(userId, push);
     }
   }
 

@@ -1,6 +1,7 @@
 import { isTestNetwork } from '@solterm/contracts';
 import { createModuleEvent } from '../../lib/module-events';
 import { defineModule, type ClusterKeys, type ModuleContext } from '../../lib/server-module';
+import type { AuthService } from '../auth/auth.service';
 import type { ChainService } from '../chain/chain.service';
 import type { MarketService } from '../market/market.service';
 import type { RealtimeHub } from '../realtime/realtime.service';
@@ -12,6 +13,7 @@ import { createFuturesMarkets } from './futures-markets';
 import { createFuturesRepository } from './futures.repository';
 import { registerFuturesRoutes } from './futures.routes';
 import { createFuturesService } from './futures.service';
+import { createFuturesStream } from './futures.stream';
 import { createPerpKeeper, type PerpKeeper } from './perp-keeper';
 import { createPerpLedger } from './perp-ledger';
 import { PERP_MARKETS } from './perp-markets';
@@ -20,6 +22,8 @@ import type { PerpVenue } from './perp-venue';
 
 interface FuturesDeps {
   hub: RealtimeHub;
+  /** Whose wallet an account pushed on `futures-account:<userId>` is shown with. */
+  auth: AuthService;
   chain: ChainService;
   relay: Relay;
   market: MarketService;
@@ -35,6 +39,7 @@ async function createLocalVenue(
   context: ModuleContext,
   deps: FuturesDeps,
   treasury: ClusterKeys['treasury'],
+  walletAddressOf: (userId: string) => Promise<string | null>,
 ) {
   const { config, log, now, database } = context;
   const { chain, relay } = deps;
@@ -59,7 +64,12 @@ async function createLocalVenue(
     relay,
     now,
     withdrawalLock: deps.withdrawalLock,
-    onEffect: createFuturesFanOut({ hub: deps.hub, bookNow: (symbol) => markets.bookNow(symbol) }),
+    onEffect: createFuturesFanOut({
+      hub: deps.hub,
+      bookNow: (symbol) => markets.bookNow(symbol),
+      accountOf: async (userId) =>
+        service.accountTick({ id: userId, solanaWalletAddress: await walletAddressOf(userId) }),
+    }),
     syncMarket: (symbol) => marketSyncRequested.emit(symbol),
   });
   const perpKeeper = createPerpKeeper({
@@ -82,6 +92,7 @@ async function createLocalVenue(
 async function createVenue(
   context: ModuleContext,
   deps: FuturesDeps,
+  walletAddressOf: (userId: string) => Promise<string | null>,
 ): Promise<{ perpVenue: PerpVenue; perpKeeper?: PerpKeeper }> {
   const { config, log, now, clusterKeys } = context;
   if (config.perpVenue === 'drift') {
@@ -99,16 +110,30 @@ async function createVenue(
       'PERP_VENUE=local needs the embedded cluster or LOCALNET_KEYS_DIR: unset SOLANA_RPC_URL, set LOCALNET_KEYS_DIR, or use drift',
     );
   }
-  return createLocalVenue(context, deps, clusterKeys.treasury);
+  return createLocalVenue(context, deps, clusterKeys.treasury, walletAddressOf);
 }
 
-/** Perpetual futures: the venue (local or Drift), its routes, and the local venue's keeper as a singleton job. */
+/**
+ * Perpetual futures: the venue (local or Drift), its routes, the local venue's keeper as a singleton
+ * job, and in each API process the stream of market statistics and accounts marked to the oracle.
+ */
 export async function createFuturesModule(context: ModuleContext, deps: FuturesDeps) {
-  const { perpVenue, perpKeeper } = await createVenue(context, deps);
+  const walletAddressOf = async (userId: string) =>
+    (await deps.auth.getProfile(userId)).solana_wallet_address;
+  const { perpVenue, perpKeeper } = await createVenue(context, deps, walletAddressOf);
+  const stream = createFuturesStream({
+    hub: deps.hub,
+    venue: perpVenue,
+    walletAddressOf,
+    tickMs: context.config.market.tickMs,
+    now: context.now,
+    log: context.log,
+  });
   return defineModule({
     service: perpVenue,
     perpKeeper,
-    jobs: { singletons: perpKeeper ? [perpKeeper.job()] : [] },
+    stream,
+    jobs: { singletons: perpKeeper ? [perpKeeper.job()] : [], perApiProcess: [stream.job()] },
     routes(server, { requireAuth }) {
       registerFuturesRoutes(server, {
         venue: perpVenue,

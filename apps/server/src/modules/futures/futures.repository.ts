@@ -29,6 +29,8 @@ export interface RecordedEffect {
   markets: Set<string>;
   /** The user's order an 'order' command placed, as written. */
   placed?: PerpOrderRow;
+  /** Collateral moved in or out of the user's account (a deposit credited, a withdrawal debited). */
+  transfer?: 'deposit' | 'withdraw';
 }
 
 type OrderCommand = Extract<PerpCommand, { k: 'order' }>;
@@ -245,6 +247,10 @@ export function createFuturesRepository(db: Db, now: () => Date) {
           await recordFunding(tx, applied.effect.result, effect);
           break;
         case 'none':
+          if ((command.k === 'deposit' || command.k === 'withdraw') && isUserAccount(command.account)) {
+            effect.users.add(command.account);
+            effect.transfer = command.k;
+          }
           break;
       }
       return effect;

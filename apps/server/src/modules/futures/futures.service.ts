@@ -1,6 +1,7 @@
 import type {
   TChartFill,
   TFuturesAccount,
+  TFuturesAccountTick,
   TFuturesLeverageRequest,
   TFuturesOrder,
   TFuturesOrderRequest,
@@ -25,6 +26,9 @@ import { createLeverageAction, leverageSettingsOf } from './futures-leverage';
 import type { PerpVault } from './perp-vault';
 
 const MAX_LISTED = 50;
+
+/** Who an account is read for: the user, and the wallet the account is shown with. */
+type AccountHolder = Pick<WalletOwner, 'id' | 'solanaWalletAddress'>;
 
 export interface FuturesServiceDeps {
   ledger: PerpLedger;
@@ -76,6 +80,59 @@ export function createFuturesService(deps: FuturesServiceDeps) {
     return market;
   }
 
+  async function account(owner: AccountHolder): Promise<TFuturesAccount> {
+    const exchange = await ledger.read();
+    const held = exchange.accounts.get(owner.id);
+    const pending = await repo.pendingTransfers(owner.id);
+    const base = {
+      wallet_address: owner.solanaWalletAddress,
+      vault_address: vault.address,
+      pending_transfers: pending.map((row) => ({
+        id: row.id,
+        kind: row.kind as 'deposit' | 'withdraw',
+        amount: wire.usdc(BigInt(row.amount)),
+        status: row.status,
+      })),
+    };
+    if (!held) {
+      const zero = wire.usdc(0n);
+      return {
+        ...base,
+        initialized: false,
+        collateral: zero,
+        equity: zero,
+        unrealized_pnl: zero,
+        initial_margin: zero,
+        maintenance_margin: zero,
+        free_collateral: zero,
+        leverage: '0.00',
+        open_orders: 0,
+        open_positions: 0,
+        leverage_settings: leverageSettingsOf(exchange, undefined),
+      };
+    }
+    const equity = exchange.equityOf(held);
+    let notional = 0n;
+    for (const [symbol, position] of held.positions) {
+      const market = findPerpMarket(symbol)!;
+      notional += notionalOf(position.size, exchange.market(symbol).oracle, market.sizeDecimals);
+    }
+    return {
+      ...base,
+      initialized: true,
+      collateral: wire.usdc(held.collateral),
+      equity: wire.usdc(equity),
+      unrealized_pnl: wire.usdc(equity - held.collateral),
+      initial_margin: wire.usdc(exchange.initialRequirementOf(held)),
+      maintenance_margin: wire.usdc(exchange.maintenanceOf(held)),
+      free_collateral: wire.usdc(exchange.freeCollateralOf(held)),
+      leverage: equity > 0n ? new Dec(notional.toString()).div(equity.toString()).toFixed(2) : '0.00',
+      open_orders: held.orders.size,
+      open_positions: held.positions.size,
+      leverage_settings: leverageSettingsOf(exchange, held),
+    };
+  }
+
   const setLeverage = createLeverageAction({ run, read: () => ledger.read(), wire, now: deps.now });
 
   return {
@@ -86,58 +143,8 @@ export function createFuturesService(deps: FuturesServiceDeps) {
     /** The vault key's address (it pays the fees of withdrawals). */
     vaultAddress: vault.address,
 
-    async account(owner: WalletOwner): Promise<TFuturesAccount> {
-      const exchange = await ledger.read();
-      const account = exchange.accounts.get(owner.id);
-      const pending = await repo.pendingTransfers(owner.id);
-      const base = {
-        wallet_address: owner.solanaWalletAddress,
-        vault_address: vault.address,
-        pending_transfers: pending.map((row) => ({
-          id: row.id,
-          kind: row.kind as 'deposit' | 'withdraw',
-          amount: wire.usdc(BigInt(row.amount)),
-          status: row.status,
-        })),
-      };
-      if (!account) {
-        const zero = wire.usdc(0n);
-        return {
-          ...base,
-          initialized: false,
-          collateral: zero,
-          equity: zero,
-          unrealized_pnl: zero,
-          initial_margin: zero,
-          maintenance_margin: zero,
-          free_collateral: zero,
-          leverage: '0.00',
-          open_orders: 0,
-          open_positions: 0,
-          leverage_settings: leverageSettingsOf(exchange, undefined),
-        };
-      }
-      const equity = exchange.equityOf(account);
-      let notional = 0n;
-      for (const [symbol, position] of account.positions) {
-        const market = findPerpMarket(symbol)!;
-        notional += notionalOf(position.size, exchange.market(symbol).oracle, market.sizeDecimals);
-      }
-      return {
-        ...base,
-        initialized: true,
-        collateral: wire.usdc(account.collateral),
-        equity: wire.usdc(equity),
-        unrealized_pnl: wire.usdc(equity - account.collateral),
-        initial_margin: wire.usdc(exchange.initialRequirementOf(account)),
-        maintenance_margin: wire.usdc(exchange.maintenanceOf(account)),
-        free_collateral: wire.usdc(exchange.freeCollateralOf(account)),
-        leverage: equity > 0n ? new Dec(notional.toString()).div(equity.toString()).toFixed(2) : '0.00',
-        open_orders: account.orders.size,
-        open_positions: account.positions.size,
-        leverage_settings: leverageSettingsOf(exchange, account),
-      };
-    },
+    /** GET /futures/account: collateral, equity and margins marked to the oracle, transfers in flight. */
+    account,
 
     /** Deposits and withdrawals (futures-collateral.ts). */
     initialize: collateral.initialize,
@@ -247,8 +254,13 @@ export function createFuturesService(deps: FuturesServiceDeps) {
       return (await repo.orders(owner.id, limit)).map(orderToWire);
     },
 
-    async positions(owner: WalletOwner): Promise<TFuturesPosition[]> {
+    async positions(owner: Pick<WalletOwner, 'id'>): Promise<TFuturesPosition[]> {
       return positionsOf(await ledger.read(), owner.id);
+    },
+
+    /** What the user's `futures-account:<userId>` channel carries: the account and its positions. */
+    async accountTick(owner: AccountHolder): Promise<TFuturesAccountTick> {
+      return { account: await account(owner), positions: positionsOf(await ledger.read(), owner.id) };
     },
 
     async trades(owner: WalletOwner, limit = MAX_LISTED): Promise<TFuturesTrade[]> {

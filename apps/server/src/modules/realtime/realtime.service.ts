@@ -12,6 +12,8 @@ import {
 import type { Database } from '../../db/database';
 import { createNotifyReassembler, splitForNotify } from './notify-chunks';
 
+export { createChannelStream, type ChannelStream, type ChannelStreamDeps } from './channel-stream';
+
 const NOTIFY_CHANNEL = 'solterm_realtime';
 /** WebSocket close code for a refused, revoked or expired session (4000–4999 are application codes). */
 export const WS_CLOSE_UNAUTHORIZED = 4401;

@@ -4,7 +4,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ChainService } from '../chain/chain.service';
 import { createRelayReconcile } from './relay-reconcile';
 import type { RelayRepository, TicketRow } from './relay.repository';
-import type { ServerTickets } from './server-tickets';
 
 const sent = {
   id: 't1',
@@ -20,7 +19,6 @@ function reconcileWith(chain: Partial<ChainService>, repo: Partial<RelayReposito
     chain: chain as ChainService,
     now: () => new Date(),
     log: { error: vi.fn() } as unknown as FastifyBaseLogger,
-    server: { reconcile: vi.fn(async () => ({ settled: 0, pending: 0 })) } as unknown as ServerTickets,
     settle,
   });
   return { reconcile, settle };

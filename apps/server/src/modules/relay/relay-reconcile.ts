@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChainService } from '../chain/chain.service';
 import type { RelayRepository, TicketRow } from './relay.repository';
-import type { ServerTickets } from './server-tickets';
 
 export type TicketOutcome = 'landed' | 'failed' | 'expired' | 'in_flight';
 
@@ -10,8 +9,6 @@ export interface RelayReconcileDeps {
   chain: ChainService;
   now: () => Date;
   log: FastifyBaseLogger;
-  /** The server-signed tickets, reconciled in the same pass. */
-  server: ServerTickets;
   /** Settles a sent wallet ticket with its kind's handler (the landing path's own settlement). */
   settle: (ticket: TicketRow, startedAt: number | null, failed: boolean) => Promise<unknown>;
 }
@@ -19,8 +16,8 @@ export interface RelayReconcileDeps {
 /**
  * The relay's reconcile: wallet-signed tickets left `sending` (a crash, a lost answer, an RPC error
  * after the send) are settled from the chain's signature statuses — landed, failed, or expired once
- * their blockhash is past and the chain never saw them. A pass (`reconcile`) also asks about every
- * server ticket not settled yet. The landing path may settle the same ticket at the same time: the
+ * their blockhash is past and the chain never saw them (server-signed tickets have their own pass,
+ * server-tickets.ts). The landing path may settle the same ticket at the same time: the
  * ticket lifecycle's compare-and-set lets exactly one of them apply the settlement.
  */
 export function createRelayReconcile(deps: RelayReconcileDeps) {
@@ -66,15 +63,6 @@ export function createRelayReconcile(deps: RelayReconcileDeps) {
     async reconcileSignature(userId: string, signature: string): Promise<void> {
       const ticket = await repo.findTicketBySignature(signature);
       if (ticket && ticket.userId === userId && ticket.status === 'sending') await reconcileTicket(ticket);
-    },
-
-    /**
-     * One pass of the reconcile job: every server ticket not settled yet, then every wallet ticket
-     * left sending. The limit keeper runs it before each fill pass.
-     */
-    async reconcile(): Promise<void> {
-      await deps.server.reconcile();
-      await reconcileSent();
     },
   };
 }

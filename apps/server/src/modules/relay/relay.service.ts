@@ -107,7 +107,7 @@ export function createRelay(deps: RelayDeps) {
     return (await kind.afterSettled?.(ticket, payload)) ?? null;
   }
 
-  const reconciling = createRelayReconcile({ repo, chain, now, log: deps.log, server, settle });
+  const reconciling = createRelayReconcile({ repo, chain, now, log: deps.log, settle });
   const { reconcileTicket } = reconciling;
 
   /** The executor's open ticket this transaction was built as; refusals name what is wrong. */
@@ -296,9 +296,6 @@ export function createRelay(deps: RelayDeps) {
     server,
 
     reconcileTicket,
-
-    /** The reconcile job's pass over server and wallet tickets (relay-reconcile.ts). */
-    reconcile: reconciling.reconcile,
 
     /**
      * GET /api/transactions/{signature}: where the user's transaction stands, whoever signed it (a

@@ -263,21 +263,22 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
 
   async function tick(): Promise<number> {
     await adoptUntracked();
-    // Settlements and escrows interrupted by a crash or a lost answer are settled first (the
-    // relay's reconcile pass, relay-reconcile.ts), so the fill pass sees the orders they recorded.
-    await deps.relay.reconcile();
+    // Escrows (wallet tickets) interrupted by a crash or a lost answer are settled first, so the
+    // fill pass sees the orders they recorded. Settlements are server tickets: the relay module's
+    // `relay-server-tickets` job settles those (and `cancel` asks about its own at once).
+    await deps.relay.reconcileSent();
     return fillCrossed();
   }
 
   return {
     escrowAddress: deps.escrow.address,
 
-    /** One pass: resolve interrupted settlements and sends, then fill every crossed order. */
+    /** One pass: resolve interrupted wallet sends (escrows), then fill every crossed order. */
     tick,
 
     /**
      * The keeper as a singleton job: each run tops the escrow owner up (test networks), resolves
-     * interrupted settlements and sends, and fills every crossed order.
+     * interrupted wallet sends, and fills every crossed order.
      */
     job(): RecurringJob {
       return {

@@ -8,9 +8,7 @@ import {
   type TOrderBook,
   type TPosition,
 } from '@solterm/contracts';
-import { pause, type RecurringJob } from '../../jobs/scheduler';
-import { isAppError } from '../../lib/app-error';
-import type { RealtimeHub } from '../realtime/realtime.service';
+import { createChannelStream, type ChannelStream, type RealtimeHub } from '../realtime/realtime.service';
 
 export interface TradingStreamDeps {
   hub: RealtimeHub;
@@ -27,13 +25,11 @@ export interface TradingStreamDeps {
 /**
  * Pushes the spot channels that move with the market to this process's subscribers:
  * `spot-book:<PAIR>` (the maker's ladder, public) and `spot-positions:<userId>` (a user's positions
- * marked at the mid; the hub lets only that user's socket subscribe). Like the market stream, each
- * tick computes only the channels that have subscribers here, so no cross-process fan-out is needed.
+ * marked at the mid; the hub lets only that user's socket subscribe). Each tick computes only the
+ * channels that have subscribers here (realtime's channel stream).
  */
-export function createTradingStream(deps: TradingStreamDeps) {
-  const { hub, trading, log } = deps;
-  /** Channels that failed with a client error (an unknown pair): not recomputed every tick. */
-  const rejected = new Set<ChannelName>();
+export function createTradingStream(deps: TradingStreamDeps): ChannelStream {
+  const { hub, trading } = deps;
 
   async function publish(channel: ChannelName): Promise<boolean> {
     if (channel.startsWith(SPOT_BOOK_CHANNEL_PREFIX)) {
@@ -51,42 +47,8 @@ export function createTradingStream(deps: TradingStreamDeps) {
     return false;
   }
 
-  /** Computes and broadcasts every subscribed spot channel once. Returns the channels published. */
-  async function tick(): Promise<number> {
-    let published = 0;
-    const active = new Set(hub.activeChannels());
-    for (const channel of rejected) if (!active.has(channel)) rejected.delete(channel);
-    for (const channel of active) {
-      if (rejected.has(channel)) continue;
-      try {
-        if (await publish(channel)) published += 1;
-      } catch (error) {
-        if (isAppError(error) && error.status < 500) {
-          // An unknown pair: tell the subscribers once, then leave the channel alone.
-          rejected.add(channel);
-          hub.broadcast(channel, { error: error.message, code: error.code });
-        } else {
-          log.warn({ err: error, channel }, 'spot channel tick failed');
-        }
-      }
-    }
-    return published;
-  }
-
-  return {
-    tick,
-    /** The stream as a per-process job, a tick every period just after the market's own. */
-    job(): RecurringJob {
-      return {
-        name: 'trading-stream',
-        intervalMs: 0,
-        async run(signal) {
-          await pause(deps.tickMs - (deps.now().getTime() % deps.tickMs) + 50, signal);
-          if (!signal.aborted) await tick();
-        },
-      };
-    },
-  };
+  // An unknown pair is told once (a client error), then left alone.
+  return createChannelStream({ ...deps, name: 'trading-stream', publish });
 }
 
-export type TradingStream = ReturnType<typeof createTradingStream>;
+export type TradingStream = ChannelStream;

@@ -1,13 +1,15 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  futuresAccountChannel,
+  futuresMarketChannel,
   FUTURES_MARKET_UPDATE_MS,
   FUTURES_MESSAGES,
   FUTURES_ORDER_BOOK_REFRESH_MS,
   type TFuturesMarket,
 } from '@solterm/contracts';
 import { queryKeys } from '../../lib/query-keys';
-import { useChannel, useIsRealtimeLive, useRealtimeEvent } from '../../lib/ws-client';
+import { useChannel, useIsRealtimeLive, useRealtimeEvent, useRealtimeUserId } from '../../lib/ws-client';
 import { notify } from '../../lib/toast';
 import { decodeBase64, encodeBase64, tradingApi } from '../trading';
 import { isUserRejection, useWallet } from '../wallet';
@@ -22,24 +24,31 @@ export function useFuturesPairs() {
 }
 
 /**
- * A market's prices and book. The book comes from the `futures-book:<symbol>` channel whenever the
- * venue's book changes; the whole market is read every 2 s (spec §9) only while the socket is
- * down, and every 30 s while it is up (oracle, mark, funding and open interest have no channel).
+ * A market's prices and book, pushed: the book on `futures-book:<symbol>` whenever the venue's book
+ * changes, the prices and statistics (oracle, mark, funding, open interest, volume) on
+ * `futures-market:<symbol>` every market tick. The whole market is read every 2 s (spec §9) only
+ * while the socket is down.
  */
 export function useFuturesMarket(symbol: string | null) {
   const queryClient = useQueryClient();
   const isLive = useIsRealtimeLive();
-  useChannel(symbol ? `futures-book:${symbol}` : null, (data) => {
-    if (!symbol || 'error' in data) return;
+  const merge = (update: Partial<TFuturesMarket>) => {
+    if (!symbol) return;
     queryClient.setQueryData<TFuturesMarket>(queryKeys.futures.market(symbol), (market) =>
-      market ? { ...market, order_book: data } : market,
+      market ? { ...market, ...update } : market,
     );
+  };
+  useChannel(symbol ? `futures-book:${symbol}` : null, (book) => {
+    if (!('error' in book)) merge({ order_book: book });
+  });
+  useChannel(symbol ? futuresMarketChannel(symbol) : null, (stats) => {
+    if (!('error' in stats)) merge(stats);
   });
   return useQuery({
     queryKey: queryKeys.futures.market(symbol ?? ''),
     queryFn: ({ signal }) => futuresApi.market(symbol!, signal),
     enabled: symbol !== null,
-    refetchInterval: isLive ? FUTURES_MARKET_UPDATE_MS : FUTURES_ORDER_BOOK_REFRESH_MS,
+    refetchInterval: isLive ? false : FUTURES_ORDER_BOOK_REFRESH_MS,
   });
 }
 
@@ -53,19 +62,28 @@ export function useFuturesFunding(symbol: string | null) {
 }
 
 /**
- * The user's account, orders, positions and fills. A `futures_update` push (a fill, a deposit
- * landing, funding, a liquidation) reads them all again at once and says why when the account was
- * liquidated. While the socket is down they are polled as the book is (2 s; orders 30 s); while it
- * is up, the account and positions, marked to the oracle, are read again with the market (30 s).
+ * The user's account, orders, positions and fills. The account and positions, marked to the
+ * oracle, are pushed on the user's `futures-account:<userId>` channel (at once after every change,
+ * and every market tick) and polled every 2 s only while no authenticated socket is open. A
+ * `futures_update` push (a fill, a deposit landing, funding, a liquidation) reads the orders and
+ * fills again and says why when the account was liquidated; orders are polled every 30 s while the
+ * socket is down.
  */
 export function useFuturesUser(enabled: boolean) {
   const queryClient = useQueryClient();
   const isLive = useIsRealtimeLive();
-  const markInterval = isLive ? FUTURES_MARKET_UPDATE_MS : FUTURES_ORDER_BOOK_REFRESH_MS;
+  const userId = useRealtimeUserId();
+  useChannel(enabled && userId ? futuresAccountChannel(userId) : null, (tick) => {
+    if ('error' in tick) return;
+    queryClient.setQueryData(queryKeys.futures.account, tick.account);
+    queryClient.setQueryData(queryKeys.futures.positions, tick.positions);
+  });
   useRealtimeEvent('futures_update', ({ data }) => {
     if (data.reason === 'liquidation') notify.error(data.message);
-    void queryClient.invalidateQueries({ queryKey: queryKeys.futures.user });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.futures.orders });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.futures.trades });
   });
+  const markInterval = userId ? false : FUTURES_ORDER_BOOK_REFRESH_MS;
   const account = useQuery({
     queryKey: queryKeys.futures.account,
     queryFn: ({ signal }) => futuresApi.account(signal),

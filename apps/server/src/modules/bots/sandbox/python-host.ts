@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { StrategyParameters } from '@solterm/engine';
 import type { BacktestRulesWire } from '../backtest/backtest-rules';
@@ -55,11 +55,14 @@ async function loadSandbox(): Promise<PyodideAPI> {
   if (!moduleUrl) throw new Error('PYODIDE_MODULE_URL is not set');
   const { loadPyodide } = (await import(moduleUrl)) as { loadPyodide: typeof LoadPyodide };
   const quiet = () => {};
+  // The interpreter as it stood right after loading (python-snapshot.ts), when the server made one.
+  const snapshot = process.env.PYODIDE_SNAPSHOT;
   const pyodide = await loadPyodide({
     jsglobals: Object.create(null) as object,
     stdout: quiet,
     stderr: quiet,
     env: {},
+    ...(snapshot ? { _loadSnapshot: readFileSync(snapshot) } : {}),
   });
   for (const name of ['pyodide_js', 'js']) {
     try {

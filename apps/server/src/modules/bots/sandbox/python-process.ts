@@ -108,11 +108,13 @@ export interface Host {
   ref(): void;
 }
 
-export function startHost(file: string, unshare: string): Host {
+/** Starts `file` (the host bundle) behind the walls; given `snapshot`, it restores Pyodide from it. */
+export function startHost(file: string, unshare: string, snapshot?: string): Host {
   const node = [
     '--experimental-permission',
     `--allow-fs-read=${file}`,
     `--allow-fs-read=${dirname(PYODIDE_MODULE)}/*`,
+    ...(snapshot ? [`--allow-fs-read=${snapshot}`] : []),
     '--disallow-code-generation-from-strings',
     '--max-old-space-size=256',
     '--no-warnings',
@@ -122,7 +124,10 @@ export function startHost(file: string, unshare: string): Host {
   // write reaches a parser of the server's but createFrameReader.
   const child = spawn(unshare, ['--user', '--map-root-user', '--net', process.execPath, ...node], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-    env: { PYODIDE_MODULE_URL: pathToFileURL(PYODIDE_MODULE).href },
+    env: {
+      PYODIDE_MODULE_URL: pathToFileURL(PYODIDE_MODULE).href,
+      ...(snapshot ? { PYODIDE_SNAPSHOT: snapshot } : {}),
+    },
   });
   const channel = child.stdio[3] as Socket;
   let stderr = '';

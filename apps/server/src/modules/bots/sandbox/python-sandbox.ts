@@ -16,6 +16,7 @@ import { AppError } from '../../../lib/app-error';
 import type { BacktestJob } from '../backtest/backtest-job';
 import { stepValues } from './candle-buffer';
 import { runPythonBacktest } from './python-backtest';
+import { pythonSnapshot } from './python-snapshot';
 import {
   loaded,
   probeNetworkWall,
@@ -42,7 +43,7 @@ export const MAX_LIVE_PYTHON_PER_USER = 2;
 
 /** Time a check of Python code (at save) may take to load it: top-level code that runs longer is refused. */
 export const PYTHON_CHECK_MS = 5_000;
-/** Time a check waits for a sandbox process to be ready (Pyodide takes ~2.5 s, more on a busy host). */
+/** Time a check waits for a sandbox process to be ready (a snapshot restores Pyodide in ~0.5 s; booting it without one takes ~3 s, more on a busy host). */
 const PYTHON_READY_MS = 30_000;
 
 /** What one Python sandbox process may use: its resident memory (Pyodide itself takes ~150 MB). */
@@ -78,7 +79,7 @@ function liveAnswerOf(host: Host, message: Record<string, unknown>, id: number):
  * design: it only answers what on_candle returns (a backtest: the intents of a window of candles,
  * python-backtest.ts), over length-prefixed frames on a pipe that the server reads with a bound and
  * a strict shape, and the server computes every fill and figure itself. One process is kept loaded
- * ahead of need (Pyodide takes ~2.5 s to start), is used for one run and is then ended, so nothing
+ * ahead of need (restoring Pyodide from its snapshot takes ~0.5 s, booting it ~3 s), is used for one run and is then ended, so nothing
  * one user's code does outlives its run. Past its time (a backtest: the time limit of its own CPU
  * time, with a wall clock backstop; a live candle: its wall time) or the memory limit the process
  * is killed.
@@ -138,9 +139,9 @@ export function createPythonSandbox(options: {
 
   async function take(): Promise<Host> {
     const unshare = requireWall();
-    const file = await (bundle ??= bundleHost());
-    const host = spare ?? startHost(file, unshare);
-    spare = closed ? undefined : startHost(file, unshare);
+    const [file, snapshot] = await Promise.all([(bundle ??= bundleHost()), pythonSnapshot()]);
+    const host = spare ?? startHost(file, unshare, snapshot);
+    spare = closed ? undefined : startHost(file, unshare, snapshot);
     host.ref();
     await host.ready;
     return host;

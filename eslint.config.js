@@ -8,7 +8,8 @@ import webArchitecture from './apps/web/eslint/feature-boundaries.js';
 /**
  * The server's modules, lowest layer first: a module imports only modules of lower layers. Bots,
  * backtests go above trading; futures beside them (it needs wallet, relay and market, not trading).
- * Token safety sits on top: it is handed the venue modules' accounts to label them.
+ * On top, side by side: token safety (handed the venue modules' accounts to label them) and fills (the
+ * user's own fills on a chart, read from spot, bot and futures).
  */
 const SERVER_MODULE_LAYERS = [
   ['email', 'chain', 'health'],
@@ -19,7 +20,7 @@ const SERVER_MODULE_LAYERS = [
   ['wallet'],
   ['trading'],
   ['bots', 'futures'],
-  ['safety'],
+  ['safety', 'fills'],
 ];
 
 /**

@@ -114,6 +114,11 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   await expect(results.getByText(/15M candles · .* · 5,[78]\d\d candles/)).toBeVisible();
   const chart = results.getByTestId('backtest-chart');
   await expect(chart).toHaveCSS('height', '400px');
+  // Beside it, the pair over the tested period with the strategy's fills marked on their candles.
+  const priceChart = results.getByTestId('candle-chart');
+  await expect(priceChart).toHaveAttribute('data-marker-count', /^[1-9]\d*$/, { timeout: 15_000 });
+  await expect(priceChart).toHaveCSS('height', '400px');
+  await expect(priceChart.locator('canvas').first()).toBeVisible();
   await expect(results.getByRole('table', { name: 'Backtest trades' })).toBeVisible();
   // Counts are grouped; a return that rounds to zero is not "-0.00%".
   await expect(results.getByText(/^-0\.00%$/)).toHaveCount(0);
@@ -128,8 +133,13 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   expect(fits).toBe(true);
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `${SCREENSHOTS}/backtest-1280.png` });
+  await priceChart.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENSHOTS}/backtest-charts-1280.png` });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: `${SCREENSHOTS}/backtest-390.png` });
+  await priceChart.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENSHOTS}/backtest-charts-390.png` });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.setViewportSize({ width: 1280, height: 1500 });
   await page.screenshot({ path: `${SCREENSHOTS}/backtest-desktop.png` });

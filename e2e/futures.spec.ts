@@ -59,6 +59,10 @@ test('initialize with 100 USDC, open a 10x SOL long, close it with PnL, place an
   const row = positions.getByRole('row').filter({ hasText: 'SOL-PERP' });
   await expect(row).toBeVisible();
   await expect(row.getByText('Long 10x')).toBeVisible();
+  // Markers on the chart: the long's fill, labelled by its market; the entry and liquidation lines.
+  const chart = page.getByTestId('price-chart');
+  await expect(chart).toHaveAttribute('data-markers', /Buy SOL-PERP/, { timeout: 15_000 });
+  await expect(chart).toHaveAttribute('data-price-lines', /Entry Long .*Liq\./);
   await page.evaluate(() => window.scrollTo(0, 0));
   await expect(page.getByLabel('Futures status').getByText('Your positions')).toBeVisible();
   await expect(page.getByLabel('Futures status').getByText('2.000')).toBeVisible(); // open interest
@@ -108,6 +112,7 @@ test('initialize with 100 USDC, open a 10x SOL long, close it with PnL, place an
   await panel.getByLabel('Price (USDC)').fill('10');
   await panel.getByRole('button', { name: 'Add to Long' }).click();
   await expect(page.getByText('Long limit order placed at 10.00')).toBeVisible();
+  await expect(chart).toHaveAttribute('data-price-lines', /Limit Long [\d.]+ 10\b/, { timeout: 15_000 });
   const after = await positionOf();
   expect(after.leverage).toBe(20);
   expect(Number(after.margin)).toBeCloseTo(Number(after.notional) / 20, 4);

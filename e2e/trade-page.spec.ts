@@ -179,6 +179,21 @@ test.describe('spot trade page', () => {
       .toBeLessThan(usdcBeforeLimit - 0.2 * Number(limitPrice) + 0.01);
     await page.screenshot({ path: `${SCREENSHOTS}/trade-pending-desktop.png`, fullPage: true });
 
+    // 3b. Markers on the chart: both fills as labelled buy and sell markers on their candles, the
+    // pending limit buy and the position's average entry as price lines.
+    const chart = page.getByTestId('price-chart');
+    await expect(chart).toHaveAttribute('data-markers', /Buy Spot/, { timeout: 15_000 });
+    await expect(chart).toHaveAttribute('data-markers', /Sell Spot/);
+    await expect(chart).toHaveAttribute('data-price-lines', /Limit Buy 0\.2 \d/);
+    await expect(chart).toHaveAttribute('data-price-lines', /Avg entry \d/);
+    await expect(chart.locator('canvas').first()).toBeVisible();
+    await chart.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENSHOTS}/trade-markers-1280.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await chart.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENSHOTS}/trade-markers-390.png` });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
     // 4. Cancel: the order shows Cancelled and the escrowed USDC comes back.
     await pending.getByRole('button', { name: /^Cancel/ }).click();
     await expect(page.getByText('Order cancelled')).toBeVisible({ timeout: 30_000 });

@@ -24,6 +24,7 @@ import { createAuthModule } from './modules/auth/auth.module';
 import { createBotsModule } from './modules/bots/bots.module';
 import { createChainModule } from './modules/chain/chain.module';
 import { createEmailModule } from './modules/email/email.module';
+import { createFillsModule } from './modules/fills/fills.module';
 import { createFuturesModule } from './modules/futures/futures.module';
 import { createHealthModule } from './modules/health/health.module';
 import { createHoldersModule } from './modules/holders/holders.module';
@@ -182,6 +183,12 @@ async function createModules(
     holdsFundsAwaitingWallet: auth.events.holdsFundsAwaitingWallet,
   });
   const futures = await createFuturesModule(context, upper);
+  const fills = createFillsModule({
+    market: market.service,
+    trading: trading.service,
+    botFills: bots.chartFills,
+    perpFills: futures.service.trading?.chartFills,
+  });
   const health = createHealthModule(context, { pythonAvailability: bots.pythonAvailability });
   const safety = createSafetyModule(context, {
     chain: chain.service,
@@ -204,6 +211,7 @@ async function createModules(
     trading,
     bots,
     futures,
+    fills,
     health,
     safety,
   };

@@ -5,6 +5,7 @@ import {
   USDC_MINT,
   ZFuturesAccountTickSchema,
   ZFuturesMarketStatsSchema,
+  type TChartFills,
   type TFuturesAccount,
   type TFuturesDeposit,
   type TFuturesMarket,
@@ -468,6 +469,35 @@ describe('perpetual futures on the embedded cluster', () => {
       error: 'Failed to close position',
     });
     await vaultMatchesLedger();
+
+    // The chart's markers: on SOL/USDC the opening fills buy and the closing ones sell, labelled by
+    // their market, the size in SOL; nobody else sees them, and no other pair holds them.
+    const now = Math.floor(app.clock.now().getTime() / 1000);
+    const window = `from=${now - 3600}&to=${now + 5}`;
+    const marks = await get<TChartFills>(`/api/trading/fills?pair=SOL/USDC&${window}`, alice);
+    expect(marks.status, JSON.stringify(marks.body)).toBe(200);
+    const perp = marks.body.data.fills.filter((fill) => fill.source === 'futures');
+    expect(new Set(perp.map((fill) => fill.label))).toEqual(new Set(['SOL-PERP']));
+    const sizeOf = (side: string) =>
+      perp.filter((fill) => fill.side === side).reduce((sum, fill) => sum + Number(fill.quantity), 0);
+    expect(sizeOf('Buy')).toBeCloseTo(amount, 9);
+    expect(sizeOf('Sell')).toBeCloseTo(amount, 9);
+    const opening = perp.find(
+      (fill) => fill.side === 'Buy' && Number(fill.price) === Number(market.order_book.best_ask),
+    );
+    expect(opening).toBeDefined();
+    for (const [user, pair] of [
+      [bob, 'SOL/USDC'],
+      [alice, 'BTC/USDC'],
+      [alice, 'BONK/SOL'],
+    ] as const) {
+      const other = await get<TChartFills>(`/api/trading/fills?pair=${pair}&${window}`, user);
+      expect(other.status, JSON.stringify(other.body)).toBe(200);
+      expect(
+        other.body.data.fills.filter((fill) => fill.source === 'futures'),
+        pair,
+      ).toEqual([]);
+    }
   });
 
   it('rests a 5x BTC short limit order that fills when the market reaches it; cancels are the owner’s only', async () => {

@@ -14,8 +14,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   getTokenBySymbol,
+  MAX_CHART_FILLS,
+  MAX_CHART_FILLS_WINDOW_SECONDS,
   TRADE_MESSAGES,
   USDC_MINT,
+  type TChartFills,
   type TExecuteSignedTransactionResult,
   type TOrderBook,
   type TPosition,
@@ -37,7 +40,7 @@ import {
 } from './helpers/test-app';
 import { messageOnLatestBlockhash } from './helpers/cluster-rpc';
 import { createRpcFaults } from './helpers/rpc-faults';
-import { serverTickets } from '../src/db/schema';
+import { botFills, botRuns, bots, serverTickets } from '../src/db/schema';
 import { eq } from 'drizzle-orm';
 import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from './helpers/wallets';
 
@@ -67,11 +70,14 @@ describe('spot trading on the embedded cluster', () => {
     await database?.cleanup();
   });
 
-  async function trader(funding: { amount_sol?: number; amount_usdc?: number } = {}): Promise<Trader> {
+  async function trader(
+    funding: { amount_sol?: number; amount_usdc?: number } = {},
+  ): Promise<Trader & { userId: string }> {
     const wallet = createSolanaWallet();
     const { status, body } = await signInWithWallet(app, wallet, 'phantom');
     expect(status).toBe(200);
     const token = body.data.token;
+    const userId = body.data.user.id;
     const funded = await call(app, {
       method: 'POST',
       url: '/api/wallet/fund',
@@ -79,7 +85,7 @@ describe('spot trading on the embedded cluster', () => {
       payload: { amount_sol: 5, amount_usdc: 2000, ...funding },
     });
     expect(funded.status, JSON.stringify(funded.body)).toBe(200);
-    return { token, wallet };
+    return { token, wallet, userId };
   }
 
   const balances = async (user: Trader) => {
@@ -842,5 +848,164 @@ describe('spot trading on the embedded cluster', () => {
     });
     expect(recorded.status).toBe(200);
     expect(recorded.body.data).toMatchObject({ status: 'Filled', tx_hash: signature, filled_quantity: 0.3 });
+  });
+
+  describe('GET /api/trading/fills (chart markers)', () => {
+    const fills = (user: Trader, query: string) =>
+      call<TChartFills>(app, {
+        method: 'GET',
+        url: `/api/trading/fills?${query}`,
+        headers: bearer(user.token),
+      });
+    const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+    /** A stopped paper run of a bot on `symbol` with one fill per entry (amounts in base units). */
+    async function seedBotRun(
+      userId: string,
+      symbol: string,
+      name: string,
+      entries: { side: 'Buy' | 'Sell'; base: bigint; quote: bigint; time: number }[],
+    ) {
+      const db = app.database.db;
+      const [bot] = await db
+        .insert(bots)
+        .values({ userId, name, description: '', strategyType: 'sma_crossover', config: { symbol } })
+        .returning();
+      const started = new Date((entries[0]!.time - 60) * 1000);
+      const [run] = await db
+        .insert(botRuns)
+        .values({
+          botId: bot!.id,
+          userId,
+          mode: 'test',
+          status: 'stopped',
+          strategyType: 'sma_crossover',
+          config: { symbol },
+          initialCash: '1000000000',
+          quoteUsdPrice: '1',
+          baseDecimals: 9,
+          quoteDecimals: 6,
+          startedAt: started,
+          endsAt: new Date(started.getTime() + 3_600_000),
+          stoppedAt: new Date((entries.at(-1)!.time + 60) * 1000),
+          firstCandle: entries[0]!.time - 60,
+        })
+        .returning();
+      await db.insert(botFills).values(
+        entries.map((entry, seq) => ({
+          runId: run!.id,
+          seq,
+          botId: bot!.id,
+          time: new Date(entry.time * 1000),
+          side: entry.side,
+          baseAmount: entry.base.toString(),
+          quoteAmount: entry.quote.toString(),
+          reason: 'signal',
+        })),
+      );
+    }
+
+    it("answers the caller's own spot and bot fills on the pair in the window, and nobody else's", async () => {
+      // Given: a trader who bought 0.25 SOL and whose bot traded SOL/USDC (and another bot BONK/SOL)
+      const user = await trader();
+      const from = nowSeconds() - 3600;
+      const { result } = await trade(user, { symbol: 'SOL/USDC', side: 'Buy', quantity: 0.25 });
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      const filledAt = nowSeconds();
+      await seedBotRun(user.userId, 'sol-usdc', 'Grid SOL', [
+        { side: 'Buy', base: 2_000_000_000n, quote: 300_500_000n, time: filledAt - 600 },
+        { side: 'Sell', base: 2_000_000_000n, quote: 310_000_000n, time: filledAt - 300 },
+      ]);
+      await seedBotRun(user.userId, 'BONK/SOL', 'Bonk bot', [
+        { side: 'Buy', base: 1_000_000_000n, quote: 1_000_000n, time: filledAt - 500 },
+      ]);
+      const other = await trader();
+
+      // When: each asks for SOL/USDC over the last hour
+      const own = await fills(user, `pair=SOL/USDC&from=${from}&to=${filledAt + 5}`);
+      const theirs = await fills(other, `pair=SOL/USDC&from=${from}&to=${filledAt + 5}`);
+
+      // Then: the trader sees the spot fill and both bot fills (newest first, labelled), the other none
+      expect(own.status, JSON.stringify(own.body)).toBe(200);
+      expect(own.body.data).toMatchObject({ pair: 'SOL/USDC', from, truncated: false });
+      expect(own.body.data.fills.map((fill) => [fill.source, fill.side, fill.label])).toEqual([
+        ['spot', 'Buy', 'Spot'],
+        ['bot', 'Sell', 'Bot "Grid SOL" (paper)'],
+        ['bot', 'Buy', 'Bot "Grid SOL" (paper)'],
+      ]);
+      const [spot, botSell, botBuy] = own.body.data.fills;
+      expect(spot!.quantity).toBe('0.25');
+      expect(Number(spot!.price)).toBeGreaterThan(0);
+      expect(spot!.time).toBeGreaterThanOrEqual(from);
+      expect(spot!.time).toBeLessThanOrEqual(filledAt);
+      // The bot's price is the quote it paid or got per token, exact: 300.5 / 2, 310 / 2.
+      expect(botBuy).toMatchObject({ price: '150.25', quantity: '2', time: filledAt - 600 });
+      expect(botSell).toMatchObject({ price: '155', quantity: '2', time: filledAt - 300 });
+      expect(theirs.status).toBe(200);
+      expect(theirs.body.data.fills).toEqual([]);
+
+      // A window that ends before the fills holds none of them; another pair holds only its own.
+      const earlier = await fills(user, `pair=SOL/USDC&from=${from}&to=${filledAt - 700}`);
+      expect(earlier.body.data.fills).toEqual([]);
+      const bonk = await fills(user, `pair=BONK/SOL&from=${from}&to=${filledAt + 5}`);
+      expect(bonk.body.data.fills.map((fill) => fill.label)).toEqual(['Bot "Bonk bot" (paper)']);
+    });
+
+    it('answers the newest 500 fills of a busier window and says the rest were left out', async () => {
+      // Given: a bot run with 501 fills a minute apart, the oldest first
+      const user = await trader();
+      const last = nowSeconds() - 60;
+      await seedBotRun(
+        user.userId,
+        'SOL/USDC',
+        'Scalper',
+        Array.from({ length: MAX_CHART_FILLS + 1 }, (_, index) => ({
+          side: index % 2 ? ('Sell' as const) : ('Buy' as const),
+          base: 1_000_000_000n,
+          quote: 150_000_000n,
+          time: last - (MAX_CHART_FILLS - index) * 60,
+        })),
+      );
+      const window = `from=${last - 86_400}&to=${last}`;
+
+      // When / Then: the newest 500, newest first, and `truncated`
+      const busy = await fills(user, `pair=SOL/USDC&${window}`);
+      expect(busy.status).toBe(200);
+      expect(busy.body.data.truncated).toBe(true);
+      expect(busy.body.data.fills).toHaveLength(MAX_CHART_FILLS);
+      expect(busy.body.data.fills[0]!.time).toBe(last);
+      expect(busy.body.data.fills.at(-1)!.time).toBe(last - (MAX_CHART_FILLS - 1) * 60);
+      // A window that starts after the oldest holds exactly 500: nothing is left out.
+      const exact = await fills(user, `pair=SOL/USDC&from=${last - (MAX_CHART_FILLS - 1) * 60}&to=${last}`);
+      expect(exact.body.data).toMatchObject({ truncated: false });
+      expect(exact.body.data.fills).toHaveLength(MAX_CHART_FILLS);
+    });
+
+    it('refuses bad input with 400 and answers nothing without a session', async () => {
+      const user = await trader();
+      const to = nowSeconds();
+      for (const query of [
+        `from=${to - 60}&to=${to}`,
+        `pair=&from=${to - 60}&to=${to}`,
+        `pair=${'X'.repeat(141)}&from=${to - 60}&to=${to}`,
+        `pair=SOL/USDC&from=abc&to=${to}`,
+        `pair=SOL/USDC&from=${to}&to=${to - 60}`,
+        `pair=SOL/USDC&from=-5&to=${to}`,
+        `pair=SOL/USDC&from=1.5&to=${to}`,
+        `pair=SOL/USDC&from=${to - MAX_CHART_FILLS_WINDOW_SECONDS - 1}&to=${to}`,
+      ]) {
+        const refused = await fills(user, query);
+        expect(refused.status, query).toBe(400);
+        expect(refused.body.error, query).toEqual(expect.any(String));
+      }
+      const unknown = await fills(user, `pair=NOTATOKEN123/USDC&from=${to - 60}&to=${to}`);
+      expect(unknown.status).toBeGreaterThanOrEqual(400);
+      expect(unknown.status).toBeLessThan(500);
+      const anonymous = await call(app, {
+        method: 'GET',
+        url: `/api/trading/fills?pair=SOL/USDC&from=${to - 60}&to=${to}`,
+      });
+      expect(anonymous.status).toBe(401);
+    });
   });
 });

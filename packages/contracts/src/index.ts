@@ -29,6 +29,7 @@ export * from './market/symbol-lookup';
 export * from './market/token-safety.schemas';
 export * from './wallet/wallet.schemas';
 export * from './trading/trading.schemas';
+export * from './trading/chart-fills.schemas';
 export * from './bots/bots.schemas';
 export * from './bots/bot-funds.schemas';
 export * from './bots/marketplace.schemas';

@@ -17,6 +17,8 @@ export const queryKeys = {
     /** Balances the suggestion read for a pair id (`SOL/USDC`). */
     suggestion: (pairId: string) => ['trading', 'suggestion', pairId] as const,
     orderBook: (pairId: string) => ['trading', 'orderbook', pairId] as const,
+    /** The user's fills on a pair from a chart's first candle (its markers). */
+    chartFills: (pairId: string, from: number) => ['trading', 'chart-fills', pairId, from] as const,
     tradable: (pairs: readonly string[]) => ['trading', 'tradable', pairs] as const,
   },
   /** The user's bots and the built-in strategies. */
@@ -61,6 +63,9 @@ export const queryKeys = {
     pairPrice: (pairId: string) => ['market', 'pair-price', pairId] as const,
     chartToken: (pair: string, address: string | null) => ['market', 'chart-token', pair, address] as const,
     chart: (pairId: string, interval: ChartInterval) => ['market', 'chart', pairId, interval] as const,
+    /** A backtest's pair over its tested period (a still chart of past candles). */
+    periodChart: (pair: string, interval: ChartInterval, from: number, to: number) =>
+      ['market', 'period-chart', pair, interval, from, to] as const,
     search: (symbol: string) => ['market', 'search', symbol.toUpperCase()] as const,
     trending: ['market', 'trending-enhanced'] as const,
     holders: (token: string, holderType: THolderType) => ['market', 'holders', token, holderType] as const,

@@ -22,6 +22,7 @@ import { createBotKeyHoldings } from './funds/bot-key-holdings';
 import { createBotFundsRepository } from './funds/bot-funds.repository';
 import { registerBotFundsRoutes } from './funds/bot-funds.routes';
 import { createBotFundsService } from './funds/bot-funds.service';
+import { createBotChartFills } from './live/bot-chart-fills';
 import { createBotDetail } from './live/bot-detail';
 import { createBotRunner } from './live/bot-runner';
 import { createBotRunsRepository } from './live/bot-runs.repository';
@@ -131,7 +132,8 @@ function createLiveBots({ log, now, database }: ModuleContext, deps: BotsDeps, p
     runs.stopOnChainRuns(userId, 'The bot stopped: its delegation was revoked'),
   );
   deps.holdsFundsAwaitingWallet.answer(createBotKeyHoldings({ repo: fundsRepo, chain }));
-  return { runsRepo, funds, runner, runs, sandboxes };
+  const chartFills = createBotChartFills({ repo: runsRepo, market });
+  return { runsRepo, funds, runner, runs, sandboxes, chartFills };
 }
 
 /**
@@ -179,6 +181,8 @@ export function createBotsModule(context: ModuleContext, deps: BotsDeps) {
     botFunds: live.funds,
     marketplace,
     botDetail,
+    /** The user's bot fills on a pair in a window (the chart's markers). */
+    chartFills: live.chartFills,
     jobs: { tasks: [backtests.task], singletons: [live.runner.job()] },
     routes(server, { requireAuth }) {
       registerBotsRoutes(server, { bots, requireAuth });

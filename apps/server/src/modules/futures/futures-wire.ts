@@ -1,4 +1,9 @@
-import { type TFuturesOrder, type TFuturesPosition, type TFuturesTrade } from '@solterm/contracts';
+import {
+  type TChartFill,
+  type TFuturesOrder,
+  type TFuturesPosition,
+  type TFuturesTrade,
+} from '@solterm/contracts';
 import { Dec, initialMargin, notionalOf, type PerpExchange, type PerpFill } from '@solterm/engine';
 import type { PerpOrderRow, PerpTradeRow } from './futures.repository';
 import { findPerpMarket } from './perp-markets';
@@ -60,6 +65,20 @@ export function tradeToWire(row: PerpTradeRow): TFuturesTrade {
     realized_pnl: wire.usdc(BigInt(row.realizedPnl)),
     liquidation: row.liquidation,
     created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** A fill as a chart marker: a long fill buys, a short one sells; price in USDC, size in tokens. */
+export function tradeToChartFill(row: PerpTradeRow): TChartFill {
+  const market = findPerpMarket(row.symbol)!;
+  return {
+    id: row.id,
+    source: 'futures',
+    label: row.liquidation ? `${row.symbol} liquidation` : row.symbol,
+    side: row.side === 'Long' ? 'Buy' : 'Sell',
+    price: new Dec(row.price).div(1_000_000).toFixed(),
+    quantity: new Dec(row.size).div(new Dec(10).pow(market.sizeDecimals)).toFixed(),
+    time: Math.floor(row.createdAt.getTime() / 1000),
   };
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, between, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { FundingResult, LiquidationResult, PerpFill, PlaceOrderResult } from '@solterm/engine';
 import type { Db } from '../../db/database';
 import type { PerpCommand } from './perp-commands';
@@ -330,6 +330,21 @@ export function createFuturesRepository(db: Db, now: () => Date) {
         .from(perpTrades)
         .where(eq(perpTrades.userId, userId))
         .orderBy(desc(perpTrades.createdAt))
+        .limit(limit),
+
+    /** The user's fills in one market between two instants, newest first. */
+    tradesInWindow: (userId: string, symbol: string, window: { from: Date; to: Date }, limit: number) =>
+      db
+        .select()
+        .from(perpTrades)
+        .where(
+          and(
+            eq(perpTrades.userId, userId),
+            eq(perpTrades.symbol, symbol),
+            between(perpTrades.createdAt, window.from, window.to),
+          ),
+        )
+        .orderBy(desc(perpTrades.createdAt), desc(perpTrades.id))
         .limit(limit),
 
     async volumeSince(symbol: string, since: Date): Promise<{ notional: bigint; trades: number }> {

@@ -1,4 +1,5 @@
 import type {
+  TChartFill,
   TFuturesAccount,
   TFuturesAccountTick,
   TFuturesLeverageRequest,
@@ -18,7 +19,7 @@ import { MAKER_ACCOUNT, type PerpCommand } from './perp-commands';
 import type { Applied, PerpLedger } from './perp-ledger';
 import { findPerpMarket, type PerpMarket } from './perp-markets';
 import { createPerpWire } from './perp-wire';
-import { fillToWire, orderToWire, positionsOf, tradeToWire } from './futures-wire';
+import { fillToWire, orderToWire, positionsOf, tradeToChartFill, tradeToWire } from './futures-wire';
 import { createFuturesCollateral } from './futures-collateral';
 import { asAppError, positiveDecimal } from './futures-errors';
 import { createLeverageAction, leverageSettingsOf } from './futures-leverage';
@@ -264,6 +265,18 @@ export function createFuturesService(deps: FuturesServiceDeps) {
 
     async trades(owner: WalletOwner, limit = MAX_LISTED): Promise<TFuturesTrade[]> {
       return (await repo.trades(owner.id, limit)).map(tradeToWire);
+    },
+
+    /** The user's fills in `symbol`'s market in a window, newest first, as chart markers read them. */
+    async chartFills(
+      userId: string,
+      symbol: string,
+      window: { from: Date; to: Date },
+      limit: number,
+    ): Promise<TChartFill[]> {
+      const market = findPerpMarket(symbol);
+      if (!market) return [];
+      return (await repo.tradesInWindow(userId, market.symbol, window, limit)).map(tradeToChartFill);
     },
 
     async saveTrade(owner: WalletOwner, trade: unknown) {

@@ -1,4 +1,10 @@
-import type { TExecutionReceipt, TSpotOrder, TTrade, TUnsignedTransaction } from '@solterm/contracts';
+import type {
+  TChartFill,
+  TExecutionReceipt,
+  TSpotOrder,
+  TTrade,
+  TUnsignedTransaction,
+} from '@solterm/contracts';
 import {
   Dec,
   fromBaseUnits,
@@ -99,5 +105,18 @@ export function tradeToWire(row: TradeRow): TTrade {
     timestamp: row.createdAt.toISOString(),
     created_at: row.createdAt.toISOString(),
     receipt: (row.receipt as TExecutionReceipt | null) ?? null,
+  };
+}
+
+/** A spot fill as a chart marker: exact decimals, the instant it was recorded. */
+export function tradeToChartFill(row: TradeRow): TChartFill {
+  return {
+    id: row.id,
+    source: 'spot',
+    label: 'Spot',
+    side: row.side as TChartFill['side'],
+    price: new Dec(row.price).toFixed(),
+    quantity: new Dec(row.quantity).toFixed(),
+    time: Math.floor(row.createdAt.getTime() / 1000),
   };
 }

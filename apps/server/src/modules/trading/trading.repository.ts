@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, between, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { orderLifecycle, type OrderEvent, type OrderState } from '@solterm/engine';
 import { spotOrders, spotTrades } from './trading.tables';
@@ -92,6 +92,30 @@ export function createTradingRepository(db: Db, now: () => Date) {
         .orderBy(desc(spotTrades.createdAt), desc(spotTrades.id))
         .limit(limit)
         .offset(offset);
+    },
+
+    /** The user's fills of one pair (by mints) between two instants, newest first. */
+    fillsOfPair(
+      userId: string,
+      pair: { baseMint: string; quoteMint: string },
+      window: { from: Date; to: Date },
+      limit: number,
+    ): Promise<TradeRow[]> {
+      return db
+        .select({ trade: spotTrades })
+        .from(spotTrades)
+        .innerJoin(spotOrders, eq(spotOrders.id, spotTrades.orderId))
+        .where(
+          and(
+            eq(spotTrades.userId, userId),
+            eq(spotOrders.baseMint, pair.baseMint),
+            eq(spotOrders.quoteMint, pair.quoteMint),
+            between(spotTrades.createdAt, window.from, window.to),
+          ),
+        )
+        .orderBy(desc(spotTrades.createdAt), desc(spotTrades.id))
+        .limit(limit)
+        .then((rows) => rows.map((row) => row.trade));
     },
 
     async countTrades(userId: string): Promise<number> {

@@ -1,4 +1,5 @@
 import type {
+  TChartFill,
   TExecuteSignedTransactionResult,
   TOrder,
   TOrderBook,
@@ -36,7 +37,7 @@ import { createOrderBuilder } from './order-builder';
 import { createOrderKinds } from './order-kinds';
 import { createPairs, type TradingPair } from './pairs';
 import { createTradingReads } from './trading-reads';
-import { orderToWire, tradeToWire } from './trading-wire';
+import { orderToWire, tradeToChartFill, tradeToWire } from './trading-wire';
 import type { TradingRepository } from './trading.repository';
 import { VenueError, type SpotVenue } from './venues/spot-venue';
 
@@ -203,6 +204,22 @@ export function createTradingService(deps: TradingServiceDeps) {
         repo.countTrades(owner.id),
       ]);
       return { trades: rows.map(tradeToWire), total, limit, offset };
+    },
+
+    /** The user's spot fills of `pair` in a window, newest first, as chart markers read them. */
+    async chartFills(
+      userId: string,
+      pair: TradingPair,
+      window: { from: Date; to: Date },
+      limit: number,
+    ): Promise<TChartFill[]> {
+      const rows = await repo.fillsOfPair(
+        userId,
+        { baseMint: pair.base.mint, quoteMint: pair.quote.mint },
+        window,
+        limit,
+      );
+      return rows.map(tradeToChartFill);
     },
 
     async positions(owner: { id: string }): Promise<TPosition[]> {

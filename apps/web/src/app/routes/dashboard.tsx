@@ -9,12 +9,12 @@ import { PageHeader } from '../../components/ui/page-header';
 import { useAuth } from '../../features/auth/use-auth';
 import { CoinCards } from '../../features/market/components/coin-cards';
 import { PairHeader } from '../../features/market/components/pair-header';
-import { PriceChart } from '../../features/market/components/price-chart';
 import { useTradingSelection } from '../../features/market/hooks/use-trading-selection';
 import { PortfolioOverview } from '../../features/portfolio/components/portfolio-overview';
 import { WalletConnectionCard } from '../../features/portfolio/components/wallet-connection-card';
 import { QuickTradePanel } from '../../features/trading/components/quick-trade-panel';
 import { RecentTrades } from '../../features/trading/components/recent-trades';
+import { MyTradesChart } from '../../features/trading/components/my-trades-chart';
 import { getWalletAccess } from '../../features/trading/wallet-access';
 
 function formatMemberSince(iso: string): string {
@@ -100,7 +100,7 @@ export default function DashboardPage() {
       <div className="mt-4 grid grid-cols-1 gap-4 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <Card className="min-w-0 overflow-hidden" aria-label="Market chart">
           <PairHeader selection={selection} showSafety className="border-b border-line" />
-          <PriceChart selection={selection} heightClassName="h-[300px] sm:h-[380px] xl:h-[440px]" />
+          <MyTradesChart selection={selection} heightClassName="h-[300px] sm:h-[380px] xl:h-[440px]" />
         </Card>
         <QuickTradePanel selection={selection} />
       </div>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { TFuturesPosition } from '@solterm/contracts';
+import type { TFuturesOrder, TFuturesPosition } from '@solterm/contracts';
 import { Badge } from '../../components/ui/badge';
 import { Card } from '../../components/ui/card';
 import { PageHeader } from '../../components/ui/page-header';
@@ -17,8 +17,9 @@ import {
 } from '../../features/futures/use-futures';
 import { HolderAnalysis } from '../../features/market/components/holder-analysis';
 import { PairHeader } from '../../features/market/components/pair-header';
-import { PriceChart, type ChartPriceLine } from '../../features/market/components/price-chart';
+import type { ChartPriceLine } from '../../features/market/components/price-chart';
 import { useTradingSelection } from '../../features/market/hooks/use-trading-selection';
+import { MyTradesChart } from '../../features/trading/components/my-trades-chart';
 import { useWallet } from '../../features/wallet/wallet-context';
 import { cn } from '../../lib/cn';
 
@@ -33,19 +34,32 @@ const GRID = [
 ].join(' ');
 
 /**
- * The chart's lines: the perp's mark price (its candles are the oracle's feed), and the position's
- * entry and liquidation price when one is open.
+ * The chart's lines: the perp's mark price (its candles are the oracle's feed), the market's open
+ * limit orders, and the position's entry and liquidation price when one is open. (The user's fills
+ * are markers the chart draws itself.)
  */
 function chartLines(
   mark: string | null | undefined,
   position: TFuturesPosition | undefined,
+  orders: readonly TFuturesOrder[],
 ): ChartPriceLine[] {
   const lines: ChartPriceLine[] = [];
   if (mark) lines.push({ title: 'Mark', price: Number(mark), color: '#60a5fa' });
+  for (const order of orders) {
+    if (order.order_type !== 'Limit' || order.price === null) continue;
+    if (order.status !== 'Open' && order.status !== 'PartiallyFilled') continue;
+    const color = order.side === 'Long' ? '#22c55e' : '#f43f5e';
+    lines.push({ title: `Limit ${order.side} ${order.size}`, price: Number(order.price), color });
+  }
   if (position) {
     lines.push({ title: `Entry ${position.side}`, price: Number(position.entry_price), color: '#a1a1aa' });
     if (position.liquidation_price)
-      lines.push({ title: 'Liq.', price: Number(position.liquidation_price), color: '#f59e0b' });
+      lines.push({
+        title: 'Liq.',
+        price: Number(position.liquidation_price),
+        color: '#f59e0b',
+        style: 'solid',
+      });
   }
   return lines;
 }
@@ -103,10 +117,15 @@ export default function FuturePage() {
         <div className={GRID}>
           <Card className="min-w-0 overflow-hidden md:[grid-area:chart]" aria-label="Chart">
             <PairHeader selection={selection} className="border-b border-line" />
-            <PriceChart
+            <MyTradesChart
               selection={selection}
+              withSpotLines={false}
               title={`${pair.symbol} oracle (${selection.base} feed)`}
-              priceLines={chartLines(market.data?.mark_price, position)}
+              priceLines={chartLines(
+                market.data?.mark_price,
+                position,
+                (user.orders.data ?? []).filter((order) => order.symbol === symbol),
+              )}
               heightClassName="h-[300px] sm:h-[420px]"
             />
           </Card>

@@ -9,7 +9,6 @@ import { Card } from '../../components/ui/card';
 import { PageHeader } from '../../components/ui/page-header';
 import { useAuth } from '../../features/auth/use-auth';
 import { PairHeader } from '../../features/market/components/pair-header';
-import { PriceChart } from '../../features/market/components/price-chart';
 import { TrendingTokens } from '../../features/trading/components/trending-tokens';
 import { usePairPrice } from '../../features/market/hooks/use-market-data';
 import { mintOfToken } from '../../features/market/hooks/use-token-safety';
@@ -23,6 +22,7 @@ import { SpotTables, type SpotTableTab } from '../../features/trading/components
 import { ExplorerNetworkContext } from '../../features/trading/components/tx-link';
 import type { SpotPair } from '../../features/trading/order-form-model';
 import { getClosingPrefill, orderPrefillStore, useOrderPrefill } from '../../features/trading/order-prefill';
+import { MyTradesChart } from '../../features/trading/components/my-trades-chart';
 import { getWalletAccess } from '../../features/trading/wallet-access';
 import { useWallet } from '../../features/wallet/wallet-context';
 
@@ -122,7 +122,7 @@ export default function TradePage() {
       <div className={GRID}>
         <Card className="min-w-0 overflow-hidden md:[grid-area:chart]" aria-label="Chart">
           <PairHeader selection={selection} showSafety className="border-b border-line" />
-          <PriceChart selection={selection} heightClassName="h-[320px] sm:h-[420px]" />
+          <MyTradesChart selection={selection} heightClassName="h-[320px] sm:h-[420px]" />
         </Card>
         <OrderForm
           ref={orderPanelRef}

@@ -9,3 +9,4 @@ export { getWalletAccess } from './wallet-access';
 export type { WalletAccess } from './wallet-access';
 export { getWalletValue } from './wallet-value';
 export { decodeBase64, encodeBase64 } from './wire-transaction';
+export { MyTradesChart } from './components/my-trades-chart';

@@ -1,4 +1,5 @@
 import type {
+  TChartFills,
   TExecuteSignedTransactionResult,
   TFundWalletWithUsdcRequest,
   TFundWalletWithUsdcResult,
@@ -63,6 +64,13 @@ export const tradingApi = {
   /** GET /trading/trades/history?limit&offset: one page of fills with the total. */
   getTradeHistory: (limit: number, offset: number, signal?: AbortSignal) =>
     api.get<TTradesHistory>(`/trading/trades/history?limit=${limit}&offset=${offset}`, { signal }),
+
+  /** GET /trading/fills?pair&from&to: the user's spot, bot and futures fills on a pair in a window. */
+  getChartFills: (query: { pair: string; from: number; to: number }, signal?: AbortSignal) =>
+    api.get<TChartFills>(
+      `/trading/fills?pair=${encodeURIComponent(query.pair)}&from=${query.from}&to=${query.to}`,
+      { signal },
+    ),
 
   /** GET /trading/tradable?pairs=A/B,C/D: whether each pair can be traded here, and why not. */
   getTradable: (pairs: readonly string[], signal?: AbortSignal) =>

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, between, count, desc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { TBotConfig } from '@solterm/contracts';
 import type { Db } from '../../../db/database';
 import { botFills, botRuns, bots } from '../bots.tables';
@@ -118,6 +118,44 @@ export function createBotRunsRepository(db: Db) {
         .orderBy(asc(botFills.runId), asc(botFills.seq));
       for (const row of rows) out.get(row.runId)!.push(row);
       return out;
+    },
+
+    /**
+     * The user's runs that may have filled within the window (their first candle not after its end,
+     * and not stopped before its start), newest first, with their bot's name and pair.
+     */
+    runsInWindow(userId: string, window: { from: Date; to: Date }, limit: number) {
+      return db
+        .select({
+          id: botRuns.id,
+          botName: bots.name,
+          mode: botRuns.mode,
+          symbol: sql<string>`${botRuns.config}->>'symbol'`,
+          baseDecimals: botRuns.baseDecimals,
+          quoteDecimals: botRuns.quoteDecimals,
+        })
+        .from(botRuns)
+        .innerJoin(bots, eq(bots.id, botRuns.botId))
+        .where(
+          and(
+            eq(botRuns.userId, userId),
+            lte(botRuns.firstCandle, Math.floor(window.to.getTime() / 1000)),
+            or(isNull(botRuns.stoppedAt), gte(botRuns.stoppedAt, window.from)),
+          ),
+        )
+        .orderBy(desc(botRuns.startedAt))
+        .limit(limit);
+    },
+
+    /** These runs' fills between two instants, newest first. */
+    fillsInWindow(runIds: readonly string[], window: { from: Date; to: Date }, limit: number) {
+      if (runIds.length === 0) return Promise.resolve([] as BotFillRow[]);
+      return db
+        .select()
+        .from(botFills)
+        .where(and(inArray(botFills.runId, [...runIds]), between(botFills.time, window.from, window.to)))
+        .orderBy(desc(botFills.time), desc(botFills.seq))
+        .limit(limit);
     },
 
     /**

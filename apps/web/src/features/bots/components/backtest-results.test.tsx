@@ -5,6 +5,7 @@ import { formatSignedPercent as signedPercent } from '../../../lib/format';
 import { BacktestResults } from './backtest-results';
 
 vi.mock('./equity-chart', () => ({ EquityChart: () => null }));
+vi.mock('./backtest-trades-chart', () => ({ BacktestTradesChart: () => null }));
 
 const result = (overrides: Partial<TBacktestResult> = {}): TBacktestResult => ({
   initial_balance: 1000,

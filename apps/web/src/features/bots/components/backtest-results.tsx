@@ -12,6 +12,7 @@ import { cn } from '../../../lib/cn';
 import { Notice } from '../../../components/ui/notice';
 import { notify } from '../../../lib/toast';
 import { backtestJson, backtestTradesCsv, downloadBacktestExport, downloadText } from '../backtest-export';
+import { BacktestTradesChart } from './backtest-trades-chart';
 import { EquityChart } from './equity-chart';
 import { formatCount, formatFixed, formatSignedPercent } from '../../../lib/format';
 
@@ -114,15 +115,26 @@ export function BacktestResults({
           ))}
         </div>
       </Card>
-      <Card>
-        <CardHeader
-          title="Portfolio value and drawdown"
-          description="Value on the left axis, drawdown from the running peak on the right"
-        />
-        <div className="p-2">
-          <EquityChart result={result} quote={quote} />
-        </div>
-      </Card>
+      <div className="grid min-w-0 grid-cols-1 gap-4 xl:grid-cols-2">
+        <Card className="min-w-0">
+          <CardHeader
+            title="Price and trades"
+            description={`${result.symbol} over the tested period, each fill marked on its candle`}
+          />
+          <div className="p-2">
+            <BacktestTradesChart result={result} />
+          </div>
+        </Card>
+        <Card className="min-w-0">
+          <CardHeader
+            title="Portfolio value and drawdown"
+            description="Value on the left axis, drawdown from the running peak on the right"
+          />
+          <div className="p-2">
+            <EquityChart result={result} quote={quote} />
+          </div>
+        </Card>
+      </div>
       <Card>
         <CardHeader
           title="Trades"

@@ -2,10 +2,12 @@ import {
   CandlestickSeries,
   ColorType,
   createChart,
+  createSeriesMarkers,
   CrosshairMode,
   HistogramSeries,
   type IChartApi,
   type ISeriesApi,
+  type ISeriesMarkersPluginApi,
   type MouseEventParams,
   type Time,
 } from 'lightweight-charts';
@@ -24,6 +26,8 @@ export interface MountedChart {
   chart: IChartApi;
   candles: ISeriesApi<'Candlestick'>;
   volume: ISeriesApi<'Histogram'>;
+  /** The candles' markers (the user's fills, a strategy's trades). */
+  markers: ISeriesMarkersPluginApi<Time>;
   /** Stops following the container's size and the crosshair, and removes the chart. */
   dispose: () => void;
 }
@@ -77,6 +81,7 @@ export function mountChart(
     priceLineVisible: false,
   });
   volume.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+  const markers = createSeriesMarkers(candles, []);
 
   const onCrosshairMove = (param: MouseEventParams<Time>) => {
     onCrosshairTime(typeof param.time === 'number' ? param.time : null);
@@ -107,6 +112,7 @@ export function mountChart(
     chart,
     candles,
     volume,
+    markers,
     dispose() {
       observer?.disconnect();
       chart.unsubscribeCrosshairMove(onCrosshairMove);

@@ -17,13 +17,6 @@ import { getPairId, type PairSelection } from '../trading-state';
 /** Candles loaded when a chart opens or changes interval. */
 export const CHART_INITIAL_CANDLES = 300;
 
-/** A horizontal line over the candles. */
-export interface ChartPriceLine {
-  title: string;
-  price: number;
-  color: string;
-}
-
 export const THEME_STORAGE_KEY = 'chart_theme';
 
 export function readStoredTheme(): ChartTheme {

@@ -1,3 +1,4 @@
+import type { ComponentProps } from 'react';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -20,6 +21,19 @@ const lw = vi.hoisted(() => {
     timeScale: ReturnType<typeof vi.fn>;
   };
   const charts: FakeChart[] = [];
+  /** Every marker layer created, with the markers it was last given. */
+  const markerLayers: { setMarkers: ReturnType<typeof vi.fn>; markers: () => unknown[] }[] = [];
+  const createSeriesMarkers = vi.fn(() => {
+    let current: unknown[] = [];
+    const layer = {
+      setMarkers: vi.fn((markers: unknown[]) => {
+        current = markers;
+      }),
+      markers: () => current,
+    };
+    markerLayers.push(layer);
+    return layer;
+  });
   const createChart = vi.fn((_container: HTMLElement, options: unknown) => {
     const chart: FakeChart = {
       series: [],
@@ -44,11 +58,13 @@ const lw = vi.hoisted(() => {
     charts.push(chart);
     return chart;
   });
-  return { charts, createChart };
+  return { charts, createChart, createSeriesMarkers, markerLayers };
 });
 
 vi.mock('lightweight-charts', () => ({
   createChart: lw.createChart,
+  createSeriesMarkers: lw.createSeriesMarkers,
+  LineStyle: { Solid: 0, Dotted: 1, Dashed: 2 },
   CandlestickSeries: { kind: 'candles' },
   HistogramSeries: { kind: 'volume' },
   ColorType: { Solid: 'solid' },
@@ -105,6 +121,7 @@ function series(kind: 'candles' | 'volume') {
 
 beforeEach(() => {
   lw.charts.length = 0;
+  lw.markerLayers.length = 0;
   lw.createChart.mockClear();
 });
 
@@ -112,13 +129,50 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderChart(selection: PairSelection = selectionFromPair('SOL/USDC')!) {
+function renderChart(
+  selection: PairSelection = selectionFromPair('SOL/USDC')!,
+  overlays: Pick<ComponentProps<typeof PriceChart>, 'markers' | 'onWindowChange'> = {},
+) {
   const realtime = createFakeRealtime();
-  const result = renderMarket(<PriceChart selection={selection} />, { realtime });
+  const result = renderMarket(<PriceChart selection={selection} {...overlays} />, { realtime });
   return { ...result, realtime };
 }
 
 describe('price chart', () => {
+  it('draws markers on the candles that contain them and reports the loaded window', async () => {
+    stubApi((path) => (path.startsWith('/market/chart/') ? chartAnswer(path) : undefined));
+    const onWindowChange = vi.fn();
+    // Candles open at 1_700_000_000 + k × 900 (15M): a buy 5 min into the second, a sell in the fourth.
+    renderChart(selectionFromPair('SOL/USDC')!, {
+      onWindowChange,
+      markers: [
+        { time: 1_700_000_000 + 900 + 300, tone: 'buy', text: 'Buy Spot', price: 185.2 },
+        { time: 1_700_000_000 + 3 * 900 + 10, tone: 'sell', text: 'Sell SOL-PERP' },
+        // Before the first loaded candle: nothing to draw it on.
+        { time: 1_700_000_000 - 60, tone: 'buy', text: 'Buy Spot' },
+      ],
+    });
+    await waitFor(() => expect(chartElement()).toHaveAttribute('data-state', 'ready'));
+    expect(onWindowChange).toHaveBeenCalledWith({ pairId: 'SOL/USDC', interval: '15M', from: 1_700_000_000 });
+    const layer = lw.markerLayers.at(-1)!;
+    expect(layer.markers()).toEqual([
+      expect.objectContaining({
+        time: 1_700_000_900,
+        position: 'atPriceBottom',
+        price: 185.2,
+        shape: 'arrowUp',
+        text: 'Buy Spot',
+      }),
+      expect.objectContaining({
+        time: 1_700_002_700,
+        position: 'aboveBar',
+        shape: 'arrowDown',
+        text: 'Sell SOL-PERP',
+      }),
+    ]);
+    expect(chartElement()).toHaveAttribute('data-markers', 'Buy Spot; Sell SOL-PERP');
+  });
+
   it('loads 15M candles by default and draws candles and volume', async () => {
     const { paths } = stubApi((path) => (path.startsWith('/market/chart/') ? chartAnswer(path) : undefined));
     renderChart();

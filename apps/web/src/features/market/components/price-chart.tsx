@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import {
-  LineStyle,
   type CandlestickData,
   type IChartApi,
   type ISeriesApi,
+  type ISeriesMarkersPluginApi,
+  type Time,
   type UTCTimestamp,
 } from 'lightweight-charts';
 import {
@@ -20,15 +21,13 @@ import { useChartCandles } from './use-chart-candles';
 import { CHART_THEME_COLORS, formatChartPrice, priceMinMove } from '../chart-options';
 import { readCandleTick, type CandlePoint } from '../market-ticks';
 import type { PairSelection } from '../trading-state';
-import {
-  THEME_STORAGE_KEY,
-  type ChartPriceLine,
-  readStoredTheme,
-  toBars,
-  volumeColor,
-} from './price-chart-data';
+import { THEME_STORAGE_KEY, readStoredTheme, toBars, volumeColor } from './price-chart-data';
+import type { ChartMarker, ChartPriceLine } from '../chart-overlays';
+import { useChartOverlays, type ChartWindow } from './use-chart-overlays';
 
-export type { ChartPriceLine } from './price-chart-data';
+export type { ChartWindow } from './use-chart-overlays';
+
+export type { ChartMarker, ChartPriceLine } from '../chart-overlays';
 
 interface PriceChartProps {
   selection: PairSelection;
@@ -36,6 +35,10 @@ interface PriceChartProps {
   title?: string;
   /** Horizontal lines over the candles (a perp's mark price, a position's entry and liquidation). */
   priceLines?: readonly ChartPriceLine[];
+  /** Markers on candles (the user's fills), each on the candle of the interval that contains it. */
+  markers?: readonly ChartMarker[];
+  /** Told which candles are loaded (pair, interval, first candle) whenever they change. */
+  onWindowChange?: (window: ChartWindow) => void;
   /** Height classes of the drawing area. */
   heightClassName?: string;
   className?: string;
@@ -53,7 +56,7 @@ export function PriceChart({
   heightClassName = 'h-[320px] sm:h-[420px]',
   className,
   title,
-  priceLines,
+  ...overlays
 }: PriceChartProps) {
   const [interval, setChartInterval] = useState<ChartInterval>(DEFAULT_CHART_INTERVAL);
   const [theme, setTheme] = useState<ChartTheme>(readStoredTheme);
@@ -66,6 +69,7 @@ export function PriceChart({
   const chartRef = useRef<IChartApi | null>(null);
   const candleSeriesRef = useRef<ISeriesApi<'Candlestick'> | null>(null);
   const volumeSeriesRef = useRef<ISeriesApi<'Histogram'> | null>(null);
+  const markersRef = useRef<ISeriesMarkersPluginApi<Time> | null>(null);
   /** `${pairId}:${interval}` of the data on screen; live ticks of anything else are dropped. */
   const loadedKeyRef = useRef<string | null>(null);
   const lastTimeRef = useRef<number | null>(null);
@@ -81,15 +85,17 @@ export function PriceChart({
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
-    const { chart, candles, volume, dispose } = mountChart(container, themeRef.current, (time) => {
+    const mounted = mountChart(container, themeRef.current, (time) => {
       const candle = time === null ? undefined : candlesByTimeRef.current.get(time);
       setHovered(candle ? { key: loadedKeyRef.current, candle } : null);
     });
-    chartRef.current = chart;
-    candleSeriesRef.current = candles;
-    volumeSeriesRef.current = volume;
+    chartRef.current = mounted.chart;
+    candleSeriesRef.current = mounted.candles;
+    volumeSeriesRef.current = mounted.volume;
+    markersRef.current = mounted.markers;
     return () => {
-      dispose();
+      mounted.dispose();
+      markersRef.current = null;
       chartRef.current = null;
       candleSeriesRef.current = null;
       volumeSeriesRef.current = null;
@@ -132,27 +138,8 @@ export function PriceChart({
     loadedKeyRef.current = `${pairId}:${interval}`;
   }, [readyCandles, pairId, interval]);
 
-  // Price lines: redrawn whenever their values change.
-  const linesKey = JSON.stringify(priceLines ?? []);
-  useEffect(() => {
-    const series = candleSeriesRef.current;
-    if (!series || !priceLines || priceLines.length === 0) return;
-    const drawn = priceLines.map((line) =>
-      series.createPriceLine({
-        price: line.price,
-        color: line.color,
-        lineWidth: 1,
-        lineStyle: LineStyle.Dashed,
-        axisLabelVisible: true,
-        title: line.title,
-      }),
-    );
-    return () => {
-      for (const line of drawn) series.removePriceLine(line);
-    };
-    // linesKey stands for priceLines' values.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [linesKey, readyCandles]);
+  const chartRefs = { series: candleSeriesRef, markerLayer: markersRef };
+  const drawnMarkers = useChartOverlays(overlays, chartRefs, { readyCandles, pairId, interval, theme });
 
   // Live: the forming candle updates, a newer one is appended.
   useChannel(status.kind === 'ready' && pairId ? candlesChannel(pairId, interval) : null, (data) => {
@@ -204,7 +191,11 @@ export function PriceChart({
         data-theme={theme}
         data-pair={pairId ?? selection.pair}
         data-candles={readyCandles?.length ?? 0}
-        data-price-lines={priceLines?.map((line) => `${line.title} ${line.price}`).join('; ') || undefined}
+        data-price-lines={
+          overlays.priceLines?.map((line) => `${line.title} ${line.price}`).join('; ') || undefined
+        }
+        data-marker-count={drawnMarkers.length}
+        data-markers={drawnMarkers.map((marker) => marker.text).join('; ') || undefined}
       >
         <div
           ref={containerRef}

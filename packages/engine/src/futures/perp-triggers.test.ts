@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PerpExchange } from './perp-exchange';
+import type { PerpExchange } from './perp-exchange';
 import { PerpError } from './perp-state';
 import { exchangeFromSnapshot, snapshotOf } from './perp-snapshot';
 import { PERP_MAX_TRIGGERS_PER_MARKET } from './perp-triggers';
@@ -89,7 +89,8 @@ describe('PerpExchange trigger orders', () => {
     expect(wrong.message).toMatch(/Short stop market .* must be below the oracle price/);
     refused(
       exchange,
-      () => exchange.placeTrigger({ ...base, side: 'sell', kind: 'take_profit_market', triggerPrice: USDC(99) }),
+      () =>
+        exchange.placeTrigger({ ...base, side: 'sell', kind: 'take_profit_market', triggerPrice: USDC(99) }),
       'TRIGGER_WRONG_SIDE',
     );
     refused(
@@ -99,17 +100,26 @@ describe('PerpExchange trigger orders', () => {
     );
     refused(
       exchange,
-      () => exchange.placeTrigger({ ...base, side: 'buy', kind: 'take_profit_market', triggerPrice: USDC(101) }),
+      () =>
+        exchange.placeTrigger({ ...base, side: 'buy', kind: 'take_profit_market', triggerPrice: USDC(101) }),
       'TRIGGER_WRONG_SIDE',
     );
     refused(
       exchange,
-      () => exchange.placeTrigger({ ...base, side: 'sell', kind: 'stop_market', triggerPrice: USDC(95) + 1n }),
+      () =>
+        exchange.placeTrigger({ ...base, side: 'sell', kind: 'stop_market', triggerPrice: USDC(95) + 1n }),
       'PRICE_INVALID',
     );
     refused(
       exchange,
-      () => exchange.placeTrigger({ ...base, side: 'sell', kind: 'stop_market', triggerPrice: USDC(95), size: 0n }),
+      () =>
+        exchange.placeTrigger({
+          ...base,
+          side: 'sell',
+          kind: 'stop_market',
+          triggerPrice: USDC(95),
+          size: 0n,
+        }),
       'SIZE_INVALID',
     );
     // Reduce-only needs a position on the other side.
@@ -174,7 +184,8 @@ describe('PerpExchange trigger orders', () => {
     const exchange = withLong();
     refused(
       exchange,
-      () => exchange.setPositionTpsl({ account: 'maker', market: 'BTC-PERP', takeProfit: USDC(70_000), at: 2 }),
+      () =>
+        exchange.setPositionTpsl({ account: 'maker', market: 'BTC-PERP', takeProfit: USDC(70_000), at: 2 }),
       'TPSL_NO_POSITION',
     );
     refused(
@@ -336,7 +347,12 @@ describe('PerpExchange trigger orders', () => {
       leverage: 100,
       at: 1,
     });
-    const { placed } = risky.setPositionTpsl({ account: 'alice', market: 'SOL-PERP', takeProfit: USDC(150), at: 2 });
+    const { placed } = risky.setPositionTpsl({
+      account: 'alice',
+      market: 'SOL-PERP',
+      takeProfit: USDC(150),
+      at: 2,
+    });
     risky.setOracle('SOL-PERP', USDC(98.5));
     expect(risky.liquidatable()).toEqual(['alice']);
     const liquidation = risky.liquidate('alice', 3, 'maker');

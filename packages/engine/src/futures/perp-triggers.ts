@@ -82,7 +82,10 @@ const KIND_WORDS: Record<TriggerKind, string> = {
 };
 
 /** Refuses a trigger price that is off the tick, or that the oracle has already reached. */
-function checkTriggerPrice(market: MarketState, trigger: Pick<TriggerOrder, 'kind' | 'side' | 'triggerPrice'>) {
+function checkTriggerPrice(
+  market: MarketState,
+  trigger: Pick<TriggerOrder, 'kind' | 'side' | 'triggerPrice'>,
+) {
   if (trigger.triggerPrice <= 0n || trigger.triggerPrice % market.spec.tick !== 0n) {
     throw new PerpError('PRICE_INVALID', 'Amount/Price invalid');
   }
@@ -151,7 +154,10 @@ export function setPositionTpsl(venue: PerpVenueState, input: TpslInput): TpslRe
   const account = accountOf(venue, input.account);
   const position = account.positions.get(input.market);
   if (!position || position.size === 0n) {
-    throw new PerpError('TPSL_NO_POSITION', `No ${input.market} position to attach a take profit or stop loss to`);
+    throw new PerpError(
+      'TPSL_NO_POSITION',
+      `No ${input.market} position to attach a take profit or stop loss to`,
+    );
   }
   if (market.oracle <= 0n) throw new PerpError('MARKET_NO_PRICE', 'Unable to get market price');
   const side: PerpSide = position.size > 0n ? 'sell' : 'buy';
@@ -165,12 +171,7 @@ export function setPositionTpsl(venue: PerpVenueState, input: TpslInput): TpslRe
   const replaced = triggersOf(market, account.id).filter((trigger) =>
     legs.some((leg) => leg.attached === trigger.attached),
   );
-  checkTriggerLimit(
-    market,
-    account.id,
-    legs.filter((leg) => leg.price !== null).length,
-    replaced.length,
-  );
+  checkTriggerLimit(market, account.id, legs.filter((leg) => leg.price !== null).length, replaced.length);
   const result: TpslResult = { placed: [], cancelled: [] };
   for (const trigger of replaced) {
     market.triggers.delete(trigger.id);
@@ -197,7 +198,11 @@ export function setPositionTpsl(venue: PerpVenueState, input: TpslInput): TpslRe
 }
 
 /** The account's trigger order with this id, removed (undefined when it has none such). */
-export function cancelTrigger(venue: PerpVenueState, accountId: string, id: number): TriggerOrder | undefined {
+export function cancelTrigger(
+  venue: PerpVenueState,
+  accountId: string,
+  id: number,
+): TriggerOrder | undefined {
   for (const market of venue.markets.values()) {
     const trigger = market.triggers.get(id);
     if (trigger) {

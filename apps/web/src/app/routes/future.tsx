@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { TFuturesPosition } from '@solterm/contracts';
 import { Badge } from '../../components/ui/badge';
 import { Card } from '../../components/ui/card';
 import { PageHeader } from '../../components/ui/page-header';
@@ -10,10 +9,12 @@ import { FuturesStatus } from '../../features/futures/components/futures-status'
 import { FuturesTables } from '../../features/futures/components/futures-tables';
 import { NoPerpMarket, PerpMarketSelect } from '../../features/futures/components/perp-market-picker';
 import {
+  futuresPriceLevels,
   useFuturesFunding,
   useFuturesMarket,
   useFuturesPairs,
   useFuturesUser,
+  type FuturesPriceLevels,
 } from '../../features/futures/use-futures';
 import { HolderAnalysis } from '../../features/market/components/holder-analysis';
 import { PairHeader } from '../../features/market/components/pair-header';
@@ -34,19 +35,20 @@ const GRID = [
 
 /**
  * The chart's lines: the perp's mark price (its candles are the oracle's feed), and the position's
- * entry and liquidation price when one is open.
+ * entry, liquidation price, take profit and stop loss when one is open.
  */
 function chartLines(
   mark: string | null | undefined,
-  position: TFuturesPosition | undefined,
+  side: string | undefined,
+  levels: FuturesPriceLevels,
 ): ChartPriceLine[] {
   const lines: ChartPriceLine[] = [];
   if (mark) lines.push({ title: 'Mark', price: Number(mark), color: '#60a5fa' });
-  if (position) {
-    lines.push({ title: `Entry ${position.side}`, price: Number(position.entry_price), color: '#a1a1aa' });
-    if (position.liquidation_price)
-      lines.push({ title: 'Liq.', price: Number(position.liquidation_price), color: '#f59e0b' });
-  }
+  if (levels.entry !== null)
+    lines.push({ title: `Entry ${side ?? ''}`.trim(), price: levels.entry, color: '#a1a1aa' });
+  if (levels.liquidation !== null) lines.push({ title: 'Liq.', price: levels.liquidation, color: '#f59e0b' });
+  if (levels.takeProfit !== null) lines.push({ title: 'TP', price: levels.takeProfit, color: '#22c55e' });
+  if (levels.stopLoss !== null) lines.push({ title: 'SL', price: levels.stopLoss, color: '#ef4444' });
   return lines;
 }
 
@@ -106,7 +108,11 @@ export default function FuturePage() {
             <PriceChart
               selection={selection}
               title={`${pair.symbol} oracle (${selection.base} feed)`}
-              priceLines={chartLines(market.data?.mark_price, position)}
+              priceLines={chartLines(
+                market.data?.mark_price,
+                position?.side,
+                futuresPriceLevels(symbol, user.positions.data, user.orders.data),
+              )}
               heightClassName="h-[300px] sm:h-[420px]"
             />
           </Card>

@@ -5,7 +5,6 @@ import {
   leverageSettingOf,
   orderAction,
   previewFuturesOrder,
-  triggerSideProblem,
   triggerTypeOf,
   validateDeposit,
   validateFuturesOrder,
@@ -134,7 +133,7 @@ describe('futures order form', () => {
 });
 
 describe('trigger orders in the order form', () => {
-  it('needs a trigger price, on the side of the oracle the venue fires from', () => {
+  it('needs a trigger price', () => {
     expect(validateFuturesOrder({ amount: '1', price: '', orderType: 'StopMarket', pair: SOL })).toBe(
       'Enter a trigger price',
     );
@@ -142,24 +141,6 @@ describe('trigger orders in the order form', () => {
       'Amount/Price invalid',
     );
     expect(validateFuturesOrder({ amount: '1', price: '95', orderType: 'StopMarket', pair: SOL })).toBeNull();
-    const problem = (
-      side: 'Long' | 'Short',
-      orderType: 'StopMarket' | 'TakeProfitMarket',
-      triggerPrice: string,
-    ) => triggerSideProblem({ side, orderType, triggerPrice, oracle: '100.00' });
-    // A Short stop and a Long take profit fire when the oracle falls to them: below it.
-    expect(problem('Short', 'StopMarket', '95')).toBeNull();
-    expect(problem('Long', 'TakeProfitMarket', '95')).toBeNull();
-    expect(problem('Short', 'StopMarket', '100')).toBe(
-      'The trigger price must be below the oracle price (100.00): a Short stop fires when the oracle falls to it',
-    );
-    // A Long stop and a Short take profit, above it.
-    expect(problem('Long', 'StopMarket', '105')).toBeNull();
-    expect(problem('Short', 'TakeProfitMarket', '105')).toBeNull();
-    expect(problem('Short', 'TakeProfitMarket', '99')).toMatch(/must be above/);
-    expect(
-      triggerSideProblem({ side: 'Long', orderType: 'Market', triggerPrice: '1', oracle: '100' }),
-    ).toBeNull();
     expect(triggerTypeOf('StopMarket')).toBe('stop_market');
     expect(triggerTypeOf('TakeProfitMarket')).toBe('take_profit_market');
     expect(triggerTypeOf('Limit')).toBeUndefined();

@@ -26,24 +26,6 @@ export function triggerTypeOf(orderType: FuturesOrderType): 'stop_market' | 'tak
       : undefined;
 }
 
-/**
- * Why a trigger price cannot be used, the venue's rule (it triggers against the oracle price): a
- * Long stop or a Short take profit fires when the oracle rises to it, so it must be above the
- * oracle; a Short stop or a Long take profit, below. Null when it can.
- */
-export function triggerSideProblem(input: {
-  side: FuturesSide;
-  orderType: FuturesOrderType;
-  triggerPrice: string;
-  oracle: string | null;
-}): string | null {
-  const trigger = parsePositive(input.triggerPrice);
-  if (!trigger || !input.oracle || !triggerTypeOf(input.orderType)) return null;
-  const above = (input.orderType === 'StopMarket') === (input.side === 'Long');
-  if (above ? trigger.gt(input.oracle) : trigger.lt(input.oracle)) return null;
-  return `The trigger price must be ${above ? 'above' : 'below'} the oracle price (${input.oracle}): a ${input.side} ${input.orderType === 'StopMarket' ? 'stop' : 'take profit'} fires when the oracle ${above ? 'rises' : 'falls'} to it`;
-}
-
 const USDC_UNITS = new SpecDecimal(1_000_000);
 
 function parsePositive(text: string): SpecDecimal | null {

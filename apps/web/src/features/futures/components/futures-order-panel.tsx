@@ -25,7 +25,6 @@ import {
   leverageSettingOf,
   orderAction,
   previewFuturesOrder,
-  triggerSideProblem,
   triggerTypeOf,
   validateFuturesOrder,
   type FuturesOrderType,
@@ -245,9 +244,9 @@ export function FuturesOrderPanel(props: FuturesOrderPanelProps) {
       setError(FUTURES_MESSAGES.marketPriceUnavailable);
       return;
     }
-    const problem =
-      validateFuturesOrder({ amount, price: orderPrice, orderType, pair }) ??
-      triggerSideProblem({ side, orderType, triggerPrice, oracle: pair.oracle_price });
+    // Which side of the oracle a trigger must be on is the venue's check: the oracle this page
+    // last read may be seconds old.
+    const problem = validateFuturesOrder({ amount, price: orderPrice, orderType, pair });
     if (problem) {
       setError(problem);
       return;

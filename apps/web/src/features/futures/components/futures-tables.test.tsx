@@ -55,16 +55,26 @@ describe('FuturesTables', () => {
 });
 
 describe('FuturesTables TP/SL', () => {
-  it('shows a position’s attached TP/SL and edits them: a wrong-side price is refused here, an emptied leg is removed', async () => {
+  it('shows a position’s attached TP/SL and edits them: the venue’s refusal is shown, an emptied leg is removed', async () => {
     const protectedPosition = {
       ...POSITION,
       take_profit: { order_id: '7', trigger_price: '160.00' },
       stop_loss: { order_id: '8', trigger_price: '140.00' },
     };
+    let refuse = true;
     const fetchMock = stubFetch({
-      'POST /futures/position/tpsl': {
-        body: { success: true, data: { ...protectedPosition, stop_loss: null } },
-      },
+      'POST /futures/position/tpsl': () =>
+        refuse
+          ? {
+              status: 400,
+              body: {
+                success: false,
+                code: 'FUTURES__TRIGGER_WRONG_SIDE',
+                error:
+                  'Order failed: a Short take profit market order triggers when the oracle price rises to its trigger price, so the trigger price must be above the oracle price',
+              },
+            }
+          : { body: { success: true, data: { ...protectedPosition, stop_loss: null } } },
     });
     renderWithProviders(<FuturesTables positions={[protectedPosition]} orders={[]} isLoading={false} />);
     expect(screen.getByText('TP 160.00')).toBeInTheDocument();
@@ -76,14 +86,17 @@ describe('FuturesTables TP/SL', () => {
     await userEvent.clear(takeProfit);
     await userEvent.type(takeProfit, '150');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save TP/SL' }));
-    expect(within(dialog).getByText(/must be above the oracle price \(151.00\)/)).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    // The venue refuses a TP the oracle has already passed; the dialog stays open with why.
+    expect(
+      await within(dialog).findByText(/trigger price must be above the oracle price/),
+    ).toBeInTheDocument();
+    refuse = false;
     await userEvent.clear(takeProfit);
     await userEvent.type(takeProfit, '165');
     await userEvent.clear(within(dialog).getByLabelText('Stop loss (USDC)'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save TP/SL' }));
-    await waitFor(() => expect(calledRoutes(fetchMock)).toContain('POST /futures/position/tpsl'));
-    const [, init] = fetchMock.mock.calls[0]!;
+    await waitFor(() => expect(calledRoutes(fetchMock)).toHaveLength(2));
+    const [, init] = fetchMock.mock.calls[1]!;
     expect(JSON.parse(String(init!.body))).toEqual({
       symbol: 'SOL-PERP',
       take_profit_price: '165',

@@ -6,7 +6,6 @@ import { Modal } from '../../../components/ui/modal';
 import { Notice } from '../../../components/ui/notice';
 import { getErrorMessage } from '../../../lib/api-client';
 import { notify } from '../../../lib/toast';
-import { triggerSideProblem } from '../futures-order-model';
 import { useSetFuturesTpsl } from '../use-futures';
 
 /**
@@ -26,8 +25,6 @@ function TpslForm({ position, onDone }: { position: TFuturesPosition; onDone: ()
   const [stopLoss, setStopLoss] = useState(attachedSl ?? '');
   const [error, setError] = useState<string | null>(null);
   const save = useSetFuturesTpsl();
-  // The closing order's side: a long's TP/SL sells, a short's buys back.
-  const closing = position.side === 'Long' ? 'Short' : 'Long';
 
   async function submit() {
     setError(null);
@@ -35,27 +32,6 @@ function TpslForm({ position, onDone }: { position: TFuturesPosition; onDone: ()
     const stop_loss_price = legOf(stopLoss, attachedSl);
     if (take_profit_price === undefined && stop_loss_price === undefined) {
       onDone();
-      return;
-    }
-    const problem =
-      (take_profit_price
-        ? triggerSideProblem({
-            side: closing,
-            orderType: 'TakeProfitMarket',
-            triggerPrice: take_profit_price,
-            oracle: position.mark_price,
-          })
-        : null) ??
-      (stop_loss_price
-        ? triggerSideProblem({
-            side: closing,
-            orderType: 'StopMarket',
-            triggerPrice: stop_loss_price,
-            oracle: position.mark_price,
-          })
-        : null);
-    if (problem) {
-      setError(problem);
       return;
     }
     try {

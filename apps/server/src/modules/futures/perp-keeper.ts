@@ -87,8 +87,10 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
    */
   async function fireTriggers(): Promise<number> {
     let fired = 0;
+    // One catch-up for the pass: the venue in memory is kept current by the commands that follow.
+    const exchange = await ledger.read();
     for (const perp of PERP_MARKETS) {
-      if ((await ledger.read()).triggeredIds(perp.symbol).length === 0) continue;
+      if (exchange.triggeredIds(perp.symbol).length === 0) continue;
       const { applied } = await service.run({ k: 'fire', market: perp.symbol, at: deps.now().getTime() });
       if (applied.effect.k === 'fire') fired += applied.effect.result.fired.length;
     }

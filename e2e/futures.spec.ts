@@ -132,7 +132,7 @@ test('initialize with 100 USDC, open a 10x SOL long, close it with PnL, place an
     .click();
   await expect(positions.getByRole('row').filter({ hasText: 'Cancelled' }).first()).toBeVisible();
   await positions.getByRole('tab', { name: /Your Positions/ }).click();
-  await panel.getByRole('radio', { name: 'Market' }).click();
+  await panel.getByRole('radio', { name: 'Market', exact: true }).click();
 
   // Close it after a confirm step: realized PnL lands in the collateral.
   await row.getByRole('button', { name: 'Close' }).click();

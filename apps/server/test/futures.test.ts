@@ -500,6 +500,207 @@ describe('perpetual futures on the embedded cluster', () => {
     }
   });
 
+  /** Opens a SOL long of about `notional` USDC for the user; answers its size (SOL). */
+  async function openSolLong(user: User, notional: number) {
+    const oracle = Number((await get<TFuturesMarket>('/api/futures/market/SOL-PERP')).body.data.oracle_price);
+    const amount = Number((notional / oracle).toFixed(3));
+    const opened = await post('/api/futures/order', user, {
+      symbol: 'SOL-PERP',
+      side: 'Long',
+      order_type: 'Market',
+      amount,
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    return { amount, oracle };
+  }
+  const orderOf = async (user: User, id: string) =>
+    (await get<TFuturesOrder[]>('/api/futures/orders', user)).body.data.find((order) => order.id === id);
+  const solPosition = async (user: User) =>
+    (await get<TFuturesPosition[]>('/api/futures/positions', user)).body.data.find(
+      (p) => p.symbol === 'SOL-PERP',
+    );
+
+  it('a take profit market fills once when the oracle rises to it, a stop market when it falls to it; both only the owner’s', async () => {
+    const { amount, oracle } = await openSolLong(alice, 300);
+    const trigger = { symbol: 'SOL-PERP', side: 'Short', amount, reduce_only: true };
+    // Refusals: no trigger price, the wrong side of the oracle (it would fire at once), a reduce-only
+    // trigger on the side that would grow the position.
+    const missing = await post('/api/futures/order', alice, { ...trigger, type: 'stop_market' });
+    expect([missing.status, missing.body.code]).toEqual([400, 'FUTURES__TRIGGER_PRICE_REQUIRED']);
+    const wrong = await post('/api/futures/order', alice, {
+      ...trigger,
+      type: 'take_profit_market',
+      trigger_price: (oracle * 0.99).toFixed(2),
+    });
+    expect([wrong.status, wrong.body.code]).toEqual([400, 'FUTURES__TRIGGER_WRONG_SIDE']);
+    expect(wrong.body.error).toBe(
+      'Order failed: a Short take profit market order triggers when the oracle price rises to its trigger price, so the trigger price must be above the oracle price',
+    );
+    const growing = await post('/api/futures/order', alice, {
+      ...trigger,
+      side: 'Long',
+      type: 'stop_market',
+      trigger_price: (oracle * 1.05).toFixed(2),
+    });
+    expect([growing.status, growing.body.code]).toEqual([400, 'FUTURES__REDUCE_ONLY_NO_POSITION']);
+    const badType = await post('/api/futures/order', alice, {
+      ...trigger,
+      type: 'stop_limit',
+      trigger_price: 1,
+    });
+    expect(badType.status).toBe(400);
+    expect((await get<TFuturesOrder[]>('/api/futures/orders', alice)).body.data[0]!.status).not.toBe('Open');
+
+    const tp = await post<{ order: TFuturesOrder; fills: TFuturesTrade[] }>('/api/futures/order', alice, {
+      ...trigger,
+      type: 'take_profit_market',
+      trigger_price: (oracle * 1.02).toFixed(2),
+    });
+    expect(tp.status, JSON.stringify(tp.body)).toBe(200);
+    expect(tp.body.data).toMatchObject({
+      fills: [],
+      order: {
+        order_type: 'TakeProfitMarket',
+        status: 'Open',
+        reduce_only: true,
+        tpsl: null,
+        triggered_at: null,
+      },
+    });
+    const id = tp.body.data.order.id;
+    expect(Number(tp.body.data.order.trigger_price)).toBeCloseTo(oracle * 1.02, 1);
+    expect((await account(alice)).open_orders).toBe(1);
+    // Another user can neither cancel it nor see it.
+    expect((await post(`/api/futures/orders/${id}/cancel`, bob)).body.code).toBe('FUTURES__ORDER_NOT_FOUND');
+    expect(await orderOf(bob, id)).toBeUndefined();
+
+    await moveOracle('SOL-PERP', 100n);
+    expect(await keeper().fireTriggers()).toBe(0);
+    expect((await orderOf(alice, id))?.status).toBe('Open');
+    await moveOracle('SOL-PERP', 150n);
+    // Two passes racing (two processes' keepers): it fires once.
+    const fired = await Promise.all([keeper().fireTriggers(), keeper().fireTriggers()]);
+    expect(fired[0] + fired[1]).toBe(1);
+    expect(await keeper().fireTriggers()).toBe(0);
+    const filled = await orderOf(alice, id);
+    expect(filled).toMatchObject({ status: 'Filled', filled_size: amount.toFixed(3), status_reason: null });
+    expect(filled!.triggered_at).not.toBeNull();
+    expect(await solPosition(alice)).toBeUndefined();
+    const trades = (await get<TFuturesTrade[]>('/api/futures/trades', alice)).body.data;
+    const tpFill = trades.find((trade) => trade.order_id === id)!;
+    expect(tpFill).toMatchObject({ side: 'Short', role: 'taker', liquidation: false });
+    expect(Number(tpFill.realized_pnl)).toBeGreaterThan(0);
+
+    // A stop market under a new long fires when the oracle falls to it, at a loss.
+    const again = await openSolLong(alice, 300);
+    const sl = await post<{ order: TFuturesOrder }>('/api/futures/order', alice, {
+      ...trigger,
+      amount: again.amount,
+      type: 'stop_market',
+      trigger_price: (again.oracle * 0.98).toFixed(2),
+    });
+    expect(sl.status, JSON.stringify(sl.body)).toBe(200);
+    await moveOracle('SOL-PERP', -250n);
+    expect(await keeper().fireTriggers()).toBe(1);
+    expect(await orderOf(alice, sl.body.data.order.id)).toMatchObject({
+      status: 'Filled',
+      order_type: 'StopMarket',
+    });
+    const slFill = (await get<TFuturesTrade[]>('/api/futures/trades', alice)).body.data.find(
+      (trade) => trade.order_id === sl.body.data.order.id,
+    )!;
+    expect(Number(slFill.realized_pnl)).toBeLessThan(0);
+    expect(await solPosition(alice)).toBeUndefined();
+    expect((await account(alice)).open_orders).toBe(0);
+    await vaultMatchesLedger();
+  });
+
+  it('a position’s TP/SL: shown on the position, resized when it shrinks, replaced or removed, cancelled when it closes', async () => {
+    const none = await post('/api/futures/position/tpsl', bob, {
+      symbol: 'SOL-PERP',
+      take_profit_price: 500,
+    });
+    expect([none.status, none.body.code]).toEqual([400, 'FUTURES__TPSL_NO_POSITION']);
+    const { amount, oracle } = await openSolLong(alice, 300);
+    const empty = await post('/api/futures/position/tpsl', alice, { symbol: 'SOL-PERP' });
+    expect([empty.status, empty.body.code]).toEqual([400, 'FUTURES__TPSL_EMPTY']);
+    const wrong = await post('/api/futures/position/tpsl', alice, {
+      symbol: 'SOL-PERP',
+      take_profit_price: (oracle * 1.05).toFixed(2),
+      stop_loss_price: (oracle * 1.01).toFixed(2),
+    });
+    expect([wrong.status, wrong.body.code]).toEqual([400, 'FUTURES__TRIGGER_WRONG_SIDE']);
+    expect((await solPosition(alice))!.take_profit).toBeNull();
+
+    const set = await post<TFuturesPosition>('/api/futures/position/tpsl', alice, {
+      symbol: 'SOL-PERP',
+      take_profit_price: (oracle * 1.05).toFixed(2),
+      stop_loss_price: (oracle * 0.95).toFixed(2),
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const { take_profit: tp, stop_loss: sl } = set.body.data;
+    expect(Number(tp!.trigger_price)).toBeCloseTo(oracle * 1.05, 1);
+    expect(Number(sl!.trigger_price)).toBeCloseTo(oracle * 0.95, 1);
+    expect(await orderOf(alice, tp!.order_id)).toMatchObject({
+      tpsl: 'tp',
+      order_type: 'TakeProfitMarket',
+      side: 'Short',
+      reduce_only: true,
+      status: 'Open',
+      size: amount.toFixed(3),
+    });
+    expect(await orderOf(alice, sl!.order_id)).toMatchObject({ tpsl: 'sl', order_type: 'StopMarket' });
+
+    // Half the position sold: both legs shrink with it.
+    const half = Number((amount / 2).toFixed(3));
+    await post('/api/futures/order', alice, {
+      symbol: 'SOL-PERP',
+      side: 'Short',
+      amount: half,
+      reduce_only: true,
+    });
+    const rest = (amount - half).toFixed(3);
+    expect((await orderOf(alice, tp!.order_id))!.size).toBe(rest);
+    expect((await orderOf(alice, sl!.order_id))!.size).toBe(rest);
+    // The SL removed (null), the TP kept.
+    const removed = await post<TFuturesPosition>('/api/futures/position/tpsl', alice, {
+      symbol: 'SOL-PERP',
+      stop_loss_price: null,
+    });
+    expect(removed.body.data).toMatchObject({ take_profit: tp, stop_loss: null });
+    expect(await orderOf(alice, sl!.order_id)).toMatchObject({
+      status: 'Cancelled',
+      status_reason: 'Replaced',
+    });
+    // Closed: the TP goes with it, and nothing fires afterwards.
+    await post('/api/futures/position/close', alice, { position_id: 'SOL-PERP' });
+    expect((await orderOf(alice, tp!.order_id))!.status).toBe('Cancelled');
+    await moveOracle('SOL-PERP', 600n);
+    expect(await keeper().fireTriggers()).toBe(0);
+    expect((await account(alice)).open_orders).toBe(0);
+
+    // The TP that fires closes the position and cancels its SL.
+    const second = await openSolLong(alice, 300);
+    const pair = await post<TFuturesPosition>('/api/futures/position/tpsl', alice, {
+      symbol: 'SOL-PERP',
+      take_profit_price: (second.oracle * 1.01).toFixed(2),
+      stop_loss_price: (second.oracle * 0.99).toFixed(2),
+    });
+    // Another process replays the log into the same venue, TP/SL included.
+    const { ledger } = internals();
+    await ledger.load();
+    expect(snapshotOf(await ledger.read()).triggers).toEqual(
+      snapshotOf(await venue().ledger.read()).triggers,
+    );
+    await moveOracle('SOL-PERP', 150n);
+    expect(await keeper().fireTriggers()).toBe(1);
+    expect((await orderOf(alice, pair.body.data.take_profit!.order_id))!.status).toBe('Filled');
+    expect((await orderOf(alice, pair.body.data.stop_loss!.order_id))!.status).toBe('Cancelled');
+    expect(await solPosition(alice)).toBeUndefined();
+    await moveOracle('SOL-PERP', -900n);
+    await vaultMatchesLedger();
+  });
+
   it('rests a 5x BTC short limit order that fills when the market reaches it; cancels are the owner’s only', async () => {
     const oracle = Number((await get<TFuturesMarket>('/api/futures/market/BTC-PERP')).body.data.oracle_price);
     const price = Math.round(oracle * 1.005);

@@ -359,6 +359,23 @@ export const ERRORS = {
     status: 400,
     message: 'Order failed: a reduce-only order needs a position to reduce',
   },
+  FUTURES__TRIGGER_PRICE_REQUIRED: {
+    status: 400,
+    message: 'Enter a trigger price: a stop market or take profit market order needs one',
+  },
+  FUTURES__TRIGGER_WRONG_SIDE: {
+    status: 400,
+    message: 'Order failed: the oracle price has already reached that trigger price',
+  },
+  FUTURES__TRIGGER_LIMIT: { status: 400, message: 'Order failed: too many trigger orders in this market' },
+  FUTURES__TPSL_NO_POSITION: {
+    status: 400,
+    message: 'No open position in this market to attach a take profit or stop loss to',
+  },
+  FUTURES__TPSL_EMPTY: {
+    status: 400,
+    message: 'Give a take profit price, a stop loss price, or both (null removes one)',
+  },
   FUTURES__NO_LIQUIDITY: { status: 409, message: 'Order failed: no liquidity within 8% of the oracle price' },
   FUTURES__NO_MARKET_PRICE: { status: 503, message: 'Unable to get market price' },
   FUTURES__ORDER_NOT_FOUND: { status: 404, message: 'Order not found' },

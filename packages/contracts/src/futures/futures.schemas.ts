@@ -13,6 +13,10 @@ const ZDecimalString = z.string();
 /** Orders and positions are Long or Short (the spec's side; direction 1 or −1). */
 export const FUTURES_SIDES = ['Long', 'Short'] as const;
 export const FUTURES_ORDER_TYPES = ['Market', 'Limit'] as const;
+/** Trigger orders: off the book until the oracle price reaches `trigger_price`, then a market order. */
+export const FUTURES_TRIGGER_TYPES = ['stop_market', 'take_profit_market'] as const;
+/** An order row's type: a trigger order's is StopMarket or TakeProfitMarket. */
+export const FUTURES_ORDER_ROW_TYPES = [...FUTURES_ORDER_TYPES, 'StopMarket', 'TakeProfitMarket'] as const;
 export const FUTURES_ORDER_STATUSES = ['Open', 'Filled', 'PartiallyFilled', 'Cancelled'] as const;
 
 /**
@@ -98,8 +102,41 @@ export const ZFuturesOrderRequestSchema = z.object({
   post_only: z.boolean().default(false),
   /** Immediate or cancel: what does not fill at once is dropped. */
   ioc: z.boolean().default(false),
+  /**
+   * A trigger order instead of a market or limit one (`order_type`, `price`, `post_only` and `ioc`
+   * are then not used): a stop market fires when the oracle price moves against the order's side
+   * to `trigger_price` (a Short stop falls to it, a Long stop rises to it), a take profit market
+   * when it moves for it; it then trades as a market order (no further than 8 % from the oracle),
+   * once, at the leverage setting of that moment.
+   */
+  type: z
+    .enum(FUTURES_TRIGGER_TYPES, { message: 'type must be stop_market or take_profit_market' })
+    .optional(),
+  /** A trigger order's trigger price (USDC), compared with the market's oracle price. */
+  trigger_price: ZAmountInput.optional(),
 });
 export type TFuturesOrderRequest = z.infer<typeof ZFuturesOrderRequestSchema>;
+
+/** A price to set, or null to cancel that leg; absent leaves it as it is. */
+const ZTpslPrice = z.union([z.number(), z.string(), z.null()]).optional();
+
+/**
+ * POST /futures/position/tpsl: a take profit and/or stop loss for the whole position in a market
+ * (reduce-only trigger orders that follow its size and are cancelled when it closes).
+ */
+export const ZFuturesTpslRequestSchema = z.object({
+  symbol: z.string({ message: 'symbol is required' }).trim().min(1).max(32),
+  take_profit_price: ZTpslPrice,
+  stop_loss_price: ZTpslPrice,
+});
+export type TFuturesTpslRequest = z.infer<typeof ZFuturesTpslRequestSchema>;
+
+/** A take profit or stop loss attached to a position. */
+export const ZFuturesAttachedTriggerSchema = z.object({
+  order_id: z.string(),
+  trigger_price: ZDecimalString,
+});
+export type TFuturesAttachedTrigger = z.infer<typeof ZFuturesAttachedTriggerSchema>;
 
 /** POST /futures/collateral/deposit, /withdraw and /account/initialize (part 2 §3 collateral payload). */
 export const ZFuturesCollateralRequestSchema = z.object({
@@ -227,9 +264,17 @@ export const ZFuturesOrderSchema = z.object({
   id: z.string(),
   symbol: z.string(),
   side: z.enum(FUTURES_SIDES),
-  order_type: z.enum(FUTURES_ORDER_TYPES),
+  order_type: z.enum(FUTURES_ORDER_ROW_TYPES),
   size: ZDecimalString,
   price: ZDecimalString.nullable(),
+  /** A trigger order's trigger price (null for market and limit orders). */
+  trigger_price: ZDecimalString.nullable(),
+  /** 'tp' or 'sl' when the order is a position's take profit or stop loss. */
+  tpsl: z.enum(['tp', 'sl']).nullable(),
+  /** When a trigger order fired (null while it waits, and for other orders). */
+  triggered_at: z.string().nullable(),
+  /** Why a fired trigger order traded nothing, or why it was cancelled. */
+  status_reason: z.string().nullable(),
   filled_size: ZDecimalString,
   average_fill_price: ZDecimalString.nullable(),
   leverage: z.number().int(),
@@ -259,6 +304,9 @@ export const ZFuturesPositionSchema = z.object({
   notional: ZDecimalString,
   /** Funding received (positive) or paid over the position's life. */
   funding: ZDecimalString,
+  /** The take profit and stop loss attached with POST /futures/position/tpsl. */
+  take_profit: ZFuturesAttachedTriggerSchema.nullable(),
+  stop_loss: ZFuturesAttachedTriggerSchema.nullable(),
 });
 export type TFuturesPosition = z.infer<typeof ZFuturesPositionSchema>;
 

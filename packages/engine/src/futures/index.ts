@@ -10,7 +10,19 @@ export {
   type PerpFill,
   type PerpMarketSpec,
   type PerpPosition,
+  type TriggerKind,
+  type TriggerOrder,
 } from './perp-state';
+export {
+  firesAbove,
+  isTriggered,
+  PERP_MAX_TRIGGERS_PER_MARKET,
+  type FiredTrigger,
+  type PlaceTriggerInput,
+  type TpslInput,
+  type TpslResult,
+  type TriggerResult,
+} from './perp-triggers';
 export type { PlaceOrderInput, PlaceOrderResult } from './perp-order-entry';
 export type { LiquidationResult } from './perp-liquidation';
 export type { FundingResult } from './perp-funding';

@@ -5,6 +5,7 @@ import { PerpExchange } from './perp-exchange';
 import { PerpError, type PerpFill } from './perp-state';
 import { exchangeFromSnapshot, snapshotOf } from './perp-snapshot';
 import { BTC, quote, SOL, USDC, venue } from './perp-test-venue';
+import { isTriggered, type TriggerResult } from './perp-triggers';
 
 function refused(exchange: PerpExchange, command: () => unknown, code: string) {
   const before = JSON.stringify(snapshotOf(exchange));
@@ -561,6 +562,102 @@ function playWash(exchange: PerpExchange, step: WashStep) {
   }
   return { fills, refusals };
 }
+
+/** Trigger orders an action places: standalone stops and take-profits, or a position's TP/SL. */
+function triggerAction(who: readonly string[]) {
+  return fc.oneof(
+    fc.record({
+      kind: fc.constant('trigger' as const),
+      who: fc.constantFrom(...who),
+      market: fc.constantFrom('SOL-PERP', 'BTC-PERP'),
+      side: fc.constantFrom('buy' as const, 'sell' as const),
+      trigger: fc.constantFrom('stop_market' as const, 'take_profit_market' as const),
+      size: fc.oneof(fc.bigInt({ min: -2n, max: 2_000n }), fc.bigInt({ min: 1n, max: 200_000n })),
+      // Where the trigger sits from the oracle (either side, so some are refused as already reached).
+      offsetBps: fc.oneof(fc.integer({ min: -150, max: 150 }), fc.integer({ min: -600, max: 600 })),
+      reduceOnly: fc.boolean(),
+    }),
+    fc.record({
+      kind: fc.constant('tpsl' as const),
+      who: fc.constantFrom(...who),
+      market: fc.constantFrom('SOL-PERP', 'BTC-PERP'),
+      tpBps: fc.option(fc.integer({ min: -300, max: 600 }), { nil: undefined }),
+      slBps: fc.option(fc.integer({ min: -300, max: 600 }), { nil: undefined }),
+    }),
+  );
+}
+type TriggerStep = ReturnType<typeof triggerAction> extends fc.Arbitrary<infer T> ? T : never;
+
+function priceOff(exchange: PerpExchange, market: string, bps: number): bigint {
+  const { oracle, spec } = exchange.market(market);
+  const raw = oracle + (oracle * BigInt(bps)) / 10_000n;
+  return raw < spec.tick ? spec.tick : (raw / spec.tick) * spec.tick;
+}
+
+/** Places a trigger action's order (a refusal throws PerpError and changes nothing). */
+function playTrigger(exchange: PerpExchange, step: TriggerStep, at: number): void {
+  if (step.kind === 'trigger') {
+    exchange.placeTrigger({
+      account: step.who,
+      market: step.market,
+      side: step.side,
+      kind: step.trigger,
+      size: step.size,
+      triggerPrice: priceOff(exchange, step.market, step.offsetBps),
+      reduceOnly: step.reduceOnly,
+      at,
+    });
+    return;
+  }
+  const held = exchange.account(step.who).positions.get(step.market)?.size ?? 0n;
+  // A TP sits on the profitable side of the position, an SL on the other (the offset's sign may
+  // put either on the wrong side: refused).
+  const toward = held >= 0n ? 1 : -1;
+  exchange.setPositionTpsl({
+    account: step.who,
+    market: step.market,
+    takeProfit: step.tpBps === undefined ? undefined : priceOff(exchange, step.market, toward * step.tpBps),
+    stopLoss: step.slBps === undefined ? undefined : priceOff(exchange, step.market, -toward * step.slBps),
+    at,
+  });
+}
+
+/**
+ * Fires a market's triggers (as the keeper does after an oracle move) and checks the trigger rules:
+ * each fires once (never again, and nothing reached is left waiting), only when the oracle has
+ * reached it, and a reduce-only one never increases its owner's position.
+ */
+function fireAndCheck(exchange: PerpExchange, market: string, at: number, fired: Set<number>): TriggerResult {
+  const waiting = new Map<number, unknown>();
+  for (const m of exchange.markets.values()) for (const t of m.triggers.values()) waiting.set(t.id, t);
+  const result = exchange.fireTriggers(market, at);
+  for (const entry of result.fired) {
+    expect(fired.has(entry.trigger.id)).toBe(false);
+    fired.add(entry.trigger.id);
+    expect(waiting.has(entry.trigger.id)).toBe(true);
+    expect(exchange.findTrigger(entry.trigger.id)).toBeUndefined();
+    expect(isTriggered(entry.trigger, entry.oracle)).toBe(true);
+    if (entry.trigger.reduceOnly) {
+      const { before, after } = entry;
+      expect(after < 0n ? -after : after).toBeLessThanOrEqual(before < 0n ? -before : before);
+      expect(after === 0n || after > 0n === before > 0n).toBe(true);
+    }
+    expect(entry.result === undefined).toBe(entry.refusal !== undefined);
+  }
+  expect(exchange.triggeredIds(market)).toEqual([]);
+  // A position's TP/SL covers the position it is attached to, on the closing side.
+  for (const m of exchange.markets.values()) {
+    for (const t of m.triggers.values()) {
+      expect(fired.has(t.id)).toBe(false);
+      if (t.attached === null) continue;
+      const held = exchange.account(t.account).positions.get(t.market)?.size ?? 0n;
+      expect(t.size).toBe(held < 0n ? -held : held);
+      expect(held > 0n ? 'sell' : 'buy').toBe(t.side);
+    }
+  }
+  return result;
+}
+
 const action = fc.oneof(
   fc.record({
     kind: fc.constant('deposit' as const),
@@ -602,6 +699,7 @@ const action = fc.oneof(
   fc.record({ kind: fc.constant('liquidate' as const) }),
   // Two actors trade with each other at a price far from the oracle (or at the band's edge).
   wash(ACTORS),
+  triggerAction(ACTORS),
   // A position near the account's limit (50x its equity at 75x leverage): what oracle moves liquidate.
   fc.record({
     kind: fc.constant('leveraged' as const),
@@ -613,7 +711,7 @@ const action = fc.oneof(
 
 describe('PerpExchange properties', () => {
   it('conserves value, never crosses its books, and covers bad debt — whatever the actors do', () => {
-    const seen = { runs: 0, fills: 0, liquidations: 0, refusals: 0 };
+    const seen = { runs: 0, fills: 0, liquidations: 0, refusals: 0, triggers: 0, fired: 0, triggerFills: 0 };
     fc.assert(
       fc.property(fc.array(action, { minLength: 40, maxLength: 80 }), (actions) => {
         seen.runs++;
@@ -643,6 +741,7 @@ describe('PerpExchange properties', () => {
         });
         let vault = USDC(1_000_000) + USDC(10_000) + USDC(1_000) * BigInt(ACTORS.length);
         let at = 0;
+        const fired = new Set<number>();
         const liquidateAll = () => {
           for (const id of exchange.liquidatable()) {
             const result = exchange.liquidate(id, at, 'maker');
@@ -677,6 +776,7 @@ describe('PerpExchange properties', () => {
                 const { oracle, spec } = exchange.market(step.market);
                 const raw = oracle + (oracle * BigInt(step.offsetBps)) / 10_000n;
                 const price = (raw / spec.tick) * spec.tick;
+                const held = exchange.accounts.get(step.who)?.positions.get(step.market)?.size ?? 0n;
                 const placed = exchange.placeOrder({
                   account: step.who,
                   market: step.market,
@@ -689,9 +789,20 @@ describe('PerpExchange properties', () => {
                   postOnly: step.postOnly,
                   at,
                 });
+                if (step.reduceOnly) {
+                  // Reduce-only never increases (nor flips) the position.
+                  const after = exchange.account(step.who).positions.get(step.market)?.size ?? 0n;
+                  expect(after < 0n ? -after : after).toBeLessThanOrEqual(held < 0n ? -held : held);
+                  expect(after === 0n || after > 0n === held > 0n).toBe(true);
+                }
                 seen.fills += placed.fills.length;
                 break;
               }
+              case 'trigger':
+              case 'tpsl':
+                playTrigger(exchange, step, at);
+                seen.triggers++;
+                break;
               case 'leveraged': {
                 const { oracle, spec } = exchange.market(step.market);
                 const equity = exchange.equityOf(exchange.account(step.who));
@@ -715,7 +826,10 @@ describe('PerpExchange properties', () => {
                 const { oracle, spec } = exchange.market(step.market);
                 const next = ((oracle + (oracle * BigInt(step.moveBps)) / 10_000n) / spec.tick) * spec.tick;
                 exchange.setOracle(step.market, next);
-                // The keeper liquidates on every oracle move.
+                // On every oracle move the keeper fires the triggers it reached, then liquidates.
+                const triggered = fireAndCheck(exchange, step.market, at, fired);
+                seen.fired += triggered.fired.length;
+                seen.triggerFills += triggered.fired.filter((f) => (f.result?.fills.length ?? 0) > 0).length;
                 liquidateAll();
                 break;
               }
@@ -766,6 +880,10 @@ describe('PerpExchange properties', () => {
     expect(seen.fills).toBeGreaterThan(100);
     expect(seen.liquidations).toBeGreaterThan(0);
     expect(seen.refusals).toBeGreaterThan(100);
+    // Triggers were placed, fired (over 3 runs: 270–320 placed, 100–140 fired, 24–33 filled).
+    expect(seen.triggers).toBeGreaterThan(100);
+    expect(seen.fired).toBeGreaterThan(40);
+    expect(seen.triggerFills).toBeGreaterThan(8);
   }, 120_000);
 });
 
@@ -774,6 +892,8 @@ describe('PerpExchange properties', () => {
 const PAIR = ['xavier', 'yvonne'] as const;
 const pairAction = fc.oneof(
   { arbitrary: wash(PAIR), weight: 5 },
+  // Stops and take-profits (standalone or a position's TP/SL) that the oracle's moves fire.
+  { arbitrary: triggerAction(PAIR), weight: 5 },
   fc.record({
     kind: fc.constant('order' as const),
     who: fc.constantFrom(...PAIR),
@@ -843,6 +963,8 @@ describe('PerpExchange against a colluding pair', () => {
         backstopped: 0,
         gapped: 0,
         liquidationPairFills: 0,
+        triggers: 0,
+        triggerFills: 0,
       };
       fc.assert(
         fc.property(
@@ -882,6 +1004,7 @@ describe('PerpExchange against a colluding pair', () => {
             let gaps = 0n;
             let insurancePaid = 0n;
             let socialized = 0n;
+            const fired = new Set<number>();
             const pair = new Set<string>(PAIR);
             const pairEquity = () =>
               PAIR.reduce((sum, id) => sum + exchange.equityOf(exchange.account(id)), 0n);
@@ -1044,7 +1167,16 @@ describe('PerpExchange against a colluding pair', () => {
                     const held = pairEquity();
                     exchange.setOracle(step.market, next);
                     fair += pairEquity() - held;
+                    const triggered = fireAndCheck(exchange, step.market, at, fired);
+                    seen.triggerFills += triggered.fired.filter((f) => f.result?.fills.length).length;
+                    count(triggered.fired.flatMap((f) => f.result?.fills ?? []));
                     liquidateAll();
+                    break;
+                  }
+                  case 'trigger':
+                  case 'tpsl': {
+                    playTrigger(exchange, step, at);
+                    seen.triggers++;
                     break;
                   }
                 }
@@ -1083,6 +1215,9 @@ describe('PerpExchange against a colluding pair', () => {
       expect(seen.gapped).toBeGreaterThan(0);
       expect(seen.drained).toBeGreaterThan(50);
       expect(seen.refusals).toBeGreaterThan(100);
+      // Over 3 runs: 150–190 triggers placed, 8–12 filled when fired.
+      expect(seen.triggers).toBeGreaterThan(60);
+      expect(seen.triggerFills).toBeGreaterThan(2);
     },
   );
 });

@@ -6,6 +6,19 @@ import * as margin from './perp-margin';
 import { cancelAllOrders, findOrder, restOrder, unrestOrder } from './perp-open-orders';
 import { placeOrder, type PlaceOrderInput, type PlaceOrderResult } from './perp-order-entry';
 import {
+  cancelAllTriggers,
+  cancelTrigger,
+  fireTriggers,
+  placeTrigger,
+  setPositionTpsl,
+  syncAttachedTriggers,
+  triggeredIds,
+  type PlaceTriggerInput,
+  type TpslInput,
+  type TpslResult,
+  type TriggerResult,
+} from './perp-triggers';
+import {
   accountOf,
   marketOf,
   newAccount,
@@ -15,6 +28,7 @@ import {
   type PerpAccount,
   type PerpMarketSpec,
   type PerpVenueState,
+  type TriggerOrder,
 } from './perp-state';
 
 // The venue's one face. Its parts, each in its own file: perp-state (markets, accounts, refusals),
@@ -91,6 +105,29 @@ export class PerpExchange implements PerpVenueState {
 
   findOrder(id: number): RestingOrder | undefined {
     return findOrder(this, id);
+  }
+
+  /** The trigger order with this id, in whichever market holds it. */
+  findTrigger(id: number): TriggerOrder | undefined {
+    for (const market of this.markets.values()) {
+      const trigger = market.triggers.get(id);
+      if (trigger) return trigger;
+    }
+    return undefined;
+  }
+
+  /** The account's trigger orders (in one market, or all), oldest first. */
+  triggersOf(accountId: string, symbol?: string): TriggerOrder[] {
+    return [...this.markets.values()]
+      .filter((market) => symbol === undefined || market.spec.symbol === symbol)
+      .flatMap((market) => [...market.triggers.values()])
+      .filter((trigger) => trigger.account === accountId)
+      .sort((a, b) => a.id - b.id);
+  }
+
+  /** Ids of the market's trigger orders the oracle has reached (what {@link fireTriggers} would fire). */
+  triggeredIds(symbol: string): number[] {
+    return triggeredIds(this, symbol);
   }
 
   /** Initial margin an open order holds (none for reduce-only orders). */
@@ -187,20 +224,47 @@ export class PerpExchange implements PerpVenueState {
    * meets its initial margin after the order filled in full; what a limit order does not fill rests.
    */
   placeOrder(input: PlaceOrderInput): PlaceOrderResult {
-    return placeOrder(this, input);
+    const result = placeOrder(this, input);
+    // A position's TP/SL follow it: resized, or cancelled once it is closed (perp-triggers.ts).
+    result.cancelled.push(...syncAttachedTriggers(this, result.fills));
+    return result;
   }
 
-  cancelOrder(accountId: string, orderId: number): RestingOrder {
+  /**
+   * Places a stop market or take-profit market order (perp-triggers.ts): it waits, holding no
+   * margin, until the oracle reaches its trigger price, then {@link fireTriggers} places it as a
+   * market order. Refused when the oracle is already there (TRIGGER_WRONG_SIDE).
+   */
+  placeTrigger(input: PlaceTriggerInput): TriggerOrder {
+    return placeTrigger(this, input);
+  }
+
+  /** Attaches (replaces, or with null cancels) the take-profit and stop-loss of a position. */
+  setPositionTpsl(input: TpslInput): TpslResult {
+    return setPositionTpsl(this, input);
+  }
+
+  /** Fires the market's trigger orders the oracle has reached, each once, as market orders. */
+  fireTriggers(symbol: string, at: number): TriggerResult {
+    return fireTriggers(this, symbol, at);
+  }
+
+  /** Cancels one of the account's open orders or trigger orders. */
+  cancelOrder(accountId: string, orderId: number): RestingOrder | TriggerOrder {
     const account = this.account(accountId);
-    if (!account.orders.has(orderId)) throw new PerpError('ORDER_NOT_FOUND', 'No such open order');
+    if (!account.orders.has(orderId)) {
+      const trigger = cancelTrigger(this, accountId, orderId);
+      if (!trigger) throw new PerpError('ORDER_NOT_FOUND', 'No such open order');
+      return trigger;
+    }
     const order = this.findOrder(orderId)!;
     unrestOrder(this, account, order);
     return order;
   }
 
-  /** Cancels every open order of an account (in one market, or all); answers their ids. */
+  /** Cancels every open order and trigger order of an account (in one market, or all); answers their ids. */
   cancelAll(accountId: string, symbol?: string): number[] {
-    return cancelAllOrders(this, accountId, symbol);
+    return [...cancelAllOrders(this, accountId, symbol), ...cancelAllTriggers(this, accountId, symbol)];
   }
 
   /** Accounts whose equity is below their maintenance margin. */
@@ -233,5 +297,11 @@ export class PerpExchange implements PerpVenueState {
   /** Puts back an open order from a snapshot (no matching: a snapshot's book is never crossed). */
   restoreOrder(order: RestingOrder): void {
     restOrder(this, this.account(order.account), order);
+  }
+
+  /** Puts back a waiting trigger order from a snapshot. */
+  restoreTrigger(trigger: TriggerOrder): void {
+    this.account(trigger.account);
+    this.market(trigger.market).triggers.set(trigger.id, trigger);
   }
 }

@@ -12,6 +12,7 @@ import {
 import { cancelAllOrders } from './perp-open-orders';
 import { slippageBound } from './perp-order-entry';
 import { applyFill } from './perp-settlement';
+import { cancelAllTriggers, syncAttachedTriggers } from './perp-triggers';
 import {
   abs,
   accountOf,
@@ -69,7 +70,7 @@ export function liquidate(
     socializedLoss: 0n,
   };
   if (!isLiquidatable(venue.markets, account)) return result;
-  result.cancelled.push(...cancelAllOrders(venue, accountId));
+  result.cancelled.push(...cancelAllOrders(venue, accountId), ...cancelAllTriggers(venue, accountId));
   const orderIds = closeThroughBook(venue, account, at, result);
   const backstop =
     backstopId === undefined || backstopId === accountId ? undefined : venue.accounts.get(backstopId);
@@ -94,6 +95,8 @@ export function liquidate(
     result.insurancePaid = cover;
     if (account.collateral < 0n) result.socializedLoss = socialize(venue, account);
   }
+  // The makers' and the backstop's positions moved: their TP/SL follow.
+  result.cancelled.push(...syncAttachedTriggers(venue, result.fills));
   return result;
 }
 

@@ -58,9 +58,10 @@ export interface PlaceOrderResult {
 
 /**
  * Places an order: refuses it (nothing changed) or matches it against the book and rests what a
- * limit order did not fill. See {@link PerpExchange.placeOrder}.
+ * limit order did not fill. See {@link PerpExchange.placeOrder}. `id` is a fired trigger order's
+ * own (a new one otherwise).
  */
-export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput): PlaceOrderResult {
+export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: number): PlaceOrderResult {
   const market = marketOf(venue, input.market);
   const { spec, book } = market;
   const account = accountOf(venue, input.account);
@@ -100,7 +101,7 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput): Place
   if (!input.reduceOnly) checkOrderMargin(venue, account, { ...input, leverage }, size, sweep);
 
   account.leverage.set(input.market, leverage);
-  const orderId = venue.nextOrderId++;
+  const orderId = id ?? venue.nextOrderId++;
   const fills: PerpFill[] = [];
   const cancelled: number[] = [];
   const matched = matchAgainstBook(

@@ -34,6 +34,19 @@ export interface PerpSnapshot {
     leverage: number;
     createdAt: number;
   }[];
+  /** Trigger orders waiting for the oracle, oldest first (absent in snapshots from before them). */
+  readonly triggers?: readonly {
+    id: number;
+    market: string;
+    account: string;
+    side: 'buy' | 'sell';
+    kind: 'stop_market' | 'take_profit_market';
+    triggerPrice: string;
+    size: string;
+    reduceOnly: boolean;
+    attached: 'tp' | 'sl' | null;
+    createdAt: number;
+  }[];
 }
 
 export function snapshotOf(exchange: PerpExchange): PerpSnapshot {
@@ -66,6 +79,14 @@ export function snapshotOf(exchange: PerpExchange): PerpSnapshot {
       size: order.size.toString(),
       remaining: order.remaining.toString(),
     })),
+    triggers: [...exchange.markets.values()]
+      .flatMap((market) => [...market.triggers.values()])
+      .sort((a, b) => a.id - b.id)
+      .map((trigger) => ({
+        ...trigger,
+        triggerPrice: trigger.triggerPrice.toString(),
+        size: trigger.size.toString(),
+      })),
   };
 }
 
@@ -107,6 +128,10 @@ export function exchangeFromSnapshot(specs: readonly PerpMarketSpec[], snapshot:
       size: BigInt(saved.size),
       remaining: BigInt(saved.remaining),
     });
+  }
+  for (const saved of snapshot.triggers ?? []) {
+    if (!exchange.markets.has(saved.market)) continue;
+    exchange.restoreTrigger({ ...saved, triggerPrice: BigInt(saved.triggerPrice), size: BigInt(saved.size) });
   }
   return exchange;
 }

@@ -36,7 +36,10 @@ export type PerpErrorCode =
   | 'ORDER_NOT_FOUND'
   | 'AMOUNT_INVALID'
   | 'INSUFFICIENT_COLLATERAL'
-  | 'ACCOUNT_UNKNOWN';
+  | 'ACCOUNT_UNKNOWN'
+  | 'TRIGGER_WRONG_SIDE'
+  | 'TRIGGER_LIMIT'
+  | 'TPSL_NO_POSITION';
 
 /** A refusal: nothing changed. */
 export class PerpError extends Error {
@@ -94,6 +97,29 @@ export interface PerpFill {
   readonly at: number;
 }
 
+/** A stop or take-profit's kind: a stop fires when the oracle moves against the order's side, a take-profit when it moves for it. */
+export type TriggerKind = 'stop_market' | 'take_profit_market';
+
+/**
+ * A trigger order: off the book until the market's oracle reaches `triggerPrice`, then a market
+ * order (no further than 8 % from the oracle) of `size`, once, whatever its outcome.
+ */
+export interface TriggerOrder {
+  readonly id: number;
+  readonly market: string;
+  readonly account: string;
+  readonly side: PerpSide;
+  readonly kind: TriggerKind;
+  /** USDC base units per token, a multiple of the tick. */
+  readonly triggerPrice: bigint;
+  /** Lots. A position's TP/SL covers the whole position: its size follows the position's. */
+  size: bigint;
+  readonly reduceOnly: boolean;
+  /** The position's take-profit or stop-loss (cancelled when it closes or flips), or null for a standalone order. */
+  readonly attached: 'tp' | 'sl' | null;
+  readonly createdAt: number;
+}
+
 /** The leverage of a market the account has not set one for (capped at the market's maximum). */
 export const PERP_DEFAULT_LEVERAGE = 10;
 
@@ -102,6 +128,8 @@ export interface MarketState {
   /** 10^sizeDecimals: lots per token. */
   readonly scale: bigint;
   readonly book: OrderBook;
+  /** Trigger orders waiting for the oracle, by id (oldest first). */
+  readonly triggers: Map<number, TriggerOrder>;
   /** The oracle price (the market feed), in USDC base units per token; margins and PnL are marked to it. */
   oracle: bigint;
   lastPrice: bigint | null;
@@ -129,6 +157,7 @@ export function newMarketState(spec: PerpMarketSpec): MarketState {
     spec,
     scale: pow10(spec.sizeDecimals),
     book: new OrderBook(),
+    triggers: new Map(),
     oracle: 0n,
     lastPrice: null,
     longLots: 0n,

@@ -22,10 +22,18 @@ const PERP_ERRORS: Record<PerpErrorCode, ErrorCode> = {
   AMOUNT_INVALID: 'FUTURES__AMOUNT_OR_PRICE_INVALID',
   INSUFFICIENT_COLLATERAL: 'FUTURES__INSUFFICIENT_FREE_COLLATERAL',
   ACCOUNT_UNKNOWN: 'FUTURES__NOT_INITIALIZED',
+  TRIGGER_WRONG_SIDE: 'FUTURES__TRIGGER_WRONG_SIDE',
+  TRIGGER_LIMIT: 'FUTURES__TRIGGER_LIMIT',
+  TPSL_NO_POSITION: 'FUTURES__TPSL_NO_POSITION',
 };
 
 /** Refusals whose engine message names the account's figures (its leverage, the market). */
-const SPECIFIC: ReadonlySet<PerpErrorCode> = new Set(['LEVERAGE_MISMATCH', 'LEVERAGE_UNDERMARGINED']);
+const SPECIFIC: ReadonlySet<PerpErrorCode> = new Set([
+  'LEVERAGE_MISMATCH',
+  'LEVERAGE_UNDERMARGINED',
+  'TRIGGER_WRONG_SIDE',
+  'TRIGGER_LIMIT',
+]);
 
 /** An engine refusal as the API's error; anything else unchanged. */
 export function asAppError(error: unknown): unknown {

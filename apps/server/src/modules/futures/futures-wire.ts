@@ -1,18 +1,31 @@
 import {
   type TChartFill,
+  type TFuturesAttachedTrigger,
   type TFuturesOrder,
   type TFuturesPosition,
   type TFuturesTrade,
 } from '@solterm/contracts';
 import { Dec, initialMargin, notionalOf, type PerpExchange, type PerpFill } from '@solterm/engine';
 import type { PerpOrderRow, PerpTradeRow } from './futures.repository';
-import { findPerpMarket } from './perp-markets';
+import { findPerpMarket, type PerpMarket } from './perp-markets';
 import { createPerpWire } from './perp-wire';
 
 // The futures API's answers from the venue's state and the users' rows: positions marked to the
 // oracle with their liquidation prices, orders with their average fill, each side of a fill.
 
 const wire = createPerpWire();
+
+/** The take profit and stop loss attached to the user's position in a market (or null each). */
+function attachedOf(exchange: PerpExchange, userId: string, market: PerpMarket) {
+  const legs = exchange.triggersOf(userId, market.symbol).filter((trigger) => trigger.attached !== null);
+  const leg = (which: 'tp' | 'sl'): TFuturesAttachedTrigger | null => {
+    const trigger = legs.find((candidate) => candidate.attached === which);
+    return trigger
+      ? { order_id: String(trigger.id), trigger_price: wire.price(trigger.triggerPrice, market) }
+      : null;
+  };
+  return { take_profit: leg('tp'), stop_loss: leg('sl') };
+}
 
 /** The user's open positions, marked to the oracle, with the cross-margin liquidation price of each. */
 export function positionsOf(exchange: PerpExchange, userId: string): TFuturesPosition[] {
@@ -47,6 +60,7 @@ export function positionsOf(exchange: PerpExchange, userId: string): TFuturesPos
       margin: wire.usdc(margin),
       notional: wire.usdc(notional),
       funding: wire.usdc(position.funding),
+      ...attachedOf(exchange, userId, market),
     } satisfies TFuturesPosition;
   });
 }
@@ -101,7 +115,11 @@ export function fillToWire(fill: PerpFill, userId: string): TFuturesTrade {
   };
 }
 
-export function orderToWire(row: PerpOrderRow): TFuturesOrder {
+/**
+ * An order row as the API shows it. `liveSize`: a waiting position TP/SL's size now (it follows the
+ * position in the venue; the row keeps the size it was placed with until it fires).
+ */
+export function orderToWire(row: PerpOrderRow, liveSize?: bigint): TFuturesOrder {
   const market = findPerpMarket(row.symbol)!;
   const filled = BigInt(row.filledSize);
   return {
@@ -109,8 +127,12 @@ export function orderToWire(row: PerpOrderRow): TFuturesOrder {
     symbol: row.symbol,
     side: row.side as TFuturesOrder['side'],
     order_type: row.orderType as TFuturesOrder['order_type'],
-    size: wire.size(BigInt(row.size), market),
+    size: wire.size(liveSize ?? BigInt(row.size), market),
     price: row.price === null ? null : wire.price(BigInt(row.price), market),
+    trigger_price: row.triggerPrice === null ? null : wire.price(BigInt(row.triggerPrice), market),
+    tpsl: row.tpsl === 'tp' || row.tpsl === 'sl' ? row.tpsl : null,
+    triggered_at: row.triggeredAt?.toISOString() ?? null,
+    status_reason: row.statusReason,
     filled_size: wire.size(filled, market),
     average_fill_price:
       filled > 0n

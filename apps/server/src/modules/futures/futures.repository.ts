@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, between, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
-import type { FundingResult, LiquidationResult, PerpFill, PlaceOrderResult } from '@solterm/engine';
+import type {
+  FiredTrigger,
+  FundingResult,
+  LiquidationResult,
+  PerpFill,
+  PlaceOrderResult,
+  TriggerOrder,
+} from '@solterm/engine';
+import { firedUpdateOf, orderRowOf, triggerRowOf } from './futures-order-rows';
 import type { Db } from '../../db/database';
 import type { PerpCommand } from './perp-commands';
 import type { Applied } from './perp-ledger';
@@ -34,31 +42,6 @@ export interface RecordedEffect {
 }
 
 type OrderCommand = Extract<PerpCommand, { k: 'order' }>;
-
-/** The order row of a user's 'order' command: its size, what filled at once, and its status now. */
-function orderRowOf(command: OrderCommand, result: PlaceOrderResult, updatedAt: Date): PerpOrderRow {
-  const filled = result.fills.reduce((sum, fill) => sum + fill.size, 0n);
-  const value = result.fills.reduce((sum, fill) => sum + fill.size * fill.price, 0n);
-  const size = result.resting + filled;
-  return {
-    id: BigInt(result.orderId),
-    userId: command.account,
-    symbol: command.market,
-    side: command.side === 'buy' ? 'Long' : 'Short',
-    orderType: command.type === 'market' ? 'Market' : 'Limit',
-    size: (size > 0n ? size : BigInt(command.size)).toString(),
-    price: command.price ?? null,
-    filledSize: filled.toString(),
-    filledValue: value.toString(),
-    leverage: command.leverage,
-    reduceOnly: command.reduceOnly,
-    postOnly: command.postOnly,
-    status:
-      result.resting > 0n ? (filled > 0n ? 'PartiallyFilled' : 'Open') : filled > 0n ? 'Filled' : 'Cancelled',
-    createdAt: new Date(command.at),
-    updatedAt,
-  };
-}
 
 export function createFuturesRepository(db: Db, now: () => Date) {
   async function recordFills(tx: Db, fills: readonly PerpFill[], effect: RecordedEffect) {
@@ -128,11 +111,15 @@ export function createFuturesRepository(db: Db, now: () => Date) {
     );
   }
 
-  async function markCancelled(tx: Db, ids: readonly number[], effect: RecordedEffect) {
+  async function markCancelled(tx: Db, ids: readonly number[], effect: RecordedEffect, reason?: string) {
     if (ids.length === 0) return;
     const rows = await tx
       .update(perpOrders)
-      .set({ status: 'Cancelled', updatedAt: now() })
+      .set({
+        status: 'Cancelled',
+        updatedAt: now(),
+        ...(reason === undefined ? {} : { statusReason: reason }),
+      })
       .where(inArray(perpOrders.id, ids.map(BigInt)))
       .returning({ userId: perpOrders.userId, symbol: perpOrders.symbol });
     for (const row of rows) {
@@ -189,6 +176,34 @@ export function createFuturesRepository(db: Db, now: () => Date) {
     }
   }
 
+  async function recordTriggers(
+    tx: Db,
+    placed: readonly TriggerOrder[],
+    leverage: number,
+    effect: RecordedEffect,
+  ) {
+    const rows = placed.filter((trigger) => isUserAccount(trigger.account));
+    for (const trigger of rows) effect.users.add(trigger.account);
+    if (rows.length > 0)
+      await tx.insert(perpOrders).values(rows.map((t) => triggerRowOf(t, leverage, now())));
+  }
+
+  /** Each fired trigger's row, then the fills of its market order and what they cancelled. */
+  async function recordFired(tx: Db, fired: readonly FiredTrigger[], effect: RecordedEffect) {
+    for (const entry of fired) {
+      effect.markets.add(entry.trigger.market);
+      if (isUserAccount(entry.trigger.account)) effect.users.add(entry.trigger.account);
+      await tx
+        .update(perpOrders)
+        .set(firedUpdateOf(entry, now()))
+        .where(eq(perpOrders.id, BigInt(entry.trigger.id)));
+      const fills = entry.result?.fills ?? [];
+      await recordFills(tx, fills, effect);
+      effect.fills.push(...fills);
+      await markCancelled(tx, entry.result?.cancelled ?? [], effect);
+    }
+  }
+
   /** The market's rate (no user) and each user's payment, one row each. */
   async function recordFunding(tx: Db, result: FundingResult, effect: RecordedEffect) {
     const at = now();
@@ -236,6 +251,18 @@ export function createFuturesRepository(db: Db, now: () => Date) {
         }
         case 'cancel':
           await markCancelled(tx, applied.effect.orderIds, effect);
+          break;
+        case 'trigger':
+          effect.markets.add(applied.effect.trigger.market);
+          await recordTriggers(tx, [applied.effect.trigger], applied.effect.leverage, effect);
+          effect.placed = triggerRowOf(applied.effect.trigger, applied.effect.leverage, now());
+          break;
+        case 'tpsl':
+          await markCancelled(tx, applied.effect.result.cancelled, effect, 'Replaced');
+          await recordTriggers(tx, applied.effect.result.placed, applied.effect.leverage, effect);
+          break;
+        case 'fire':
+          await recordFired(tx, applied.effect.result.fired, effect);
           break;
         case 'leverage':
           await recordLeverage(tx, applied.effect, effect);

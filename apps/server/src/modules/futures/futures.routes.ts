@@ -23,6 +23,7 @@ import {
   ZFuturesSavedTradeResultSchema,
   ZFuturesSavedTradeSchema,
   ZFuturesSymbolParamsSchema,
+  ZFuturesTpslRequestSchema,
   ZFuturesTradeSchema,
   ZFuturesVolumeSchema,
   ZFuturesWithdrawSchema,
@@ -258,7 +259,9 @@ function registerOrderRoutes(
       tags,
       security,
       summary:
-        'Places a market or limit order (amount in the base token) at your leverage setting for the market',
+        'Places a market, limit, stop market or take profit market order (amount in the base token) at your leverage setting for the market',
+      description:
+        'With `type` (stop_market or take_profit_market) and `trigger_price` the order waits, holding no margin, until the market’s oracle price reaches the trigger, then trades once as a market order (no further than 8 % from the oracle); a trigger the oracle has already reached is refused (400). `reduce_only` orders never grow or flip the position.',
       body: ZFuturesOrderRequestSchema,
       response: { 200: success(ZFuturesOrderResultSchema) },
     },
@@ -304,6 +307,20 @@ function registerOrderRoutes(
     },
     handler: async (request) =>
       ok(await trading().closePosition(authOf(request).user, request.body.position_id)),
+  });
+  app.post('/api/futures/position/tpsl', {
+    preHandler: requireAuth,
+    config: orders,
+    schema: {
+      tags,
+      security,
+      summary: 'Attaches a take profit and/or stop loss to your whole position in a market',
+      description:
+        'Each is a reduce-only trigger order on the closing side, against the oracle price: a price sets or replaces that leg, null removes it, an absent one is kept. They follow the position: resized as it shrinks or grows, cancelled when it closes or flips; the one that fires cancels the other by closing the position. Refused (400) without a position, or with a price the oracle has already reached.',
+      body: ZFuturesTpslRequestSchema,
+      response: { 200: success(ZFuturesPositionSchema) },
+    },
+    handler: async (request) => ok(await trading().setTpsl(authOf(request).user, request.body)),
   });
   app.post('/api/futures/save-trade', {
     preHandler: requireAuth,

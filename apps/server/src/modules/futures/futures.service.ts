@@ -6,15 +6,16 @@ import type {
   TFuturesOrder,
   TFuturesOrderRequest,
   TFuturesPosition,
+  TFuturesTpslRequest,
   TFuturesTrade,
 } from '@solterm/contracts';
-import { Dec, lotsOf, notionalOf, PERP_DEFAULT_LEVERAGE } from '@solterm/engine';
+import { Dec, lotsOf, notionalOf, PERP_DEFAULT_LEVERAGE, type PerpExchange } from '@solterm/engine';
 import { AppError } from '../../lib/app-error';
 import type { ChainService } from '../chain/chain.service';
 import type { Db } from '../../db/database';
 import type { Relay } from '../relay/relay.service';
 import { provenWalletOf, type WalletOwner, type WithdrawalLock } from '../wallet/wallet.service';
-import type { FuturesRepository, RecordedEffect } from './futures.repository';
+import type { FuturesRepository, PerpOrderRow, RecordedEffect } from './futures.repository';
 import { MAKER_ACCOUNT, type PerpCommand } from './perp-commands';
 import type { Applied, PerpLedger } from './perp-ledger';
 import { findPerpMarket, type PerpMarket } from './perp-markets';
@@ -23,6 +24,7 @@ import { fillToWire, orderToWire, positionsOf, tradeToChartFill, tradeToWire } f
 import { createFuturesCollateral } from './futures-collateral';
 import { asAppError, positiveDecimal } from './futures-errors';
 import { createLeverageAction, leverageSettingsOf } from './futures-leverage';
+import { createTriggerActions } from './futures-triggers';
 import type { PerpVault } from './perp-vault';
 
 const MAX_LISTED = 50;
@@ -127,13 +129,27 @@ export function createFuturesService(deps: FuturesServiceDeps) {
       maintenance_margin: wire.usdc(exchange.maintenanceOf(held)),
       free_collateral: wire.usdc(exchange.freeCollateralOf(held)),
       leverage: equity > 0n ? new Dec(notional.toString()).div(equity.toString()).toFixed(2) : '0.00',
-      open_orders: held.orders.size,
+      open_orders: held.orders.size + exchange.triggersOf(owner.id).length,
       open_positions: held.positions.size,
       leverage_settings: leverageSettingsOf(exchange, held),
     };
   }
 
   const setLeverage = createLeverageAction({ run, read: () => ledger.read(), wire, now: deps.now });
+  const triggers = createTriggerActions({
+    run,
+    read: () => ledger.read(),
+    wire,
+    now: deps.now,
+    syncMarket: deps.syncMarket,
+  });
+
+  /** A waiting trigger order's live size (a position TP/SL follows its position). */
+  function withLiveSize(exchange: PerpExchange, row: PerpOrderRow): TFuturesOrder {
+    const trigger =
+      row.status === 'Open' && row.triggerPrice !== null ? exchange.findTrigger(Number(row.id)) : undefined;
+    return orderToWire(row, trigger?.size);
+  }
 
   return {
     wire,
@@ -154,6 +170,10 @@ export function createFuturesService(deps: FuturesServiceDeps) {
     async placeOrder(owner: WalletOwner, request: TFuturesOrderRequest) {
       walletOf(owner);
       const market = marketOf(request.symbol);
+      if (request.type !== undefined) {
+        // A stop market or take profit market order: it waits for the oracle (futures-triggers.ts).
+        return { order: orderToWire(await triggers.placeTrigger(owner.id, market, request)), fills: [] };
+      }
       const amount = positiveDecimal(request.amount, 'FUTURES__AMOUNT_OR_PRICE_INVALID');
       const limit = request.order_type === 'Limit';
       if (limit && request.price === undefined) throw new AppError('FUTURES__AMOUNT_AND_PRICE_REQUIRED');
@@ -199,6 +219,12 @@ export function createFuturesService(deps: FuturesServiceDeps) {
       const market = marketOf(request.symbol);
       if (request.leverage > market.maxLeverage) throw new AppError('FUTURES__LEVERAGE_INVALID');
       return setLeverage(owner.id, market, request.leverage);
+    },
+
+    /** POST /futures/position/tpsl: the position's take profit and stop loss (futures-triggers.ts). */
+    async setTpsl(owner: WalletOwner, request: TFuturesTpslRequest): Promise<TFuturesPosition> {
+      walletOf(owner);
+      return triggers.setTpsl(owner.id, marketOf(request.symbol), request);
     },
 
     async cancelOrder(owner: WalletOwner, orderId: number): Promise<TFuturesOrder> {
@@ -251,7 +277,9 @@ export function createFuturesService(deps: FuturesServiceDeps) {
     },
 
     async orders(owner: WalletOwner, limit = MAX_LISTED): Promise<TFuturesOrder[]> {
-      return (await repo.orders(owner.id, limit)).map(orderToWire);
+      const rows = await repo.orders(owner.id, limit);
+      const exchange = await ledger.read();
+      return rows.map((row) => withLiveSize(exchange, row));
     },
 
     async positions(owner: Pick<WalletOwner, 'id'>): Promise<TFuturesPosition[]> {

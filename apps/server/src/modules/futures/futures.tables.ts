@@ -55,6 +55,14 @@ export const perpOrders = pgTable(
     reduceOnly: boolean('reduce_only').notNull(),
     postOnly: boolean('post_only').notNull(),
     status: text('status').notNull(),
+    /** A trigger order's trigger price (USDC base units per token). */
+    triggerPrice: numeric('trigger_price'),
+    /** 'tp' or 'sl': a position's take profit or stop loss. */
+    tpsl: text('tpsl'),
+    /** When a trigger order fired. */
+    triggeredAt: timestamp('triggered_at', { withTimezone: true }),
+    /** Why a fired trigger order traded nothing, or why it was cancelled. */
+    statusReason: text('status_reason'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -6,6 +6,10 @@ import {
   type PerpExchange,
   type PerpSide,
   type PlaceOrderResult,
+  type TpslResult,
+  type TriggerKind,
+  type TriggerOrder,
+  type TriggerResult,
 } from '@solterm/engine';
 
 /** The account the venue's market maker trades as, and the leverage its quotes are margined at. */
@@ -42,6 +46,29 @@ export type PerpCommand =
       at: number;
     }
   | { k: 'cancel'; account: string; orderId: number; at: number }
+  /** A stop market or take profit market order, waiting for the oracle. */
+  | {
+      k: 'trigger';
+      account: string;
+      market: string;
+      side: PerpSide;
+      kind: TriggerKind;
+      size: string;
+      triggerPrice: string;
+      reduceOnly: boolean;
+      at: number;
+    }
+  /** A position's take profit and stop loss: a price sets that leg, null cancels it, absent keeps it. */
+  | {
+      k: 'tpsl';
+      account: string;
+      market: string;
+      takeProfit?: string | null;
+      stopLoss?: string | null;
+      at: number;
+    }
+  /** Fires the market's trigger orders the oracle has reached (the keeper, after an oracle move). */
+  | { k: 'fire'; market: string; at: number }
   /** The account's leverage setting in a market (its position and open orders there follow it). */
   | { k: 'leverage'; account: string; market: string; leverage: number; at: number }
   | { k: 'oracle'; prices: Record<string, string>; at: number }
@@ -54,6 +81,9 @@ export type PerpEffect =
   | { k: 'none' }
   | { k: 'order'; result: PlaceOrderResult }
   | { k: 'cancel'; orderIds: number[] }
+  | { k: 'trigger'; trigger: TriggerOrder; leverage: number }
+  | { k: 'tpsl'; result: TpslResult; leverage: number }
+  | { k: 'fire'; result: TriggerResult }
   | { k: 'leverage'; account: string; market: string; leverage: number }
   | { k: 'quote'; results: PlaceOrderResult[]; cancelled: number[] }
   | { k: 'funding'; result: FundingResult }
@@ -91,6 +121,10 @@ function placeOrder(exchange: PerpExchange, command: OrderCommand): PlaceOrderRe
   }
 }
 
+function leverageOf(exchange: PerpExchange, account: string, market: string): number {
+  return exchange.leverageOf(exchange.account(account), market);
+}
+
 /** Applies one command; a refusal throws PerpError and changes nothing. */
 export function applyCommand(exchange: PerpExchange, command: PerpCommand): PerpEffect {
   switch (command.k) {
@@ -111,6 +145,33 @@ export function applyCommand(exchange: PerpExchange, command: PerpCommand): Perp
     case 'cancel':
       exchange.cancelOrder(command.account, command.orderId);
       return { k: 'cancel', orderIds: [command.orderId] };
+    case 'trigger': {
+      const trigger = exchange.placeTrigger({
+        account: command.account,
+        market: command.market,
+        side: command.side,
+        kind: command.kind,
+        size: BigInt(command.size),
+        triggerPrice: BigInt(command.triggerPrice),
+        reduceOnly: command.reduceOnly,
+        at: command.at,
+      });
+      return { k: 'trigger', trigger, leverage: leverageOf(exchange, command.account, command.market) };
+    }
+    case 'tpsl': {
+      const price = (text: string | null | undefined) =>
+        text === undefined || text === null ? text : BigInt(text);
+      const result = exchange.setPositionTpsl({
+        account: command.account,
+        market: command.market,
+        takeProfit: price(command.takeProfit),
+        stopLoss: price(command.stopLoss),
+        at: command.at,
+      });
+      return { k: 'tpsl', result, leverage: leverageOf(exchange, command.account, command.market) };
+    }
+    case 'fire':
+      return { k: 'fire', result: exchange.fireTriggers(command.market, command.at) };
     case 'oracle':
       for (const [market, price] of Object.entries(command.prices)) exchange.setOracle(market, BigInt(price));
       return { k: 'none' };

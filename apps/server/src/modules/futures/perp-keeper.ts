@@ -70,8 +70,8 @@ export interface PerpKeeperDeps {
 
 /**
  * The venue's single-owner job: funds the maker and insurance fund once, moves the oracles to the
- * market feed, re-quotes the maker where the oracle moved, liquidates accounts below maintenance on
- * every oracle move (perp-liquidation.ts), pays funding each hour from the hour's mark/oracle
+ * market feed, re-quotes the maker where the oracle moved, fires the trigger orders the oracle
+ * reached (perp-triggers in the engine), liquidates accounts below maintenance on every oracle move (perp-liquidation.ts), pays funding each hour from the hour's mark/oracle
  * premium (perp-funding.ts) and reconciles the vault with the ledger every minute (perp-reconcile.ts).
  */
 export function createPerpKeeper(deps: PerpKeeperDeps) {
@@ -79,6 +79,23 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
   const hourlyFunding = createPerpFunding(deps);
   const reconciler = createPerpReconciler(deps);
   const liquidate = () => liquidateBelowMaintenance(deps);
+  /**
+   * One `fire` command per market whose trigger orders the oracle has reached (after the oracle
+   * moved and the maker re-quoted, before liquidations, so a stop can act first). The command
+   * fires them in the log, so across processes and restarts each fires once; a pass with nothing
+   * reached writes nothing.
+   */
+  async function fireTriggers(): Promise<number> {
+    let fired = 0;
+    // One catch-up for the pass: the venue in memory is kept current by the commands that follow.
+    const exchange = await ledger.read();
+    for (const perp of PERP_MARKETS) {
+      if (exchange.triggeredIds(perp.symbol).length === 0) continue;
+      const { applied } = await service.run({ k: 'fire', market: perp.symbol, at: deps.now().getTime() });
+      if (applied.effect.k === 'fire') fired += applied.effect.result.fired.length;
+    }
+    return fired;
+  }
   /** The feed price (base units) this process last applied to each market's oracle. */
   const lastFeed = new Map<string, bigint>();
   let lastReconciledAt = 0;
@@ -146,6 +163,7 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
             ),
         );
     for (const perp of toQuote) await quote(exchange, perp);
+    await fireTriggers();
     if (moved.length > 0 || force) await liquidate();
     hourlyFunding.sample(await ledger.read());
     await hourlyFunding.fund();
@@ -177,12 +195,14 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
     lastFeed.set(symbol, units);
     await service.run({ k: 'oracle', prices: { [symbol]: units.toString() }, at: deps.now().getTime() });
     await quote(await ledger.read(), perp);
+    await fireTriggers();
     await liquidate();
   }
 
   return {
     tick,
     syncMarket,
+    fireTriggers,
     liquidate,
     fund: hourlyFunding.fund,
     reconcile: reconciler.reconcile,

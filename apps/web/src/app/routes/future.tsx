@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { TFuturesOrder, TFuturesPosition } from '@solterm/contracts';
+import type { TFuturesOrder } from '@solterm/contracts';
 import { Badge } from '../../components/ui/badge';
 import { Card } from '../../components/ui/card';
 import { PageHeader } from '../../components/ui/page-header';
@@ -10,10 +10,12 @@ import { FuturesStatus } from '../../features/futures/components/futures-status'
 import { FuturesTables } from '../../features/futures/components/futures-tables';
 import { NoPerpMarket, PerpMarketSelect } from '../../features/futures/components/perp-market-picker';
 import {
+  futuresPriceLevels,
   useFuturesFunding,
   useFuturesMarket,
   useFuturesPairs,
   useFuturesUser,
+  type FuturesPriceLevels,
 } from '../../features/futures/use-futures';
 import { HolderAnalysis } from '../../features/market/components/holder-analysis';
 import { PairHeader } from '../../features/market/components/pair-header';
@@ -35,12 +37,13 @@ const GRID = [
 
 /**
  * The chart's lines: the perp's mark price (its candles are the oracle's feed), the market's open
- * limit orders, and the position's entry and liquidation price when one is open. (The user's fills
- * are markers the chart draws itself.)
+ * limit orders and waiting stop / take profit orders, and the position's entry, liquidation price,
+ * take profit and stop loss when one is open. (The user's fills are markers the chart draws itself.)
  */
 function chartLines(
   mark: string | null | undefined,
-  position: TFuturesPosition | undefined,
+  side: string | undefined,
+  levels: FuturesPriceLevels,
   orders: readonly TFuturesOrder[],
 ): ChartPriceLine[] {
   const lines: ChartPriceLine[] = [];
@@ -51,16 +54,16 @@ function chartLines(
     const color = order.side === 'Long' ? '#22c55e' : '#f43f5e';
     lines.push({ title: `Limit ${order.side} ${order.size}`, price: Number(order.price), color });
   }
-  if (position) {
-    lines.push({ title: `Entry ${position.side}`, price: Number(position.entry_price), color: '#a1a1aa' });
-    if (position.liquidation_price)
-      lines.push({
-        title: 'Liq.',
-        price: Number(position.liquidation_price),
-        color: '#f59e0b',
-        style: 'solid',
-      });
+  for (const trigger of levels.triggers) {
+    const title = `${trigger.kind === 'stop' ? 'Stop' : 'TP'} ${trigger.side}`;
+    lines.push({ title, price: trigger.price, color: trigger.kind === 'stop' ? '#ef4444' : '#22c55e' });
   }
+  if (levels.entry !== null)
+    lines.push({ title: `Entry ${side ?? ''}`.trim(), price: levels.entry, color: '#a1a1aa' });
+  if (levels.liquidation !== null)
+    lines.push({ title: 'Liq.', price: levels.liquidation, color: '#f59e0b', style: 'solid' });
+  if (levels.takeProfit !== null) lines.push({ title: 'TP', price: levels.takeProfit, color: '#22c55e' });
+  if (levels.stopLoss !== null) lines.push({ title: 'SL', price: levels.stopLoss, color: '#ef4444' });
   return lines;
 }
 
@@ -123,7 +126,8 @@ export default function FuturePage() {
               title={`${pair.symbol} oracle (${selection.base} feed)`}
               priceLines={chartLines(
                 market.data?.mark_price,
-                position,
+                position?.side,
+                futuresPriceLevels(symbol, user.positions.data, user.orders.data),
                 (user.orders.data ?? []).filter((order) => order.symbol === symbol),
               )}
               heightClassName="h-[300px] sm:h-[420px]"

@@ -8,6 +8,7 @@ import type {
   TFuturesOrderRequest,
   TFuturesPair,
   TFuturesPosition,
+  TFuturesTpslRequest,
   TFuturesTrade,
   TPendingTransaction,
 } from '@solterm/contracts';
@@ -43,6 +44,8 @@ export const futuresApi = {
   setLeverage: (symbol: string, leverage: number) =>
     api.post<TFuturesLeverageResult>('/futures/leverage', { symbol, leverage }),
   cancel: (id: string) => api.post<TFuturesOrder>(`/futures/orders/${encodeURIComponent(id)}/cancel`, {}),
+  /** A position's take profit and stop loss: a price sets a leg, null removes it. */
+  tpsl: (request: TFuturesTpslRequest) => api.post<TFuturesPosition>('/futures/position/tpsl', request),
   close: (positionId: string) =>
     api.post<{ position_id: string; realized_pnl: string }>('/futures/position/close', {
       position_id: positionId,

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { TFuturesAccount, TFuturesPair } from '@solterm/contracts';
+import type { TFuturesAccount, TFuturesOrder, TFuturesPair, TFuturesPosition } from '@solterm/contracts';
 import {
   leveragePresets,
   leverageSettingOf,
   orderAction,
   previewFuturesOrder,
+  triggerTypeOf,
   validateDeposit,
   validateFuturesOrder,
 } from './futures-order-model';
+import { futuresPriceLevels } from './use-futures';
 
 const SOL: TFuturesPair = {
   id: 'SOL-PERP',
@@ -127,5 +129,83 @@ describe('futures order form', () => {
     expect(
       previewFuturesOrder({ ...base, side: 'Short', amount: '1.5', position: long })!.margin.toString(),
     ).toBe('2.5');
+  });
+});
+
+describe('trigger orders in the order form', () => {
+  it('needs a trigger price', () => {
+    expect(validateFuturesOrder({ amount: '1', price: '', orderType: 'StopMarket', pair: SOL })).toBe(
+      'Enter a trigger price',
+    );
+    expect(validateFuturesOrder({ amount: '1', price: 'x', orderType: 'TakeProfitMarket', pair: SOL })).toBe(
+      'Amount/Price invalid',
+    );
+    expect(validateFuturesOrder({ amount: '1', price: '95', orderType: 'StopMarket', pair: SOL })).toBeNull();
+    expect(triggerTypeOf('StopMarket')).toBe('stop_market');
+    expect(triggerTypeOf('TakeProfitMarket')).toBe('take_profit_market');
+    expect(triggerTypeOf('Limit')).toBeUndefined();
+  });
+
+  it('previews a trigger order at its trigger price, as a taker', () => {
+    const preview = previewFuturesOrder({
+      side: 'Short',
+      orderType: 'StopMarket',
+      amount: '2',
+      price: '90',
+      leverage: 10,
+      pair: SOL,
+      account: ACCOUNT,
+      position: undefined,
+    })!;
+    expect(preview.notional.toString()).toBe('180');
+    expect(preview.fee.toString()).toBe('0.126');
+  });
+});
+
+describe('futuresPriceLevels', () => {
+  it('answers the position’s entry, liquidation and TP/SL, and the waiting standalone triggers of the market', () => {
+    const position = {
+      symbol: 'SOL-PERP',
+      entry_price: '150.0000',
+      liquidation_price: '120.00',
+      take_profit: { order_id: '7', trigger_price: '160.00' },
+      stop_loss: null,
+    } as TFuturesPosition;
+    const order = (id: string, patch: Partial<TFuturesOrder>) =>
+      ({
+        id,
+        symbol: 'SOL-PERP',
+        side: 'Short',
+        order_type: 'StopMarket',
+        trigger_price: '140.00',
+        tpsl: null,
+        status: 'Open',
+        ...patch,
+      }) as TFuturesOrder;
+    const levels = futuresPriceLevels(
+      'SOL-PERP',
+      [position],
+      [
+        order('1', {}),
+        order('7', { tpsl: 'tp', order_type: 'TakeProfitMarket', trigger_price: '160.00' }),
+        order('2', { status: 'Filled' }),
+        order('3', { symbol: 'BTC-PERP' }),
+        order('4', { order_type: 'Limit', trigger_price: null }),
+      ],
+    );
+    expect(levels).toEqual({
+      entry: 150,
+      liquidation: 120,
+      takeProfit: 160,
+      stopLoss: null,
+      triggers: [{ id: '1', kind: 'stop', side: 'Short', price: 140 }],
+    });
+    expect(futuresPriceLevels('ETH-PERP', [position], [])).toEqual({
+      entry: null,
+      liquidation: null,
+      takeProfit: null,
+      stopLoss: null,
+      triggers: [],
+    });
   });
 });

@@ -15,7 +15,16 @@ import {
 import { crossLiquidationPrice, maintenanceMargin, notionalOf } from '@solterm/engine';
 
 export type FuturesSide = 'Long' | 'Short';
-export type FuturesOrderType = 'Market' | 'Limit';
+export type FuturesOrderType = 'Market' | 'Limit' | 'StopMarket' | 'TakeProfitMarket';
+
+/** The API's `type` of a trigger order type, or undefined for market and limit orders. */
+export function triggerTypeOf(orderType: FuturesOrderType): 'stop_market' | 'take_profit_market' | undefined {
+  return orderType === 'StopMarket'
+    ? 'stop_market'
+    : orderType === 'TakeProfitMarket'
+      ? 'take_profit_market'
+      : undefined;
+}
 
 const USDC_UNITS = new SpecDecimal(1_000_000);
 
@@ -33,7 +42,7 @@ export function decimalsOf(text: string): number {
 }
 
 /**
- * The order form's rule (part 2 §5): amount (and a limit's price) required — "Enter amount and
+ * The order form's rule (part 2 §5): amount (and a limit's price, a trigger order's trigger price) required — "Enter amount and
  * price"; both positive numbers — "Amount/Price invalid"; the amount at least the market's minimum.
  * Answers the message to show, or null.
  */
@@ -43,11 +52,13 @@ export function validateFuturesOrder(input: {
   orderType: FuturesOrderType;
   pair: Pick<TFuturesPair, 'min_order_size' | 'base_symbol'>;
 }): string | null {
-  if (input.amount.trim() === '' || (input.orderType === 'Limit' && input.price.trim() === '')) {
+  const needsPrice = input.orderType !== 'Market';
+  if (triggerTypeOf(input.orderType) && input.price.trim() === '') return 'Enter a trigger price';
+  if (input.amount.trim() === '' || (needsPrice && input.price.trim() === '')) {
     return VALIDATION_MESSAGES.futuresAmountAndPriceRequired;
   }
   const amount = parsePositive(input.amount);
-  if (!amount || (input.orderType === 'Limit' && !parsePositive(input.price))) {
+  if (!amount || (needsPrice && !parsePositive(input.price))) {
     return VALIDATION_MESSAGES.futuresAmountOrPriceInvalid;
   }
   if (amount.lt(input.pair.min_order_size)) {
@@ -123,11 +134,12 @@ export function previewFuturesOrder(input: {
 }): FuturesPreview | null {
   const amount = parsePositive(input.amount);
   const oracle = input.pair.oracle_price ? new SpecDecimal(input.pair.oracle_price) : null;
-  const price = input.orderType === 'Limit' ? parsePositive(input.price) : oracle;
+  // A trigger order is previewed at its trigger price, where it becomes a market order.
+  const price = input.orderType === 'Market' ? oracle : parsePositive(input.price);
   if (!amount || !price || !oracle) return null;
   const sizeDecimals = decimalsOf(input.pair.min_order_size);
   const notional = amount.times(price);
-  const crosses = input.orderType === 'Market';
+  const crosses = input.orderType !== 'Limit';
   const fee = notional.times(crosses ? FUTURES_TAKER_FEE_RATE : FUTURES_MAKER_FEE_RATE);
   const held =
     input.position && input.position.side !== input.side ? new SpecDecimal(input.position.size) : null;

@@ -78,6 +78,8 @@ const position = (markPrice: string): TFuturesPosition => ({
   margin: '30',
   notional: '150',
   funding: '0',
+  take_profit: null,
+  stop_loss: null,
 });
 
 function setUp() {

@@ -7,6 +7,8 @@ import {
   FUTURES_MESSAGES,
   FUTURES_ORDER_BOOK_REFRESH_MS,
   type TFuturesMarket,
+  type TFuturesOrder,
+  type TFuturesPosition,
 } from '@solterm/contracts';
 import { queryKeys } from '../../lib/query-keys';
 import { useChannel, useIsRealtimeLive, useRealtimeEvent, useRealtimeUserId } from '../../lib/ws-client';
@@ -105,6 +107,51 @@ export function useFuturesUser(enabled: boolean) {
   return { account, orders, positions };
 }
 
+/** The prices a chart draws for a market: the position's entry, liquidation and TP/SL, and the waiting trigger orders. */
+export interface FuturesPriceLevels {
+  entry: number | null;
+  liquidation: number | null;
+  takeProfit: number | null;
+  stopLoss: number | null;
+  /** Standalone stop / take profit market orders still waiting (a position's TP/SL are above). */
+  triggers: { id: string; kind: 'stop' | 'take_profit'; side: 'Long' | 'Short'; price: number }[];
+}
+
+export function futuresPriceLevels(
+  symbol: string | null,
+  positions: readonly TFuturesPosition[] | undefined,
+  orders: readonly TFuturesOrder[] | undefined,
+): FuturesPriceLevels {
+  const position = positions?.find((entry) => entry.symbol === symbol);
+  const number = (text: string | null | undefined) => (text ? Number(text) : null);
+  return {
+    entry: number(position?.entry_price),
+    liquidation: number(position?.liquidation_price),
+    takeProfit: number(position?.take_profit?.trigger_price),
+    stopLoss: number(position?.stop_loss?.trigger_price),
+    triggers: (orders ?? [])
+      .filter((order) => order.symbol === symbol && order.status === 'Open' && order.tpsl === null)
+      .flatMap((order) =>
+        order.trigger_price
+          ? [
+              {
+                id: order.id,
+                kind: order.order_type === 'StopMarket' ? ('stop' as const) : ('take_profit' as const),
+                side: order.side,
+                price: Number(order.trigger_price),
+              },
+            ]
+          : [],
+      ),
+  };
+}
+
+/** {@link futuresPriceLevels} of the signed-in user's position and orders in a market. */
+export function useFuturesPriceLevels(symbol: string | null): FuturesPriceLevels {
+  const { positions, orders } = useFuturesUser(symbol !== null);
+  return futuresPriceLevels(symbol, positions.data, orders.data);
+}
+
 function useInvalidateUser() {
   const queryClient = useQueryClient();
   return () =>
@@ -138,6 +185,11 @@ export function useSetFuturesLeverage() {
 export function useCancelFuturesOrder() {
   const invalidate = useInvalidateUser();
   return useMutation({ mutationFn: futuresApi.cancel, onSettled: invalidate });
+}
+
+export function useSetFuturesTpsl() {
+  const invalidate = useInvalidateUser();
+  return useMutation({ mutationFn: futuresApi.tpsl, onSettled: invalidate });
 }
 
 export function useCloseFuturesPosition() {

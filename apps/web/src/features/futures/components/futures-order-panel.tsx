@@ -13,6 +13,7 @@ import {
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
+import { Checkbox } from '../../../components/ui/checkbox';
 import { Input } from '../../../components/ui/input';
 import { Notice } from '../../../components/ui/notice';
 import { SegmentedControl } from '../../../components/ui/segmented-control';
@@ -24,6 +25,7 @@ import {
   leverageSettingOf,
   orderAction,
   previewFuturesOrder,
+  triggerTypeOf,
   validateFuturesOrder,
   type FuturesOrderType,
   type FuturesPreview,
@@ -139,6 +141,57 @@ function FuturesOrderAction({
   );
 }
 
+function OrderTypeControl({
+  value,
+  onChange,
+}: {
+  value: FuturesOrderType;
+  onChange: (value: FuturesOrderType) => void;
+}) {
+  return (
+    <SegmentedControl
+      ariaLabel="Order type"
+      size="sm"
+      isBlock
+      value={value}
+      onChange={onChange}
+      options={[
+        { value: 'Market', label: 'Market' },
+        { value: 'Limit', label: 'Limit' },
+        { value: 'StopMarket', label: 'Stop Market' },
+        { value: 'TakeProfitMarket', label: 'Take Profit' },
+      ]}
+    />
+  );
+}
+
+/** A stop or take profit market order's trigger price and reduce-only switch. */
+function TriggerFields(props: {
+  triggerPrice: string;
+  onTriggerPriceChange: (value: string) => void;
+  reduceOnly: boolean;
+  onReduceOnlyChange: (value: boolean) => void;
+  placeholder: string;
+}) {
+  return (
+    <>
+      <Input
+        label="Trigger price (USDC)"
+        inputMode="decimal"
+        placeholder={props.placeholder}
+        value={props.triggerPrice}
+        onChange={(event) => props.onTriggerPriceChange(event.target.value)}
+        hint="Against the oracle price; it then trades as a market order, once."
+      />
+      <Checkbox
+        label="Reduce only (never grows or flips your position)"
+        checked={props.reduceOnly}
+        onChange={(event) => props.onReduceOnlyChange(event.target.checked)}
+      />
+    </>
+  );
+}
+
 interface FuturesOrderPanelProps {
   pair: TFuturesPair | undefined;
   account: TFuturesAccount | undefined;
@@ -159,7 +212,12 @@ export function FuturesOrderPanel(props: FuturesOrderPanelProps) {
   const [side, setSide] = useState<FuturesSide>('Long');
   const [orderType, setOrderType] = useState<FuturesOrderType>('Market');
   const [amount, setAmount] = useState('');
+  const [triggerPrice, setTriggerPrice] = useState('');
+  const [reduceOnly, setReduceOnly] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const triggerType = triggerTypeOf(orderType);
+  // A trigger order's price field is its trigger price; a limit's, the price the book fills in.
+  const orderPrice = triggerType ? triggerPrice : price;
   const place = usePlaceFuturesOrder();
   const maxLeverage = pair?.max_leverage ?? 100;
   // Orders are placed at the account's setting for the market; only the leverage control changes it.
@@ -169,7 +227,7 @@ export function FuturesOrderPanel(props: FuturesOrderPanelProps) {
         side,
         orderType,
         amount,
-        price,
+        price: orderPrice,
         leverage: effectiveLeverage,
         pair,
         account,
@@ -186,16 +244,34 @@ export function FuturesOrderPanel(props: FuturesOrderPanelProps) {
       setError(FUTURES_MESSAGES.marketPriceUnavailable);
       return;
     }
-    const problem = validateFuturesOrder({ amount, price, orderType, pair });
+    // Which side of the oracle a trigger must be on is the venue's check: the oracle this page
+    // last read may be seconds old.
+    const problem = validateFuturesOrder({ amount, price: orderPrice, orderType, pair });
     if (problem) {
       setError(problem);
       return;
     }
     try {
+      if (triggerType) {
+        const placed = await place.mutateAsync({
+          symbol: pair.symbol,
+          side,
+          order_type: 'Market',
+          amount: amount.trim(),
+          type: triggerType,
+          trigger_price: triggerPrice.trim(),
+          reduce_only: reduceOnly,
+        });
+        notify.success(
+          `${side} ${orderType === 'StopMarket' ? 'stop market' : 'take profit market'} order placed: triggers at ${formatFixed(placed.order.trigger_price, priceDecimals)}`,
+        );
+        setAmount('');
+        return;
+      }
       const result = await place.mutateAsync({
         symbol: pair.symbol,
         side,
-        order_type: orderType,
+        order_type: orderType === 'Limit' ? 'Limit' : 'Market',
         amount: amount.trim(),
         price: orderType === 'Limit' ? price.trim() : undefined,
         // The setting the preview was computed at: the venue refuses the order if it changed since.
@@ -237,17 +313,7 @@ export function FuturesOrderPanel(props: FuturesOrderPanelProps) {
             { value: 'Short', label: 'Short', activeClassName: 'bg-down text-white' },
           ]}
         />
-        <SegmentedControl
-          ariaLabel="Order type"
-          size="sm"
-          isBlock
-          value={orderType}
-          onChange={setOrderType}
-          options={[
-            { value: 'Market', label: 'Market' },
-            { value: 'Limit', label: 'Limit' },
-          ]}
-        />
+        <OrderTypeControl value={orderType} onChange={setOrderType} />
         <Input
           label={`Amount (${pair?.base_symbol ?? 'base'})`}
           inputMode="decimal"
@@ -262,6 +328,15 @@ export function FuturesOrderPanel(props: FuturesOrderPanelProps) {
             placeholder={pair?.oracle_price ?? ''}
             value={price}
             onChange={(event) => onPriceChange(event.target.value)}
+          />
+        )}
+        {triggerType && (
+          <TriggerFields
+            triggerPrice={triggerPrice}
+            onTriggerPriceChange={setTriggerPrice}
+            reduceOnly={reduceOnly}
+            onReduceOnlyChange={setReduceOnly}
+            placeholder={pair?.oracle_price ?? ''}
           />
         )}
         <LeverageControl pair={pair} account={account} canSet={isWalletConnected && initialized} />

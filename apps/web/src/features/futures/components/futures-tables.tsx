@@ -18,6 +18,7 @@ import { notify } from '../../../lib/toast';
 import { formatFixed, formatSignedUsd, getToneClass } from '../../../lib/format';
 import { useCancelFuturesOrder, useCloseFuturesPosition } from '../use-futures';
 import { ClosePositionDialog } from './close-position-dialog';
+import { TpslDialog } from './tpsl-dialog';
 
 type Tab = 'positions' | 'orders';
 const ID_BASE = 'futures-tables';
@@ -43,6 +44,159 @@ function LiquidationCell({ position }: { position: TFuturesPosition }) {
   );
 }
 
+/** The take profit and stop loss attached to a position, or a dash. */
+function TpslCell({ position }: { position: TFuturesPosition }) {
+  const decimals = priceDecimals(position.mark_price);
+  if (!position.take_profit && !position.stop_loss) return <span className="text-faint">—</span>;
+  return (
+    <span className="inline-flex flex-col items-end leading-tight" aria-label="Take profit / stop loss">
+      <span className="text-up">
+        TP {position.take_profit ? formatFixed(position.take_profit.trigger_price, decimals) : '—'}
+      </span>
+      <span className="text-down">
+        SL {position.stop_loss ? formatFixed(position.stop_loss.trigger_price, decimals) : '—'}
+      </span>
+    </span>
+  );
+}
+
+const ORDER_TYPE_LABELS: Record<TFuturesOrder['order_type'], string> = {
+  Market: 'Market',
+  Limit: 'Limit',
+  StopMarket: 'Stop Market',
+  TakeProfitMarket: 'Take Profit',
+};
+
+/** An order's type, a position TP/SL's leg, and a trigger order's trigger price. */
+function OrderTypeCell({ order }: { order: TFuturesOrder }) {
+  return (
+    <span className="inline-flex flex-col leading-tight" title={order.status_reason ?? undefined}>
+      <span>
+        {ORDER_TYPE_LABELS[order.order_type]}
+        {order.tpsl && <span className="text-faint"> · position {order.tpsl.toUpperCase()}</span>}
+      </span>
+      {order.trigger_price && (
+        <span className="num text-[10px] text-faint">
+          trigger {formatFixed(order.trigger_price, priceDecimals(order.trigger_price))}
+        </span>
+      )}
+    </span>
+  );
+}
+
+function PositionsHead() {
+  return (
+    <THead>
+      <Tr>
+        <Th>Market</Th>
+        <Th>Side</Th>
+        <Th isNumeric>Size</Th>
+        <Th isNumeric>Entry</Th>
+        <Th isNumeric>Mark</Th>
+        <Th isNumeric>Liq. price</Th>
+        <Th isNumeric>TP / SL</Th>
+        <Th isNumeric>PnL (USDC)</Th>
+        <Th isNumeric className="hidden 2xl:table-cell">
+          Funding
+        </Th>
+        <Th />
+      </Tr>
+    </THead>
+  );
+}
+
+/** One row of Your Positions, with its TP/SL and Close actions. */
+function PositionRow({
+  position,
+  isClosing,
+  onClose,
+  onProtect,
+}: {
+  position: TFuturesPosition;
+  isClosing: boolean;
+  onClose: () => void;
+  onProtect: () => void;
+}) {
+  return (
+    <Tr>
+      <Td className="font-medium text-fg">{position.symbol}</Td>
+      <Td>
+        <Badge tone={position.side === 'Long' ? 'up' : 'down'}>
+          {position.side} {position.leverage}x
+        </Badge>
+        <div className="num mt-0.5 text-[10px] text-faint" title={`Initial margin at ${position.leverage}x`}>
+          margin {formatFixed(position.margin, 2)}
+        </div>
+      </Td>
+      <Td isNumeric>{position.size}</Td>
+      <Td isNumeric>{formatFixed(position.entry_price, priceDecimals(position.mark_price))}</Td>
+      <Td isNumeric>{formatFixed(position.mark_price, priceDecimals(position.mark_price))}</Td>
+      <Td isNumeric className="text-warn">
+        <LiquidationCell position={position} />
+      </Td>
+      <Td isNumeric className="num text-xs">
+        <TpslCell position={position} />
+      </Td>
+      <Td isNumeric className={getToneClass(position.unrealized_pnl)}>
+        {formatSignedUsd(position.unrealized_pnl)} <span className="text-[11px]">({position.pnl}%)</span>
+      </Td>
+      <Td isNumeric className={cn('hidden 2xl:table-cell', getToneClass(position.funding))}>
+        {formatSignedUsd(position.funding)}
+      </Td>
+      <Td className="space-x-1 whitespace-nowrap text-right">
+        <Button size="xs" variant="ghost" onClick={onProtect}>
+          TP/SL
+        </Button>
+        <Button size="xs" variant="secondary" onClick={onClose} isLoading={isClosing}>
+          Close
+        </Button>
+      </Td>
+    </Tr>
+  );
+}
+
+/** One row of Your Futures Orders, with Cancel while it is open. */
+function OrderRow({
+  order,
+  isCancelling,
+  onCancel,
+}: {
+  order: TFuturesOrder;
+  isCancelling: boolean;
+  onCancel: () => void;
+}) {
+  return (
+    <Tr>
+      <Td className="font-medium text-fg">{order.symbol}</Td>
+      <Td className={order.side === 'Long' ? 'text-up' : 'text-down'}>
+        {order.side} {order.leverage}x
+      </Td>
+      <Td>
+        <OrderTypeCell order={order} />
+      </Td>
+      <Td isNumeric>{order.size}</Td>
+      <Td isNumeric>
+        {order.price
+          ? formatFixed(order.price, priceDecimals(order.price))
+          : formatFixed(order.average_fill_price, priceDecimals(order.average_fill_price))}
+      </Td>
+      <Td isNumeric>{order.filled_size}</Td>
+      <Td>
+        <Badge tone={order.status === 'Filled' ? 'up' : order.status === 'Cancelled' ? 'neutral' : 'info'}>
+          {order.status}
+        </Badge>
+      </Td>
+      <Td className="text-right">
+        {(order.status === 'Open' || order.status === 'PartiallyFilled') && (
+          <Button size="xs" variant="ghost" onClick={onCancel} isLoading={isCancelling}>
+            Cancel
+          </Button>
+        )}
+      </Td>
+    </Tr>
+  );
+}
+
 /** Your Positions and Your Futures Orders, the first 5 of each (spec §9). */
 export function FuturesTables({
   positions,
@@ -55,6 +209,7 @@ export function FuturesTables({
 }) {
   const [tab, setTab] = useState<Tab>('positions');
   const [closing, setClosing] = useState<TFuturesPosition | null>(null);
+  const [protecting, setProtecting] = useState<TFuturesPosition | null>(null);
   const close = useCloseFuturesPosition();
   const cancel = useCancelFuturesOrder();
   const shownPositions = (positions ?? []).slice(0, FUTURES_TABLE_ROWS);
@@ -92,6 +247,7 @@ export function FuturesTables({
         onConfirm={(position) => void closePosition(position)}
         onClose={() => setClosing(null)}
       />
+      <TpslDialog position={protecting} onClose={() => setProtecting(null)} />
       <div className="border-b border-line px-3 pt-2">
         <Tabs
           variant="underline"
@@ -115,64 +271,16 @@ export function FuturesTables({
           ) : (
             <div className="overflow-x-auto">
               <Table>
-                <THead>
-                  <Tr>
-                    <Th>Market</Th>
-                    <Th>Side</Th>
-                    <Th isNumeric>Size</Th>
-                    <Th isNumeric>Entry</Th>
-                    <Th isNumeric>Mark</Th>
-                    <Th isNumeric>Liq. price</Th>
-                    <Th isNumeric>PnL (USDC)</Th>
-                    <Th isNumeric className="hidden 2xl:table-cell">
-                      Funding
-                    </Th>
-                    <Th />
-                  </Tr>
-                </THead>
+                <PositionsHead />
                 <TBody>
                   {shownPositions.map((position) => (
-                    <Tr key={position.id}>
-                      <Td className="font-medium text-fg">{position.symbol}</Td>
-                      <Td>
-                        <Badge tone={position.side === 'Long' ? 'up' : 'down'}>
-                          {position.side} {position.leverage}x
-                        </Badge>
-                        <div
-                          className="num mt-0.5 text-[10px] text-faint"
-                          title={`Initial margin at ${position.leverage}x`}
-                        >
-                          margin {formatFixed(position.margin, 2)}
-                        </div>
-                      </Td>
-                      <Td isNumeric>{position.size}</Td>
-                      <Td isNumeric>
-                        {formatFixed(position.entry_price, priceDecimals(position.mark_price))}
-                      </Td>
-                      <Td isNumeric>
-                        {formatFixed(position.mark_price, priceDecimals(position.mark_price))}
-                      </Td>
-                      <Td isNumeric className="text-warn">
-                        <LiquidationCell position={position} />
-                      </Td>
-                      <Td isNumeric className={getToneClass(position.unrealized_pnl)}>
-                        {formatSignedUsd(position.unrealized_pnl)}{' '}
-                        <span className="text-[11px]">({position.pnl}%)</span>
-                      </Td>
-                      <Td isNumeric className={cn('hidden 2xl:table-cell', getToneClass(position.funding))}>
-                        {formatSignedUsd(position.funding)}
-                      </Td>
-                      <Td className="text-right">
-                        <Button
-                          size="xs"
-                          variant="secondary"
-                          onClick={() => setClosing(position)}
-                          isLoading={close.isPending && close.variables === position.id}
-                        >
-                          Close
-                        </Button>
-                      </Td>
-                    </Tr>
+                    <PositionRow
+                      key={position.id}
+                      position={position}
+                      isClosing={close.isPending && close.variables === position.id}
+                      onClose={() => setClosing(position)}
+                      onProtect={() => setProtecting(position)}
+                    />
                   ))}
                 </TBody>
               </Table>
@@ -182,7 +290,10 @@ export function FuturesTables({
           (isLoading ? (
             <Skeleton className="m-3 h-20" />
           ) : shownOrders.length === 0 ? (
-            <EmptyState title="No futures orders yet" description="Market and limit orders appear here." />
+            <EmptyState
+              title="No futures orders yet"
+              description="Market, limit and trigger orders appear here."
+            />
           ) : (
             <div className="overflow-x-auto">
               <Table>
@@ -200,45 +311,12 @@ export function FuturesTables({
                 </THead>
                 <TBody>
                   {shownOrders.map((order) => (
-                    <Tr key={order.id}>
-                      <Td className="font-medium text-fg">{order.symbol}</Td>
-                      <Td className={order.side === 'Long' ? 'text-up' : 'text-down'}>
-                        {order.side} {order.leverage}x
-                      </Td>
-                      <Td>{order.order_type}</Td>
-                      <Td isNumeric>{order.size}</Td>
-                      <Td isNumeric>
-                        {order.price
-                          ? formatFixed(order.price, priceDecimals(order.price))
-                          : formatFixed(order.average_fill_price, priceDecimals(order.average_fill_price))}
-                      </Td>
-                      <Td isNumeric>{order.filled_size}</Td>
-                      <Td>
-                        <Badge
-                          tone={
-                            order.status === 'Filled'
-                              ? 'up'
-                              : order.status === 'Cancelled'
-                                ? 'neutral'
-                                : 'info'
-                          }
-                        >
-                          {order.status}
-                        </Badge>
-                      </Td>
-                      <Td className="text-right">
-                        {(order.status === 'Open' || order.status === 'PartiallyFilled') && (
-                          <Button
-                            size="xs"
-                            variant="ghost"
-                            onClick={() => void cancelOrder(order)}
-                            isLoading={cancel.isPending && cancel.variables === order.id}
-                          >
-                            Cancel
-                          </Button>
-                        )}
-                      </Td>
-                    </Tr>
+                    <OrderRow
+                      key={order.id}
+                      order={order}
+                      isCancelling={cancel.isPending && cancel.variables === order.id}
+                      onCancel={() => void cancelOrder(order)}
+                    />
                   ))}
                 </TBody>
               </Table>

@@ -110,12 +110,24 @@ export function createTradingRepository(db: Db, now: () => Date) {
         .for('update');
     },
 
-    /** A pending trailing stop's best price and trigger, moved only while it is still Pending. */
-    async moveTrail(id: string, reference: string, trigger: string): Promise<OrderRow | undefined> {
+    /**
+     * A pending trailing stop's best price and trigger, moved only while it is Pending and only in the
+     * trader's favour (higher for a sell, lower for a buy), so a late pass never moves it back.
+     */
+    async moveTrail(
+      id: string,
+      side: 'Buy' | 'Sell',
+      reference: string,
+      trigger: string,
+    ): Promise<OrderRow | undefined> {
+      const better =
+        side === 'Sell'
+          ? sql`${spotOrders.trailReference} < ${reference}::numeric`
+          : sql`${spotOrders.trailReference} > ${reference}::numeric`;
       const [row] = await db
         .update(spotOrders)
         .set({ trailReference: reference, triggerPrice: trigger, updatedAt: now() })
-        .where(and(eq(spotOrders.id, id), eq(spotOrders.status, 'Pending')))
+        .where(and(eq(spotOrders.id, id), eq(spotOrders.status, 'Pending'), better))
         .returning();
       return row;
     },

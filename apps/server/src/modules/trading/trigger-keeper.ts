@@ -82,9 +82,12 @@ export function createTriggerPass(deps: TriggerPassDeps) {
     const next = nextTrailReference(side, reference, mid);
     if (next.eq(reference)) return { order, trigger: new Dec(order.triggerPrice!) };
     const trigger = trailingTrigger(side, next, new Dec(order.trailPercent!));
-    const moved = await repo.moveTrail(order.id, next.toFixed(), trigger.toFixed());
+    const moved = await repo.moveTrail(order.id, side, next.toFixed(), trigger.toFixed());
     changed(moved);
-    return { order: moved ?? order, trigger };
+    if (moved) return { order: moved, trigger };
+    // Another pass moved it further (or settled it) meanwhile: its stored trigger stands.
+    const current = (await repo.findOrder(order.id)) ?? order;
+    return { order: current, trigger: new Dec(current.triggerPrice!) };
   }
 
   async function fire(order: OrderRow, pair: TradingPair, trigger: Dec): Promise<boolean> {

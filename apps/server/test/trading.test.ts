@@ -28,6 +28,7 @@ import {
 import {
   bearer,
   call,
+  createClock,
   createTestApp,
   openTestDatabase,
   registerUser,
@@ -55,7 +56,10 @@ describe('spot trading on the embedded cluster', () => {
     // The keeper is driven by hand (keeper.tick) so fills happen exactly when a test wants them.
     app = await createTestApp({
       database,
-      env: { LIMIT_KEEPER_INTERVAL_MS: '60000' },
+      // A pinned market (seed and start time): the trigger-order tests pick the moves they need from
+      // the path ahead, which is then the same on every run.
+      clock: createClock(new Date('2026-01-15T12:00:30Z')),
+      env: { LIMIT_KEEPER_INTERVAL_MS: '60000', MARKET_SEED: 'spot-trading' },
       wrapRpcTransport: faults.wrap,
     });
     await app.server.listen({ port: 0, host: '127.0.0.1' });
@@ -988,6 +992,31 @@ describe('spot trading on the embedded cluster', () => {
         order_type: 'TakeProfit',
         average_fill_price: maker.price,
       });
+    });
+
+    it('a buy stop escrows its bound, fires on a rise and returns what the fill did not use', async () => {
+      const user = await trader();
+      const { now, minutes } = await nextMove('up', 0.002);
+      const trigger = Number((now * 1.001).toFixed(4));
+      const before = await balances(user);
+      const order = await placeTrigger(user, {
+        order_type: 'stop_loss',
+        side: 'Buy',
+        amount: 1,
+        trigger_price: trigger,
+        max_slippage_bps: 200,
+      });
+      // The escrow is what the bound can cost: 1 SOL at the trigger + 2 %
+      const escrowed = before.usdc_balance - (await balances(user)).usdc_balance;
+      expect(escrowed).toBeCloseTo(trigger * 1.02, 5);
+      app.clock.advance(minutes * MINUTE);
+      const maker = await makerQuote(user, 'Buy', 1);
+      await app.keeper!.tick();
+      expect(await orderOf(user, order.id)).toMatchObject({
+        status: 'Filled',
+        average_fill_price: maker.price,
+      });
+      expect(before.usdc_balance - (await balances(user)).usdc_balance).toBeCloseTo(maker.quote_amount, 6);
     });
 
     it('OCO: the stop-loss fires, the take-profit is cancelled once and its escrow refunded', async () => {

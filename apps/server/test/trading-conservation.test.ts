@@ -147,6 +147,19 @@ type Action =
   /** A limit order at a limit crossing the maker's price or not, then maybe a keeper pass. */
   | ({ kind: 'limit'; crosses: boolean; far?: boolean; thenTick: boolean } & OrderShape)
   | ({ kind: 'build' } & OrderShape)
+  /**
+   * A take-profit, stop-loss or trailing stop just off the market (maybe linked one-cancels-the-other
+   * with the trader's previous open order on the pair), then maybe the market moves and the keeper runs.
+   */
+  | ({
+      kind: 'trigger';
+      type: 'take_profit' | 'stop_loss' | 'trailing_stop';
+      oco: boolean;
+      slippageBps: number;
+      moveMinutes: number;
+    } & OrderShape)
+  /** The market moves on (the app's clock: the simulated prices are a function of it), then the keeper runs. */
+  | { kind: 'movePrice'; minutes: number }
   /** One signed swap sent twice at once. */
   | ({ kind: 'doubleExecute' } & OrderShape)
   /** Two swaps built (each affordable alone), then both executed: the second may no longer be. */
@@ -259,6 +272,26 @@ const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
     }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('build' as const), ...orderShape }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('trigger' as const),
+      type: fc.constantFrom<'take_profit' | 'stop_loss' | 'trailing_stop'>(
+        'take_profit',
+        'stop_loss',
+        'trailing_stop',
+      ),
+      oco: fc.boolean(),
+      // 0: the maker's spread alone is outside the bound, the triggered order is kept.
+      slippageBps: fc.constantFrom(0, 100, 100, 300),
+      moveMinutes: fc.constantFrom(0, 0, 1, 5, 30),
+      ...orderShape,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('movePrice' as const), minutes: fc.constantFrom(1, 2, 10, 45) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('doubleExecute' as const), ...orderShape }) },
   {
     weight: 1,
@@ -528,6 +561,68 @@ const EXAMPLES: [{ sol: number; usdc: number }[], Action[], number?][] = [
   ],
 ];
 
+/** Trigger orders, tried first too: an OCO take-profit / stop-loss pair on SOL, a trailing buy, the market moving. */
+const TRIGGER_EXAMPLE: [{ sol: number; usdc: number }[], Action[]] = [
+  [
+    { sol: 5, usdc: 2000 },
+    { sol: 1, usdc: 60 },
+  ],
+  [
+    {
+      kind: 'trigger',
+      type: 'take_profit',
+      oco: false,
+      slippageBps: 100,
+      moveMinutes: 0,
+      trader: 0,
+      pair: 0,
+      side: 'Sell',
+      fraction: 0.1,
+      priorityFee: 0,
+    },
+    {
+      kind: 'trigger',
+      type: 'stop_loss',
+      oco: true,
+      slippageBps: 100,
+      moveMinutes: 5,
+      trader: 0,
+      pair: 0,
+      side: 'Sell',
+      fraction: 0.1,
+      priorityFee: 0,
+    },
+    {
+      kind: 'trigger',
+      type: 'trailing_stop',
+      oco: false,
+      slippageBps: 300,
+      moveMinutes: 10,
+      trader: 0,
+      pair: 0,
+      side: 'Buy',
+      fraction: 0.05,
+      priorityFee: 0,
+    },
+    {
+      kind: 'trigger',
+      type: 'stop_loss',
+      oco: false,
+      slippageBps: 0,
+      moveMinutes: 30,
+      trader: 1,
+      pair: 0,
+      side: 'Buy',
+      fraction: 0.5,
+      priorityFee: 0,
+    },
+    { kind: 'movePrice', minutes: 45 },
+    { kind: 'cancelRacingTick', order: 0 },
+    { kind: 'movePrice', minutes: 45 },
+    { kind: 'cancel', order: 3, by: -1 },
+  ],
+];
+
 /**
  * The faucets' adversary, tried first too: the treasury 9 SOL above its reserve, 949,946 SOL asked
  * at once, three clients' batches over the per-address cap and past the reserve, users funding at
@@ -770,6 +865,8 @@ describe('value conservation across random trading on the embedded cluster', () 
   const fundGrants = new Map<string, number>();
   /** How often the faucets refused because the treasury had reached its reserve. */
   const faucetStats = { dryAirdrops: 0, dryFunds: 0, acceptedAirdrops: 0, acceptedFunds: 0 };
+  /** Trigger orders the keeper filled, OCO partners it refunded, and triggered orders it kept (slippage). */
+  const triggerStats = { placed: 0, filled: 0, ocoCancelled: 0, kept: 0 };
 
   beforeAll(async () => {
     database = await openTestDatabase('pglite');
@@ -786,7 +883,9 @@ describe('value conservation across random trading on the embedded cluster', () 
         RPC_AIRDROP_MAX_SOL: '5',
         RPC_AIRDROP_ADDRESS_MAX_SOL: '8',
         RPC_AIRDROP_CLIENT_MAX_SOL: '12',
-        RPC_AIRDROP_WINDOW_MS: String(24 * 3_600_000),
+        // (a year: the trigger steps move the app's clock by hours over the file).
+        RPC_AIRDROP_WINDOW_MS: String(365 * 24 * 3_600_000),
+        FAUCET_RATE_LIMIT_WINDOW_MS: String(365 * 24 * 3_600_000),
         RPC_AIRDROP_RESERVE_SOL: '10000',
       },
     });
@@ -1048,10 +1147,16 @@ describe('value conservation across random trading on the embedded cluster', () 
     for (const order of now.values()) {
       expect(order.status, `${label}: order ${order.id} left settling`).not.toMatch(/^Settling/);
       const previous = was.get(order.id);
+      if (previous?.status !== order.status) {
+        if (order.status === 'Filled' && order.triggerPrice !== null) triggerStats.filled++;
+        if (order.status === 'Cancelled' && ocoPartnerFilled(now, order)) triggerStats.ocoCancelled++;
+      }
       if (!previous) {
         // A new limit order may already be filled when the keeper ran in the same step.
         const status =
-          order.orderType === 'Limit' && order.status === 'Filled' && expected.keeperRan
+          isEscrowed(order) &&
+          expected.keeperRan &&
+          (order.status === 'Filled' || (order.status === 'Cancelled' && ocoPartnerFilled(now, order)))
             ? 'Pending'
             : order.status;
         expect(expected.newOrders.get(order.id), `${label}: unexpected new order ${order.id}`).toBe(status);
@@ -1060,11 +1165,17 @@ describe('value conservation across random trading on the embedded cluster', () 
         if (order.orderType === 'Limit') checkLimitAmounts(order);
         continue;
       }
-      if (previous.status === order.status) continue;
+      if (previous.status === order.status) {
+        if (order.statusReason && !previous.statusReason) triggerStats.kept++;
+        continue;
+      }
+
       const allowed =
         previous.status === 'Pending' &&
         ((order.status === 'Filled' && expected.keeperRan) ||
           (order.status === 'Cancelled' && expected.cancelled.has(order.id)) ||
+          // The keeper refunds an open order whose one-cancels-the-other partner filled.
+          (order.status === 'Cancelled' && expected.keeperRan && ocoPartnerFilled(now, order)) ||
           // The keeper refunds (never fills) an order whose receiving token account the wallet closed.
           (order.status === 'Cancelled' && expected.keeperRan && !canReceiveFill(before, order)));
       expect(allowed, `${label}: order ${order.id} went ${previous.status} → ${order.status}`).toBe(true);
@@ -1102,10 +1213,23 @@ describe('value conservation across random trading on the embedded cluster', () 
     );
     for (const trade of newTrades) {
       const order = now.get(trade.orderId)!;
-      expect(trade.txHash).toBe(order.orderType === 'Limit' ? order.settlementTxHash : order.txHash);
+      expect(trade.txHash).toBe(isEscrowed(order) ? order.settlementTxHash : order.txHash);
       expect(new Dec(trade.quantity).eq(order.quantity), `${label}: fill quantity`).toBe(true);
     }
   }
+
+  /** Orders whose funds sit in escrow until the keeper settles them: limits and trigger orders. */
+  const isEscrowed = (order: OrderRow) => order.orderType !== 'Market';
+  /** Whether an order's one-cancels-the-other partner (either direction of the link) has filled. */
+  const ocoPartnerFilled = (orders: Map<string, OrderRow>, order: OrderRow) =>
+    [...orders.values()].some(
+      (other) =>
+        other.status === 'Filled' &&
+        other.id !== order.id &&
+        (other.id === order.ocoWith || other.ocoWith === order.id),
+    );
+  const isLinked = (snap: Snapshot, order: OrderRow) =>
+    order.ocoWith !== null || [...snap.records.orders.values()].some((other) => other.ocoWith === order.id);
 
   /** Whether the wallet still had the token account a limit order's fill (or refund) pays into. */
   function hasAccount(snap: Snapshot, owner: string, mint: string): boolean {
@@ -1176,8 +1300,14 @@ describe('value conservation across random trading on the embedded cluster', () 
       expect(fills.get(order.id) ?? 0, `fills of ${order.id} (${order.status})`).toBe(
         order.status === 'Filled' ? 1 : 0,
       );
-      if (order.orderType === 'Limit' && order.status !== 'Pending') landed(order.settlementTxHash);
-      if (order.orderType === 'Limit' && order.status === 'Pending') {
+      if (isEscrowed(order) && order.status !== 'Pending') landed(order.settlementTxHash);
+      // One-cancels-the-other: never both filled.
+      if (order.status === 'Filled' && order.ocoWith) {
+        expect(snap.records.orders.get(order.ocoWith)?.status, `OCO partner of ${order.id}`).not.toBe(
+          'Filled',
+        );
+      }
+      if (isEscrowed(order) && order.status === 'Pending') {
         expect(order.settlementTxHash).toBeNull();
         const mint = order.escrowLeg === 'base' ? order.baseMint : order.quoteMint;
         pendingEscrow.set(mint, (pendingEscrow.get(mint) ?? 0n) + BigInt(order.escrowAmount!));
@@ -1743,6 +1873,83 @@ describe('value conservation across random trading on the embedded cluster', () 
 
   const traderOf = (run: RunState, index: number) => run.traders[index % run.traders.length]!;
 
+  /** A trigger order just off the market (so a move of the market fires it), escrowed like a limit. */
+  async function placeTrigger(
+    run: RunState,
+    snap: Snapshot,
+    action: Extract<Action, { kind: 'trigger' }>,
+  ): Promise<StepExpectation> {
+    const trader = traderOf(run, action.trader);
+    const expected = expectation([trader]);
+    const pair = PAIRS[action.pair]!;
+    const book = await call<TOrderBook>(app, {
+      method: 'GET',
+      url: `/api/trading/orderbook/${encodeURIComponent(pair.symbol)}`,
+    });
+    const mid = book.body.data.mid_price;
+    // A take-profit fires on a rise for a sell (a fall for a buy), a stop the other way round.
+    const rises = (action.type === 'take_profit') === (action.side === 'Sell');
+    const trigger = significant(mid * (rises ? 1.0005 : 0.9995));
+    const quantity = sized(
+      snap,
+      trader,
+      pair,
+      action.side,
+      action.fraction,
+      trigger,
+      networkFee(1, action.priorityFee) + tokenAccountRent,
+    );
+    const partner = action.oco
+      ? [...run.limitOrders]
+          .reverse()
+          .find(
+            ({ id, owner }) =>
+              owner === trader &&
+              snap.records.orders.get(id)?.status === 'Pending' &&
+              snap.records.orders.get(id)?.symbol === pair.symbol,
+          )
+      : undefined;
+    const order = {
+      symbol: pair.symbol,
+      side: action.side,
+      order_type: action.type,
+      amount: quantity,
+      ...(action.type === 'trailing_stop' ? { trail_percent: 0.15 } : { trigger_price: trigger }),
+      max_slippage_bps: action.slippageBps,
+      priority_fee_micro_lamports: action.priorityFee,
+      ...(partner ? { oco_with: partner.id } : {}),
+    };
+    const built = await call<TUnsignedTransaction>(app, {
+      method: 'POST',
+      url: '/api/trading/spot/order',
+      headers: bearer(trader.token),
+      payload: order,
+    });
+    if (built.status !== 200) {
+      expectRefused(`trigger ${JSON.stringify(order)}`, built, [...BUILD_REFUSALS, 'TRADING__OCO_INVALID']);
+      return expected;
+    }
+    const signed = trader.wallet.signTransaction(built.body.data.unsigned_transaction);
+    const result = await execute(trader, signed);
+    if (result.status !== 200) {
+      expectRefused(`trigger execute ${JSON.stringify(order)}`, result, EXECUTE_REFUSALS);
+      return expected;
+    }
+    const orderId = built.body.data.order_id!;
+    expect(result.body.data.order).toMatchObject({ id: orderId, status: 'Pending' });
+    expected.newOrders.set(orderId, 'Pending');
+    triggerStats.placed++;
+    run.limitOrders.push({ id: orderId, owner: trader });
+    run.executed.push({ trader, signed });
+    if (action.moveMinutes > 0) {
+      expected.keeperRan = true;
+      expected.involved = run.traders;
+      app.clock.advance(action.moveMinutes * 60_000);
+      await app.keeper!.tick();
+    }
+    return expected;
+  }
+
   async function perform(run: RunState, snap: Snapshot, action: Action): Promise<StepExpectation> {
     switch (action.kind) {
       case 'market': {
@@ -1847,6 +2054,15 @@ describe('value conservation across random trading on the embedded cluster', () 
         }
         return expected;
       }
+      case 'trigger':
+        return placeTrigger(run, snap, action);
+      case 'movePrice': {
+        const expected = expectation(run.traders);
+        expected.keeperRan = true;
+        app.clock.advance(action.minutes * 60_000);
+        await app.keeper!.tick();
+        return expected;
+      }
       case 'tick': {
         const expected = expectation(run.traders);
         expected.keeperRan = true;
@@ -1905,8 +2121,9 @@ describe('value conservation across random trading on the embedded cluster', () 
           expect(response.body.code).toBe('TRADING__TOKEN_ACCOUNT_CLOSED');
         } else if (action.kind === 'cancelRacingTick' && response.status === 409) {
           // Only the keeper settling it first may beat the owner's cancel: a fill, or a refund when
-          // the wallet closed the account the fill pays into.
-          if (row && canReceiveFill(snap, row)) expected.filled.add(orderId);
+          // the wallet closed the account the fill pays into (or, for a linked order, its partner filled).
+          if (row && isLinked(snap, row)) expected.keeperRan = true;
+          else if (row && canReceiveFill(snap, row)) expected.filled.add(orderId);
           else expected.cancelled.add(orderId);
         } else {
           const body = JSON.stringify(response.body);
@@ -2045,7 +2262,7 @@ describe('value conservation across random trading on the embedded cluster', () 
         ...(process.env.CONSERVATION_SEED ? { seed: Number(process.env.CONSERVATION_SEED) } : {}),
         examples: [
           FAUCET_EXAMPLE,
-          ...EXAMPLES.map(([fundings, actions, headroom]): typeof FAUCET_EXAMPLE => [
+          ...[...EXAMPLES, TRIGGER_EXAMPLE].map(([fundings, actions, headroom]): typeof FAUCET_EXAMPLE => [
             fundings,
             headroom ?? 25,
             actions,
@@ -2057,5 +2274,9 @@ describe('value conservation across random trading on the embedded cluster', () 
     expect(faucetStats.acceptedAirdrops, JSON.stringify(faucetStats)).toBeGreaterThan(0);
     expect(faucetStats.acceptedFunds, JSON.stringify(faucetStats)).toBeGreaterThan(0);
     expect(faucetStats.dryAirdrops + faucetStats.dryFunds, JSON.stringify(faucetStats)).toBeGreaterThan(0);
+    // Trigger orders were placed (whether the market reached them is the random path's: the
+    // integration tests in trading.test.ts fire each kind on a path they choose).
+    expect(triggerStats.placed, JSON.stringify(triggerStats)).toBeGreaterThan(0);
+    console.info('trigger orders', JSON.stringify(triggerStats));
   }, 180_000);
 });

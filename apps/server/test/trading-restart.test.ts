@@ -14,6 +14,7 @@ import { createRelayRepository } from '../src/modules/relay/relay.repository';
 import {
   bearer,
   call,
+  createClock,
   createTestApp,
   openTestDatabase,
   type TestApp,
@@ -40,12 +41,15 @@ describe('trading across a server restart', () => {
     await fs.rm(dataDir, { recursive: true, force: true });
   });
 
+  // One clock and a pinned market across the restarts, so the trailing stop's path is known.
+  const clock = createClock(new Date('2026-01-15T12:00:30Z'));
   const start = async (): Promise<TestApp> => {
     const app = await createTestApp({
       database,
       dataDir,
+      clock,
       embeddedCluster: 'data-dir',
-      env: { LIMIT_KEEPER_INTERVAL_MS: '60000' },
+      env: { LIMIT_KEEPER_INTERVAL_MS: '60000', MARKET_SEED: 'trading-restart' },
     });
     await app.server.listen({ port: 0, host: '127.0.0.1' });
     return app;
@@ -147,5 +151,68 @@ describe('trading across a server restart', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it("resumes a trailing stop from its stored best price, not the market's price after the restart", async () => {
+    let app = await start();
+    const wallet = createSolanaWallet();
+    const { body } = await signInWithWallet(app, wallet, 'phantom');
+    const headers = bearer(body.data.token);
+    expect(
+      (await call(app, { method: 'POST', url: '/api/wallet/fund', headers, payload: { amount_sol: 3 } }))
+        .status,
+    ).toBe(200);
+    const mid = async () =>
+      Number(await app.services.trading.midPriceOf(await app.services.trading.resolvePair('SOL/USDC')));
+    // Start where the next minute rises and the one after falls back below that high.
+    const MINUTE = 60_000;
+    for (let step = 0; ; step++) {
+      expect(step, 'a rise then a fall within 6 hours').toBeLessThan(360);
+      const now = await mid();
+      clock.advance(MINUTE);
+      const high = await mid();
+      clock.advance(MINUTE);
+      const after = await mid();
+      clock.advance(-2 * MINUTE);
+      if (high > now && after < high && after > high * 0.99) break;
+      clock.advance(MINUTE);
+    }
+    const built = await call<TUnsignedTransaction>(app, {
+      method: 'POST',
+      url: '/api/trading/spot/order',
+      headers,
+      payload: { symbol: 'SOL/USDC', order_type: 'trailing_stop', side: 'Sell', amount: 1, trail_percent: 1 },
+    });
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    const executed = await call(app, {
+      method: 'POST',
+      url: '/api/trading/execute-signed-transaction',
+      headers,
+      payload: { signed_transaction: wallet.signTransaction(built.body.data.unsigned_transaction) },
+    });
+    expect(executed.status, JSON.stringify(executed.body)).toBe(200);
+    clock.advance(MINUTE);
+    const high = await mid();
+    await app.keeper!.tick();
+    const order = async () =>
+      (await call<TSpotOrder[]>(app, { method: 'GET', url: '/api/trading/orders', headers })).body.data.find(
+        (row) => row.id === built.body.data.order_id,
+      )!;
+    const followed = await order();
+    expect(followed.trail_reference_price).toBeCloseTo(high, 4);
+    await app.close();
+
+    // The market falls back while the server is down; the next process keeps the high it had seen.
+    clock.advance(MINUTE);
+    app = await start();
+    expect(await mid()).toBeLessThan(high);
+    await app.keeper!.tick();
+    const resumed = await order();
+    expect(resumed).toMatchObject({
+      status: 'Pending',
+      trail_reference_price: followed.trail_reference_price,
+    });
+    expect(resumed.trigger_price).toBe(followed.trigger_price);
+    await app.close();
   });
 });

@@ -32,6 +32,7 @@ import {
 import {
   bearer,
   call,
+  createClock,
   createTestApp,
   openTestDatabase,
   registerUser,
@@ -59,7 +60,10 @@ describe('spot trading on the embedded cluster', () => {
     // The keeper is driven by hand (keeper.tick) so fills happen exactly when a test wants them.
     app = await createTestApp({
       database,
-      env: { LIMIT_KEEPER_INTERVAL_MS: '60000' },
+      // A pinned market (seed and start time): the trigger-order tests pick the moves they need from
+      // the path ahead, which is then the same on every run.
+      clock: createClock(new Date('2026-01-15T12:00:30Z')),
+      env: { LIMIT_KEEPER_INTERVAL_MS: '60000', MARKET_SEED: 'spot-trading' },
       wrapRpcTransport: faults.wrap,
     });
     await app.server.listen({ port: 0, host: '127.0.0.1' });
@@ -1006,6 +1010,348 @@ describe('spot trading on the embedded cluster', () => {
         url: `/api/trading/fills?pair=SOL/USDC&from=${to - 60}&to=${to}`,
       });
       expect(anonymous.status).toBe(401);
+    });
+  });
+
+  describe('take-profit, stop-loss, trailing stops and one-cancels-the-other', () => {
+    const MINUTE = 60_000;
+    const solUsdc = () => app.services.trading.resolvePair('SOL/USDC');
+    const midNow = async () => Number(await app.services.trading.midPriceOf(await solUsdc()));
+
+    /** The SOL/USDC mid `minutes` from now on the app's clock (the simulated market is a function of time). */
+    async function midIn(minutes: number): Promise<number> {
+      app.clock.advance(minutes * MINUTE);
+      try {
+        return await midNow();
+      } finally {
+        app.clock.advance(-minutes * MINUTE);
+      }
+    }
+
+    /** The first minute ahead at which the mid has moved past `now × (1 ± move)` in `direction`. */
+    async function nextMove(direction: 'up' | 'down', move: number) {
+      const now = await midNow();
+      for (let minutes = 1; minutes <= 360; minutes++) {
+        const mid = await midIn(minutes);
+        if (direction === 'up' ? mid > now * (1 + move) : mid < now * (1 - move))
+          return { now, minutes, mid };
+      }
+      throw new Error(`SOL/USDC never moved ${direction} ${move} within 6 hours`);
+    }
+
+    const place = (user: Trader, order: object) =>
+      call<TUnsignedTransaction | TSpotOrder>(app, {
+        method: 'POST',
+        url: '/api/trading/spot/order',
+        headers: bearer(user.token),
+        payload: { symbol: 'SOL/USDC', ...order },
+      });
+
+    /** Places a trigger order: the wallet signs the escrow, execute lands it; the order is Pending. */
+    async function placeTrigger(user: Trader, order: object): Promise<TSpotOrder> {
+      const built = await place(user, order);
+      expect(built.status, JSON.stringify(built.body)).toBe(200);
+      const unsignedTx = built.body.data as TUnsignedTransaction;
+      const result = await execute(user, user.wallet.signTransaction(unsignedTx.unsigned_transaction));
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      expect(result.body.data.order).toMatchObject({ id: unsignedTx.order_id, status: 'Pending' });
+      return result.body.data.order!;
+    }
+
+    const orderOf = async (user: Trader, id: string) => (await ordersOf(user)).find((row) => row.id === id)!;
+
+    it('refuses triggers on the wrong side of the market, missing or out-of-range fields, and bad oco_with', async () => {
+      const user = await trader();
+      const mid = await midNow();
+      const wrongSide = await place(user, {
+        order_type: 'stop_loss',
+        side: 'Sell',
+        amount: 0.1,
+        trigger_price: mid * 1.05,
+      });
+      expect(wrongSide.status).toBe(400);
+      expect(wrongSide.body.code).toBe('TRADING__TRIGGER_WRONG_SIDE');
+      expect(wrongSide.body.error).toMatch(
+        /^A stop-loss sell triggers when the price goes below trigger_price: SOL\/USDC is at [\d.]+, so trigger_price must be below it$/,
+      );
+      const tpBelow = await place(user, {
+        order_type: 'take_profit',
+        side: 'Sell',
+        amount: 0.1,
+        trigger_price: mid * 0.95,
+      });
+      expect(tpBelow.body.code).toBe('TRADING__TRIGGER_WRONG_SIDE');
+      const noTrigger = await place(user, { order_type: 'take_profit', side: 'Sell', amount: 0.1 });
+      expect(noTrigger.status).toBe(400);
+      expect(noTrigger.body.error).toBe(
+        'trigger_price: trigger_price is required for take_profit and stop_loss orders',
+      );
+      for (const trail of [0.05, 51]) {
+        const refused = await place(user, {
+          order_type: 'trailing_stop',
+          side: 'Sell',
+          amount: 0.1,
+          trail_percent: trail,
+        });
+        expect(refused.status, String(trail)).toBe(400);
+        expect(refused.body.error).toMatch(/^trail_percent: trail_percent must be at (least 0.1|most 50)$/);
+      }
+      const badType = await place(user, { order_type: 'stop_limit', side: 'Sell', amount: 0.1 });
+      expect(badType.status).toBe(400);
+
+      // oco_with: another user's open order, a cancelled order of one's own, an unknown id
+      const other = await trader();
+      const othersOrder = await placeTrigger(other, {
+        order_type: 'take_profit',
+        side: 'Sell',
+        amount: 0.1,
+        trigger_price: mid * 1.5,
+      });
+      const stranger = await place(user, {
+        order_type: 'stop_loss',
+        side: 'Sell',
+        amount: 0.1,
+        trigger_price: mid * 0.5,
+        oco_with: othersOrder.id,
+      });
+      expect(stranger.status).toBe(400);
+      expect(stranger.body).toMatchObject({
+        code: 'TRADING__OCO_INVALID',
+        error: 'oco_with: you have no order with this id',
+      });
+      const own = await placeTrigger(user, {
+        order_type: 'take_profit',
+        side: 'Sell',
+        amount: 0.1,
+        trigger_price: mid * 1.5,
+      });
+      expect((await cancelOrder(user, own.id)).status).toBe(200);
+      const closed = await place(user, {
+        order_type: 'stop_loss',
+        side: 'Sell',
+        amount: 0.1,
+        trigger_price: mid * 0.5,
+        oco_with: own.id,
+      });
+      expect(closed.body).toMatchObject({
+        code: 'TRADING__OCO_INVALID',
+        error: 'oco_with: that order is not open (it is Cancelled)',
+      });
+      // Nothing was escrowed by a refusal: the other user's order is untouched and still theirs
+      expect((await orderOf(other, othersOrder.id)).status).toBe('Pending');
+    });
+
+    it('fires a stop-loss sell when the mid falls through it, at the maker price within the bound', async () => {
+      const user = await trader();
+      const { now, minutes } = await nextMove('down', 0.002);
+      const trigger = Number((now * 0.999).toFixed(4));
+      const before = await balances(user);
+      const order = await placeTrigger(user, {
+        order_type: 'stop_loss',
+        side: 'Sell',
+        amount: 0.5,
+        trigger_price: trigger,
+      });
+      expect(order).toMatchObject({
+        order_type: 'StopLoss',
+        trigger_price: trigger,
+        stop_price: trigger,
+        max_slippage_bps: 100,
+      });
+      expect(before.sol_balance - (await balances(user)).sol_balance).toBeGreaterThan(0.5);
+
+      await app.keeper!.tick();
+      expect((await orderOf(user, order.id)).status).toBe('Pending');
+
+      app.clock.advance(minutes * MINUTE);
+      const escrowedAt = await balances(user);
+      const maker = await makerQuote(user, 'Sell', 0.5);
+      await app.keeper!.tick();
+      const filled = await orderOf(user, order.id);
+      expect(filled).toMatchObject({
+        status: 'Filled',
+        filled_quantity: 0.5,
+        average_fill_price: maker.price,
+      });
+      expect(filled.receipt).toMatchObject({ quoted_price: trigger, filled_price: maker.price });
+      expect(maker.price).toBeGreaterThanOrEqual(trigger * 0.99);
+      expect((await balances(user)).usdc_balance - escrowedAt.usdc_balance).toBeCloseTo(
+        maker.quote_amount,
+        6,
+      );
+      const trades = await call<TTrade[]>(app, {
+        method: 'GET',
+        url: '/api/trading/trades',
+        headers: bearer(user.token),
+      });
+      expect(trades.body.data).toEqual([
+        expect.objectContaining({ order_type: 'StopLoss', quantity: 0.5, price: maker.price }),
+      ]);
+      // Exactly once: later passes never settle it again
+      await app.keeper!.tick();
+      expect((await orderOf(user, order.id)).settlement_tx_hash).toBe(filled.settlement_tx_hash);
+    });
+
+    it('fires a take-profit sell when the mid rises to it', async () => {
+      const user = await trader();
+      const { now, minutes } = await nextMove('up', 0.002);
+      const trigger = Number((now * 1.001).toFixed(4));
+      const order = await placeTrigger(user, {
+        order_type: 'take_profit',
+        side: 'Sell',
+        amount: 0.25,
+        trigger_price: trigger,
+      });
+      app.clock.advance(minutes * MINUTE);
+      const maker = await makerQuote(user, 'Sell', 0.25);
+      await app.keeper!.tick();
+      expect(await orderOf(user, order.id)).toMatchObject({
+        status: 'Filled',
+        order_type: 'TakeProfit',
+        average_fill_price: maker.price,
+      });
+    });
+
+    it('a buy stop escrows its bound, fires on a rise and returns what the fill did not use', async () => {
+      const user = await trader();
+      const { now, minutes } = await nextMove('up', 0.002);
+      const trigger = Number((now * 1.001).toFixed(4));
+      const before = await balances(user);
+      const order = await placeTrigger(user, {
+        order_type: 'stop_loss',
+        side: 'Buy',
+        amount: 1,
+        trigger_price: trigger,
+        max_slippage_bps: 200,
+      });
+      // The escrow is what the bound can cost: 1 SOL at the trigger + 2 %
+      const escrowed = before.usdc_balance - (await balances(user)).usdc_balance;
+      expect(escrowed).toBeCloseTo(trigger * 1.02, 5);
+      app.clock.advance(minutes * MINUTE);
+      const maker = await makerQuote(user, 'Buy', 1);
+      await app.keeper!.tick();
+      expect(await orderOf(user, order.id)).toMatchObject({
+        status: 'Filled',
+        average_fill_price: maker.price,
+      });
+      expect(before.usdc_balance - (await balances(user)).usdc_balance).toBeCloseTo(maker.quote_amount, 6);
+    });
+
+    it('OCO: the stop-loss fires, the take-profit is cancelled once and its escrow refunded', async () => {
+      const user = await trader();
+      const { now, minutes } = await nextMove('down', 0.002);
+      const takeProfit = await placeTrigger(user, {
+        order_type: 'take_profit',
+        side: 'Sell',
+        amount: 0.5,
+        trigger_price: Number((now * 1.5).toFixed(2)),
+      });
+      const stopLoss = await placeTrigger(user, {
+        order_type: 'stop_loss',
+        side: 'Sell',
+        amount: 0.5,
+        trigger_price: Number((now * 0.999).toFixed(4)),
+        oco_with: takeProfit.id,
+      });
+      const listed = await ordersOf(user);
+      expect(listed.find((row) => row.id === takeProfit.id)!.oco_with).toBe(stopLoss.id);
+      expect(listed.find((row) => row.id === stopLoss.id)!.oco_with).toBe(takeProfit.id);
+      // A third order cannot join the pair
+      const third = await place(user, {
+        order_type: 'stop_loss',
+        side: 'Sell',
+        amount: 0.1,
+        trigger_price: Number((now * 0.5).toFixed(2)),
+        oco_with: takeProfit.id,
+      });
+      expect(third.body).toMatchObject({
+        code: 'TRADING__OCO_INVALID',
+        error: 'oco_with: that order is already linked to another order',
+      });
+
+      app.clock.advance(minutes * MINUTE);
+      const before = await balances(user);
+      const maker = await makerQuote(user, 'Sell', 0.5);
+      await app.keeper!.tick();
+      const after = await ordersOf(user);
+      const sl = after.find((row) => row.id === stopLoss.id)!;
+      const tp = after.find((row) => row.id === takeProfit.id)!;
+      expect(sl.status).toBe('Filled');
+      expect(tp).toMatchObject({ status: 'Cancelled', settlement_tx_hash: expect.any(String) });
+      const balance = await balances(user);
+      // The SL's proceeds and the TP's 0.5 SOL back (the escrow pays the refund's fee)
+      expect(balance.usdc_balance - before.usdc_balance).toBeCloseTo(maker.quote_amount, 6);
+      expect(balance.sol_balance - before.sol_balance).toBeCloseTo(0.5, 9);
+      await app.keeper!.tick();
+      expect((await orderOf(user, takeProfit.id)).settlement_tx_hash).toBe(tp.settlement_tx_hash);
+      expect((await cancelOrder(user, takeProfit.id)).status).toBe(409);
+    });
+
+    it('keeps a triggered order open with a reason when the maker cannot fill within its slippage bound', async () => {
+      const user = await trader();
+      const { now, minutes } = await nextMove('down', 0.002);
+      const trigger = Number((now * 0.999).toFixed(4));
+      const order = await placeTrigger(user, {
+        order_type: 'stop_loss',
+        side: 'Sell',
+        amount: 0.5,
+        trigger_price: trigger,
+        max_slippage_bps: 0,
+      });
+      app.clock.advance(minutes * MINUTE);
+      const before = await balances(user);
+      await app.keeper!.tick();
+      const kept = await orderOf(user, order.id);
+      expect(kept.status).toBe('Pending');
+      expect(kept.settlement_tx_hash).toBeNull();
+      expect(kept.status_reason).toMatch(
+        /^Triggered at [\d.]+, but the market fills [\d.]+: outside the 0 bps slippage bound \(at least [\d.]+\)\. Kept open until the market is back within it\.$/,
+      );
+      expect(await balances(user)).toEqual(before);
+      const cancelled = await cancelOrder(user, order.id);
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+      expect((await balances(user)).sol_balance - before.sol_balance).toBeCloseTo(0.5, 9);
+    });
+
+    it('a trailing stop follows the high and fires on the pull-back from it', async () => {
+      const user = await trader();
+      const trail = 0.1;
+      // Start where the next minute rises, so the stop follows the price before it can fire
+      let start = 0;
+      while ((await midIn(start + 1)) <= (await midIn(start))) start++;
+      app.clock.advance(start * MINUTE);
+      const placedAt = await midNow();
+      const order = await placeTrigger(user, {
+        order_type: 'trailing_stop',
+        side: 'Sell',
+        amount: 0.5,
+        trail_percent: trail,
+      });
+      expect(order).toMatchObject({ order_type: 'TrailingStop', trail_percent: trail });
+      expect(order.trail_reference_price).toBeCloseTo(placedAt, 4);
+      expect(order.trigger_price).toBeCloseTo(placedAt * (1 - trail / 100), 4);
+      let high = placedAt;
+      let raised = 0;
+      for (let step = 1; step <= 360; step++) {
+        app.clock.advance(MINUTE);
+        const mid = await midNow();
+        await app.keeper!.tick();
+        const row = await orderOf(user, order.id);
+        if (row.status === 'Filled') {
+          expect(mid).toBeLessThanOrEqual(high * (1 - trail / 100));
+          expect(raised).toBeGreaterThan(0);
+          expect(row.receipt!.quoted_price).toBeCloseTo(high * (1 - trail / 100), 4);
+          return;
+        }
+        if (mid > high) {
+          high = mid;
+          raised++;
+        }
+        expect(row.status).toBe('Pending');
+        expect(row.trail_reference_price).toBeCloseTo(high, 4);
+        expect(row.trigger_price).toBeCloseTo(high * (1 - trail / 100), 4);
+      }
+      throw new Error('the trailing stop never fired');
     });
   });
 });

@@ -176,6 +176,14 @@ export const ERRORS = {
   },
   TRADING__ORDER_NOT_FOUND: { status: 404, message: 'Order not found' },
   TRADING__ORDER_NOT_CANCELLABLE: { status: 409, message: 'Only a pending limit order can be cancelled' },
+  TRADING__TRIGGER_WRONG_SIDE: {
+    status: 400,
+    message: 'The trigger price is on the wrong side of the market: the order would fire at once',
+  },
+  TRADING__OCO_INVALID: {
+    status: 400,
+    message: 'oco_with must be another open order of yours on the same pair, not linked to any other order',
+  },
   TRADING__TRADE_NOT_FOUND: { status: 404, message: 'No executed trade of yours has this transaction hash' },
   TRADING__VENUE_UNAVAILABLE: { status: 502, message: 'The swap venue is unavailable. Please try again.' },
   TRADING__PRICE_UNAVAILABLE: { status: 503, message: 'Unable to get market price' },

@@ -18,9 +18,34 @@ export const MAX_TRADES_LIMIT = 500;
 /** How often the server rebroadcasts a sent transaction until it lands or expires. */
 export const REBROADCAST_INTERVAL_MS = 2000;
 
-export const ORDER_TYPES = ['Market', 'Limit'] as const;
+/** Order types a trade form builds through get-unsigned-transaction. */
+export const BUILT_ORDER_TYPES = ['Market', 'Limit'] as const;
+export type TBuiltOrderType = (typeof BUILT_ORDER_TYPES)[number];
+/** Every spot order type as orders and fills show it (trigger orders are placed through POST /trading/spot/order). */
+export const ORDER_TYPES = ['Market', 'Limit', 'TakeProfit', 'StopLoss', 'TrailingStop'] as const;
 export const ZOrderTypeSchema = z.enum(ORDER_TYPES);
 export type TOrderType = z.infer<typeof ZOrderTypeSchema>;
+
+/** Trigger order types as POST /trading/spot/order takes them, and the order type each becomes. */
+export const TRIGGER_ORDER_TYPES = {
+  take_profit: 'TakeProfit',
+  stop_loss: 'StopLoss',
+  trailing_stop: 'TrailingStop',
+} as const satisfies Record<string, TOrderType>;
+export type TTriggerOrderTypeParam = keyof typeof TRIGGER_ORDER_TYPES;
+export const ZTriggerOrderTypeSchema = z.enum(
+  Object.keys(TRIGGER_ORDER_TYPES) as [TTriggerOrderTypeParam, ...TTriggerOrderTypeParam[]],
+  { message: "order_type must be 'take_profit', 'stop_loss' or 'trailing_stop'" },
+);
+/** Whether an order type is a trigger order (escrowed, executed at market by the keeper on trigger). */
+export const isTriggerOrderType = (type: string): boolean =>
+  (Object.values(TRIGGER_ORDER_TYPES) as string[]).includes(type);
+
+/** Bounds of a trailing stop's distance from the best price, in percent. */
+export const MIN_TRAIL_PERCENT = 0.1;
+export const MAX_TRAIL_PERCENT = 50;
+/** A trigger order's slippage bound around its trigger when none is given (1 %). */
+export const DEFAULT_TRIGGER_SLIPPAGE_BPS = 100;
 
 export const ORDER_SIDES = ['Buy', 'Sell'] as const;
 export const ZOrderSideSchema = z.enum(ORDER_SIDES);
@@ -57,7 +82,7 @@ function orderNumber(requiredMessage: string) {
 export const ZOrderRequestSchema = z
   .object({
     symbol: ZSymbolSchema,
-    order_type: ZOrderTypeSchema.default('Market'),
+    order_type: z.enum(BUILT_ORDER_TYPES).default('Market'),
     side: ZOrderSideSchema,
     quantity: orderNumber(VALIDATION_MESSAGES.spotAmountRequired),
     price: orderNumber(VALIDATION_MESSAGES.spotAmountAndPriceRequired).optional(),
@@ -83,6 +108,59 @@ export const ZOrderRequestSchema = z
   });
 export type TOrderRequest = z.input<typeof ZOrderRequestSchema>;
 export type TOrder = z.output<typeof ZOrderRequestSchema>;
+
+/**
+ * A take-profit, stop-loss or trailing-stop order (POST /trading/spot/order with a trigger
+ * `order_type`). `amount` is in base tokens. The answer is the escrow transaction for the wallet to
+ * sign, executed like any other; the order is Pending once it lands.
+ */
+export const ZTriggerOrderRequestSchema = z
+  .object({
+    symbol: ZSymbolSchema,
+    order_type: ZTriggerOrderTypeSchema,
+    side: ZOrderSideSchema,
+    amount: orderNumber(VALIDATION_MESSAGES.spotAmountRequired),
+    trigger_price: orderNumber('trigger_price must be a number').optional(),
+    trail_percent: z
+      .number({ message: 'trail_percent must be a number' })
+      .min(MIN_TRAIL_PERCENT, { message: `trail_percent must be at least ${MIN_TRAIL_PERCENT}` })
+      .max(MAX_TRAIL_PERCENT, { message: `trail_percent must be at most ${MAX_TRAIL_PERCENT}` })
+      .optional(),
+    max_slippage_bps: z
+      .number({ message: 'max_slippage_bps must be a number' })
+      .int({ message: 'max_slippage_bps must be a whole number' })
+      .min(0, { message: 'max_slippage_bps must be at least 0' })
+      .max(MAX_SLIPPAGE_BPS, { message: `max_slippage_bps must be at most ${MAX_SLIPPAGE_BPS}` })
+      .default(DEFAULT_TRIGGER_SLIPPAGE_BPS),
+    /** Another open order of the same user and pair: when either fills, the other is cancelled. */
+    oco_with: z.string().uuid({ message: 'oco_with must be an order id' }).optional(),
+    priority_fee_micro_lamports: z
+      .number()
+      .int({ message: 'priority_fee_micro_lamports must be a whole number' })
+      .min(0, { message: 'priority_fee_micro_lamports must be at least 0' })
+      .max(MAX_PRIORITY_FEE_MICRO_LAMPORTS, {
+        message: `priority_fee_micro_lamports must be at most ${MAX_PRIORITY_FEE_MICRO_LAMPORTS}`,
+      })
+      .default(0),
+  })
+  .refine((order) => order.order_type === 'trailing_stop' || order.trigger_price !== undefined, {
+    message: 'trigger_price is required for take_profit and stop_loss orders',
+    path: ['trigger_price'],
+  })
+  .refine((order) => order.order_type !== 'trailing_stop' || order.trail_percent !== undefined, {
+    message: `trail_percent (${MIN_TRAIL_PERCENT}–${MAX_TRAIL_PERCENT}) is required for trailing_stop orders`,
+    path: ['trail_percent'],
+  })
+  .refine((order) => order.order_type !== 'trailing_stop' || order.trigger_price === undefined, {
+    message: 'A trailing_stop follows the market: give trail_percent, not trigger_price',
+    path: ['trigger_price'],
+  })
+  .refine((order) => order.order_type === 'trailing_stop' || order.trail_percent === undefined, {
+    message: 'trail_percent is for trailing_stop orders only',
+    path: ['trail_percent'],
+  });
+export type TTriggerOrderRequest = z.input<typeof ZTriggerOrderRequestSchema>;
+export type TTriggerOrder = z.output<typeof ZTriggerOrderRequestSchema>;
 
 /** The venue's quote behind a built transaction. */
 export const ZTradeQuoteSchema = z.object({
@@ -164,6 +242,17 @@ export const ZSpotOrderSchema = z.object({
   filled_quantity: z.number(),
   average_fill_price: z.number().nullable(),
   receipt: ZExecutionReceiptSchema.nullable(),
+  /** Trigger orders: the price that fires it now (a trailing stop's follows the best price; also in stop_price). */
+  trigger_price: z.number().nullable().optional(),
+  /** Trailing stops: the distance from the best price, in percent, and that best price so far. */
+  trail_percent: z.number().nullable().optional(),
+  trail_reference_price: z.number().nullable().optional(),
+  /** Trigger orders: the execution's bound around the trigger, in basis points. */
+  max_slippage_bps: z.number().int().nullable().optional(),
+  /** The order cancelled when this one fills (and the other way round). */
+  oco_with: z.string().nullable().optional(),
+  /** Why a triggered order is still open (its slippage bound could not be met), or null. */
+  status_reason: z.string().nullable().optional(),
 });
 export type TSpotOrder = z.infer<typeof ZSpotOrderSchema>;
 
@@ -181,7 +270,7 @@ export type TExecuteSignedTransactionResult = z.infer<typeof ZExecuteSignedTrans
 export const ZRecordSpotOrderRequestSchema = z.object({
   tx_hash: z.string({ message: 'tx_hash is required' }).min(32).max(100),
   symbol: z.string().max(140).optional(),
-  order_type: ZOrderTypeSchema.optional(),
+  order_type: z.enum(BUILT_ORDER_TYPES).optional(),
   side: ZOrderSideSchema.optional(),
   quantity: z.number().optional(),
   price: z.number().optional(),
@@ -190,6 +279,23 @@ export const ZRecordSpotOrderRequestSchema = z.object({
   average_fill_price: z.number().optional(),
 });
 export type TRecordSpotOrderRequest = z.infer<typeof ZRecordSpotOrderRequestSchema>;
+
+/**
+ * POST /trading/spot/order body: a trigger order to place (its `order_type` is a trigger type), or
+ * the record of an executed transaction (`tx_hash`). Each is validated with its own schema and messages.
+ */
+export const ZSpotOrderRequestSchema = z.unknown().transform((body, context) => {
+  const type = (body as { order_type?: unknown } | null)?.order_type;
+  const isTrigger = typeof type === 'string' && Object.hasOwn(TRIGGER_ORDER_TYPES, type);
+  const parsed = isTrigger
+    ? ZTriggerOrderRequestSchema.safeParse(body)
+    : ZRecordSpotOrderRequestSchema.safeParse(body);
+  if (parsed.success) return parsed.data as TTriggerOrder | TRecordSpotOrderRequest;
+  for (const issue of parsed.error.issues) context.addIssue({ ...issue, code: 'custom' });
+  return z.NEVER;
+});
+export const isTriggerOrderRequest = (body: TTriggerOrder | TRecordSpotOrderRequest): body is TTriggerOrder =>
+  typeof body.order_type === 'string' && Object.hasOwn(TRIGGER_ORDER_TYPES, body.order_type);
 
 /** A fill (part 1 §2 recent trade, part 2 §6 trade). */
 export const ZTradeSchema = z.object({

@@ -7,3 +7,4 @@ export * from './positions';
 export * from './receipts';
 export * from './quote-firmness';
 export * from './affordability';
+export * from './trigger-orders';

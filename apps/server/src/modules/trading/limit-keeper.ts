@@ -26,6 +26,7 @@ import { orderToWire } from './trading-wire';
 import type { TradingService } from './trading.service';
 import { buildSettlement, recordSettlement, tokensOf } from './limit-settlement';
 import type { VenueToken } from './venues/spot-venue';
+import { createTriggerPass, isEscrowedOrder } from './trigger-keeper';
 
 export interface LimitKeeperDeps {
   repo: TradingRepository;
@@ -139,8 +140,18 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
           lastValidBlockHeight: built.lastValidBlockHeight,
         },
         async record(tx) {
+          // One-cancels-the-other: an order whose partner is filling or filled never fills too (the
+          // pair is locked, so two claims of linked orders queue and the second sees the first).
+          if (kind === 'fill') {
+            const group = await repo.lockOcoGroup(order, tx);
+            const partnerFilling = group.some(
+              (row) => row.id !== order.id && (row.status === 'Filled' || row.status === 'Settling:fill'),
+            );
+            if (partnerFilling) throw new OrderNotClaimed();
+          }
           const row = await repo.transitionOrder(order.id, kind === 'fill' ? 'claimFill' : 'claimCancel', {
             values: {
+              statusReason: null,
               settlementTxHash: built.signature,
               settlementValidUntil: built.lastValidBlockHeight.toString(),
               settlementTransaction: built.wireBase64,
@@ -258,6 +269,8 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     return filled;
   }
 
+  const triggers = createTriggerPass({ ...deps, settle, canReceive });
+
   async function topUpEscrow(): Promise<void> {
     if (!deps.fundEscrow) return;
     if ((await chain.getBalance(deps.escrow.address)) < ESCROW_MIN_LAMPORTS) {
@@ -271,7 +284,11 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     // fill pass sees the orders they recorded. Settlements are server tickets: the relay module's
     // `relay-server-tickets` job settles those (and `cancel` asks about its own at once).
     await deps.relay.reconcileSent();
-    return fillCrossed();
+    await triggers.cancelOcoPartners();
+    const filled = (await fillCrossed()) + (await triggers.fireTriggered());
+    // A partner filled in this pass is cancelled in it too.
+    if (filled > 0) await triggers.cancelOcoPartners();
+    return filled;
   }
 
   return {
@@ -295,12 +312,12 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
       };
     },
 
-    /** POST /trading/orders/{id}/cancel: refunds a pending limit order's escrow to the wallet. */
+    /** POST /trading/orders/{id}/cancel: refunds a pending limit or trigger order's escrow to the wallet. */
     async cancel(userId: string, orderId: string): Promise<TSpotOrder> {
       let order = await repo.findOrder(orderId);
       if (!order || order.userId !== userId) throw new AppError('TRADING__ORDER_NOT_FOUND');
       const settling = settlementOf(order.status as OrderState) !== null;
-      if (order.orderType === 'Limit' && settling && order.settlementTxHash) {
+      if (isEscrowedOrder(order) && settling && order.settlementTxHash) {
         // A settlement whose verdict is not known yet (a crash, a lost answer): ask the chain now
         // rather than answer 409 until the reconcile job does.
         await deps.relay.server.statusOf(order.userId, order.settlementTxHash);
@@ -308,7 +325,7 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
         // The refund asked for is still in flight: the cancel stands (it lands, or the order returns).
         if (order.status === 'Cancelled' || order.status === 'Settling:cancel') return orderToWire(order);
       }
-      if (order.orderType !== 'Limit' || order.status !== 'Pending') {
+      if (!isEscrowedOrder(order) || order.status !== 'Pending') {
         throw new AppError('TRADING__ORDER_NOT_CANCELLABLE');
       }
       const pair = await trading.resolvePair(order.symbol);

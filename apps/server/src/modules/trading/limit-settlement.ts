@@ -116,7 +116,8 @@ export async function recordSettlement(
     const fill = fillOf(order);
     const exact = executionReceipt({
       side: order.side as 'Buy' | 'Sell',
-      quotedPrice: new Dec(order.price!),
+      // A limit's own price, or the trigger a trigger order fired at (its slippage is measured from it).
+      quotedPrice: new Dec(order.price ?? order.triggerPrice!),
       baseUnits: BigInt(order.baseAmount),
       quoteUnits: order.side === 'Buy' ? fill.toMaker : fill.toTrader,
       baseDecimals: pair.base.decimals,
@@ -144,7 +145,7 @@ export async function recordSettlement(
         userId: order.userId,
         symbol: order.symbol,
         side: order.side,
-        orderType: 'Limit',
+        orderType: order.orderType,
         quantity: order.quantity,
         price: price.toFixed(),
         txHash: signature,

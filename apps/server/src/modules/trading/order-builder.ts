@@ -13,6 +13,7 @@ import {
   Dec,
   fromBaseUnits,
   limitEscrow,
+  type LimitEscrow,
   RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS,
   RENT_EXEMPT_WALLET_LAMPORTS,
   toBaseUnits,
@@ -39,7 +40,7 @@ import { VenueError, type SpotVenue, type VenueToken } from './venues/spot-venue
  * A limit order's deposit: the escrowed leg from the wallet to the escrow owner (its account created
  * when missing), and the wallet's own account of the token the fill pays, opened idempotently.
  */
-async function escrowDepositInstructions(
+export async function escrowDepositInstructions(
   user: TransactionSigner,
   escrowAddress: string,
   escrow: { escrowToken: VenueToken; settleToken: VenueToken; escrowAmount: bigint },
@@ -68,6 +69,28 @@ async function escrowDepositInstructions(
   ];
 }
 
+/** An escrow's legs as tokens, refused when too small to settle (a SOL leg below the rent-exempt minimum). */
+export function checkedEscrowLegs(escrow: LimitEscrow, pair: TradingPair, what = 'A limit order') {
+  if (escrow.escrowAmount <= 0n || escrow.settleAmount <= 0n) throw new AppError('TRADING__AMOUNT_TOO_SMALL');
+  const escrowToken = escrow.escrowLeg === 'base' ? pair.base : pair.quote;
+  const settleToken = escrow.escrowLeg === 'base' ? pair.quote : pair.base;
+  // A refund or fill pays SOL to the wallet later, when its account may have been emptied: a
+  // payment below the rent-exempt minimum to an empty account would fail, so the leg is at least that.
+  const solLeg =
+    escrowToken.mint === WRAPPED_SOL_MINT
+      ? escrow.escrowAmount
+      : settleToken.mint === WRAPPED_SOL_MINT
+        ? escrow.settleAmount
+        : undefined;
+  if (solLeg !== undefined && solLeg < RENT_EXEMPT_WALLET_LAMPORTS) {
+    throw new AppError(
+      'TRADING__AMOUNT_TOO_SMALL',
+      `${what} moves at least ${amountText(RENT_EXEMPT_WALLET_LAMPORTS, SOL_DECIMALS)} SOL (the rent-exempt minimum)`,
+    );
+  }
+  return { ...escrow, escrowToken, settleToken };
+}
+
 export interface OrderBuilderDeps {
   pairs: Pairs;
   chain: ChainService;
@@ -86,7 +109,7 @@ type Holdings = { lamports: bigint; tokens: Map<string, bigint> };
  * Refuses an order the wallet cannot afford with the spec's 'Insufficient {token} balance.
  * Required: …, Available: …', before anything is built (the engine's one affordability rule).
  */
-function assertAffordable(
+export function assertAffordable(
   holdings: Holdings,
   pays: { token: VenueToken; amount: bigint },
   receives: VenueToken | null,
@@ -110,7 +133,7 @@ function assertAffordable(
   );
 }
 
-function baseUnitsOf(quantity: number, decimals: number): bigint {
+export function baseUnitsOf(quantity: number, decimals: number): bigint {
   const units = toBaseUnits(new Dec(quantity).toDecimalPlaces(decimals, Dec.ROUND_DOWN), decimals);
   if (units <= 0n) throw new AppError('TRADING__AMOUNT_TOO_SMALL');
   return units;
@@ -228,25 +251,7 @@ export function createOrderBuilder(deps: OrderBuilderDeps) {
       baseDecimals: pair.base.decimals,
       quoteDecimals: pair.quote.decimals,
     });
-    if (escrow.escrowAmount <= 0n || escrow.settleAmount <= 0n)
-      throw new AppError('TRADING__AMOUNT_TOO_SMALL');
-    const escrowToken = escrow.escrowLeg === 'base' ? pair.base : pair.quote;
-    const settleToken = escrow.escrowLeg === 'base' ? pair.quote : pair.base;
-    // A refund or fill pays SOL to the wallet later, when its account may have been emptied: a
-    // payment below the rent-exempt minimum to an empty account would fail, so the leg is at least that.
-    const solLeg =
-      escrowToken.mint === WRAPPED_SOL_MINT
-        ? escrow.escrowAmount
-        : settleToken.mint === WRAPPED_SOL_MINT
-          ? escrow.settleAmount
-          : undefined;
-    if (solLeg !== undefined && solLeg < RENT_EXEMPT_WALLET_LAMPORTS) {
-      throw new AppError(
-        'TRADING__AMOUNT_TOO_SMALL',
-        `A limit order moves at least ${amountText(RENT_EXEMPT_WALLET_LAMPORTS, SOL_DECIMALS)} SOL (the rent-exempt minimum)`,
-      );
-    }
-    return { ...escrow, escrowToken, settleToken };
+    return checkedEscrowLegs(escrow, pair);
   }
 
   async function buildLimitOrder(

@@ -51,6 +51,20 @@ const ZLimitPayload = ZOrderPayload.extend({
 });
 export type LimitPayload = z.infer<typeof ZLimitPayload>;
 
+/** What a trigger order's escrow ticket remembers until it lands. */
+const ZTriggerPayload = ZOrderPayload.extend({
+  orderType: z.enum(['TakeProfit', 'StopLoss', 'TrailingStop']),
+  triggerPrice: z.string(),
+  trailPercent: z.string().nullable(),
+  trailReference: z.string().nullable(),
+  maxSlippageBps: z.number().int(),
+  ocoWith: z.string().uuid().nullable(),
+  escrowLeg: z.enum(['base', 'quote']),
+  escrowAmount: ZUnits,
+  settleAmount: ZUnits,
+});
+export type TriggerPayload = z.infer<typeof ZTriggerPayload>;
+
 export interface OrderKindsDeps {
   repo: TradingRepository;
   venue: SpotVenue;
@@ -60,7 +74,12 @@ export interface OrderKindsDeps {
 }
 
 /** The order columns both kinds write, from the ticket and its payload. */
-function orderBase(ticket: TicketRow, payload: SwapPayload | LimitPayload, signature: string, at: Date) {
+function orderBase(
+  ticket: TicketRow,
+  payload: SwapPayload | LimitPayload | TriggerPayload,
+  signature: string,
+  at: Date,
+) {
   return {
     id: payload.orderId,
     userId: ticket.userId,
@@ -185,6 +204,35 @@ export function createOrderKinds(deps: OrderKindsDeps) {
     });
   }
 
+  const recordTrigger =
+    (status: 'Pending' | 'Failed') =>
+    async ({ tx, ticket, payload, signature, at }: SettledTicket<TriggerPayload>) => {
+      await insertLandedOrder(tx, {
+        ...orderBase(ticket, payload, signature, at),
+        orderType: payload.orderType,
+        price: null,
+        status,
+        filledQuantity: '0',
+        averageFillPrice: null,
+        escrowLeg: payload.escrowLeg,
+        escrowAmount: payload.escrowAmount,
+        settleAmount: payload.settleAmount,
+        triggerPrice: payload.triggerPrice,
+        trailPercent: payload.trailPercent,
+        trailReference: payload.trailReference,
+        maxSlippageBps: payload.maxSlippageBps,
+        ocoWith: payload.ocoWith,
+      });
+    };
+
+  const triggerEscrow: TicketKind<TriggerPayload> = {
+    kind: 'trigger_escrow',
+    payload: ZTriggerPayload,
+    onLanded: recordTrigger('Pending'),
+    onFailed: recordTrigger('Failed'),
+    afterSettled,
+  };
+
   /** The venue's signatures added to a wallet-signed swap, if its quote still holds. */
   async function coSignSwap(
     ticket: TicketRow,
@@ -219,7 +267,7 @@ export function createOrderKinds(deps: OrderKindsDeps) {
     }
   }
 
-  return { swap, limitEscrow };
+  return { swap, limitEscrow, triggerEscrow };
 }
 
 export type OrderKinds = ReturnType<typeof createOrderKinds>;

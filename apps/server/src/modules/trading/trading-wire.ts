@@ -75,7 +75,7 @@ export function orderToWire(row: OrderRow): TSpotOrder {
     side: row.side as TSpotOrder['side'],
     quantity: quantityNumber(row.quantity),
     price: row.price === null ? null : priceNumber(row.price),
-    stop_price: null,
+    stop_price: row.triggerPrice === null ? null : priceNumber(row.triggerPrice),
     leverage: 1,
     status: publicOrderStatus(parseOrderState(row.status)),
     created_at: row.createdAt.toISOString(),
@@ -85,6 +85,12 @@ export function orderToWire(row: OrderRow): TSpotOrder {
     filled_quantity: quantityNumber(row.filledQuantity),
     average_fill_price: row.averageFillPrice === null ? null : priceNumber(row.averageFillPrice),
     receipt: (row.receipt as TExecutionReceipt | null) ?? null,
+    trigger_price: row.triggerPrice === null ? null : priceNumber(row.triggerPrice),
+    trail_percent: row.trailPercent === null ? null : toWireNumber(new Dec(row.trailPercent).toFixed()),
+    trail_reference_price: row.trailReference === null ? null : priceNumber(row.trailReference),
+    max_slippage_bps: row.maxSlippageBps,
+    oco_with: row.ocoWith,
+    status_reason: row.statusReason,
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, between, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, between, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { orderLifecycle, type OrderEvent, type OrderState } from '@solterm/engine';
 import { spotOrders, spotTrades } from './trading.tables';
@@ -82,6 +82,72 @@ export function createTradingRepository(db: Db, now: () => Date) {
         await tx.insert(spotTrades).values(trade).onConflictDoNothing();
         return row;
       });
+    },
+
+    /**
+     * Orders linked one-cancels-the-other with any of `ids`, in either direction (an order names the
+     * one it was placed against in `oco_with`), the given orders included when linked.
+     */
+    ocoLinked(ids: string[], executor: Db = db): Promise<OrderRow[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return executor
+        .select()
+        .from(spotOrders)
+        .where(or(inArray(spotOrders.ocoWith, ids), inArray(spotOrders.id, ids)));
+    },
+
+    /**
+     * Locks an order and the orders linked to it one-cancels-the-other (in id order, so two claims of
+     * linked orders queue on one another) inside `tx`, and returns them as committed now.
+     */
+    async lockOcoGroup(order: OrderRow, tx: Db): Promise<OrderRow[]> {
+      const ids = order.ocoWith ? [order.id, order.ocoWith] : [order.id];
+      return tx
+        .select()
+        .from(spotOrders)
+        .where(or(inArray(spotOrders.id, ids), eq(spotOrders.ocoWith, order.id)))
+        .orderBy(asc(spotOrders.id))
+        .for('update');
+    },
+
+    /**
+     * A pending trailing stop's best price and trigger, moved only while it is Pending and only in the
+     * trader's favour (higher for a sell, lower for a buy), so a late pass never moves it back.
+     */
+    async moveTrail(
+      id: string,
+      side: 'Buy' | 'Sell',
+      reference: string,
+      trigger: string,
+    ): Promise<OrderRow | undefined> {
+      const better =
+        side === 'Sell'
+          ? sql`${spotOrders.trailReference} < ${reference}::numeric`
+          : sql`${spotOrders.trailReference} > ${reference}::numeric`;
+      const [row] = await db
+        .update(spotOrders)
+        .set({ trailReference: reference, triggerPrice: trigger, updatedAt: now() })
+        .where(and(eq(spotOrders.id, id), eq(spotOrders.status, 'Pending'), better))
+        .returning();
+      return row;
+    },
+
+    /** Why a pending trigger order is kept (null once the reason is gone); the row when it changed. */
+    async setStatusReason(id: string, reason: string | null): Promise<OrderRow | undefined> {
+      const [row] = await db
+        .update(spotOrders)
+        .set({ statusReason: reason, updatedAt: now() })
+        .where(
+          and(
+            eq(spotOrders.id, id),
+            eq(spotOrders.status, 'Pending'),
+            reason === null
+              ? sql`${spotOrders.statusReason} is not null`
+              : sql`${spotOrders.statusReason} is distinct from ${reason}`,
+          ),
+        )
+        .returning();
+      return row;
     },
 
     listTrades(userId: string, limit: number, offset: number): Promise<TradeRow[]> {

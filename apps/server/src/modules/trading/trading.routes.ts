@@ -9,7 +9,8 @@ import {
   ZOrderRequestSchema,
   ZPendingTransactionSchema,
   ZPositionSchema,
-  ZRecordSpotOrderRequestSchema,
+  isTriggerOrderRequest,
+  ZSpotOrderRequestSchema,
   ZSpotOrderSchema,
   ZSuggestionRequestSchema,
   ZSuggestionSchema,
@@ -110,11 +111,25 @@ function registerTransactionRoutes(app: ZodApp, deps: TradingRoutesDeps): void {
     schema: {
       tags,
       security,
-      summary: 'The filled order recorded for an executed transaction (idempotent on tx_hash)',
-      body: ZRecordSpotOrderRequestSchema,
-      response: { 200: success(ZSpotOrderSchema) },
+      summary:
+        'Places a take-profit, stop-loss or trailing-stop order (the escrow transaction to sign), or answers the order recorded for an executed transaction (idempotent on tx_hash)',
+      description:
+        "With order_type 'take_profit' | 'stop_loss' (trigger_price) or 'trailing_stop' (trail_percent, 0.1–50), side, amount, max_slippage_bps (default 100) and optional oco_with: answers the unsigned escrow transaction; the wallet signs it and it is executed through execute-signed-transaction like a limit order. The keeper fires it when the pair's market mid price reaches the trigger and executes it at the maker's price for the size within max_slippage_bps of the trigger, else keeps it open with a status_reason. With tx_hash: the order recorded for that transaction.",
+      body: ZSpotOrderRequestSchema,
+      response: { 200: success(z.union([ZSpotOrderSchema, ZUnsignedTransactionSchema])) },
     },
-    handler: async (request) => ok(await trading.recordSpotOrder(authOf(request).user, request.body)),
+    handler: async (request) => {
+      const body = request.body;
+      if (isTriggerOrderRequest(body)) {
+        if (!deps.keeper)
+          throw new AppError(
+            'TRADING__VENUE_UNAVAILABLE',
+            'Trigger orders need the local market maker venue',
+          );
+        return ok(await trading.placeTriggerOrder(authOf(request).user, body));
+      }
+      return ok(await trading.recordSpotOrder(authOf(request).user, body));
+    },
   });
 }
 

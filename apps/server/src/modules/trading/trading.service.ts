@@ -10,6 +10,7 @@ import type {
   TTradable,
   TTrade,
   TTradesHistory,
+  TTriggerOrder,
   TUnsignedTransaction,
 } from '@solterm/contracts';
 import { rfqBestPrices, type Dec, type RfqPricing } from '@solterm/engine';
@@ -37,6 +38,7 @@ import { createOrderBuilder } from './order-builder';
 import { createOrderKinds } from './order-kinds';
 import { createPairs, type TradingPair } from './pairs';
 import { createTradingReads } from './trading-reads';
+import { createTriggerOrderBuilder } from './trigger-order-builder';
 import { orderToWire, tradeToChartFill, tradeToWire } from './trading-wire';
 import type { TradingRepository } from './trading.repository';
 import { VenueError, type SpotVenue } from './venues/spot-venue';
@@ -103,7 +105,9 @@ export function createTradingService(deps: TradingServiceDeps) {
   const kinds = createOrderKinds(deps);
   relay.registerKind(kinds.swap);
   relay.registerKind(kinds.limitEscrow);
+  relay.registerKind(kinds.triggerEscrow);
   const builder = createOrderBuilder({ ...deps, pairs, kinds });
+  const triggers = createTriggerOrderBuilder({ ...deps, pairs, kinds });
   const reads = createTradingReads({ pairs, pricing: deps.pricing, now: deps.now });
 
   return {
@@ -113,6 +117,14 @@ export function createTradingService(deps: TradingServiceDeps) {
     /** POST /trading/get-unsigned-transaction. */
     buildOrder(owner: WalletOwner & { id: string }, order: TOrder): Promise<TUnsignedTransaction> {
       return builder.buildOrder(owner.id, tradingWalletOf(owner), order);
+    },
+
+    /** POST /trading/spot/order with a trigger order type: the escrow transaction for the wallet to sign. */
+    placeTriggerOrder(
+      owner: WalletOwner & { id: string },
+      order: TTriggerOrder,
+    ): Promise<TUnsignedTransaction> {
+      return triggers.buildTriggerOrder(owner.id, tradingWalletOf(owner), order);
     },
 
     /** POST /trading/execute-signed-transaction, under an Idempotency-Key when the client sent one. */
@@ -191,7 +203,13 @@ export function createTradingService(deps: TradingServiceDeps) {
     },
 
     async listOrders(owner: { id: string }): Promise<TSpotOrder[]> {
-      return (await repo.listOrders(owner.id, MAX_ORDERS_LISTED)).map(orderToWire);
+      const rows = await repo.listOrders(owner.id, MAX_ORDERS_LISTED);
+      // A link is stored on the newer order of a pair: both show it.
+      const linkedTo = new Map(rows.filter((row) => row.ocoWith).map((row) => [row.ocoWith!, row.id]));
+      return rows.map((row) => ({
+        ...orderToWire(row),
+        oco_with: row.ocoWith ?? linkedTo.get(row.id) ?? null,
+      }));
     },
 
     async listTrades(owner: { id: string }, limit: number): Promise<TTrade[]> {

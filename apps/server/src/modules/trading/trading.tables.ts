@@ -1,4 +1,14 @@
-import { index, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from '../auth/auth.tables';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -47,11 +57,26 @@ export const spotOrders = pgTable(
     fillMakerAmount: numeric('fill_maker_amount'),
     fillTraderAmount: numeric('fill_trader_amount'),
     receipt: jsonb('receipt'),
+    /**
+     * Trigger orders (TakeProfit, StopLoss, TrailingStop): the price that fires the order now (a
+     * trailing stop's moves with `trail_reference`, the best price since placement: high for a sell,
+     * low for a buy — stored, so a restart resumes from it), the trail in percent, and the bound in
+     * basis points around the trigger the market execution must fill within.
+     */
+    triggerPrice: numeric('trigger_price'),
+    trailPercent: numeric('trail_percent'),
+    trailReference: numeric('trail_reference'),
+    maxSlippageBps: integer('max_slippage_bps'),
+    /** The order this one is linked to one-cancels-the-other with (set on the newer of the two). */
+    ocoWith: uuid('oco_with'),
+    /** Why a triggered order is still open (its slippage bound could not be met), or null. */
+    statusReason: text('status_reason'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     uniqueIndex('spot_orders_tx_hash_unique').on(table.txHash),
+    index('spot_orders_oco_idx').on(table.ocoWith),
     index('spot_orders_user_idx').on(table.userId, table.createdAt),
     index('spot_orders_status_idx').on(table.status),
   ],

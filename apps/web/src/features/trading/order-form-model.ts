@@ -10,7 +10,7 @@ import {
   formatMinimumTradeAmount,
   type TOrderRequest,
   type TOrderSide,
-  type TOrderType,
+  type TBuiltOrderType,
 } from '@solterm/contracts';
 import { fromBaseUnits, limitEscrow, toBaseUnits } from '@solterm/engine';
 import { getBalance, spendShortfall } from './spend-check';
@@ -57,7 +57,7 @@ export const SLIPPAGE_PRESETS_BPS = [10, DEFAULT_SLIPPAGE_BPS, 100, 300] as cons
 export const SOL_FEE_RESERVE = '0.01';
 
 export interface OrderFormValues {
-  readonly orderType: TOrderType;
+  readonly orderType: TBuiltOrderType;
   readonly side: TOrderSide;
   /** As typed: base tokens, or the quote total when `amountUnit` is 'quote'. */
   readonly amount: string;

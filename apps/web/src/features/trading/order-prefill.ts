@@ -1,4 +1,4 @@
-import { parseSpecDecimal, type TOrderSide, type TOrderType, type TPosition } from '@solterm/contracts';
+import { parseSpecDecimal, type TBuiltOrderType, type TOrderSide, type TPosition } from '@solterm/contracts';
 import { createStore, useStore } from '../../lib/create-store';
 
 /**
@@ -11,7 +11,7 @@ export interface OrderPrefill {
   /** The pair it is for, as displayed (`BONK/SOL`): the form applies it only on that pair. */
   readonly pair: string;
   readonly side?: TOrderSide;
-  readonly orderType?: TOrderType;
+  readonly orderType?: TBuiltOrderType;
   /** Base tokens, as decimal text. */
   readonly quantity?: string;
   /** Limit price, as decimal text. */

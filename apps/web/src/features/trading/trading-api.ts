@@ -15,6 +15,7 @@ import type {
   TTradable,
   TTrade,
   TTradesHistory,
+  TTriggerOrderRequest,
   TUnsignedTransaction,
   TWalletStatus,
 } from '@solterm/contracts';
@@ -44,6 +45,13 @@ export const tradingApi = {
       { signed_transaction: signedTransaction },
       { headers: { 'Idempotency-Key': idempotencyKey } },
     ),
+
+  /**
+   * POST /trading/spot/order with a trigger order type (take_profit, stop_loss, trailing_stop): the
+   * escrow transaction for the wallet to sign, then executed like any other (the order is Pending).
+   */
+  placeTriggerOrder: (order: TTriggerOrderRequest) =>
+    api.post<TUnsignedTransaction>('/trading/spot/order', order),
 
   /** POST /trading/spot/order: records the filled order (idempotent on tx_hash). */
   recordSpotOrder: (order: TRecordSpotOrderRequest) => api.post<TSpotOrder>('/trading/spot/order', order),

@@ -6,7 +6,7 @@ import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { getErrorMessage } from '../../../lib/api-client';
 import { notify } from '../../../lib/toast';
 import { tradingApi } from '../trading-api';
-import { useOrderRefresh, useSpotOrders } from '../hooks/use-spot-data';
+import { orderTypeLabel, useOrderRefresh, useSpotOrders } from '../hooks/use-spot-data';
 import { formatAmount, formatQuote, formatTradeTime } from '../../../lib/format';
 import { OrderStatusBadge, PairCell, SideText, SkeletonRows, splitPair, tableMessageOf } from './spot-cells';
 import { TxLink } from './tx-link';
@@ -19,7 +19,27 @@ export const ORDER_CANCELLED_DETAIL = 'The escrowed funds are back in your walle
 export const CANCEL_FAILED_MESSAGE = 'Failed to cancel order';
 
 function canCancel(order: TSpotOrder): boolean {
-  return order.status === 'Pending' && order.order_type === 'Limit';
+  return order.status === 'Pending' && order.order_type !== 'Market';
+}
+
+/** A trigger order's price cell: its (live) trigger, a trailing stop's trail, and why it is kept. */
+function TriggerPrice({ order, quote }: { order: TSpotOrder; quote: string }) {
+  return (
+    <span className="flex flex-col items-end gap-0.5" data-testid="order-trigger">
+      <span>
+        <span className="text-faint">Trigger </span>
+        {formatQuote(order.trigger_price!)} <span className="text-faint">{quote}</span>
+      </span>
+      {order.trail_percent != null && (
+        <span className="text-[10px] text-faint">trails {order.trail_percent}% from the best price</span>
+      )}
+      {order.status_reason && (
+        <span className="max-w-64 text-[10px] text-warn" data-testid="order-status-reason">
+          {order.status_reason}
+        </span>
+      )}
+    </span>
+  );
 }
 
 function OrderRow({
@@ -39,13 +59,18 @@ function OrderRow({
       <Td>
         <PairCell symbol={order.symbol} />
       </Td>
-      <Td className="text-muted">{order.order_type}</Td>
+      <Td className="text-muted">
+        {orderTypeLabel(order.order_type)}
+        {order.oco_with && <span className="ml-1 text-[10px] text-faint">OCO</span>}
+      </Td>
       <Td>
         <SideText side={order.side} />
       </Td>
       <Td isNumeric>{formatAmount(order.quantity)}</Td>
       <Td isNumeric>
-        {order.price === null ? (
+        {order.trigger_price != null ? (
+          <TriggerPrice order={order} quote={quote} />
+        ) : order.price === null ? (
           <span className="text-faint">Market</span>
         ) : (
           <>

@@ -86,6 +86,36 @@ describe('spotPriceLines', () => {
     ]);
   });
 
+  it('draws a pending take-profit, stop-loss or trailing stop dotted at its trigger', () => {
+    const lines = spotPriceLines(
+      'SOL/USDC',
+      [
+        order({
+          id: 't1',
+          order_type: 'StopLoss',
+          side: 'Sell',
+          price: null,
+          trigger_price: 130,
+          quantity: 1,
+        }),
+        order({
+          id: 't2',
+          order_type: 'TrailingStop',
+          side: 'Sell',
+          price: null,
+          trigger_price: 151.5,
+          quantity: 1,
+        }),
+        order({ id: 't3', order_type: 'TakeProfit', side: 'Sell', status: 'Cancelled', trigger_price: 180 }),
+      ],
+      [],
+    );
+    expect(lines).toEqual([
+      { title: 'Stop loss Sell 1', price: 130, color: CHART_MARK_COLORS.sell, style: 'dotted' },
+      { title: 'Trailing stop Sell 1', price: 151.5, color: CHART_MARK_COLORS.sell, style: 'dotted' },
+    ]);
+  });
+
   it('has no entry line once the position is closed', () => {
     const closed = { symbol: 'SOL/USDC', size: 0, average_entry_price: 0 } as TPosition;
     expect(spotPriceLines('SOL/USDC', [], [closed])).toEqual([]);

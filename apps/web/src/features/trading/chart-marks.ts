@@ -1,5 +1,6 @@
 import type { TChartFill, TPosition, TSpotOrder } from '@solterm/contracts';
 import type { ChartMarker, ChartPriceLine } from '../market';
+import { orderTypeLabel } from './order-type-label';
 
 // The signed-in user's own trading on a price chart: fills as buy/sell markers (spot, bot and
 // futures, each labelled by where it came from), open limit orders and the position's average
@@ -35,14 +36,20 @@ export function spotPriceLines(
 ): ChartPriceLine[] {
   const lines: ChartPriceLine[] = [];
   for (const order of orders ?? []) {
-    if (order.order_type !== 'Limit' || order.status !== 'Pending' || order.price === null) continue;
-    if (!isSamePair(order.symbol, pair)) continue;
-    const remaining = order.quantity - order.filled_quantity;
-    lines.push({
-      title: `Limit ${order.side} ${remaining > 0 ? remaining : order.quantity}`,
-      price: order.price,
-      color: order.side === 'Buy' ? CHART_MARK_COLORS.buy : CHART_MARK_COLORS.sell,
-    });
+    if (order.status !== 'Pending' || !isSamePair(order.symbol, pair)) continue;
+    const color = order.side === 'Buy' ? CHART_MARK_COLORS.buy : CHART_MARK_COLORS.sell;
+    if (order.order_type === 'Limit' && order.price !== null) {
+      const remaining = order.quantity - order.filled_quantity;
+      lines.push({
+        title: `Limit ${order.side} ${remaining > 0 ? remaining : order.quantity}`,
+        price: order.price,
+        color,
+      });
+    } else if (order.order_type !== 'Market' && order.trigger_price != null) {
+      // A trigger order at its trigger (a trailing stop's as the server moves it), dotted: it waits.
+      const title = `${orderTypeLabel(order.order_type)} ${order.side} ${order.quantity}`;
+      lines.push({ title, price: order.trigger_price, color, style: 'dotted' });
+    }
   }
   const position = positions?.find((entry) => isSamePair(entry.symbol, pair) && entry.size > 0);
   if (position && position.average_entry_price > 0) {

@@ -1,8 +1,7 @@
 // The trading feature's public face: what other features may import.
 export { tokenLabel } from './components/spot-cells';
 export { ExplorerNetworkContext, TxLink } from './components/tx-link';
-export { usePairBalances, useSpotOrders, useOrderPriceLines } from './hooks/use-spot-data';
-export type { OrderPriceLine } from './hooks/use-spot-data';
+export { usePairBalances, useSpotOrders } from './hooks/use-spot-data';
 export type { SpotPair } from './order-form-model';
 export { getBalance } from './spend-check';
 export { tradingApi, walletApi } from './trading-api';

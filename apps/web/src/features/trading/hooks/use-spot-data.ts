@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   SPOT_ORDER_REFRESH_DELAY_MS,
@@ -6,7 +6,6 @@ import {
   spotPositionsChannel,
   TRADES_FEED_LIMIT,
   TRADES_FEED_POLL_MS,
-  type TOrderSide,
   type TSpotOrder,
 } from '@solterm/contracts';
 import { invalidateAfterTrade, queryKeys } from '../../../lib/query-keys';
@@ -48,52 +47,6 @@ export function useSpotOrders() {
         ? PENDING_ORDERS_POLL_MS
         : false,
   });
-}
-
-/** An open order's price as a line on the pair's chart. */
-export interface OrderPriceLine {
-  readonly orderId: string;
-  readonly price: number;
-  readonly side: TOrderSide;
-  /** 'Limit buy', 'Stop loss sell', 'Trailing stop sell'… */
-  readonly label: string;
-}
-
-const ORDER_TYPE_WORDS: Record<TSpotOrder['order_type'], string> = {
-  Market: 'Market',
-  Limit: 'Limit',
-  TakeProfit: 'Take profit',
-  StopLoss: 'Stop loss',
-  TrailingStop: 'Trailing stop',
-};
-
-/** An order type as words ('StopLoss' → 'Stop loss'). */
-export const orderTypeLabel = (type: TSpotOrder['order_type']): string => ORDER_TYPE_WORDS[type] ?? type;
-
-/**
- * The open orders of `symbol` as chart lines: a limit at its price, a trigger order at its trigger
- * (a trailing stop's moves as the server pushes it).
- */
-export function orderPriceLines(orders: readonly TSpotOrder[], symbol: string): OrderPriceLine[] {
-  return orders.flatMap((order) => {
-    const price = order.trigger_price ?? order.price;
-    if (order.status !== 'Pending' || order.symbol !== symbol || price === null || price === undefined)
-      return [];
-    return [
-      {
-        orderId: order.id,
-        price,
-        side: order.side,
-        label: `${orderTypeLabel(order.order_type)} ${order.side.toLowerCase()}`,
-      },
-    ];
-  });
-}
-
-/** The signed-in user's open limit and trigger orders on `symbol` as chart lines, kept live. */
-export function useOrderPriceLines(symbol: string): OrderPriceLine[] {
-  const { data } = useSpotOrders();
-  return useMemo(() => orderPriceLines(data ?? [], symbol), [data, symbol]);
 }
 
 /**

@@ -861,7 +861,8 @@ describe('spot trading on the embedded cluster', () => {
         url: `/api/trading/fills?${query}`,
         headers: bearer(user.token),
       });
-    const nowSeconds = () => Math.floor(Date.now() / 1000);
+    /** Now on the app's clock (this file pins it, so its simulated market is the same every run). */
+    const nowSeconds = () => Math.floor(app.clock.now().getTime() / 1000);
 
     /** A stopped paper run of a bot on `symbol` with one fill per entry (amounts in base units). */
     async function seedBotRun(

@@ -311,9 +311,10 @@ export function OrderSummary({
   estimate: OrderEstimate;
   pair: SpotPair;
 }) {
-  // A limit or trigger price is exact; a market (or trailing) price is an estimate.
   const priceLabel = PRICE_LABELS[values.orderType] ?? 'Est. price';
-  const isLimit = priceLabel !== 'Est. price';
+  // Only a limit fills at its price; a trigger order fills at market within its slippage bound.
+  const isExactPrice = priceLabel !== 'Est. price';
+  const isLimit = values.orderType === 'Limit';
   const isBuy = values.side === 'Buy';
   const baseLabel = tokenLabel(pair.base);
   const quoteLabel = tokenLabel(pair.quote);
@@ -321,7 +322,9 @@ export function OrderSummary({
     <dl className="space-y-1.5 rounded-md border border-line bg-canvas/60 px-3 py-2.5 text-xs">
       <SummaryRow
         label={priceLabel}
-        value={estimate.price ? `${isLimit ? '' : '≈ '}${formatQuote(estimate.price)} ${quoteLabel}` : '—'}
+        value={
+          estimate.price ? `${isExactPrice ? '' : '≈ '}${formatQuote(estimate.price)} ${quoteLabel}` : '—'
+        }
       />
       <SummaryRow
         label="Quantity"

@@ -143,6 +143,7 @@ export default function TradePage() {
           tab={tab}
           onTabChange={setTab}
           onClosePosition={closePosition}
+          wallet={wallet}
         />
       </div>
 

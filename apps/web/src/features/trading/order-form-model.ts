@@ -10,10 +10,11 @@ import {
   formatMinimumTradeAmount,
   type TOrderRequest,
   type TOrderSide,
-  type TBuiltOrderType,
+  type TOrderType,
 } from '@solterm/contracts';
 import { fromBaseUnits, limitEscrow, toBaseUnits } from '@solterm/engine';
 import { getBalance, spendShortfall } from './spend-check';
+import { DEFAULT_TRIGGER_SLIPPAGE_TEXT } from './trigger-order-model';
 
 /*
  * The Place Order form of /trade as pure functions (part 2 §2, §5): the amount typed in base tokens
@@ -57,7 +58,8 @@ export const SLIPPAGE_PRESETS_BPS = [10, DEFAULT_SLIPPAGE_BPS, 100, 300] as cons
 export const SOL_FEE_RESERVE = '0.01';
 
 export interface OrderFormValues {
-  readonly orderType: TBuiltOrderType;
+  /** Market, Limit, or a trigger type (take profit, stop loss, trailing stop). */
+  readonly orderType: TOrderType;
   readonly side: TOrderSide;
   /** As typed: base tokens, or the quote total when `amountUnit` is 'quote'. */
   readonly amount: string;
@@ -66,6 +68,12 @@ export interface OrderFormValues {
   readonly limitPrice: string;
   readonly slippageBps: number;
   readonly priorityFee: PriorityFeeLevel;
+  /** Take profit and stop loss, quote per base. */
+  readonly triggerPrice: string;
+  /** Trailing stop, percent. */
+  readonly trailPercent: string;
+  /** Trigger orders' slippage bound around the trigger, in basis points as typed. */
+  readonly maxSlippageBps: string;
 }
 
 export const INITIAL_ORDER_FORM_VALUES: OrderFormValues = {
@@ -76,6 +84,9 @@ export const INITIAL_ORDER_FORM_VALUES: OrderFormValues = {
   limitPrice: '',
   slippageBps: DEFAULT_SLIPPAGE_BPS,
   priorityFee: 'none',
+  triggerPrice: '',
+  trailPercent: '',
+  maxSlippageBps: DEFAULT_TRIGGER_SLIPPAGE_TEXT,
 };
 
 /** Balances by token symbol (POST /trading/suggestion `available_balances`). */
@@ -88,12 +99,16 @@ export function readPositive(text: string): SpecDecimal | null {
 }
 
 /**
- * The price the order is computed at: the limit price for a limit order, else the market price.
+ * The price the order is computed at: the limit price for a limit order, the trigger of a take
+ * profit or stop loss, else the market price.
  *
  * @example getOrderPrice({ ...INITIAL_ORDER_FORM_VALUES, orderType: 'Limit', limitPrice: '150' }, null)?.toString(); // '150'
  */
 export function getOrderPrice(values: OrderFormValues, marketPrice: SpecDecimal | null): SpecDecimal | null {
   if (values.orderType === 'Limit') return readPositive(values.limitPrice);
+  if (values.orderType === 'TakeProfit' || values.orderType === 'StopLoss') {
+    return readPositive(values.triggerPrice);
+  }
   return marketPrice && marketPrice.gt(0) ? marketPrice : null;
 }
 
@@ -292,7 +307,7 @@ export function checkSpotOrder(input: OrderCheckInput): OrderCheck {
 
   const order: TOrderRequest = {
     symbol: pair.pairId,
-    order_type: values.orderType,
+    order_type: isLimit ? 'Limit' : 'Market',
     side: values.side,
     quantity: Number(quantity.toString()),
     // Limit: the limit. Market: the price the user saw (the server measures slippage against it).

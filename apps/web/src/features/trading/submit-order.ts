@@ -9,6 +9,7 @@ import {
   type TPendingTransaction,
   type TRecordSpotOrderRequest,
   type TSpotOrder,
+  type TTriggerOrderRequest,
   type TUnsignedTransaction,
 } from '@solterm/contracts';
 import { ApiError, isTransportError } from '../../lib/api-client';
@@ -168,10 +169,53 @@ function recordRequest(
  * );
  */
 export async function submitOrder(order: TOrderRequest, deps: SubmitOrderDeps): Promise<SubmittedOrder> {
+  const sent = await buildSignExecute(() => tradingApi.getUnsignedTransaction(order), deps);
+  if (sent.pending) return sent.pending;
+  const { executed, unsigned } = sent;
+
+  deps.onStage?.('recording');
+  let recorded: TSpotOrder | null = executed.order;
+  try {
+    recorded = await tradingApi.recordSpotOrder(recordRequest(order, executed, unsigned));
+  } catch (error) {
+    console.warn('Trade landed but recording the order failed', error);
+  }
+
+  return { transactionHash: executed.transaction_hash, order: recorded, unsigned };
+}
+
+/**
+ * A take-profit, stop-loss or trailing-stop order, the limit order's way: POST /trading/spot/order
+ * answers the escrow transaction, the wallet signs it and execute-signed-transaction lands it. The
+ * execute answer already holds the Pending order (nothing to record); `order` falls back to the
+ * built transaction's `order_id` so an OCO partner can name it.
+ */
+export async function submitTriggerOrder(
+  order: TTriggerOrderRequest,
+  deps: SubmitOrderDeps,
+): Promise<SubmittedOrder> {
+  const sent = await buildSignExecute(() => tradingApi.placeTriggerOrder(order), deps);
+  if (sent.pending) return sent.pending;
+  return {
+    transactionHash: sent.executed.transaction_hash,
+    order: sent.executed.order,
+    unsigned: sent.unsigned,
+  };
+}
+
+type SentTransaction =
+  | { pending: SubmittedOrder; executed?: never; unsigned?: never }
+  | { pending?: never; executed: TExecuteSignedTransactionResult; unsigned: TUnsignedTransaction };
+
+/** build → size check → wallet signs → execute (a fresh Idempotency-Key per signed transaction). */
+async function buildSignExecute(
+  build: () => Promise<TUnsignedTransaction>,
+  deps: SubmitOrderDeps,
+): Promise<SentTransaction> {
   deps.onStage?.('building');
   let unsigned: TUnsignedTransaction;
   try {
-    unsigned = await tradingApi.getUnsignedTransaction(order);
+    unsigned = await build();
   } catch (error) {
     throw toTradeError(error, TRADE_MESSAGES.unsignedTransactionFailed);
   }
@@ -206,18 +250,9 @@ export async function submitOrder(order: TOrderRequest, deps: SubmitOrderDeps): 
   // signature instead of signing again (which could trade twice).
   if (isPendingTransaction(executed)) {
     followPendingTransaction(executed, 'Order');
-    return { transactionHash: executed.signature, order: null, unsigned, pending: true };
+    return { pending: { transactionHash: executed.signature, order: null, unsigned, pending: true } };
   }
-
-  deps.onStage?.('recording');
-  let recorded: TSpotOrder | null = executed.order;
-  try {
-    recorded = await tradingApi.recordSpotOrder(recordRequest(order, executed, unsigned));
-  } catch (error) {
-    console.warn('Trade landed but recording the order failed', error);
-  }
-
-  return { transactionHash: executed.transaction_hash, order: recorded, unsigned };
+  return { executed, unsigned };
 }
 
 export interface ExpiryRetryOptions {

@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
 import { Info, Lock, X } from 'lucide-react';
-import { formatCalculatorValue, TRADE_MESSAGES, type SpecDecimal } from '@solterm/contracts';
+import { formatCalculatorValue, TRADE_MESSAGES, type SpecDecimal, type TOrderType } from '@solterm/contracts';
 import { buttonClasses } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Notice } from '../../../components/ui/notice';
-import { SegmentedControl } from '../../../components/ui/segmented-control';
+import { SegmentedControl, type SegmentedOption } from '../../../components/ui/segmented-control';
 import { cn } from '../../../lib/cn';
 import { formatAmount, formatQuote, formatTokenAmount } from '../../../lib/format';
 import {
@@ -35,6 +35,15 @@ const SHARES = [
   { label: '75%', share: 0.75 },
   { label: 'Max', share: 1 },
 ] as const;
+
+/** Market and Limit, then the trigger types by their short names (full names for screen readers). */
+const ORDER_TYPE_OPTIONS: readonly SegmentedOption<TOrderType>[] = [
+  { value: 'Market', label: 'Market' },
+  { value: 'Limit', label: 'Limit' },
+  { value: 'TakeProfit', label: 'TP', ariaLabel: 'Take profit' },
+  { value: 'StopLoss', label: 'SL', ariaLabel: 'Stop loss' },
+  { value: 'TrailingStop', label: 'Trail', ariaLabel: 'Trailing stop' },
+];
 
 type ChangeValues = (patch: Partial<OrderFormValues>) => void;
 
@@ -81,16 +90,13 @@ export function OrderKindControls({
 }) {
   return (
     <>
-      <div className="flex items-center justify-between gap-2">
+      <div className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
         <SegmentedControl
           ariaLabel="Order type"
           size="sm"
           value={values.orderType}
           onChange={(orderType) => change({ orderType })}
-          options={[
-            { value: 'Market', label: 'Market' },
-            { value: 'Limit', label: 'Limit' },
-          ]}
+          options={ORDER_TYPE_OPTIONS}
         />
         <span className="num text-[11px] text-faint" title="Current price">
           {marketPrice ? `${formatQuote(marketPrice)} ${quoteLabel}` : 'Loading price…'}
@@ -235,17 +241,17 @@ export function AmountField({
 
 /** Slippage (market orders) and the priority fee. */
 export function ExecutionOptions({
-  isLimit,
+  showSlippage,
   values,
   change,
 }: {
-  isLimit: boolean;
+  showSlippage: boolean;
   values: OrderFormValues;
   change: ChangeValues;
 }) {
   return (
     <div className="space-y-2 text-[11px]">
-      {!isLimit && (
+      {showSlippage && (
         <div className="flex items-center justify-between gap-2">
           <span className="text-faint">Slippage</span>
           <SegmentedControl
@@ -278,6 +284,12 @@ export function ExecutionOptions({
   );
 }
 
+const PRICE_LABELS: Partial<Record<TOrderType, string>> = {
+  Limit: 'Limit price',
+  TakeProfit: 'Trigger price',
+  StopLoss: 'Trigger price',
+};
+
 function SummaryRow({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
     <div className="flex items-center justify-between gap-3">
@@ -299,6 +311,9 @@ export function OrderSummary({
   estimate: OrderEstimate;
   pair: SpotPair;
 }) {
+  const priceLabel = PRICE_LABELS[values.orderType] ?? 'Est. price';
+  // Only a limit fills at its price; a trigger order fills at market within its slippage bound.
+  const isExactPrice = priceLabel !== 'Est. price';
   const isLimit = values.orderType === 'Limit';
   const isBuy = values.side === 'Buy';
   const baseLabel = tokenLabel(pair.base);
@@ -306,8 +321,10 @@ export function OrderSummary({
   return (
     <dl className="space-y-1.5 rounded-md border border-line bg-canvas/60 px-3 py-2.5 text-xs">
       <SummaryRow
-        label={isLimit ? 'Limit price' : 'Est. price'}
-        value={estimate.price ? `${isLimit ? '' : '≈ '}${formatQuote(estimate.price)} ${quoteLabel}` : '—'}
+        label={priceLabel}
+        value={
+          estimate.price ? `${isExactPrice ? '' : '≈ '}${formatQuote(estimate.price)} ${quoteLabel}` : '—'
+        }
       />
       <SummaryRow
         label="Quantity"

@@ -1,5 +1,6 @@
 import type { OrderCheckField, OrderFormValues, SpotPair } from '../order-form-model';
 import type { OrderPrefill } from '../order-prefill';
+import type { TriggerCheckField } from '../trigger-order-model';
 import { formatAmount } from '../../../lib/format';
 import { tokenLabel } from './spot-cells';
 
@@ -8,7 +9,7 @@ import { tokenLabel } from './spot-cells';
 
 export interface FormError {
   readonly message: string;
-  readonly field: OrderCheckField | 'submit';
+  readonly field: OrderCheckField | TriggerCheckField | 'submit';
   readonly tone: 'error' | 'info';
 }
 
@@ -38,7 +39,7 @@ export function reduceOrderForm(state: FormState, action: FormAction): FormState
       return {
         ...state,
         pair: action.pair,
-        values: { ...state.values, amount: '', limitPrice: '' },
+        values: { ...state.values, amount: '', limitPrice: '', triggerPrice: '' },
         note: null,
         error: null,
       };
@@ -56,7 +57,12 @@ export function reduceOrderForm(state: FormState, action: FormAction): FormState
     case 'error':
       return { ...state, error: action.error };
     case 'placed':
-      return { ...state, values: { ...state.values, amount: '', limitPrice: '' }, note: null, error: null };
+      return {
+        ...state,
+        values: { ...state.values, amount: '', limitPrice: '', triggerPrice: '' },
+        note: null,
+        error: null,
+      };
     case 'dismiss-note':
       return { ...state, note: null };
   }

@@ -1,43 +1,32 @@
-import { useId, useReducer, useState, type FormEvent, type Ref } from 'react';
+import { useId, useReducer, type FormEvent, type Ref } from 'react';
 import { ArrowLeftRight } from 'lucide-react';
-import {
-  formatCalculatorValue,
-  shortenAddress,
-  TRADE_MESSAGES,
-  type ErrorCode,
-  type SpecDecimal,
-  type TOrderSide,
-  type TOrderType,
-} from '@solterm/contracts';
+import { TRADE_MESSAGES, type ErrorCode, type SpecDecimal } from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { mintOfToken, useDangerConfirmation } from '../../market';
 import { ApiError } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
-import { notify } from '../../../lib/toast';
-import { submitOrder, TradeError, type OrderStage, type SubmittedOrder } from '../submit-order';
+import type { OrderStage, SubmittedOrder } from '../submit-order';
 import { getBalance } from '../spend-check';
-import { usePairBalances, useOrderRefresh } from '../hooks/use-spot-data';
+import { usePairBalances } from '../hooks/use-spot-data';
 import {
-  checkSpotOrder,
   convertAmountText,
   estimateOrder,
   getShareOfBalance,
   getSpendToken,
   INITIAL_ORDER_FORM_VALUES,
-  limitEscrowPreview,
   type AmountUnit,
-  type OrderEstimate,
   type OrderFormValues,
   type SpotPair,
 } from '../order-form-model';
+import { describeEscrow, useOrderSubmit } from './order-form-submit';
+import { OrderPriceFields } from './order-form-trigger-fields';
 import type { OrderPrefill } from '../order-prefill';
 import { tokenLabel } from './spot-cells';
 import { describePrefill, reduceOrderForm } from './order-form-state';
 import {
   AmountField,
   ExecutionOptions,
-  LimitPriceField,
   OrderKindControls,
   OrderNotices,
   OrderSummary,
@@ -79,27 +68,11 @@ export const STAGE_LABELS: Readonly<Record<OrderStage, string>> = {
   recording: 'Recording order…',
 };
 
-/** The success toast after an order (wording ours; the spec asks for the transaction hash). */
-export function getOrderSuccessMessage(orderType: TOrderType, side: TOrderSide): string {
-  return orderType === 'Limit' ? `Limit ${side.toLowerCase()} order placed` : `${side} order filled`;
-}
-
 /** Why the venue cannot trade this pair (e.g. a token with no mint on the local cluster), or null. */
 function getPairUnavailableMessage(error: unknown, pair: string): string | null {
   return error instanceof ApiError && error.code === PAIR_UNAVAILABLE
     ? (error.serverMessage ?? TRADE_MESSAGES.pairUnavailable(pair))
     : null;
-}
-
-/** What a limit order escrows, exactly as the server will lock it (the engine's rule, rounded up). */
-function describeEscrow(values: OrderFormValues, estimate: OrderEstimate, pair: SpotPair): string | null {
-  const escrow =
-    estimate.quantity && estimate.price
-      ? limitEscrowPreview(values.side, estimate.quantity, estimate.price, pair)
-      : null;
-  if (!escrow) return null;
-  const token = tokenLabel(escrow.token === pair.quote ? pair.quote : pair.base);
-  return `Placing it escrows ${formatCalculatorValue(escrow.amount)} ${token} on chain until it fills or you cancel it.`;
 }
 
 /** The form's state; it follows a new pair or a new prefill while rendering (no effect round trip). */
@@ -133,27 +106,34 @@ interface OrderFormProps {
 }
 
 /**
- * Place Order (part 2 §2, §4, §5): Market or Limit, Buy or Sell, an amount in base tokens or as a
- * quote total, a limit price, slippage (market) and an optional priority fee. Checks the order and
- * the balance locally, then builds, signs (in the user's wallet), executes and records it; toasts
- * the transaction hash, clears the form and refreshes orders, positions and balances 2 s later.
+ * Place Order (part 2 §2, §4, §5): Market, Limit, Take profit, Stop loss or Trailing stop; Buy or
+ * Sell; an amount in base tokens or as a quote total; a limit or trigger price (or a trail %);
+ * slippage (market; a bound for triggers) and an optional priority fee. Checks the order and the
+ * balance locally, then builds, signs (in the user's wallet), executes and records it; toasts the
+ * transaction hash, clears the form and refreshes orders, positions and balances 2 s later.
  */
 export function OrderForm({ pair, marketPrice, wallet, prefill, onPlaced, ref, className }: OrderFormProps) {
   const idBase = useId();
   const [state, dispatch] = useOrderFormState(pair, prefill);
-  const [stage, setStage] = useState<OrderStage | null>(null);
   const { suggestion } = usePairBalances(pair.pairId);
-  const refresh = useOrderRefresh();
   const danger = useDangerConfirmation(pair.baseMint ?? mintOfToken(pair.base), tokenLabel(pair.base));
 
   const { values, error } = state;
-  const isLimit = values.orderType === 'Limit';
-  const isBuy = values.side === 'Buy';
   const balances = suggestion.data?.available_balances ?? null;
   const estimate = estimateOrder(values, marketPrice, pair.baseDecimals);
   const spendToken = getSpendToken(values.side, pair);
   const baseLabel = tokenLabel(pair.base);
   const quoteLabel = tokenLabel(pair.quote);
+  const { stage, submit } = useOrderSubmit({
+    values,
+    estimate,
+    pair,
+    marketPrice,
+    balances,
+    wallet,
+    dispatch,
+    onPlaced,
+  });
   const isBusy = stage !== null;
   const showWalletRequired = !wallet.isConnected && !wallet.isRestoring;
   // The venue cannot trade this pair (e.g. a token with no mint on the local cluster).
@@ -180,47 +160,8 @@ export function OrderForm({ pair, marketPrice, wallet, prefill, onPlaced, ref, c
     change({ amount });
   }
 
-  async function submit() {
-    if (isBusy) return;
-    const check = checkSpotOrder({
-      values,
-      pair,
-      marketPrice,
-      balances,
-      hasWallet: wallet.isConnected,
-    });
-    if (!check.ok) {
-      dispatch({ type: 'error', error: { message: check.error, field: check.field, tone: check.tone } });
-      if (check.tone === 'info') notify.info(check.error);
-      else notify.error(check.error);
-      return;
-    }
-    setStage('building');
-    try {
-      const result = await submitOrder(check.order, {
-        signTransaction: (wire) => wallet.signTransaction(wire),
-        onStage: setStage,
-      });
-      // A pending one is announced (and followed) by its signature already.
-      if (!result.pending) {
-        notify.success(getOrderSuccessMessage(values.orderType, values.side), {
-          description: `Transaction ${shortenAddress(result.transactionHash, 8, 8)}`,
-        });
-      }
-      dispatch({ type: 'placed' });
-      refresh(result.order);
-      onPlaced?.(result);
-    } catch (caught) {
-      const message = caught instanceof TradeError ? caught.message : TRADE_MESSAGES.placeOrderFailed;
-      dispatch({ type: 'error', error: { message, field: 'submit', tone: 'error' } });
-      notify.error(message);
-    } finally {
-      setStage(null);
-    }
-  }
-
   const available = balances ? getBalance(balances, spendToken) : null;
-  const escrowNote = isLimit ? describeEscrow(values, estimate, pair) : null;
+  const escrowNote = describeEscrow(values, estimate, marketPrice, pair);
 
   return (
     <div ref={ref} className={cn('scroll-mt-20', className)}>
@@ -252,16 +193,14 @@ export function OrderForm({ pair, marketPrice, wallet, prefill, onPlaced, ref, c
             spendToken={spendToken}
           />
 
-          {isLimit && (
-            <LimitPriceField
-              idBase={idBase}
-              value={values.limitPrice}
-              marketPrice={marketPrice}
-              quoteLabel={quoteLabel}
-              error={error}
-              change={change}
-            />
-          )}
+          <OrderPriceFields
+            idBase={idBase}
+            values={values}
+            marketPrice={marketPrice}
+            quoteLabel={quoteLabel}
+            error={error}
+            change={change}
+          />
 
           <AmountField
             idBase={idBase}
@@ -274,7 +213,7 @@ export function OrderForm({ pair, marketPrice, wallet, prefill, onPlaced, ref, c
             onFillShare={fillShare}
           />
 
-          <ExecutionOptions isLimit={isLimit} values={values} change={change} />
+          <ExecutionOptions showSlippage={values.orderType === 'Market'} values={values} change={change} />
 
           <OrderSummary values={values} estimate={estimate} pair={pair} />
 
@@ -287,7 +226,7 @@ export function OrderForm({ pair, marketPrice, wallet, prefill, onPlaced, ref, c
 
           <SubmitOrderButton
             label={stage ? STAGE_LABELS[stage] : `${values.side} ${baseLabel}`}
-            isBuy={isBuy}
+            isBuy={values.side === 'Buy'}
             isBusy={isBusy}
             isDisabled={pairUnavailable !== null}
           />

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Layers } from 'lucide-react';
 import type { TPosition } from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
@@ -11,13 +12,24 @@ import {
   formatSignedQuote,
   getPnlTone,
 } from '../../../lib/format';
+import type { OrderFormWallet } from './order-form';
+import { TpSlDialog } from './tpsl-dialog';
 import { PairCell, SkeletonRows, tableMessageOf, tokenLabel, STICKY_ACTIONS } from './spot-cells';
 
 const COLUMNS = 8;
 
 const TONE_CLASSES = { up: 'text-up', down: 'text-down', flat: 'text-muted' } as const;
 
-function PositionRow({ position, onClose }: { position: TPosition; onClose: (position: TPosition) => void }) {
+function PositionRow({
+  position,
+  onClose,
+  onProtect,
+}: {
+  position: TPosition;
+  onClose: (position: TPosition) => void;
+  /** Opens the TP / SL dialog; absent without a wallet to sign with. */
+  onProtect?: (position: TPosition) => void;
+}) {
   const quote = tokenLabel(position.quote_symbol);
   const unrealizedTone = getPnlTone(position.unrealized_pnl);
   return (
@@ -40,7 +52,19 @@ function PositionRow({ position, onClose }: { position: TPosition; onClose: (pos
       <Td isNumeric className={cn(TONE_CLASSES[getPnlTone(position.realized_pnl)])}>
         {formatSignedQuote(position.realized_pnl)}
       </Td>
-      <Td className="text-right">
+      <Td className="text-right whitespace-nowrap">
+        {onProtect && (
+          <Button
+            variant="outline"
+            size="xs"
+            disabled={!(position.size > 0)}
+            onClick={() => onProtect(position)}
+            aria-label={`Take profit / stop loss on ${position.symbol} position`}
+            className="mr-1"
+          >
+            TP / SL
+          </Button>
+        )}
         <Button
           variant="outline"
           size="xs"
@@ -58,10 +82,17 @@ function PositionRow({ position, onClose }: { position: TPosition; onClose: (pos
 /**
  * Your Positions (part 2 §2): pair, size, average entry, mark, value, unrealized PnL with its
  * percentage (green gain, red loss), realized PnL, and Close, which hands a market sell of the
- * whole size to the order form.
+ * whole size to the order form. With a wallet, "TP / SL" opens a take-profit / stop-loss pair for it.
  */
-export function PositionsTable({ onClosePosition }: { onClosePosition: (position: TPosition) => void }) {
+export function PositionsTable({
+  onClosePosition,
+  wallet,
+}: {
+  onClosePosition: (position: TPosition) => void;
+  wallet?: OrderFormWallet;
+}) {
   const query = usePositions();
+  const [protecting, setProtecting] = useState<TPosition | null>(null);
   const positions = query.data ?? [];
   const message = tableMessageOf(query, positions.length, {
     failedTitle: 'Positions could not be loaded',
@@ -74,30 +105,40 @@ export function PositionsTable({ onClosePosition }: { onClosePosition: (position
   });
   if (message) return message;
   return (
-    <Table aria-label="Your positions" className={STICKY_ACTIONS}>
-      <THead>
-        <tr>
-          <Th>Pair</Th>
-          <Th isNumeric>Size</Th>
-          <Th isNumeric>Avg entry</Th>
-          <Th isNumeric>Mark</Th>
-          <Th isNumeric>Value</Th>
-          <Th isNumeric>Unrealized PnL</Th>
-          <Th isNumeric>Realized PnL</Th>
-          <Th className="text-right">
-            <span className="sr-only">Actions</span>
-          </Th>
-        </tr>
-      </THead>
-      <TBody>
-        {query.isPending ? (
-          <SkeletonRows columns={COLUMNS} />
-        ) : (
-          positions.map((position) => (
-            <PositionRow key={position.symbol} position={position} onClose={onClosePosition} />
-          ))
-        )}
-      </TBody>
-    </Table>
+    <>
+      <Table aria-label="Your positions" className={STICKY_ACTIONS}>
+        <THead>
+          <tr>
+            <Th>Pair</Th>
+            <Th isNumeric>Size</Th>
+            <Th isNumeric>Avg entry</Th>
+            <Th isNumeric>Mark</Th>
+            <Th isNumeric>Value</Th>
+            <Th isNumeric>Unrealized PnL</Th>
+            <Th isNumeric>Realized PnL</Th>
+            <Th className="text-right">
+              <span className="sr-only">Actions</span>
+            </Th>
+          </tr>
+        </THead>
+        <TBody>
+          {query.isPending ? (
+            <SkeletonRows columns={COLUMNS} />
+          ) : (
+            positions.map((position) => (
+              <PositionRow
+                key={position.symbol}
+                position={position}
+                onClose={onClosePosition}
+                onProtect={wallet ? setProtecting : undefined}
+              />
+            ))
+          )}
+        </TBody>
+      </Table>
+      {protecting && wallet && (
+        <TpSlDialog position={protecting} wallet={wallet} onClose={() => setProtecting(null)} />
+      )}
+    </>
   );
 }

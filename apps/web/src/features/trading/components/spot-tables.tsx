@@ -10,6 +10,7 @@ import {
   useSpotOrders,
   useTradesFeed,
 } from '../hooks/use-spot-data';
+import type { OrderFormWallet } from './order-form';
 import { PositionsTable } from './positions-table';
 import { SpotOrdersTable } from './spot-orders-table';
 import { TradesFeed } from './trades-feed';
@@ -40,12 +41,15 @@ export function SpotTables({
   tab: controlledTab,
   onTabChange,
   onClosePosition,
+  wallet,
   className,
 }: {
   /** The shown tab when the page controls it (e.g. back to orders after placing one). */
   tab?: SpotTableTab;
   onTabChange?: (tab: SpotTableTab) => void;
   onClosePosition: (position: TPosition) => void;
+  /** The page's wallet: positions then offer TP / SL. */
+  wallet?: OrderFormWallet;
   className?: string;
 }) {
   const [ownTab, setOwnTab] = useState<SpotTableTab>('orders');
@@ -114,7 +118,7 @@ export function SpotTables({
       </div>
       <TabPanel idBase={ID_BASE} value={tab} className="flex flex-1 flex-col">
         {tab === 'orders' && <SpotOrdersTable />}
-        {tab === 'positions' && <PositionsTable onClosePosition={onClosePosition} />}
+        {tab === 'positions' && <PositionsTable onClosePosition={onClosePosition} wallet={wallet} />}
         {tab === 'trades' && <TradesFeed />}
       </TabPanel>
     </Card>

@@ -38,7 +38,10 @@ export default defineConfig({
       testIgnore: /screenshots\.spec\.ts/,
       // Tests of one file too: the longest file (bots) would otherwise keep one worker to the end.
       fullyParallel: true,
-      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
+      // Journeys check what the app does, not its animations: as a user who asks for reduced motion,
+      // whom the app serves without any (styles.css). On this GPU-less machine the animations and
+      // colour fades kept Chromium repainting, most of the journeys' CPU. Screenshots keep them.
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' },
     },
     { name: 'screenshots', testMatch: /screenshots\.spec\.ts/, use: { ...devices['Desktop Chrome'] } },
   ],

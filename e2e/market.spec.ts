@@ -100,7 +100,7 @@ test.describe('market data', () => {
     await page.goto('/trade');
     const firstRow = page.getByTestId('trending-row').first();
     await expect(firstRow).toBeVisible({ timeout: 15_000 });
-    const symbol = (await firstRow.locator('td').nth(1).locator('p').first().textContent())!.trim();
+    const symbol = (await firstRow.getByTestId('trending-symbol').textContent())!.trim();
     await firstRow.getByRole('button', { name: `Buy ${symbol} with SOL` }).click();
     await expect(page.getByText(/^Switched to /)).toBeVisible();
     await expect(page.getByTestId('pair-name')).toHaveText(`${symbol}/SOL`);

@@ -83,7 +83,7 @@ test.describe('spot trade page', () => {
     // A Trending Tokens Buy switches to TOKEN/SOL and prefills a buy.
     const firstTrending = page.getByTestId('trending-row').first();
     await expect(firstTrending).toBeVisible({ timeout: 15_000 });
-    const symbol = (await firstTrending.locator('td').nth(1).locator('p').first().textContent())!.trim();
+    const symbol = (await firstTrending.getByTestId('trending-symbol').textContent())!.trim();
     await firstTrending.getByRole('button', { name: `Buy ${symbol} with SOL` }).click();
     await expect(page.getByTestId('pair-name')).toHaveText(`${symbol}/SOL`);
     await expect(orderForm(page).getByTestId('order-intent')).toContainText(

@@ -29,7 +29,7 @@ export async function fundWallet(page: Page, amounts = { amount_sol: 5, amount_u
 export async function findTrendingOutsideIdentityMap(page: Page): Promise<{ row: Locator; symbol: string }> {
   const rows = page.getByTestId('trending-row');
   await expect(rows.first()).toBeVisible({ timeout: 20_000 });
-  const symbolOf = (row: Locator) => row.locator('td').nth(1).locator('p').first();
+  const symbolOf = (row: Locator) => row.getByTestId('trending-symbol');
   let found: { row: Locator; symbol: string } | null = null;
   await expect
     .poll(

@@ -129,7 +129,7 @@ export function TrendingTokens({ onBuy }: { onBuy?: (token: TEnhancedTrendingTok
                         <TokenAvatar symbol={token.symbol} image={token.thumb} size={24} />
                         <div className="min-w-0 leading-tight">
                           <p className="flex items-center gap-1.5 font-semibold">
-                            {token.symbol}
+                            <span data-testid="trending-symbol">{token.symbol}</span>
                             {(token.chain_id ?? 'solana') === 'solana' && (
                               <SafetyBadge mint={mintOfToken(token.symbol, token.address)} />
                             )}

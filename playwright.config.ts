@@ -17,11 +17,11 @@ const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
-  // One journey at a time by default. Each journey is its own fresh user and wallet, so E2E_WORKERS=2
-  // is safe, but on a 2-core machine it gains little: 28 journeys took 7.0 min with two against 7.5 min
-  // with one, each journey ~2.5× slower (server, two browsers and the cluster share the cores), which
-  // puts every wait in the journeys under more pressure.
-  workers: Number(process.env.E2E_WORKERS ?? 1),
+  // Two journeys at a time by default (E2E_WORKERS=1 for one). Each is its own fresh user and wallet.
+  // With animations, two workers barely helped on this 2-core machine (7.0 min against 7.5): Chromium
+  // repainting kept both cores busy. Run without them (reducedMotion below), a journey leaves room,
+  // and the longest ones wait for wall-clock minute candles, which two workers overlap.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -57,8 +57,13 @@ function makeSnapshot(): Promise<string | undefined> {
       env: { PYODIDE_MODULE_URL: pathToFileURL(PYODIDE_MODULE).href },
     });
     const give = (made: boolean) => {
-      if (made) renameSync(partial, PYTHON_SNAPSHOT_FILE);
-      else rmSync(partial, { force: true });
+      // Inside a child's event handler: a failed rename must not become an uncaught error in the server.
+      try {
+        if (made) renameSync(partial, PYTHON_SNAPSHOT_FILE);
+      } catch {
+        made = false;
+      }
+      if (!made) rmSync(partial, { force: true });
       resolve(made ? PYTHON_SNAPSHOT_FILE : undefined);
     };
     child.once('error', () => give(false));

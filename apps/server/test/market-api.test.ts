@@ -5,6 +5,10 @@ import {
   USDC_MINT,
   WRAPPED_SOL_MINT,
   ZChartSchema,
+  ZChartColumnsSchema,
+  candlesOfColumns,
+  type TChart,
+  type TChartColumns,
   ZDashboardCoinsSchema,
   ZHolderAnalysisSchema,
   ZHolderStatsSchema,
@@ -239,6 +243,37 @@ describe('market API on the simulator', () => {
       const pair = await get<{ price: number }>('/api/trading/pair/BTC%2FSOL');
       expect(body.data.candles.at(-1)!.close).toBe(pair.body.data.price);
       expect(body.data.candles.every((candle) => isPrice(candle.high) && isPrice(candle.low))).toBe(true);
+    });
+
+    it('answers layout=columns with the same candles as rows, the closed ones computed once per window', async () => {
+      const url = `/api/market/chart/BTC-SOL?interval=1M&from=${NOW_S - 600}`;
+      const rows = await get<TChart>(url);
+      const columns = await get<TChartColumns>(`${url}&layout=columns`);
+      expect(columns.status).toBe(200);
+      const parsed = ZChartColumnsSchema.parse(columns.body.data);
+      expect(candlesOfColumns(parsed.columns)).toEqual(rows.body.data.candles);
+      const { candles: _candles, ...head } = rows.body.data;
+      expect(parsed).toMatchObject(head);
+      expect(rows.body.data.candles).toHaveLength(11);
+
+      // Within the minute the closed candles stay and the forming one is recomputed with the clock.
+      app.clock.advance(3_000);
+      const later = await get<TChart>(url);
+      app.clock.advance(-3_000);
+      expect(later.body.data.candles.slice(0, -1)).toEqual(rows.body.data.candles.slice(0, -1));
+      expect(later.body.data.candles.at(-1)!.time).toBe(rows.body.data.candles.at(-1)!.time);
+
+      // A limit keeps the forming candle and the latest closed ones, in both layouts.
+      const limited = await get<TChartColumns>(`${url}&limit=3&layout=columns`);
+      expect(candlesOfColumns(limited.body.data.columns)).toEqual(rows.body.data.candles.slice(-3));
+      const one = await get<TChart>(`${url}&limit=1`);
+      expect(one.body.data.candles).toEqual(rows.body.data.candles.slice(-1));
+      // A window that ends in the past has no forming candle.
+      const past = await get<TChartColumns>(
+        `${url.replace('from=', `to=${NOW_S - 300}&from=`)}&layout=columns`,
+      );
+      expect(candlesOfColumns(past.body.data.columns)).toEqual(rows.body.data.candles.slice(0, 6));
+      expect((await get(`${url}&layout=csv`)).body.error).toBe('layout: layout must be rows or columns');
     });
 
     it('answers an unknown interval with a 400 listing the valid ones', async () => {

@@ -213,10 +213,15 @@ export const ZChartIntervalParamSchema = z
     return interval;
   });
 
+/** How a chart's candles are laid out: the spec's rows of objects, or one array per field. */
+export const CHART_LAYOUTS = ['rows', 'columns'] as const;
+export type ChartLayout = (typeof CHART_LAYOUTS)[number];
+
 /**
- * GET /market/chart/{symbol}?interval=&from=&to=&limit=. `interval` defaults to 15M; `to` to now;
- * `from` to `to` minus 300 candles. At most 10,000 candles per request (a wider range is a 400);
- * `limit` keeps the latest candles of the range.
+ * GET /market/chart/{symbol}?interval=&from=&to=&limit=&layout=. `interval` defaults to 15M; `to` to
+ * now; `from` to `to` minus 300 candles. At most 10,000 candles per request (a wider range is a 400);
+ * `limit` keeps the latest candles of the range. `layout=columns` (this app's web client) answers the
+ * candles as `columns` of arrays, about half the bytes of the spec's rows.
  */
 export const ZChartQuerySchema = z
   .object({
@@ -229,6 +234,7 @@ export const ZChartQuerySchema = z
       .min(1, { message: `limit must be between 1 and ${MAX_CHART_CANDLES}` })
       .max(MAX_CHART_CANDLES, { message: `limit must be between 1 and ${MAX_CHART_CANDLES}` })
       .optional(),
+    layout: z.enum(CHART_LAYOUTS, { message: 'layout must be rows or columns' }).default('rows'),
   })
   .refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, {
     message: 'from must not be after to',
@@ -261,6 +267,34 @@ export const ZChartSchema = z.object({
   source: ZMarketSourceSchema,
 });
 export type TChart = z.infer<typeof ZChartSchema>;
+
+/** A chart with `layout=columns`: the candles as one array per field, all the same length, oldest first. */
+export const ZChartColumnsSchema = ZChartSchema.omit({ candles: true }).extend({
+  columns: z.object({
+    time: z.array(z.number().int()),
+    open: z.array(ZPriceNumberSchema),
+    high: z.array(ZPriceNumberSchema),
+    low: z.array(ZPriceNumberSchema),
+    close: z.array(ZPriceNumberSchema),
+    volume: z.array(ZUsdNumberSchema),
+  }),
+});
+export type TChartColumns = z.infer<typeof ZChartColumnsSchema>;
+
+/** The candle fields, in the order `columns` lists them. */
+export const CANDLE_FIELDS = ['time', 'open', 'high', 'low', 'close', 'volume'] as const;
+
+/** Rows of candles from a chart's columns (the web client asks for columns and draws rows). */
+export function candlesOfColumns(columns: TChartColumns['columns']): TCandle[] {
+  return columns.time.map((time, index) => ({
+    time,
+    open: columns.open[index]!,
+    high: columns.high[index]!,
+    low: columns.low[index]!,
+    close: columns.close[index]!,
+    volume: columns.volume[index]!,
+  }));
+}
 
 /** Spans of GET /chart/historical/{symbol}?timeframe. */
 export const HISTORICAL_TIMEFRAMES = ['1h', '4h', '1d', '7d', '30d', '90d', '1y'] as const;

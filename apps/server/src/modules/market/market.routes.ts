@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   success,
   ZChartQuerySchema,
+  ZChartColumnsSchema,
   ZChartSchema,
   ZDashboardCoinsSchema,
   ZDexScreenerSearchQuerySchema,
@@ -24,6 +25,7 @@ import {
 import { ok } from '../../lib/reply';
 import type { ZodApp } from '../../lib/zod-app';
 import type { MarketService } from './market.service';
+import { createChartBodies } from './chart-bodies';
 
 const ZPairParamsSchema = z.object({
   id: z
@@ -133,22 +135,27 @@ function registerPriceRoutes(app: ZodApp, deps: MarketRoutesDeps): void {
     handler: async (request) => ok(await market.getHistory(request.params.symbol, request.query.limit)),
   });
 
+  const chartBody = createChartBodies();
   app.get('/api/market/chart/:symbol', {
     schema: {
       tags,
       summary:
-        'OHLCV candles of a token in USD or of a pair (SOL-USDC, SOL%2FUSDC); interval 1S 1M 5M 15M 1H 4H 12H 1D (or 1S 1 5 15 60 240 720 1D)',
+        'OHLCV candles of a token in USD or of a pair (SOL-USDC, SOL%2FUSDC); interval 1S 1M 5M 15M 1H 4H 12H 1D (or 1S 1 5 15 60 240 720 1D); layout=columns answers one array per field',
       params: ZChartParamsSchema,
       querystring: ZChartQuerySchema,
-      response: { 200: success(ZChartSchema) },
+      response: { 200: success(z.union([ZChartSchema, ZChartColumnsSchema])) },
     },
-    // Up to 10,000 candles (a year of hours is about 1 MB of JSON): the response is built by typed
-    // code (numbers already rounded at the service's wire edge), so it is stringified directly
-    // instead of being re-validated candle by candle on the way out.
+    // Up to 10,000 candles (a year of hours is ~1 MB of JSON as rows): the closed candles' bytes are
+    // kept per window (chart-bodies.ts) and only the forming candle is serialised per request.
     handler: async (request, reply) =>
       reply
         .type('application/json; charset=utf-8')
-        .send(JSON.stringify(ok(await market.getChart(request.params.symbol, request.query))) as never),
+        .send(
+          chartBody(
+            await market.getChartParts(request.params.symbol, request.query),
+            request.query.layout,
+          ) as never,
+        ),
   });
 
   app.get('/api/chart/historical/:symbol', {

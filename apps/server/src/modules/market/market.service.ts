@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import {
   CHART_INTERVAL_SECONDS,
-  CHART_INTERVAL_VALUES,
   getFullNameForTruncatedSymbol,
   getTokenDecimals,
   isSolanaAddress,
@@ -31,6 +30,7 @@ import type { MarketData, MarketToken, SearchSource, TokenQuote } from './market
 import { byMarketCapDescending, formatCandle, HISTORICAL_SPANS, USD } from './market-wire';
 import type { RawCandle } from './candle-aggregation';
 import { chartRange, divideCandles } from './pair-candles';
+import { createChartParts } from './chart-windows';
 import { Dec } from '@solterm/engine';
 import { centsToUsd, percentChange, toSignificant, toWireNumber } from '../../lib/wire-decimal';
 
@@ -151,6 +151,15 @@ export function createMarketService(deps: MarketServiceDeps) {
     const quote = await data.getCandles({ token: pair.quote, interval, fromOpen, toOpen, history });
     return divideCandles(base, quote);
   }
+
+  const chartParts = createChartParts({
+    resolvePair,
+    pairCandles,
+    nowSeconds,
+    range: chartRangeOf,
+    source: data.source,
+    nowMs: () => deps.now().getTime(),
+  });
 
   async function search(query: string, limit: number, source: SearchSource): Promise<TTokenSearchResult[]> {
     const text = query.trim();
@@ -273,21 +282,16 @@ export function createMarketService(deps: MarketServiceDeps) {
 
     /** GET /market/chart/{symbol}: a symbol (in USD) or a pair. */
     async getChart(symbolOrPair: string, query: TChartQuery): Promise<TChart> {
-      const pair = await resolvePair(symbolOrPair);
-      const { fromOpen, toOpen } = chartRangeOf(query.interval, query.from, query.to);
-      let candles = await pairCandles(pair, query.interval, fromOpen, toOpen);
-      if (query.limit !== undefined) candles = candles.slice(-query.limit);
-      return {
-        symbol: pair.quote === USD ? pair.base.symbol : pair.text,
-        quote: pair.quote.symbol,
-        interval: query.interval,
-        interval_value: CHART_INTERVAL_VALUES[query.interval],
-        from: fromOpen,
-        to: toOpen,
-        candles,
-        source: data.source,
-      };
+      const { head, closed, forming } = await chartParts(symbolOrPair, query);
+      return { ...head, candles: [...closed, ...forming] };
     },
+
+    /**
+     * The same chart in parts: what describes it, its closed candles (shared by every request of the
+     * window until its next candle closes, see chart-windows.ts) and the forming one, if the window
+     * reaches now.
+     */
+    getChartParts: chartParts,
 
     async getHistoricalChart(
       symbol: string,
@@ -418,3 +422,4 @@ export function createMarketService(deps: MarketServiceDeps) {
 
 export type MarketService = ReturnType<typeof createMarketService>;
 export type { ResolvedPair, RawCandle };
+export type { ChartParts } from './chart-windows';

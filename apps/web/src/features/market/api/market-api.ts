@@ -4,7 +4,9 @@ import {
   SEARCH_PRIMARY_LIMIT,
   SEARCH_TIMEOUT_MS,
   type ChartInterval,
+  candlesOfColumns,
   type TChart,
+  type TChartColumns,
   type TDashboardCoins,
   type TEnhancedTrendingToken,
   type THolderAnalysis,
@@ -46,16 +48,25 @@ export const marketApi = {
   getPairPrice: (pairId: string, signal?: AbortSignal) =>
     api.get<TPairPrice>(`/trading/pair/${segment(pairId)}`, { signal }),
 
-  /** GET /market/chart/{pair}?interval&from&to: OHLCV candles, oldest first. */
-  getChart: (
+  /**
+   * GET /market/chart/{pair}?interval&from&to: OHLCV candles, oldest first. Asked as columns (about
+   * half the bytes of rows, and quicker to parse) and handed to callers as rows.
+   */
+  getChart: async (
     pairId: string,
     { interval, from, to }: { interval: ChartInterval; from: number; to: number },
     signal?: AbortSignal,
-  ) =>
-    api.get<TChart>(
-      `/market/chart/${segment(pairId)}?interval=${encodeURIComponent(interval)}&from=${from}&to=${to}`,
+  ): Promise<TChart> => {
+    const chart = await api.get<TChart | TChartColumns>(
+      `/market/chart/${segment(pairId)}?interval=${encodeURIComponent(interval)}&from=${from}&to=${to}&layout=columns`,
       { signal },
-    ),
+    );
+    if (chart && 'columns' in chart) {
+      const { columns, ...head } = chart;
+      return { ...head, candles: candlesOfColumns(columns) };
+    }
+    return chart;
+  },
 
   /** GET /trading/dexscreener?query&limit=20: the primary search source. */
   searchPrimary: (query: string, signal?: AbortSignal) =>

@@ -1,6 +1,7 @@
 import type { ComponentProps } from 'react';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CANDLE_FIELDS } from '@solterm/contracts';
 
 // lightweight-charts draws on a canvas, which jsdom lacks: a recording fake stands in for it.
 const lw = vi.hoisted(() => {
@@ -88,9 +89,16 @@ function candles(count: number, step: number, start = 1_700_000_000) {
   }));
 }
 
+/** The server's answer: columns when the client asks for them (it does), as the server lays them out. */
 function chartAnswer(path: string): MarketRoute {
-  const interval = new URL(`http://x${path}`).searchParams.get('interval');
+  const query = new URL(`http://x${path}`).searchParams;
+  const interval = query.get('interval');
   const step = interval === '1H' ? 3600 : 900;
+  const rows = candles(5, step);
+  const laidOut =
+    query.get('layout') === 'columns'
+      ? { columns: Object.fromEntries(CANDLE_FIELDS.map((field) => [field, rows.map((row) => row[field])])) }
+      : { candles: rows };
   return ok({
     symbol: 'SOL/USDC',
     quote: 'USDC',
@@ -98,7 +106,7 @@ function chartAnswer(path: string): MarketRoute {
     interval_value: interval === '1H' ? '60' : '15',
     from: 0,
     to: 0,
-    candles: candles(5, step),
+    ...laidOut,
     source: 'simulator',
   });
 }
@@ -180,7 +188,7 @@ describe('price chart', () => {
     await waitFor(() => expect(chartElement()).toHaveAttribute('data-state', 'ready'));
 
     const request = paths.find((path) => path.startsWith('/market/chart/'))!;
-    expect(request).toMatch(/^\/market\/chart\/SOL%2FUSDC\?interval=15M&from=\d+&to=\d+$/);
+    expect(request).toMatch(/^\/market\/chart\/SOL%2FUSDC\?interval=15M&from=\d+&to=\d+&layout=columns$/);
     const query = new URL(`http://x${request}`).searchParams;
     expect(Number(query.get('to')) - Number(query.get('from'))).toBe(299 * 900);
 

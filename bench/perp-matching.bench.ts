@@ -6,9 +6,10 @@ import { report, ROOT } from './lib/harness';
 import type * as PerpMatchingLoad from './lib/perp-matching-load';
 
 // The perp venue's matching engine in process (issue #28), beside nodejs-order-book in the same
-// process: one recorded stream — ≈ 75 % limit adds, 15 % cancels, 10 % market orders sweeping the
-// best 6 levels — on SOL-PERP at 1,000 and at 10,000 resting orders (250 levels a side), margin
-// check, fees and positions included on the venue's side. The rounds alternate venue / reference
+// process: one recorded stream — ≈ 75 % limit adds, 15 % cancels, 10 % market orders taking the
+// best 6 resting orders (up to 6 levels) — on SOL-PERP at 1,000 and at 10,000 resting orders (250
+// levels a side), margin check, fees and positions included on the venue's side. The rounds
+// alternate venue / reference / the venue's engine before #28 (its frozen copy, fixtures/engine-v1)
 // on fresh books; the figures are medians of the rounds, per wall-clock second and per CPU-second
 // (this process's user + system time: what a loaded machine does not take away).
 //
@@ -19,7 +20,7 @@ const TARGET_OPS_PER_SECOND = 1_000_000;
 const TARGET_VS_REFERENCE = 5;
 const MAX_SLOWDOWN = 0.15;
 const OPS = 200_000;
-const ROUNDS = Number(process.env.PERP_BENCH_ROUNDS ?? 9);
+const ROUNDS = Number(process.env.PERP_BENCH_ROUNDS ?? 7);
 
 type Load = typeof PerpMatchingLoad;
 
@@ -58,11 +59,14 @@ function measure(resting: number) {
   const stream = work.record(resting, OPS);
   const ours: { wall: number; cpu: number }[] = [];
   const reference: { wall: number; cpu: number }[] = [];
+  const before: { wall: number; cpu: number }[] = [];
   work.roundOurs(stream); // warm-up
   work.roundReference(stream);
+  work.roundOurs(stream, true);
   for (let round = 0; round < ROUNDS; round++) {
     ours.push(work.roundOurs(stream));
     reference.push(work.roundReference(stream));
+    before.push(work.roundOurs(stream, true));
   }
   const ratios = ours.map((o, i) => o.cpu / reference[i]!.cpu);
   return {
@@ -71,6 +75,8 @@ function measure(resting: number) {
     refWall: median(reference.map((r) => r.wall)),
     refCpu: median(reference.map((r) => r.cpu)),
     ratio: median(ratios),
+    beforeCpu: median(before.map((r) => r.cpu)),
+    vsBefore: median(ours.map((o, i) => o.cpu / before[i]!.cpu)),
     mix: stream.mix,
     bookAfter: work.restingAfter(stream),
   };
@@ -91,11 +97,15 @@ report(
     ops_per_s_1k: Math.round(small.wall),
     reference_ops_per_cpu_s_1k: Math.round(small.refCpu),
     vs_reference_1k: small.ratio.toFixed(2),
+    before_ops_per_cpu_s_1k: Math.round(small.beforeCpu),
+    vs_before_1k: small.vsBefore.toFixed(2),
     book_after_1k: small.bookAfter,
     ops_per_cpu_s_10k: Math.round(large.cpu),
     ops_per_s_10k: Math.round(large.wall),
     reference_ops_per_cpu_s_10k: Math.round(large.refCpu),
     vs_reference_10k: large.ratio.toFixed(2),
+    before_ops_per_cpu_s_10k: Math.round(large.beforeCpu),
+    vs_before_10k: large.vsBefore.toFixed(2),
     book_after_10k: large.bookAfter,
     slowdown_pct: Math.round(slowdown * 1000) / 10,
     load_1m: os.loadavg()[0]!.toFixed(2),

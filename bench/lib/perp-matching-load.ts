@@ -1,11 +1,14 @@
 import { PerpExchange, type PerpMarketSpec, type PlaceOrderInput } from '@solterm/engine';
 import { OrderBook as ReferenceBook, Side } from 'nodejs-order-book';
+// The engine before #28, frozen for its differential test: the bench's "before" column.
+import { PerpExchange as PerpExchangeBefore } from '../../packages/engine/src/futures/fixtures/engine-v1/perp-exchange';
 
 // The perp-matching benchmark's work (bench/perp-matching.bench.ts bundles this file as production
 // bundles the engine, then runs it). One recorded stream of operations on SOL-PERP — ≈ 75 % limit
-// adds, 15 % cancels, 10 % market orders sweeping the best 6 levels of a side — is replayed on the
-// venue (PerpExchange: margin check, fees, positions, collateral) and on nodejs-order-book (a bare
-// book, no accounts), alternating, each round on a fresh book preloaded to the resting target.
+// adds, 15 % cancels, 10 % market orders taking the best 6 resting orders of a side (up to 6
+// levels) — is replayed on the venue (PerpExchange: margin check, fees, positions, collateral) and
+// on nodejs-order-book (a bare book, no accounts), alternating, each round on a fresh book
+// preloaded to the resting target.
 // Makers and takers are different accounts, so both engines make the same fills.
 
 const SOL: PerpMarketSpec = {
@@ -42,8 +45,10 @@ function lcg(seed: number) {
   };
 }
 
-function venue(): PerpExchange {
-  const exchange = new PerpExchange([SOL]);
+function venue(before = false): PerpExchange {
+  const exchange = before
+    ? (new PerpExchangeBefore([SOL]) as unknown as PerpExchange)
+    : new PerpExchange([SOL]);
   exchange.setOracle(SOL.symbol, ORACLE);
   for (let i = 0; i < MAKERS; i++) exchange.deposit(`m${i}`, 10n ** 15n);
   for (let i = 0; i < TAKERS; i++) exchange.deposit(`t${i}`, 10n ** 15n);
@@ -151,9 +156,9 @@ function timed(count: number, run: () => void): Round {
   return { wall: count / (wall / 1000), cpu: count / (cpu / 1000) };
 }
 
-/** One round of the stream on the venue. */
-export function roundOurs(stream: Stream): Round {
-  const exchange = venue();
+/** One round of the stream on the venue (`before`: the engine as it was before #28). */
+export function roundOurs(stream: Stream, before = false): Round {
+  const exchange = venue(before);
   for (const op of stream.preload) if (op.kind === 'add') exchange.placeOrder(op.ours);
   const { ops } = stream;
   return timed(ops.length, () => {

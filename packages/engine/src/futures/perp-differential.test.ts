@@ -185,7 +185,6 @@ function state(venue: Venue): string {
   return plain({ snapshot, accounts, books, total: venue.totalValue() });
 }
 
-const stats = new Map<string, number>();
 function runStream(seed: number, steps: number) {
   const frozen = new FrozenExchange(SPECS);
   const current = new PerpExchange(SPECS);
@@ -204,10 +203,6 @@ function runStream(seed: number, steps: number) {
     const b = outcome(() => command(lcg(seedOfStep), current.nextOrderId)(current));
     expect(b, `seed ${seed} step ${step}`).toBe(a);
     if (a.includes('"fills":[{')) fills++;
-    if (process.env.DIFF_STATS) {
-      const key = a.replace(/\d+/g, '#').slice(0, 60);
-      stats.set(key, (stats.get(key) ?? 0) + 1);
-    }
     if (step % 10 === 0 || step === steps - 1)
       expect(state(current), `seed ${seed} step ${step}`).toBe(state(frozen));
   }
@@ -220,10 +215,6 @@ describe('the venue against its frozen pre-#28 engine (fixtures/engine-v1)', () 
     for (let seed = 1; seed <= 8; seed++) fills += runStream(seed, 500);
     // The streams trade (a differential test of streams that never fill would prove little).
     expect(fills).toBeGreaterThan(300);
-    if (process.env.DIFF_STATS)
-      console.log(
-        fills,
-        [...stats].sort((x, y) => y[1] - x[1]),
-      );
-  });
+    // ~3 s of CPU: the default 5 s is too tight on a shared machine.
+  }, 60_000);
 });

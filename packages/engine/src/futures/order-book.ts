@@ -22,55 +22,117 @@ export interface RestingOrder {
 /** One price level: a FIFO queue whose cancelled entries are skipped lazily (cancel is O(1)). */
 interface Level {
   readonly price: bigint;
+  /** `price` as a number (rounded past 2^53: ties are then broken on `price`). */
+  readonly key: number;
   readonly queue: RestingOrder[];
   head: number;
   /** Lots open at this level. */
   total: bigint;
   /** Orders open at this level. */
   live: number;
+  /** The skip list's forward links, worse levels next (`next[0]` is the next level). */
+  readonly next: (Level | undefined)[];
 }
 
-/** Index of the first price in `prices` (best first) not better than `price`. */
-function searchSide(prices: bigint[], price: bigint, bids: boolean): number {
-  let lo = 0;
-  let hi = prices.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const p = prices[mid]!;
-    if (bids ? p > price : p < price) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+/** Levels of a skip list: enough for millions of levels at p = 1/4. */
+const MAX_HEIGHT = 12;
 
+/** A level map's key: the price as a number while that is exact (faster to hash than a bigint). */
+const mapKey = (price: bigint): number | bigint => (price <= 9_007_199_254_740_991n ? Number(price) : price);
+
+/**
+ * One side of a book: its levels in a map by price and in a skip list, best first (bids
+ * descending, asks ascending), so finding a level is O(1), adding or dropping one O(log levels) and
+ * the best level is the list's first.
+ */
 class BookSide {
-  readonly levels = new Map<bigint, Level>();
-  /** Level prices, best first (bids descending, asks ascending). */
-  readonly prices: bigint[] = [];
+  private readonly levels = new Map<number | bigint, Level>();
+  private readonly head: Level;
+  /** The nodes before a search position, per height (reused). */
+  private readonly before: Level[];
+  private height = 1;
+  /** xorshift32 state for node heights (the list's shape never changes the book's answers). */
+  private seed = 0x2545f491;
 
-  constructor(readonly bids: boolean) {}
+  constructor(readonly bids: boolean) {
+    this.head = newLevel(0n, MAX_HEIGHT);
+    this.before = new Array<Level>(MAX_HEIGHT).fill(this.head);
+  }
+
+  get(price: bigint): Level | undefined {
+    return this.levels.get(mapKey(price));
+  }
+
+  /** The best level (undefined when the side is empty). */
+  first(): Level | undefined {
+    return this.head.next[0];
+  }
+
+  /** Whether `level` comes before (is better than) a level at `price`. */
+  private better(level: Level, key: number, price: bigint): boolean {
+    if (level.key !== key) return this.bids ? level.key > key : level.key < key;
+    return this.bids ? level.price > price : level.price < price;
+  }
+
+  /** Fills `before` with the last node of each height that is better than `price`. */
+  private search(key: number, price: bigint): void {
+    let node = this.head;
+    for (let h = this.height - 1; h >= 0; h--) {
+      let next = node.next[h];
+      while (next !== undefined && this.better(next, key, price)) {
+        node = next;
+        next = node.next[h];
+      }
+      this.before[h] = node;
+    }
+  }
+
+  private randomHeight(): number {
+    let x = this.seed;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.seed = x >>> 0;
+    let height = 1;
+    while (height < MAX_HEIGHT && (x & 3) === 0) {
+      height++;
+      x >>>= 2;
+    }
+    return height;
+  }
 
   levelFor(price: bigint): Level {
-    let level = this.levels.get(price);
-    if (!level) {
-      level = { price, queue: [], head: 0, total: 0n, live: 0 };
-      this.levels.set(price, level);
-      this.prices.splice(searchSide(this.prices, price, this.bids), 0, price);
+    const mk = mapKey(price);
+    let level = this.levels.get(mk);
+    if (level) return level;
+    const key = Number(price);
+    this.search(key, price);
+    const height = this.randomHeight();
+    for (let h = this.height; h < height; h++) this.before[h] = this.head;
+    if (height > this.height) this.height = height;
+    level = newLevel(price, height);
+    for (let h = 0; h < height; h++) {
+      level.next[h] = this.before[h]!.next[h];
+      this.before[h]!.next[h] = level;
     }
+    this.levels.set(mk, level);
     return level;
   }
 
   dropLevel(level: Level): void {
-    this.levels.delete(level.price);
-    const at = searchSide(this.prices, level.price, this.bids);
-    if (this.prices[at] === level.price) this.prices.splice(at, 1);
+    this.levels.delete(mapKey(level.price));
+    this.search(level.key, level.price);
+    for (let h = 0; h < level.next.length; h++) {
+      const before = this.before[h]!;
+      if (before.next[h] === level) before.next[h] = level.next[h];
+    }
+    while (this.height > 1 && this.head.next[this.height - 1] === undefined) this.height--;
   }
 
   /** The best level's first open order. */
   best(): RestingOrder | undefined {
-    const price = this.prices[0];
-    if (price === undefined) return undefined;
-    const level = this.levels.get(price)!;
+    const level = this.head.next[0];
+    if (level === undefined) return undefined;
     while (level.head < level.queue.length) {
       const order = level.queue[level.head]!;
       if (order.remaining > 0n) return order;
@@ -80,11 +142,23 @@ class BookSide {
   }
 }
 
+function newLevel(price: bigint, height: number): Level {
+  return {
+    price,
+    key: Number(price),
+    queue: [],
+    head: 0,
+    total: 0n,
+    live: 0,
+    next: new Array<Level | undefined>(height).fill(undefined),
+  };
+}
+
 /**
- * A price-time-priority limit order book. Levels live in a map by price with a sorted price array
- * per side (binary search; inserting a new level shifts at most the levels behind it), orders in a
- * FIFO per level and in a map by id, so placing at an existing level, cancelling and matching cost
- * the same whether the book holds a thousand orders or a hundred thousand.
+ * A price-time-priority limit order book. Levels live in a map by price and a skip list per side
+ * (a new or emptied level costs O(log levels)), orders in a FIFO per level and in a map by id, so
+ * placing, cancelling and matching cost about the same whether the book holds a thousand orders or
+ * a hundred thousand.
  */
 export class OrderBook {
   private readonly sides = { buy: new BookSide(true), sell: new BookSide(false) };
@@ -113,13 +187,13 @@ export class OrderBook {
   }
 
   bestPrice(side: PerpSide): bigint | undefined {
-    return this.sides[side].prices[0];
+    return this.sides[side].first()?.price;
   }
 
   /** Fills `lots` of a resting order; an order filled in full leaves the book. */
   fill(order: RestingOrder, lots: bigint): void {
     const side = this.sides[order.side];
-    const level = side.levels.get(order.price)!;
+    const level = side.get(order.price)!;
     order.remaining -= lots;
     level.total -= lots;
     if (order.remaining === 0n) this.retire(side, level, order);
@@ -130,7 +204,7 @@ export class OrderBook {
     const order = this.byId.get(id);
     if (!order) return undefined;
     const side = this.sides[order.side];
-    const level = side.levels.get(order.price)!;
+    const level = side.get(order.price)!;
     level.total -= order.remaining;
     order.remaining = 0n;
     this.retire(side, level, order);
@@ -155,11 +229,11 @@ export class OrderBook {
 
   /** Aggregated levels, best first: `[price, lots, orders]`. */
   depth(side: PerpSide, levels: number): { price: bigint; size: bigint; orders: number }[] {
-    const bookSide = this.sides[side];
-    return bookSide.prices.slice(0, levels).map((price) => {
-      const level = bookSide.levels.get(price)!;
-      return { price, size: level.total, orders: level.live };
-    });
+    const out: { price: bigint; size: bigint; orders: number }[] = [];
+    for (let level = this.sides[side].first(); level && out.length < levels; level = level.next[0]) {
+      out.push({ price: level.price, size: level.total, orders: level.live });
+    }
+    return out;
   }
 
   /**
@@ -167,13 +241,13 @@ export class OrderBook {
    * (undefined when nothing is open within it): what a market order's margin is checked at.
    */
   sweepPrice(side: PerpSide, lots: bigint, limit: bigint): bigint | undefined {
-    const bookSide = this.sides[side];
     let total = 0n;
     let last: bigint | undefined;
-    for (const price of bookSide.prices) {
+    for (let level = this.sides[side].first(); level; level = level.next[0]) {
+      const price = level.price;
       if (side === 'sell' ? price > limit : price < limit) break;
       last = price;
-      total += bookSide.levels.get(price)!.total;
+      total += level.total;
       if (total >= lots) break;
     }
     return last;

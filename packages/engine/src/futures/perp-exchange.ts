@@ -226,7 +226,9 @@ export class PerpExchange implements PerpVenueState {
   placeOrder(input: PlaceOrderInput): PlaceOrderResult {
     const result = placeOrder(this, input);
     // A position's TP/SL follow it: resized, or cancelled once it is closed (perp-triggers.ts).
-    result.cancelled.push(...syncAttachedTriggers(this, result.fills));
+    if (result.fills.length > 0) {
+      for (const id of syncAttachedTriggers(this, result.fills)) result.cancelled.push(id);
+    }
     return result;
   }
 

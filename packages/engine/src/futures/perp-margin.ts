@@ -3,6 +3,7 @@ import type { RestingOrder } from './order-book';
 import { ceilDiv, crossLiquidationPrice, initialMargin, maintenanceMargin, notionalOf } from './perp-math';
 import {
   abs,
+  bigOf,
   PERP_DEFAULT_LEVERAGE,
   PerpError,
   pow10,
@@ -20,7 +21,7 @@ export function equityOf(markets: Markets, account: PerpAccount): bigint {
   let equity = account.collateral;
   for (const [symbol, position] of account.positions) {
     const market = markets.get(symbol)!;
-    equity += position.quote + (position.size * market.oracle) / pow10(market.spec.sizeDecimals);
+    equity += position.quote + (position.size * market.oracle) / market.scale;
   }
   return equity;
 }
@@ -56,12 +57,21 @@ export function initialRequirementOf(
   account: PerpAccount,
   leverageOverride?: { market: string; leverage: number },
 ): bigint {
-  const settingOf = (symbol: string) =>
-    leverageOverride?.market === symbol ? leverageOverride.leverage : leverageOf(markets, account, symbol);
+  return initialRequirementAt(markets, account, leverageOverride?.market, leverageOverride?.leverage ?? 0);
+}
+
+/** {@link initialRequirementOf} with `symbol`'s leverage taken as `leverage` (no object per order). */
+export function initialRequirementAt(
+  markets: Markets,
+  account: PerpAccount,
+  symbol: string | undefined,
+  leverage: number,
+): bigint {
   let total = 0n;
-  for (const [symbol, position] of account.positions) {
-    const { spec, oracle } = markets.get(symbol)!;
-    total += initialMargin(notionalOf(position.size, oracle, spec.sizeDecimals), settingOf(symbol));
+  for (const [held, position] of account.positions) {
+    const { spec, oracle } = markets.get(held)!;
+    const setting = held === symbol ? leverage : leverageOf(markets, account, held);
+    total += initialMargin(notionalOf(position.size, oracle, spec.sizeDecimals), setting);
   }
   return total + account.orderMargin;
 }
@@ -147,7 +157,7 @@ export function equityChange(
 
 /** {@link maintenanceMargin} of `lots` at the oracle, without recomputing the market's scale. */
 function maintenanceAt(market: MarketState, lots: bigint): bigint {
-  return ceilDiv((abs(lots) * market.oracle) / market.scale, 2n * BigInt(market.spec.maxLeverage));
+  return ceilDiv((abs(lots) * market.oracle) / market.scale, bigOf(2 * market.spec.maxLeverage));
 }
 
 export function checkLeverage(leverage: number, max: number): void {

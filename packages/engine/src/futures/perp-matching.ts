@@ -61,7 +61,7 @@ export function matchAgainstBook(
   // As Drift bounds every fill by the oracle: none more than the band above or below it,
   // whichever side rests (an order the oracle has moved away from cannot be filled; it goes).
   const band = (oracle * PERP_PRICE_BAND_BPS) / BPS;
-  const mayTake = takerGuard(venue, order);
+  const guard = order.guard === 'none' ? undefined : new TakerGuard(venue, order);
   let remaining = order.size;
   while (remaining > 0n) {
     const maker = book.best(opposite);
@@ -89,7 +89,7 @@ export function matchAgainstBook(
       cancelled.push(maker.id);
       continue;
     }
-    if (!mayTake(takerSigned, notional, takerFee)) return { remaining, halted: true };
+    if (guard && !guard.mayTake(takerSigned, notional, takerFee)) return { remaining, halted: true };
     const takerRealized = applyFill(venue, market, taker, takerSigned, notional, takerFee);
     const makerRealized = applyFill(venue, market, makerAccount, -takerSigned, notional, makerFee);
     fillRestingOrder(venue, makerAccount, maker, lots);
@@ -145,24 +145,32 @@ function breaksMaintenance(
 
 /**
  * The taker's guard, fill by fill: answers whether it may take the next fill (`lots` signed, for
- * `notional`, paying `fee`) without going below what `order.guard` protects.
+ * `notional`, paying `fee`) without going below what `order.guard` protects. A class rather than a
+ * closure: none is made for the plain orders that have no guard.
  */
-function takerGuard(venue: PerpVenueState, order: TakerOrder) {
-  const { market, taker, guard } = order;
-  // The taker's health, once a fill lowers it (kept up to date fill by fill from then on).
-  let health: bigint | undefined;
-  return (lots: bigint, notional: bigint, fee: bigint): boolean => {
+class TakerGuard {
+  /** The taker's health, once a fill lowers it (kept up to date fill by fill from then on). */
+  private health: bigint | undefined;
+
+  constructor(
+    private readonly venue: PerpVenueState,
+    private readonly order: TakerOrder,
+  ) {}
+
+  mayTake(lots: bigint, notional: bigint, fee: bigint): boolean {
+    const { market, taker, guard } = this.order;
     if (guard === 'none') return true;
     const change =
       guard === 'equity'
         ? equityChange(market, taker, lots, notional, fee)
         : healthChange(market, taker, lots, notional, fee);
-    if (change < 0n && health === undefined)
-      health = guard === 'equity' ? equityOf(venue.markets, taker) : healthOf(venue.markets, taker);
-    if (health !== undefined) {
-      if (change < 0n && health + change < 0n) return false;
-      health += change;
+    if (change < 0n && this.health === undefined)
+      this.health =
+        guard === 'equity' ? equityOf(this.venue.markets, taker) : healthOf(this.venue.markets, taker);
+    if (this.health !== undefined) {
+      if (change < 0n && this.health + change < 0n) return false;
+      this.health += change;
     }
     return true;
-  };
+  }
 }

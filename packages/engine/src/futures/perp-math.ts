@@ -28,8 +28,14 @@ export const PERP_FUNDING_CAP = new Dec('0.001');
 export type PerpSide = 'buy' | 'sell';
 export type PerpDirection = 'Long' | 'Short';
 
-const pow10 = (k: number) => 10n ** BigInt(k);
+/** 10^k for the size decimals a market may have, computed once (a power per notional was ~9 % of matching). */
+const POW10: readonly bigint[] = Array.from({ length: 40 }, (_, k) => 10n ** BigInt(k));
+const pow10 = (k: number) => POW10[k] ?? 10n ** BigInt(k);
 const abs = (n: bigint) => (n < 0n ? -n : n);
+/** Small whole numbers (leverages, their doubles) as bigints, made once rather than per order. */
+const SMALL: readonly bigint[] = Array.from({ length: 1_001 }, (_, n) => BigInt(n));
+/** `BigInt(n)` for a whole number, from the table when it is small. */
+const bigOf = (n: number): bigint => SMALL[n] ?? BigInt(n);
 
 /** ⌈a / b⌉ for a ≥ 0, b > 0. */
 export function ceilDiv(a: bigint, b: bigint): bigint {
@@ -43,7 +49,7 @@ export function notionalOf(size: bigint, price: bigint, sizeDecimals: number): b
 
 /** Initial margin: ⌈notional / leverage⌉. */
 export function initialMargin(notional: bigint, leverage: number): bigint {
-  return ceilDiv(notional, BigInt(leverage));
+  return ceilDiv(notional, bigOf(leverage));
 }
 
 /**
@@ -51,7 +57,7 @@ export function initialMargin(notional: bigint, leverage: number): bigint {
  * a 100x market liquidates below 0.5 % of notional and a 20x market below 2.5 %.
  */
 export function maintenanceMargin(notional: bigint, maxLeverage: number): bigint {
-  return ceilDiv(notional, 2n * BigInt(maxLeverage));
+  return ceilDiv(notional, bigOf(2 * maxLeverage));
 }
 
 /** The maintenance fraction of a market, as a decimal (1 / (2 × max leverage)). */

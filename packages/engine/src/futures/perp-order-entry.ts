@@ -1,4 +1,4 @@
-import { checkLeverage, equityOf, hasExposureIn, initialRequirementOf, leverageOf } from './perp-margin';
+import { checkLeverage, equityOf, hasExposureIn, initialRequirementAt, leverageOf } from './perp-margin';
 import { matchAgainstBook } from './perp-matching';
 import {
   BPS,
@@ -98,7 +98,7 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
       `Your ${input.market} leverage is ${current}x: an order cannot change it while you have a position or open orders there; change it with the leverage setting`,
     );
   }
-  if (!input.reduceOnly) checkOrderMargin(venue, account, { ...input, leverage }, size, sweep);
+  if (!input.reduceOnly) checkOrderMargin(venue, account, input, leverage, size, sweep);
 
   account.leverage.set(input.market, leverage);
   const orderId = id ?? venue.nextOrderId++;
@@ -184,7 +184,8 @@ function limitOf(market: MarketState, input: PlaceOrderInput): bigint {
 function checkOrderMargin(
   venue: PerpVenueState,
   account: PerpAccount,
-  input: PlaceOrderInput & { leverage: number },
+  input: PlaceOrderInput,
+  leverage: number,
   size: bigint,
   worst: bigint,
 ): void {
@@ -198,8 +199,8 @@ function checkOrderMargin(
   const through = input.side === 'buy' ? worst - oracle : oracle - worst;
   const markLoss = through > 0n ? ceilDiv(size * through, scale) : 0n;
   const required =
-    initialRequirementOf(venue.markets, account, { market: input.market, leverage: input.leverage }) +
-    initialMargin(notionalOf(added, worst, spec.sizeDecimals), input.leverage) +
+    initialRequirementAt(venue.markets, account, input.market, leverage) +
+    initialMargin(notionalOf(added, worst, spec.sizeDecimals), leverage) +
     feeOf(notional, PERP_TAKER_FEE_BPS) +
     markLoss;
   if (required > equityOf(venue.markets, account)) {

@@ -192,7 +192,12 @@ export function accountOf(venue: PerpVenueState, id: string): PerpAccount {
 
 export const abs = (n: bigint) => (n < 0n ? -n : n);
 export const sign = (n: bigint) => (n < 0n ? -1n : n > 0n ? 1n : 0n);
-export const pow10 = (k: number) => 10n ** BigInt(k);
+const POW10: readonly bigint[] = Array.from({ length: 40 }, (_, k) => 10n ** BigInt(k));
+export const pow10 = (k: number) => POW10[k] ?? 10n ** BigInt(k);
+/** Small whole numbers (leverages, their doubles) as bigints, made once rather than per order. */
+const SMALL: readonly bigint[] = Array.from({ length: 1_001 }, (_, n) => BigInt(n));
+/** `BigInt(n)` for a whole number, from the table when it is small. */
+export const bigOf = (n: number): bigint => SMALL[n] ?? BigInt(n);
 
 export function ceilToTick(price: bigint, tick: bigint): bigint {
   return ((price + tick - 1n) / tick) * tick;

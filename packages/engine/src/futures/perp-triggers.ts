@@ -234,6 +234,7 @@ export function cancelAllTriggers(venue: PerpVenueState, accountId: string, symb
 export function syncAttachedTriggers(venue: PerpVenueState, fills: readonly PerpFill[]): number[] {
   const touched = new Map<string, Set<string>>();
   for (const fill of fills) {
+    if (venue.markets.get(fill.market)?.triggers.size === 0) continue; // nothing attached there
     const accounts = touched.get(fill.market) ?? new Set<string>();
     accounts.add(fill.taker).add(fill.maker);
     touched.set(fill.market, accounts);

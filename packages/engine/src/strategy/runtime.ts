@@ -1,11 +1,24 @@
 import { Dec, fromBaseUnits, toBaseUnits } from '../money/decimal';
-import { add, exactOf, exactOfNumber, exactUnits, mul, toDec, ZERO, type Exact } from '../money/exact';
+import {
+  add,
+  exactOf,
+  exactOfNumber,
+  exactUnits,
+  floor,
+  mul,
+  shift,
+  sub,
+  toDec,
+  ZERO,
+  type Exact,
+} from '../money/exact';
 import { DEFAULT_RFQ_PRICING, pricingModel, quoteRfqExact, type RfqPricing } from '../spot/rfq-pricing';
 import type {
   BatchStrategyInstance,
   OrderIntent,
   PositionView,
   RiskRules,
+  Sizing,
   StrategyInstance,
 } from './strategy';
 
@@ -43,6 +56,91 @@ export function rfqVenue(options: {
       return quote.quoteAmount > 0n ? { quoteAmount: quote.quoteAmount, fee: quote.fee } : null;
     },
   };
+}
+
+/** The largest fee or slippage a fixed cost model takes, bps (10 %). */
+export const MAX_COST_BPS = 1000;
+
+/**
+ * A venue that charges a fixed fee and slippage on every fill (the backtest's `costs.model: 'fixed'`):
+ * `base × mid × (1 ± slippage)` before the fee, the fee on that, as the live venue's RFQ arithmetic
+ * with the slippage as its half spread and no size impact. Exact; quote units rounded against the trader.
+ */
+export function fixedCostVenue(options: {
+  baseDecimals: number;
+  quoteDecimals: number;
+  feeBps: number;
+  slippageBps: number;
+}): VenuePort {
+  for (const [name, bps] of [
+    ['feeBps', options.feeBps],
+    ['slippageBps', options.slippageBps],
+  ] as const) {
+    if (!Number.isFinite(bps) || bps < 0 || bps > MAX_COST_BPS) {
+      throw new RangeError(`${name} must be between 0 and ${MAX_COST_BPS}, got ${bps}`);
+    }
+  }
+  return rfqVenue({
+    baseDecimals: options.baseDecimals,
+    quoteDecimals: options.quoteDecimals,
+    quoteUsdPrice: new Dec(0),
+    pricing: {
+      halfSpreadBps: options.slippageBps,
+      venueFeeBps: options.feeBps,
+      impactBpsPerUsd10k: 0,
+      maxImpactBps: 0,
+    },
+  });
+}
+
+/**
+ * What a fill paid off the mid besides the fee, whole quote tokens, exact: spread, size impact and the
+ * rounding to quote base units (all against the trader, so ≥ 0). By construction
+ * buy: quoteAmount = base × mid + slippage + fee; sell: quoteAmount = base × mid − slippage − fee.
+ */
+export function slippageOf(
+  side: 'Buy' | 'Sell',
+  baseAmount: bigint,
+  quoteAmount: bigint,
+  mid: Exact,
+  fee: Exact,
+  decimals: { baseDecimals: number; quoteDecimals: number },
+): Exact {
+  const atMid = mul(exactUnits(baseAmount, decimals.baseDecimals), mid);
+  const paid = exactUnits(quoteAmount, decimals.quoteDecimals);
+  return side === 'Buy' ? sub(sub(paid, atMid), fee) : sub(sub(atMid, paid), fee);
+}
+
+/**
+ * Base units that `budget` quote units buy at `mid` before costs: ⌊budget / mid⌋ in base units.
+ */
+function baseForBudget(budget: bigint, mid: Exact, baseDecimals: number, quoteDecimals: number): bigint {
+  if (mid.n <= 0n || budget <= 0n) return 0n;
+  const numerator = budget * 10n ** BigInt(baseDecimals + mid.scale);
+  return numerator / (mid.n * 10n ** BigInt(quoteDecimals));
+}
+
+/**
+ * The largest buy whose fill (fees and slippage included) costs at most `budget` quote units, and its
+ * fill; null when not even one base unit fits or the venue refuses. Starts from the size at the mid
+ * and shrinks it in proportion to the overshoot: a fill's cost grows with its size, so it converges
+ * from above in a step or two.
+ */
+export function buyWithin(
+  venue: VenuePort,
+  budget: bigint,
+  mid: Exact,
+  decimals: { baseDecimals: number; quoteDecimals: number },
+): { baseAmount: bigint; fill: VenueFill } | null {
+  let base = baseForBudget(budget, mid, decimals.baseDecimals, decimals.quoteDecimals);
+  for (let round = 0; round < 64 && base > 0n; round += 1) {
+    const fill = venue.fill('Buy', base, mid);
+    if (!fill) return null;
+    if (fill.quoteAmount <= budget) return { baseAmount: base, fill };
+    const next = (base * budget) / fill.quoteAmount;
+    base = next < base ? next : base - 1n;
+  }
+  return null;
 }
 
 /**
@@ -106,6 +204,8 @@ export interface RuntimeFill {
   readonly mid: Exact;
   /** Venue fee, whole quote tokens. */
   readonly fee: Exact;
+  /** Spread, impact and rounding paid off the mid besides the fee, whole quote tokens (slippageOf). */
+  readonly slippage: Exact;
   readonly reason: string;
   /** For a sell: proceeds − the lot's cost (quote base units), and when the lot was opened. */
   readonly pnl: bigint | null;
@@ -144,13 +244,21 @@ export class StrategyRuntime {
   readonly fills: RuntimeFill[] = [];
   /** Venue fees paid, whole quote tokens, exact. */
   fees: Exact = ZERO;
+  /** Slippage paid (slippageOf of every fill), whole quote tokens, exact. */
+  slippage: Exact = ZERO;
   /** Buy intents refused for want of cash or past max positions. */
   refusedBuys = 0;
   /** Of those, refused because the buy cost more than the cash (or the venue gave no price). */
   unfundedBuys = 0;
   /** The first unfunded buy: what it would have cost and the cash then, quote base units. */
   firstUnfunded: { cost: bigint; cash: bigint } | null = null;
+  private readonly sizing: Sizing;
+  /** fixed_base: base units a lot buys. */
   private readonly baseAmount: bigint;
+  /** fixed_quote: quote units a lot spends at most. */
+  private readonly budgetUnits: bigint;
+  /** percent_equity: the percent, exact. */
+  private readonly percent: Exact;
   /** Signed percent of the stop (negative) and take-profit levels, exact and as doubles. */
   private readonly stopPercent: { exact: Dec; approx: number } | null;
   private readonly takePercent: { exact: Dec; approx: number } | null;
@@ -162,9 +270,21 @@ export class StrategyRuntime {
     if (!Number.isInteger(risk.maxPositions) || risk.maxPositions < 1) {
       throw new RangeError(`maxPositions must be a whole number ≥ 1, got ${risk.maxPositions}`);
     }
-    this.baseAmount = toBaseUnits(risk.amount, options.baseDecimals);
-    if (this.baseAmount <= 0n)
-      throw new RangeError(`amount ${risk.amount.toString()} is below one base unit`);
+    const sizing: Sizing = risk.sizing ?? { mode: 'fixed_base', value: risk.amount };
+    if (!sizing.value.isFinite() || !sizing.value.gt(0)) {
+      throw new RangeError(`sizing value must be > 0, got ${sizing.value.toString()}`);
+    }
+    if (sizing.mode === 'percent_equity' && sizing.value.gt(100)) {
+      throw new RangeError(`percent_equity sizing must be at most 100, got ${sizing.value.toString()}`);
+    }
+    this.sizing = sizing;
+    this.baseAmount = sizing.mode === 'fixed_base' ? toBaseUnits(sizing.value, options.baseDecimals) : 0n;
+    this.budgetUnits = sizing.mode === 'fixed_quote' ? toBaseUnits(sizing.value, options.quoteDecimals) : 0n;
+    if (sizing.mode === 'fixed_base' && this.baseAmount <= 0n)
+      throw new RangeError(`amount ${sizing.value.toString()} is below one base unit`);
+    if (sizing.mode === 'fixed_quote' && this.budgetUnits <= 0n)
+      throw new RangeError(`fixed_quote ${sizing.value.toString()} is below one quote unit`);
+    this.percent = sizing.mode === 'percent_equity' ? exactOf(sizing.value) : ZERO;
     this.cash = options.initialCash;
     const signed = (percent: Dec | null, sign: 1 | -1) =>
       percent ? { exact: percent.times(sign), approx: sign * Number(percent.toString()) } : null;
@@ -264,9 +384,33 @@ export class StrategyRuntime {
     else while (this.lots.length > 0 && this.closeLot(0, time, mid, reason));
   }
 
+  /** The buy the sizing makes at `mid` (null: the venue refuses, or not one base unit fits). */
+  private sizedBuy(mid: Exact): { baseAmount: bigint; fill: VenueFill } | null {
+    const { venue } = this.options;
+    if (this.sizing.mode === 'fixed_base') {
+      const fill = venue.fill('Buy', this.baseAmount, mid);
+      return fill ? { baseAmount: this.baseAmount, fill } : null;
+    }
+    let budget = this.budgetUnits;
+    if (this.sizing.mode === 'percent_equity') {
+      const equity = add(exactUnits(this.cash, this.options.quoteDecimals), this.lotsAt(mid));
+      budget = floor(shift(mul(equity, this.percent), this.options.quoteDecimals - 2));
+      if (budget > this.cash) budget = this.cash;
+    }
+    return buyWithin(venue, budget, mid, this.options);
+  }
+
+  /** The open lots valued at `mid`, whole quote tokens, exact. */
+  private lotsAt(mid: Exact): Exact {
+    let base = 0n;
+    for (const lot of this.lots) base += lot.baseAmount;
+    return base === 0n ? ZERO : mul(exactUnits(base, this.options.baseDecimals), mid);
+  }
+
   private openLot(time: number, mid: Exact, reason: string): void {
-    const fill = this.options.venue.fill('Buy', this.baseAmount, mid);
-    if (!fill || fill.quoteAmount > this.cash) {
+    const sized = this.sizedBuy(mid);
+    const fill = sized?.fill;
+    if (!sized || !fill || fill.quoteAmount > this.cash) {
       this.refusedBuys += 1;
       this.unfundedBuys += 1;
       if (fill) this.firstUnfunded ??= { cost: fill.quoteAmount, cash: this.cash };
@@ -276,7 +420,9 @@ export class StrategyRuntime {
     this.fees = add(this.fees, fill.fee);
     const { baseDecimals, quoteDecimals } = this.options;
     const cost = fill.quoteAmount;
-    const baseAmount = this.baseAmount;
+    const baseAmount = sized.baseAmount;
+    const slippage = slippageOf('Buy', baseAmount, cost, mid, fill.fee, this.options);
+    this.slippage = add(this.slippage, slippage);
     const entryApprox = Number(cost) / 10 ** quoteDecimals / (Number(baseAmount) / 10 ** baseDecimals);
     const lot = { cost, baseAmount };
     this.lots.push({
@@ -295,6 +441,7 @@ export class StrategyRuntime {
       quoteAmount: cost,
       mid,
       fee: fill.fee,
+      slippage,
       reason,
       pnl: null,
       entryTime: null,
@@ -318,6 +465,8 @@ export class StrategyRuntime {
     this.lots.splice(index, 1);
     this.cash += fill.quoteAmount;
     this.fees = add(this.fees, fill.fee);
+    const slippage = slippageOf('Sell', lot.baseAmount, fill.quoteAmount, mid, fill.fee, this.options);
+    this.slippage = add(this.slippage, slippage);
     this.syncPosition();
     this.fills.push({
       time,
@@ -326,6 +475,7 @@ export class StrategyRuntime {
       quoteAmount: fill.quoteAmount,
       mid,
       fee: fill.fee,
+      slippage,
       reason,
       pnl: fill.quoteAmount - lot.cost,
       entryTime: lot.openedAt,
@@ -345,9 +495,9 @@ export function fillPrice(fill: RuntimeFill, baseDecimals: number, quoteDecimals
   return fromBaseUnits(fill.quoteAmount, quoteDecimals).div(fromBaseUnits(fill.baseAmount, baseDecimals));
 }
 
-/** A fill's mid and fee as decimals (18 significant digits). */
-export function fillDecimals(fill: RuntimeFill): { mid: Dec; fee: Dec } {
-  return { mid: toDec(fill.mid), fee: toDec(fill.fee) };
+/** A fill's mid, fee and slippage as decimals (18 significant digits). */
+export function fillDecimals(fill: RuntimeFill): { mid: Dec; fee: Dec; slippage: Dec } {
+  return { mid: toDec(fill.mid), fee: toDec(fill.fee), slippage: toDec(fill.slippage) };
 }
 
 /** An intent from any strategy, checked (user code may return anything). */

@@ -149,7 +149,7 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^backtest-SOL-USDC-.*\.csv$/);
   const csv = await fs.readFile((await file.path())!, 'utf8');
-  expect(csv.split('\n')[0]).toBe('time,side,quantity,price,value,fee,pnl,reason');
+  expect(csv.split('\n')[0]).toBe('time,side,quantity,price,value,fee,slippage,pnl,reason');
   expect(csv.split('\n').length).toBeGreaterThan(2);
 
   // The balance goes in steps of 100 (the spec), in the form as in the API.

@@ -6,7 +6,7 @@ import { Dec, fromBaseUnits } from '../money/decimal';
 import { getBuiltInStrategy, resolveParameters } from '../strategy/built-ins';
 import { seededRandom } from '../strategy/random';
 import { add, exactUnits, mul, sign, sub, toDec, ZERO, type Exact } from '../money/exact';
-import { fillPrice, fixedCostVenue, rfqVenue, StrategyError } from '../strategy/runtime';
+import { buyWithin, fillPrice, fixedCostVenue, rfqVenue, StrategyError } from '../strategy/runtime';
 import type {
   BatchStrategyInstance,
   IntentAction,
@@ -402,6 +402,30 @@ describe('costs, sizing and the buy-and-hold benchmark (figures computed by hand
     expect(poor.fills).toHaveLength(0);
     expect(poor.unfundedBuys).toBe(1);
     expect(poor.firstUnfunded).toEqual({ cost: 20_000_000_000n, cash: 10_000_000_000n });
+  });
+
+  it('a budgeted buy is the largest whole base-unit amount whose fill fits, under any venue', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10_000_000 }),
+        fc.integer({ min: 1, max: 10_000_000 }),
+        fc.oneof(
+          fc.constant(venue),
+          fc
+            .tuple(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 1000 }))
+            .map(([fee, slip]) => fixed(fee, slip)),
+        ),
+        (budgetCents, midCents, fillVenue) => {
+          const budget = BigInt(budgetCents) * 10_000n;
+          const mid = { n: BigInt(midCents), scale: 2 };
+          const bought = buyWithin(fillVenue, budget, mid, SOL_USDC);
+          if (bought) expect(bought.fill.quoteAmount <= budget).toBe(true);
+          const next = fillVenue.fill('Buy', (bought?.baseAmount ?? 0n) + 1n, mid);
+          expect(next === null || next.quoteAmount > budget).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it('the benchmark is buy and hold from the first open, marked where the equity is', () => {

@@ -122,9 +122,9 @@ function baseForBudget(budget: bigint, mid: Exact, baseDecimals: number, quoteDe
 
 /**
  * The largest buy whose fill (fees and slippage included) costs at most `budget` quote units, and its
- * fill; null when not even one base unit fits or the venue refuses. Starts from the size at the mid
- * and shrinks it in proportion to the overshoot: a fill's cost grows with its size, so it converges
- * from above in a step or two.
+ * fill; null when not even one base unit fits or the venue refuses. A fill's cost grows with its size
+ * and is at least its value at the mid, so the answer lies below ⌊budget / mid⌋: found by steps in
+ * proportion to the overshoot, then by halving (quote units round up, so many sizes cost the same).
  */
 export function buyWithin(
   venue: VenuePort,
@@ -132,15 +132,29 @@ export function buyWithin(
   mid: Exact,
   decimals: { baseDecimals: number; quoteDecimals: number },
 ): { baseAmount: bigint; fill: VenueFill } | null {
-  let base = baseForBudget(budget, mid, decimals.baseDecimals, decimals.quoteDecimals);
-  for (let round = 0; round < 64 && base > 0n; round += 1) {
-    const fill = venue.fill('Buy', base, mid);
-    if (!fill) return null;
-    if (fill.quoteAmount <= budget) return { baseAmount: base, fill };
-    const next = (base * budget) / fill.quoteAmount;
-    base = next < base ? next : base - 1n;
+  let hi = baseForBudget(budget, mid, decimals.baseDecimals, decimals.quoteDecimals);
+  if (hi <= 0n) return null;
+  const top = venue.fill('Buy', hi, mid);
+  if (!top) return null;
+  if (top.quoteAmount <= budget) return { baseAmount: hi, fill: top };
+  // Invariant: `hi` does not fit; `best` (lo) fits, or lo = 0.
+  let lo = 0n;
+  let best: { baseAmount: bigint; fill: VenueFill } | null = null;
+  let guess = (hi * budget) / top.quoteAmount;
+  for (let round = 0; round < 256 && hi - lo > 1n; round += 1) {
+    if (guess <= lo || guess >= hi) guess = lo + (hi - lo) / 2n;
+    const fill = venue.fill('Buy', guess, mid);
+    if (!fill) return best;
+    if (fill.quoteAmount <= budget) {
+      lo = guess;
+      best = { baseAmount: guess, fill };
+      guess = lo + (hi - lo) / 2n;
+    } else {
+      hi = guess;
+      guess = (guess * budget) / fill.quoteAmount;
+    }
   }
-  return null;
+  return best;
 }
 
 /**

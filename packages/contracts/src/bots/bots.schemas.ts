@@ -164,7 +164,11 @@ export const ZBotCreateRequestSchema = z.object({
   config: ZBotNewConfigSchema.prefault({}),
   is_public: z.boolean().default(false),
 });
-export type TBotCreateRequest = z.input<typeof ZBotCreateRequestSchema>;
+/** A config as a client sends it (the preprocessing of ZBotNewConfigSchema hides its shape). */
+type TBotConfigInput = z.input<typeof ZBotConfigSchema>;
+export type TBotCreateRequest = Omit<z.input<typeof ZBotCreateRequestSchema>, 'config'> & {
+  config?: TBotConfigInput;
+};
 
 /** A bot's figures, computed from its own fills (zero until it has run). */
 export const ZBotMetricsSchema = z.object({
@@ -235,7 +239,9 @@ export const ZBotUpdateRequestSchema = z
   .refine((value) => Object.values(value).some((field) => field !== undefined), {
     message: 'Send at least one of name, description, strategy_type, config, is_public',
   });
-export type TBotUpdateRequest = z.input<typeof ZBotUpdateRequestSchema>;
+export type TBotUpdateRequest = Omit<z.input<typeof ZBotUpdateRequestSchema>, 'config'> & {
+  config?: TBotConfigInput;
+};
 
 /** GET /bots/with-status: the metrics nested under `performance`. */
 export const ZBotWithStatusSchema = z.object({ ...botIdentity, performance: ZBotMetricsSchema });
@@ -324,6 +330,8 @@ export const ZBacktestRequestSchema = z
     path: ['end_date'],
   });
 export type TBacktestRequest = z.infer<typeof ZBacktestRequestSchema>;
+/** What a client sends (costs' defaults filled in by the server). */
+export type TBacktestRequestInput = z.input<typeof ZBacktestRequestSchema>;
 
 /**
  * POST /bots/test — "Run and Test Bot" on /bots, before the bot exists: the create payload's strategy
@@ -338,7 +346,9 @@ export const ZBotTestRequestSchema = ZBotCreateRequestSchema.pick({
   /** The client's id of this run: POST /bots/test/{test_id}/cancel stops it. */
   test_id: z.string().uuid({ message: 'test_id must be a UUID' }).optional(),
 });
-export type TBotTestRequest = z.input<typeof ZBotTestRequestSchema>;
+export type TBotTestRequest = Omit<z.input<typeof ZBotTestRequestSchema>, 'config'> & {
+  config?: TBotConfigInput;
+};
 
 export const ZBotTestIdParamsSchema = z.object({ test_id: z.string().uuid({ message: 'Test not found' }) });
 

@@ -5,9 +5,12 @@ import {
   BACKTEST_INITIAL_BALANCE_STEP,
   BACKTEST_INITIAL_BALANCE_STEP_MESSAGE,
   BACKTEST_MESSAGES,
+  BACKTEST_MAX_COST_BPS,
   BACKTEST_MIN_INITIAL_BALANCE,
+  BOT_INTERVALS,
   VALIDATION_MESSAGES,
   type TBacktestResult,
+  type TBotInterval,
 } from '@solterm/contracts';
 import { Button } from '../../components/ui/button';
 import { Card, CardBody, CardHeader } from '../../components/ui/card';
@@ -22,6 +25,13 @@ import { botsApi } from '../../features/bots/bots-api';
 import { BacktestProgress } from '../../features/bots/components/backtest-progress';
 import { BacktestResults } from '../../features/bots/components/backtest-results';
 import { useBots } from '../../features/bots/use-bots';
+import {
+  backtestCostsOf,
+  COST_MODEL_OPTIONS,
+  INITIAL_BACKTEST_COSTS,
+  VENUE_COSTS_HINT,
+  type BacktestCostsForm,
+} from '../../features/bots/backtest-costs-model';
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -33,6 +43,10 @@ export default function BacktestPage() {
   const [startDate, setStartDate] = useState(isoDay(new Date(today.getTime() - 30 * 86_400_000)));
   const [endDate, setEndDate] = useState(isoDay(today));
   const [balance, setBalance] = useState(String(BACKTEST_DEFAULT_INITIAL_BALANCE));
+  /** Blank: the bot's own pair and interval. */
+  const [symbol, setSymbol] = useState('');
+  const [interval, setIntervalChoice] = useState<TBotInterval | ''>('');
+  const [costs, setCosts] = useState<BacktestCostsForm>(INITIAL_BACKTEST_COSTS);
   const [isRunning, setIsRunning] = useState(false);
   /** Counts runs, so each run's progress starts empty. */
   const [runs, setRuns] = useState(0);
@@ -40,6 +54,7 @@ export default function BacktestPage() {
   const [result, setResult] = useState<TBacktestResult | null>(null);
   const list = bots.data ?? [];
   const selected = botId || list[0]?.bot_id || '';
+  const bot = list.find((item) => item.bot_id === selected);
 
   async function run() {
     const refuse = (message: string) => {
@@ -56,6 +71,8 @@ export default function BacktestPage() {
     if (initialBalance % BACKTEST_INITIAL_BALANCE_STEP !== 0) {
       return refuse(BACKTEST_INITIAL_BALANCE_STEP_MESSAGE);
     }
+    const priced = backtestCostsOf(costs);
+    if (!priced.ok) return refuse(priced.error);
     setError(null);
     setRuns((count) => count + 1);
     setIsRunning(true);
@@ -65,6 +82,9 @@ export default function BacktestPage() {
         start_date: startDate,
         end_date: endDate,
         initial_balance: initialBalance,
+        ...(symbol.trim() ? { symbol: symbol.trim() } : {}),
+        ...(interval ? { interval } : {}),
+        costs: priced.costs,
       });
       setResult(answer);
       notify.success(BACKTEST_MESSAGES.succeeded);
@@ -81,7 +101,7 @@ export default function BacktestPage() {
     <>
       <PageHeader
         title="Backtest"
-        description="Replay a bot over any past range with the live venue's prices and fees."
+        description="Replay a bot over any past range, priced as the live venue quotes or with your own fees and slippage, beside buy and hold."
       />
       {/* Side by side only where the trade table still has room for every column (2xl). */}
       <div className="grid min-w-0 gap-4 2xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
@@ -132,6 +152,61 @@ export default function BacktestPage() {
               hint={`At least ${BACKTEST_MIN_INITIAL_BALANCE}, in steps of ${BACKTEST_INITIAL_BALANCE_STEP}, in the pair's quote token`}
               onChange={(e) => setBalance(e.target.value)}
             />
+            <div className="grid grid-cols-2 gap-3">
+              <Input
+                label="Pair"
+                value={symbol}
+                placeholder={bot?.config.symbol ?? 'SOL/USDC'}
+                hint="Blank: the bot's own"
+                onChange={(e) => setSymbol(e.target.value)}
+              />
+              <Select
+                label="Interval"
+                value={interval}
+                options={[
+                  { value: '', label: bot ? `Bot's (${bot.config.interval})` : "Bot's" },
+                  ...BOT_INTERVALS.map((value) => ({ value, label: value })),
+                ]}
+                onChange={(e) => setIntervalChoice(e.target.value as TBotInterval | '')}
+              />
+            </div>
+            <fieldset
+              className="grid min-w-0 gap-3 rounded-md border border-line p-3"
+              aria-label="Fees & slippage"
+            >
+              <legend className="px-1 text-xs font-medium text-muted">Fees &amp; slippage</legend>
+              <Select
+                label="Cost model"
+                value={costs.model}
+                options={[...COST_MODEL_OPTIONS]}
+                onChange={(e) => setCosts({ ...costs, model: e.target.value as BacktestCostsForm['model'] })}
+              />
+              <div className="grid grid-cols-2 gap-3">
+                <Input
+                  label="Fee (bps)"
+                  type="number"
+                  min={0}
+                  max={BACKTEST_MAX_COST_BPS}
+                  value={costs.feeBps}
+                  disabled={costs.model === 'venue'}
+                  onChange={(e) => setCosts({ ...costs, feeBps: e.target.value })}
+                />
+                <Input
+                  label="Slippage (bps)"
+                  type="number"
+                  min={0}
+                  max={BACKTEST_MAX_COST_BPS}
+                  value={costs.slippageBps}
+                  disabled={costs.model === 'venue'}
+                  onChange={(e) => setCosts({ ...costs, slippageBps: e.target.value })}
+                />
+              </div>
+              <p className="text-xs text-faint">
+                {costs.model === 'venue'
+                  ? VENUE_COSTS_HINT
+                  : `Charged on every fill, 0–${BACKTEST_MAX_COST_BPS} bps each; slippage moves the price against the trade, the fee is on top.`}
+              </p>
+            </fieldset>
             <div className="grid gap-3 lg:pt-6 2xl:pt-0">
               {error && (
                 <Notice tone="error" aria-label="Backtest error">

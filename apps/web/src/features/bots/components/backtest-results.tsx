@@ -64,7 +64,42 @@ function getMoreMetrics(result: TBacktestResult, quote: string): { label: string
     },
     { label: `Expectancy (${quote})`, value: formatFixed(result.expectancy, 4) },
     { label: 'Exposure', value: `${formatFixed(result.exposure, 1)}%` },
+  ];
+}
+
+/** 'Venue RFQ pricing' or 'Fixed: 10 bps fee, 20 bps slippage'. */
+export function costsLabel(costs: TBacktestResult['costs']): string {
+  return costs.model === 'venue'
+    ? 'Venue RFQ pricing'
+    : `Fixed: ${costs.fee_bps ?? 0} bps fee, ${costs.slippage_bps ?? 0} bps slippage`;
+}
+
+/** '10% of equity', '100 USDC a buy' or '0.5 SOL a buy'. */
+export function sizingLabel(sizing: TBacktestResult['sizing'], symbol: string): string {
+  const pair = parsePair(symbol);
+  if (sizing.mode === 'percent_equity') return `${sizing.value}% of equity`;
+  if (sizing.mode === 'fixed_quote') return `${sizing.value} ${pair?.quote ?? 'quote'} a buy`;
+  return `${sizing.value} ${pair?.base ?? 'base'} a buy`;
+}
+
+/** The buy-and-hold benchmark beside the strategy, and what the fills cost. */
+function getBenchmarkAndCosts(result: TBacktestResult, quote: string): BacktestStat[] {
+  const held = result.benchmark;
+  return [
+    {
+      label: 'Buy & hold return',
+      value: formatSignedPercent(held.total_return),
+      tone: toneOf(held.total_return),
+    },
+    {
+      label: 'Buy & hold max drawdown',
+      value: `${formatFixed(held.max_drawdown, 2)}%`,
+      tone: toneOf(-held.max_drawdown),
+    },
     { label: `Fees paid (${quote})`, value: formatFixed(result.fees_paid, 4) },
+    { label: `Slippage paid (${quote})`, value: formatFixed(result.slippage_paid, 4) },
+    { label: 'Costs', value: costsLabel(result.costs) },
+    { label: 'Sizing', value: sizingLabel(result.sizing, result.symbol) },
   ];
 }
 
@@ -85,6 +120,7 @@ export function BacktestResults({
   const slug = `backtest-${result.symbol.replace('/', '-')}-${result.start_date.slice(0, 10)}-${result.end_date.slice(0, 10)}`;
   const stats = getHeadlineStats(result, quote);
   const more = getMoreMetrics(result, quote);
+  const benchmark = getBenchmarkAndCosts(result, quote);
   return (
     <div className="flex min-w-0 flex-col gap-4" data-testid="backtest-results">
       <Card>
@@ -106,7 +142,26 @@ export function BacktestResults({
             <Stat key={stat.label} label={stat.label} value={stat.value} tone={stat.tone} />
           ))}
         </CardBody>
-        <div className="grid grid-cols-3 gap-x-4 gap-y-2 border-t border-line px-4 py-3 text-xs sm:grid-cols-6">
+        <div
+          className="grid grid-cols-2 gap-x-4 gap-y-2 border-t border-line px-4 py-3 text-xs sm:grid-cols-3 lg:grid-cols-6"
+          data-testid="backtest-benchmark"
+        >
+          {benchmark.map((item) => (
+            <div key={item.label} className="min-w-0">
+              <div className="text-faint">{item.label}</div>
+              <div
+                className={cn(
+                  'num truncate',
+                  item.tone === 'up' ? 'text-up' : item.tone === 'down' ? 'text-down' : 'text-fg',
+                )}
+                title={item.value}
+              >
+                {item.value}
+              </div>
+            </div>
+          ))}
+        </div>
+        <div className="grid grid-cols-3 gap-x-4 gap-y-2 border-t border-line px-4 py-3 text-xs sm:grid-cols-5">
           {more.map((item) => (
             <div key={item.label} className="min-w-0">
               <div className="text-faint">{item.label}</div>
@@ -128,7 +183,7 @@ export function BacktestResults({
         <Card className="min-w-0">
           <CardHeader
             title="Portfolio value and drawdown"
-            description="Value on the left axis, drawdown from the running peak on the right"
+            description="Value and buy & hold (dashed) on the left axis, drawdown from the running peak on the right"
           />
           <div className="p-2">
             <EquityChart result={result} quote={quote} />
@@ -183,6 +238,7 @@ export function BacktestResults({
                   <Th isNumeric>Price</Th>
                   <Th isNumeric>Value</Th>
                   <Th isNumeric>Fee</Th>
+                  <Th isNumeric>Slippage</Th>
                   <Th isNumeric>PnL</Th>
                   <Th>Reason</Th>
                 </Tr>
@@ -197,6 +253,9 @@ export function BacktestResults({
                     <Td isNumeric>{formatFixed(trade.value, 4)}</Td>
                     <Td isNumeric className="text-muted">
                       {formatFixed(trade.fee, 4)}
+                    </Td>
+                    <Td isNumeric className="text-muted">
+                      {formatFixed(trade.slippage, 4)}
                     </Td>
                     <Td
                       isNumeric

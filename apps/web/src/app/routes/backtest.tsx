@@ -207,7 +207,7 @@ export default function BacktestPage() {
                   : `Charged on every fill, 0–${BACKTEST_MAX_COST_BPS} bps each; slippage moves the price against the trade, the fee is on top.`}
               </p>
             </fieldset>
-            <div className="grid gap-3 lg:pt-6 2xl:pt-0">
+            <div className="grid gap-3 lg:self-end 2xl:self-auto">
               {error && (
                 <Notice tone="error" aria-label="Backtest error">
                   {error}

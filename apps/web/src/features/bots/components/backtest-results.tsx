@@ -92,7 +92,7 @@ function getBenchmarkAndCosts(result: TBacktestResult, quote: string): BacktestS
       tone: toneOf(held.total_return),
     },
     {
-      label: 'Buy & hold max drawdown',
+      label: 'Buy & hold drawdown',
       value: `${formatFixed(held.max_drawdown, 2)}%`,
       tone: toneOf(-held.max_drawdown),
     },
@@ -151,10 +151,9 @@ export function BacktestResults({
               <div className="text-faint">{item.label}</div>
               <div
                 className={cn(
-                  'num truncate',
+                  'num break-words',
                   item.tone === 'up' ? 'text-up' : item.tone === 'down' ? 'text-down' : 'text-fg',
                 )}
-                title={item.value}
               >
                 {item.value}
               </div>

@@ -3,14 +3,9 @@ import { FlaskConical } from 'lucide-react';
 import {
   BACKTEST_DEFAULT_INITIAL_BALANCE,
   BACKTEST_INITIAL_BALANCE_STEP,
-  BACKTEST_INITIAL_BALANCE_STEP_MESSAGE,
   BACKTEST_MESSAGES,
-  BACKTEST_MAX_COST_BPS,
   BACKTEST_MIN_INITIAL_BALANCE,
-  BOT_INTERVALS,
-  VALIDATION_MESSAGES,
   type TBacktestResult,
-  type TBotInterval,
 } from '@solterm/contracts';
 import { Button } from '../../components/ui/button';
 import { Card, CardBody, CardHeader } from '../../components/ui/card';
@@ -25,13 +20,8 @@ import { botsApi } from '../../features/bots/bots-api';
 import { BacktestProgress } from '../../features/bots/components/backtest-progress';
 import { BacktestResults } from '../../features/bots/components/backtest-results';
 import { useBots } from '../../features/bots/use-bots';
-import {
-  backtestCostsOf,
-  COST_MODEL_OPTIONS,
-  INITIAL_BACKTEST_COSTS,
-  VENUE_COSTS_HINT,
-  type BacktestCostsForm,
-} from '../../features/bots/backtest-costs-model';
+import { backtestRequestOf, INITIAL_BACKTEST_OPTIONS } from '../../features/bots/backtest-costs-model';
+import { BacktestRunOptions } from '../../features/bots/components/backtest-run-options';
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -43,10 +33,7 @@ export default function BacktestPage() {
   const [startDate, setStartDate] = useState(isoDay(new Date(today.getTime() - 30 * 86_400_000)));
   const [endDate, setEndDate] = useState(isoDay(today));
   const [balance, setBalance] = useState(String(BACKTEST_DEFAULT_INITIAL_BALANCE));
-  /** Blank: the bot's own pair and interval. */
-  const [symbol, setSymbol] = useState('');
-  const [interval, setIntervalChoice] = useState<TBotInterval | ''>('');
-  const [costs, setCosts] = useState<BacktestCostsForm>(INITIAL_BACKTEST_COSTS);
+  const [options, setOptions] = useState(INITIAL_BACKTEST_OPTIONS);
   const [isRunning, setIsRunning] = useState(false);
   /** Counts runs, so each run's progress starts empty. */
   const [runs, setRuns] = useState(0);
@@ -57,35 +44,17 @@ export default function BacktestPage() {
   const bot = list.find((item) => item.bot_id === selected);
 
   async function run() {
-    const refuse = (message: string) => {
-      setError(message);
-      notify.error(BACKTEST_MESSAGES.failed(message));
-    };
-    if (!selected) return refuse(VALIDATION_MESSAGES.selectBot);
-    if (!startDate || !endDate) return refuse(VALIDATION_MESSAGES.selectDates);
-    if (Date.parse(startDate) >= Date.parse(endDate)) return refuse(VALIDATION_MESSAGES.startBeforeEnd);
-    const initialBalance = Number(balance);
-    if (!(initialBalance >= BACKTEST_MIN_INITIAL_BALANCE)) {
-      return refuse(`Initial balance must be at least ${BACKTEST_MIN_INITIAL_BALANCE}`);
+    const built = backtestRequestOf({ ...options, botId: selected, startDate, endDate, balance });
+    if (!built.ok) {
+      setError(built.error);
+      notify.error(BACKTEST_MESSAGES.failed(built.error));
+      return;
     }
-    if (initialBalance % BACKTEST_INITIAL_BALANCE_STEP !== 0) {
-      return refuse(BACKTEST_INITIAL_BALANCE_STEP_MESSAGE);
-    }
-    const priced = backtestCostsOf(costs);
-    if (!priced.ok) return refuse(priced.error);
     setError(null);
     setRuns((count) => count + 1);
     setIsRunning(true);
     try {
-      const answer = await botsApi.backtest({
-        bot_id: selected,
-        start_date: startDate,
-        end_date: endDate,
-        initial_balance: initialBalance,
-        ...(symbol.trim() ? { symbol: symbol.trim() } : {}),
-        ...(interval ? { interval } : {}),
-        costs: priced.costs,
-      });
+      const answer = await botsApi.backtest(built.request);
       setResult(answer);
       notify.success(BACKTEST_MESSAGES.succeeded);
     } catch (caught) {
@@ -152,61 +121,7 @@ export default function BacktestPage() {
               hint={`At least ${BACKTEST_MIN_INITIAL_BALANCE}, in steps of ${BACKTEST_INITIAL_BALANCE_STEP}, in the pair's quote token`}
               onChange={(e) => setBalance(e.target.value)}
             />
-            <div className="grid grid-cols-2 gap-3">
-              <Input
-                label="Pair"
-                value={symbol}
-                placeholder={bot?.config.symbol ?? 'SOL/USDC'}
-                hint="Blank: the bot's own"
-                onChange={(e) => setSymbol(e.target.value)}
-              />
-              <Select
-                label="Interval"
-                value={interval}
-                options={[
-                  { value: '', label: bot ? `Bot's (${bot.config.interval})` : "Bot's" },
-                  ...BOT_INTERVALS.map((value) => ({ value, label: value })),
-                ]}
-                onChange={(e) => setIntervalChoice(e.target.value as TBotInterval | '')}
-              />
-            </div>
-            <fieldset
-              className="grid min-w-0 gap-3 rounded-md border border-line p-3"
-              aria-label="Fees & slippage"
-            >
-              <legend className="px-1 text-xs font-medium text-muted">Fees &amp; slippage</legend>
-              <Select
-                label="Cost model"
-                value={costs.model}
-                options={[...COST_MODEL_OPTIONS]}
-                onChange={(e) => setCosts({ ...costs, model: e.target.value as BacktestCostsForm['model'] })}
-              />
-              <div className="grid grid-cols-2 gap-3">
-                <Input
-                  label="Fee (bps)"
-                  type="number"
-                  min={0}
-                  max={BACKTEST_MAX_COST_BPS}
-                  value={costs.feeBps}
-                  disabled={costs.model === 'venue'}
-                  onChange={(e) => setCosts({ ...costs, feeBps: e.target.value })}
-                />
-                <Input
-                  label="Slippage (bps)"
-                  type="number"
-                  min={0}
-                  max={BACKTEST_MAX_COST_BPS}
-                  value={costs.slippageBps}
-                  disabled={costs.model === 'venue'}
-                  onChange={(e) => setCosts({ ...costs, slippageBps: e.target.value })}
-                />
-              </div>
-              <p className="text-xs text-faint">
-                {costs.model === 'venue'
-                  ? VENUE_COSTS_HINT
-                  : `Charged on every fill, 0–${BACKTEST_MAX_COST_BPS} bps each; slippage moves the price against the trade, the fee is on top.`}
-              </p>
-            </fieldset>
+            <BacktestRunOptions bot={bot} value={options} onChange={setOptions} />
             <div className="grid gap-3 lg:self-end 2xl:self-auto">
               {error && (
                 <Notice tone="error" aria-label="Backtest error">

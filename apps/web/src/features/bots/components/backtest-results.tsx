@@ -54,7 +54,7 @@ function getHeadlineStats(result: TBacktestResult, quote: string): BacktestStat[
 }
 
 /** The metrics a trader also asks for. */
-function getMoreMetrics(result: TBacktestResult, quote: string): { label: string; value: string }[] {
+function getMoreMetrics(result: TBacktestResult, quote: string): BacktestStat[] {
   return [
     { label: 'Sortino', value: formatFixed(result.sortino_ratio, 3) },
     { label: 'Calmar', value: formatFixed(result.calmar_ratio, 3) },
@@ -103,6 +103,49 @@ function getBenchmarkAndCosts(result: TBacktestResult, quote: string): BacktestS
   ];
 }
 
+/** What the trade list holds: the fills listed, or why there is none. */
+function tradesDescription(result: TBacktestResult): string {
+  if (result.trades.length === 0) {
+    return result.skipped_signals.length > 0
+      ? `No trade: ${result.skipped_signals.map((item) => `${formatCount(item.count)} signals skipped (${item.reason})`).join(', ')}.`
+      : 'The strategy made no trade in this range.';
+  }
+  const shown = formatCount(Math.min(LISTED_TRADES, result.trades.length));
+  return `${result.trades_truncated ? 'More than ' : ''}${formatCount(result.trades.length)} fills; the first ${shown} shown${result.export_id ? ', every fill in the CSV export' : ''}`;
+}
+
+/** A row of small figures under the grid (wrapped, never cut). */
+function FigureStrip({
+  figures,
+  className,
+  testId,
+}: {
+  figures: BacktestStat[];
+  className: string;
+  testId?: string;
+}) {
+  return (
+    <div
+      className={cn('grid gap-x-4 gap-y-2 border-t border-line px-4 py-3 text-xs', className)}
+      data-testid={testId}
+    >
+      {figures.map((item) => (
+        <div key={item.label} className="min-w-0">
+          <div className="text-faint">{item.label}</div>
+          <div
+            className={cn(
+              'num break-words',
+              item.tone === 'up' ? 'text-up' : item.tone === 'down' ? 'text-down' : 'text-fg',
+            )}
+          >
+            {item.value}
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
 /**
  * A backtest's result (part 2 §2): the spec's grid (initial and final balance, total return styled by
  * sign, total trades, win rate to 1 decimal, max drawdown, Sharpe to 3 decimals, winning and losing
@@ -119,8 +162,6 @@ export function BacktestResults({
   const quote = parsePair(result.symbol)?.quote ?? 'USDC';
   const slug = `backtest-${result.symbol.replace('/', '-')}-${result.start_date.slice(0, 10)}-${result.end_date.slice(0, 10)}`;
   const stats = getHeadlineStats(result, quote);
-  const more = getMoreMetrics(result, quote);
-  const benchmark = getBenchmarkAndCosts(result, quote);
   return (
     <div className="flex min-w-0 flex-col gap-4" data-testid="backtest-results">
       <Card>
@@ -142,32 +183,12 @@ export function BacktestResults({
             <Stat key={stat.label} label={stat.label} value={stat.value} tone={stat.tone} />
           ))}
         </CardBody>
-        <div
-          className="grid grid-cols-2 gap-x-4 gap-y-2 border-t border-line px-4 py-3 text-xs sm:grid-cols-3 lg:grid-cols-6"
-          data-testid="backtest-benchmark"
-        >
-          {benchmark.map((item) => (
-            <div key={item.label} className="min-w-0">
-              <div className="text-faint">{item.label}</div>
-              <div
-                className={cn(
-                  'num break-words',
-                  item.tone === 'up' ? 'text-up' : item.tone === 'down' ? 'text-down' : 'text-fg',
-                )}
-              >
-                {item.value}
-              </div>
-            </div>
-          ))}
-        </div>
-        <div className="grid grid-cols-3 gap-x-4 gap-y-2 border-t border-line px-4 py-3 text-xs sm:grid-cols-5">
-          {more.map((item) => (
-            <div key={item.label} className="min-w-0">
-              <div className="text-faint">{item.label}</div>
-              <div className="num truncate text-fg">{item.value}</div>
-            </div>
-          ))}
-        </div>
+        <FigureStrip
+          figures={getBenchmarkAndCosts(result, quote)}
+          className="grid-cols-2 sm:grid-cols-3 lg:grid-cols-6"
+          testId="backtest-benchmark"
+        />
+        <FigureStrip figures={getMoreMetrics(result, quote)} className="grid-cols-3 sm:grid-cols-5" />
       </Card>
       <div className="grid min-w-0 grid-cols-1 gap-4 xl:grid-cols-2">
         <Card className="min-w-0">
@@ -192,13 +213,7 @@ export function BacktestResults({
       <Card>
         <CardHeader
           title="Trades"
-          description={
-            result.trades.length === 0
-              ? result.skipped_signals.length > 0
-                ? `No trade: ${result.skipped_signals.map((item) => `${formatCount(item.count)} signals skipped (${item.reason})`).join(', ')}.`
-                : 'The strategy made no trade in this range.'
-              : `${result.trades_truncated ? 'More than ' : ''}${formatCount(result.trades.length)} fills; the first ${formatCount(Math.min(LISTED_TRADES, result.trades.length))} shown${result.export_id ? ', every fill in the CSV export' : ''}`
-          }
+          description={tradesDescription(result)}
           actions={
             <>
               <Button

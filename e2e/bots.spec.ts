@@ -38,6 +38,10 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   // The spec's defaults: SMA crossover, SOL/USDC, 0.0001, 2 %, 3 %, 1 position, windows 5 and 20.
   await expect(page.getByLabel('Strategy', { exact: true })).toHaveValue('sma_crossover');
   await expect(page.getByLabel('Pair')).toHaveValue('SOL/USDC');
+  // A new bot spends 10 % of its equity a buy; a fixed amount (the spec's 0.0001) is one choice away.
+  await expect(page.getByLabel('Position sizing')).toHaveValue('percent_equity');
+  await expect(page.getByLabel('Equity per trade (%)')).toHaveValue('10');
+  await page.getByLabel('Position sizing').selectOption('fixed_base');
   await expect(page.getByLabel('Amount per trade (base token)')).toHaveValue('0.0001');
   await expect(page.getByLabel('Stop loss %')).toHaveValue('2');
   await expect(page.getByLabel('Take profit %')).toHaveValue('3');
@@ -88,6 +92,13 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   const run = page.getByRole('button', { name: 'Run Backtest' });
   await expect(page.getByLabel('Bot')).toHaveValue(/[0-9a-f-]{36}/);
   await expect(page.getByLabel('Initial balance')).toHaveValue('1000');
+  // Fees & slippage: the venue's own pricing by default, the fixed model's defaults shown.
+  const costs = page.getByRole('group', { name: 'Fees & slippage' });
+  await expect(costs.getByLabel('Cost model')).toHaveValue('venue');
+  await expect(costs.getByLabel('Fee (bps)')).toHaveValue('5');
+  await expect(costs.getByLabel('Slippage (bps)')).toHaveValue('5');
+  await costs.getByLabel('Cost model').selectOption('fixed');
+  await costs.getByLabel('Fee (bps)').fill('10');
   const end = new Date();
   const start = new Date(end.getTime() - 60 * 86_400_000);
   await page.getByLabel('Start date').fill(start.toISOString().slice(0, 10));
@@ -110,6 +121,12 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
     await expect(results.getByText(label, { exact: true })).toBeVisible();
   }
   await expect(results.getByText('5,000.00', { exact: true })).toBeVisible();
+  // Beside the strategy: buy and hold over the same candles, and what the fills cost.
+  const benchmark = results.getByTestId('backtest-benchmark');
+  await expect(benchmark.getByText('Buy & hold return')).toBeVisible();
+  await expect(benchmark.getByText(/^[+-]\d+\.\d\d%$/).first()).toBeVisible();
+  await expect(benchmark.getByText('Fixed: 10 bps fee, 5 bps slippage')).toBeVisible();
+  await expect(results.getByTestId('backtest-chart')).toHaveAttribute('data-benchmark-points', /^[1-9]\d*$/);
   // 60 days of 15-minute candles: the range is not clipped to what charts show.
   await expect(results.getByText(/15M candles · .* · 5,[78]\d\d candles/)).toBeVisible();
   const chart = results.getByTestId('backtest-chart');
@@ -149,7 +166,7 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^backtest-SOL-USDC-.*\.csv$/);
   const csv = await fs.readFile((await file.path())!, 'utf8');
-  expect(csv.split('\n')[0]).toBe('time,side,quantity,price,value,fee,pnl,reason');
+  expect(csv.split('\n')[0]).toBe('time,side,quantity,price,value,fee,slippage,pnl,reason');
   expect(csv.split('\n').length).toBeGreaterThan(2);
 
   // The balance goes in steps of 100 (the spec), in the form as in the API.
@@ -207,6 +224,7 @@ test('a JavaScript bot from the editor and a Python bot from an uploaded .py bac
   await expect(editor).toContainText('// tuned by hand');
   await page.getByLabel('Category').selectOption('trend');
   await page.getByLabel('Name').fill('JS SMA');
+  await page.getByLabel('Position sizing').selectOption('fixed_base');
   await page.getByLabel('Amount per trade (base token)').fill('1');
   await page.getByRole('button', { name: 'Run and Test Bot' }).click();
   await expect(page.getByTestId('backtest-results').getByText('Total trades')).toBeVisible({

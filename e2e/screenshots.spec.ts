@@ -219,6 +219,7 @@ test('/bots after Run and Test Bot and /backtest with results, at both widths', 
   await signInWithLocalWallet(page);
   await page.goto('/bots');
   await page.getByLabel('Name').fill('SMA 5/20 on SOL');
+  await page.getByLabel('Position sizing').selectOption('fixed_base');
   await page.getByLabel('Amount per trade (base token)').fill('1');
   await page.getByLabel('Candle interval').selectOption('15M');
   await page.getByRole('button', { name: 'Run and Test Bot' }).click();

@@ -94,7 +94,12 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
       strategy_type: 'trend',
       config: { ...SMA_1M.config, code: JAVASCRIPT_TEMPLATES.sma_crossover },
     });
-    for (const bot of [steady, replayed, python, javascript]) {
+    // The same bot sized at 30 % of its equity: a live run sizes its buys as its backtests do.
+    const sized = await createBot(alice, {
+      name: 'Sized',
+      config: { ...SMA_1M.config, sizing: { mode: 'percent_equity', value: 30 } },
+    });
+    for (const bot of [steady, replayed, python, javascript, sized]) {
       const { status, body } = await post<TBot>(`/api/bots/${bot.bot_id}/start`, alice);
       expect(status, JSON.stringify(body)).toBe(200);
       expect(ZBotSchema.parse(body.data)).toMatchObject({
@@ -106,7 +111,7 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
     const started = await socket.drain();
     expect(
       started.filter((m) => m.type === 'bot_status_change').map((m) => (m.data as { status: string }).status),
-    ).toEqual(['running', 'running', 'running', 'running']);
+    ).toEqual(['running', 'running', 'running', 'running', 'running']);
 
     app.clock.advance(45 * MINUTE);
     await pass();
@@ -123,6 +128,21 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
     expect(b.rows).toEqual(a.rows);
     expect((await fills(python.bot_id)).rows).toEqual(a.rows);
     expect((await fills(javascript.bot_id)).rows).toEqual(a.rows);
+    // Sized: the same signals; each buy (flat before it: one position) spends at most 30 % of the
+    // cash then, fees and slippage included, and nearly all of it (the largest amount that fits).
+    const bySize = (await fills(sized.bot_id)).rows;
+    expect(bySize.map((row) => [row.side, row.t])).toEqual(a.rows.map((row) => [row.side, row.t]));
+    let cash = 1_000_000_000n;
+    for (const row of bySize) {
+      if (row.side === 'Buy') {
+        const budget = (cash * 30n) / 100n;
+        expect(BigInt(row.quote_amount as string) <= budget).toBe(true);
+        expect(BigInt(row.quote_amount as string) * 1000n > budget * 995n).toBe(true);
+        expect(row.base_amount).not.toBe('500000000');
+      } else {
+        cash += BigInt(row.pnl as string);
+      }
+    }
     // Every fill is inside the run: from the candle forming at the start to the last one closed.
     const startMinute = Math.floor(NOW.getTime() / MINUTE) * 60;
     expect(a.rows.every((row) => (row.t as number) >= startMinute)).toBe(true);
@@ -185,7 +205,7 @@ describe.each(databaseTargets())('paper bots on %s', (target) => {
     expect(timing.length).toBeGreaterThanOrEqual(2);
     expect(timing.at(-1)!.data).toMatchObject({ bot_id: expect.any(String), started_at: NOW.toISOString() });
     await socket.close();
-    for (const bot of [steady, replayed, python, javascript])
+    for (const bot of [steady, replayed, python, javascript, sized])
       await post(`/api/bots/${bot.bot_id}/stop`, alice);
     // Saving the Python bot loads it in a sandbox process first (seconds on a busy machine).
   }, 90_000);

@@ -96,6 +96,8 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
       max_positions: 1,
       parameters: { short_window: 5, long_window: 20 },
       interval: '1H',
+      // A new bot spends a share of its equity on each buy unless told otherwise.
+      sizing: { mode: 'percent_equity', value: 10 },
     });
   });
 
@@ -491,6 +493,179 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     expect(result.requested_start_date).toBe('2025-11-01T00:00:00.000Z');
   });
 
+  it('sizing, costs and the buy-and-hold benchmark give the figures computed by hand on six candles', async () => {
+    // Buys on the first candle, exits on the third; no stop loss or take profit.
+    const code =
+      'let n = 0;\nfunction onCandle(c, ctx) {\n  n += 1;\n  if (n === 1) return { action: "buy" };\n  if (n === 3) return { action: "exit" };\n  return null;\n}';
+    const config = { ...SMA_BOT.config, code, stop_loss_percentage: null, take_profit_percentage: null };
+    const quoteBot = await createBot(alice, {
+      name: 'Spends 100',
+      strategy_type: 'trend',
+      config: { ...config, interval: '4H', sizing: { mode: 'fixed_quote', value: 100 } },
+    });
+    expect(quoteBot.config.sizing).toEqual({ mode: 'fixed_quote', value: 100 });
+    const range = { start_date: '2025-12-01', end_date: '2025-12-01T05:00:00Z', initial_balance: 1000 };
+    const { candles } = await app.services.market.getClosedPairCandles(
+      'SOL/USDC',
+      '1H',
+      Date.parse('2025-12-01T00:00:00Z') / 1000,
+      Date.parse('2025-12-01T05:00:00Z') / 1000,
+    );
+    expect(candles).toHaveLength(6);
+    // Exact arithmetic on integers: a price as n / d; quote units are 1e-6 USDC, base units 1e-9 SOL.
+    const ratio = (price: number) => {
+      const [whole, fraction = ''] = String(price).split('.');
+      return { n: BigInt(whole! + fraction), d: 10n ** BigInt(fraction.length) };
+    };
+    const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
+    const round6 = (num: bigint, den: bigint) => Number((num * 1_000_000n * 2n + den) / (2n * den)) / 1e6;
+    const E17 = 10n ** 17n;
+    // Fixed 10 bps fee and 20 bps slippage: a buy pays mid × 1.002 × 1.001, a sell gets mid × 0.998 × 0.999.
+    const buyCost = (base: bigint, mid: number) =>
+      ceilDiv(base * ratio(mid).n * 10_020n * 10_010n * 1_000_000n, ratio(mid).d * E17);
+    const sellGets = (base: bigint, mid: number) =>
+      (base * ratio(mid).n * 9_980n * 9_990n * 1_000_000n) / (ratio(mid).d * E17);
+    const largestFor = (budget: bigint, mid: number) =>
+      (budget * ratio(mid).d * E17) / (ratio(mid).n * 10_020n * 10_010n * 1_000_000n);
+
+    const fixedCosts = { model: 'fixed', fee_bps: 10, slippage_bps: 20 };
+    const answer = await post<TBacktestResult>('/api/bots/backtest', alice, {
+      ...range,
+      bot_id: quoteBot.bot_id,
+      interval: '1H',
+      costs: fixedCosts,
+    });
+    expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(200);
+    const result = ZBacktestResultSchema.parse(answer.body.data);
+    expect(result.interval).toBe('1H');
+    expect(result.candles).toBe(6);
+    expect(result.costs).toEqual({ model: 'fixed', fee_bps: 10, slippage_bps: 20 });
+    expect(result.sizing).toEqual({ mode: 'fixed_quote', value: 100 });
+    const [c0, , c2] = candles;
+    const base = largestFor(100_000_000n, c0!.close);
+    const cost = buyCost(base, c0!.close);
+    const proceeds = sellGets(base, c2!.close);
+    expect(cost <= 100_000_000n && buyCost(base + 1n, c0!.close) > 100_000_000n).toBe(true);
+    const [buy, sell] = result.trades;
+    expect(buy).toMatchObject({ side: 'Buy', quantity: Number(base) / 1e9, value: Number(cost) / 1e6 });
+    expect(sell).toMatchObject({ side: 'Sell', quantity: Number(base) / 1e9, value: Number(proceeds) / 1e6 });
+    // Per fill: fee = base × mid × (1 ± slippage) × 10 bps; slippage = what is paid off the mid besides it.
+    const { n: n0, d: d0 } = ratio(c0!.close);
+    const { n: n2, d: d2 } = ratio(c2!.close);
+    const buyFee = [base * n0 * 10_020n * 10n, d0 * 10n ** 17n] as const;
+    const sellFee = [base * n2 * 9_980n * 10n, d2 * 10n ** 17n] as const;
+    expect(buy!.fee).toBe(round6(...buyFee));
+    expect(sell!.fee).toBe(round6(...sellFee));
+    // buy slippage = cost − base × mid − fee, over a common denominator d0 × 1e17.
+    const buySlip = cost * d0 * 10n ** 11n - base * n0 * 10n ** 8n - buyFee[0];
+    const sellSlip = base * n2 * 10n ** 8n - proceeds * d2 * 10n ** 11n - sellFee[0];
+    expect(buy!.slippage).toBe(round6(buySlip, d0 * 10n ** 17n));
+    expect(sell!.slippage).toBe(round6(sellSlip, d2 * 10n ** 17n));
+    expect(result.fees_paid).toBe(round6(buyFee[0] * d2 + sellFee[0] * d0, d0 * d2 * 10n ** 17n));
+    expect(result.slippage_paid).toBe(round6(buySlip * d2 + sellSlip * d0, d0 * d2 * 10n ** 17n));
+    expect(result.final_balance).toBe(Number(1_000_000_000n - cost + proceeds) / 1e6);
+
+    // Buy and hold: all 1,000 at the first open, through the same costs, marked at each close.
+    const held = largestFor(1_000_000_000n, c0!.open);
+    const left = 1_000_000_000n - buyCost(held, c0!.open);
+    const values = candles.map((candle) => {
+      const { n, d } = ratio(candle.close);
+      return round6(left * d * 1000n + held * n, d * 1_000_000_000n);
+    });
+    expect(result.benchmark.equity_curve.map((point) => point.value)).toEqual([1000, ...values]);
+    expect(result.benchmark.equity_curve.map((point) => point.timestamp)).toEqual(
+      result.equity_curve.map((point) => point.timestamp),
+    );
+    expect(result.benchmark.final_balance).toBe(values.at(-1));
+    expect(result.benchmark.total_return).toBeCloseTo(((values.at(-1)! - 1000) / 1000) * 100, 5);
+    let peak = 1000;
+    let worst = 0;
+    for (const value of [1000, ...values]) {
+      peak = Math.max(peak, value);
+      worst = Math.max(worst, ((peak - value) / peak) * 100);
+    }
+    expect(result.benchmark.max_drawdown).toBeCloseTo(worst, 5);
+
+    // The venue's own pricing (the default) charges otherwise: the same trades, other figures.
+    const venue = ZBacktestResultSchema.parse(
+      (
+        await post<TBacktestResult>('/api/bots/backtest', alice, {
+          ...range,
+          bot_id: quoteBot.bot_id,
+          interval: '1H',
+        })
+      ).body.data,
+    );
+    expect(venue.costs).toEqual({ model: 'venue', fee_bps: null, slippage_bps: null });
+    expect(venue.trades.map((trade) => trade.side)).toEqual(['Buy', 'Sell']);
+    expect(venue.fees_paid).not.toBe(result.fees_paid);
+    // No costs at all: nothing paid, and 25 % of the equity buys exactly 250 / mid.
+    const shareBot = await createBot(alice, {
+      name: 'A quarter',
+      strategy_type: 'trend',
+      config: { ...config, sizing: { mode: 'percent_equity', value: 25 } },
+    });
+    const free = ZBacktestResultSchema.parse(
+      (
+        await post<TBacktestResult>('/api/bots/backtest', alice, {
+          ...range,
+          bot_id: shareBot.bot_id,
+          costs: { model: 'fixed', fee_bps: 0, slippage_bps: 0 },
+        })
+      ).body.data,
+    );
+    const quarter = (250_000_000n * d0 * 1000n) / n0;
+    expect(free.trades[0]!.quantity).toBe(Number(quarter) / 1e9);
+    expect([free.fees_paid, free.slippage_paid]).toEqual([0, expect.any(Number)]);
+    expect(free.slippage_paid).toBeLessThanOrEqual(0.000002); // the rounding to quote units only
+    // A bot made before sizing existed trades its amount (fixed_base), as it always did.
+    const old = await createBot(alice, { name: 'Old sizing', strategy_type: 'trend', config });
+    await app.database.db.execute(`update bots set config = config - 'sizing' where id = '${old.bot_id}'`);
+    const before = ZBacktestResultSchema.parse(
+      (await post<TBacktestResult>('/api/bots/backtest', alice, { ...range, bot_id: old.bot_id })).body.data,
+    );
+    expect(before.sizing).toEqual({ mode: 'fixed_base', value: 1 });
+    expect(before.trades[0]!.quantity).toBe(1);
+  });
+
+  it('refuses bad sizing and costs with messages that say the limits', async () => {
+    const bot = await createBot(alice, { name: 'For bad costs' });
+    const base = {
+      bot_id: bot.bot_id,
+      start_date: '2025-12-01',
+      end_date: '2025-12-02',
+      initial_balance: 1000,
+    };
+    const cases: [Record<string, unknown>, string | RegExp][] = [
+      [{ costs: { model: 'fixed', fee_bps: 1001 } }, 'costs.fee_bps must be at most 1000 bps'],
+      [{ costs: { model: 'fixed', slippage_bps: -1 } }, 'costs.slippage_bps must be at least 0 bps'],
+      [{ costs: { model: 'cheap' } }, 'costs.model must be one of venue, fixed'],
+      [{ costs: { fee_bps: 5 } }, /apply to costs.model 'fixed' only/],
+      [{ interval: '2H' }, /interval must be one of 1M, 5M/],
+    ];
+    for (const [overrides, message] of cases) {
+      const response = await post('/api/bots/backtest', alice, { ...base, ...overrides });
+      expect(response.status, JSON.stringify(overrides)).toBe(400);
+      expect(response.body.error).toMatch(message);
+    }
+    const sizing: [unknown, string][] = [
+      [
+        { mode: 'percent_equity', value: 150 },
+        'sizing.value of percent_equity must be at most 100 (percent)',
+      ],
+      [{ mode: 'fixed_quote', value: 0 }, 'sizing.value must be greater than 0'],
+      [{ mode: 'all_in', value: 1 }, 'sizing.mode must be one of fixed_base, fixed_quote, percent_equity'],
+    ];
+    for (const [value, message] of sizing) {
+      const response = await post('/api/bots', alice, {
+        ...SMA_BOT,
+        config: { ...SMA_BOT.config, sizing: value },
+      });
+      expect(response.status, JSON.stringify(value)).toBe(400);
+      expect(response.body.error).toMatch(message);
+    }
+  });
+
   it('exports every fill as CSV, streamed, to the owner only (past the 5,000 the answer lists)', async () => {
     const churner = await createBot(alice, {
       name: 'Churner',
@@ -518,11 +693,11 @@ describe.each(databaseTargets())('bots and backtests on %s', (target) => {
     expect(csv.statusCode, csv.body.slice(0, 300)).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.body.trimEnd().split('\n');
-    expect(lines[0]).toBe('time,side,quantity,price,value,fee,pnl,reason');
+    expect(lines[0]).toBe('time,side,quantity,price,value,fee,slippage,pnl,reason');
     // Every candle but the last buys or exits: one fill each, all of them in the file.
     expect(lines.length - 1).toBe(result.candles);
     expect(lines.length - 1).toBeGreaterThan(5000);
-    expect(lines[1]).toMatch(/^2025-12-01T00:00:00.000Z,Buy,0.001,[\d.]+,[\d.]+,[\d.]+,,in$/);
+    expect(lines[1]).toMatch(/^2025-12-01T00:00:00.000Z,Buy,0.001,[\d.]+,[\d.]+,[\d.]+,[\d.]+,,in$/);
     expect(lines[2]).toMatch(/,Sell,0.001,.*,"out, again"$/);
     const stranger = await app.server.inject({ method: 'GET', url, headers: bearer(bob) });
     expect(stranger.statusCode).toBe(404);

@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import { VALIDATION_MESSAGES } from '../errors/messages';
 import {
+  BACKTEST_COST_MODELS,
+  BACKTEST_DEFAULT_FEE_BPS,
+  BACKTEST_DEFAULT_SLIPPAGE_BPS,
   BACKTEST_INITIAL_BALANCE_STEP,
+  BACKTEST_MAX_COST_BPS,
   BACKTEST_MIN_INITIAL_BALANCE,
+  BOT_SIZING_MODES,
   BOT_STATUSES,
   BOT_TEST_DEFAULT_DAYS,
   BOT_TEST_DEFAULT_INITIAL_BALANCE,
   DEFAULT_BOT_CONFIG,
+  DEFAULT_BOT_SIZING,
 } from '../rules/constants';
 
 // Bots and backtests over the wire (part 2 §3, §5, §7). Amounts and metrics are JSON numbers carrying
@@ -48,6 +54,27 @@ const percent = (name: string, max: number) =>
     .number({ message: `${name} must be a number` })
     .min(0, { message: `${name} must be at least 0` })
     .max(max, { message: `${name} must be at most ${max}` });
+
+/**
+ * How a bot sizes each buy, in backtests and live runs alike: `fixed_base` buys `value` base tokens;
+ * `fixed_quote` spends at most `value` quote tokens, fees and slippage included; `percent_equity`
+ * spends at most `value` percent of the equity (cash plus open lots), never more than the cash.
+ */
+export const ZBotSizingSchema = z
+  .object({
+    mode: z.enum(BOT_SIZING_MODES, {
+      message: `sizing.mode must be one of ${BOT_SIZING_MODES.join(', ')}`,
+    }),
+    value: z
+      .number({ message: 'sizing.value must be a number' })
+      .positive({ message: 'sizing.value must be greater than 0' })
+      .max(1e9, { message: 'sizing.value must be at most 1000000000' }),
+  })
+  .refine((sizing) => sizing.mode !== 'percent_equity' || sizing.value <= 100, {
+    message: 'sizing.value of percent_equity must be at most 100 (percent)',
+    path: ['value'],
+  });
+export type TBotSizing = z.infer<typeof ZBotSizingSchema>;
 
 /** A bot's strategy settings (the create payload's `config`), defaults from part 2 §9. */
 export const ZBotConfigSchema = z.object({
@@ -93,8 +120,29 @@ export const ZBotConfigSchema = z.object({
     .min(1, { message: 'run_hours must be at least 1' })
     .max(BOT_RUN_HOURS_MAX, { message: `run_hours must be at most ${BOT_RUN_HOURS_MAX}` })
     .default(DEFAULT_BOT_RUN_HOURS),
+  /** How each buy is sized; absent (bots made before sizing): `fixed_base` of `amount`. */
+  sizing: ZBotSizingSchema.optional(),
 });
 export type TBotConfig = z.infer<typeof ZBotConfigSchema>;
+
+/**
+ * A new (or re-saved) bot's config, `sizing` always set: as sent; without it, `fixed_base` of an
+ * `amount` sent (clients that predate sizing keep their meaning), else DEFAULT_BOT_SIZING.
+ */
+export const ZBotNewConfigSchema = z.preprocess(
+  (input) => {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+    const config = input as Record<string, unknown>;
+    if (config.sizing !== undefined) return config;
+    const { amount } = config;
+    const sized = typeof amount === 'number' && Number.isFinite(amount) && amount > 0;
+    return {
+      ...config,
+      sizing: sized ? { mode: 'fixed_base', value: amount } : { ...DEFAULT_BOT_SIZING },
+    };
+  },
+  ZBotConfigSchema.extend({ sizing: ZBotSizingSchema }),
+);
 
 /** POST /bots (part 2 §3 "Bot create payload"). */
 export const ZBotCreateRequestSchema = z.object({
@@ -113,10 +161,14 @@ export const ZBotCreateRequestSchema = z.object({
     .trim()
     .min(1, { message: 'strategy_type is required' })
     .max(40),
-  config: ZBotConfigSchema.prefault({}),
+  config: ZBotNewConfigSchema.prefault({}),
   is_public: z.boolean().default(false),
 });
-export type TBotCreateRequest = z.input<typeof ZBotCreateRequestSchema>;
+/** A config as a client sends it (the preprocessing of ZBotNewConfigSchema hides its shape). */
+type TBotConfigInput = z.input<typeof ZBotConfigSchema>;
+export type TBotCreateRequest = Omit<z.input<typeof ZBotCreateRequestSchema>, 'config'> & {
+  config?: TBotConfigInput;
+};
 
 /** A bot's figures, computed from its own fills (zero until it has run). */
 export const ZBotMetricsSchema = z.object({
@@ -181,13 +233,15 @@ export const ZBotUpdateRequestSchema = z
       .trim()
       .max(BOT_DESCRIPTION_MAX, { message: `Description must be at most ${BOT_DESCRIPTION_MAX} characters` }),
     strategy_type: ZBotCreateRequestSchema.shape.strategy_type,
-    config: ZBotConfigSchema,
+    config: ZBotNewConfigSchema,
   })
   .partial()
   .refine((value) => Object.values(value).some((field) => field !== undefined), {
     message: 'Send at least one of name, description, strategy_type, config, is_public',
   });
-export type TBotUpdateRequest = z.input<typeof ZBotUpdateRequestSchema>;
+export type TBotUpdateRequest = Omit<z.input<typeof ZBotUpdateRequestSchema>, 'config'> & {
+  config?: TBotConfigInput;
+};
 
 /** GET /bots/with-status: the metrics nested under `performance`. */
 export const ZBotWithStatusSchema = z.object({ ...botIdentity, performance: ZBotMetricsSchema });
@@ -213,6 +267,46 @@ const initialBalance = z
 /** The backtest page's step (part 2 §5 "initial balance minimum 100, step 100"). */
 export const BACKTEST_INITIAL_BALANCE_STEP_MESSAGE = `Initial balance must be a multiple of ${BACKTEST_INITIAL_BALANCE_STEP}`;
 
+const costBps = (name: string) =>
+  z
+    .number({ message: `costs.${name} must be a number of bps` })
+    .min(0, { message: `costs.${name} must be at least 0 bps` })
+    .max(BACKTEST_MAX_COST_BPS, { message: `costs.${name} must be at most ${BACKTEST_MAX_COST_BPS} bps` });
+
+/**
+ * How a backtest prices its fills: `venue` (default) with the live venue's RFQ arithmetic (its fee,
+ * half spread and size impact); `fixed` with the given fee and slippage on every fill (defaults: the
+ * venue's 5 bps each).
+ */
+export const ZBacktestCostsSchema = z
+  .object({
+    model: z
+      .enum(BACKTEST_COST_MODELS, {
+        message: `costs.model must be one of ${BACKTEST_COST_MODELS.join(', ')}`,
+      })
+      .default('venue'),
+    fee_bps: costBps('fee_bps').optional(),
+    slippage_bps: costBps('slippage_bps').optional(),
+  })
+  .refine(
+    (costs) => costs.model === 'fixed' || (costs.fee_bps === undefined && costs.slippage_bps === undefined),
+    {
+      message:
+        "costs.fee_bps and costs.slippage_bps apply to costs.model 'fixed' only (the venue model prices fills as the live venue does)",
+      path: ['model'],
+    },
+  )
+  .transform((costs) =>
+    costs.model === 'venue'
+      ? { model: 'venue' as const, fee_bps: null, slippage_bps: null }
+      : {
+          model: 'fixed' as const,
+          fee_bps: costs.fee_bps ?? BACKTEST_DEFAULT_FEE_BPS,
+          slippage_bps: costs.slippage_bps ?? BACKTEST_DEFAULT_SLIPPAGE_BPS,
+        },
+  );
+export type TBacktestCosts = z.output<typeof ZBacktestCostsSchema>;
+
 /** POST /bots/backtest (part 2 §3 "Backtest request", §5). */
 export const ZBacktestRequestSchema = z
   .object({
@@ -224,12 +318,20 @@ export const ZBacktestRequestSchema = z
     initial_balance: initialBalance.multipleOf(BACKTEST_INITIAL_BALANCE_STEP, {
       message: BACKTEST_INITIAL_BALANCE_STEP_MESSAGE,
     }),
+    /** The pair and interval to test on instead of the bot's own. */
+    symbol: z.string().trim().min(1, { message: 'symbol must not be empty' }).max(140).optional(),
+    interval: z
+      .enum(BOT_INTERVALS, { message: `interval must be one of ${BOT_INTERVALS.join(', ')}` })
+      .optional(),
+    costs: ZBacktestCostsSchema.optional(),
   })
   .refine((value) => Date.parse(value.start_date) < Date.parse(value.end_date), {
     message: VALIDATION_MESSAGES.startBeforeEnd,
     path: ['end_date'],
   });
 export type TBacktestRequest = z.infer<typeof ZBacktestRequestSchema>;
+/** What a client sends (costs' defaults filled in by the server). */
+export type TBacktestRequestInput = z.input<typeof ZBacktestRequestSchema>;
 
 /**
  * POST /bots/test — "Run and Test Bot" on /bots, before the bot exists: the create payload's strategy
@@ -244,7 +346,9 @@ export const ZBotTestRequestSchema = ZBotCreateRequestSchema.pick({
   /** The client's id of this run: POST /bots/test/{test_id}/cancel stops it. */
   test_id: z.string().uuid({ message: 'test_id must be a UUID' }).optional(),
 });
-export type TBotTestRequest = z.input<typeof ZBotTestRequestSchema>;
+export type TBotTestRequest = Omit<z.input<typeof ZBotTestRequestSchema>, 'config'> & {
+  config?: TBotConfigInput;
+};
 
 export const ZBotTestIdParamsSchema = z.object({ test_id: z.string().uuid({ message: 'Test not found' }) });
 
@@ -256,6 +360,8 @@ export const ZBacktestTradeSchema = z.object({
   /** Quote paid or received, fee included. */
   value: z.number(),
   fee: z.number(),
+  /** Spread, size impact and rounding paid off the mid besides the fee (quote tokens). */
+  slippage: z.number(),
   /** For a sell: proceeds − the lot's cost. */
   pnl: z.number().nullable(),
   reason: z.string(),
@@ -282,6 +388,26 @@ export const ZBacktestResultSchema = z.object({
   expectancy: z.number(),
   exposure: z.number(),
   fees_paid: z.number(),
+  /** Slippage paid over every fill (spread, impact, rounding), quote tokens. */
+  slippage_paid: z.number(),
+  /** How the fills were priced (fee and slippage null: the venue's own RFQ pricing). */
+  costs: z.object({
+    model: z.enum(BACKTEST_COST_MODELS),
+    fee_bps: z.number().nullable(),
+    slippage_bps: z.number().nullable(),
+  }),
+  /** How the buys were sized. */
+  sizing: z.object({ mode: z.enum(BOT_SIZING_MODES), value: z.number() }),
+  /**
+   * Buy and hold over the same candles: the whole initial balance bought at the first candle's open
+   * through the same costs, held, valued at the same points as `equity_curve`.
+   */
+  benchmark: z.object({
+    final_balance: z.number(),
+    total_return: z.number(),
+    max_drawdown: z.number(),
+    equity_curve: z.array(z.object({ timestamp: z.string(), value: z.number() })),
+  }),
   trades: z.array(ZBacktestTradeSchema),
   trades_truncated: z.boolean(),
   symbol: z.string(),

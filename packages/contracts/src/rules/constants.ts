@@ -237,6 +237,10 @@ export const DEFAULT_BOT_CONFIG = {
   max_positions: 1,
   parameters: { short_window: 5, long_window: 20 },
 } as const;
+/** How a bot sizes its buys (`fixed_base`: the config's amount, as bots did before sizing existed). */
+export const BOT_SIZING_MODES = ['fixed_base', 'fixed_quote', 'percent_equity'] as const;
+/** A new bot's sizing: each buy spends 10 % of the equity (cash plus open lots), fees included. */
+export const DEFAULT_BOT_SIZING = { mode: 'percent_equity', value: 10 } as const;
 /** Bot status values. */
 export const BOT_STATUSES = ['running', 'stopped', 'failed'] as const;
 /** Marketplace risk filter options. */
@@ -250,6 +254,13 @@ export const BACKTEST_MIN_INITIAL_BALANCE = 100;
 export const BACKTEST_INITIAL_BALANCE_STEP = 100;
 /** Backtest initial balance pre-filled. */
 export const BACKTEST_DEFAULT_INITIAL_BALANCE = 1000;
+/** How a backtest prices its fills: the live venue's RFQ arithmetic, or a fixed fee and slippage. */
+export const BACKTEST_COST_MODELS = ['venue', 'fixed'] as const;
+/** Largest fee and slippage of the fixed cost model, bps (10 %). */
+export const BACKTEST_MAX_COST_BPS = 1000;
+/** The fixed model's defaults: the live venue's fee and half spread (5 bps each). */
+export const BACKTEST_DEFAULT_FEE_BPS = 5;
+export const BACKTEST_DEFAULT_SLIPPAGE_BPS = 5;
 /** Window of the bots page's "Run and Test Bot", in days. */
 export const BOT_TEST_DEFAULT_DAYS = 30;
 /** Initial balance of the bots page's "Run and Test Bot". */

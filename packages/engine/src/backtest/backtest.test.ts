@@ -5,9 +5,15 @@ import type { WireCandle } from '../market/candle';
 import { Dec, fromBaseUnits } from '../money/decimal';
 import { getBuiltInStrategy, resolveParameters } from '../strategy/built-ins';
 import { seededRandom } from '../strategy/random';
-import { toDec } from '../money/exact';
-import { fillPrice, rfqVenue, StrategyError } from '../strategy/runtime';
-import type { BatchStrategyInstance, IntentAction, RiskRules, StrategyInstance } from '../strategy/strategy';
+import { add, exactUnits, mul, sign, sub, toDec, ZERO, type Exact } from '../money/exact';
+import { buyWithin, fillPrice, fixedCostVenue, rfqVenue, StrategyError } from '../strategy/runtime';
+import type {
+  BatchStrategyInstance,
+  IntentAction,
+  RiskRules,
+  Sizing,
+  StrategyInstance,
+} from '../strategy/strategy';
 import { runBacktest, type BacktestInput } from './backtest';
 
 const SOL_USDC = { baseDecimals: 9, quoteDecimals: 6 };
@@ -310,5 +316,199 @@ describe('backtest metrics', () => {
     expect(result.totalReturn.gt(0)).toBe(true);
     expect(result.profitFactor).toBeNull();
     expect(result.exposure.toString()).toBe('75');
+  });
+});
+
+describe('costs, sizing and the buy-and-hold benchmark (figures computed by hand)', () => {
+  const fixed = (feeBps: number, slippageBps: number) => fixedCostVenue({ ...SOL_USDC, feeBps, slippageBps });
+  const sized = (mode: Sizing['mode'], value: string) => risk({ sizing: { mode, value: new Dec(value) } });
+
+  it('a fixed fee and slippage are charged on each fill, reported per fill and in total', () => {
+    // 1 SOL bought at 100 and sold at 110; fee 10 bps, slippage 20 bps.
+    const result = run({
+      strategy: script(['buy', null, 'sell']),
+      series: candleSeriesOf(hourly([100, 105, 110])),
+      venue: fixed(10, 20),
+    });
+    const [buy, sell] = result.fills;
+    // Buy: 100 × 1.002 = 100.2, fee 0.1002, paid 100.3002. Sell: 110 × 0.998 = 109.78, fee 0.10978, got 109.67022.
+    expect(buy!.quoteAmount).toBe(100_300_200n);
+    expect(toDec(buy!.fee).toString()).toBe('0.1002');
+    expect(toDec(buy!.slippage).toString()).toBe('0.2');
+    expect(sell!.quoteAmount).toBe(109_670_220n);
+    expect(toDec(sell!.fee).toString()).toBe('0.10978');
+    expect(toDec(sell!.slippage).toString()).toBe('0.22');
+    expect(result.feesPaid.toString()).toBe('0.20998');
+    expect(result.slippagePaid.toString()).toBe('0.42');
+    expect(result.finalBalance.toString()).toBe('10009.37002');
+    // Without costs the same trades make exactly 10.
+    const free = run({
+      strategy: script(['buy', null, 'sell']),
+      series: candleSeriesOf(hourly([100, 105, 110])),
+      venue: fixed(0, 0),
+    });
+    expect(free.finalBalance.toString()).toBe('10010');
+    expect(free.feesPaid.toString()).toBe('0');
+    expect(free.slippagePaid.toString()).toBe('0');
+  });
+
+  it('fixed_base buys the amount, fixed_quote spends at most the value, percent_equity a share of the equity', () => {
+    const series = candleSeriesOf(hourly([100, 120, 80]));
+    const base = run({
+      strategy: script(['buy']),
+      series,
+      venue: fixed(0, 0),
+      risk: sized('fixed_base', '2'),
+    });
+    expect(base.fills[0]!.baseAmount).toBe(2_000_000_000n);
+    const quote = run({
+      strategy: script(['buy']),
+      series,
+      venue: fixed(0, 0),
+      risk: sized('fixed_quote', '50'),
+    });
+    expect(quote.fills[0]!.baseAmount).toBe(500_000_000n);
+    expect(quote.fills[0]!.quoteAmount).toBe(50_000_000n);
+    // 25 % of 10,000 at 100: 25 SOL; the second buy at 120 is 25 % of 10,000 + 25 × 20 = 10,500: 21.875 SOL.
+    const pct = run({
+      strategy: script(['buy', 'buy']),
+      series,
+      venue: fixed(0, 0),
+      risk: { ...sized('percent_equity', '25'), maxPositions: 2 },
+    });
+    expect(pct.fills.map((f) => f.baseAmount)).toEqual([25_000_000_000n, 21_875_000_000n]);
+    // Marked at 80: 10,000 − 2,500 − 2,625 + 46.875 × 80 = 8,625.
+    expect(pct.finalBalance.toString()).toBe('8625');
+    // With a 10 bps fee, 100 % of 10,000 at 100 buys the largest amount whose cost fits: 10,000 / 100.1.
+    const all = run({
+      strategy: script(['buy']),
+      series,
+      venue: fixed(10, 0),
+      risk: sized('percent_equity', '100'),
+    });
+    const bought = all.fills[0]!;
+    expect(bought.baseAmount).toBe(99_900_099_900n);
+    expect(bought.quoteAmount <= 10_000_000_000n).toBe(true);
+    // One more base unit would not fit.
+    const onceMore = fixed(10, 0).fill('Buy', bought.baseAmount + 1n, { n: 100n, scale: 0 })!;
+    expect(onceMore.quoteAmount > 10_000_000_000n).toBe(true);
+    // A fixed_quote beyond the cash is refused as unfunded, with what it needed.
+    const poor = run({
+      strategy: script(['buy']),
+      series,
+      venue: fixed(0, 0),
+      risk: sized('fixed_quote', '20000'),
+    });
+    expect(poor.fills).toHaveLength(0);
+    expect(poor.unfundedBuys).toBe(1);
+    expect(poor.firstUnfunded).toEqual({ cost: 20_000_000_000n, cash: 10_000_000_000n });
+  });
+
+  it('a budgeted buy is the largest whole base-unit amount whose fill fits, under any venue', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10_000_000 }),
+        fc.integer({ min: 1, max: 10_000_000 }),
+        fc.oneof(
+          fc.constant(venue),
+          fc
+            .tuple(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 1000 }))
+            .map(([fee, slip]) => fixed(fee, slip)),
+        ),
+        (budgetCents, midCents, fillVenue) => {
+          const budget = BigInt(budgetCents) * 10_000n;
+          const mid = { n: BigInt(midCents), scale: 2 };
+          const bought = buyWithin(fillVenue, budget, mid, SOL_USDC);
+          if (bought) expect(bought.fill.quoteAmount <= budget).toBe(true);
+          const next = fillVenue.fill('Buy', (bought?.baseAmount ?? 0n) + 1n, mid);
+          expect(next === null || next.quoteAmount > budget).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the benchmark is buy and hold from the first open, marked where the equity is', () => {
+    // Opens 100, 100, 80; closes 100, 80, 120: 100 SOL held from 100.
+    const series = candleSeriesOf(hourly([100, 80, 120]));
+    const free = run({ strategy: script([]), series, venue: fixed(0, 0) });
+    expect(free.benchmark.equityCurve.map((p) => [p.time, p.equity.toString()])).toEqual([
+      [3600, '10000'],
+      [7200, '10000'],
+      [10800, '8000'],
+      [14400, '12000'],
+    ]);
+    expect(free.benchmark.equityCurve.map((p) => p.time)).toEqual(free.equityCurve.map((p) => p.time));
+    expect(free.benchmark.totalReturn.toString()).toBe('20');
+    expect(free.benchmark.maxDrawdown.toString()).toBe('20');
+    expect(free.benchmark.baseAmount).toBe(100_000_000_000n);
+    // A 10 bps fee: 99.9000999 SOL (its cost is 9,999.99999999 → 10,000.000000 in units), marked at 120.
+    const fee = run({ strategy: script([]), series, venue: fixed(10, 0) });
+    expect(fee.benchmark.baseAmount).toBe(99_900_099_900n);
+    expect(fee.benchmark.cashLeft).toBe(0n);
+    expect(fee.benchmark.finalBalance.toString()).toBe('11988.011988');
+  });
+});
+
+describe('costs properties (fast-check): fees and slippage paid are the value lost', () => {
+  const sizing = fc.oneof(
+    fc.constant<Sizing | undefined>(undefined),
+    fc.integer({ min: 1, max: 300 }).map((v): Sizing => ({ mode: 'fixed_quote', value: new Dec(v) })),
+    fc.integer({ min: 1, max: 100 }).map((v): Sizing => ({ mode: 'percent_equity', value: new Dec(v) })),
+  );
+  const venues = fc.oneof(
+    fc.constant(venue),
+    fc
+      .tuple(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 1000 }))
+      .map(([fee, slip]) => fixedCostVenue({ ...SOL_USDC, feeBps: fee, slippageBps: slip })),
+  );
+
+  it('cash moves by each fill at its mid less its fee and slippage, both ≥ 0; a flat market loses exactly them', () => {
+    fc.assert(
+      fc.property(
+        pricePath,
+        fc.integer(),
+        fc.integer({ min: 1, max: 4 }),
+        sizing,
+        venues,
+        fc.boolean(),
+        (cents, seed, maxPositions, size, fillVenue, flat) => {
+          const closes = flat ? cents.map(() => cents[0]! / 100) : cents.map((c) => c / 100);
+          const result = run({
+            strategy: adversary(seed),
+            series: candleSeriesOf(hourly(closes, flat ? 0 : 0.01)),
+            venue: fillVenue,
+            risk: risk({
+              amount: new Dec('0.5'),
+              maxPositions,
+              ...(size ? { sizing: size } : {}),
+              ...(flat ? {} : { stopLossPercent: new Dec(5), takeProfitPercent: new Dec(5) }),
+            }),
+          });
+          let cash: Exact = exactUnits(10_000_000_000n, 6);
+          let fees: Exact = ZERO;
+          let slippage: Exact = ZERO;
+          for (const fill of result.fills) {
+            expect(sign(fill.fee)).toBeGreaterThanOrEqual(0);
+            expect(sign(fill.slippage)).toBeGreaterThanOrEqual(0);
+            const atMid = mul(exactUnits(fill.baseAmount, 9), fill.mid);
+            const costs = add(fill.fee, fill.slippage);
+            cash = fill.side === 'Buy' ? sub(sub(cash, atMid), costs) : sub(add(cash, atMid), costs);
+            fees = add(fees, fill.fee);
+            slippage = add(slippage, fill.slippage);
+          }
+          expect(toDec(cash).toString()).toBe(fromBaseUnits(result.finalCash, 6).toString());
+          expect(toDec(fees).toString()).toBe(result.feesPaid.toString());
+          expect(toDec(slippage).toString()).toBe(result.slippagePaid.toString());
+          expect(result.finalCash >= 0n).toBe(true);
+          if (flat) {
+            // Every fill at the one price: the value lost is exactly the fees and slippage paid.
+            const lost = new Dec(10_000).minus(result.finalBalance);
+            expect(lost.toString()).toBe(toDec(add(fees, slippage)).toString());
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

@@ -1,9 +1,9 @@
 import type { CandleSeries } from '../market/candle-series';
 import { Dec, fromBaseUnits } from '../money/decimal';
-import { toDec } from '../money/exact';
+import { add, exactOfNumber, exactUnits, mul, toDec, type Exact } from '../money/exact';
 import type { BatchStrategyInstance, PositionView, RiskRules, StrategyInstance } from '../strategy/strategy';
-import { StrategyRuntime, type RuntimeFill, type VenuePort } from '../strategy/runtime';
-import { performanceOf, type Performance } from './metrics';
+import { buyWithin, StrategyRuntime, type RuntimeFill, type VenuePort } from '../strategy/runtime';
+import { maxDrawdownOf, performanceOf, type Performance } from './metrics';
 
 export interface BacktestInput {
   /** Per candle, or batched over `series` (user code in a sandbox). */
@@ -32,7 +32,27 @@ export interface EquityPoint {
   readonly equity: Dec;
 }
 
+/**
+ * Buy and hold over the same candles: the whole initial cash buys at the first candle's open through
+ * the same venue (fees and slippage included, the largest amount that fits), held to the end and
+ * marked at the same points as the strategy's equity.
+ */
+export interface Benchmark {
+  readonly finalBalance: Dec;
+  /** Percent. */
+  readonly totalReturn: Dec;
+  /** Percent (≥ 0). */
+  readonly maxDrawdown: Dec;
+  readonly equityCurve: readonly EquityPoint[];
+  /** Base units bought, and the quote units left over (the first buy's rounding). */
+  readonly baseAmount: bigint;
+  readonly cashLeft: bigint;
+}
+
 export interface BacktestResult extends Performance {
+  /** Slippage paid (spread, impact, rounding to base units), whole quote tokens. */
+  readonly slippagePaid: Dec;
+  readonly benchmark: Benchmark;
   readonly candles: number;
   readonly equityCurve: readonly EquityPoint[];
   readonly fills: readonly RuntimeFill[];
@@ -127,7 +147,19 @@ function* backtestSteps(
   });
   const initial = fromBaseUnits(input.initialCash, input.quoteDecimals);
   const curve: EquityPoint[] = [];
-  if (series.length > 0) curve.push({ time: series.time[0]!, equity: initial });
+  const benchmarkCurve: EquityPoint[] = [];
+  if (series.length > 0) {
+    curve.push({ time: series.time[0]!, equity: initial });
+    benchmarkCurve.push({ time: series.time[0]!, equity: initial });
+  }
+  const held =
+    series.length > 0
+      ? buyWithin(input.venue, input.initialCash, exactOfNumber(series.open[0]!), input)
+      : null;
+  const heldBase = held ? exactUnits(held.baseAmount, input.baseDecimals) : null;
+  const heldCash = exactUnits(input.initialCash - (held?.fill.quoteAmount ?? 0n), input.quoteDecimals);
+  const holding = (mid: number): Exact =>
+    heldBase ? add(heldCash, mul(heldBase, exactOfNumber(mid))) : heldCash;
   const every = input.progressEvery ?? 65_536;
   const { time, open, high, low, close, volume } = series;
   let exposed = 0;
@@ -161,10 +193,13 @@ function* backtestSteps(
         time: Math.max((bucket + 1) * step, t + intervalSeconds),
         equity: toDec(runtime.equityAt(close[i]!)),
       });
+      benchmarkCurve.push({ time: curve[curve.length - 1]!.time, equity: toDec(holding(close[i]!)) });
     }
     if (input.onProgress && (i + 1) % every === 0) input.onProgress(i + 1, series.length);
   }
   const finalBalance = curve.length > 0 ? curve[curve.length - 1]!.equity : initial;
+  const benchmarkFinal =
+    benchmarkCurve.length > 0 ? benchmarkCurve[benchmarkCurve.length - 1]!.equity : initial;
   return {
     ...performanceOf({
       initial,
@@ -176,6 +211,15 @@ function* backtestSteps(
       exposure: series.length === 0 ? new Dec(0) : new Dec(exposed).div(series.length).times(100),
       fees: toDec(runtime.fees),
     }),
+    slippagePaid: toDec(runtime.slippage),
+    benchmark: {
+      finalBalance: benchmarkFinal,
+      totalReturn: initial.isZero() ? new Dec(0) : benchmarkFinal.minus(initial).div(initial).times(100),
+      maxDrawdown: maxDrawdownOf(benchmarkCurve),
+      equityCurve: benchmarkCurve,
+      baseAmount: held?.baseAmount ?? 0n,
+      cashLeft: input.initialCash - (held?.fill.quoteAmount ?? 0n),
+    },
     candles: series.length,
     equityCurve: curve,
     fills: runtime.fills,

@@ -1,49 +1,35 @@
 import { Dec, fromBaseUnits, toBaseUnits } from '../money/decimal';
-import { add, exactOf, exactOfNumber, exactUnits, mul, toDec, ZERO, type Exact } from '../money/exact';
-import { DEFAULT_RFQ_PRICING, pricingModel, quoteRfqExact, type RfqPricing } from '../spot/rfq-pricing';
+import {
+  add,
+  exactOf,
+  exactOfNumber,
+  exactUnits,
+  floor,
+  mul,
+  shift,
+  toDec,
+  ZERO,
+  type Exact,
+} from '../money/exact';
 import type {
   BatchStrategyInstance,
   OrderIntent,
   PositionView,
   RiskRules,
+  Sizing,
   StrategyInstance,
 } from './strategy';
+import { buyWithin, slippageOf, type VenueFill, type VenuePort } from './venue';
 
-/** What the venue charged for one fill. */
-export interface VenueFill {
-  /** Quote base units paid (buy) or received (sell), fees included. */
-  readonly quoteAmount: bigint;
-  /** The venue's fee, whole quote tokens (inside `quoteAmount`). */
-  readonly fee: Exact;
-}
-
-/** Where the runtime's fills are priced: the live maker's RFQ pricing, in backtests and paper bots alike. */
-export interface VenuePort {
-  /** Prices `baseAmount` at `mid` (quote per whole base, > 0); null when the venue refuses it. */
-  fill(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): VenueFill | null;
-}
-
-/** The local maker's RFQ pricing and fees (`quoteRfqExact`, the live venue's numbers) as a venue port. */
-export function rfqVenue(options: {
-  baseDecimals: number;
-  quoteDecimals: number;
-  /** USD per whole quote token (the impact's notional). */
-  quoteUsdPrice: Dec;
-  pricing?: RfqPricing;
-}): VenuePort {
-  const market = {
-    baseDecimals: options.baseDecimals,
-    quoteDecimals: options.quoteDecimals,
-    quoteUsdPrice: exactOf(options.quoteUsdPrice),
-    model: pricingModel(options.pricing ?? DEFAULT_RFQ_PRICING),
-  };
-  return {
-    fill(side, baseAmount, mid) {
-      const quote = quoteRfqExact(side, baseAmount, mid, market);
-      return quote.quoteAmount > 0n ? { quoteAmount: quote.quoteAmount, fee: quote.fee } : null;
-    },
-  };
-}
+export {
+  buyWithin,
+  fixedCostVenue,
+  MAX_COST_BPS,
+  rfqVenue,
+  slippageOf,
+  type VenueFill,
+  type VenuePort,
+} from './venue';
 
 /**
  * A price level a lot is closed at: a double for the per-candle comparison, the exact level (18
@@ -106,6 +92,8 @@ export interface RuntimeFill {
   readonly mid: Exact;
   /** Venue fee, whole quote tokens. */
   readonly fee: Exact;
+  /** Spread, impact and rounding paid off the mid besides the fee, whole quote tokens (slippageOf). */
+  readonly slippage: Exact;
   readonly reason: string;
   /** For a sell: proceeds − the lot's cost (quote base units), and when the lot was opened. */
   readonly pnl: bigint | null;
@@ -144,13 +132,21 @@ export class StrategyRuntime {
   readonly fills: RuntimeFill[] = [];
   /** Venue fees paid, whole quote tokens, exact. */
   fees: Exact = ZERO;
+  /** Slippage paid (slippageOf of every fill), whole quote tokens, exact. */
+  slippage: Exact = ZERO;
   /** Buy intents refused for want of cash or past max positions. */
   refusedBuys = 0;
   /** Of those, refused because the buy cost more than the cash (or the venue gave no price). */
   unfundedBuys = 0;
   /** The first unfunded buy: what it would have cost and the cash then, quote base units. */
   firstUnfunded: { cost: bigint; cash: bigint } | null = null;
+  private readonly sizing: Sizing;
+  /** fixed_base: base units a lot buys. */
   private readonly baseAmount: bigint;
+  /** fixed_quote: quote units a lot spends at most. */
+  private readonly budgetUnits: bigint;
+  /** percent_equity: the percent, exact. */
+  private readonly percent: Exact;
   /** Signed percent of the stop (negative) and take-profit levels, exact and as doubles. */
   private readonly stopPercent: { exact: Dec; approx: number } | null;
   private readonly takePercent: { exact: Dec; approx: number } | null;
@@ -162,9 +158,21 @@ export class StrategyRuntime {
     if (!Number.isInteger(risk.maxPositions) || risk.maxPositions < 1) {
       throw new RangeError(`maxPositions must be a whole number ≥ 1, got ${risk.maxPositions}`);
     }
-    this.baseAmount = toBaseUnits(risk.amount, options.baseDecimals);
-    if (this.baseAmount <= 0n)
-      throw new RangeError(`amount ${risk.amount.toString()} is below one base unit`);
+    const sizing: Sizing = risk.sizing ?? { mode: 'fixed_base', value: risk.amount };
+    if (!sizing.value.isFinite() || !sizing.value.gt(0)) {
+      throw new RangeError(`sizing value must be > 0, got ${sizing.value.toString()}`);
+    }
+    if (sizing.mode === 'percent_equity' && sizing.value.gt(100)) {
+      throw new RangeError(`percent_equity sizing must be at most 100, got ${sizing.value.toString()}`);
+    }
+    this.sizing = sizing;
+    this.baseAmount = sizing.mode === 'fixed_base' ? toBaseUnits(sizing.value, options.baseDecimals) : 0n;
+    this.budgetUnits = sizing.mode === 'fixed_quote' ? toBaseUnits(sizing.value, options.quoteDecimals) : 0n;
+    if (sizing.mode === 'fixed_base' && this.baseAmount <= 0n)
+      throw new RangeError(`amount ${sizing.value.toString()} is below one base unit`);
+    if (sizing.mode === 'fixed_quote' && this.budgetUnits <= 0n)
+      throw new RangeError(`fixed_quote ${sizing.value.toString()} is below one quote unit`);
+    this.percent = sizing.mode === 'percent_equity' ? exactOf(sizing.value) : ZERO;
     this.cash = options.initialCash;
     const signed = (percent: Dec | null, sign: 1 | -1) =>
       percent ? { exact: percent.times(sign), approx: sign * Number(percent.toString()) } : null;
@@ -264,9 +272,33 @@ export class StrategyRuntime {
     else while (this.lots.length > 0 && this.closeLot(0, time, mid, reason));
   }
 
+  /** The buy the sizing makes at `mid` (null: the venue refuses, or not one base unit fits). */
+  private sizedBuy(mid: Exact): { baseAmount: bigint; fill: VenueFill } | null {
+    const { venue } = this.options;
+    if (this.sizing.mode === 'fixed_base') {
+      const fill = venue.fill('Buy', this.baseAmount, mid);
+      return fill ? { baseAmount: this.baseAmount, fill } : null;
+    }
+    let budget = this.budgetUnits;
+    if (this.sizing.mode === 'percent_equity') {
+      const equity = add(exactUnits(this.cash, this.options.quoteDecimals), this.lotsAt(mid));
+      budget = floor(shift(mul(equity, this.percent), this.options.quoteDecimals - 2));
+      if (budget > this.cash) budget = this.cash;
+    }
+    return buyWithin(venue, budget, mid, this.options);
+  }
+
+  /** The open lots valued at `mid`, whole quote tokens, exact. */
+  private lotsAt(mid: Exact): Exact {
+    let base = 0n;
+    for (const lot of this.lots) base += lot.baseAmount;
+    return base === 0n ? ZERO : mul(exactUnits(base, this.options.baseDecimals), mid);
+  }
+
   private openLot(time: number, mid: Exact, reason: string): void {
-    const fill = this.options.venue.fill('Buy', this.baseAmount, mid);
-    if (!fill || fill.quoteAmount > this.cash) {
+    const sized = this.sizedBuy(mid);
+    const fill = sized?.fill;
+    if (!sized || !fill || fill.quoteAmount > this.cash) {
       this.refusedBuys += 1;
       this.unfundedBuys += 1;
       if (fill) this.firstUnfunded ??= { cost: fill.quoteAmount, cash: this.cash };
@@ -276,7 +308,9 @@ export class StrategyRuntime {
     this.fees = add(this.fees, fill.fee);
     const { baseDecimals, quoteDecimals } = this.options;
     const cost = fill.quoteAmount;
-    const baseAmount = this.baseAmount;
+    const baseAmount = sized.baseAmount;
+    const slippage = slippageOf('Buy', baseAmount, cost, mid, fill.fee, this.options);
+    this.slippage = add(this.slippage, slippage);
     const entryApprox = Number(cost) / 10 ** quoteDecimals / (Number(baseAmount) / 10 ** baseDecimals);
     const lot = { cost, baseAmount };
     this.lots.push({
@@ -295,6 +329,7 @@ export class StrategyRuntime {
       quoteAmount: cost,
       mid,
       fee: fill.fee,
+      slippage,
       reason,
       pnl: null,
       entryTime: null,
@@ -318,6 +353,8 @@ export class StrategyRuntime {
     this.lots.splice(index, 1);
     this.cash += fill.quoteAmount;
     this.fees = add(this.fees, fill.fee);
+    const slippage = slippageOf('Sell', lot.baseAmount, fill.quoteAmount, mid, fill.fee, this.options);
+    this.slippage = add(this.slippage, slippage);
     this.syncPosition();
     this.fills.push({
       time,
@@ -326,6 +363,7 @@ export class StrategyRuntime {
       quoteAmount: fill.quoteAmount,
       mid,
       fee: fill.fee,
+      slippage,
       reason,
       pnl: fill.quoteAmount - lot.cost,
       entryTime: lot.openedAt,
@@ -345,9 +383,9 @@ export function fillPrice(fill: RuntimeFill, baseDecimals: number, quoteDecimals
   return fromBaseUnits(fill.quoteAmount, quoteDecimals).div(fromBaseUnits(fill.baseAmount, baseDecimals));
 }
 
-/** A fill's mid and fee as decimals (18 significant digits). */
-export function fillDecimals(fill: RuntimeFill): { mid: Dec; fee: Dec } {
-  return { mid: toDec(fill.mid), fee: toDec(fill.fee) };
+/** A fill's mid, fee and slippage as decimals (18 significant digits). */
+export function fillDecimals(fill: RuntimeFill): { mid: Dec; fee: Dec; slippage: Dec } {
+  return { mid: toDec(fill.mid), fee: toDec(fill.fee), slippage: toDec(fill.slippage) };
 }
 
 /** An intent from any strategy, checked (user code may return anything). */

@@ -75,10 +75,27 @@ export const STRATEGY_CATEGORIES = [
 ] as const;
 export type StrategyCategory = (typeof STRATEGY_CATEGORIES)[number];
 
+/**
+ * How big each buy is: `fixed_base` buys `value` base tokens (the spec's `amount`); `fixed_quote`
+ * spends at most `value` quote tokens; `percent_equity` spends at most `value` percent of the equity
+ * (cash plus open lots at the candle's close), never more than the cash. Fees and slippage are
+ * inside the spending of the last two (the largest whole base-unit amount whose fill fits).
+ */
+export const SIZING_MODES = ['fixed_base', 'fixed_quote', 'percent_equity'] as const;
+export type SizingMode = (typeof SIZING_MODES)[number];
+
+export interface Sizing {
+  readonly mode: SizingMode;
+  /** Base tokens, quote tokens or percent (0 < value ≤ 100), as the mode says. */
+  readonly value: Dec;
+}
+
 /** Risk rules the runtime applies to every intent (never the strategy). */
 export interface RiskRules {
-  /** Base tokens bought per lot (the spec's `amount`). */
+  /** Base tokens bought per lot (the spec's `amount`): the size without `sizing`. */
   readonly amount: Dec;
+  /** How each buy is sized; absent: `fixed_base` of `amount` (bots made before sizing existed). */
+  readonly sizing?: Sizing;
   readonly maxPositions: number;
   /** Close a lot when the price falls this many percent below its entry (null: off). */
   readonly stopLossPercent: Dec | null;

@@ -31,6 +31,8 @@ export function resolveBotStrategy(strategyType: string, config: TBotConfig): Re
     maxPositions: config.max_positions,
     stopLossPercent: percent(config.stop_loss_percentage),
     takeProfitPercent: percent(config.take_profit_percentage),
+    // Bots made before sizing existed have none: fixed_base of their amount, as they always traded.
+    sizing: config.sizing ? { mode: config.sizing.mode, value: String(config.sizing.value) } : null,
   };
   if (config.code.trim() !== '') {
     const known = [...STRATEGY_CATEGORIES, ...BUILT_IN_STRATEGY_TYPES] as readonly string[];

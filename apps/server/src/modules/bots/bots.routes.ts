@@ -237,7 +237,7 @@ function registerBotBacktestRoutes(app: ZodApp, deps: BotsRoutesDeps): void {
       security,
       summary: 'Backtests one of the caller’s bots over a past range from an initial balance (quote token)',
       description:
-        'Closed candles at the bot’s interval; fills at the decision candle’s close priced by the live maker’s RFQ pricing and fees; stop loss checked before take profit within a candle. Deterministic.',
+        'Closed candles at the bot’s interval and pair (or `interval` and `symbol` given); fills at the decision candle’s close, sized by the bot’s `sizing`, priced by the live maker’s RFQ pricing and fees (`costs.model` venue, the default) or a fixed fee and slippage per fill (`costs.model` fixed, 0–1000 bps each, default 5); stop loss checked before take profit within a candle. The result reports fees and slippage paid (in total and per fill) and a buy-and-hold benchmark over the same candles. Deterministic.',
       body: ZBacktestRequestSchema,
       response: { 200: success(ZBacktestResultSchema) },
     },

@@ -218,9 +218,16 @@ export function createBotsService(deps: {
     /** POST /bots/backtest: one of the caller's bots over a past range (the result's JSON text). */
     async backtest(userId: string, request: TBacktestRequest): Promise<BacktestResultJson> {
       const bot = await requireBot(userId, request.bot_id);
+      // The pair and interval may be overridden for this backtest only (the bot keeps its own).
+      const config: TBotConfig = {
+        ...bot.config,
+        ...(request.symbol !== undefined ? { symbol: request.symbol } : {}),
+        ...(request.interval !== undefined ? { interval: request.interval } : {}),
+      };
       return deps.backtest({
-        strategy: runnableStrategy(bot.strategyType, bot.config),
-        config: bot.config,
+        strategy: runnableStrategy(bot.strategyType, config),
+        config,
+        ...(request.costs ? { costs: request.costs } : {}),
         from: new Date(request.start_date).toISOString(),
         to: endOf(request.end_date).toISOString(),
         initialBalance: request.initial_balance,

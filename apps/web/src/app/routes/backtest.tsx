@@ -3,10 +3,8 @@ import { FlaskConical } from 'lucide-react';
 import {
   BACKTEST_DEFAULT_INITIAL_BALANCE,
   BACKTEST_INITIAL_BALANCE_STEP,
-  BACKTEST_INITIAL_BALANCE_STEP_MESSAGE,
   BACKTEST_MESSAGES,
   BACKTEST_MIN_INITIAL_BALANCE,
-  VALIDATION_MESSAGES,
   type TBacktestResult,
 } from '@solterm/contracts';
 import { Button } from '../../components/ui/button';
@@ -22,6 +20,8 @@ import { botsApi } from '../../features/bots/bots-api';
 import { BacktestProgress } from '../../features/bots/components/backtest-progress';
 import { BacktestResults } from '../../features/bots/components/backtest-results';
 import { useBots } from '../../features/bots/use-bots';
+import { backtestRequestOf, INITIAL_BACKTEST_OPTIONS } from '../../features/bots/backtest-costs-model';
+import { BacktestRunOptions } from '../../features/bots/components/backtest-run-options';
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -33,6 +33,7 @@ export default function BacktestPage() {
   const [startDate, setStartDate] = useState(isoDay(new Date(today.getTime() - 30 * 86_400_000)));
   const [endDate, setEndDate] = useState(isoDay(today));
   const [balance, setBalance] = useState(String(BACKTEST_DEFAULT_INITIAL_BALANCE));
+  const [options, setOptions] = useState(INITIAL_BACKTEST_OPTIONS);
   const [isRunning, setIsRunning] = useState(false);
   /** Counts runs, so each run's progress starts empty. */
   const [runs, setRuns] = useState(0);
@@ -40,32 +41,20 @@ export default function BacktestPage() {
   const [result, setResult] = useState<TBacktestResult | null>(null);
   const list = bots.data ?? [];
   const selected = botId || list[0]?.bot_id || '';
+  const bot = list.find((item) => item.bot_id === selected);
 
   async function run() {
-    const refuse = (message: string) => {
-      setError(message);
-      notify.error(BACKTEST_MESSAGES.failed(message));
-    };
-    if (!selected) return refuse(VALIDATION_MESSAGES.selectBot);
-    if (!startDate || !endDate) return refuse(VALIDATION_MESSAGES.selectDates);
-    if (Date.parse(startDate) >= Date.parse(endDate)) return refuse(VALIDATION_MESSAGES.startBeforeEnd);
-    const initialBalance = Number(balance);
-    if (!(initialBalance >= BACKTEST_MIN_INITIAL_BALANCE)) {
-      return refuse(`Initial balance must be at least ${BACKTEST_MIN_INITIAL_BALANCE}`);
-    }
-    if (initialBalance % BACKTEST_INITIAL_BALANCE_STEP !== 0) {
-      return refuse(BACKTEST_INITIAL_BALANCE_STEP_MESSAGE);
+    const built = backtestRequestOf({ ...options, botId: selected, startDate, endDate, balance });
+    if (!built.ok) {
+      setError(built.error);
+      notify.error(BACKTEST_MESSAGES.failed(built.error));
+      return;
     }
     setError(null);
     setRuns((count) => count + 1);
     setIsRunning(true);
     try {
-      const answer = await botsApi.backtest({
-        bot_id: selected,
-        start_date: startDate,
-        end_date: endDate,
-        initial_balance: initialBalance,
-      });
+      const answer = await botsApi.backtest(built.request);
       setResult(answer);
       notify.success(BACKTEST_MESSAGES.succeeded);
     } catch (caught) {
@@ -81,7 +70,7 @@ export default function BacktestPage() {
     <>
       <PageHeader
         title="Backtest"
-        description="Replay a bot over any past range with the live venue's prices and fees."
+        description="Replay a bot over any past range, priced as the live venue quotes or with your own fees and slippage, beside buy and hold."
       />
       {/* Side by side only where the trade table still has room for every column (2xl). */}
       <div className="grid min-w-0 gap-4 2xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
@@ -132,7 +121,8 @@ export default function BacktestPage() {
               hint={`At least ${BACKTEST_MIN_INITIAL_BALANCE}, in steps of ${BACKTEST_INITIAL_BALANCE_STEP}, in the pair's quote token`}
               onChange={(e) => setBalance(e.target.value)}
             />
-            <div className="grid gap-3 lg:pt-6 2xl:pt-0">
+            <BacktestRunOptions bot={bot} value={options} onChange={setOptions} />
+            <div className="grid gap-3 lg:self-end 2xl:self-auto">
               {error && (
                 <Notice tone="error" aria-label="Backtest error">
                   {error}

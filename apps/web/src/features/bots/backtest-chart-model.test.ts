@@ -48,13 +48,14 @@ describe('backtestTradesCsv', () => {
           price: 150.1,
           value: 150.1,
           fee: 0.07,
+          slippage: 0.15,
           pnl: null,
           reason: 'a, "b"',
         },
       ],
     });
     expect(csv).toBe(
-      `time,side,quantity,price,value,fee,pnl,reason\n${hour(1)},Buy,1,150.1,150.1,0.07,,"a, ""b"""\n`,
+      `time,side,quantity,price,value,fee,slippage,pnl,reason\n${hour(1)},Buy,1,150.1,150.1,0.07,0.15,,"a, ""b"""\n`,
     );
   });
 });

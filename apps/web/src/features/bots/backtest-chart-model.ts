@@ -16,6 +16,8 @@ export interface BacktestChartModel {
   readonly drawdown: readonly ChartPoint[] | null;
   /** True when there was no curve: the chart shows Start and End from the initial and final balance. */
   readonly isStartEndOnly: boolean;
+  /** Buy and hold over the same candles, at the same points as `equity` (null without a curve). */
+  readonly benchmark: readonly ChartPoint[] | null;
 }
 
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
@@ -31,7 +33,8 @@ export function backtestChartModel(
   result: Pick<
     TBacktestResult,
     'equity_curve' | 'initial_balance' | 'final_balance' | 'start_date' | 'end_date'
-  >,
+  > &
+    Partial<Pick<TBacktestResult, 'benchmark'>>,
 ): BacktestChartModel {
   const curve = result.equity_curve;
   if (curve.length === 0) {
@@ -44,6 +47,7 @@ export function backtestChartModel(
       ],
       drawdown: null,
       isStartEndOnly: true,
+      benchmark: null,
     };
   }
   let peak = -Infinity;
@@ -61,7 +65,17 @@ export function backtestChartModel(
     curve.length >= BACKTEST_DRAWDOWN_MIN_POINTS
       ? keep.map((i, k) => ({ time: equity[k]!.time, value: round(drawdowns[i]!) }))
       : null;
-  return { equity: dedupeTimes(equity), drawdown: drawdown && dedupeTimes(drawdown), isStartEndOnly: false };
+  const held = result.benchmark?.equity_curve;
+  const benchmark =
+    held && held.length === curve.length
+      ? dedupeTimes(keep.map((i, k) => ({ time: equity[k]!.time, value: held[i]!.value })))
+      : null;
+  return {
+    equity: dedupeTimes(equity),
+    drawdown: drawdown && dedupeTimes(drawdown),
+    isStartEndOnly: false,
+    benchmark,
+  };
 }
 
 function thinnedIndexes(length: number, mustKeep: number): number[] {

@@ -1,7 +1,17 @@
 import { API_BASE_PATH, type TBacktestResult } from '@solterm/contracts';
 import { getStoredToken } from '../../lib/storage-keys';
 
-const CSV_COLUMNS = ['time', 'side', 'quantity', 'price', 'value', 'fee', 'pnl', 'reason'] as const;
+const CSV_COLUMNS = [
+  'time',
+  'side',
+  'quantity',
+  'price',
+  'value',
+  'fee',
+  'slippage',
+  'pnl',
+  'reason',
+] as const;
 
 /** A CSV field, quoted when it holds a comma, quote or line break (RFC 4180). */
 function field(value: string | number | null): string {
@@ -12,7 +22,7 @@ function field(value: string | number | null): string {
 /**
  * The backtest's trade list as CSV: a header row, then one row per fill.
  *
- * @example backtestTradesCsv(result).split('\n')[0]; // 'time,side,quantity,price,value,fee,pnl,reason'
+ * @example backtestTradesCsv(result).split('\n')[0]; // 'time,side,quantity,price,value,fee,slippage,pnl,reason'
  */
 export function backtestTradesCsv(result: Pick<TBacktestResult, 'trades'>): string {
   const rows = result.trades.map((trade) => CSV_COLUMNS.map((column) => field(trade[column])).join(','));

@@ -14,6 +14,7 @@ const trade = (overrides: Partial<TBacktestTrade>): TBacktestTrade => ({
   price: 150,
   value: 150.3,
   fee: 0.3,
+  slippage: 0.3,
   pnl: null,
   reason: 'signal',
   ...overrides,

@@ -20,6 +20,8 @@ describe('the create-bot form', () => {
           symbol: 'SOL/USDC',
           interval: '1H',
           amount: 0.0001,
+          // A new bot spends 10 % of its equity a buy.
+          sizing: { mode: 'percent_equity', value: 10 },
           stop_loss_percentage: 2,
           take_profit_percentage: 3,
           max_positions: 1,
@@ -138,7 +140,21 @@ describe('the create-bot form', () => {
       description: 'RSI dips',
       strategy_type: 'mean_reversion',
       is_public: true,
-      config: bot.config,
+      // A bot saved before sizing existed keeps trading its amount.
+      config: { ...bot.config, sizing: { mode: 'fixed_base', value: 2.5 } },
+    });
+    const sized = formValuesOf({
+      ...bot,
+      config: { ...bot.config, sizing: { mode: 'fixed_quote', value: 50 } },
+    } as TBot);
+    expect([sized.sizingMode, sized.sizingValue]).toEqual(['fixed_quote', '50']);
+    expect(botRequestOf({ ...sized, sizingValue: '0' })).toEqual({
+      ok: false,
+      error: 'Size per trade must be greater than 0',
+    });
+    expect(botRequestOf({ ...sized, sizingMode: 'percent_equity', sizingValue: '150' })).toEqual({
+      ok: false,
+      error: 'Percent of equity must be at most 100',
     });
     const builtIn = formValuesOf({
       ...bot,

@@ -4,7 +4,9 @@ import {
   DEFAULT_BOT_CONFIG,
   DEFAULT_BOT_INTERVAL,
   DEFAULT_BOT_RUN_HOURS,
+  DEFAULT_BOT_SIZING,
   type TBot,
+  type TBotSizing,
   type TBotCreateRequest,
   type TBotInterval,
 } from '@solterm/contracts';
@@ -117,6 +119,9 @@ export interface BotFormValues {
   symbol: string;
   interval: TBotInterval;
   amount: string;
+  /** How each buy is sized; `fixed_base` buys `amount`, the others spend `sizingValue`. */
+  sizingMode: TBotSizing['mode'];
+  sizingValue: string;
   stopLoss: string;
   takeProfit: string;
   maxPositions: string;
@@ -139,6 +144,8 @@ export const INITIAL_BOT_FORM: BotFormValues = {
   symbol: DEFAULT_BOT_CONFIG.symbol,
   interval: DEFAULT_BOT_INTERVAL,
   amount: String(DEFAULT_BOT_CONFIG.amount),
+  sizingMode: DEFAULT_BOT_SIZING.mode,
+  sizingValue: String(DEFAULT_BOT_SIZING.value),
   stopLoss: String(DEFAULT_BOT_CONFIG.stop_loss_percentage),
   takeProfit: String(DEFAULT_BOT_CONFIG.take_profit_percentage),
   maxPositions: String(DEFAULT_BOT_CONFIG.max_positions),
@@ -169,6 +176,12 @@ export function formValuesOf(bot: TBot): BotFormValues {
     symbol: config.symbol,
     interval: config.interval,
     amount: String(config.amount),
+    // A bot saved before sizing existed trades its amount.
+    sizingMode: config.sizing?.mode ?? 'fixed_base',
+    sizingValue:
+      config.sizing && config.sizing.mode !== 'fixed_base'
+        ? String(config.sizing.value)
+        : String(DEFAULT_BOT_SIZING.value),
     stopLoss: config.stop_loss_percentage === null ? '' : String(config.stop_loss_percentage),
     takeProfit: config.take_profit_percentage === null ? '' : String(config.take_profit_percentage),
     maxPositions: String(config.max_positions),
@@ -179,6 +192,12 @@ export function formValuesOf(bot: TBot): BotFormValues {
     runHours: config.run_hours,
   };
 }
+
+export const SIZING_OPTIONS: { value: TBotSizing['mode']; label: string }[] = [
+  { value: 'percent_equity', label: 'Percent of equity' },
+  { value: 'fixed_quote', label: 'Fixed spend (quote token)' },
+  { value: 'fixed_base', label: 'Fixed amount (base token)' },
+];
 
 export const INTERVAL_OPTIONS = BOT_INTERVALS.map((interval) => ({ value: interval, label: interval }));
 
@@ -202,6 +221,11 @@ export function botRequestOf(
   const number = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
   const amount = number(values.amount);
   if (!(amount > 0)) return { ok: false, error: 'Amount must be greater than 0' };
+  const sizingValue = values.sizingMode === 'fixed_base' ? amount : number(values.sizingValue);
+  if (!(sizingValue > 0)) return { ok: false, error: 'Size per trade must be greater than 0' };
+  if (values.sizingMode === 'percent_equity' && sizingValue > 100) {
+    return { ok: false, error: 'Percent of equity must be at most 100' };
+  }
   const maxPositions = number(values.maxPositions);
   if (!Number.isInteger(maxPositions) || maxPositions < 1) {
     return { ok: false, error: 'Max positions must be a whole number of at least 1' };
@@ -235,6 +259,7 @@ export function botRequestOf(
         symbol: values.symbol.trim(),
         interval: values.interval,
         amount,
+        sizing: { mode: values.sizingMode, value: sizingValue },
         stop_loss_percentage: stopLoss,
         take_profit_percentage: takeProfit,
         max_positions: maxPositions,

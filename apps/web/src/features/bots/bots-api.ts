@@ -4,7 +4,7 @@ import type {
   TBotWithdrawResult,
   TDelegation,
   TProductionStatus,
-  TBacktestRequest,
+  TBacktestRequestInput,
   TBacktestResult,
   TBot,
   TBotCreateRequest,
@@ -67,7 +67,8 @@ export const botsApi = {
   /** Stops a Run and Test started with `test_id` on the server (its sandbox or thread is ended). */
   cancelTest: (testId: string) =>
     api.post<{ test_id: string; cancelled: boolean }>(`/bots/test/${encodeURIComponent(testId)}/cancel`, {}),
-  backtest: (request: TBacktestRequest) => backtestClient.post<TBacktestResult>('/bots/backtest', request),
+  backtest: (request: TBacktestRequestInput) =>
+    backtestClient.post<TBacktestResult>('/bots/backtest', request),
 };
 
 /** The user's bot key, its funds and delegations (part 2 §7 "Bot funds and delegation"). */

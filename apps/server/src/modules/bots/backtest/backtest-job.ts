@@ -1,4 +1,4 @@
-import type { TBacktestResult, TBotConfig } from '@solterm/contracts';
+import type { TBacktestCosts, TBacktestResult, TBotConfig } from '@solterm/contracts';
 import {
   candleSeriesOf,
   runBacktest,
@@ -8,6 +8,7 @@ import {
   type BacktestResult,
   type BatchStrategyInstance,
   type CandleSeries,
+  type SizingMode,
   type StrategyInstance,
   type StrategyParameters,
   type WireCandle,
@@ -30,7 +31,11 @@ export interface BacktestJob {
     readonly maxPositions: number;
     readonly stopLossPercent: string | null;
     readonly takeProfitPercent: string | null;
+    /** How buys are sized (null or absent: fixed_base of `amount`). */
+    readonly sizing?: { readonly mode: SizingMode; readonly value: string } | null;
   };
+  /** How fills are priced (absent: the venue's RFQ pricing). */
+  readonly costs?: TBacktestCosts;
   readonly candles: readonly WireCandle[];
   readonly intervalSeconds: number;
   readonly interval: TBotConfig['interval'];
@@ -160,6 +165,8 @@ function backtestInput(
   };
 }
 
+const VENUE_COSTS: TBacktestCosts = { model: 'venue', fee_bps: null, slippage_bps: null };
+
 function resultOf(job: BacktestJob, result: BacktestResult): TBacktestResult {
   const step = job.intervalSeconds;
   const first = job.candles[0]!.time;
@@ -176,5 +183,9 @@ function resultOf(job: BacktestJob, result: BacktestResult): TBacktestResult {
     intervalSeconds: step,
     maxPositions: job.risk.maxPositions,
     exportId: job.exportId ?? null,
+    costs: job.costs ?? VENUE_COSTS,
+    sizing: job.risk.sizing
+      ? { mode: job.risk.sizing.mode, value: Number(job.risk.sizing.value) }
+      : { mode: 'fixed_base', value: Number(job.risk.amount) },
   });
 }

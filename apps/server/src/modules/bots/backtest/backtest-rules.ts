@@ -1,4 +1,12 @@
-import { Dec, rfqVenue, type RiskRules, type VenuePort } from '@solterm/engine';
+import type { TBacktestCosts } from '@solterm/contracts';
+import {
+  Dec,
+  fixedCostVenue,
+  rfqVenue,
+  type RiskRules,
+  type SizingMode,
+  type VenuePort,
+} from '@solterm/engine';
 
 /** What a backtest's runtime needs besides the strategy and the candles, as plain JSON. */
 export interface BacktestRulesWire {
@@ -7,7 +15,11 @@ export interface BacktestRulesWire {
     readonly maxPositions: number;
     readonly stopLossPercent: string | null;
     readonly takeProfitPercent: string | null;
+    /** How buys are sized (null or absent: fixed_base of `amount`). */
+    readonly sizing?: { readonly mode: SizingMode; readonly value: string } | null;
   };
+  /** How fills are priced (absent: the venue's RFQ pricing, as live runs are). */
+  readonly costs?: TBacktestCosts;
   readonly baseDecimals: number;
   readonly quoteDecimals: number;
   readonly quoteUsdPrice: string;
@@ -34,12 +46,23 @@ export function backtestRules(rules: BacktestRulesWire): {
       maxPositions: rules.risk.maxPositions,
       stopLossPercent: dec(rules.risk.stopLossPercent),
       takeProfitPercent: dec(rules.risk.takeProfitPercent),
+      ...(rules.risk.sizing
+        ? { sizing: { mode: rules.risk.sizing.mode, value: new Dec(rules.risk.sizing.value) } }
+        : {}),
     },
-    venue: rfqVenue({
-      baseDecimals: rules.baseDecimals,
-      quoteDecimals: rules.quoteDecimals,
-      quoteUsdPrice: new Dec(rules.quoteUsdPrice),
-    }),
+    venue:
+      rules.costs?.model === 'fixed'
+        ? fixedCostVenue({
+            baseDecimals: rules.baseDecimals,
+            quoteDecimals: rules.quoteDecimals,
+            feeBps: rules.costs.fee_bps,
+            slippageBps: rules.costs.slippage_bps,
+          })
+        : rfqVenue({
+            baseDecimals: rules.baseDecimals,
+            quoteDecimals: rules.quoteDecimals,
+            quoteUsdPrice: new Dec(rules.quoteUsdPrice),
+          }),
     baseDecimals: rules.baseDecimals,
     quoteDecimals: rules.quoteDecimals,
     initialCash: BigInt(rules.initialCash),
@@ -50,6 +73,7 @@ export function backtestRules(rules: BacktestRulesWire): {
 export function rulesWireOf(job: BacktestRulesWire): BacktestRulesWire {
   return {
     risk: job.risk,
+    ...(job.costs ? { costs: job.costs } : {}),
     baseDecimals: job.baseDecimals,
     quoteDecimals: job.quoteDecimals,
     quoteUsdPrice: job.quoteUsdPrice,

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { CHART_INTERVAL_SECONDS, MAX_BACKTEST_CANDLES, type TBotConfig } from '@solterm/contracts';
+import {
+  CHART_INTERVAL_SECONDS,
+  MAX_BACKTEST_CANDLES,
+  type TBacktestCosts,
+  type TBotConfig,
+} from '@solterm/contracts';
 import { Dec, toBaseUnits } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../../lib/app-error';
@@ -22,6 +27,8 @@ export interface BacktestRequest {
   readonly owner: string;
   /** What the pool's cancel() names this run by (null: it cannot be cancelled). */
   readonly cancelKey?: string | null;
+  /** How fills are priced (absent: the venue's RFQ pricing, as live runs are). */
+  readonly costs?: TBacktestCosts;
 }
 
 /**
@@ -80,6 +87,7 @@ export function createBacktestRunner(deps: {
       {
         strategy: request.strategy.spec,
         risk: request.strategy.risk,
+        ...(request.costs ? { costs: request.costs } : {}),
         legs: { base: packCandles(base), quote: packCandles(quote) },
         intervalSeconds: step,
         interval: config.interval,

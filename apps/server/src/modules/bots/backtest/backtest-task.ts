@@ -1,4 +1,4 @@
-import type { TBacktestProgress, TBotConfig } from '@solterm/contracts';
+import type { TBacktestCosts, TBacktestProgress, TBotConfig } from '@solterm/contracts';
 import { TaskTimeoutError, type JobScheduler, type Task } from '../../../jobs/scheduler';
 import { AppError } from '../../../lib/app-error';
 import type { BacktestResultJson } from './backtest-job';
@@ -27,6 +27,8 @@ export interface BacktestTaskPayload {
   readonly botId: string | null;
   /** "Run and Test Bot": the key its cancel names it by (null for a backtest). */
   readonly cancelKey?: string | null;
+  /** How fills are priced (absent: the venue's RFQ pricing). */
+  readonly costs?: TBacktestCosts;
 }
 
 /** Where the backtests of each user computed in this process are (GET /api/bots/backtest/status). */
@@ -87,6 +89,7 @@ export function backtestTask(
             seed: payload.seed,
             owner: payload.userId,
             cancelKey: payload.cancelKey,
+            ...(payload.costs ? { costs: payload.costs } : {}),
           },
           {
             onQueue: (ahead) =>

@@ -12,6 +12,7 @@ export const BACKTEST_CSV_COLUMNS = [
   'price',
   'value',
   'fee',
+  'slippage',
   'pnl',
   'reason',
 ] as const;
@@ -57,6 +58,9 @@ function tradeOf(
     price: toWireNumber(fillPrice(fill, context.baseDecimals, context.quoteDecimals).toSignificantDigits(10)),
     value: units(fill.quoteAmount),
     fee: toWireNumber(exact.toDec(fill.fee).toDecimalPlaces(context.quoteDecimals, Dec.ROUND_HALF_UP)),
+    slippage: toWireNumber(
+      exact.toDec(fill.slippage).toDecimalPlaces(context.quoteDecimals, Dec.ROUND_HALF_UP),
+    ),
     pnl: fill.pnl === null ? null : units(fill.pnl),
     reason: fill.reason,
   };
@@ -79,6 +83,8 @@ export function resultToWire(
     intervalSeconds: number;
     maxPositions: number;
     exportId: string | null;
+    costs: TBacktestResult['costs'];
+    sizing: TBacktestResult['sizing'];
   },
 ): TBacktestResult {
   const money = (value: Dec) => toWireNumber(value.toDecimalPlaces(context.quoteDecimals, Dec.ROUND_HALF_UP));
@@ -105,6 +111,18 @@ export function resultToWire(
     expectancy: money(result.expectancy),
     exposure: ratio(result.exposure),
     fees_paid: money(result.feesPaid),
+    slippage_paid: money(result.slippagePaid),
+    costs: context.costs,
+    sizing: context.sizing,
+    benchmark: {
+      final_balance: money(result.benchmark.finalBalance),
+      total_return: ratio(result.benchmark.totalReturn),
+      max_drawdown: ratio(result.benchmark.maxDrawdown),
+      equity_curve: result.benchmark.equityCurve.map((point) => ({
+        timestamp: iso(point.time),
+        value: money(point.equity),
+      })),
+    },
     trades: listed.map((fill) => tradeOf(fill, context)),
     trades_truncated: result.fills.length > listed.length,
     symbol: context.symbol,

@@ -125,6 +125,8 @@ export function createBotRunner(deps: {
         maxPositions: risk.maxPositions,
         stopLossPercent: risk.stopLossPercent === null ? null : new Dec(risk.stopLossPercent),
         takeProfitPercent: risk.takeProfitPercent === null ? null : new Dec(risk.takeProfitPercent),
+        // The same sizing as the bot's backtests (none: fixed_base of the amount).
+        ...(risk.sizing ? { sizing: { mode: risk.sizing.mode, value: new Dec(risk.sizing.value) } } : {}),
       },
       venue: rfqVenue({
         baseDecimals: pair.base.decimals!,

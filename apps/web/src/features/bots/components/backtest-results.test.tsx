@@ -27,6 +27,10 @@ const result = (overrides: Partial<TBacktestResult> = {}): TBacktestResult => ({
   expectancy: 0,
   exposure: 0,
   fees_paid: 0,
+  slippage_paid: 0,
+  costs: { model: 'venue', fee_bps: null, slippage_bps: null },
+  sizing: { mode: 'fixed_base', value: 0.0001 },
+  benchmark: { final_balance: 1100, total_return: 10, max_drawdown: 3.5, equity_curve: [] },
   trades: [],
   trades_truncated: false,
   symbol: 'SOL/USDC',
@@ -90,6 +94,7 @@ describe('BacktestResults', () => {
       price: 150,
       value: 150.3,
       fee: 0.1,
+      slippage: 0.2,
       pnl: null,
       reason: 'SMA short crossed above long, with a reason long enough to need a second line',
     };

@@ -54,7 +54,7 @@ function getHeadlineStats(result: TBacktestResult, quote: string): BacktestStat[
 }
 
 /** The metrics a trader also asks for. */
-function getMoreMetrics(result: TBacktestResult, quote: string): { label: string; value: string }[] {
+function getMoreMetrics(result: TBacktestResult, quote: string): BacktestStat[] {
   return [
     { label: 'Sortino', value: formatFixed(result.sortino_ratio, 3) },
     { label: 'Calmar', value: formatFixed(result.calmar_ratio, 3) },
@@ -64,8 +64,86 @@ function getMoreMetrics(result: TBacktestResult, quote: string): { label: string
     },
     { label: `Expectancy (${quote})`, value: formatFixed(result.expectancy, 4) },
     { label: 'Exposure', value: `${formatFixed(result.exposure, 1)}%` },
-    { label: `Fees paid (${quote})`, value: formatFixed(result.fees_paid, 4) },
   ];
+}
+
+/** 'Venue RFQ pricing' or 'Fixed: 10 bps fee, 20 bps slippage'. */
+export function costsLabel(costs: TBacktestResult['costs']): string {
+  return costs.model === 'venue'
+    ? 'Venue RFQ pricing'
+    : `Fixed: ${costs.fee_bps ?? 0} bps fee, ${costs.slippage_bps ?? 0} bps slippage`;
+}
+
+/** '10% of equity', '100 USDC a buy' or '0.5 SOL a buy'. */
+export function sizingLabel(sizing: TBacktestResult['sizing'], symbol: string): string {
+  const pair = parsePair(symbol);
+  if (sizing.mode === 'percent_equity') return `${sizing.value}% of equity`;
+  if (sizing.mode === 'fixed_quote') return `${sizing.value} ${pair?.quote ?? 'quote'} a buy`;
+  return `${sizing.value} ${pair?.base ?? 'base'} a buy`;
+}
+
+/** The buy-and-hold benchmark beside the strategy, and what the fills cost. */
+function getBenchmarkAndCosts(result: TBacktestResult, quote: string): BacktestStat[] {
+  const held = result.benchmark;
+  return [
+    {
+      label: 'Buy & hold return',
+      value: formatSignedPercent(held.total_return),
+      tone: toneOf(held.total_return),
+    },
+    {
+      label: 'Buy & hold drawdown',
+      value: `${formatFixed(held.max_drawdown, 2)}%`,
+      tone: toneOf(-held.max_drawdown),
+    },
+    { label: `Fees paid (${quote})`, value: formatFixed(result.fees_paid, 4) },
+    { label: `Slippage paid (${quote})`, value: formatFixed(result.slippage_paid, 4) },
+    { label: 'Costs', value: costsLabel(result.costs) },
+    { label: 'Sizing', value: sizingLabel(result.sizing, result.symbol) },
+  ];
+}
+
+/** What the trade list holds: the fills listed, or why there is none. */
+function tradesDescription(result: TBacktestResult): string {
+  if (result.trades.length === 0) {
+    return result.skipped_signals.length > 0
+      ? `No trade: ${result.skipped_signals.map((item) => `${formatCount(item.count)} signals skipped (${item.reason})`).join(', ')}.`
+      : 'The strategy made no trade in this range.';
+  }
+  const shown = formatCount(Math.min(LISTED_TRADES, result.trades.length));
+  return `${result.trades_truncated ? 'More than ' : ''}${formatCount(result.trades.length)} fills; the first ${shown} shown${result.export_id ? ', every fill in the CSV export' : ''}`;
+}
+
+/** A row of small figures under the grid (wrapped, never cut). */
+function FigureStrip({
+  figures,
+  className,
+  testId,
+}: {
+  figures: BacktestStat[];
+  className: string;
+  testId?: string;
+}) {
+  return (
+    <div
+      className={cn('grid gap-x-4 gap-y-2 border-t border-line px-4 py-3 text-xs', className)}
+      data-testid={testId}
+    >
+      {figures.map((item) => (
+        <div key={item.label} className="min-w-0">
+          <div className="text-faint">{item.label}</div>
+          <div
+            className={cn(
+              'num break-words',
+              item.tone === 'up' ? 'text-up' : item.tone === 'down' ? 'text-down' : 'text-fg',
+            )}
+          >
+            {item.value}
+          </div>
+        </div>
+      ))}
+    </div>
+  );
 }
 
 /**
@@ -84,7 +162,6 @@ export function BacktestResults({
   const quote = parsePair(result.symbol)?.quote ?? 'USDC';
   const slug = `backtest-${result.symbol.replace('/', '-')}-${result.start_date.slice(0, 10)}-${result.end_date.slice(0, 10)}`;
   const stats = getHeadlineStats(result, quote);
-  const more = getMoreMetrics(result, quote);
   return (
     <div className="flex min-w-0 flex-col gap-4" data-testid="backtest-results">
       <Card>
@@ -106,14 +183,12 @@ export function BacktestResults({
             <Stat key={stat.label} label={stat.label} value={stat.value} tone={stat.tone} />
           ))}
         </CardBody>
-        <div className="grid grid-cols-3 gap-x-4 gap-y-2 border-t border-line px-4 py-3 text-xs sm:grid-cols-6">
-          {more.map((item) => (
-            <div key={item.label} className="min-w-0">
-              <div className="text-faint">{item.label}</div>
-              <div className="num truncate text-fg">{item.value}</div>
-            </div>
-          ))}
-        </div>
+        <FigureStrip
+          figures={getBenchmarkAndCosts(result, quote)}
+          className="grid-cols-2 sm:grid-cols-3 lg:grid-cols-6"
+          testId="backtest-benchmark"
+        />
+        <FigureStrip figures={getMoreMetrics(result, quote)} className="grid-cols-3 sm:grid-cols-5" />
       </Card>
       <div className="grid min-w-0 grid-cols-1 gap-4 xl:grid-cols-2">
         <Card className="min-w-0">
@@ -128,7 +203,7 @@ export function BacktestResults({
         <Card className="min-w-0">
           <CardHeader
             title="Portfolio value and drawdown"
-            description="Value on the left axis, drawdown from the running peak on the right"
+            description="Value and buy & hold (dashed) on the left axis, drawdown from the running peak on the right"
           />
           <div className="p-2">
             <EquityChart result={result} quote={quote} />
@@ -138,13 +213,7 @@ export function BacktestResults({
       <Card>
         <CardHeader
           title="Trades"
-          description={
-            result.trades.length === 0
-              ? result.skipped_signals.length > 0
-                ? `No trade: ${result.skipped_signals.map((item) => `${formatCount(item.count)} signals skipped (${item.reason})`).join(', ')}.`
-                : 'The strategy made no trade in this range.'
-              : `${result.trades_truncated ? 'More than ' : ''}${formatCount(result.trades.length)} fills; the first ${formatCount(Math.min(LISTED_TRADES, result.trades.length))} shown${result.export_id ? ', every fill in the CSV export' : ''}`
-          }
+          description={tradesDescription(result)}
           actions={
             <>
               <Button
@@ -183,6 +252,7 @@ export function BacktestResults({
                   <Th isNumeric>Price</Th>
                   <Th isNumeric>Value</Th>
                   <Th isNumeric>Fee</Th>
+                  <Th isNumeric>Slippage</Th>
                   <Th isNumeric>PnL</Th>
                   <Th>Reason</Th>
                 </Tr>
@@ -197,6 +267,9 @@ export function BacktestResults({
                     <Td isNumeric>{formatFixed(trade.value, 4)}</Td>
                     <Td isNumeric className="text-muted">
                       {formatFixed(trade.fee, 4)}
+                    </Td>
+                    <Td isNumeric className="text-muted">
+                      {formatFixed(trade.slippage, 4)}
                     </Td>
                     <Td
                       isNumeric

@@ -11,6 +11,7 @@ import type { StrategyInfo } from '../bots-api';
 import {
   CATEGORY_OPTIONS,
   INTERVAL_OPTIONS,
+  SIZING_OPTIONS,
   TEMPLATE_OPTIONS,
   TEMPLATES,
   parametersFor,
@@ -133,12 +134,31 @@ export function RunSettingsFields({
         options={INTERVAL_OPTIONS}
         onChange={(e) => set({ interval: e.target.value as BotFormValues['interval'] })}
       />
-      <Input
-        label="Amount per trade (base token)"
-        inputMode="decimal"
-        value={values.amount}
-        onChange={(e) => set({ amount: e.target.value })}
+      <Select
+        label="Position sizing"
+        value={values.sizingMode}
+        options={SIZING_OPTIONS}
+        hint="The same in backtests and live runs"
+        onChange={(e) => set({ sizingMode: e.target.value as BotFormValues['sizingMode'] })}
       />
+      {values.sizingMode === 'fixed_base' ? (
+        <Input
+          label="Amount per trade (base token)"
+          inputMode="decimal"
+          value={values.amount}
+          onChange={(e) => set({ amount: e.target.value })}
+        />
+      ) : (
+        <Input
+          label={
+            values.sizingMode === 'percent_equity' ? 'Equity per trade (%)' : 'Spend per trade (quote token)'
+          }
+          inputMode="decimal"
+          hint="Fees and slippage included"
+          value={values.sizingValue}
+          onChange={(e) => set({ sizingValue: e.target.value })}
+        />
+      )}
       <Input
         label="Max positions"
         inputMode="numeric"

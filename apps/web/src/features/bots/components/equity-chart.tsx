@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import {
   ColorType,
   createChart,
@@ -22,18 +22,18 @@ const fullDate = (time: Time) => new Date((time as number) * 1000).toISOString()
 const money = (value: number) => formatFixed(value, 2);
 
 /**
- * The backtest chart (part 2 §2): 400 px, portfolio value on the left axis, drawdown % from the running
+ * The backtest chart (part 2 §2): 400 px, portfolio value (and buy and hold, dashed) on the left axis, drawdown % from the running
  * peak on the right (only with more than 2 points), long curves thinned, Start and End points when
  * there is no curve, date-only x labels, at most 10 ticks per axis.
  */
 export function EquityChart({ result, quote }: { result: TBacktestResult; quote: string }) {
   const containerRef = useRef<HTMLDivElement>(null);
+  const model = useMemo(() => backtestChartModel(result), [result]);
 
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
     const colors = CHART_THEME_COLORS.dark;
-    const model = backtestChartModel(result);
     const chart = createChart(container, {
       width: container.clientWidth,
       height: BACKTEST_CHART_HEIGHT_PX,
@@ -74,6 +74,20 @@ export function EquityChart({ result, quote }: { result: TBacktestResult; quote:
       priceFormat: { type: 'custom', formatter: money, minMove: 0.01 },
     });
     equity.setData(model.equity.map((point) => ({ time: point.time as UTCTimestamp, value: point.value })));
+    if (model.benchmark) {
+      const held = chart.addSeries(LineSeries, {
+        priceScaleId: 'left',
+        color: colors.text,
+        lineWidth: 1,
+        lineStyle: LineStyle.Dashed,
+        lastValueVisible: false,
+        title: 'Buy & hold',
+        priceFormat: { type: 'custom', formatter: money, minMove: 0.01 },
+      });
+      held.setData(
+        model.benchmark.map((point) => ({ time: point.time as UTCTimestamp, value: point.value })),
+      );
+    }
     if (model.drawdown) {
       const drawdown = chart.addSeries(LineSeries, {
         priceScaleId: 'right',
@@ -117,14 +131,15 @@ export function EquityChart({ result, quote }: { result: TBacktestResult; quote:
       observer?.disconnect();
       chart.remove();
     };
-  }, [result, quote]);
+  }, [model, quote]);
 
   return (
     <div
       ref={containerRef}
       data-testid="backtest-chart"
+      data-benchmark-points={model.benchmark?.length ?? 0}
       role="img"
-      aria-label="Portfolio value and drawdown over the backtest"
+      aria-label="Portfolio value, buy and hold, and drawdown over the backtest"
       style={{ height: BACKTEST_CHART_HEIGHT_PX }}
       className="w-full min-w-0"
     />

@@ -69,6 +69,15 @@ describe('--account-dir', () => {
       bare: true,
     });
     expect(readLocalnetFlags([])).toEqual({ accountDirs: [], reset: false, bare: false });
-    expect(() => readLocalnetFlags(['--ledger', 'x'])).toThrow(/Unknown option/);
+    // web3.js's and kit's start-shared-test-validator.sh pass these too.
+    expect(readLocalnetFlags(['--ledger', 'x', '--quiet', '--rpc-port', '9899', '--reset'])).toEqual({
+      accountDirs: [],
+      reset: true,
+      bare: false,
+      ledger: 'x',
+      rpcPort: 9899,
+    });
+    expect(() => readLocalnetFlags(['--rpc-port', '65535'])).toThrow(/--rpc-port/);
+    expect(() => readLocalnetFlags(['--limit-ledger-size', 'x'])).toThrow(/Unknown option/);
   });
 });

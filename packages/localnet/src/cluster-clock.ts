@@ -9,6 +9,7 @@ import { BlockhashQueue, MAX_PROCESSING_AGE } from './blockhash-queue';
 import {
   DEFAULT_FINALIZATION_DEPTH,
   DEFAULT_SLOT_DURATION_MS,
+  MAX_SEALED_SLOT_LEAD,
   SLOTS_PER_EPOCH,
   type ClusterListener,
   type CommitmentLevel,
@@ -55,6 +56,10 @@ export abstract class ClusterClock {
   protected currentSlotFirstSeq = -1;
   protected processedCount = 0;
   private slotTimer: NodeJS.Timeout | undefined;
+  /** The slot whose end waits for its transactions to be durable (-1: none). */
+  private sealScheduledFor = -1;
+  /** Where the auto clock started: the wall's slot is counted from here. */
+  private wallOrigin: { at: number; slot: number } | undefined;
   protected closed = false;
   private readonly listeners = new Set<ClusterListener>();
   /** getRecentPerformanceSamples: one sample per minute of wall time, newest last (12 hours kept). */
@@ -166,13 +171,59 @@ export abstract class ClusterClock {
   /** Starts advancing one slot per `slotDurationMs` of wall time (catching up after stalls). */
   startSlotClock(): void {
     if (this.slotTimer !== undefined || this.closed) return;
-    const startedAt = this.now();
-    const startSlot = this.currentSlot;
+    this.wallOrigin = { at: this.now(), slot: this.currentSlot };
     this.slotTimer = setInterval(() => {
-      const target = startSlot + Math.floor((this.now() - startedAt) / this.slotDurationMs);
+      const target = this.wallSlot();
       if (target > this.currentSlot) this.advanceSlots(target - this.currentSlot);
+      else if (this.currentSlotConfirmed()) this.sealConfirmedSlot(this.currentSlot);
     }, this.slotDurationMs);
     this.slotTimer.unref();
+  }
+
+  /** The slot the wall clock has reached (the auto clock's target; the current slot when manual). */
+  private wallSlot(): number {
+    const origin = this.wallOrigin;
+    if (origin === undefined) return this.currentSlot;
+    return origin.slot + Math.floor((this.now() - origin.at) / this.slotDurationMs);
+  }
+
+  /** Whether this clock ends a slot once one of its transactions is confirmed. */
+  protected get sealsConfirmedSlots(): boolean {
+    return this.options.sealConfirmedSlots ?? (this.options.slotClock ?? 'auto') === 'auto';
+  }
+
+  /**
+   * Ends the current slot once its transactions so far are confirmed (durable), if it is still the slot being
+   * produced: on a validator a transaction reads `confirmed` only when its block is complete, so
+   * `getSlot('confirmed')` has reached it, its block is readable and final at `confirmed`, and the
+   * next `getLatestBlockhash` is a new one (issue 29, item 2). The clock then waits for the wall
+   * to catch up; past {@link MAX_SEALED_SLOT_LEAD} slots ahead it stops ending slots early (the
+   * open slot then reads as confirmed, see {@link slotAt}), so a burst of transactions cannot
+   * shorten a blockhash's life by more than that.
+   */
+  protected scheduleSeal(): void {
+    if (!this.sealsConfirmedSlots || this.sealScheduledFor === this.currentSlot) return;
+    const slot = this.currentSlot;
+    this.sealScheduledFor = slot;
+    this.ledgerFlushed().then(
+      () => {
+        // Not ended (too far ahead of the wall): the slot's next commit, or the timer, tries again.
+        if (this.sealScheduledFor === slot) this.sealScheduledFor = -1;
+        this.sealConfirmedSlot(slot);
+      },
+      () => undefined,
+    );
+  }
+
+  /** Resolves once everything committed so far is durable (at once without a ledger). */
+  private async ledgerFlushed(): Promise<void> {
+    await this.ledger?.flush();
+  }
+
+  private sealConfirmedSlot(slot: number): void {
+    if (this.closed || slot !== this.currentSlot || !this.sealsConfirmedSlots) return;
+    if (this.currentSlot - this.wallSlot() >= MAX_SEALED_SLOT_LEAD) return;
+    this.advanceSlots(1);
   }
 
   stopSlotClock(): void {

@@ -9,6 +9,12 @@ import type { TransactionErrorJson } from './transaction-error';
 export const DEFAULT_SLOT_DURATION_MS = 400;
 /** Slots after which a confirmed transaction counts as finalized (mainnet: 32-slot lockout). */
 export const DEFAULT_FINALIZATION_DEPTH = 32;
+/**
+ * How many slots the clock may run ahead of the wall by ending slots early when one of their
+ * transactions is confirmed (see `ClusterClock.sealConfirmedSlot`): a blockhash then lives at
+ * least (150 − 32) × 400 ms of wall time, however many transactions a second arrive.
+ */
+export const MAX_SEALED_SLOT_LEAD = 32;
 /** Slots per epoch, as on mainnet. */
 export const SLOTS_PER_EPOCH = 432_000;
 
@@ -25,6 +31,12 @@ export interface LocalClusterOptions {
   readonly treasuryLamports?: bigint;
   /** The market maker's genesis inventory. */
   readonly marketMakerInventory?: MarketMakerInventory;
+  /**
+   * End a slot once one of its transactions is confirmed, as a validator's confirmed slot is a
+   * complete block (default: with the 'auto' clock, at most {@link MAX_SEALED_SLOT_LEAD} slots
+   * ahead of the wall). 'manual' clocks never end a slot by themselves.
+   */
+  readonly sealConfirmedSlots?: boolean;
   /** Slots until a transaction is finalized (default 32). */
   readonly finalizationDepth?: number;
   /** fdatasync each ledger batch (default true). */

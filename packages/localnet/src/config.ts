@@ -54,6 +54,10 @@ export interface LocalnetFlags {
   readonly reset: boolean;
   /** A bare validator's genesis: no listed tokens, so no mints, inventory or token metadata (`--bare`). */
   readonly bare: boolean;
+  /** The data directory (`--ledger DIR`, as the validator names it), over LOCALNET_DATA_DIR. */
+  readonly ledger?: string;
+  /** The JSON-RPC port (`--rpc-port N`; PubSub on N + 1), over LOCALNET_PORT. */
+  readonly rpcPort?: number;
 }
 
 /** Parses the command line; unknown flags are refused, as the validator refuses them. */
@@ -64,13 +68,23 @@ export function readLocalnetFlags(argv: readonly string[]): LocalnetFlags {
       'account-dir': { type: 'string', multiple: true },
       reset: { type: 'boolean' },
       bare: { type: 'boolean' },
+      ledger: { type: 'string' },
+      'rpc-port': { type: 'string' },
+      // The validator's output switch: this server prints a few lines at start either way.
+      quiet: { type: 'boolean', short: 'q' },
     },
     strict: true,
     allowPositionals: false,
   });
+  const rpcPort = values['rpc-port'];
+  if (rpcPort !== undefined && !(/^\d+$/.test(rpcPort) && Number(rpcPort) >= 1 && Number(rpcPort) <= 65534)) {
+    throw new Error(`--rpc-port must be a port from 1 to 65534 (got ${JSON.stringify(rpcPort)})`);
+  }
   return {
     accountDirs: values['account-dir'] ?? [],
     reset: values.reset === true,
     bare: values.bare === true,
+    ...(values.ledger === undefined ? {} : { ledger: values.ledger }),
+    ...(rpcPort === undefined ? {} : { rpcPort: Number(rpcPort) }),
   };
 }

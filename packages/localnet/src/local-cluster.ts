@@ -278,6 +278,7 @@ export class LocalCluster extends ClusterHistory {
     });
     this.processedCount += 1;
     this.tellListeners((listener) => listener.committed?.(record, resolved.addresses, writable));
+    this.scheduleSeal();
     return { kind: 'committed', signature, record };
   }
 

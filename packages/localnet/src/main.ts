@@ -11,8 +11,12 @@ import { createJsonRpcHandler } from './rpc/json-rpc-handler';
 import { createPubSub } from './rpc/pubsub';
 
 async function main(): Promise<void> {
-  const config = readLocalnetConfig(process.env);
   const flags = readLocalnetFlags(process.argv.slice(2));
+  const config = {
+    ...readLocalnetConfig(process.env),
+    ...(flags.ledger === undefined ? {} : { dataDir: flags.ledger }),
+    ...(flags.rpcPort === undefined ? {} : { port: flags.rpcPort }),
+  };
   const log = (message: string): void => console.error(message);
   if (flags.reset) await rm(config.dataDir, { recursive: true, force: true });
   const accounts = (await Promise.all(flags.accountDirs.map(loadAccountDir))).flat();

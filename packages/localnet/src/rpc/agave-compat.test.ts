@@ -32,6 +32,7 @@ import {
   Connection,
   Keypair,
   LAMPORTS_PER_SOL,
+  sendAndConfirmTransaction,
   NONCE_ACCOUNT_LENGTH,
   NonceAccount,
   PublicKey,
@@ -41,11 +42,13 @@ import {
 } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../base58';
+import { MAX_SEALED_SLOT_LEAD } from '../cluster-types';
 import { durableNonceFromBlockhash } from '../durable-nonce';
 import { startLocalnetServer, type LocalnetServer } from '../http-server';
 import { createLocalCluster, type LocalCluster } from '../local-cluster';
 import { signInstructions } from '../test-helpers';
 import { createJsonRpcHandler } from './json-rpc-handler';
+import { createPubSub, type PubSub } from './pubsub';
 
 let dataDir: string;
 let cluster: LocalCluster;
@@ -162,6 +165,152 @@ describe('commitment (item 2)', () => {
     expect(block?.signatures).toContain(signature);
     const blocks = await rpc.getBlocks(slot - 1n, undefined, { commitment: 'confirmed' }).send();
     expect(blocks).toContain(slot);
+  });
+});
+
+describe('a slot ends once one of its transactions is confirmed (item 2, auto clock)', () => {
+  // The auto clock of `npm run localnet` and the app, on a wall that moves only when the test says:
+  // every slot change below is the cluster ending a slot because a transaction in it was confirmed.
+  let wall = Date.now();
+  let sealDir: string;
+  let sealing: LocalCluster;
+  let sealServer: LocalnetServer;
+  let sealPubSub: PubSub;
+  let sealConnection: Connection;
+
+  beforeAll(async () => {
+    sealDir = await mkdtemp(join(tmpdir(), 'localnet-seal-'));
+    // An hour a slot: the timer never ticks during the test; `wall` is the clock's only time.
+    sealing = await createLocalCluster({
+      dataDir: sealDir,
+      fsync: false,
+      now: () => wall,
+      slotDurationMs: 3_600_000,
+      tokens: [],
+    });
+    sealPubSub = createPubSub(sealing);
+    sealServer = await startLocalnetServer({
+      handler: createJsonRpcHandler(sealing),
+      port: 0,
+      pubsub: sealPubSub,
+    });
+    sealConnection = new Connection(sealServer.url, {
+      commitment: 'confirmed',
+      wsEndpoint: sealServer.pubsubUrl!,
+    });
+  });
+
+  afterAll(async () => {
+    await sealServer.close();
+    sealPubSub.close();
+    await sealing.close();
+    await rm(sealDir, { recursive: true, force: true });
+  });
+
+  /** What web3.js's live tests call helpers.airdrop: request, then confirm at confirmed. */
+  async function airdropped(lamportsAmount: number): Promise<Keypair> {
+    const keypair = Keypair.generate();
+    const signature = await sealConnection.requestAirdrop(keypair.publicKey, lamportsAmount);
+    const latest = await sealConnection.getLatestBlockhash();
+    await sealConnection.confirmTransaction({ signature, ...latest }, 'confirmed');
+    return keypair;
+  }
+
+  it('web3.js “transaction failure”: the same transaction re-signed after confirmation gets a new blockhash and fails on chain', async () => {
+    const payer = await airdropped(LAMPORTS_PER_SOL);
+    const newAccount = Keypair.generate();
+    const transaction = new Transaction().add(
+      SystemProgram.createAccount({
+        fromPubkey: payer.publicKey,
+        newAccountPubkey: newAccount.publicKey,
+        lamports: LAMPORTS_PER_SOL / 2,
+        space: 0,
+        programId: SystemProgram.programId,
+      }),
+    );
+    // helpers.processTransaction: the latest blockhash, sign, send, confirm at confirmed.
+    const process = async (skipPreflight: boolean) => {
+      const latest = await sealConnection.getLatestBlockhash();
+      transaction.recentBlockhash = latest.blockhash;
+      transaction.lastValidBlockHeight = latest.lastValidBlockHeight;
+      transaction.sign(payer, newAccount);
+      const signature = await sealConnection.sendEncodedTransaction(
+        transaction.serialize().toString('base64'),
+        skipPreflight ? { skipPreflight } : { preflightCommitment: 'confirmed' },
+      );
+      const { context, value } = await sealConnection.confirmTransaction(
+        { signature, ...latest },
+        'confirmed',
+      );
+      return { signature, blockhash: latest.blockhash, err: value.err, contextSlot: context.slot };
+    };
+    const first = await process(false);
+    expect(first.err).toBeNull();
+    const status = (await sealConnection.getSignatureStatus(first.signature)).value!;
+    expect(status.confirmationStatus).toBe('confirmed');
+    // The confirmed transaction's block is complete: getSlot(confirmed) has passed it and it reads.
+    expect(await sealConnection.getSlot('confirmed')).toBeGreaterThanOrEqual(status.slot);
+    expect(await sealConnection.getSlot('processed')).toBeGreaterThan(status.slot);
+    const block = await sealConnection.getBlock(status.slot, {
+      commitment: 'confirmed',
+      maxSupportedTransactionVersion: 0,
+    });
+    expect(block?.transactions.map((entry) => entry.transaction.signatures[0])).toContain(first.signature);
+    const second = await process(true);
+    expect(second.blockhash).not.toBe(first.blockhash);
+    expect(second.signature).not.toBe(first.signature);
+    expect(second.err).toEqual({ InstructionError: [0, { Custom: 0 }] });
+  });
+
+  it('web3.js nonce confirmation: a nonce created and confirmed is advanced right after by a recent-blockhash transaction', async () => {
+    const payer = await airdropped(LAMPORTS_PER_SOL);
+    const nonceAccount = Keypair.generate();
+    const latest = await sealConnection.getLatestBlockhash();
+    const create = new Transaction({ feePayer: payer.publicKey, ...latest }).add(
+      ...SystemProgram.createNonceAccount({
+        fromPubkey: payer.publicKey,
+        noncePubkey: nonceAccount.publicKey,
+        authorizedPubkey: payer.publicKey,
+        lamports: await sealConnection.getMinimumBalanceForRentExemption(NONCE_ACCOUNT_LENGTH),
+      }).instructions,
+    );
+    const createSignature = await sealConnection.sendTransaction(create, [payer, nonceAccount]);
+    const { context } = await sealConnection.confirmTransaction({ ...latest, signature: createSignature });
+    const created = await sealConnection.getNonce(nonceAccount.publicKey, { minContextSlot: context.slot });
+    // “throws when confirming using a nonce that is no longer valid” advances it at once, with preflight.
+    const advance = new Transaction({
+      feePayer: payer.publicKey,
+      ...(await sealConnection.getLatestBlockhash()),
+    }).add(
+      SystemProgram.nonceAdvance({ noncePubkey: nonceAccount.publicKey, authorizedPubkey: payer.publicKey }),
+    );
+    await sendAndConfirmTransaction(sealConnection, advance, [payer]);
+    const advanced = await sealConnection.getNonce(nonceAccount.publicKey);
+    expect(advanced?.nonce).not.toBe(created?.nonce);
+  });
+
+  it('ends at most 32 slots ahead of the wall; past that the open slot reads as confirmed until the wall moves', async () => {
+    const lead = async (): Promise<number> => {
+      const signature = await sealing.requestAirdrop(
+        Keypair.generate().publicKey.toBase58(),
+        LAMPORTS_PER_SOL_BIG,
+      );
+      await sealing.flush();
+      const slot = sealing.getSignatureStatus(signature)!.slot;
+      return sealing.slot - slot;
+    };
+    // Whatever the earlier tests used, the clock is at most 32 slots ahead: fill the lead.
+    let ended = 0;
+    while ((await lead()) === 1) ended += 1;
+    expect(ended).toBeLessThanOrEqual(MAX_SEALED_SLOT_LEAD);
+    const capped = await sealConnection.getSlot('processed');
+    expect(await lead()).toBe(0);
+    expect(await sealConnection.getSlot('confirmed')).toBe(capped);
+    expect(sealing.slot).toBe(capped);
+    // The wall moves one slot (the timer's tick is an hour away): one more slot may end early.
+    wall += sealing.slotDurationMs;
+    expect(await lead()).toBe(1);
+    expect(await lead()).toBe(0);
   });
 });
 

@@ -343,42 +343,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
 
     // Far from the market, so none fires before the test moves its trigger across the market.
     const placedAt = await midPrice();
-    const takeProfit = await place({ order_type: 'take_profit', trigger_price: placedAt * 1.5 });
-    const stopLoss = await place({ order_type: 'stop_loss', trigger_price: placedAt * 0.5 });
-    const trailing = await place({ order_type: 'trailing_stop', trail_percent: 20 });
-    const ocoProfit = await place({ order_type: 'take_profit', trigger_price: placedAt * 1.5 });
-    const ocoStop = await place({
-      order_type: 'stop_loss',
-      trigger_price: placedAt * 0.5,
-      oco_with: ocoProfit,
-    });
-    const racedProfit = await place({ order_type: 'take_profit', trigger_price: placedAt * 1.5 });
-    const racedStop = await place({
-      order_type: 'stop_loss',
-      trigger_price: placedAt * 0.5,
-      oco_with: racedProfit,
-    });
-    const all = [takeProfit, stopLoss, trailing, ocoProfit, ocoStop, racedProfit, racedStop];
-    const list = (ids: string[]) => ids.map((id) => `'${id}'`).join(', ');
-
-    const usdc = async () => {
-      const [order] = await query<{ quote_mint: string }>(
-        `select quote_mint from spot_orders where id = '${takeProfit}'`,
-      );
-      const mint = order!.quote_mint;
-      const { value } = await rpc<{
-        value: { account: { data: { parsed: { info: { tokenAmount: { amount: string } } } } } }[];
-      }>('getTokenAccountsByOwner', [user.wallet.address, { mint }, { encoding: 'jsonParsed' }]);
-      return value.reduce(
-        (sum, { account }) => sum + BigInt(account.data.parsed.info.tokenAmount.amount),
-        0n,
-      );
-    };
-    const usdcBefore = await usdc();
-
+    const profit = { order_type: 'take_profit', trigger_price: placedAt * 1.5 };
+    const stop = { order_type: 'stop_loss', trigger_price: placedAt * 0.5 };
     // A keeper in this process too (the lease holder's runs every 200 ms): same database, chain,
     // escrow and maker keys and market seed, its clock the wall clock as theirs.
-    const own = await createTestApp({
+    const ownApp = createTestApp({
       database,
       dataDir,
       embeddedCluster: 'data-dir',
@@ -386,6 +355,35 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
       clock: { now: () => new Date(), advance: () => undefined },
     });
     try {
+      const [takeProfit, stopLoss, trailing, ocoProfit, racedProfit] = await Promise.all([
+        place(profit),
+        place(stop),
+        place({ order_type: 'trailing_stop', trail_percent: 20 }),
+        place(profit),
+        place(profit),
+      ]);
+      const [ocoStop, racedStop] = await Promise.all([
+        place({ ...stop, oco_with: ocoProfit }),
+        place({ ...stop, oco_with: racedProfit }),
+      ]);
+      const all = [takeProfit, stopLoss, trailing, ocoProfit, ocoStop, racedProfit, racedStop];
+      const list = (ids: string[]) => ids.map((id) => `'${id}'`).join(', ');
+
+      const usdc = async () => {
+        const [order] = await query<{ quote_mint: string }>(
+          `select quote_mint from spot_orders where id = '${takeProfit}'`,
+        );
+        const mint = order!.quote_mint;
+        const { value } = await rpc<{
+          value: { account: { data: { parsed: { info: { tokenAmount: { amount: string } } } } } }[];
+        }>('getTokenAccountsByOwner', [user.wallet.address, { mint }, { encoding: 'jsonParsed' }]);
+        return value.reduce(
+          (sum, { account }) => sum + BigInt(account.data.parsed.info.tokenAmount.amount),
+          0n,
+        );
+      };
+      const usdcBefore = await usdc();
+
       // The market "moves" across every trigger at once: each take-profit's trigger just under the
       // mid, each stop's just over it, the trailing stop's best price so far 26% above it (its
       // trigger, 20% under that, just over the mid). Both legs of each pair are crossed.
@@ -407,66 +405,67 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
         method: 'POST',
         headers: { authorization: `Bearer ${user.token}` },
       });
+      const own = await ownApp;
       const [, , cancelled] = await Promise.all([own.keeper!.tick(), own.keeper!.tick(), cancelRaced]);
       expect([200, 409]).toContain(cancelled.status);
-    } finally {
-      await own.close();
-    }
 
-    const settled = await until(
-      'every trigger order to be filled or refunded',
-      async () => {
-        const orders = (await api<TSpotOrder[]>(apiA, 'GET', '/api/trading/orders', user.token)).filter(
-          (order) => all.includes(order.id),
-        );
-        const done = orders.every((order) => order.status === 'Filled' || order.status === 'Cancelled');
-        return orders.length === all.length && done ? new Map(orders.map((o) => [o.id, o])) : undefined;
-      },
-      30_000,
-    );
-    const status = (id: string) => settled.get(id)!.status;
-    for (const id of [takeProfit, stopLoss, trailing]) expect(status(id)).toBe('Filled');
-    // Each pair: exactly one leg filled, the other refunded.
-    for (const pair of [
-      [ocoProfit, ocoStop],
-      [racedProfit, racedStop],
-    ]) {
-      expect(pair.map(status).sort()).toEqual(['Cancelled', 'Filled']);
-    }
-    const filledIds = all.filter((id) => status(id) === 'Filled');
+      const settled = await until(
+        'every trigger order to be filled or refunded',
+        async () => {
+          const orders = (await api<TSpotOrder[]>(apiA, 'GET', '/api/trading/orders', user.token)).filter(
+            (order) => all.includes(order.id),
+          );
+          const done = orders.every((order) => order.status === 'Filled' || order.status === 'Cancelled');
+          return orders.length === all.length && done ? new Map(orders.map((o) => [o.id, o])) : undefined;
+        },
+        30_000,
+      );
+      const status = (id: string) => settled.get(id)!.status;
+      for (const id of [takeProfit, stopLoss, trailing]) expect(status(id)).toBe('Filled');
+      // Each pair: exactly one leg filled, the other refunded.
+      for (const pair of [
+        [ocoProfit, ocoStop],
+        [racedProfit, racedStop],
+      ]) {
+        expect(pair.map(status).sort()).toEqual(['Cancelled', 'Filled']);
+      }
+      const filledIds = all.filter((id) => status(id) === 'Filled');
 
-    // One fill row per filled order, none for a refunded one.
-    const fills = await query<{ order_id: string; fills: number }>(
-      `select order_id, count(*)::int as fills from spot_trades where order_id in (${list(all)}) group by order_id`,
-    );
-    expect(new Map(fills.map((row) => [row.order_id, row.fills]))).toEqual(
-      new Map(filledIds.map((id) => [id, 1])),
-    );
+      // One fill row per filled order, none for a refunded one.
+      const fills = await query<{ order_id: string; fills: number }>(
+        `select order_id, count(*)::int as fills from spot_trades where order_id in (${list(all)}) group by order_id`,
+      );
+      expect(new Map(fills.map((row) => [row.order_id, row.fills]))).toEqual(
+        new Map(filledIds.map((id) => [id, 1])),
+      );
 
-    // One settlement landed per order (its fill or its refund), and it is the order's settlement.
-    const tickets = await query<{ order_id: string; kind: string; status: string; signature: string }>(
-      `select payload->>'orderId' as order_id, kind, status, signature from server_tickets
+      // One settlement landed per order (its fill or its refund), and it is the order's settlement.
+      const tickets = await query<{ order_id: string; kind: string; status: string; signature: string }>(
+        `select payload->>'orderId' as order_id, kind, status, signature from server_tickets
         where kind in ('limit_fill', 'limit_refund') and payload->>'orderId' in (${list(all)})`,
-    );
-    const landed = tickets.filter((ticket) => ticket.status === 'landed');
-    expect(landed.map((ticket) => ticket.order_id).sort()).toEqual([...all].sort());
-    for (const ticket of landed) {
-      expect(ticket.kind).toBe(status(ticket.order_id) === 'Filled' ? 'limit_fill' : 'limit_refund');
-      expect(settled.get(ticket.order_id)!.settlement_tx_hash).toBe(ticket.signature);
+      );
+      const landed = tickets.filter((ticket) => ticket.status === 'landed');
+      expect(landed.map((ticket) => ticket.order_id).sort()).toEqual([...all].sort());
+      for (const ticket of landed) {
+        expect(ticket.kind).toBe(status(ticket.order_id) === 'Filled' ? 'limit_fill' : 'limit_refund');
+        expect(settled.get(ticket.order_id)!.settlement_tx_hash).toBe(ticket.signature);
+      }
+      // On chain: each landed settlement succeeded there, and no other settlement attempt did.
+      const { value: onChain } = await rpc<{ value: ({ err: unknown } | null)[] }>('getSignatureStatuses', [
+        tickets.map((ticket) => ticket.signature),
+        { searchTransactionHistory: true },
+      ]);
+      const succeeded = tickets.filter((_, index) => onChain[index] && onChain[index].err === null);
+      expect(succeeded.map((ticket) => ticket.signature).sort()).toEqual(
+        landed.map((ticket) => ticket.signature).sort(),
+      );
+      // The USDC the wallet received is the filled orders' recorded proceeds, each paid once.
+      const proceeds = await query<{ amount: string }>(
+        `select coalesce(sum(fill_trader_amount), 0)::text as amount from spot_orders where id in (${list(filledIds)})`,
+      );
+      expect((await usdc()) - usdcBefore).toBe(BigInt(proceeds[0]!.amount));
+    } finally {
+      await (await ownApp).close();
     }
-    // On chain: each landed settlement succeeded there, and no other settlement attempt did.
-    const { value: onChain } = await rpc<{ value: ({ err: unknown } | null)[] }>('getSignatureStatuses', [
-      tickets.map((ticket) => ticket.signature),
-      { searchTransactionHistory: true },
-    ]);
-    const succeeded = tickets.filter((_, index) => onChain[index] && onChain[index].err === null);
-    expect(succeeded.map((ticket) => ticket.signature).sort()).toEqual(
-      landed.map((ticket) => ticket.signature).sort(),
-    );
-    // The USDC the wallet received is the filled orders' recorded proceeds, each paid once.
-    const proceeds = await query<{ amount: string }>(
-      `select coalesce(sum(fill_trader_amount), 0)::text as amount from spot_orders where id in (${list(filledIds)})`,
-    );
-    expect((await usdc()) - usdcBefore).toBe(BigInt(proceeds[0]!.amount));
   }, 120_000);
 });

@@ -5,7 +5,10 @@
  * the holder (SIGKILL, no goodbye: the worker or API B, whichever has it) moves the job to the other
  * within the lease expiry; no order is ever settled twice. A backtest asked of API A, which runs no
  * jobs of its own, is computed by a process that does. An on-chain bot started through API A trades
- * every minute across the kill, each close once.
+ * every minute across the kill, each close once. Take-profit, stop-loss, trailing-stop and
+ * one-cancels-the-other orders placed through API A fire once each while keepers in two processes
+ * race for them (and the trader races them with a cancel through API A): one fill, one settlement on
+ * chain, the partner refunded once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -15,7 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TSpotOrder, TUnsignedTransaction } from '@solterm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, TEST_JWT_SECRET, type TestDatabase } from './helpers/test-app';
+import { createTestApp, openTestDatabase, TEST_JWT_SECRET, type TestDatabase } from './helpers/test-app';
 import { FLIP_STRATEGY } from './helpers/bot-strategies';
 import { createSolanaWallet, type SolanaSigningWallet } from './helpers/wallets';
 
@@ -78,8 +81,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
   const children: Child[] = [];
   let apiA: string;
   let apiB: string;
+  let chainUrl: string;
   /** The processes that run jobs (API B and the worker). */
   let leaseHolders: Child[];
+  /** The settings of a keeper in this test's own process (same database, chain, keys and seed). */
+  let keeperEnv: Record<string, string>;
 
   beforeAll(async () => {
     database = await openTestDatabase('postgres');
@@ -118,9 +124,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
     // Job processes log each lease they take (debug), so the test can kill the keeper's holder.
     const worker = start('apps/server/src/worker.ts', { ...shared, LOG_LEVEL: 'debug' });
     children.push(a, b, worker);
+    keeperEnv = { ...shared, JOBS: 'off' };
     leaseHolders = [b, worker];
     apiA = `http://127.0.0.1:${portA}`;
     apiB = `http://127.0.0.1:${portB}`;
+    chainUrl = `http://127.0.0.1:${chainPort}`;
     for (const base of [apiA, apiB]) {
       await until(`${base}`, async () => ((await fetch(`${base}/api/health`)).ok ? true : undefined), 90_000);
     }
@@ -291,4 +299,173 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
     expect(minutes).toEqual(minutes.map((_, index) => minutes[0]! + index));
     expect(new Set(trades.map((trade) => trade.transaction_hash)).size).toBe(trades.length);
   }, 240_000);
+
+  it('fires take-profit, stop-loss, trailing-stop and one-cancels-the-other orders once each while keepers race', async () => {
+    const user = await trader(apiA);
+    type Row = Record<string, string | number | null>;
+    const query = async <T extends Row>(text: string) =>
+      ((await database.database.db.execute(text)) as unknown as { rows: T[] }).rows;
+    const rpc = async <T>(method: string, params: unknown[]) => {
+      const response = await fetch(chainUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      return ((await response.json()) as { result: T }).result;
+    };
+    const midPrice = async () =>
+      (
+        await api<{ mid_price: number }>(
+          apiA,
+          'GET',
+          `/api/trading/orderbook/${encodeURIComponent('SOL/USDC')}`,
+        )
+      ).mid_price;
+    /** Sells 0.1 SOL when it triggers (escrowed now), through API A, which runs no keeper. */
+    const place = async (order: Record<string, unknown>) => {
+      const built = await api<TUnsignedTransaction>(apiA, 'POST', '/api/trading/spot/order', user.token, {
+        symbol: 'SOL/USDC',
+        side: 'Sell',
+        amount: 0.1,
+        max_slippage_bps: 300,
+        ...order,
+      });
+      const { order: placed } = await api<{ order: TSpotOrder }>(
+        apiA,
+        'POST',
+        '/api/trading/execute-signed-transaction',
+        user.token,
+        { signed_transaction: user.wallet.signTransaction(built.unsigned_transaction) },
+      );
+      expect(placed).toMatchObject({ id: built.order_id, status: 'Pending' });
+      return built.order_id!;
+    };
+
+    // Far from the market, so none fires before the test moves its trigger across the market.
+    const placedAt = await midPrice();
+    const profit = { order_type: 'take_profit', trigger_price: placedAt * 1.5 };
+    const stop = { order_type: 'stop_loss', trigger_price: placedAt * 0.5 };
+    // A keeper in this process too (the lease holder's runs every 200 ms): same database, chain,
+    // escrow and maker keys and market seed, its clock the wall clock as theirs.
+    const ownApp = createTestApp({
+      database,
+      dataDir,
+      embeddedCluster: 'data-dir',
+      env: keeperEnv,
+      clock: { now: () => new Date(), advance: () => undefined },
+    });
+    try {
+      const [takeProfit, stopLoss, trailing, ocoProfit, racedProfit] = await Promise.all([
+        place(profit),
+        place(stop),
+        place({ order_type: 'trailing_stop', trail_percent: 20 }),
+        place(profit),
+        place(profit),
+      ]);
+      const [ocoStop, racedStop] = await Promise.all([
+        place({ ...stop, oco_with: ocoProfit }),
+        place({ ...stop, oco_with: racedProfit }),
+      ]);
+      const all = [takeProfit, stopLoss, trailing, ocoProfit, ocoStop, racedProfit, racedStop];
+      const list = (ids: string[]) => ids.map((id) => `'${id}'`).join(', ');
+
+      const usdc = async () => {
+        const [order] = await query<{ quote_mint: string }>(
+          `select quote_mint from spot_orders where id = '${takeProfit}'`,
+        );
+        const mint = order!.quote_mint;
+        const { value } = await rpc<{
+          value: { account: { data: { parsed: { info: { tokenAmount: { amount: string } } } } } }[];
+        }>('getTokenAccountsByOwner', [user.wallet.address, { mint }, { encoding: 'jsonParsed' }]);
+        return value.reduce(
+          (sum, { account }) => sum + BigInt(account.data.parsed.info.tokenAmount.amount),
+          0n,
+        );
+      };
+      const usdcBefore = await usdc();
+
+      // The market "moves" across every trigger at once: each take-profit's trigger just under the
+      // mid, each stop's just over it, the trailing stop's best price so far 26% above it (its
+      // trigger, 20% under that, just over the mid). Both legs of each pair are crossed.
+      const mid = await midPrice();
+      const under = (mid * 0.99).toFixed(6);
+      const over = (mid * 1.01).toFixed(6);
+      await query(
+        `update spot_orders set
+           trigger_price = case
+             when id in (${list([takeProfit, ocoProfit, racedProfit])}) then ${under}
+             when id = '${trailing}' then ${over}
+             else ${over} end,
+           trail_reference = case when id = '${trailing}' then ${(mid * 1.01) / 0.8} else trail_reference end
+         where id in (${list(all)})`,
+      );
+      // Two passes of this process's keeper race the other process's, and the trader cancels one
+      // leg of the raced pair through API A (its answer: cancelled, or 409 when a fill came first).
+      const cancelRaced = fetch(`${apiA}/api/trading/orders/${racedStop}/cancel`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${user.token}` },
+      });
+      const own = await ownApp;
+      const [, , cancelled] = await Promise.all([own.keeper!.tick(), own.keeper!.tick(), cancelRaced]);
+      expect([200, 409]).toContain(cancelled.status);
+
+      const settled = await until(
+        'every trigger order to be filled or refunded',
+        async () => {
+          const orders = (await api<TSpotOrder[]>(apiA, 'GET', '/api/trading/orders', user.token)).filter(
+            (order) => all.includes(order.id),
+          );
+          const done = orders.every((order) => order.status === 'Filled' || order.status === 'Cancelled');
+          return orders.length === all.length && done ? new Map(orders.map((o) => [o.id, o])) : undefined;
+        },
+        30_000,
+      );
+      const status = (id: string) => settled.get(id)!.status;
+      for (const id of [takeProfit, stopLoss, trailing]) expect(status(id)).toBe('Filled');
+      // Each pair: exactly one leg filled, the other refunded.
+      for (const pair of [
+        [ocoProfit, ocoStop],
+        [racedProfit, racedStop],
+      ]) {
+        expect(pair.map(status).sort()).toEqual(['Cancelled', 'Filled']);
+      }
+      const filledIds = all.filter((id) => status(id) === 'Filled');
+
+      // One fill row per filled order, none for a refunded one.
+      const fills = await query<{ order_id: string; fills: number }>(
+        `select order_id, count(*)::int as fills from spot_trades where order_id in (${list(all)}) group by order_id`,
+      );
+      expect(new Map(fills.map((row) => [row.order_id, row.fills]))).toEqual(
+        new Map(filledIds.map((id) => [id, 1])),
+      );
+
+      // One settlement landed per order (its fill or its refund), and it is the order's settlement.
+      const tickets = await query<{ order_id: string; kind: string; status: string; signature: string }>(
+        `select payload->>'orderId' as order_id, kind, status, signature from server_tickets
+        where kind in ('limit_fill', 'limit_refund') and payload->>'orderId' in (${list(all)})`,
+      );
+      const landed = tickets.filter((ticket) => ticket.status === 'landed');
+      expect(landed.map((ticket) => ticket.order_id).sort()).toEqual([...all].sort());
+      for (const ticket of landed) {
+        expect(ticket.kind).toBe(status(ticket.order_id) === 'Filled' ? 'limit_fill' : 'limit_refund');
+        expect(settled.get(ticket.order_id)!.settlement_tx_hash).toBe(ticket.signature);
+      }
+      // On chain: each landed settlement succeeded there, and no other settlement attempt did.
+      const { value: onChain } = await rpc<{ value: ({ err: unknown } | null)[] }>('getSignatureStatuses', [
+        tickets.map((ticket) => ticket.signature),
+        { searchTransactionHistory: true },
+      ]);
+      const succeeded = tickets.filter((_, index) => onChain[index] && onChain[index].err === null);
+      expect(succeeded.map((ticket) => ticket.signature).sort()).toEqual(
+        landed.map((ticket) => ticket.signature).sort(),
+      );
+      // The USDC the wallet received is the filled orders' recorded proceeds, each paid once.
+      const proceeds = await query<{ amount: string }>(
+        `select coalesce(sum(fill_trader_amount), 0)::text as amount from spot_orders where id in (${list(filledIds)})`,
+      );
+      expect((await usdc()) - usdcBefore).toBe(BigInt(proceeds[0]!.amount));
+    } finally {
+      await (await ownApp).close();
+    }
+  }, 120_000);
 });

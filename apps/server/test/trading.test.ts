@@ -1288,6 +1288,54 @@ describe('spot trading on the embedded cluster', () => {
       expect((await cancelOrder(user, takeProfit.id)).status).toBe(409);
     });
 
+    it('OCO with both legs crossed and two keeper passes racing: one leg fills, the other is refunded once', async () => {
+      const user = await trader();
+      const { now, minutes } = await nextMove('down', 0.002);
+      // A limit sell far under the market (it crosses at once) and a stop the move will cross, linked
+      const book = await call<TOrderBook>(app, { method: 'GET', url: '/api/trading/orderbook/SOL%2FUSDC' });
+      const { built, result } = await trade(user, {
+        symbol: 'SOL/USDC',
+        side: 'Sell',
+        order_type: 'Limit',
+        quantity: 0.5,
+        price: Number((book.body.data.buys[0]!.price * 0.9).toFixed(2)),
+      });
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      const limit = built.order_id!;
+      const stopLoss = await placeTrigger(user, {
+        order_type: 'stop_loss',
+        side: 'Sell',
+        amount: 0.5,
+        trigger_price: Number((now * 0.999).toFixed(4)),
+        oco_with: limit,
+      });
+
+      app.clock.advance(minutes * MINUTE);
+      const before = await balances(user);
+      const maker = await makerQuote(user, 'Sell', 0.5);
+      // Each pass tries both legs: whichever claims first fills; the other pass finds it claimed,
+      // and its partner refused (the pair is locked), then refunded once.
+      await Promise.all([app.keeper!.tick(), app.keeper!.tick()]);
+      const legs = (await ordersOf(user)).filter((row) => row.id === limit || row.id === stopLoss.id);
+      expect(legs.map((row) => row.status).sort()).toEqual(['Cancelled', 'Filled']);
+      const balance = await balances(user);
+      // One leg's proceeds and the other's 0.5 SOL back: nothing paid twice
+      expect(balance.usdc_balance - before.usdc_balance).toBeCloseTo(maker.quote_amount, 6);
+      expect(balance.sol_balance - before.sol_balance).toBeCloseTo(0.5, 9);
+      const trades = await call<TTrade[]>(app, {
+        method: 'GET',
+        url: '/api/trading/trades',
+        headers: bearer(user.token),
+      });
+      expect(trades.body.data).toHaveLength(1);
+      await Promise.all([app.keeper!.tick(), app.keeper!.tick()]);
+      for (const leg of legs) {
+        expect((await orderOf(user, leg.id)).settlement_tx_hash).toBe(leg.settlement_tx_hash);
+        expect((await cancelOrder(user, leg.id)).status).toBe(409);
+      }
+      expect(await balances(user)).toEqual(balance);
+    });
+
     it('keeps a triggered order open with a reason when the maker cannot fill within its slippage bound', async () => {
       const user = await trader();
       const { now, minutes } = await nextMove('down', 0.002);

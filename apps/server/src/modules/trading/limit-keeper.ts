@@ -284,10 +284,11 @@ export function createLimitKeeper(deps: LimitKeeperDeps) {
     // fill pass sees the orders they recorded. Settlements are server tickets: the relay module's
     // `relay-server-tickets` job settles those (and `cancel` asks about its own at once).
     await deps.relay.reconcileSent();
-    await triggers.cancelOcoPartners();
     const filled = (await fillCrossed()) + (await triggers.fireTriggered());
-    // A partner filled in this pass is cancelled in it too.
-    if (filled > 0) await triggers.cancelOcoPartners();
+    // One-cancels-the-other, once per pass and after the fills: the partner of an order filled in
+    // this pass, or in an earlier one (a process killed before refunding it, a fill whose ticket
+    // landed since). Until then the partner cannot fill: the fill claim refuses a filled order's partner.
+    await triggers.cancelOcoPartners();
     return filled;
   }
 

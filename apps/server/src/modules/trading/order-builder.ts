@@ -30,7 +30,7 @@ import {
   tokenLegInstructions,
   type ChainService,
 } from '../chain/chain.service';
-import type { Relay } from '../relay/relay.service';
+import type { Relay, TicketKind } from '../relay/relay.service';
 import type { LimitPayload, OrderKinds, SwapPayload } from './order-kinds';
 import type { Pairs, TradingPair } from './pairs';
 import { amountText, swapQuoteToWire } from './trading-wire';
@@ -89,6 +89,39 @@ export function checkedEscrowLegs(escrow: LimitEscrow, pair: TradingPair, what =
     );
   }
   return { ...escrow, escrowToken, settleToken };
+}
+
+/**
+ * An escrow deposit (limit or trigger order) as a wallet ticket of `kind`, and the answer the wallet
+ * signs: the order exists only once the ticket's transaction lands (the kind records it then).
+ */
+export async function registerEscrowTicket<Payload extends { orderId: string }>(
+  relay: Relay,
+  kind: TicketKind<Payload>,
+  ticket: {
+    userId: string;
+    wallet: string;
+    built: { base64: string; messageBytes: Uint8Array; lastValidBlockHeight: bigint; sizeBytes: number };
+    payload: Payload;
+  },
+): Promise<TUnsignedTransaction> {
+  const { built, payload } = ticket;
+  await relay.register({
+    userId: ticket.userId,
+    kind,
+    walletAddress: ticket.wallet,
+    messageBytes: built.messageBytes,
+    lastValidBlockHeight: built.lastValidBlockHeight,
+    payload,
+    orderId: payload.orderId,
+  });
+  return {
+    unsigned_transaction: built.base64,
+    order_id: payload.orderId,
+    quote: null,
+    last_valid_block_height: built.lastValidBlockHeight.toString(),
+    size_bytes: built.sizeBytes,
+  };
 }
 
 export interface OrderBuilderDeps {
@@ -302,22 +335,7 @@ export function createOrderBuilder(deps: OrderBuilderDeps) {
       settleAmount: escrow.settleAmount.toString(),
       priorityFeeMicroLamports: order.priority_fee_micro_lamports,
     };
-    await deps.relay.register({
-      userId,
-      kind: deps.kinds.limitEscrow,
-      walletAddress: wallet,
-      messageBytes: built.messageBytes,
-      lastValidBlockHeight: built.lastValidBlockHeight,
-      payload,
-      orderId: payload.orderId,
-    });
-    return {
-      unsigned_transaction: built.base64,
-      order_id: payload.orderId,
-      quote: null,
-      last_valid_block_height: built.lastValidBlockHeight.toString(),
-      size_bytes: built.sizeBytes,
-    };
+    return registerEscrowTicket(deps.relay, deps.kinds.limitEscrow, { userId, wallet, built, payload });
   }
 
   return {

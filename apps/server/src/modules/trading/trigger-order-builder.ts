@@ -24,6 +24,7 @@ import {
   baseUnitsOf,
   checkedEscrowLegs,
   escrowDepositInstructions,
+  registerEscrowTicket,
   type OrderBuilderDeps,
 } from './order-builder';
 import type { TriggerPayload } from './order-kinds';
@@ -162,22 +163,7 @@ export function createTriggerOrderBuilder(deps: OrderBuilderDeps & { repo: Tradi
       settleAmount: escrow.settleAmount.toString(),
       priorityFeeMicroLamports: order.priority_fee_micro_lamports,
     };
-    await deps.relay.register({
-      userId,
-      kind: deps.kinds.triggerEscrow,
-      walletAddress: wallet,
-      messageBytes: built.messageBytes,
-      lastValidBlockHeight: built.lastValidBlockHeight,
-      payload,
-      orderId: payload.orderId,
-    });
-    return {
-      unsigned_transaction: built.base64,
-      order_id: payload.orderId,
-      quote: null,
-      last_valid_block_height: built.lastValidBlockHeight.toString(),
-      size_bytes: built.sizeBytes,
-    };
+    return registerEscrowTicket(deps.relay, deps.kinds.triggerEscrow, { userId, wallet, built, payload });
   }
 
   return {

@@ -1,6 +1,7 @@
 import { hash4, hashString, normal } from '../../../lib/counter-hash';
 import { BridgeShapes, SHAPE_COUNT, SHAPE_POINTS, SHAPE_STEPS } from './bridge-shapes';
 import { HOUR, MINUTE, quantise, type HourPath, type PathParams } from './price-path';
+import { PriceShifts } from './price-shifts';
 import { minuteVolumeCents, secondWeights } from './volume-profile';
 
 export { HOUR, MINUTE, quantise, type HourPath, type PathParams } from './price-path';
@@ -50,59 +51,12 @@ export class PriceProcess {
   private readonly marketCache = new Map<number, number>();
   private readonly scratch = new Float64Array(2);
   private readonly hourScratch = new Float64Array(2);
-  /**
-   * Dev price shifts (POST /api/dev/market/shift): per token, the total log offset from a unix second
-   * on, oldest first. Added when a log price is read, never stored in the cached paths, so what was
-   * before a shift stays as it was and everything read from then on (prices, candles, 24 h stats)
-   * carries it. Empty outside dev: then every read adds 0.
-   */
-  private readonly shifts = new Map<PathParams, { from: number; log: number }[]>();
+  /** Dev price shifts (POST /api/dev/market/shift), added whenever a log price is read. */
+  readonly shifts = new PriceShifts();
 
   constructor(seed: string) {
     this.seedKey = hashString(`solterm-market:${seed}`);
     this.shapes = new BridgeShapes(this.seedKey);
-  }
-
-  /**
-   * Multiplies the token's price by `factor` from unix second `from` on (on top of earlier shifts;
-   * a pegged token follows its reference's shifts). Returns the token's total factor from then on.
-   */
-  shift(params: PathParams, from: number, factor: number): number {
-    if (factor === 1) return Math.exp(this.ownOffsetAt(params, from));
-    const steps = this.shifts.get(params) ?? [];
-    const total = this.ownOffsetAt(params, from) + Math.log(factor);
-    // A second shift at the same second replaces the first's total instead of stacking a step.
-    while (steps.length > 0 && steps[steps.length - 1]!.from >= from) steps.pop();
-    steps.push({ from, log: total });
-    this.shifts.set(params, steps);
-    return Math.exp(total);
-  }
-
-  /** How many shift steps a token holds (the dev route caps them). */
-  shiftCount(params: PathParams): number {
-    return this.shifts.get(params)?.length ?? 0;
-  }
-
-  private ownOffsetAt(params: PathParams, second: number): number {
-    const steps = this.shifts.get(params);
-    if (!steps) return 0;
-    for (let k = steps.length - 1; k >= 0; k -= 1) if (steps[k]!.from <= second) return steps[k]!.log;
-    return 0;
-  }
-
-  /** The log offset the dev shifts add at unix second `second` (0 without shifts). */
-  offsetAt(params: PathParams, second: number): number {
-    if (this.shifts.size === 0) return 0;
-    const own = this.ownOffsetAt(params, second);
-    return params.peg ? own + this.offsetAt(params.peg.ref, second) : own;
-  }
-
-  /** Whether a shift starts inside (from, to]: then seconds in that range do not share one offset. */
-  private shiftedWithin(params: PathParams, from: number, to: number): boolean {
-    if (this.shifts.size === 0) return false;
-    const steps = this.shifts.get(params);
-    if (steps?.some((step) => step.from > from && step.from <= to)) return true;
-    return params.peg ? this.shiftedWithin(params.peg.ref, from, to) : false;
   }
 
   /** Value noise of one octave stream at hour `hour` (standard normal marginals at cell corners). */
@@ -224,9 +178,9 @@ export class PriceProcess {
   /** minuteExtremes with the dev shifts: second by second when a shift starts inside the minute. */
   private shiftedMinuteExtremes(params: PathParams, path: HourPath, j: number, out: Float64Array): void {
     const start = path.hour * HOUR + j * MINUTE;
-    if (!this.shiftedWithin(params, start, start + MINUTE)) {
+    if (!this.shifts.shiftedWithin(params, start, start + MINUTE)) {
       this.minuteExtremes(path, j, out);
-      const offset = this.offsetAt(params, start);
+      const offset = this.shifts.offsetAt(params, start);
       out[0] = out[0]! + offset;
       out[1] = out[1]! + offset;
       return;
@@ -234,7 +188,7 @@ export class PriceProcess {
     let high = -Infinity;
     let low = Infinity;
     for (let i = 0; i <= SHAPE_STEPS; i += 1) {
-      const log = this.secondLog(path, j, i) + this.offsetAt(params, start + i);
+      const log = this.secondLog(path, j, i) + this.shifts.offsetAt(params, start + i);
       if (log > high) high = log;
       if (log < low) low = log;
     }
@@ -265,10 +219,10 @@ export class PriceProcess {
     this.shiftedMinuteExtremes(params, path, j, extremes);
     return {
       time,
-      open: this.toPrice(params, path.logs[j]! + this.offsetAt(params, time)),
+      open: this.toPrice(params, path.logs[j]! + this.shifts.offsetAt(params, time)),
       high: this.toPrice(params, extremes[0]!),
       low: this.toPrice(params, extremes[1]!),
-      close: this.toPrice(params, path.logs[j + 1]! + this.offsetAt(params, time + MINUTE)),
+      close: this.toPrice(params, path.logs[j + 1]! + this.shifts.offsetAt(params, time + MINUTE)),
       volumeCents: minuteVolumeCents(this.seedKey, params, path, j),
     };
   }
@@ -295,7 +249,7 @@ export class PriceProcess {
     out: Float64Array,
   ): void {
     const start = path.hour * HOUR;
-    if (this.shiftedWithin(params, start + fromJ * MINUTE, start + toJ * MINUTE)) {
+    if (this.shifts.shiftedWithin(params, start + fromJ * MINUTE, start + toJ * MINUTE)) {
       // A dev shift inside the range: every minute on its own (rare, and only in dev).
       let high = -Infinity;
       let low = Infinity;
@@ -308,7 +262,7 @@ export class PriceProcess {
       out[1] = low;
       return;
     }
-    const offset = this.offsetAt(params, start + fromJ * MINUTE);
+    const offset = this.shifts.offsetAt(params, start + fromJ * MINUTE);
     this.unshiftedHourExtremes(path, fromJ, toJ, out);
     out[0] = out[0]! + offset;
     out[1] = out[1]! + offset;
@@ -351,10 +305,10 @@ export class PriceProcess {
     for (let j = 0; j < SHAPE_STEPS; j += 1) volumeCents += minuteVolumeCents(this.seedKey, params, path, j);
     return {
       time: hour * HOUR,
-      open: this.toPrice(params, path.logs[0]! + this.offsetAt(params, hour * HOUR)),
+      open: this.toPrice(params, path.logs[0]! + this.shifts.offsetAt(params, hour * HOUR)),
       high: this.toPrice(params, extremes[0]!),
       low: this.toPrice(params, extremes[1]!),
-      close: this.toPrice(params, path.logs[SHAPE_STEPS]! + this.offsetAt(params, (hour + 1) * HOUR)),
+      close: this.toPrice(params, path.logs[SHAPE_STEPS]! + this.shifts.offsetAt(params, (hour + 1) * HOUR)),
       volumeCents,
     };
   }
@@ -409,7 +363,7 @@ export class PriceProcess {
     const path = this.hourPath(params, hour);
     const withinHour = second - hour * HOUR;
     const j = Math.floor(withinHour / MINUTE);
-    const log = this.secondLog(path, j, withinHour - j * MINUTE) + this.offsetAt(params, second);
+    const log = this.secondLog(path, j, withinHour - j * MINUTE) + this.shifts.offsetAt(params, second);
     return this.toPrice(params, log);
   }
 
@@ -428,13 +382,16 @@ export class PriceProcess {
     const candles: RawCandle[] = [];
     let cumulative = 0;
     let previousCut = 0;
-    let previousPrice = this.toPrice(params, this.secondLog(path, j, 0) + this.offsetAt(params, minuteStart));
+    let previousPrice = this.toPrice(
+      params,
+      this.secondLog(path, j, 0) + this.shifts.offsetAt(params, minuteStart),
+    );
     for (let i = 0; i < Math.min(untilSecond, SHAPE_STEPS); i += 1) {
       cumulative += weights[i]!;
       const cut = i === SHAPE_STEPS - 1 ? volume : Math.round((volume * cumulative) / total);
       const next = this.toPrice(
         params,
-        this.secondLog(path, j, i + 1) + this.offsetAt(params, minuteStart + i + 1),
+        this.secondLog(path, j, i + 1) + this.shifts.offsetAt(params, minuteStart + i + 1),
       );
       candles.push({
         time: minuteStart + i,

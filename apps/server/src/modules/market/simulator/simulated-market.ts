@@ -181,7 +181,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions): MarketDa
       const simulated = simulatedOf(token);
       if (!simulated) return undefined;
       const now = nowSeconds();
-      const total = priceProcess.shift(simulated.params, now, factor);
+      const total = priceProcess.shifts.shift(simulated.params, now, factor);
       // This second's snapshot (and what is derived from it) was taken before the shift.
       snapshotSecond = -1;
       marketsSecond = -1;
@@ -189,7 +189,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions): MarketDa
         token: toMarketToken(simulated),
         price: decimalString(priceProcess.priceAt(simulated.params, now)),
         factor: total,
-        steps: priceProcess.shiftCount(simulated.params),
+        steps: priceProcess.shifts.count(simulated.params),
       };
     },
 

@@ -56,7 +56,7 @@ test.describe('spot trigger orders', () => {
   test('an OCO TP/SL pair on a position: the stop loss fires and the take profit is cancelled', async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     await buyAtMarket(page, 'ORCA/USDC', '20');
     try {
       // The position's TP/SL shortcut: a take profit and a stop loss linked one-cancels-the-other.
@@ -103,7 +103,7 @@ test.describe('spot trigger orders', () => {
   test('a trailing stop sell follows the price up, then fires when it falls back through', async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     await buyAtMarket(page, 'RAY/USDC', '10');
     try {
       const form = orderForm(page);

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { settleForScreenshot } from './support/app';
+import { shiftMarket } from './support/market';
 import { expectNoHorizontalOverflow } from './support/overflow';
 import { fundWallet, signInWithLocalWallet } from './support/wallet';
 
@@ -203,9 +204,9 @@ test('/future?pair=BONK/USDC says the pair has no perpetual market and offers th
 });
 
 // A perp take profit filling: a SOL long gets a TP/SL pair from the positions table, then a Take
-// Profit market order from the order panel one tick above the oracle. The oracle follows the
-// simulated feed (the keeper moves it every second): when the feed rises a tick the keeper fires
-// the TP, which closes the long and so cancels the position's TP/SL.
+// Profit market order from the order panel 0.5 % above the oracle. The dev price hook then moves
+// SOL up 2 %: the keeper reads the simulated feed into the oracle every second and fires the TP,
+// which closes the long and so cancels the position's TP/SL.
 
 async function api<T>(page: Page, path: string): Promise<T> {
   return page.evaluate(async (url) => {
@@ -273,34 +274,20 @@ test('a SOL long’s take profit fills when the oracle rises to it, and its TP/S
   await page.screenshot({ path: `${SCREENSHOTS}/future-tpsl-390.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  // The feed walks both ways: if it falls away from the trigger, the TP is placed again a tick
-  // above the new oracle (each try has a 20 s window).
-  let filled = false;
-  for (let attempt = 0; attempt < 5 && !filled; attempt++) {
-    const now = await oracleOf(page);
-    await panel.getByLabel('Trigger price (USDC)').fill((now + 0.01).toFixed(2));
-    await panel.getByRole('button', { name: /Close \/ Reduce Long/ }).click();
-    const placed = page.getByText(/Short take profit market order placed: triggers at/);
-    const refused = panel.getByText(/trigger price must be above/);
-    await expect(placed.or(refused).first()).toBeVisible({ timeout: 10_000 });
-    if (await refused.isVisible()) continue;
-    filled = await expect(positions.getByText('No open positions'))
-      .toBeVisible({ timeout: 20_000 })
-      .then(() => true)
-      .catch(() => false);
-    if (!filled) {
-      await positions.getByRole('tab', { name: /Your Futures Orders/ }).click();
-      await positions
-        .getByRole('row')
-        .filter({ hasText: 'Take Profit' })
-        .filter({ hasNotText: 'position' })
-        .filter({ hasText: 'Open' })
-        .getByRole('button', { name: 'Cancel' })
-        .click();
-      await positions.getByRole('tab', { name: /Your Positions/ }).click();
-    }
+  // The TP one tick-rounded 0.5 % above the oracle: placed, and waiting.
+  const trigger = ((await oracleOf(page)) * 1.005).toFixed(2);
+  await panel.getByLabel('Trigger price (USDC)').fill(trigger);
+  await panel.getByRole('button', { name: /Close \/ Reduce Long/ }).click();
+  await expect(page.getByText(`Short take profit market order placed: triggers at ${trigger}`)).toBeVisible();
+  await expect(row).toBeVisible();
+  // Then SOL rises 2 % (the dev price hook moves the simulated market; the keeper's next pass reads
+  // it into the oracle) and the TP fires. The shift is undone at once: other files' journeys trade SOL.
+  try {
+    await shiftMarket(page.request, 'SOL', 2);
+    await expect(positions.getByText('No open positions')).toBeVisible({ timeout: 20_000 });
+  } finally {
+    await shiftMarket(page.request, 'SOL', 'reset');
   }
-  expect(filled).toBe(true);
 
   // The TP filled at the market and the position's TP/SL went with the position.
   await positions.getByRole('tab', { name: /Your Futures Orders/ }).click();

@@ -1193,6 +1193,42 @@ describe('spot trading on the embedded cluster', () => {
       expect((await orderOf(user, order.id)).settlement_tx_hash).toBe(filled.settlement_tx_hash);
     });
 
+    it('fires a stop-loss on the next keeper pass after the dev price hook moves SOL down, without waiting for the market', async () => {
+      const user = await trader();
+      const now = await midNow();
+      const trigger = Number((now * 0.995).toFixed(4));
+      const order = await placeTrigger(user, {
+        order_type: 'stop_loss',
+        side: 'Sell',
+        amount: 0.5,
+        trigger_price: trigger,
+      });
+      await app.keeper!.tick();
+      expect((await orderOf(user, order.id)).status).toBe('Pending');
+
+      // The clock stands still: only the shift moves the price
+      const shifted = await call(app, {
+        method: 'POST',
+        url: '/api/dev/market/shift',
+        payload: { token: 'SOL', percent: -1 },
+      });
+      try {
+        expect(shifted.status, JSON.stringify(shifted.body)).toBe(200);
+        expect(await midNow()).toBeCloseTo(now * 0.99, 2);
+        await app.keeper!.tick();
+        const filled = await orderOf(user, order.id);
+        expect(filled).toMatchObject({ status: 'Filled', filled_quantity: 0.5 });
+        expect(filled.average_fill_price!).toBeLessThanOrEqual(trigger);
+        expect(filled.average_fill_price!).toBeGreaterThanOrEqual(trigger * 0.99);
+      } finally {
+        await call(app, {
+          method: 'POST',
+          url: '/api/dev/market/shift',
+          payload: { token: 'SOL', reset: true },
+        });
+      }
+    });
+
     it('fires a take-profit sell when the mid rises to it', async () => {
       const user = await trader();
       const { now, minutes } = await nextMove('up', 0.002);

@@ -130,6 +130,17 @@ describe('loadConfig', () => {
     expect(configError({ [key]: value })).toContain(`  ${key}: `);
   });
 
+  it('turns the dev price hook on for localnet only, unless DEV_MARKET says otherwise', () => {
+    expect(loadConfig({}).devMarket).toBe(true);
+    expect(loadConfig({ SOLANA_NETWORK: 'devnet' }).devMarket).toBe(false);
+    expect(loadConfig({ SOLANA_NETWORK: 'devnet', DEV_MARKET: 'on' }).devMarket).toBe(true);
+    expect(loadConfig({ DEV_MARKET: 'off' }).devMarket).toBe(false);
+    expect(loadConfig({ SOLANA_NETWORK: 'mainnet' }).devMarket).toBe(false);
+    expect(configError({ SOLANA_NETWORK: 'mainnet', DEV_MARKET: 'on' })).toContain(
+      '  DEV_MARKET: DEV_MARKET=on is refused on mainnet',
+    );
+  });
+
   it('turns the dev outbox on for localnet only, unless DEV_OUTBOX says otherwise', () => {
     expect(loadConfig({}).devOutbox).toBe(true);
     expect(loadConfig({ SOLANA_NETWORK: 'devnet' }).devOutbox).toBe(false);

@@ -128,6 +128,9 @@ const ZConfigSchema = z
     SMTP_URL: z.string().min(1).optional(),
     // The dev outbox (GET /api/dev/outbox, loopback clients only): unset means on for localnet only.
     DEV_OUTBOX: z.enum(['on', 'off']).optional(),
+    // The dev price hook (POST /api/dev/market/shift, loopback clients, simulated market only):
+    // unset means on for localnet only.
+    DEV_MARKET: z.enum(['on', 'off']).optional(),
     EMAIL_FROM: z.string().min(3).default('solterm <no-reply@solterm.local>'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     BODY_LIMIT_BYTES: ZPositiveInt.default(256 * 1024),
@@ -164,6 +167,13 @@ const ZConfigSchema = z
         code: 'custom',
         path: ['DEV_OUTBOX'],
         message: 'DEV_OUTBOX=on is refused on mainnet: the outbox holds password reset links',
+      });
+    }
+    if (raw.DEV_MARKET === 'on' && raw.SOLANA_NETWORK === 'mainnet') {
+      context.addIssue({
+        code: 'custom',
+        path: ['DEV_MARKET'],
+        message: 'DEV_MARKET=on is refused on mainnet: it moves the prices orders and positions settle at',
       });
     }
   })
@@ -216,6 +226,7 @@ const ZConfigSchema = z
     publicUrl: raw.PUBLIC_URL,
     smtpUrl: raw.SMTP_URL,
     devOutbox: raw.DEV_OUTBOX ? raw.DEV_OUTBOX === 'on' : raw.SOLANA_NETWORK === 'localnet',
+    devMarket: raw.DEV_MARKET ? raw.DEV_MARKET === 'on' : raw.SOLANA_NETWORK === 'localnet',
     emailFrom: raw.EMAIL_FROM,
     logLevel: raw.LOG_LEVEL,
     bodyLimitBytes: raw.BODY_LIMIT_BYTES,

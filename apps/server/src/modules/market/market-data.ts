@@ -87,4 +87,18 @@ export interface MarketData {
   getPools(address: string): Promise<TPool[]>;
   getTrending(): Promise<TTrendingToken[]>;
   getEnhancedTrending(): Promise<TEnhancedTrendingToken[]>;
+  /**
+   * The simulator only (dev hook POST /api/dev/market/shift): multiplies the token's price by
+   * `factor` from the current second on. Absent on the live market, whose prices are not ours.
+   */
+  shiftPrice?(token: MarketToken, factor: number): PriceShift | undefined;
+}
+
+/** A token's price after a dev shift, and its total factor over the unshifted simulation. */
+export interface PriceShift {
+  readonly token: MarketToken;
+  readonly price: string;
+  readonly factor: number;
+  /** Shift steps the token holds now (each a breakpoint the price process checks). */
+  readonly steps: number;
 }

@@ -3,6 +3,7 @@ import { defineModule, type ModuleContext } from '../../lib/server-module';
 import type { RealtimeHub } from '../realtime/realtime.service';
 import type { MarketData } from './market-data';
 import { createMarketData } from './market-data.factory';
+import { registerDevMarketRoutes } from './dev-market.routes';
 import { registerMarketRoutes } from './market.routes';
 import { createMarketService } from './market.service';
 import { createMarketStream, type MarketStream } from './market.stream';
@@ -43,6 +44,10 @@ export async function createMarketModule({ config, log, now }: ModuleContext, de
     jobs: { perApiProcess: [stream.job()] },
     routes(server) {
       registerMarketRoutes(server, { market, now });
+      // The dev price hook exists only for the simulator: live prices are not ours to move.
+      if (config.devMarket && data.shiftPrice) {
+        registerDevMarketRoutes(server, { market, data: { shiftPrice: data.shiftPrice.bind(data) } });
+      }
     },
     close: () => data.stop(),
   });

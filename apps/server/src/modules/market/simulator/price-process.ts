@@ -1,6 +1,7 @@
 import { hash4, hashString, normal } from '../../../lib/counter-hash';
 import { BridgeShapes, SHAPE_COUNT, SHAPE_POINTS, SHAPE_STEPS } from './bridge-shapes';
 import { HOUR, MINUTE, quantise, type HourPath, type PathParams } from './price-path';
+import { PriceShifts } from './price-shifts';
 import { minuteVolumeCents, secondWeights } from './volume-profile';
 
 export { HOUR, MINUTE, quantise, type HourPath, type PathParams } from './price-path';
@@ -50,6 +51,8 @@ export class PriceProcess {
   private readonly marketCache = new Map<number, number>();
   private readonly scratch = new Float64Array(2);
   private readonly hourScratch = new Float64Array(2);
+  /** Dev price shifts (POST /api/dev/market/shift), added whenever a log price is read. */
+  readonly shifts = new PriceShifts();
 
   constructor(seed: string) {
     this.seedKey = hashString(`solterm-market:${seed}`);
@@ -172,6 +175,27 @@ export class PriceProcess {
     out[1] = out[1]! + open;
   }
 
+  /** minuteExtremes with the dev shifts: second by second when a shift starts inside the minute. */
+  private shiftedMinuteExtremes(params: PathParams, path: HourPath, j: number, out: Float64Array): void {
+    const start = path.hour * HOUR + j * MINUTE;
+    if (!this.shifts.shiftedWithin(params, start, start + MINUTE)) {
+      this.minuteExtremes(path, j, out);
+      const offset = this.shifts.offsetAt(params, start);
+      out[0] = out[0]! + offset;
+      out[1] = out[1]! + offset;
+      return;
+    }
+    let high = -Infinity;
+    let low = Infinity;
+    for (let i = 0; i <= SHAPE_STEPS; i += 1) {
+      const log = this.secondLog(path, j, i) + this.shifts.offsetAt(params, start + i);
+      if (log > high) high = log;
+      if (log < low) low = log;
+    }
+    out[0] = high;
+    out[1] = low;
+  }
+
   /** Converts a log price to the token's quantised price. */
   toPrice(params: PathParams, log: number): number {
     let price = Math.exp(log);
@@ -192,13 +216,13 @@ export class PriceProcess {
 
   private minuteCandleOf(params: PathParams, path: HourPath, j: number, time: number): RawCandle {
     const extremes = this.scratch;
-    this.minuteExtremes(path, j, extremes);
+    this.shiftedMinuteExtremes(params, path, j, extremes);
     return {
       time,
-      open: this.toPrice(params, path.logs[j]!),
+      open: this.toPrice(params, path.logs[j]! + this.shifts.offsetAt(params, time)),
       high: this.toPrice(params, extremes[0]!),
       low: this.toPrice(params, extremes[1]!),
-      close: this.toPrice(params, path.logs[j + 1]!),
+      close: this.toPrice(params, path.logs[j + 1]! + this.shifts.offsetAt(params, time + MINUTE)),
       volumeCents: minuteVolumeCents(this.seedKey, params, path, j),
     };
   }
@@ -217,7 +241,34 @@ export class PriceProcess {
    * A minute's high is at most max(open, close) + σ·max(shape), so only minutes whose bound beats
    * the best so far are evaluated on their hulls (typically a handful of the sixty).
    */
-  private hourExtremes(path: HourPath, fromJ: number, toJ: number, out: Float64Array): void {
+  private hourExtremes(
+    params: PathParams,
+    path: HourPath,
+    fromJ: number,
+    toJ: number,
+    out: Float64Array,
+  ): void {
+    const start = path.hour * HOUR;
+    if (this.shifts.shiftedWithin(params, start + fromJ * MINUTE, start + toJ * MINUTE)) {
+      // A dev shift inside the range: every minute on its own (rare, and only in dev).
+      let high = -Infinity;
+      let low = Infinity;
+      for (let j = fromJ; j < toJ; j += 1) {
+        this.shiftedMinuteExtremes(params, path, j, this.scratch);
+        if (this.scratch[0]! > high) high = this.scratch[0]!;
+        if (this.scratch[1]! < low) low = this.scratch[1]!;
+      }
+      out[0] = high;
+      out[1] = low;
+      return;
+    }
+    const offset = this.shifts.offsetAt(params, start + fromJ * MINUTE);
+    this.unshiftedHourExtremes(path, fromJ, toJ, out);
+    out[0] = out[0]! + offset;
+    out[1] = out[1]! + offset;
+  }
+
+  private unshiftedHourExtremes(path: HourPath, fromJ: number, toJ: number, out: Float64Array): void {
     const logs = path.logs;
     const sigma = path.secondSigma;
     let high = -Infinity;
@@ -249,15 +300,15 @@ export class PriceProcess {
     // Not cached here: the candle store caches whole hour candles, computed once, in order.
     const path = this.hours(params).get(hour) ?? this.computeHourPath(params, hour);
     const extremes = this.hourScratch;
-    this.hourExtremes(path, 0, SHAPE_STEPS, extremes);
+    this.hourExtremes(params, path, 0, SHAPE_STEPS, extremes);
     let volumeCents = 0;
     for (let j = 0; j < SHAPE_STEPS; j += 1) volumeCents += minuteVolumeCents(this.seedKey, params, path, j);
     return {
       time: hour * HOUR,
-      open: this.toPrice(params, path.logs[0]!),
+      open: this.toPrice(params, path.logs[0]! + this.shifts.offsetAt(params, hour * HOUR)),
       high: this.toPrice(params, extremes[0]!),
       low: this.toPrice(params, extremes[1]!),
-      close: this.toPrice(params, path.logs[SHAPE_STEPS]!),
+      close: this.toPrice(params, path.logs[SHAPE_STEPS]! + this.shifts.offsetAt(params, (hour + 1) * HOUR)),
       volumeCents,
     };
   }
@@ -281,7 +332,7 @@ export class PriceProcess {
       const path = this.hourPath(params, hour);
       const fromJ = (minute - hour * HOUR) / MINUTE;
       const toJ = Math.min(SHAPE_STEPS, (toMinute - hour * HOUR) / MINUTE);
-      this.hourExtremes(path, fromJ, toJ, extremes);
+      this.hourExtremes(params, path, fromJ, toJ, extremes);
       if (extremes[0]! > high) high = extremes[0]!;
       if (extremes[1]! < low) low = extremes[1]!;
       for (let j = fromJ; j < toJ; j += 1) volumeCents += minuteVolumeCents(this.seedKey, params, path, j);
@@ -312,7 +363,8 @@ export class PriceProcess {
     const path = this.hourPath(params, hour);
     const withinHour = second - hour * HOUR;
     const j = Math.floor(withinHour / MINUTE);
-    return this.toPrice(params, this.secondLog(path, j, withinHour - j * MINUTE));
+    const log = this.secondLog(path, j, withinHour - j * MINUTE) + this.shifts.offsetAt(params, second);
+    return this.toPrice(params, log);
   }
 
   /**
@@ -330,11 +382,17 @@ export class PriceProcess {
     const candles: RawCandle[] = [];
     let cumulative = 0;
     let previousCut = 0;
-    let previousPrice = this.toPrice(params, this.secondLog(path, j, 0));
+    let previousPrice = this.toPrice(
+      params,
+      this.secondLog(path, j, 0) + this.shifts.offsetAt(params, minuteStart),
+    );
     for (let i = 0; i < Math.min(untilSecond, SHAPE_STEPS); i += 1) {
       cumulative += weights[i]!;
       const cut = i === SHAPE_STEPS - 1 ? volume : Math.round((volume * cumulative) / total);
-      const next = this.toPrice(params, this.secondLog(path, j, i + 1));
+      const next = this.toPrice(
+        params,
+        this.secondLog(path, j, i + 1) + this.shifts.offsetAt(params, minuteStart + i + 1),
+      );
       candles.push({
         time: minuteStart + i,
         open: previousPrice,

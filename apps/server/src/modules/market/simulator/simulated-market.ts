@@ -177,6 +177,22 @@ export function createSimulatedMarket(options: SimulatedMarketOptions): MarketDa
       };
     },
 
+    shiftPrice(token, factor) {
+      const simulated = simulatedOf(token);
+      if (!simulated) return undefined;
+      const now = nowSeconds();
+      const total = priceProcess.shifts.shift(simulated.params, now, factor);
+      // This second's snapshot (and what is derived from it) was taken before the shift.
+      snapshotSecond = -1;
+      marketsSecond = -1;
+      return {
+        token: toMarketToken(simulated),
+        price: decimalString(priceProcess.priceAt(simulated.params, now)),
+        factor: total,
+        steps: priceProcess.shifts.count(simulated.params),
+      };
+    },
+
     async getCandles(request: CandleRequest): Promise<RawCandle[]> {
       const token = simulatedOf(request.token);
       if (!token) return [];

@@ -26,6 +26,14 @@ function describeTrigger(type: TriggerOrderType, side: OrderFormValues['side']):
   return `${verb} at market when the price ${rises ? 'rises to' : 'falls to'} the trigger`;
 }
 
+/**
+ * "Use market" for a trigger: the market price moved 1 % to the side the trigger must be on (a
+ * trigger at the market has already been reached and is refused), so the filled price is valid.
+ */
+function nudged(market: SpecDecimal, type: TriggerOrderType, side: OrderFormValues['side']): SpecDecimal {
+  return market.times(triggerDirection(type, side) === 'above' ? '1.01' : '0.99');
+}
+
 export function TriggerFields({
   idBase,
   type,
@@ -56,7 +64,9 @@ export function TriggerFields({
             <button
               type="button"
               className="text-[11px] font-medium text-accent hover:underline"
-              onClick={() => change({ triggerPrice: formatCalculatorValue(marketPrice) })}
+              onClick={() =>
+                change({ triggerPrice: formatCalculatorValue(nudged(marketPrice, type, values.side)) })
+              }
             >
               Use market
             </button>

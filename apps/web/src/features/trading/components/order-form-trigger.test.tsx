@@ -195,6 +195,24 @@ describe('Place Order trigger types', () => {
     expect(wallet.signTransaction).not.toHaveBeenCalled();
   });
 
+  it('"Use market" fills a trigger 1 % on the side the order type and side need', async () => {
+    const user = userEvent.setup();
+    renderSpot(<OrderForm pair={SOL_USDC} marketPrice={PRICE} wallet={makeWallet()} prefill={null} />);
+    await balancesLoaded();
+    const cases = [
+      ['Take profit', 'Sell', '151.5'],
+      ['Stop loss', 'Sell', '148.5'],
+      ['Take profit', 'Buy', '148.5'],
+      ['Stop loss', 'Buy', '151.5'],
+    ] as const;
+    for (const [type, side, expected] of cases) {
+      await user.click(form().getByRole('radio', { name: type }));
+      await user.click(form().getByRole('radio', { name: side }));
+      await user.click(form().getByRole('button', { name: 'Use market' }));
+      expect(form().getByLabelText('Trigger price'), `${type} ${side}`).toHaveValue(expected);
+    }
+  });
+
   it('checks the escrow of a sell against the base balance', async () => {
     const user = userEvent.setup();
     renderSpot(<OrderForm pair={SOL_USDC} marketPrice={PRICE} wallet={makeWallet()} prefill={null} />);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candleTimeOf, toSeriesMarkers, type ChartMarker } from './chart-overlays';
+import { candleTimeOf, rangeWithPriceLines, toSeriesMarkers, type ChartMarker } from './chart-overlays';
 
 const colors = { up: '#0f0', down: '#f00' };
 const HOUR = 1_700_002_800; // a whole hour (UTC)
@@ -120,5 +120,16 @@ describe('toSeriesMarkers', () => {
       ['', 'arrowDown'],
       ['', 'arrowUp'],
     ]);
+  });
+});
+
+describe('rangeWithPriceLines', () => {
+  it('takes in the price lines near the candles and leaves far ones out', () => {
+    const candles = { minValue: 100, maxValue: 110 };
+    // A take profit just above, a stop just below: both kept in view.
+    expect(rangeWithPriceLines(candles, [118, 90])).toEqual({ minValue: 90, maxValue: 118 });
+    // A stop at half the price and a target at twice it would flatten the candles: left out.
+    expect(rangeWithPriceLines(candles, [50, 220, 105])).toEqual(candles);
+    expect(rangeWithPriceLines(candles, [Number.NaN])).toEqual(candles);
   });
 });

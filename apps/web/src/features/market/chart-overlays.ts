@@ -117,3 +117,27 @@ export function toSeriesMarkers(
       return { time, position: isBuy ? 'belowBar' : 'aboveBar', shape, color, text };
     });
 }
+
+/** How far from the candles' own range a price line may be and still be kept in view (a fraction of it). */
+export const PRICE_LINE_VIEW_REACH = 0.25;
+
+/**
+ * The price range a chart scales to: the candles' own, widened to take in the price lines within
+ * PRICE_LINE_VIEW_REACH of it (an order's trigger, a position's TP/SL just outside the candles stays on
+ * screen; a line far away, such as a stop at half the price, would flatten the candles, so it stays off
+ * it and is still listed in the chart's legend).
+ */
+export function rangeWithPriceLines(
+  range: { minValue: number; maxValue: number },
+  prices: readonly number[],
+): { minValue: number; maxValue: number } {
+  const low = range.minValue * (1 - PRICE_LINE_VIEW_REACH);
+  const high = range.maxValue * (1 + PRICE_LINE_VIEW_REACH);
+  let { minValue, maxValue } = range;
+  for (const price of prices) {
+    if (!Number.isFinite(price) || price < low || price > high) continue;
+    minValue = Math.min(minValue, price);
+    maxValue = Math.max(maxValue, price);
+  }
+  return { minValue, maxValue };
+}

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, type RefObject } from 'react';
 import {
   LineStyle,
+  type AutoscaleInfo,
   type ISeriesApi,
   type ISeriesMarkersPluginApi,
   type SeriesMarker,
@@ -10,6 +11,7 @@ import {
 import type { ChartInterval, ChartTheme } from '@solterm/contracts';
 import { CHART_THEME_COLORS } from '../chart-options';
 import {
+  rangeWithPriceLines,
   toSeriesMarkers,
   type ChartLineStyle,
   type ChartMarker,
@@ -96,8 +98,18 @@ export function useChartOverlays(
         title: line.title,
       }),
     );
+    const prices = priceLines.map((line) => line.price);
+    series.applyOptions({
+      autoscaleInfoProvider: (own: () => AutoscaleInfo | null) => {
+        const scaled = own();
+        return scaled?.priceRange
+          ? { ...scaled, priceRange: rangeWithPriceLines(scaled.priceRange, prices) }
+          : scaled;
+      },
+    });
     return () => {
       for (const line of drawn) series.removePriceLine(line);
+      series.applyOptions({ autoscaleInfoProvider: (own: () => AutoscaleInfo | null) => own() });
     };
     // linesKey stands for priceLines' values.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -9,7 +9,8 @@ import webArchitecture from './apps/web/eslint/feature-boundaries.js';
  * The server's modules, lowest layer first: a module imports only modules of lower layers. Bots,
  * backtests go above trading; futures beside them (it needs wallet, relay and market, not trading).
  * On top, side by side: token safety (handed the venue modules' accounts to label them) and fills (the
- * user's own fills on a chart, read from spot, bot and futures).
+ * user's own fills on a chart, read from spot, bot and futures) and alerts (read market, bots,
+ * futures; deliver through email and realtime).
  */
 const SERVER_MODULE_LAYERS = [
   ['email', 'chain', 'health'],
@@ -20,7 +21,7 @@ const SERVER_MODULE_LAYERS = [
   ['wallet'],
   ['trading'],
   ['bots', 'futures'],
-  ['safety', 'fills'],
+  ['safety', 'fills', 'alerts'],
 ];
 
 /**

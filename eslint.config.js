@@ -26,10 +26,11 @@ const SERVER_MODULE_LAYERS = [
 
 /**
  * The web's features, lowest layer first: a feature imports only features of lower layers, through
- * their index.ts. Market data sits below trading; the portfolio, futures and bots build on trading.
+ * their index.ts. Alerts sit at the bottom: the chart, the bot card and the position row offer "Alert
+ * me". Market data sits below trading; the portfolio, futures and bots build on trading.
  */
 const WEB_FEATURE_LAYERS = [
-  ['auth', 'network', 'landing'],
+  ['auth', 'network', 'landing', 'alerts'],
   ['wallet'],
   ['market'],
   ['trading'],

@@ -88,8 +88,6 @@ describe.each(databaseTargets())('alerts on %s', (target) => {
   const as = (token: string, on: TestApp = app) => ({
     post: <T>(url: string, payload: object = {}) =>
       call<T>(on, { method: 'POST', url, payload, headers: bearer(token) }),
-    put: <T>(url: string, payload: object) =>
-      call<T>(on, { method: 'PUT', url, payload, headers: bearer(token) }),
     get: <T>(url: string) => call<T>(on, { method: 'GET', url, headers: bearer(token) }),
     del: <T>(url: string) => call<T>(on, { method: 'DELETE', url, headers: bearer(token) }),
   });
@@ -187,7 +185,7 @@ describe.each(databaseTargets())('alerts on %s', (target) => {
     const alice = await registerUser(app);
     const hook = await receiver();
     try {
-      const set = await as(alice.token).put<TWebhookSecret>('/api/alerts/webhook', { url: hook.url });
+      const set = await as(alice.token).post<TWebhookSecret>('/api/alerts/webhook', { url: hook.url });
       expect(set.status, JSON.stringify(set.body)).toBe(200);
       const secret = set.body.data.secret!;
       expect(secret).toMatch(/^whsec_[0-9a-f]{48}$/);
@@ -198,7 +196,7 @@ describe.each(databaseTargets())('alerts on %s', (target) => {
         created_at: expect.any(String),
       });
       expect(
-        (await as(alice.token).put<TWebhookSecret>('/api/alerts/webhook', { url: hook.url })).body.data
+        (await as(alice.token).post<TWebhookSecret>('/api/alerts/webhook', { url: hook.url })).body.data
           .secret,
       ).toBeNull();
 
@@ -281,7 +279,7 @@ describe.each(databaseTargets())('alerts on %s', (target) => {
     const alice = await registerUser(app);
     const hook = await receiver([500, 503, 200]);
     try {
-      await as(alice.token).put('/api/alerts/webhook', { url: hook.url });
+      await as(alice.token).post('/api/alerts/webhook', { url: hook.url });
       await as(alice.token).post('/api/alerts', {
         kind: 'price',
         pair: 'SOL/USDC',
@@ -306,7 +304,7 @@ describe.each(databaseTargets())('alerts on %s', (target) => {
 
       // A receiver that always fails: failed after the last attempt.
       const down = await receiver(Array(10).fill(500));
-      await as(alice.token).put('/api/alerts/webhook', { url: down.url });
+      await as(alice.token).post('/api/alerts/webhook', { url: down.url });
       await as(alice.token).post('/api/alerts', {
         kind: 'price',
         pair: 'SOL/USDC',
@@ -334,7 +332,7 @@ describe.each(databaseTargets())('alerts on %s', (target) => {
 
   it('refuses private and loopback webhook targets: literals, DNS names, redirects and rebinding', async () => {
     const alice = await registerUser(strict);
-    const put = (url: string) => as(alice.token, strict).put('/api/alerts/webhook', { url });
+    const setHook = (url: string) => as(alice.token, strict).post('/api/alerts/webhook', { url });
     for (const url of [
       'http://127.0.0.1:9/hook',
       'http://localhost:9/hook',
@@ -350,20 +348,20 @@ describe.each(databaseTargets())('alerts on %s', (target) => {
       'file:///etc/passwd',
       'http://user:pass@example.com/hook',
     ]) {
-      const { status, body } = await put(url);
+      const { status, body } = await setHook(url);
       expect([status, body.code], url).toEqual([400, 'ALERTS__WEBHOOK_URL_INVALID']);
     }
     // A public-looking name that resolves to a private address.
     const lookup = vi
       .spyOn(dns.promises, 'lookup')
       .mockResolvedValue([{ address: '10.0.0.7', family: 4 }] as never);
-    expect((await put('https://internal.example.test/hook')).body.code).toBe('ALERTS__WEBHOOK_URL_INVALID');
+    expect((await setHook('https://internal.example.test/hook')).body.code).toBe('ALERTS__WEBHOOK_URL_INVALID');
 
     // Rebinding: public when saved, loopback at connect time: the connection is refused.
     const hook = await receiver();
     try {
       lookup.mockResolvedValue([{ address: '93.184.216.34', family: 4 }] as never);
-      expect((await put(`http://rebind.example.test:${hook.port}/hook`)).status).toBe(200);
+      expect((await setHook(`http://rebind.example.test:${hook.port}/hook`)).status).toBe(200);
       vi.spyOn(dns, 'lookup').mockImplementation(((
         _host: string,
         _options: unknown,

@@ -118,7 +118,7 @@ export function registerAlertsRoutes(
     handler: async (request) => ok(await alerts.webhook(authOf(request).user.id)),
   });
 
-  app.put('/api/alerts/webhook', {
+  app.post('/api/alerts/webhook', {
     preHandler: requireAuth,
     config: write,
     schema: {

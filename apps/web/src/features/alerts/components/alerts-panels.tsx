@@ -207,7 +207,9 @@ function DeliveryLog() {
                   {delivery.status}
                 </Badge>
                 <span className="font-medium">{delivery.channel}</span>
-                <span className="min-w-0 flex-1 break-all text-muted">{delivery.target}</span>
+                <span className="order-last w-full min-w-0 break-all text-muted sm:order-none sm:w-auto sm:flex-1">
+                  {delivery.target}
+                </span>
                 <span className="text-xs text-faint">
                   {delivery.attempts} attempt{delivery.attempts === 1 ? '' : 's'}
                   {delivery.last_status_code ? ` · HTTP ${delivery.last_status_code}` : ''}

@@ -73,9 +73,12 @@ describe.each(databaseTargets())('alerts on %s', (target) => {
   beforeAll(async () => {
     database = await openTestDatabase(target);
     const env = { MARKET_SEED: 'alerts', MARKET_TICK_MS: '3600000', JOBS: 'off' };
-    app = await createTestApp({ database, clock, env: { ...env, ALERT_WEBHOOK_ALLOW_PRIVATE: 'on' } });
-    strict = await createTestApp({ database, clock, env });
-  });
+    [app, strict] = await Promise.all([
+      createTestApp({ database, clock, env: { ...env, ALERT_WEBHOOK_ALLOW_PRIVATE: 'on' } }),
+      createTestApp({ database, clock, env }),
+    ]);
+    // Two embedded clusters boot here: on a busy machine that can take longer than the default hook limit.
+  }, 120_000);
 
   afterAll(async () => {
     await app?.close();
@@ -102,6 +105,10 @@ describe.each(databaseTargets())('alerts on %s', (target) => {
     const alice = await registerUser(app);
     const bob = await registerUser(app);
     expect((await call(app, { method: 'GET', url: '/api/alerts' })).status).toBe(401);
+    const docs = (await app.server.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: object;
+    }>();
+    expect(Object.keys(docs.paths)).toEqual(expect.arrayContaining(['/api/alerts', '/api/alerts/webhook']));
     expect(
       (
         await call(app, {
@@ -355,7 +362,9 @@ describe.each(databaseTargets())('alerts on %s', (target) => {
     const lookup = vi
       .spyOn(dns.promises, 'lookup')
       .mockResolvedValue([{ address: '10.0.0.7', family: 4 }] as never);
-    expect((await setHook('https://internal.example.test/hook')).body.code).toBe('ALERTS__WEBHOOK_URL_INVALID');
+    expect((await setHook('https://internal.example.test/hook')).body.code).toBe(
+      'ALERTS__WEBHOOK_URL_INVALID',
+    );
 
     // Rebinding: public when saved, loopback at connect time: the connection is refused.
     const hook = await receiver();

@@ -409,7 +409,10 @@ export const ERRORS = {
     message: 'You have reached the maximum number of alerts. Delete some to add more.',
   },
   ALERTS__PAIR_UNKNOWN: { status: 404, message: 'Unknown pair for a price alert' },
-  ALERTS__EMAIL_REQUIRED: { status: 400, message: 'Add an email address to your account to get alerts by email' },
+  ALERTS__EMAIL_REQUIRED: {
+    status: 400,
+    message: 'Add an email address to your account to get alerts by email',
+  },
   ALERTS__WEBHOOK_REQUIRED: { status: 400, message: 'Set a webhook URL first to get alerts by webhook' },
   ALERTS__WEBHOOK_URL_INVALID: {
     status: 400,

@@ -29,16 +29,20 @@ const ZLimitQuerySchema = z.object({
     .default(50),
 });
 
+interface AlertsRoutesDeps {
+  alerts: AlertsService;
+  requireAuth: preHandlerAsyncHookHandler;
+}
+
 const security = [{ bearerAuth: [] }];
 const tags = ['alerts'];
 
 /** Price, bot and futures alerts; the notifications they sent; the user's webhook and its deliveries. */
-export function registerAlertsRoutes(
-  app: ZodApp,
-  deps: { alerts: AlertsService; requireAuth: preHandlerAsyncHookHandler },
-): void {
+export function registerAlertsRoutes(app: ZodApp, deps: AlertsRoutesDeps): void {
   const { alerts, requireAuth } = deps;
   const write = { rateLimit: ALERT_WRITE_RATE_LIMIT };
+  registerNotificationRoutes(app, deps);
+  registerWebhookRoutes(app, deps);
 
   app.post('/api/alerts', {
     preHandler: requireAuth,
@@ -81,7 +85,11 @@ export function registerAlertsRoutes(
       return ok({ id: request.params.id });
     },
   });
+}
 
+/** The notifications list, its unread count, marking read. */
+function registerNotificationRoutes(app: ZodApp, deps: AlertsRoutesDeps): void {
+  const { alerts, requireAuth } = deps;
   app.get('/api/alerts/notifications', {
     preHandler: requireAuth,
     schema: {
@@ -106,7 +114,12 @@ export function registerAlertsRoutes(
     handler: async (request) =>
       ok({ unread_count: await alerts.markRead(authOf(request).user.id, request.body.ids) }),
   });
+}
 
+/** The user's webhook (its secret answered once) and the delivery log. */
+function registerWebhookRoutes(app: ZodApp, deps: AlertsRoutesDeps): void {
+  const { alerts, requireAuth } = deps;
+  const write = { rateLimit: ALERT_WRITE_RATE_LIMIT };
   app.get('/api/alerts/webhook', {
     preHandler: requireAuth,
     schema: {

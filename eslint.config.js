@@ -9,7 +9,8 @@ import webArchitecture from './apps/web/eslint/feature-boundaries.js';
  * The server's modules, lowest layer first: a module imports only modules of lower layers. Bots,
  * backtests go above trading; futures beside them (it needs wallet, relay and market, not trading).
  * On top, side by side: token safety (handed the venue modules' accounts to label them) and fills (the
- * user's own fills on a chart, read from spot, bot and futures).
+ * user's own fills on a chart, read from spot, bot and futures) and alerts (read market, bots,
+ * futures; deliver through email and realtime).
  */
 const SERVER_MODULE_LAYERS = [
   ['email', 'chain', 'health'],
@@ -20,15 +21,16 @@ const SERVER_MODULE_LAYERS = [
   ['wallet'],
   ['trading'],
   ['bots', 'futures'],
-  ['safety', 'fills'],
+  ['safety', 'fills', 'alerts'],
 ];
 
 /**
  * The web's features, lowest layer first: a feature imports only features of lower layers, through
- * their index.ts. Market data sits below trading; the portfolio, futures and bots build on trading.
+ * their index.ts. Alerts sit at the bottom: the chart, the bot card and the position row offer "Alert
+ * me". Market data sits below trading; the portfolio, futures and bots build on trading.
  */
 const WEB_FEATURE_LAYERS = [
-  ['auth', 'network', 'landing'],
+  ['auth', 'network', 'landing', 'alerts'],
   ['wallet'],
   ['market'],
   ['trading'],

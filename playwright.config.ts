@@ -58,6 +58,9 @@ export default defineConfig({
       SOLANA_NETWORK: 'localnet',
       // The hostile-bot journey waits for this limit: short, so it does not wait 20 s.
       BACKTEST_TIME_LIMIT_MS: '3000',
+      // The alerts journey's webhook receiver listens on loopback: allowed for this server only.
+      ALERT_WEBHOOK_ALLOW_PRIVATE: 'on',
+      ALERTS_INTERVAL_MS: '500',
     },
   },
 });

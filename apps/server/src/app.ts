@@ -60,6 +60,8 @@ export interface App {
   tradingStream: TradingStream;
   /** The futures market and account channels' stream (tests tick it by hand). */
   futuresStream: Services['futuresStream'];
+  /** Alerts (tests drive the evaluation and deliveries passes). */
+  alerts: Services['alerts'];
   close(): Promise<void>;
 }
 
@@ -139,6 +141,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     market: { data: services.marketData, stream: services.marketStream },
     tradingStream: services.tradingStream,
     futuresStream: services.futuresStream,
+    alerts: services.alerts,
     async close() {
       await server.close();
       await services.close();

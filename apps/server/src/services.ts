@@ -20,6 +20,7 @@ import { createPgBossScheduler } from './jobs/pg-boss-scheduler';
 import type { JobScheduler } from './jobs/scheduler';
 import { readOrCreateSecret } from './lib/data-dir-secret';
 import type { ClusterKeys, ModuleContext, ServerModule } from './lib/server-module';
+import { createAlertsModule } from './modules/alerts/alerts.module';
 import { createAuthModule } from './modules/auth/auth.module';
 import { createBotsModule } from './modules/bots/bots.module';
 import { createChainModule } from './modules/chain/chain.module';
@@ -80,6 +81,8 @@ export interface Services {
   perpVenue: Modules['futures']['service'];
   perpKeeper: Modules['futures']['perpKeeper'];
   futuresStream: Modules['futures']['stream'];
+  /** Alerts: tests drive the evaluation and deliveries passes. */
+  alerts: Modules['alerts']['service'];
   /** The embedded local cluster when SOLANA_RPC_URL is unset, in a worker thread (its methods are async). */
   cluster?: ClusterHost;
   /** Background jobs: the modules' singletons and tasks; started by the process's entry. */
@@ -199,6 +202,15 @@ async function createModules(
       vault: futures.vaultAddress,
     },
   });
+  const alerts = createAlertsModule(context, {
+    hub,
+    email: email.service,
+    auth: auth.service,
+    market: market.service,
+    bots: bots.service,
+    botActivity: bots.botActivity,
+    futures: futures.service.trading,
+  });
   return {
     email,
     chain,
@@ -214,6 +226,7 @@ async function createModules(
     fills,
     health,
     safety,
+    alerts,
   };
 }
 
@@ -269,6 +282,7 @@ export async function createServices(config: AppConfig, options: ServiceOptions)
     perpVenue: futures.service,
     perpKeeper: futures.perpKeeper,
     futuresStream: futures.stream,
+    alerts: modules.alerts.service,
     cluster: cluster.cluster,
     scheduler,
     modules: all,

@@ -35,4 +35,5 @@ export * from './bots/bot-funds.schemas';
 export * from './bots/marketplace.schemas';
 export * from './bots/bot-detail.schemas';
 export * from './futures/futures.schemas';
+export * from './alerts/alerts.schemas';
 export * from './relay/server-transactions.schemas';

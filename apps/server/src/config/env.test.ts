@@ -201,6 +201,12 @@ describe('loadConfig', () => {
     ).toEqual([path.resolve('fixtures/a'), '/srv/b']);
   });
 
+  it('refuses private webhook targets unless ALERT_WEBHOOK_ALLOW_PRIVATE is on', () => {
+    expect(loadConfig({}).alerts).toEqual({ intervalMs: 2000, allowPrivateWebhooks: false });
+    expect(loadConfig({ ALERT_WEBHOOK_ALLOW_PRIVATE: 'on' }).alerts.allowPrivateWebhooks).toBe(true);
+    expect(configError({ ALERT_WEBHOOK_ALLOW_PRIVATE: 'yes' })).toContain('  ALERT_WEBHOOK_ALLOW_PRIVATE: ');
+  });
+
   it('names every setting in CONFIG_KEYS', () => {
     expect(CONFIG_KEYS).toEqual(
       expect.arrayContaining([

@@ -124,6 +124,10 @@ const ZConfigSchema = z
     RPC_AIRDROP_CLIENT_MAX_SOL: ZPositiveInt.default(50),
     RPC_AIRDROP_WINDOW_MS: ZPositiveInt.default(3_600_000),
     RPC_AIRDROP_RESERVE_SOL: z.coerce.number().int().min(0).default(10_000),
+    // Alerts: how often they are evaluated and due deliveries sent; whether webhooks may reach
+    // private, loopback and link-local addresses (off: refused, also through DNS and redirects).
+    ALERTS_INTERVAL_MS: ZPositiveInt.min(100).max(60_000).default(2000),
+    ALERT_WEBHOOK_ALLOW_PRIVATE: z.enum(['on', 'off']).default('off'),
     PUBLIC_URL: z.url().optional(),
     SMTP_URL: z.string().min(1).optional(),
     // The dev outbox (GET /api/dev/outbox, loopback clients only): unset means on for localnet only.
@@ -222,6 +226,10 @@ const ZConfigSchema = z
         windowMs: raw.RPC_AIRDROP_WINDOW_MS,
         treasuryReserveLamports: BigInt(raw.RPC_AIRDROP_RESERVE_SOL) * LAMPORTS_PER_SOL,
       },
+    },
+    alerts: {
+      intervalMs: raw.ALERTS_INTERVAL_MS,
+      allowPrivateWebhooks: raw.ALERT_WEBHOOK_ALLOW_PRIVATE === 'on',
     },
     publicUrl: raw.PUBLIC_URL,
     smtpUrl: raw.SMTP_URL,

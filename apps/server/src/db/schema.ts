@@ -1,5 +1,6 @@
 // Every module's tables, gathered for drizzle-kit and the typed database handle. Modules own their
 // tables; only the module's repository queries them.
+export * from '../modules/alerts/alerts.tables';
 export * from '../modules/auth/auth.tables';
 export * from '../modules/bots/bots.tables';
 export * from '../modules/bots/backtest/backtest-exports.tables';

@@ -24,6 +24,7 @@ describe('router', () => {
       '/sub',
       '/dashboardd',
       '/potfolio',
+      '/alerts',
     ]);
   });
 });

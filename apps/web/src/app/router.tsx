@@ -45,6 +45,7 @@ export const PROTECTED_PAGES = [
   { path: '/sub', name: 'sub' },
   { path: '/dashboardd', name: 'dashboardd' },
   { path: '/potfolio', name: 'potfolio' },
+  { path: '/alerts', name: 'alerts' },
 ] as const;
 
 export const PUBLIC_PAGES = [

@@ -7,6 +7,14 @@ import type { ChartInterval, THolderType } from '@solterm/contracts';
  * refreshes every view of orders, fills, positions and balances.
  */
 export const queryKeys = {
+  /** Alerts, their notifications, the webhook and its delivery log. */
+  alerts: {
+    all: ['alerts'] as const,
+    list: ['alerts', 'list'] as const,
+    notifications: ['alerts', 'notifications'] as const,
+    webhook: ['alerts', 'webhook'] as const,
+    deliveries: ['alerts', 'deliveries'] as const,
+  },
   /** Everything under `trading.all` reads the user's orders, fills, positions or balances of a pair. */
   trading: {
     all: ['trading'] as const,

@@ -402,6 +402,23 @@ export const ERRORS = {
     message: 'This futures venue serves market data only: trading is not available with PERP_VENUE=drift',
   },
   FUTURES__VENUE_UNAVAILABLE: { status: 503, message: 'The futures venue is unavailable. Please try again.' },
+
+  ALERTS__NOT_FOUND: { status: 404, message: 'Alert not found' },
+  ALERTS__LIMIT_REACHED: {
+    status: 409,
+    message: 'You have reached the maximum number of alerts. Delete some to add more.',
+  },
+  ALERTS__PAIR_UNKNOWN: { status: 404, message: 'Unknown pair for a price alert' },
+  ALERTS__EMAIL_REQUIRED: {
+    status: 400,
+    message: 'Add an email address to your account to get alerts by email',
+  },
+  ALERTS__WEBHOOK_REQUIRED: { status: 400, message: 'Set a webhook URL first to get alerts by webhook' },
+  ALERTS__WEBHOOK_URL_INVALID: {
+    status: 400,
+    message: 'Webhook URLs must be http(s) and reach a public address',
+  },
+  ALERTS__FUTURES_UNAVAILABLE: { status: 501, message: 'This futures venue has no positions to watch' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

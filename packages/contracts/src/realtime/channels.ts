@@ -12,6 +12,7 @@ import {
   ZFuturesTradesTickSchema,
 } from '../futures/futures.schemas';
 import { ZOrderBookSchema, ZPositionSchema } from '../trading/trading.schemas';
+import { ZNotificationTickSchema } from '../alerts/alerts.schemas';
 
 /** Prefix of a spot pair's order book channel: `spot-book:SOL/USDC` carries the maker's ladder. */
 export const SPOT_BOOK_CHANNEL_PREFIX = 'spot-book:';
@@ -56,6 +57,19 @@ export function futuresMarketChannel(symbol: string): `${typeof FUTURES_MARKET_C
  */
 export function futuresAccountChannel(userId: string): `${typeof FUTURES_ACCOUNT_CHANNEL_PREFIX}${string}` {
   return `${FUTURES_ACCOUNT_CHANNEL_PREFIX}${userId}`;
+}
+
+/** Prefix of a user's notifications channel: `notifications:<userId>` (alerts that fired, unread count). */
+export const NOTIFICATIONS_CHANNEL_PREFIX = 'notifications:';
+
+/**
+ * The notifications channel of a user (only that user's socket may subscribe).
+ *
+ * @example
+ * notificationsChannel('u-1'); // 'notifications:u-1'
+ */
+export function notificationsChannel(userId: string): `${typeof NOTIFICATIONS_CHANNEL_PREFIX}${string}` {
+  return `${NOTIFICATIONS_CHANNEL_PREFIX}${userId}`;
 }
 
 /**
@@ -171,6 +185,7 @@ export const CHANNELS = defineChannels({
   },
   spotBook: { prefix: SPOT_BOOK_CHANNEL_PREFIX, payload: ZOrderBookSchema, access: 'public' },
   spotPositions: { prefix: SPOT_POSITIONS_CHANNEL_PREFIX, payload: z.array(ZPositionSchema), access: 'user' },
+  notifications: { prefix: NOTIFICATIONS_CHANNEL_PREFIX, payload: ZNotificationTickSchema, access: 'user' },
 });
 
 type RegisteredSpecs = typeof CHANNELS.specs;

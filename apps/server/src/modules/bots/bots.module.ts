@@ -22,6 +22,7 @@ import { createBotKeyHoldings } from './funds/bot-key-holdings';
 import { createBotFundsRepository } from './funds/bot-funds.repository';
 import { registerBotFundsRoutes } from './funds/bot-funds.routes';
 import { createBotFundsService } from './funds/bot-funds.service';
+import { createBotActivity } from './live/bot-activity';
 import { createBotChartFills } from './live/bot-chart-fills';
 import { createBotDetail } from './live/bot-detail';
 import { createBotRunner } from './live/bot-runner';
@@ -183,6 +184,8 @@ export function createBotsModule(context: ModuleContext, deps: BotsDeps) {
     botDetail,
     /** The user's bot fills on a pair in a window (the chart's markers). */
     chartFills: live.chartFills,
+    /** Bots' runs and fills since an instant (bot alerts). */
+    botActivity: createBotActivity(context.database.db),
     jobs: { tasks: [backtests.task], singletons: [live.runner.job()] },
     routes(server, { requireAuth }) {
       registerBotsRoutes(server, { bots, requireAuth });

@@ -99,7 +99,7 @@ export default function DashboardPage() {
 
       <div className="mt-4 grid grid-cols-1 gap-4 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <Card className="min-w-0 overflow-hidden" aria-label="Market chart">
-          <PairHeader selection={selection} showSafety className="border-b border-line" />
+          <PairHeader selection={selection} showSafety alertMe className="border-b border-line" />
           <MyTradesChart selection={selection} heightClassName="h-[300px] sm:h-[380px] xl:h-[440px]" />
         </Card>
         <QuickTradePanel selection={selection} />

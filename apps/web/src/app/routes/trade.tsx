@@ -121,7 +121,7 @@ export default function TradePage() {
 
       <div className={GRID}>
         <Card className="min-w-0 overflow-hidden md:[grid-area:chart]" aria-label="Chart">
-          <PairHeader selection={selection} showSafety className="border-b border-line" />
+          <PairHeader selection={selection} showSafety alertMe className="border-b border-line" />
           <MyTradesChart selection={selection} heightClassName="h-[320px] sm:h-[420px]" />
         </Card>
         <OrderForm

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { LogOut, Menu } from 'lucide-react';
+import { NotificationsBell } from '../../features/alerts';
 import { useAuth } from '../../features/auth/use-auth';
 import { NetworkBadge } from '../../features/network/network-badge';
 import { BrandMark } from './brand';
@@ -24,6 +25,7 @@ export function TopBar({ onOpenMenu, search }: { onOpenMenu: () => void; search?
       <BrandMark className="size-6 lg:hidden" />
       <div className="min-w-0 flex-1">{search}</div>
       <NetworkBadge />
+      <NotificationsBell />
       <div className="mx-1 hidden h-6 w-px bg-line sm:block" />
       <ProfileBlock />
       <button

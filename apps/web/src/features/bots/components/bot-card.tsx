@@ -7,6 +7,7 @@ import { Card } from '../../../components/ui/card';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
+import { AlertMeButton } from '../../alerts';
 import { useNetwork } from '../../network';
 import { failureMessage, quoteOf, toneOf } from '../bot-figures';
 import { hasCompleted, timeRemaining } from '../bot-live-model';
@@ -313,6 +314,7 @@ export function BotCard({
         >
           <Globe className="size-3.5" /> {bot.is_public ? 'Unpublish' : 'Publish'}
         </Button>
+        <AlertMeButton target={{ kind: 'bot', botId: bot.bot_id, botName: bot.bot_name }} />
         <Button
           size="xs"
           variant={isConfirming ? 'danger' : 'ghost'}

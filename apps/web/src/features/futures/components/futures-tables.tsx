@@ -16,6 +16,7 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { notify } from '../../../lib/toast';
 import { formatFixed, formatSignedUsd, getToneClass } from '../../../lib/format';
+import { AlertMeButton } from '../../alerts';
 import { useCancelFuturesOrder, useCloseFuturesPosition } from '../use-futures';
 import { ClosePositionDialog } from './close-position-dialog';
 import { TpslDialog } from './tpsl-dialog';
@@ -144,6 +145,7 @@ function PositionRow({
         {formatSignedUsd(position.funding)}
       </Td>
       <Td className="space-x-1 whitespace-nowrap text-right">
+        <AlertMeButton compact target={{ kind: 'liquidation_risk', symbol: position.symbol }} />
         <Button size="xs" variant="ghost" onClick={onProtect}>
           TP/SL
         </Button>

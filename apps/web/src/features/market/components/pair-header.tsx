@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatPrice, formatUsdPrice, groupThousands } from '@solterm/contracts';
+import { AlertMeButton } from '../../alerts';
 import { mintOfToken } from '../hooks/use-token-safety';
 import { SafetyBadge } from './safety-badge';
 import { cn } from '../../../lib/cn';
@@ -50,12 +51,15 @@ export function PairHeader({
   selection,
   actions,
   showSafety = false,
+  alertMe = false,
   className,
 }: {
   selection: PairSelection;
   actions?: ReactNode;
   /** Show the base token's safety badge (spot pages; a perp market has no mint to assess). */
   showSafety?: boolean;
+  /** An "Alert me" price-alert shortcut for the pair (spot pairs). */
+  alertMe?: boolean;
   className?: string;
 }) {
   const price = usePairPrice(selection);
@@ -115,7 +119,14 @@ export function PairHeader({
         </Figure>
       </dl>
 
-      {actions && <div className="ml-auto flex items-center gap-2">{actions}</div>}
+      {(actions || alertMe) && (
+        <div className="ml-auto flex items-center gap-2">
+          {alertMe && (
+            <AlertMeButton target={{ kind: 'price', pair: selection.pair, price: price.price?.toNumber() }} />
+          )}
+          {actions}
+        </div>
+      )}
     </div>
   );
 }

@@ -13,6 +13,7 @@ import {
   type WireCandle,
 } from '@solterm/engine';
 import type { RawCandle } from '../../market/market.service';
+import type { TrialSpec } from '../optimize/optimize-trial';
 import { backtestRules } from './backtest-rules';
 import { resultToWire } from './backtest-wire';
 
@@ -48,6 +49,8 @@ export interface BacktestJob {
   readonly requestedTo?: number;
   /** Where every fill is kept for export (backtest-exports.ts); none: no export. */
   readonly exportId?: string;
+  /** A trial of an optimisation: its folds are backtested instead (optimize/optimize-trial.ts). */
+  readonly trial?: TrialSpec;
 }
 
 /**

@@ -8,6 +8,7 @@ import { packCandles, type BacktestResultJson } from './backtest-job';
 import type { BacktestExports } from './backtest-exports';
 import type { BacktestEvents, BacktestPool } from './backtest-pool';
 import type { ResolvedStrategy } from '../bot-strategy';
+import type { TrialSpec } from '../optimize/optimize-trial';
 
 export interface BacktestRequest {
   readonly strategy: ResolvedStrategy;
@@ -22,6 +23,8 @@ export interface BacktestRequest {
   readonly owner: string;
   /** What the pool's cancel() names this run by (null: it cannot be cancelled). */
   readonly cancelKey?: string | null;
+  /** A trial of an optimisation: the answer is its folds' figures (optimize/optimize-trial.ts). */
+  readonly trial?: TrialSpec;
 }
 
 /**
@@ -74,7 +77,7 @@ export function createBacktestRunner(deps: {
     if (base.length === 0 || quote.length === 0)
       throw new AppError('BACKTEST__NO_DATA', `No candles of ${pair.text} in that range`);
     const started = performance.now();
-    const exportId = deps.exports ? randomUUID() : undefined;
+    const exportId = deps.exports && !request.trial ? randomUUID() : undefined;
     let parts: string[] | undefined;
     const result = await deps.pool.run(
       {
@@ -93,6 +96,7 @@ export function createBacktestRunner(deps: {
         requestedFrom: fromOpen,
         requestedTo: toOpen,
         ...(exportId ? { exportId } : {}),
+        ...(request.trial ? { trial: request.trial } : {}),
       },
       request.owner,
       { ...events, onExport: (csv) => (parts = csv) },

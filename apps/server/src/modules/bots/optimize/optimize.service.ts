@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, lt } from 'drizzle-orm';
+import type { ZOptimizeRequestSchema } from '@solterm/contracts';
 import {
   CHART_INTERVAL_SECONDS,
   MAX_BACKTEST_CANDLES,
   MAX_OPTIMIZE_CANDLE_RUNS,
-  ZOptimizeRequestSchema,
   type TBotConfig,
   type TOptimization,
   type TOptimizationProgress,

@@ -16,11 +16,13 @@ import { Input } from '../../components/ui/input';
 import { Notice } from '../../components/ui/notice';
 import { PageHeader } from '../../components/ui/page-header';
 import { Select } from '../../components/ui/select';
+import { TabPanel, Tabs } from '../../components/ui/tabs';
 import { getErrorMessage } from '../../lib/api-client';
 import { notify } from '../../lib/toast';
 import { botsApi } from '../../features/bots/bots-api';
 import { BacktestProgress } from '../../features/bots/components/backtest-progress';
 import { BacktestResults } from '../../features/bots/components/backtest-results';
+import { OptimisePanel } from '../../features/bots/components/optimise-panel';
 import { useBots } from '../../features/bots/use-bots';
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
@@ -38,6 +40,7 @@ export default function BacktestPage() {
   const [runs, setRuns] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<TBacktestResult | null>(null);
+  const [tab, setTab] = useState<'backtest' | 'optimise'>('backtest');
   const list = bots.data ?? [];
   const selected = botId || list[0]?.bot_id || '';
 
@@ -83,8 +86,33 @@ export default function BacktestPage() {
         title="Backtest"
         description="Replay a bot over any past range with the live venue's prices and fees."
       />
+      <Tabs
+        idBase="backtest-tabs"
+        value={tab}
+        onChange={setTab}
+        ariaLabel="Backtest or optimise"
+        className="mb-4"
+        items={[
+          { value: 'backtest', label: 'Backtest' },
+          { value: 'optimise', label: 'Optimise' },
+        ]}
+      />
+      {tab === 'optimise' && (
+        <TabPanel idBase="backtest-tabs" value="optimise">
+          <OptimisePanel
+            bots={list}
+            initialBotId={selected}
+            initialStartDate={startDate}
+            initialEndDate={endDate}
+            initialBalance={Number(balance) || BACKTEST_DEFAULT_INITIAL_BALANCE}
+          />
+        </TabPanel>
+      )}
       {/* Side by side only where the trade table still has room for every column (2xl). */}
-      <div className="grid min-w-0 gap-4 2xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+      <div
+        className="grid min-w-0 gap-4 2xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]"
+        hidden={tab !== 'backtest'}
+      >
         <Card className="self-start">
           <CardHeader title="Run a backtest" icon={<FlaskConical className="size-4" />} />
           <CardBody className="grid gap-3 lg:grid-cols-2 lg:items-start 2xl:grid-cols-1">

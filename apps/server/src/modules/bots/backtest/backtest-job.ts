@@ -133,6 +133,23 @@ export async function computeBacktest(
 }
 
 /**
+ * A backtest job's engine result, without its wire form (no equity curve or trade list to convert):
+ * the optimiser's windows, which keep only the figures (optimize/optimize-trial.ts).
+ */
+export async function computeBacktestFigures(
+  job: BacktestJob,
+  createStrategy: (series: CandleSeries) => Promise<JobStrategy>,
+): Promise<BacktestResult> {
+  const series = candleSeriesOf(job.candles);
+  const { strategy, dispose } = await createStrategy(series);
+  try {
+    return runBacktest({ ...backtestInput(job, series, undefined), strategy });
+  } finally {
+    dispose();
+  }
+}
+
+/**
  * Computes a backtest job here, every fill and figure, with a strategy that only answers which candle
  * of each run it acts on (user Python in its sandbox process: nothing it says is a result).
  */

@@ -5,7 +5,7 @@ import { AppError } from '../../../lib/app-error';
 import type { BacktestJob, BacktestResultJson, BacktestSpec } from './backtest-job';
 import { fillsCsvParts } from './backtest-wire';
 import type { PythonSandbox } from '../sandbox/python-sandbox';
-import { computeTrial } from '../optimize/optimize-trial';
+import { computeTrial, metricsOfWire } from '../optimize/optimize-trial';
 
 const WORKER_ENTRY = new URL('./backtest-worker-entry.mjs', import.meta.url);
 
@@ -301,7 +301,9 @@ export function createBacktestPool(options: {
       if (trial) {
         // A trial of an optimisation: each fold's windows run in the sandbox, one after another.
         const runWindow = async (window: BacktestJob) =>
-          ZBacktestResultSchema.parse(await python.run(window, undefined, undefined, abort.signal));
+          metricsOfWire(
+            ZBacktestResultSchema.parse(await python.run(window, undefined, undefined, abort.signal)),
+          );
         return void computeTrial(job, trial, runWindow).then(
           (result) => settle(() => next.resolve(JSON.stringify(result))),
           (error: unknown) => settle(() => next.reject(error)),

@@ -11,6 +11,7 @@ import { AppError, isAppError } from '../../../lib/app-error';
 import { divideCandles } from '../../market/pair-candles';
 import {
   computeBacktest,
+  computeBacktestFigures,
   unpackCandles,
   type BacktestJob,
   type BacktestSpec,
@@ -18,7 +19,7 @@ import {
 } from './backtest-job';
 import { fillsCsvParts } from './backtest-wire';
 import { createJsStrategy, DEFAULT_SANDBOX_LIMITS } from '../sandbox/js-strategy';
-import { computeTrial } from '../optimize/optimize-trial';
+import { computeTrial, metricsOfResult } from '../optimize/optimize-trial';
 
 type Fills = Parameters<typeof fillsCsvParts>[0];
 
@@ -99,8 +100,8 @@ parentPort!.on('message', (message: { id: number; spec: BacktestSpec; candlesOnl
     parentPort!.postMessage({ id, started: true });
     if (job.trial) {
       // A trial of an optimisation: each fold's windows backtested by the same functions as a backtest.
-      const trial = await computeTrial(job, job.trial, (window) =>
-        computeBacktest(window, (series) => threadStrategy(window, series)),
+      const trial = await computeTrial(job, job.trial, async (window) =>
+        metricsOfResult(await computeBacktestFigures(window, (series) => threadStrategy(window, series))),
       );
       const bytes = new TextEncoder().encode(JSON.stringify(trial)).buffer as ArrayBuffer;
       return parentPort!.postMessage({ id, json: bytes }, [bytes]);

@@ -1,5 +1,7 @@
 import type { TBacktestResult, TOptimizeMetrics, TOptimizeTrial } from '@solterm/contracts';
+import { Dec, type BacktestResult } from '@solterm/engine';
 import { AppError } from '../../../lib/app-error';
+import { toWireNumber } from '../../../lib/wire-decimal';
 import type { BacktestJob } from '../backtest/backtest-job';
 
 /**
@@ -46,7 +48,8 @@ export function foldWindows(
   return windows;
 }
 
-function metricsOf(result: Pick<TBacktestResult, keyof TOptimizeMetrics>): TOptimizeMetrics {
+/** A window's figures from a backtest result on the wire (the Python sandbox's answer). */
+export function metricsOfWire(result: Pick<TBacktestResult, keyof TOptimizeMetrics>): TOptimizeMetrics {
   return {
     total_return: result.total_return,
     sharpe_ratio: result.sharpe_ratio,
@@ -60,6 +63,22 @@ function metricsOf(result: Pick<TBacktestResult, keyof TOptimizeMetrics>): TOpti
   };
 }
 
+/** A window's figures from the engine's result, rounded as the backtest result's (backtest-wire.ts). */
+export function metricsOfResult(result: BacktestResult): TOptimizeMetrics {
+  const ratio = (value: Dec) => toWireNumber(value.toDecimalPlaces(6, Dec.ROUND_HALF_UP));
+  return {
+    total_return: ratio(result.totalReturn),
+    sharpe_ratio: ratio(result.sharpeRatio),
+    sortino_ratio: ratio(result.sortinoRatio),
+    calmar_ratio: ratio(result.calmarRatio),
+    profit_factor: result.profitFactor === null ? null : ratio(result.profitFactor),
+    max_drawdown: ratio(result.maxDrawdown),
+    win_rate: ratio(result.winRate),
+    total_trades: result.totalTrades,
+    candles: result.candles,
+  };
+}
+
 /**
  * Backtests a trial's folds, each window as a backtest job of its own candles only (`runWindow`: the
  * backtest functions of the thread, or the Python sandbox): the in-sample run never holds a candle
@@ -68,7 +87,7 @@ function metricsOf(result: Pick<TBacktestResult, keyof TOptimizeMetrics>): TOpti
 export async function computeTrial(
   job: BacktestJob,
   trial: TrialSpec,
-  runWindow: (window: BacktestJob) => Promise<Pick<TBacktestResult, keyof TOptimizeMetrics>>,
+  runWindow: (window: BacktestJob) => Promise<TOptimizeMetrics>,
 ): Promise<TrialResult> {
   const { candles } = job;
   const step = job.intervalSeconds;
@@ -89,8 +108,8 @@ export async function computeTrial(
       end: iso(candles[end - 1]!.time + step),
       candles: end - start,
     });
-    const inSample = metricsOf(await runWindow(windowOf(train)));
-    const outOfSample = metricsOf(await runWindow(windowOf(test)));
+    const inSample = await runWindow(windowOf(train));
+    const outOfSample = await runWindow(windowOf(test));
     folds.push({
       train: describe(train),
       test: describe(test),

@@ -362,7 +362,7 @@ describe('the backtest thread shared between users', () => {
         [
           'work',
           {
-            start_date: '2025-01-01',
+            start_date: '2019-01-01',
             end_date: '2025-12-31',
             parameters: {
               short_window: { min: 2, max: 100, step: 1 },

@@ -8,6 +8,7 @@ import {
   BACKTEST_MIN_INITIAL_BALANCE,
   VALIDATION_MESSAGES,
   type TBacktestResult,
+  type TBot,
 } from '@solterm/contracts';
 import { Button } from '../../components/ui/button';
 import { Card, CardBody, CardHeader } from '../../components/ui/card';
@@ -26,6 +27,84 @@ import { OptimisePanel } from '../../features/bots/components/optimise-panel';
 import { useBots } from '../../features/bots/use-bots';
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** Where the results will be: on their way, or none yet. */
+function ResultsPlaceholder({ isRunning }: { isRunning: boolean }) {
+  return (
+    <Card>
+      {isRunning ? (
+        <EmptyState
+          icon={<FlaskConical className="size-4" />}
+          title="Backtest on its way"
+          description="Its place in the queue and its progress show under Run Backtest; the results grid, the chart and the trades appear here when it completes."
+        />
+      ) : (
+        <EmptyState
+          icon={<FlaskConical className="size-4" />}
+          title="No backtest yet"
+          description="Pick a bot, a range and a balance, then Run Backtest: the results grid, the equity and drawdown chart and the trade list appear here."
+        />
+      )}
+    </Card>
+  );
+}
+
+/** What is wrong with the form, or null. */
+function formError(botId: string, startDate: string, endDate: string, balance: string): string | null {
+  if (!botId) return VALIDATION_MESSAGES.selectBot;
+  if (!startDate || !endDate) return VALIDATION_MESSAGES.selectDates;
+  if (Date.parse(startDate) >= Date.parse(endDate)) return VALIDATION_MESSAGES.startBeforeEnd;
+  const initialBalance = Number(balance);
+  if (!(initialBalance >= BACKTEST_MIN_INITIAL_BALANCE)) {
+    return `Initial balance must be at least ${BACKTEST_MIN_INITIAL_BALANCE}`;
+  }
+  if (initialBalance % BACKTEST_INITIAL_BALANCE_STEP !== 0) return BACKTEST_INITIAL_BALANCE_STEP_MESSAGE;
+  return null;
+}
+
+/** Backtest one run, or optimise a bot's parameters. */
+function PageTabs({
+  tab,
+  onChange,
+}: {
+  tab: 'backtest' | 'optimise';
+  onChange: (tab: 'backtest' | 'optimise') => void;
+}) {
+  return (
+    <Tabs
+      idBase="backtest-tabs"
+      value={tab}
+      onChange={onChange}
+      ariaLabel="Backtest or optimise"
+      className="mb-4"
+      items={[
+        { value: 'backtest', label: 'Backtest' },
+        { value: 'optimise', label: 'Optimise' },
+      ]}
+    />
+  );
+}
+
+/** The Optimise tab, starting from the Backtest tab's bot, range and balance. */
+function OptimiseTab(props: {
+  bots: readonly TBot[];
+  botId: string;
+  startDate: string;
+  endDate: string;
+  balance: string;
+}) {
+  return (
+    <TabPanel idBase="backtest-tabs" value="optimise">
+      <OptimisePanel
+        bots={props.bots}
+        initialBotId={props.botId}
+        initialStartDate={props.startDate}
+        initialEndDate={props.endDate}
+        initialBalance={Number(props.balance) || BACKTEST_DEFAULT_INITIAL_BALANCE}
+      />
+    </TabPanel>
+  );
+}
 
 /** /backtest (part 2 §2): a bot, a start and end date and an initial balance; then the results. */
 export default function BacktestPage() {
@@ -49,16 +128,9 @@ export default function BacktestPage() {
       setError(message);
       notify.error(BACKTEST_MESSAGES.failed(message));
     };
-    if (!selected) return refuse(VALIDATION_MESSAGES.selectBot);
-    if (!startDate || !endDate) return refuse(VALIDATION_MESSAGES.selectDates);
-    if (Date.parse(startDate) >= Date.parse(endDate)) return refuse(VALIDATION_MESSAGES.startBeforeEnd);
+    const refused = formError(selected, startDate, endDate, balance);
+    if (refused) return refuse(refused);
     const initialBalance = Number(balance);
-    if (!(initialBalance >= BACKTEST_MIN_INITIAL_BALANCE)) {
-      return refuse(`Initial balance must be at least ${BACKTEST_MIN_INITIAL_BALANCE}`);
-    }
-    if (initialBalance % BACKTEST_INITIAL_BALANCE_STEP !== 0) {
-      return refuse(BACKTEST_INITIAL_BALANCE_STEP_MESSAGE);
-    }
     setError(null);
     setRuns((count) => count + 1);
     setIsRunning(true);
@@ -86,27 +158,9 @@ export default function BacktestPage() {
         title="Backtest"
         description="Replay a bot over any past range with the live venue's prices and fees."
       />
-      <Tabs
-        idBase="backtest-tabs"
-        value={tab}
-        onChange={setTab}
-        ariaLabel="Backtest or optimise"
-        className="mb-4"
-        items={[
-          { value: 'backtest', label: 'Backtest' },
-          { value: 'optimise', label: 'Optimise' },
-        ]}
-      />
+      <PageTabs tab={tab} onChange={setTab} />
       {tab === 'optimise' && (
-        <TabPanel idBase="backtest-tabs" value="optimise">
-          <OptimisePanel
-            bots={list}
-            initialBotId={selected}
-            initialStartDate={startDate}
-            initialEndDate={endDate}
-            initialBalance={Number(balance) || BACKTEST_DEFAULT_INITIAL_BALANCE}
-          />
-        </TabPanel>
+        <OptimiseTab bots={list} botId={selected} startDate={startDate} endDate={endDate} balance={balance} />
       )}
       {/* Side by side only where the trade table still has room for every column (2xl). */}
       <div
@@ -173,25 +227,7 @@ export default function BacktestPage() {
             </div>
           </CardBody>
         </Card>
-        {result ? (
-          <BacktestResults result={result} />
-        ) : (
-          <Card>
-            {isRunning ? (
-              <EmptyState
-                icon={<FlaskConical className="size-4" />}
-                title="Backtest on its way"
-                description="Its place in the queue and its progress show under Run Backtest; the results grid, the chart and the trades appear here when it completes."
-              />
-            ) : (
-              <EmptyState
-                icon={<FlaskConical className="size-4" />}
-                title="No backtest yet"
-                description="Pick a bot, a range and a balance, then Run Backtest: the results grid, the equity and drawdown chart and the trade list appear here."
-              />
-            )}
-          </Card>
-        )}
+        {result ? <BacktestResults result={result} /> : <ResultsPlaceholder isRunning={isRunning} />}
       </div>
     </>
   );

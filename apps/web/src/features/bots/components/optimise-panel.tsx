@@ -104,6 +104,166 @@ function TrialTable({ result }: { result: TOptimization }) {
   );
 }
 
+/** The finished optimisation: the warning, the best set (applied in one click), the scatter, the trials. */
+function OptimiseResult({ result, onApply }: { result: TOptimization; onApply: () => void }) {
+  return (
+    <Card>
+      <CardHeader title={`Optimisation ${result.state}`} />
+      <CardBody className="grid gap-4">
+        {result.overfitting_warning && (
+          <Notice tone="warn" aria-label="Overfitting warning">
+            {result.overfitting_warning}
+          </Notice>
+        )}
+        {result.best ? (
+          <div className="flex flex-wrap items-center gap-3" data-testid="optimise-best">
+            <span className="text-sm">
+              Best (out-of-sample {result.objective} {result.best.out_of_sample_objective}):{' '}
+              {parametersText(result.best.parameters)}
+            </span>
+            <Button size="sm" variant="secondary" onClick={onApply}>
+              Apply to bot
+            </Button>
+          </div>
+        ) : (
+          <p className="text-sm text-muted">No trial succeeded.</p>
+        )}
+        <OptimiseScatter result={result} />
+        <TrialTable result={result} />
+      </CardBody>
+    </Card>
+  );
+}
+
+/** The live bar: queued with its place, then trials done of the total. */
+function OptimiseProgressBar({ progress }: { progress: TOptimizationProgress }) {
+  return (
+    <div className="grid gap-1" aria-live="polite">
+      <div className="flex justify-between text-xs text-muted">
+        <span>
+          {progress.state === 'queued' || progress.queue_ahead > 0
+            ? `Queued (${progress.queue_ahead} ahead)`
+            : progress.state}
+        </span>
+        <span className="num">
+          {progress.trials_done} / {progress.trials_total} trials
+        </span>
+      </div>
+      <div
+        className="h-1.5 overflow-hidden rounded-full bg-raised"
+        role="progressbar"
+        aria-label="Optimisation progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={progress.progress_percentage}
+      >
+        <div
+          className="h-full bg-accent transition-[width]"
+          style={{ width: `${progress.progress_percentage}%` }}
+        />
+      </div>
+    </div>
+  );
+}
+
+/** The bot and the range optimised. */
+function BotAndRange(props: {
+  bots: readonly TBot[];
+  botId: string;
+  onBot: (id: string) => void;
+  startDate: string;
+  endDate: string;
+  onStart: (value: string) => void;
+  onEnd: (value: string) => void;
+}) {
+  const { bots, botId, onBot, startDate, endDate, onStart, onEnd } = props;
+  return (
+    <>
+      <Select
+        label="Bot"
+        value={botId}
+        disabled={bots.length === 0}
+        options={
+          bots.length === 0
+            ? [{ value: '', label: 'No bots yet: create one on /bots' }]
+            : bots.map((item) => ({
+                value: item.bot_id,
+                label: `${item.bot_name} · ${item.strategy_type}`,
+              }))
+        }
+        onChange={(e) => onBot(e.target.value)}
+      />
+      <div className="grid grid-cols-2 gap-3">
+        <Input label="Start date" type="date" value={startDate} onChange={(e) => onStart(e.target.value)} />
+        <Input label="End date" type="date" value={endDate} onChange={(e) => onEnd(e.target.value)} />
+      </div>
+    </>
+  );
+}
+
+/** The search's settings: objective, method, trials and the walk-forward folds. */
+function SettingsFields(props: {
+  objective: TOptimizeObjective;
+  setObjective: (value: TOptimizeObjective) => void;
+  method: 'grid' | 'random';
+  setMethod: (value: 'grid' | 'random') => void;
+  maxTrials: string;
+  setMaxTrials: (value: string) => void;
+  folds: string;
+  setFolds: (value: string) => void;
+  trainFraction: string;
+  setTrainFraction: (value: string) => void;
+}) {
+  const { objective, setObjective, method, setMethod, maxTrials, setMaxTrials } = props;
+  const { folds, setFolds, trainFraction, setTrainFraction } = props;
+  return (
+    <>
+      <Select
+        label="Objective"
+        value={objective}
+        options={OPTIMIZE_OBJECTIVES.map((value) => ({ value, label: value }))}
+        onChange={(e) => setObjective(e.target.value as TOptimizeObjective)}
+      />
+      <div className="grid grid-cols-2 gap-2">
+        <Select
+          label="Method"
+          value={method}
+          options={[
+            { value: 'grid', label: 'Grid' },
+            { value: 'random', label: 'Random' },
+          ]}
+          onChange={(e) => setMethod(e.target.value as 'grid' | 'random')}
+        />
+        <Input
+          label="Max trials"
+          type="number"
+          min={1}
+          max={MAX_OPTIMIZE_TRIALS}
+          value={maxTrials}
+          onChange={(e) => setMaxTrials(e.target.value)}
+        />
+        <Input
+          label="Folds"
+          type="number"
+          min={2}
+          max={10}
+          value={folds}
+          onChange={(e) => setFolds(e.target.value)}
+        />
+        <Input
+          label="Train fraction"
+          type="number"
+          min={0.5}
+          max={0.9}
+          step={0.05}
+          value={trainFraction}
+          onChange={(e) => setTrainFraction(e.target.value)}
+        />
+      </div>
+    </>
+  );
+}
+
 /**
  * /backtest's Optimise tab: ranges per parameter (from the strategy's declared parameters), objective,
  * method and folds; a live progress bar from the optimization_progress pushes; then the trials (a
@@ -202,41 +362,21 @@ export function OptimisePanel({
 
   const setRow = (index: number, field: 'min' | 'max' | 'step', value: string) =>
     setRows((now) => now.map((row, at) => (at === index ? { ...row, [field]: value } : row)));
-  const percentage = progress?.progress_percentage ?? 0;
 
   return (
     <div className="grid min-w-0 gap-4 2xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
       <Card className="self-start">
         <CardHeader title="Optimise parameters" icon={<SlidersHorizontal className="size-4" />} />
         <CardBody className="grid gap-3">
-          <Select
-            label="Bot"
-            value={bot?.bot_id ?? ''}
-            disabled={bots.length === 0}
-            options={
-              bots.length === 0
-                ? [{ value: '', label: 'No bots yet: create one on /bots' }]
-                : bots.map((item) => ({
-                    value: item.bot_id,
-                    label: `${item.bot_name} · ${item.strategy_type}`,
-                  }))
-            }
-            onChange={(e) => setChosen(e.target.value)}
+          <BotAndRange
+            bots={bots}
+            botId={bot?.bot_id ?? ''}
+            onBot={setChosen}
+            startDate={startDate}
+            endDate={endDate}
+            onStart={setStartDate}
+            onEnd={setEndDate}
           />
-          <div className="grid grid-cols-2 gap-3">
-            <Input
-              label="Start date"
-              type="date"
-              value={startDate}
-              onChange={(e) => setStartDate(e.target.value)}
-            />
-            <Input
-              label="End date"
-              type="date"
-              value={endDate}
-              onChange={(e) => setEndDate(e.target.value)}
-            />
-          </div>
           {rows.length === 0 && (
             <p className="text-sm text-muted">This bot declares no parameters to vary.</p>
           )}
@@ -263,48 +403,10 @@ export function OptimisePanel({
               />
             </fieldset>
           ))}
-          <Select
-            label="Objective"
-            value={objective}
-            options={OPTIMIZE_OBJECTIVES.map((value) => ({ value, label: value }))}
-            onChange={(e) => setObjective(e.target.value as TOptimizeObjective)}
+          <SettingsFields
+            {...{ objective, setObjective, method, setMethod, maxTrials, setMaxTrials }}
+            {...{ folds, setFolds, trainFraction, setTrainFraction }}
           />
-          <div className="grid grid-cols-2 gap-2">
-            <Select
-              label="Method"
-              value={method}
-              options={[
-                { value: 'grid', label: 'Grid' },
-                { value: 'random', label: 'Random' },
-              ]}
-              onChange={(e) => setMethod(e.target.value as 'grid' | 'random')}
-            />
-            <Input
-              label="Max trials"
-              type="number"
-              min={1}
-              max={MAX_OPTIMIZE_TRIALS}
-              value={maxTrials}
-              onChange={(e) => setMaxTrials(e.target.value)}
-            />
-            <Input
-              label="Folds"
-              type="number"
-              min={2}
-              max={10}
-              value={folds}
-              onChange={(e) => setFolds(e.target.value)}
-            />
-            <Input
-              label="Train fraction"
-              type="number"
-              min={0.5}
-              max={0.9}
-              step={0.05}
-              value={trainFraction}
-              onChange={(e) => setTrainFraction(e.target.value)}
-            />
-          </div>
           <p className="text-xs text-muted">
             {Number.isFinite(points)
               ? `${points.toLocaleString('en-US')} points in the grid`
@@ -315,30 +417,7 @@ export function OptimisePanel({
               {error}
             </Notice>
           )}
-          {id && progress && (
-            <div className="grid gap-1" aria-live="polite">
-              <div className="flex justify-between text-xs text-muted">
-                <span>
-                  {progress.state === 'queued' || progress.queue_ahead > 0
-                    ? `Queued (${progress.queue_ahead} ahead)`
-                    : progress.state}
-                </span>
-                <span className="num">
-                  {progress.trials_done} / {progress.trials_total} trials
-                </span>
-              </div>
-              <div
-                className="h-1.5 overflow-hidden rounded-full bg-raised"
-                role="progressbar"
-                aria-label="Optimisation progress"
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={percentage}
-              >
-                <div className="h-full bg-accent transition-[width]" style={{ width: `${percentage}%` }} />
-              </div>
-            </div>
-          )}
+          {id && progress && <OptimiseProgressBar progress={progress} />}
           <div className="flex gap-2">
             <Button
               onClick={() => void start()}
@@ -355,33 +434,7 @@ export function OptimisePanel({
           </div>
         </CardBody>
       </Card>
-      {result && (
-        <Card>
-          <CardHeader title={`Optimisation ${result.state}`} />
-          <CardBody className="grid gap-4">
-            {result.overfitting_warning && (
-              <Notice tone="warn" aria-label="Overfitting warning">
-                {result.overfitting_warning}
-              </Notice>
-            )}
-            {result.best ? (
-              <div className="flex flex-wrap items-center gap-3" data-testid="optimise-best">
-                <span className="text-sm">
-                  Best (out-of-sample {result.objective} {result.best.out_of_sample_objective}):{' '}
-                  {parametersText(result.best.parameters)}
-                </span>
-                <Button size="sm" variant="secondary" onClick={() => void applyBest()}>
-                  Apply to bot
-                </Button>
-              </div>
-            ) : (
-              <p className="text-sm text-muted">No trial succeeded.</p>
-            )}
-            <OptimiseScatter result={result} />
-            <TrialTable result={result} />
-          </CardBody>
-        </Card>
-      )}
+      {result && <OptimiseResult result={result} onApply={() => void applyBest()} />}
     </div>
   );
 }

@@ -34,6 +34,7 @@ export * from './bots/bots.schemas';
 export * from './bots/bot-funds.schemas';
 export * from './bots/marketplace.schemas';
 export * from './bots/bot-detail.schemas';
+export * from './bots/optimize.schemas';
 export * from './futures/futures.schemas';
 export * from './alerts/alerts.schemas';
 export * from './relay/server-transactions.schemas';

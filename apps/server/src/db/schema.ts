@@ -4,6 +4,7 @@ export * from '../modules/alerts/alerts.tables';
 export * from '../modules/auth/auth.tables';
 export * from '../modules/bots/bots.tables';
 export * from '../modules/bots/backtest/backtest-exports.tables';
+export * from '../modules/bots/optimize/optimize.tables';
 export * from '../modules/email/email.tables';
 export * from '../modules/futures/futures.tables';
 export * from '../modules/relay/relay.tables';

@@ -301,6 +301,13 @@ export const ERRORS = {
     status: 404,
     message: 'No such backtest export of yours (exports are kept for your latest 3 backtests, for a day)',
   },
+  OPTIMIZE__NOT_FOUND: { status: 404, message: 'No such optimisation of yours' },
+  OPTIMIZE__BUSY: {
+    status: 409,
+    message: 'You already have an optimisation queued or running. Wait for it or cancel it.',
+  },
+  OPTIMIZE__INVALID_RANGES: { status: 400, message: 'Invalid parameter ranges' },
+  OPTIMIZE__TOO_MUCH_WORK: { status: 400, message: 'The optimisation is too large' },
   BACKTEST__BUSY: { status: 503, message: 'Too many backtests are running. Please try again in a moment.' },
   MARKET__RANGE_TOO_LARGE: {
     status: 400,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZOptimizationProgressSchema } from '../bots/optimize.schemas';
 import { ZSpotOrderSchema } from '../trading/trading.schemas';
 import { CHANNELS, type TChannelMessage } from './channels';
 
@@ -61,6 +62,8 @@ export const ZUserMessageSchema = z.discriminatedUnion('type', [
   /** A spot order of the user changed (landed, filled by the keeper, cancelled). */
   z.object({ type: z.literal('order_update'), data: ZSpotOrderSchema }),
   z.object({ type: z.literal('backtest_progress'), data: ZBacktestProgressSchema }),
+  /** One of the user's optimisations moved: queued, a trial done, or finished. */
+  z.object({ type: z.literal('optimization_progress'), data: ZOptimizationProgressSchema }),
   /** The user's futures account changed (a deposit landed, a fill, funding, a liquidation with its reason). */
   z.object({
     type: z.literal('futures_update'),

@@ -1,5 +1,6 @@
 import type { TBacktestResult, TUserMessage } from '@solterm/contracts';
 import type { JobScheduler } from '../../jobs/scheduler';
+import { AppError } from '../../lib/app-error';
 import { createModuleEvent, type ModuleQuestion } from '../../lib/module-events';
 import { defineModule, type ModuleContext } from '../../lib/server-module';
 import type { AuthService } from '../auth/auth.service';
@@ -15,6 +16,7 @@ import { createBacktestRunner } from './backtest/backtest-runner';
 import { backtestSubmitter, backtestTask, createBacktestStatus } from './backtest/backtest-task';
 import { registerBacktestRoutes } from './backtest/backtest.routes';
 import { registerBotDetailRoutes } from './bot-detail.routes';
+import { resolveBotStrategy } from './bot-strategy';
 import { createBotsRepository } from './bots.repository';
 import { registerBotsRoutes } from './bots.routes';
 import { createBotsService } from './bots.service';
@@ -34,6 +36,8 @@ import { createMarketplaceRepository } from './marketplace/marketplace.repositor
 import { registerMarketplaceRoutes } from './marketplace/marketplace.routes';
 import { createMarketplaceService } from './marketplace/marketplace.service';
 import { createJsLiveThread } from './sandbox/js-live-thread';
+import { createOptimizer } from './optimize/optimize.service';
+import { registerOptimizeRoutes } from './optimize/optimize.routes';
 import { createPythonSandbox, type PythonSandbox } from './sandbox/python-sandbox';
 
 export interface BotsDeps {
@@ -157,6 +161,26 @@ export function createBotsModule(context: ModuleContext, deps: BotsDeps) {
     pythonAvailability: () => python.availability(),
     cancelBacktest: (key) => backtests.pool.cancel(key),
   });
+  const optimizer = createOptimizer({
+    db: database.db,
+    now,
+    log,
+    scheduler: deps.scheduler,
+    market: deps.market,
+    pool: backtests.pool,
+    timeLimitMs: config.backtestTimeLimitMs,
+    findBot: (userId, id) => botsRepo.findOwned(userId, id),
+    strategyOf: (bot) => {
+      const strategy = resolveBotStrategy(bot.strategyType, bot.config);
+      if (strategy.spec.kind === 'python' && !python.availability().available) {
+        throw new AppError('BOTS__PYTHON_UNAVAILABLE');
+      }
+      return strategy;
+    },
+    publish: (userId, progress) => {
+      void deps.hub.publish(userId, { type: 'optimization_progress', data: progress }).catch(() => undefined);
+    },
+  });
   const botDetail = createBotDetail({
     findOwned: (userId, id) => botsRepo.findOwned(userId, id),
     repo: live.runsRepo,
@@ -186,10 +210,11 @@ export function createBotsModule(context: ModuleContext, deps: BotsDeps) {
     chartFills: live.chartFills,
     /** Bots' runs and fills since an instant (bot alerts). */
     botActivity: createBotActivity(context.database.db),
-    jobs: { tasks: [backtests.task], singletons: [live.runner.job()] },
+    jobs: { tasks: [backtests.task, optimizer.task], singletons: [live.runner.job()] },
     routes(server, { requireAuth }) {
       registerBotsRoutes(server, { bots, requireAuth });
       registerBotDetailRoutes(server, { detail: botDetail, requireAuth });
+      registerOptimizeRoutes(server, { optimizer, requireAuth });
       registerBacktestRoutes(server, { exports: backtests.exports, status: backtests.status, requireAuth });
       registerBotFundsRoutes(server, { funds: live.funds, requireAuth });
       registerMarketplaceRoutes(server, { marketplace, bots, requireAuth });

@@ -6,6 +6,7 @@ import {
   BACKTEST_MESSAGES,
   BACKTEST_MIN_INITIAL_BALANCE,
   type TBacktestResult,
+  type TBot,
 } from '@solterm/contracts';
 import { Button } from '../../components/ui/button';
 import { Card, CardBody, CardHeader } from '../../components/ui/card';
@@ -14,16 +15,83 @@ import { Input } from '../../components/ui/input';
 import { Notice } from '../../components/ui/notice';
 import { PageHeader } from '../../components/ui/page-header';
 import { Select } from '../../components/ui/select';
+import { TabPanel, Tabs } from '../../components/ui/tabs';
 import { getErrorMessage } from '../../lib/api-client';
 import { notify } from '../../lib/toast';
 import { botsApi } from '../../features/bots/bots-api';
 import { BacktestProgress } from '../../features/bots/components/backtest-progress';
 import { BacktestResults } from '../../features/bots/components/backtest-results';
+import { OptimisePanel } from '../../features/bots/components/optimise-panel';
 import { useBots } from '../../features/bots/use-bots';
 import { backtestRequestOf, INITIAL_BACKTEST_OPTIONS } from '../../features/bots/backtest-costs-model';
 import { BacktestRunOptions } from '../../features/bots/components/backtest-run-options';
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** Where the results will be: on their way, or none yet. */
+function ResultsPlaceholder({ isRunning }: { isRunning: boolean }) {
+  return (
+    <Card>
+      {isRunning ? (
+        <EmptyState
+          icon={<FlaskConical className="size-4" />}
+          title="Backtest on its way"
+          description="Its place in the queue and its progress show under Run Backtest; the results grid, the chart and the trades appear here when it completes."
+        />
+      ) : (
+        <EmptyState
+          icon={<FlaskConical className="size-4" />}
+          title="No backtest yet"
+          description="Pick a bot, a range and a balance, then Run Backtest: the results grid, the equity and drawdown chart and the trade list appear here."
+        />
+      )}
+    </Card>
+  );
+}
+
+/** Backtest one run, or optimise a bot's parameters. */
+function PageTabs({
+  tab,
+  onChange,
+}: {
+  tab: 'backtest' | 'optimise';
+  onChange: (tab: 'backtest' | 'optimise') => void;
+}) {
+  return (
+    <Tabs
+      idBase="backtest-tabs"
+      value={tab}
+      onChange={onChange}
+      ariaLabel="Backtest or optimise"
+      className="mb-4"
+      items={[
+        { value: 'backtest', label: 'Backtest' },
+        { value: 'optimise', label: 'Optimise' },
+      ]}
+    />
+  );
+}
+
+/** The Optimise tab, starting from the Backtest tab's bot, range and balance. */
+function OptimiseTab(props: {
+  bots: readonly TBot[];
+  botId: string;
+  startDate: string;
+  endDate: string;
+  balance: string;
+}) {
+  return (
+    <TabPanel idBase="backtest-tabs" value="optimise">
+      <OptimisePanel
+        bots={props.bots}
+        initialBotId={props.botId}
+        initialStartDate={props.startDate}
+        initialEndDate={props.endDate}
+        initialBalance={Number(props.balance) || BACKTEST_DEFAULT_INITIAL_BALANCE}
+      />
+    </TabPanel>
+  );
+}
 
 /** /backtest (part 2 §2): a bot, a start and end date and an initial balance; then the results. */
 export default function BacktestPage() {
@@ -39,6 +107,7 @@ export default function BacktestPage() {
   const [runs, setRuns] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<TBacktestResult | null>(null);
+  const [tab, setTab] = useState<'backtest' | 'optimise'>('backtest');
   const list = bots.data ?? [];
   const selected = botId || list[0]?.bot_id || '';
   const bot = list.find((item) => item.bot_id === selected);
@@ -72,8 +141,15 @@ export default function BacktestPage() {
         title="Backtest"
         description="Replay a bot over any past range, priced as the live venue quotes or with your own fees and slippage, beside buy and hold."
       />
+      <PageTabs tab={tab} onChange={setTab} />
+      {tab === 'optimise' && (
+        <OptimiseTab bots={list} botId={selected} startDate={startDate} endDate={endDate} balance={balance} />
+      )}
       {/* Side by side only where the trade table still has room for every column (2xl). */}
-      <div className="grid min-w-0 gap-4 2xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+      <div
+        className="grid min-w-0 gap-4 2xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]"
+        hidden={tab !== 'backtest'}
+      >
         <Card className="self-start">
           <CardHeader title="Run a backtest" icon={<FlaskConical className="size-4" />} />
           <CardBody className="grid gap-3 lg:grid-cols-2 lg:items-start 2xl:grid-cols-1">
@@ -135,25 +211,7 @@ export default function BacktestPage() {
             </div>
           </CardBody>
         </Card>
-        {result ? (
-          <BacktestResults result={result} />
-        ) : (
-          <Card>
-            {isRunning ? (
-              <EmptyState
-                icon={<FlaskConical className="size-4" />}
-                title="Backtest on its way"
-                description="Its place in the queue and its progress show under Run Backtest; the results grid, the chart and the trades appear here when it completes."
-              />
-            ) : (
-              <EmptyState
-                icon={<FlaskConical className="size-4" />}
-                title="No backtest yet"
-                description="Pick a bot, a range and a balance, then Run Backtest: the results grid, the equity and drawdown chart and the trade list appear here."
-              />
-            )}
-          </Card>
-        )}
+        {result ? <BacktestResults result={result} /> : <ResultsPlaceholder isRunning={isRunning} />}
       </div>
     </>
   );

@@ -11,6 +11,8 @@ import type {
   TBotTestRequest,
   TBotUpdateRequest,
   TPendingTransaction,
+  TOptimization,
+  TOptimizeRequest,
 } from '@solterm/contracts';
 import { api, createApiClient } from '../../lib/api-client';
 import { newIdempotencyKey } from '../../lib/server-transaction';
@@ -69,6 +71,15 @@ export const botsApi = {
     api.post<{ test_id: string; cancelled: boolean }>(`/bots/test/${encodeURIComponent(testId)}/cancel`, {}),
   backtest: (request: TBacktestRequestInput) =>
     backtestClient.post<TBacktestResult>('/bots/backtest', request),
+  /** POST /bots/optimize: answered at once; progress comes as optimization_progress pushes. */
+  optimize: (request: TOptimizeRequest) => api.post<{ optimization_id: string }>('/bots/optimize', request),
+  optimization: (id: string, signal?: AbortSignal) =>
+    api.get<TOptimization>(`/bots/optimize/${encodeURIComponent(id)}`, { signal }),
+  cancelOptimization: (id: string) =>
+    api.post<{ optimization_id: string; cancelled: boolean }>(
+      `/bots/optimize/${encodeURIComponent(id)}/cancel`,
+      {},
+    ),
 };
 
 /** The user's bot key, its funds and delegations (part 2 §7 "Bot funds and delegation"). */

@@ -14,6 +14,7 @@ import {
   type WireCandle,
 } from '@solterm/engine';
 import type { RawCandle } from '../../market/market.service';
+import type { TrialSpec } from '../optimize/optimize-trial';
 import { backtestRules } from './backtest-rules';
 import { resultToWire } from './backtest-wire';
 
@@ -53,6 +54,8 @@ export interface BacktestJob {
   readonly requestedTo?: number;
   /** Where every fill is kept for export (backtest-exports.ts); none: no export. */
   readonly exportId?: string;
+  /** A trial of an optimisation: its folds are backtested instead (optimize/optimize-trial.ts). */
+  readonly trial?: TrialSpec;
 }
 
 /**
@@ -129,6 +132,23 @@ export async function computeBacktest(
     const result = runBacktest({ ...backtestInput(job, series, onProgress), strategy });
     onFills?.(result.fills);
     return resultOf(job, result);
+  } finally {
+    dispose();
+  }
+}
+
+/**
+ * A backtest job's engine result, without its wire form (no equity curve or trade list to convert):
+ * the optimiser's windows, which keep only the figures (optimize/optimize-trial.ts).
+ */
+export async function computeBacktestFigures(
+  job: BacktestJob,
+  createStrategy: (series: CandleSeries) => Promise<JobStrategy>,
+): Promise<BacktestResult> {
+  const series = candleSeriesOf(job.candles);
+  const { strategy, dispose } = await createStrategy(series);
+  try {
+    return runBacktest({ ...backtestInput(job, series, undefined), strategy });
   } finally {
     dispose();
   }

@@ -5,6 +5,7 @@ import { AppError } from '../../../lib/app-error';
 import type { BacktestJob, BacktestResultJson, BacktestSpec } from './backtest-job';
 import { fillsCsvParts } from './backtest-wire';
 import type { PythonSandbox } from '../sandbox/python-sandbox';
+import { computeTrial, metricsOfWire } from '../optimize/optimize-trial';
 
 const WORKER_ENTRY = new URL('./backtest-worker-entry.mjs', import.meta.url);
 
@@ -295,8 +296,20 @@ export function createBacktestPool(options: {
     const keep = next.spec.exportId
       ? (fills: Parameters<typeof fillsCsvParts>[0]) => (parts = fillsCsvParts(fills, next.spec))
       : undefined;
-    running.onJob = (job) =>
-      python.run(job, next.events.onProgress, keep, abort.signal).then(
+    running.onJob = (job) => {
+      const { trial } = job;
+      if (trial) {
+        // A trial of an optimisation: each fold's windows run in the sandbox, one after another.
+        const runWindow = async (window: BacktestJob) =>
+          metricsOfWire(
+            ZBacktestResultSchema.parse(await python.run(window, undefined, undefined, abort.signal)),
+          );
+        return void computeTrial(job, trial, runWindow).then(
+          (result) => settle(() => next.resolve(JSON.stringify(result))),
+          (error: unknown) => settle(() => next.reject(error)),
+        );
+      }
+      return void python.run(job, next.events.onProgress, keep, abort.signal).then(
         // The Python sandbox answers a result object: checked and serialised here, Python jobs only.
         (result) =>
           settle(() => {
@@ -306,6 +319,7 @@ export function createBacktestPool(options: {
           }),
         (error: unknown) => settle(() => next.reject(error)),
       );
+    };
     post(running, true);
   }
 

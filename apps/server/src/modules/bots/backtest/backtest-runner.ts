@@ -13,6 +13,7 @@ import { packCandles, type BacktestResultJson } from './backtest-job';
 import type { BacktestExports } from './backtest-exports';
 import type { BacktestEvents, BacktestPool } from './backtest-pool';
 import type { ResolvedStrategy } from '../bot-strategy';
+import type { TrialSpec } from '../optimize/optimize-trial';
 
 export interface BacktestRequest {
   readonly strategy: ResolvedStrategy;
@@ -29,6 +30,8 @@ export interface BacktestRequest {
   readonly cancelKey?: string | null;
   /** How fills are priced (absent: the venue's RFQ pricing, as live runs are). */
   readonly costs?: TBacktestCosts;
+  /** A trial of an optimisation: the answer is its folds' figures (optimize/optimize-trial.ts). */
+  readonly trial?: TrialSpec;
 }
 
 /**
@@ -81,7 +84,7 @@ export function createBacktestRunner(deps: {
     if (base.length === 0 || quote.length === 0)
       throw new AppError('BACKTEST__NO_DATA', `No candles of ${pair.text} in that range`);
     const started = performance.now();
-    const exportId = deps.exports ? randomUUID() : undefined;
+    const exportId = deps.exports && !request.trial ? randomUUID() : undefined;
     let parts: string[] | undefined;
     const result = await deps.pool.run(
       {
@@ -101,6 +104,7 @@ export function createBacktestRunner(deps: {
         requestedFrom: fromOpen,
         requestedTo: toOpen,
         ...(exportId ? { exportId } : {}),
+        ...(request.trial ? { trial: request.trial } : {}),
       },
       request.owner,
       { ...events, onExport: (csv) => (parts = csv) },

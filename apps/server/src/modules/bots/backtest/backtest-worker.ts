@@ -11,6 +11,7 @@ import { AppError, isAppError } from '../../../lib/app-error';
 import { divideCandles } from '../../market/pair-candles';
 import {
   computeBacktest,
+  computeBacktestFigures,
   unpackCandles,
   type BacktestJob,
   type BacktestSpec,
@@ -18,6 +19,7 @@ import {
 } from './backtest-job';
 import { fillsCsvParts } from './backtest-wire';
 import { createJsStrategy, DEFAULT_SANDBOX_LIMITS } from '../sandbox/js-strategy';
+import { computeTrial, metricsOfResult } from '../optimize/optimize-trial';
 
 type Fills = Parameters<typeof fillsCsvParts>[0];
 
@@ -48,10 +50,18 @@ interface JobError {
   message: string;
 }
 
+/** An optimisation's divided candles, kept for its next trial (the same legs: its range is fixed). */
+let kept: { key: string; candles: BacktestJob['candles'] } | undefined;
+
 /** The spec's job with its pair candles: the base's USD candles over the quote's (market/pair-candles.ts). */
 function jobOf(spec: BacktestSpec): BacktestJob {
   const { legs, ...job } = spec;
-  const candles = divideCandles(unpackCandles(legs.base), unpackCandles(legs.quote));
+  const key = spec.trial?.cacheKey;
+  const candles =
+    key !== undefined && kept?.key === key
+      ? kept.candles
+      : divideCandles(unpackCandles(legs.base), unpackCandles(legs.quote));
+  kept = key === undefined ? undefined : { key, candles };
   if (candles.length === 0)
     throw new AppError('BACKTEST__NO_DATA', `No candles of ${spec.symbol} in that range`);
   return { ...job, candles };
@@ -88,6 +98,14 @@ parentPort!.on('message', (message: { id: number; spec: BacktestSpec; candlesOnl
     const job = jobOf(message.spec);
     if (message.candlesOnly) return parentPort!.postMessage({ id, job });
     parentPort!.postMessage({ id, started: true });
+    if (job.trial) {
+      // A trial of an optimisation: each fold's windows backtested by the same functions as a backtest.
+      const trial = await computeTrial(job, job.trial, async (window) =>
+        metricsOfResult(await computeBacktestFigures(window, (series) => threadStrategy(window, series))),
+      );
+      const bytes = new TextEncoder().encode(JSON.stringify(trial)).buffer as ArrayBuffer;
+      return parentPort!.postMessage({ id, json: bytes }, [bytes]);
+    }
     let parts: string[] | undefined;
     const keep = job.exportId ? (fills: Fills) => (parts = fillsCsvParts(fills, job)) : undefined;
     const json = answerBytes(

@@ -358,6 +358,13 @@ describe('the backtest thread shared between users', () => {
         ['walk_forward', { walk_forward: { folds: 2, train_fraction: 0.4 } }, 400, /train_fraction/],
         ['walk_forward', { walk_forward: { folds: 2, train_fraction: 0.95 } }, 400, /train_fraction/],
         ['walk_forward', { walk_forward: undefined }, 400, /walk_forward/],
+        [
+          'costs',
+          { costs: { model: 'fixed', fee_bps: 1001 } },
+          400,
+          /costs.fee_bps must be at most 1000 bps/,
+        ],
+        ['costs', { costs: { fee_bps: 10 } }, 400, /apply to costs.model 'fixed' only/],
         ['extra', { surprise: 1 }, 400, /surprise|Unrecognized/i],
         [
           'work',

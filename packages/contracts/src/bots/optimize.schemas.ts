@@ -82,6 +82,8 @@ export const ZOptimizeRequestSchema = z
           .max(0.9, { message: 'train_fraction must be from 0.5 to 0.9' }),
       })
       .strict(),
+    /** How every trial's fills are priced, as in POST /bots/backtest (default: the venue's). */
+    costs: ZBacktestRequestSchema.shape.costs,
     /** Seed of the random method's draws and of the strategy's randomness (default: the bot's). */
     seed: z.number().int().min(0).max(0xffffffff).optional(),
   })

@@ -134,6 +134,7 @@ export function createOptimizer(deps: {
             from: new Date(stored.from),
             to: new Date(stored.to),
             initialBalance: request.initial_balance,
+            ...(request.costs ? { costs: request.costs } : {}),
             seed: stored.seed,
             owner: userId,
             cancelKey: `optimize:${id}`,

@@ -143,6 +143,27 @@ export function createAuthRepository(db: Db, now: () => Date) {
       return row;
     },
 
+    /**
+     * The live session `id` of user `userId` with its user, in one statement (every authenticated
+     * request asks this): undefined when the session is revoked, expired, someone else's or gone.
+     */
+    async findActiveSessionOfUser(id: string, userId: string, now: Date) {
+      const [row] = await db
+        .select({ session: sessions, user: users })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(
+          and(
+            eq(sessions.id, id),
+            eq(sessions.userId, userId),
+            isNull(sessions.revokedAt),
+            gt(sessions.expiresAt, now),
+          ),
+        )
+        .limit(1);
+      return row;
+    },
+
     async revokeSession(id: string, now: Date): Promise<void> {
       await db
         .update(sessions)

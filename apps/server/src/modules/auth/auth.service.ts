@@ -195,11 +195,9 @@ export function createAuthService(deps: AuthServiceDeps) {
     /** Resolves a bearer token to its live session and user, or throws AUTH__TOKEN_INVALID. */
     async authenticate(token: string): Promise<AuthContext> {
       const verified = await tokens.verify(token, now());
-      const session = await repo.findActiveSession(verified.sessionId, now());
-      if (!session || session.userId !== verified.userId) throw new AppError('AUTH__TOKEN_INVALID');
-      const user = await repo.findUserById(verified.userId);
-      if (!user) throw new AppError('AUTH__TOKEN_INVALID');
-      return { user, sessionId: session.id, expiresAt: session.expiresAt };
+      const found = await repo.findActiveSessionOfUser(verified.sessionId, verified.userId, now());
+      if (!found) throw new AppError('AUTH__TOKEN_INVALID');
+      return { user: found.user, sessionId: found.session.id, expiresAt: found.session.expiresAt };
     },
 
     /**

@@ -60,6 +60,9 @@ export interface FundsOwner {
 }
 
 const SOL = { decimals: SOL_DECIMALS };
+/** At most this many bot signers are kept per process, each for at most SIGNER_CACHE_TTL_MS. */
+export const SIGNER_CACHE_MAX = 256;
+export const SIGNER_CACHE_TTL_MS = 10 * 60_000;
 const solText = (lamports: bigint) => fromBaseUnits(lamports, SOL.decimals).toFixed();
 
 /**
@@ -89,12 +92,51 @@ export function createBotWallet(deps: {
     return stored.address;
   }
 
-  /** The bot key as a signer (decrypted for this use only). */
-  async function signerOf(userId: string): Promise<KeyPairSigner> {
-    await addressOf(userId);
-    const row = (await repo.keyOf(userId))!;
+  /**
+   * Signers of recent bot keys, per process: decrypting the seed and importing it as a WebCrypto key
+   * (plus two key reads) cost a few ms on every bot trade. Bounded (least recently used out first,
+   * SIGNER_CACHE_MAX), short-lived (SIGNER_CACHE_TTL_MS), holding non-extractable CryptoKeys only
+   * (the seed is not kept), and forgotten when the user's delegation is revoked (forgetSigner).
+   */
+  const signers = new Map<string, { signer: Promise<KeyPairSigner>; at: number }>();
+
+  async function loadSigner(userId: string): Promise<KeyPairSigner> {
+    let row = await repo.keyOf(userId);
+    if (!row) {
+      await addressOf(userId);
+      row = (await repo.keyOf(userId))!;
+    }
     const seed = decryptSecret(deps.encryptionKey, row.encryptedSecret, row.address);
-    return createKeyPairSignerFromPrivateKeyBytes(seed);
+    try {
+      return await createKeyPairSignerFromPrivateKeyBytes(seed);
+    } finally {
+      seed.fill(0);
+    }
+  }
+
+  /** The bot key as a signer (decrypted on first use, then cached a short while; see `signers`). */
+  function signerOf(userId: string): Promise<KeyPairSigner> {
+    const at = performance.now();
+    const cached = signers.get(userId);
+    signers.delete(userId);
+    if (cached && at - cached.at < SIGNER_CACHE_TTL_MS) {
+      signers.set(userId, cached);
+      return cached.signer;
+    }
+    const signer = loadSigner(userId);
+    const entry = { signer, at };
+    signers.set(userId, entry);
+    // A failed load is not cached; an entry forgotten meanwhile stays forgotten.
+    signer.catch(() => {
+      if (signers.get(userId) === entry) signers.delete(userId);
+    });
+    while (signers.size > SIGNER_CACHE_MAX) signers.delete(signers.keys().next().value!);
+    return signer;
+  }
+
+  /** Drops the user's cached signer (their delegation was revoked): the next use decrypts again. */
+  function forgetSigner(userId: string): void {
+    signers.delete(userId);
   }
 
   /** Every transaction the bot key signs is a relay server ticket (the bot's funds are its chain balances). */
@@ -145,6 +187,9 @@ export function createBotWallet(deps: {
   return {
     addressOf,
     signerOf,
+    forgetSigner,
+    /** How many signers are cached (for tests). */
+    cachedSigners: () => signers.size,
     allowanceOf,
 
     /** GET /bot/balance. */

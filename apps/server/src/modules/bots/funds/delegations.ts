@@ -76,7 +76,10 @@ export function createDelegations(deps: {
     async onLanded({ tx, ticket, payload, signature, at }) {
       if (payload.action === 'approve')
         await repo.activate(tx, payload.delegationId, ticket.userId, signature, at);
-      else await repo.revokeAll(tx, ticket.userId, signature, at);
+      else {
+        await repo.revokeAll(tx, ticket.userId, signature, at);
+        deps.wallet.forgetSigner(ticket.userId);
+      }
     },
   };
   relay.registerKind(kind);
@@ -231,7 +234,10 @@ export function createDelegations(deps: {
         .catch((error: unknown) => {
           throw walletTransactionErrorOf(error);
         });
-      if (revoking) await deps.onRevoked(owner.id);
+      if (revoking) {
+        deps.wallet.forgetSigner(owner.id);
+        await deps.onRevoked(owner.id);
+      }
       const after = (await repo.delegation(owner.id, delegationId))!;
       return { ...delegationToWire(after), transaction_hash: result.transaction_hash };
     },

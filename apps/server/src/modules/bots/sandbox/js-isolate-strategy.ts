@@ -78,7 +78,7 @@ export function createIsolateStrategy(
     memoryLimit: Math.max(8, Math.ceil((limits.memoryBytes + candles.byteLength * 2) / 2 ** 20)),
   });
   const started = performance.now();
-  const remaining = () => Math.max(1, limits.cpuMs - (performance.now() - started));
+  const remaining = () => Math.max(1, Math.ceil(limits.cpuMs - (performance.now() - started)));
   const fail = (error: unknown): never => {
     const message = error instanceof Error ? error.message : String(error);
     throw new StrategyError(message.slice(0, 500));

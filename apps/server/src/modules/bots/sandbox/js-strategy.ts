@@ -47,7 +47,7 @@ export function loadQuickJs(): Promise<QuickJSWASMModule> {
 // and new Date() throw; new Date(time) and the rest of Date's arithmetic on given times stay — QuickJS
 // has no other clock: no performance, timers or Atomics), frozen params, and the candles as a
 // Float64Array view (time, open, high, low, close, volume per candle).
-const PRELUDE = `
+export const PRELUDE = `
 (function (seed) {
   let state = seed >>> 0;
   Math.random = function () {
@@ -80,7 +80,7 @@ const __view = new Float64Array(__candles);
 /** Loaded after the user's code: code without its entry point does not load (a clear error at save). */
 const ENTRY_CHECK = `if (typeof onCandle !== 'function') throw new TypeError('the strategy must define function onCandle(candle, ctx)');`;
 
-const DRIVER = `
+export const DRIVER = `
 ${ENTRY_CHECK}
 globalThis.__run = function (from, to, openLots, maxPositions, lastEntryPrice) {
   if (typeof onCandle !== 'function') throw new TypeError('the strategy must define function onCandle(candle, ctx)');

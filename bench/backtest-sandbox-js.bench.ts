@@ -3,10 +3,7 @@ import os from 'node:os';
 import vm from 'node:vm';
 import type { BatchStrategyInstance, CandleSeries } from '@solterm/engine';
 import { packCandles } from '../apps/server/src/modules/bots/sandbox/candle-buffer';
-import {
-  createIsolateStrategy,
-  loadIsolatedVm,
-} from '../apps/server/src/modules/bots/sandbox/js-isolate-strategy';
+import { createIsolateStrategy, loadIsolatedVm } from './lib/js-isolate-strategy';
 import {
   createJsStrategy,
   DEFAULT_SANDBOX_LIMITS,

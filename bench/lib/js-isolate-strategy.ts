@@ -5,8 +5,13 @@ import {
   type CandleSeries,
   type StrategyParameters,
 } from '@solterm/engine';
-import { packCandles } from './candle-buffer';
-import { DEFAULT_SANDBOX_LIMITS, DRIVER, PRELUDE, type SandboxLimits } from './js-strategy';
+import { packCandles } from '../../apps/server/src/modules/bots/sandbox/candle-buffer';
+import {
+  DEFAULT_SANDBOX_LIMITS,
+  DRIVER,
+  PRELUDE,
+  type SandboxLimits,
+} from '../../apps/server/src/modules/bots/sandbox/js-strategy';
 
 /**
  * PROTOTYPE (bench only, not wired into the server): user JavaScript as a batched strategy in a V8

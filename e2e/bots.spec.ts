@@ -194,6 +194,39 @@ test('create an SMA bot, Run and Test it, create it, backtest it with the chart 
   await expect(page.getByText('Bot "SMA 5/20 on SOL" stopped')).toBeVisible();
   await expect(card.getByTestId('bot-execution')).toHaveCount(0);
 
+  // Optimise the stopped bot's two windows on a 3 × 2 grid, walk-forward over 2 folds, then apply the
+  // best set (out-of-sample) to it.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/backtest');
+  await page.getByRole('tab', { name: 'Optimise' }).click();
+  const optimise = page.locator('#backtest-tabs-panel-optimise');
+  const short = optimise.getByRole('group', { name: 'Range of short_window' });
+  await short.getByLabel('Min').fill('4');
+  await short.getByLabel('Max').fill('6');
+  await short.getByLabel('Step').fill('1');
+  const long = optimise.getByRole('group', { name: 'Range of long_window' });
+  await long.getByLabel('Min').fill('20');
+  await long.getByLabel('Max').fill('30');
+  await long.getByLabel('Step').fill('10');
+  await optimise.getByLabel('Max trials').fill('6');
+  await optimise.getByLabel('Folds').fill('2');
+  await expect(optimise.getByText('6 points in the grid')).toBeVisible();
+  await optimise.getByRole('button', { name: 'Run Optimisation' }).click();
+  await expect(optimise.getByRole('heading', { name: 'Optimisation completed' })).toBeVisible({
+    timeout: 90_000,
+  });
+  const trials = optimise.getByRole('table', { name: 'Optimisation trials' });
+  await expect(trials.locator('tbody tr')).toHaveCount(6);
+  await expect(optimise.getByRole('figure', { name: 'In-sample vs out-of-sample' })).toBeVisible();
+  await expect(optimise.getByTestId('optimise-best')).toContainText(/short_window/);
+  await page.screenshot({ path: `${SCREENSHOTS}/optimise-1280.png`, fullPage: true });
+  await optimise.getByRole('button', { name: 'Apply to bot' }).click();
+  await expect(page.getByText('The best set is now the bot’s parameters')).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SCREENSHOTS}/optimise-390.png`, fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.goto('/bots');
+
   // Delete asks once more, then removes the card.
   await card.getByRole('button', { name: 'Delete' }).click();
   await card.getByRole('button', { name: 'Confirm delete' }).click();

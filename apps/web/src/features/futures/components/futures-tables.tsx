@@ -92,8 +92,7 @@ function PositionsHead() {
         <Th>Market</Th>
         <Th>Side</Th>
         <Th isNumeric>Size</Th>
-        <Th isNumeric>Entry</Th>
-        <Th isNumeric>Mark</Th>
+        <Th isNumeric>Entry · mark</Th>
         <Th isNumeric>Liq. price</Th>
         <Th isNumeric>TP / SL</Th>
         <Th isNumeric>PnL (USDC)</Th>
@@ -130,8 +129,12 @@ function PositionRow({
         </div>
       </Td>
       <Td isNumeric>{position.size}</Td>
-      <Td isNumeric>{formatFixed(position.entry_price, priceDecimals(position.mark_price))}</Td>
-      <Td isNumeric>{formatFixed(position.mark_price, priceDecimals(position.mark_price))}</Td>
+      <Td isNumeric>
+        {formatFixed(position.entry_price, priceDecimals(position.mark_price))}
+        <span className="block text-[10px] text-faint" title="Mark price">
+          {formatFixed(position.mark_price, priceDecimals(position.mark_price))}
+        </span>
+      </Td>
       <Td isNumeric className="text-warn">
         <LiquidationCell position={position} />
       </Td>

@@ -12,7 +12,7 @@ import { formatAmount, formatQuote, formatTradeTime } from '../../../lib/format'
 import { OrderStatusBadge, PairCell, SideText, SkeletonRows, splitPair, tableMessageOf } from './spot-cells';
 import { TxLink } from './tx-link';
 
-const COLUMNS = 11;
+const COLUMNS = 10;
 
 /** Toast after a cancel (wording ours; the spec only says cancel refunds the escrow). */
 export const ORDER_CANCELLED_MESSAGE = 'Order cancelled';
@@ -81,8 +81,10 @@ function OrderRow({
       </Td>
       <Td isNumeric className={isPartial ? 'text-warn' : undefined}>
         {formatAmount(order.filled_quantity)}
+        {order.average_fill_price !== null && (
+          <span className="block text-[10px] text-faint">avg {formatQuote(order.average_fill_price)}</span>
+        )}
       </Td>
-      <Td isNumeric>{order.average_fill_price === null ? '—' : formatQuote(order.average_fill_price)}</Td>
       <Td>
         <OrderStatusBadge status={order.status} />
       </Td>
@@ -115,7 +117,7 @@ function OrderRow({
 }
 
 /**
- * Your Spot Orders (part 2 §2, §6): time, pair, type, side, quantity, price, filled, average fill,
+ * Your Spot Orders (part 2 §2, §6): time, pair, type, side, quantity, price, filled (with its average price),
  * status, the transaction, and Cancel for a Pending limit order (the venue refunds the escrow).
  */
 export function SpotOrdersTable() {
@@ -158,8 +160,7 @@ export function SpotOrdersTable() {
           <Th>Side</Th>
           <Th isNumeric>Quantity</Th>
           <Th isNumeric>Price</Th>
-          <Th isNumeric>Filled</Th>
-          <Th isNumeric>Avg fill</Th>
+          <Th isNumeric>Filled · avg</Th>
           <Th>Status</Th>
           <Th>Tx</Th>
           <Th className="text-right">

@@ -72,7 +72,7 @@ describe('Your Spot Orders', () => {
     const filled = within(rows[1]!);
     expect(filled.getByText('Market')).toBeInTheDocument();
     expect(filled.getByText('Buy')).toHaveClass('text-up');
-    expect(filled.getByText('150.12')).toBeInTheDocument();
+    expect(filled.getByText('avg 150.12')).toBeInTheDocument();
     expect(filled.getByTestId('tx-link')).toHaveTextContent('5VfY...xh1A');
     expect(filled.getByRole('button', { name: 'Copy transaction hash' })).toBeInTheDocument();
     expect(within(rows[3]!).getByText('Refund')).toBeInTheDocument();

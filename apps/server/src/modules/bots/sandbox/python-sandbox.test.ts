@@ -310,25 +310,32 @@ describe('a year of 1-minute candles in Python', () => {
       };
     });
     const long = createPythonSandbox({ log: pino({ level: 'silent' }), timeLimitMs: 300_000 });
+    // A strategy that keeps every close it is given, as many do.
+    const code = `closes = []\n\ndef on_candle(c, ctx):\n    closes.append(c.close)\n    if len(closes) % 1440 == 0:\n        return {"action": "exit" if ctx.open_lots else "buy", "reason": "daily"}\n    return None\n`;
+    // What a sandbox process holds for a day of candles: Pyodide itself, its snapshot, the host.
+    await long.run(job(code, { candles: year.slice(0, 1440), intervalSeconds: 60, interval: '1M' }));
+    const baseline = childrenPeakMb();
     let peak = 0;
     const poll = setInterval(() => (peak = Math.max(peak, childrenPeakMb())), 25);
     const started = performance.now();
     try {
-      // A strategy that keeps every close it is given, as many do.
-      const code = `closes = []\n\ndef on_candle(c, ctx):\n    closes.append(c.close)\n    if len(closes) % 1440 == 0:\n        return {"action": "exit" if ctx.open_lots else "buy", "reason": "daily"}\n    return None\n`;
       const result = await long.run(
         job(code, { candles: year, intervalSeconds: 60, interval: '1M', cpuMs: 300_000 }),
       );
       peak = Math.max(peak, childrenPeakMb());
       const seconds = (performance.now() - started) / 1000;
       console.info(
-        `a year of 1-minute Python: ${seconds.toFixed(1)} s, sandbox peak RSS ${peak.toFixed(0)} MB`,
+        `a year of 1-minute Python: ${seconds.toFixed(1)} s, sandbox peak RSS ${peak.toFixed(0)} MB (a day: ${baseline.toFixed(0)} MB)`,
       );
       expect(result.candles).toBe(525_600);
       // A buy or exit a day (stop loss and take profit close some lots sooner).
       expect(result.trades.length).toBeGreaterThanOrEqual(365);
-      expect(peak).toBeGreaterThan(0);
-      expect(peak).toBeLessThan(PYTHON_MEMORY_LIMIT_MB / 2);
+      expect(baseline).toBeGreaterThan(0);
+      // The year costs the process little more than a day: its candles are streamed, never all held
+      // (a year of candle objects in the process would be hundreds of MB); the strategy's own list of
+      // 525,600 closes is most of the difference.
+      expect(peak - baseline).toBeLessThan(64);
+      expect(peak).toBeLessThan(PYTHON_MEMORY_LIMIT_MB * 0.75);
     } finally {
       clearInterval(poll);
       long.close();

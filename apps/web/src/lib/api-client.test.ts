@@ -278,6 +278,22 @@ describe('api client: 401 branches', () => {
     },
   );
 
+  it('a 401 for a request sent before a logout or a new login leaves the session that replaced it', async () => {
+    let token: string | null = 'old-session';
+    const fetchMock = vi.fn(async () => {
+      token = 'new-session'; // logged out and in again while the request was in flight
+      return jsonResponse({ success: false, error: 'Invalid or expired token' }, { status: 401 });
+    });
+    const onAuthExpired = vi.fn();
+    const client = createApiClient({
+      fetch: fetchMock as unknown as typeof fetch,
+      getToken: () => token,
+      onAuthExpired,
+    });
+    await expect(client.get('/alerts/notifications')).rejects.toMatchObject({ kind: 'auth_expired' });
+    expect(onAuthExpired).not.toHaveBeenCalled();
+  });
+
   it('the default handler removes auth_token and the wallet items and fires authExpired', async () => {
     window.localStorage.setItem(STORAGE_KEYS.authToken, 'tok');
     window.localStorage.setItem(STORAGE_KEYS.walletAddress, 'addr');

@@ -173,7 +173,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     });
   }
 
-  function interpret(response: Response, text: string): unknown {
+  function interpret(response: Response, text: string, sentToken: string | null): unknown {
     let body: unknown;
     let isJson = true;
     try {
@@ -192,7 +192,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
           serverMessage,
         });
       }
-      return failed(response, readableText(text), undefined);
+      return failed(response, readableText(text), undefined, sentToken);
     }
 
     const envelope = isObject(body) && typeof body.success === 'boolean' ? body : null;
@@ -211,17 +211,26 @@ export function createApiClient(options: ApiClientOptions = {}) {
         serverMessage,
       });
     }
-    return failed(response, serverMessage, code);
+    return failed(response, serverMessage, code, sentToken);
   }
 
-  /** A non-OK answer: the spec's message for it; a 401 about the token also ends the session. */
-  function failed(response: Response, serverMessage: string | undefined, code: string | undefined): never {
+  /**
+   * A non-OK answer: the spec's message for it; a 401 about the token also ends the session, unless
+   * the session has changed since the request was sent (a request in flight across a logout or a new
+   * login must not end the session that replaced its own).
+   */
+  function failed(
+    response: Response,
+    serverMessage: string | undefined,
+    code: string | undefined,
+    sentToken: string | null,
+  ): never {
     const { kind, message } = classifyHttpError({
       status: response.status,
       statusText: response.statusText,
       serverMessage,
     });
-    if (kind === 'auth_expired') onAuthExpired();
+    if (kind === 'auth_expired' && getToken() === sentToken) onAuthExpired();
     throw new ApiError(message, { status: response.status, code, kind, serverMessage });
   }
 
@@ -265,7 +274,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
           throw new ApiError(TRANSPORT_MESSAGES.timeout, { status: 0, kind: 'aborted' });
         throw new ApiError(TRANSPORT_MESSAGES.network, { status: 0, kind: 'network' });
       }
-      return interpret(response, text);
+      return interpret(response, text, token);
     } finally {
       timers.clearTimeout(timer);
       cancel.removeEventListener('abort', onCancel);

@@ -9,9 +9,17 @@ import {
 import { invalidateAfterTrade, queryKeys } from '../../lib/query-keys';
 import { tradingApi } from './trading-api';
 
-/** Puts an order the server just answered into Your Spot Orders (new first, or replaced in place). */
+/**
+ * Puts an order the server just answered into Your Spot Orders (new first, or replaced in place). An
+ * order placed `oco_with` another links that one back too, as the server's list does: the partner
+ * shows its OCO mark at once, not at the next read.
+ */
 export function mergeOrder(orders: readonly TSpotOrder[] | undefined, order: TSpotOrder): TSpotOrder[] {
-  const list = orders ?? [];
+  const list = (orders ?? []).map((existing) =>
+    order.oco_with && existing.id === order.oco_with && !existing.oco_with
+      ? { ...existing, oco_with: order.id }
+      : existing,
+  );
   return list.some((existing) => existing.id === order.id)
     ? list.map((existing) => (existing.id === order.id ? order : existing))
     : [order, ...list];

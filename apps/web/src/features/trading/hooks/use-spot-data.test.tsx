@@ -78,6 +78,17 @@ describe('after an order', () => {
     ]);
     expect(mergeOrder(undefined, pending)).toEqual([pending]);
   });
+
+  it('links the partner of an order placed one-cancels-the-other back to it', () => {
+    const takeProfit = makeOrder({ id: 'tp', status: 'Pending', oco_with: null });
+    const other = makeOrder({ id: 'other', status: 'Pending', oco_with: null });
+    const stopLoss = makeOrder({ id: 'sl', status: 'Pending', oco_with: 'tp' });
+    expect(mergeOrder([takeProfit, other], stopLoss)).toEqual([
+      stopLoss,
+      { ...takeProfit, oco_with: 'sl' },
+      other,
+    ]);
+  });
 });
 
 describe('a limit order filled by the keeper', () => {

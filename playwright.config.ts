@@ -56,8 +56,9 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT_MAX: '1000',
       SOLANA_NETWORK: 'localnet',
-      // The hostile-bot journey waits for this limit: short, so it does not wait 20 s.
-      BACKTEST_TIME_LIMIT_MS: '3000',
+      // The hostile-bot journey waits for this limit: short, so it does not wait 20 s; long enough for
+      // the year-long Python journey's ~3 s of sandbox CPU on a busy machine.
+      BACKTEST_TIME_LIMIT_MS: '6000',
       // The alerts journey's webhook receiver listens on loopback: allowed for this server only.
       ALERT_WEBHOOK_ALLOW_PRIVATE: 'on',
       ALERTS_INTERVAL_MS: '500',

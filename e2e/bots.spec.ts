@@ -385,13 +385,13 @@ test('a JavaScript bot from the editor and a Python bot from an uploaded .py bac
   await expect(second.getByText('Backtest completed successfully!')).toBeVisible({ timeout: 30_000 });
   await second.close();
   await expect(page.getByLabel('Backtest error')).toHaveText(
-    'The strategy exceeded its CPU time limit of 3 s',
+    'The strategy exceeded its CPU time limit of 6 s',
     {
       timeout: 30_000,
     },
   );
   await expect(
-    page.getByText('Backtest failed: The strategy exceeded its CPU time limit of 3 s'),
+    page.getByText('Backtest failed: The strategy exceeded its CPU time limit of 6 s'),
   ).toBeVisible();
 });
 
@@ -589,7 +589,7 @@ test('an on-chain bot: the delegation modal, signed in the Local wallet, a trade
 });
 
 // A year of 1-minute candles (~525,600) through a user's Python: the sandbox process runs a window of
-// candles at a time, and the limit counts its CPU time, so the e2e server's 3 s limit holds it.
+// candles at a time, and the limit counts its CPU time, so the e2e server's 6 s limit holds it.
 const PYTHON_DAILY = `seen = 0
 
 def on_candle(candle, ctx):

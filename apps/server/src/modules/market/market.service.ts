@@ -8,8 +8,6 @@ import {
   SEARCH_MIN_CHARS,
   type ChartInterval,
   type TCandle,
-  type TChart,
-  type TChartQuery,
   type TDashboardCoins,
   type TEnhancedTrendingToken,
   type THistoricalChart,
@@ -280,16 +278,10 @@ export function createMarketService(deps: MarketServiceDeps) {
       return { pair, base, quote: pair.quote === USD ? null : await legOf(pair.quote) };
     },
 
-    /** GET /market/chart/{symbol}: a symbol (in USD) or a pair. */
-    async getChart(symbolOrPair: string, query: TChartQuery): Promise<TChart> {
-      const { head, closed, forming } = await chartParts(symbolOrPair, query);
-      return { ...head, candles: [...closed, ...forming] };
-    },
-
     /**
-     * The same chart in parts: what describes it, its closed candles (shared by every request of the
-     * window until its next candle closes, see chart-windows.ts) and the forming one, if the window
-     * reaches now.
+     * GET /market/chart/{symbol} (a symbol in USD, or a pair) in parts: what describes it, its closed
+     * candles (shared by every request of the window until its next candle closes, see
+     * chart-windows.ts) and the forming one, if the window reaches now.
      */
     getChartParts: chartParts,
 

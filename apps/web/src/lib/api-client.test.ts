@@ -266,9 +266,10 @@ describe('api client: 401 branches', () => {
   it.each(['Invalid or expired token', 'Token expired', 'Not authenticated'])(
     '401 "%s" clears the session and reports authentication expired',
     async (serverMessage) => {
-      const { client, onAuthExpired } = setup([
-        jsonResponse({ success: false, error: serverMessage }, { status: 401 }),
-      ]);
+      const { client, onAuthExpired } = setup(
+        [jsonResponse({ success: false, error: serverMessage }, { status: 401 })],
+        { getToken: () => 'the-session' },
+      );
       await expect(client.get('/user/profile')).rejects.toMatchObject({
         kind: 'auth_expired',
         status: 401,
@@ -291,6 +292,14 @@ describe('api client: 401 branches', () => {
       onAuthExpired,
     });
     await expect(client.get('/alerts/notifications')).rejects.toMatchObject({ kind: 'auth_expired' });
+    expect(onAuthExpired).not.toHaveBeenCalled();
+  });
+
+  it('a 401 for a request sent without a token (after logout cleared it, before the page left) ends nothing', async () => {
+    const { client, onAuthExpired } = setup([
+      jsonResponse({ success: false, error: 'No token provided' }, { status: 401 }),
+    ]);
+    await expect(client.get('/user/profile')).rejects.toMatchObject({ status: 401 });
     expect(onAuthExpired).not.toHaveBeenCalled();
   });
 

@@ -216,8 +216,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
   /**
    * A non-OK answer: the spec's message for it; a 401 about the token also ends the session, unless
-   * the session has changed since the request was sent (a request in flight across a logout or a new
-   * login must not end the session that replaced its own).
+   * the request carried no token (sent between a logout clearing storage and the page leaving: there
+   * was no session to end) or the session has changed since it was sent (a request in flight across a
+   * logout or a new login must not end the session that replaced its own).
    */
   function failed(
     response: Response,
@@ -230,7 +231,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       statusText: response.statusText,
       serverMessage,
     });
-    if (kind === 'auth_expired' && getToken() === sentToken) onAuthExpired();
+    if (kind === 'auth_expired' && sentToken !== null && getToken() === sentToken) onAuthExpired();
     throw new ApiError(message, { status: response.status, code, kind, serverMessage });
   }
 

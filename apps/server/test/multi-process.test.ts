@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, openTestDatabase, TEST_JWT_SECRET, type TestDatabase } from './helpers/test-app';
 import { FLIP_STRATEGY } from './helpers/bot-strategies';
 import { createSolanaWallet, type SolanaSigningWallet } from './helpers/wallets';
+import { nodeArgsFor } from './helpers/child-process';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** Lease expiry (10 s) + supervision (1 s) + a poll (0.5 s) + a keeper pass, with room for a busy CI. */
@@ -43,7 +44,7 @@ interface Child {
 }
 
 function start(script: string, env: Record<string, string>): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, nodeArgsFor(script), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -27,6 +27,7 @@ import {
   type TestDatabase,
 } from './helpers/test-app';
 import { fundedWalletUser, type SolanaSigningWallet } from './helpers/wallets';
+import { nodeArgsFor } from './helpers/child-process';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const CHILD = 'apps/server/test/helpers/relay-child.ts';
@@ -52,7 +53,7 @@ interface Child {
 }
 
 function start(script: string, env: Record<string, string>): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, nodeArgsFor(script), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -139,7 +139,13 @@ describe('trading the whole market universe on the embedded cluster', () => {
       method: 'GET',
       url: '/api/trending/enhanced',
     });
+    // WHALE demonstrates a concentrated supply: the maker holds 40 % of 1,000,000 (~US$ 8,000), and
+    // it trends only when its simulated volume does, so it is left out rather than make this flaky.
+    const concentrated = new Set(
+      RISK_DEMO_TOKENS.filter((token) => 'outsideHolder' in token.setup).map((token) => token.symbol),
+    );
     for (const entry of trending.body.data) {
+      if (concentrated.has(entry.symbol)) continue;
       const quantity = Number((250_000 / (entry.price ?? 1)).toPrecision(3));
       const built = await unsigned({ symbol: `${entry.symbol}/USDC`, side: 'Buy', quantity });
       // The wallet cannot pay for it: the answer is about the wallet's balance, never the maker's liquidity.

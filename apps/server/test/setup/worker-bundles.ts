@@ -18,6 +18,12 @@ const ENTRIES = {
   'cluster-worker-entry': 'packages/localnet/src/worker/cluster-worker.ts',
   'backtest-worker-entry': 'apps/server/src/modules/bots/backtest/backtest-worker.ts',
   'js-live-worker-entry': 'apps/server/src/modules/bots/sandbox/js-live-worker.ts',
+  // The processes the multi-process tests spawn (helpers/child-process.ts): through tsx each one
+  // spent ~3 s of CPU loading the server's TypeScript, the bundle a fraction of that.
+  server: 'apps/server/src/server.ts',
+  worker: 'apps/server/src/worker.ts',
+  localnet: 'packages/localnet/src/main.ts',
+  'relay-child': 'apps/server/test/helpers/relay-child.ts',
 };
 
 /**
@@ -33,8 +39,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     project.provide('workerBundles', '');
     return undefined;
   }
-  // Under node_modules so the bundle's npm imports resolve from the project's own node_modules.
-  const parent = path.join(ROOT, 'node_modules', '.cache');
+  // Under node_modules so the bundle's npm imports resolve from the project's own node_modules, and
+  // under apps/server so the server bundle finds its root (lib/server-root.ts) as the build's does.
+  const parent = path.join(ROOT, 'apps', 'server', 'node_modules', '.cache');
   await fs.mkdir(parent, { recursive: true });
   const dir = await fs.mkdtemp(path.join(parent, 'solterm-test-workers-'));
   await build({

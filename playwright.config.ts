@@ -17,11 +17,12 @@ const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
-  // Two journeys at a time by default (E2E_WORKERS=1 for one). Each is its own fresh user and wallet.
+  // Three journeys at a time by default (E2E_WORKERS=1 for one). Each is its own fresh user and wallet.
   // With animations, two workers barely helped on this 2-core machine (7.0 min against 7.5): Chromium
-  // repainting kept both cores busy. Run without them (reducedMotion below), a journey leaves room,
-  // and the longest ones wait for wall-clock minute candles, which two workers overlap.
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // repainting kept both cores busy. Run without them (reducedMotion below), a journey mostly waits
+  // (pushes, polls, wall-clock minute candles): back to back on the same machine, three workers took
+  // 5.3 min where two took 6.7.
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

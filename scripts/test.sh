@@ -38,8 +38,11 @@ side_by_side() {
   fi
 }
 
+# The type check as two jobs (the server side ~35 s of CPU, web and journeys ~28 s), so that both
+# cores stay busy until lint, the longest single job, ends.
 side_by_side \
-  "typecheck::npm run --silent typecheck" \
+  "typecheck: packages, server, bench::npm run --silent typecheck:server" \
+  "typecheck: web, journeys::npm run --silent typecheck:web" \
   "lint, format and sizes::npm run --silent lint && npm run --silent format:check && node scripts/check-sizes.mjs" \
   "build the web app and the server::npm run --silent build"
 step "unit, integration and component tests (vitest)"

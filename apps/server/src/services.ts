@@ -210,6 +210,7 @@ async function createModules(
     bots: bots.service,
     botActivity: bots.botActivity,
     futures: futures.service.trading,
+    secretKey: root.walletEncryptionKey,
   });
   return {
     email,

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ALERT_LIMITS,
@@ -13,7 +14,7 @@ import {
   type TNotificationList,
   type TWebhookSecret,
 } from '@solterm/contracts';
-import { alerts as alertsTable } from '../src/modules/alerts/alerts.tables';
+import { alertWebhooks, alerts as alertsTable } from '../src/modules/alerts/alerts.tables';
 import { postWebhook } from '../src/modules/alerts/webhook-sender';
 import {
   bearer,
@@ -196,6 +197,13 @@ describe.each(databaseTargets())('alerts on %s', (target) => {
       expect(set.status, JSON.stringify(set.body)).toBe(200);
       const secret = set.body.data.secret!;
       expect(secret).toMatch(/^whsec_[0-9a-f]{48}$/);
+      // Stored sealed under the operator's key: the database alone cannot sign a body.
+      const [stored] = await database.database.db
+        .select({ secret: alertWebhooks.secret })
+        .from(alertWebhooks)
+        .where(eq(alertWebhooks.userId, alice.user.id));
+      expect(stored!.secret).not.toContain(secret.slice('whsec_'.length));
+      expect(stored!.secret).not.toMatch(/^whsec_/);
       // The secret is shown once: never again on reads or on a URL change.
       expect((await as(alice.token).get('/api/alerts/webhook')).body.data).toEqual({
         url: hook.url,

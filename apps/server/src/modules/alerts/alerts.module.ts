@@ -20,6 +20,8 @@ export interface AlertsDeps {
   botActivity: (botIds: readonly string[], since: Date) => Promise<BotRunActivity[]>;
   /** The futures venue's trading (absent with Drift: no positions to watch). */
   futures?: FuturesService;
+  /** The operator's key (WALLET_ENCRYPTION_KEY) that webhook secrets are stored under. */
+  secretKey: Uint8Array;
 }
 
 /**
@@ -61,6 +63,7 @@ export function createAlertsModule(context: ModuleContext, deps: AlertsDeps) {
     now,
     log,
     allowPrivateWebhooks: config.alerts.allowPrivateWebhooks,
+    secretKey: deps.secretKey,
   });
   return defineModule({
     service: alerts,

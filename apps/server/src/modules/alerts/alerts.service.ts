@@ -15,6 +15,7 @@ import {
 import { Dec } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
+import { decryptSecret, encryptSecret } from '../../lib/server-keys';
 import type { EmailService } from '../email/email.service';
 import type { RealtimeHub } from '../realtime/realtime.service';
 import {
@@ -65,6 +66,12 @@ export interface AlertsServiceDeps {
   log: FastifyBaseLogger;
   /** The operator's ALERT_WEBHOOK_ALLOW_PRIVATE: webhooks may reach private and loopback addresses. */
   allowPrivateWebhooks: boolean;
+  /**
+   * The key webhook secrets are stored under (AES-256-GCM, bound to the user): the server must keep a
+   * secret it can sign with, so it cannot be hashed, but a copy of the database alone does not let
+   * anyone sign bodies a user's receiver would trust.
+   */
+  secretKey: Uint8Array;
 }
 
 export function notificationToWire(row: NotificationRow): TNotification {
@@ -101,6 +108,10 @@ function deliveryToWire(row: DeliveryRow): TAlertDelivery {
  */
 export function createAlertsService(deps: AlertsServiceDeps) {
   const { repo, sources, now } = deps;
+  const sealSecret = (userId: string, secret: string) =>
+    encryptSecret(deps.secretKey, Buffer.from(secret, 'utf8'), `webhook:${userId}`);
+  const openSecret = (userId: string, sealed: string) =>
+    Buffer.from(decryptSecret(deps.secretKey, sealed, `webhook:${userId}`)).toString('utf8');
 
   async function checkChannels(userId: string, channels: readonly string[]): Promise<void> {
     if (channels.includes('email') && !(await sources.emailOf(userId)))
@@ -257,12 +268,13 @@ export function createAlertsService(deps: AlertsServiceDeps) {
       const existing = await repo.webhookOf(userId);
       const fresh = !existing || rotate;
       const secret = `whsec_${randomBytes(24).toString('hex')}`;
-      const row = await repo.setWebhook(userId, checked.toString(), secret, fresh);
+      const row = await repo.setWebhook(userId, checked.toString(), sealSecret(userId, secret), fresh);
       return {
         url: row.url,
         has_secret: true,
         created_at: row.createdAt.toISOString(),
-        secret: fresh ? row.secret : null,
+        // The stored one: a concurrent first save may have created the webhook with its own.
+        secret: fresh ? openSecret(userId, row.secret) : null,
       };
     },
 
@@ -376,7 +388,7 @@ export function createAlertsService(deps: AlertsServiceDeps) {
     return postWebhook(
       row.target,
       body,
-      { signature: signBody(webhook.secret, body), deliveryId: row.id },
+      { signature: signBody(openSecret(row.userId, webhook.secret), body), deliveryId: row.id },
       deps.allowPrivateWebhooks,
     );
   }

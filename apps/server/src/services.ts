@@ -14,7 +14,7 @@ import {
 } from '@solterm/localnet';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config/env';
-import { openDatabase, type Database } from './db/database';
+import { builtPgliteTemplate, openDatabase, type Database } from './db/database';
 import { createInProcessScheduler } from './jobs/in-process-scheduler';
 import { createPgBossScheduler } from './jobs/pg-boss-scheduler';
 import type { JobScheduler } from './jobs/scheduler';
@@ -137,7 +137,7 @@ async function openStorage(config: AppConfig, options: ServiceOptions) {
     (await openDatabase(
       config.databaseUrl
         ? { kind: 'postgres', url: config.databaseUrl }
-        : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') },
+        : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite'), template: builtPgliteTemplate },
     ));
   const jwtSecret = config.jwtSecret
     ? new TextEncoder().encode(config.jwtSecret)

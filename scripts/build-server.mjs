@@ -5,6 +5,10 @@
 // (`./backtest-worker-entry.mjs`, `./cluster-worker-entry.mjs`, …), replacing the TypeScript-loading
 // entries that development and the tests use. The folder is overwritten, not emptied first, so a
 // process already running from it keeps finding the files it loads later.
+import fs from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
 import { build } from 'esbuild';
 
 const OUT_DIR = 'apps/server/dist';
@@ -31,6 +35,22 @@ const externalNpmPackages = {
   },
 };
 
+/**
+ * A migrated, empty PGlite data directory as a tar beside the bundle: the compiled server's first
+ * start on a fresh DATA_DIR loads it instead of running initdb and every migration
+ * (`builtPgliteTemplate` in apps/server/src/db/database.ts).
+ */
+async function writePgliteTemplate(file) {
+  const client = new PGlite();
+  try {
+    await migrate(drizzle(client), { migrationsFolder: 'apps/server/drizzle' });
+    const dump = await client.dumpDataDir('none');
+    await fs.writeFile(file, new Uint8Array(await dump.arrayBuffer()));
+  } finally {
+    await client.close();
+  }
+}
+
 const started = Date.now();
 await build({
   entryPoints: ENTRIES,
@@ -55,4 +75,5 @@ await build({
   external: ['pyodide'],
   logLevel: 'warning',
 });
+await writePgliteTemplate(`${OUT_DIR}/pglite-template.tar`);
 console.log(`server built into ${OUT_DIR} in ${Date.now() - started} ms`);

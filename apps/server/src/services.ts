@@ -14,7 +14,7 @@ import {
 } from '@solterm/localnet';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config/env';
-import { openDatabase, type Database } from './db/database';
+import { builtPgliteTemplate, openDatabase, type Database } from './db/database';
 import { createInProcessScheduler } from './jobs/in-process-scheduler';
 import { createPgBossScheduler } from './jobs/pg-boss-scheduler';
 import type { JobScheduler } from './jobs/scheduler';
@@ -137,7 +137,7 @@ async function openStorage(config: AppConfig, options: ServiceOptions) {
     (await openDatabase(
       config.databaseUrl
         ? { kind: 'postgres', url: config.databaseUrl }
-        : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') },
+        : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite'), template: builtPgliteTemplate },
     ));
   const jwtSecret = config.jwtSecret
     ? new TextEncoder().encode(config.jwtSecret)
@@ -235,9 +235,20 @@ async function createModules(
 export async function createServices(config: AppConfig, options: ServiceOptions): Promise<Services> {
   const { log } = options;
   const now = options.now ?? (() => new Date());
-  const storage = await openStorage(config, options);
+  // The database (PGlite's start and migrations, on this thread) and the cluster's genesis (in its
+  // worker thread) need nothing of each other: started together, a first start waits for the longer.
+  const [opened, started] = await Promise.allSettled([
+    openStorage(config, options),
+    startCluster(config, options),
+  ]);
+  if (opened.status === 'rejected' || started.status === 'rejected') {
+    if (started.status === 'fulfilled') await started.value.cluster?.close();
+    if (opened.status === 'fulfilled' && !options.database) await opened.value.database.close();
+    throw opened.status === 'rejected' ? opened.reason : (started as PromiseRejectedResult).reason;
+  }
+  const storage = opened.value;
   const { database } = storage;
-  const cluster = await startCluster(config, options);
+  const cluster = started.value;
   const scheduler = config.databaseUrl
     ? createPgBossScheduler({ connectionString: config.databaseUrl, log })
     : createInProcessScheduler(log);

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SERVER_ROOT } from '../lib/server-root';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -28,6 +29,8 @@ export interface Database {
 }
 
 const MIGRATIONS_FOLDER = path.join(SERVER_ROOT, 'drizzle');
+/** The build's template beside the bundle (scripts/build-server.mjs writes it under this name). */
+const PGLITE_TEMPLATE_FILE = 'pglite-template.tar';
 // Serialises migrations when several server processes start against one PostgreSQL at once.
 const MIGRATION_LOCK_ID = 727_001;
 
@@ -36,8 +39,11 @@ export type DatabaseOptions =
   | {
       kind: 'pglite';
       dataDir?: string /* undefined = in memory */;
-      /** An in-memory database starts from this dump (PGlite dumpDataDir) instead of an empty one. */
-      template?: Blob;
+      /**
+       * A new database starts from this dump (PGlite dumpDataDir) instead of initdb: always in
+       * memory, and in a data directory that holds no database yet.
+       */
+      template?: Blob | (() => Promise<Blob | undefined>);
     };
 
 /** Opens the configured database and applies pending migrations. */
@@ -47,9 +53,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     : openPglite(options.dataDir, options.template);
 }
 
-async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<Database> {
+async function openPglite(
+  dataDir: string | undefined,
+  template: Blob | (() => Promise<Blob | undefined>) | undefined,
+): Promise<Database> {
   if (dataDir) await fs.mkdir(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite({ loadDataDir: template });
+  const fresh = !dataDir || !(await exists(path.join(dataDir, 'PG_VERSION')));
+  const loadDataDir =
+    fresh && template ? (typeof template === 'function' ? await template() : template) : undefined;
+  const client = dataDir ? new PGlite(dataDir, { loadDataDir }) : new PGlite({ loadDataDir });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
@@ -66,6 +78,26 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
       await client.close();
     },
   };
+}
+
+const exists = (file: string) =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * The migrated, empty data directory `npm run build` dumps beside the compiled server
+ * (scripts/build-server.mjs): a first start loads it instead of running initdb and every migration
+ * (the migrations then find nothing to do). Absent when running from the TypeScript sources.
+ */
+export async function builtPgliteTemplate(): Promise<Blob | undefined> {
+  const file = path.join(path.dirname(fileURLToPath(import.meta.url)), PGLITE_TEMPLATE_FILE);
+  try {
+    return new Blob([await fs.readFile(file)], { type: 'application/x-tar' });
+  } catch {
+    return undefined;
+  }
 }
 
 async function openPostgres(url: string): Promise<Database> {

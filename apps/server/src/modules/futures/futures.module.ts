@@ -86,7 +86,7 @@ async function createLocalVenue(
   });
   marketSyncRequested.on(perpKeeper.syncMarket);
   const perpVenue: PerpVenue = { kind: 'local', ...markets, trading: service };
-  return { perpVenue, perpKeeper, vaultAddress: vaultKey.address };
+  return { perpVenue, perpKeeper, vaultAddress: vaultKey.address, syncMarket: perpKeeper.syncMarket };
 }
 
 /** The in-house venue where the cluster's keys are known, else Drift's market data (read-only). */
@@ -94,7 +94,12 @@ async function createVenue(
   context: ModuleContext,
   deps: FuturesDeps,
   walletAddressOf: (userId: string) => Promise<string | null>,
-): Promise<{ perpVenue: PerpVenue; perpKeeper?: PerpKeeper; vaultAddress?: string }> {
+): Promise<{
+  perpVenue: PerpVenue;
+  perpKeeper?: PerpKeeper;
+  vaultAddress?: string;
+  syncMarket?: (symbol: string) => Promise<void>;
+}> {
   const { config, log, now, clusterKeys } = context;
   if (config.perpVenue === 'drift') {
     return {
@@ -121,10 +126,15 @@ async function createVenue(
 export async function createFuturesModule(context: ModuleContext, deps: FuturesDeps) {
   const walletAddressOf = async (userId: string) =>
     (await deps.auth.getProfile(userId)).solana_wallet_address;
-  const { perpVenue, perpKeeper, vaultAddress } = await createVenue(context, deps, walletAddressOf);
+  const { perpVenue, perpKeeper, vaultAddress, syncMarket } = await createVenue(
+    context,
+    deps,
+    walletAddressOf,
+  );
   const stream = createFuturesStream({
     hub: deps.hub,
     venue: perpVenue,
+    syncMarket,
     walletAddressOf,
     tickMs: context.config.market.tickMs,
     now: context.now,

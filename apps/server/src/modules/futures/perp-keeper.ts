@@ -56,6 +56,31 @@ export function makerQuotes(market: PerpMarket, oracle: bigint, inventory: bigin
   return { bids, asks };
 }
 
+/** Markets where anyone but the maker has a position, a resting order or a trigger order. */
+export function marketsInUse(exchange: PerpExchange): Set<string> {
+  const used = new Set<string>();
+  for (const [symbol, state] of exchange.markets) {
+    if (state.triggers.size > 0 || state.longLots > 0n) used.add(symbol);
+  }
+  for (const account of exchange.accounts.values()) {
+    if (account.id === MAKER_ACCOUNT) continue;
+    for (const symbol of account.positions.keys()) used.add(symbol);
+    for (const id of account.orders) {
+      const order = exchange.findOrder(id);
+      if (order) used.add(order.market);
+    }
+  }
+  return used;
+}
+
+/** Whether the maker has an order resting in the market. */
+function makerQuoting(exchange: PerpExchange, symbol: string): boolean {
+  for (const id of exchange.accounts.get(MAKER_ACCOUNT)?.orders ?? []) {
+    if (exchange.findOrder(id)?.market === symbol) return true;
+  }
+  return false;
+}
+
 export interface PerpKeeperDeps {
   ledger: PerpLedger;
   service: FuturesService;
@@ -69,8 +94,8 @@ export interface PerpKeeperDeps {
 }
 
 /**
- * The venue's single-owner job: funds the maker and insurance fund once, moves the oracles to the
- * market feed, re-quotes the maker where the oracle moved, fires the trigger orders the oracle
+ * The venue's single-owner job: funds the maker and insurance fund once, moves the oracles of the
+ * markets in use to the market feed, re-quotes the maker where the oracle moved, fires the trigger orders the oracle
  * reached (perp-triggers in the engine), liquidates accounts below maintenance on every oracle move (perp-liquidation.ts), pays funding each hour from the hour's mark/oracle
  * premium (perp-funding.ts) and reconciles the vault with the ledger every minute (perp-reconcile.ts).
  */
@@ -85,10 +110,10 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
    * fires them in the log, so across processes and restarts each fires once; a pass with nothing
    * reached writes nothing.
    */
-  async function fireTriggers(): Promise<number> {
+  async function fireTriggers(caughtUp?: PerpExchange): Promise<number> {
     let fired = 0;
     // One catch-up for the pass: the venue in memory is kept current by the commands that follow.
-    const exchange = await ledger.read();
+    const exchange = caughtUp ?? (await ledger.read());
     for (const perp of PERP_MARKETS) {
       if (exchange.triggeredIds(perp.symbol).length === 0) continue;
       const { applied } = await service.run({ k: 'fire', market: perp.symbol, at: deps.now().getTime() });
@@ -96,6 +121,9 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
     }
     return fired;
   }
+  /** The market feed's price of the market, in base units on its tick. */
+  const feedUnits = async (perp: PerpMarket) =>
+    priceUnitsOf(new Dec(await market.getUsdPrice(await market.resolveToken(perp.baseSymbol))), perp.tick);
   /** The feed price (base units) this process last applied to each market's oracle. */
   const lastFeed = new Map<string, bigint>();
   let lastReconciledAt = 0;
@@ -118,14 +146,22 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
     return sent.status === 'landed' && (await service.makerFunded());
   }
 
-  async function oracles(exchange: PerpExchange): Promise<PerpMarket[]> {
+  /**
+   * Moves the oracles of the markets that need it to the feed, in one command; answers those moved.
+   * A market nobody but the maker uses (no position, order or trigger order of anyone else) is left
+   * where it is while the maker quotes it: its marks would change nothing anyone holds, so an idle
+   * venue writes nothing to its log. An order there first brings it to the feed (`syncMarket`), as
+   * does a socket watching it (the futures stream); `force` (the first pass) moves every market.
+   */
+  async function oracles(exchange: PerpExchange, force: boolean): Promise<PerpMarket[]> {
     const prices: Record<string, string> = {};
     const moved: PerpMarket[] = [];
+    const used = force ? undefined : marketsInUse(exchange);
     await Promise.all(
       PERP_MARKETS.map(async (perp) => {
         try {
-          const price = await market.getUsdPrice(await market.resolveToken(perp.baseSymbol));
-          const units = priceUnitsOf(new Dec(price), perp.tick);
+          if (used && !used.has(perp.symbol) && makerQuoting(exchange, perp.symbol)) return;
+          const units = await feedUnits(perp);
           lastFeed.set(perp.symbol, units);
           if (units > 0n && units !== exchange.market(perp.symbol).oracle) {
             prices[perp.symbol] = units.toString();
@@ -148,24 +184,21 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
     await service.run({ k: 'quote', market: perp.symbol, bids, asks, at: deps.now().getTime() });
   }
 
-  /** One pass; `force` re-quotes every market (first pass, tests). */
+  /**
+   * One pass; `force` moves and re-quotes every market (first pass, tests). The venue is caught up
+   * once (the maker's funding check); the rest of the pass reads the memory this process keeps current.
+   */
   async function tick(force = false): Promise<void> {
     if (!(await bootstrap())) return;
-    const moved = await oracles(await ledger.read());
-    const exchange = await ledger.read();
+    const moved = await oracles(ledger.current(), force);
+    const exchange = ledger.current();
     const toQuote = force
       ? PERP_MARKETS
-      : PERP_MARKETS.filter(
-          (perp) =>
-            moved.includes(perp) ||
-            ![...(exchange.accounts.get(MAKER_ACCOUNT)?.orders ?? [])].some(
-              (id) => exchange.findOrder(id)?.market === perp.symbol,
-            ),
-        );
+      : PERP_MARKETS.filter((perp) => moved.includes(perp) || !makerQuoting(exchange, perp.symbol));
     for (const perp of toQuote) await quote(exchange, perp);
-    await fireTriggers();
+    await fireTriggers(ledger.current());
     if (moved.length > 0 || force) await liquidate();
-    hourlyFunding.sample(await ledger.read());
+    hourlyFunding.sample(ledger.current());
     await hourlyFunding.fund();
     if (deps.now().getTime() - lastReconciledAt >= 60_000) {
       lastReconciledAt = deps.now().getTime();
@@ -174,20 +207,17 @@ export function createPerpKeeper(deps: PerpKeeperDeps) {
   }
 
   /**
-   * Before an order: if the market feed has moved more than 1 bp since the price last applied (the
-   * keeper's last pass), the oracle moves and the maker re-quotes first (and liquidations run), so
-   * nobody trades against quotes the feed has already left behind (the RFQ maker re-quotes at execute
-   * for the same reason).
+   * Before an order (and for a socket watching the market): if the market feed has moved more than
+   * 1 bp since the price last applied (the keeper's last pass over the market), the oracle moves and
+   * the maker re-quotes first (and liquidations run), so nobody trades against quotes the feed has
+   * already left behind (the RFQ maker re-quotes at execute for the same reason).
    */
   async function syncMarket(symbol: string): Promise<void> {
     const perp = PERP_MARKETS.find((candidate) => candidate.symbol === symbol);
     // The memory as it is (no catch-up query on the order path): the order's own write catches up.
     const venue = ledger.current();
     if (!perp || !venue.accounts.has(MAKER_ACCOUNT)) return;
-    const units = priceUnitsOf(
-      new Dec(await market.getUsdPrice(await market.resolveToken(perp.baseSymbol))),
-      perp.tick,
-    );
+    const units = await feedUnits(perp);
     // Against the feed price last applied (the venue's oracle until this process has applied one).
     const current = lastFeed.get(symbol) ?? venue.market(symbol).oracle;
     const moved = units > current ? units - current : current - units;

@@ -59,12 +59,13 @@ const EXIT = (reason: string): OrderIntent => ({ action: 'exit', reason });
 const SELL = (reason: string): OrderIntent => ({ action: 'sell', reason });
 
 /**
- * A crossover of two moving averages: buy when the short crosses above the long, exit below. A class,
- * not a closure: its last difference lives in a field, which holds a double in place (a closure's
- * variable is boxed anew on every candle).
+ * A crossover of two moving averages: buy when the short crosses above the long, exit below. Its
+ * last difference is kept in a typed array (a double in a closure's variable or an object's field is
+ * boxed anew on every candle).
  */
 class Crossover implements StrategyInstance {
-  private previousDiff = Number.NaN;
+  /** short − long at the previous candle, in a typed array (see Sma). */
+  private readonly previous = Float64Array.of(Number.NaN);
   private readonly buy: OrderIntent;
   private readonly exit: OrderIntent;
 
@@ -81,8 +82,8 @@ class Crossover implements StrategyInstance {
     const s = this.short.update(candle.close);
     const l = this.long.update(candle.close);
     const diff = s - l;
-    const before = this.previousDiff;
-    this.previousDiff = diff;
+    const before = this.previous[0]!;
+    this.previous[0] = diff;
     if (Number.isNaN(diff) || Number.isNaN(before)) return null;
     if (before <= 0 && diff > 0 && position.openLots < position.maxPositions) return this.buy;
     if (before >= 0 && diff < 0 && position.openLots > 0) return this.exit;

@@ -156,6 +156,7 @@ export class StrategyRuntime {
   // Doubles from the start (0.5, not 0): their fields then hold doubles in place, never re-boxed.
   private readonly candle = { time: 0.5, open: 0.5, high: 0.5, low: 0.5, close: 0.5, volume: 0.5 };
   private readonly riskCandle = { time: 0.5, open: 0.5, high: 0.5, low: 0.5 };
+  private cursor: SeriesCandle | undefined;
 
   constructor(private readonly options: RuntimeOptions) {
     const { risk } = options;
@@ -198,18 +199,13 @@ export class StrategyRuntime {
   }
 
   /**
-   * onCandle for candle `i` of `series`, read from its columns here: the backtest's loop passes no
-   * doubles through a call (each would be boxed).
+   * onCandle for candle `i` of `series`: the strategy reads it through a view of the columns, so the
+   * backtest's loop moves an index rather than storing six doubles a candle (each boxed anew).
    */
   onSeriesCandle(series: CandleSeries, i: number): void {
-    const candle = this.candle;
-    candle.time = series.time[i]!;
-    candle.open = series.open[i]!;
-    candle.high = series.high[i]!;
-    candle.low = series.low[i]!;
-    candle.close = series.close[i]!;
-    candle.volume = series.volume[i]!;
-    this.feed(candle);
+    if (this.cursor?.series !== series) this.cursor = seriesCandle(series);
+    this.cursor.at.i = i;
+    this.feed(this.cursor.view);
   }
 
   /** The risk rules, then the strategy, on the candle in `this.candle`. */
@@ -389,7 +385,8 @@ export class StrategyRuntime {
     const lot = this.lots[index]!;
     const fill = this.options.venue.fill('Sell', lot.baseAmount, mid);
     if (!fill) return false;
-    this.lots.splice(index, 1);
+    if (index === 0) this.lots.shift();
+    else this.lots.splice(index, 1);
     this.cash += fill.quoteAmount;
     this.fees = add(this.fees, fill.fee);
     const slippage = slippageOf('Sell', lot.baseAmount, fill.quoteAmount, mid, fill.fee, this.options);
@@ -415,6 +412,31 @@ export class StrategyRuntime {
     const newest = this.lots[this.lots.length - 1];
     this.position.lastEntryPrice = newest ? newest.entryApprox : Number.NaN;
   }
+}
+
+/** A candle of a series as a strategy sees it, at an index that moves. */
+interface SeriesCandle {
+  readonly series: CandleSeries;
+  readonly view: CandleView;
+  readonly at: { i: number };
+}
+
+/**
+ * A view of candle `at.i` of `series`: own enumerable getters reading its columns (a strategy sees
+ * the fields of a plain candle, spread and JSON included).
+ */
+function seriesCandle(series: CandleSeries): SeriesCandle {
+  const at = { i: 0 };
+  const field = (column: Float64Array) => ({ enumerable: true, get: () => column[at.i]! });
+  const view = Object.defineProperties({} as CandleView, {
+    time: field(series.time),
+    open: field(series.open),
+    high: field(series.high),
+    low: field(series.low),
+    close: field(series.close),
+    volume: field(series.volume),
+  });
+  return { series, view, at };
 }
 
 /** A fill's effective price: quote paid or received per whole base. */

@@ -1,4 +1,4 @@
-import { Dec } from '../money/decimal';
+import type { Dec } from '../money/decimal';
 import { decOfRounded, roundHalfUp, textOfRounded, type Exact } from '../money/exact';
 
 /** One point of an equity curve. */

@@ -21,6 +21,7 @@ import type {
   Sizing,
   StrategyInstance,
 } from './strategy';
+import { seriesCandle, type SeriesCandle } from './series-candle';
 import { buyWithin, slippageOf, type VenueFill, type VenuePort } from './venue';
 
 export {
@@ -412,31 +413,6 @@ export class StrategyRuntime {
     const newest = this.lots[this.lots.length - 1];
     this.position.lastEntryPrice = newest ? newest.entryApprox : Number.NaN;
   }
-}
-
-/** A candle of a series as a strategy sees it, at an index that moves. */
-interface SeriesCandle {
-  readonly series: CandleSeries;
-  readonly view: CandleView;
-  readonly at: { i: number };
-}
-
-/**
- * A view of candle `at.i` of `series`: own enumerable getters reading its columns (a strategy sees
- * the fields of a plain candle, spread and JSON included).
- */
-function seriesCandle(series: CandleSeries): SeriesCandle {
-  const at = { i: 0 };
-  const field = (column: Float64Array) => ({ enumerable: true, get: () => column[at.i]! });
-  const view = Object.defineProperties({} as CandleView, {
-    time: field(series.time),
-    open: field(series.open),
-    high: field(series.high),
-    low: field(series.low),
-    close: field(series.close),
-    volume: field(series.volume),
-  });
-  return { series, view, at };
 }
 
 /** A fill's effective price: quote paid or received per whole base. */

@@ -1,9 +1,12 @@
 import type { CandleSeries } from '../market/candle-series';
-import { Dec, fromBaseUnits } from '../money/decimal';
-import { add, exactOfNumber, exactUnits, mul, toDec, type Exact } from '../money/exact';
+import type { Dec } from '../money/decimal';
 import type { BatchStrategyInstance, PositionView, RiskRules, StrategyInstance } from '../strategy/strategy';
-import { buyWithin, StrategyRuntime, type RuntimeFill, type VenuePort } from '../strategy/runtime';
-import { maxDrawdownOf, performanceOf, type Performance } from './metrics';
+import type { RuntimeFill, VenuePort } from '../strategy/runtime';
+import { BacktestRun } from './backtest-run';
+import type { EquityPoint } from './equity-curve';
+import type { Performance } from './metrics';
+
+export type { EquityPoint } from './equity-curve';
 
 export interface BacktestInput {
   /** Per candle, or batched over `series` (user code in a sandbox). */
@@ -23,13 +26,6 @@ export interface BacktestInput {
   /** Told every `progressEvery` candles (default 65,536); may throw to end the run (a time limit). */
   readonly onProgress?: (done: number, total: number) => void;
   readonly progressEvery?: number;
-}
-
-export interface EquityPoint {
-  /** Unix seconds at the end of the period. */
-  readonly time: number;
-  /** Cash plus open lots at the period's last close, whole quote tokens. */
-  readonly equity: Dec;
 }
 
 /**
@@ -66,7 +62,6 @@ export interface BacktestResult extends Performance {
   readonly firstUnfunded: { readonly cost: bigint; readonly cash: bigint } | null;
 }
 
-const HOUR = 3600;
 /** Candles a batched strategy is fed per call: from MIN_RUN after an intent, doubling to MAX_RUN. */
 const MIN_RUN = 64;
 const MAX_RUN = 65_536;
@@ -94,12 +89,13 @@ export interface AsyncBatchStrategyInstance {
  * gives the same result.
  */
 export function runBacktest(input: BacktestInput): BacktestResult {
-  const batched = 'batched' in input.strategy ? input.strategy : null;
-  const steps = backtestSteps(input);
+  const { strategy } = input;
+  if (!('batched' in strategy)) return runPerCandle(input);
+  const steps = batchedSteps(input);
   let step = steps.next(null);
   while (!step.done) {
     const { from, to, position } = step.value;
-    step = steps.next(batched!.onCandles(from, to, position));
+    step = steps.next(strategy.onCandles(from, to, position));
   }
   return step.value;
 }
@@ -113,7 +109,7 @@ export async function runBacktestAsync(
   input: Omit<BacktestInput, 'strategy'> & { readonly strategy: AsyncBatchStrategyInstance },
 ): Promise<BacktestResult> {
   const { strategy } = input;
-  const steps = backtestSteps({ ...input, strategy: PLACEHOLDER_BATCH });
+  const steps = batchedSteps({ ...input, strategy: PLACEHOLDER_BATCH });
   let step = steps.next(null);
   while (!step.done) {
     const { from, to, position } = step.value;
@@ -122,111 +118,55 @@ export async function runBacktestAsync(
   return step.value;
 }
 
-/** Stands in for an async strategy inside backtestSteps, which only reads that it is batched. */
+/** Stands in for an async strategy inside batchedSteps, which only reads that it is batched. */
 const PLACEHOLDER_BATCH: BatchStrategyInstance = {
   batched: true,
   onCandles() {
-    throw new TypeError('a batched strategy is fed through backtestSteps');
+    throw new TypeError('a batched strategy is fed through batchedSteps');
   },
 };
 
-/** The backtest loop; a batched strategy's runs are yielded to the driver and answered through next(). */
-function* backtestSteps(
+/**
+ * The loop of a per-candle strategy (the built-ins): a plain function, so the engine compiles its
+ * loop (a generator's is not optimised mid-run, and would box every double it touches).
+ */
+function runPerCandle(input: BacktestInput): BacktestResult {
+  const run = new BacktestRun(input);
+  const { runtime } = run;
+  const { series } = input;
+  for (let i = 0; i < series.length; i += 1) {
+    runtime.onSeriesCandle(series, i);
+    run.after(i);
+  }
+  return run.result();
+}
+
+/** The loop of a batched strategy: its runs are yielded to the driver and answered through next(). */
+function* batchedSteps(
   input: BacktestInput,
 ): Generator<BatchRequest, BacktestResult, { index: number; intent: unknown } | null> {
-  const { series, intervalSeconds } = input;
-  if (!(intervalSeconds > 0)) throw new RangeError(`intervalSeconds must be > 0, got ${intervalSeconds}`);
-  const step = Math.max(input.equityStepSeconds ?? HOUR, intervalSeconds);
-  const runtime = new StrategyRuntime({
-    strategy: input.strategy,
-    risk: input.risk,
-    venue: input.venue,
-    baseDecimals: input.baseDecimals,
-    quoteDecimals: input.quoteDecimals,
-    initialCash: input.initialCash,
-  });
-  const initial = fromBaseUnits(input.initialCash, input.quoteDecimals);
-  const curve: EquityPoint[] = [];
-  const benchmarkCurve: EquityPoint[] = [];
-  if (series.length > 0) {
-    curve.push({ time: series.time[0]!, equity: initial });
-    benchmarkCurve.push({ time: series.time[0]!, equity: initial });
-  }
-  const held =
-    series.length > 0
-      ? buyWithin(input.venue, input.initialCash, exactOfNumber(series.open[0]!), input)
-      : null;
-  const heldBase = held ? exactUnits(held.baseAmount, input.baseDecimals) : null;
-  const heldCash = exactUnits(input.initialCash - (held?.fill.quoteAmount ?? 0n), input.quoteDecimals);
-  const holding = (mid: number): Exact =>
-    heldBase ? add(heldCash, mul(heldBase, exactOfNumber(mid))) : heldCash;
-  const every = input.progressEvery ?? 65_536;
-  const { time, open, high, low, close, volume } = series;
-  let exposed = 0;
-  const batched = 'batched' in input.strategy ? input.strategy : null;
-  // Batched strategies: candles before `fed` have been given to the strategy; `hit` is its pending intent.
+  const run = new BacktestRun(input);
+  const { runtime } = run;
+  const { series } = input;
+  const { time, open, high, low, close } = series;
+  // Candles before `fed` have been given to the strategy; `hit` is its pending intent.
   let fed = 0;
   let hit: { index: number; intent: unknown } | null = null;
-  let run = MIN_RUN;
+  let length = MIN_RUN;
   for (let i = 0; i < series.length; i += 1) {
     const t = time[i]!;
-    if (batched) {
-      if (runtime.lots.length > 0) runtime.closeAtRisk(t, open[i]!, high[i]!, low[i]!);
-      if (i >= fed) {
-        const limit = runtime.nextRiskIndex(series, i + 1, Math.min(series.length, i + run));
-        hit = yield { from: i, to: limit, position: runtime.positionView };
-        fed = hit ? hit.index + 1 : limit;
-        run = hit ? MIN_RUN : Math.min(run * 2, MAX_RUN);
-      }
-      if (hit && hit.index === i) {
-        runtime.act(hit.intent, t, close[i]!);
-        hit = null;
-      }
-    } else {
-      runtime.onCandle(t, open[i]!, high[i]!, low[i]!, close[i]!, volume[i]!);
+    if (runtime.lots.length > 0) runtime.closeAtRisk(t, open[i]!, high[i]!, low[i]!);
+    if (i >= fed) {
+      const limit = runtime.nextRiskIndex(series, i + 1, Math.min(series.length, i + length));
+      hit = yield { from: i, to: limit, position: runtime.positionView };
+      fed = hit ? hit.index + 1 : limit;
+      length = hit ? MIN_RUN : Math.min(length * 2, MAX_RUN);
     }
-    if (runtime.lots.length > 0) exposed += 1;
-    const bucket = Math.floor(t / step);
-    const isLast = i + 1 === series.length || Math.floor(time[i + 1]! / step) !== bucket;
-    if (isLast) {
-      curve.push({
-        time: Math.max((bucket + 1) * step, t + intervalSeconds),
-        equity: toDec(runtime.equityAt(close[i]!)),
-      });
-      benchmarkCurve.push({ time: curve[curve.length - 1]!.time, equity: toDec(holding(close[i]!)) });
+    if (hit && hit.index === i) {
+      runtime.act(hit.intent, t, close[i]!);
+      hit = null;
     }
-    if (input.onProgress && (i + 1) % every === 0) input.onProgress(i + 1, series.length);
+    run.after(i);
   }
-  const finalBalance = curve.length > 0 ? curve[curve.length - 1]!.equity : initial;
-  const benchmarkFinal =
-    benchmarkCurve.length > 0 ? benchmarkCurve[benchmarkCurve.length - 1]!.equity : initial;
-  return {
-    ...performanceOf({
-      initial,
-      final: finalBalance,
-      curve,
-      fills: runtime.fills,
-      quoteDecimals: input.quoteDecimals,
-      periodSeconds: step,
-      exposure: series.length === 0 ? new Dec(0) : new Dec(exposed).div(series.length).times(100),
-      fees: toDec(runtime.fees),
-    }),
-    slippagePaid: toDec(runtime.slippage),
-    benchmark: {
-      finalBalance: benchmarkFinal,
-      totalReturn: initial.isZero() ? new Dec(0) : benchmarkFinal.minus(initial).div(initial).times(100),
-      maxDrawdown: maxDrawdownOf(benchmarkCurve),
-      equityCurve: benchmarkCurve,
-      baseAmount: held?.baseAmount ?? 0n,
-      cashLeft: input.initialCash - (held?.fill.quoteAmount ?? 0n),
-    },
-    candles: series.length,
-    equityCurve: curve,
-    fills: runtime.fills,
-    finalCash: runtime.cash,
-    openLots: runtime.lots.length,
-    refusedBuys: runtime.refusedBuys,
-    unfundedBuys: runtime.unfundedBuys,
-    firstUnfunded: runtime.firstUnfunded,
-  };
+  return run.result();
 }

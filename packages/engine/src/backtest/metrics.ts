@@ -37,6 +37,8 @@ export function performanceOf(input: {
   initial: Dec;
   final: Dec;
   curve: readonly { time: number; equity: Dec }[];
+  /** Each point's equity as a double (its toNumber), when the caller has them. */
+  values?: readonly number[];
   fills: readonly RuntimeFill[];
   quoteDecimals: number;
   periodSeconds: number;
@@ -63,8 +65,9 @@ export function performanceOf(input: {
   const trades = wins + losses;
   const quote = (units: bigint) => fromBaseUnits(units, input.quoteDecimals);
   const totalReturn = initial.isZero() ? ZERO : final.minus(initial).div(initial).times(100);
-  const maxDrawdown = maxDrawdownOf(curve);
-  const { sharpe, sortino } = riskAdjusted(curve, input.periodSeconds);
+  const values = input.values ?? curve.map(({ equity }) => equity.toNumber());
+  const maxDrawdown = maxDrawdownOf(curve, values);
+  const { sharpe, sortino } = riskAdjusted(values, input.periodSeconds);
   const span = curve.length > 1 ? curve[curve.length - 1]!.time - curve[0]!.time : 0;
   const annualReturn =
     span > 0 && initial.gt(0) && final.gt(0)
@@ -90,16 +93,18 @@ export function performanceOf(input: {
 }
 
 /**
- * Largest fall from the running peak, in percent of the peak: the worst point is found on doubles,
- * its drawdown computed on the exact decimals.
+ * Largest fall from the running peak, in percent of the peak: the worst point is found on doubles
+ * (`values`: each point's equity.toNumber(), when the caller has them), its drawdown computed on the
+ * exact decimals.
  */
-export function maxDrawdownOf(curve: readonly { equity: Dec }[]): Dec {
+export function maxDrawdownOf(curve: readonly { equity: Dec }[], values?: readonly number[]): Dec {
   let peak = -Infinity;
   let peakIndex = -1;
   let worst = 0;
-  let worstPair: [number, number] | null = null;
-  curve.forEach(({ equity }, i) => {
-    const value = equity.toNumber();
+  let top = -1;
+  let bottom = -1;
+  for (let i = 0; i < curve.length; i += 1) {
+    const value = values ? values[i]! : curve[i]!.equity.toNumber();
     if (value > peak) {
       peak = value;
       peakIndex = i;
@@ -108,28 +113,25 @@ export function maxDrawdownOf(curve: readonly { equity: Dec }[]): Dec {
       const drawdown = (peak - value) / peak;
       if (drawdown > worst) {
         worst = drawdown;
-        worstPair = [peakIndex, i];
+        top = peakIndex;
+        bottom = i;
       }
     }
-  });
-  if (!worstPair) return ZERO;
-  const [top, bottom] = worstPair as [number, number];
+  }
+  if (top < 0) return ZERO;
   const high = curve[top]!.equity;
   return high.minus(curve[bottom]!.equity).div(high).times(100);
 }
 
 /**
- * Annualised Sharpe and Sortino ratios of the curve's period returns (risk-free rate 0). Statistics,
- * not money: computed on doubles and reported to 6 decimals.
+ * Annualised Sharpe and Sortino ratios of the curve's period returns (risk-free rate 0), from each
+ * point's equity as a double. Statistics, not money: computed on doubles and reported to 6 decimals.
  */
-function riskAdjusted(
-  curve: readonly { equity: Dec }[],
-  periodSeconds: number,
-): { sharpe: Dec; sortino: Dec } {
+function riskAdjusted(values: readonly number[], periodSeconds: number): { sharpe: Dec; sortino: Dec } {
   const returns: number[] = [];
-  let previous = curve[0]?.equity.toNumber() ?? 0;
-  for (let i = 1; i < curve.length; i += 1) {
-    const value = curve[i]!.equity.toNumber();
+  let previous = values[0] ?? 0;
+  for (let i = 1; i < values.length; i += 1) {
+    const value = values[i]!;
     if (previous > 0) returns.push(value / previous - 1);
     previous = value;
   }

@@ -39,6 +39,27 @@ export function exactOf(value: Decimal | number): Exact {
  * @example exactOfNumber(1.5e-7); // { n: 15n, scale: 8 }
  */
 export function exactOfNumber(value: number): Exact {
+  if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
+    return { n: BigInt(value), scale: 0 };
+  }
+  // A decimal of at most 15 significant digits is the only one of its length to round to its double
+  // (15 digits always survive the round trip), so the fewest fractional digits k whose integer
+  // round(value × 10^k) divides back to the value exactly are the digits String(value) prints.
+  // value × 10^k is off the integer by < 0.25 below 10^15: Math.round finds it when it exists.
+  for (let k = 1; k <= 22; k += 1) {
+    const scaled = value * POWERS_OF_TEN[k]!;
+    if (!(Math.abs(scaled) < 1e15)) break;
+    const r = Math.round(scaled);
+    if (r / POWERS_OF_TEN[k]! === value) return { n: BigInt(r), scale: k };
+  }
+  return exactOfNumberText(value);
+}
+
+/** 10^k as doubles, exact for k ≤ 22. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/** exactOfNumber through the number's text (the 16- and 17-digit doubles, the huge and the tiny). */
+function exactOfNumberText(value: number): Exact {
   if (!Number.isFinite(value)) throw new RangeError(`expected a finite number, got ${value}`);
   const text = String(value);
   const e = text.indexOf('e');
@@ -56,21 +77,19 @@ export function exactUnits(units: bigint, decimals: number): Exact {
   return { n: units, scale: decimals };
 }
 
-function aligned(a: Exact, b: Exact): [bigint, bigint, number] {
-  if (a.scale === b.scale) return [a.n, b.n, a.scale];
-  return a.scale > b.scale
-    ? [a.n, b.n * pow10(a.scale - b.scale), a.scale]
-    : [a.n * pow10(b.scale - a.scale), b.n, b.scale];
+/** `n × 10^k` (k ≥ 0). */
+function up(n: bigint, k: number): bigint {
+  return k === 0 ? n : n * pow10(k);
 }
 
 export function add(a: Exact, b: Exact): Exact {
-  const [x, y, scale] = aligned(a, b);
-  return { n: x + y, scale };
+  if (a.scale >= b.scale) return { n: a.n + up(b.n, a.scale - b.scale), scale: a.scale };
+  return { n: up(a.n, b.scale - a.scale) + b.n, scale: b.scale };
 }
 
 export function sub(a: Exact, b: Exact): Exact {
-  const [x, y, scale] = aligned(a, b);
-  return { n: x - y, scale };
+  if (a.scale >= b.scale) return { n: a.n - up(b.n, a.scale - b.scale), scale: a.scale };
+  return { n: up(a.n, b.scale - a.scale) - b.n, scale: b.scale };
 }
 
 export function mul(a: Exact, b: Exact): Exact {
@@ -84,7 +103,8 @@ export function shift(a: Exact, k: number): Exact {
 }
 
 export function compare(a: Exact, b: Exact): -1 | 0 | 1 {
-  const [x, y] = aligned(a, b);
+  const x = a.scale >= b.scale ? a.n : up(a.n, b.scale - a.scale);
+  const y = b.scale >= a.scale ? b.n : up(b.n, a.scale - b.scale);
   return x === y ? 0 : x < y ? -1 : 1;
 }
 
@@ -106,8 +126,95 @@ export function ceil(a: Exact): bigint {
 
 /** The value as a {@link Dec} of 18 significant digits, rounded with `rounding` (half up by default). */
 export function toDec(a: Exact, rounding: Decimal.Rounding = Dec.ROUND_HALF_UP): Dec {
+  if (rounding === Dec.ROUND_HALF_UP) return decOfRounded(roundHalfUp(a));
   // Construction is exact; toSignificantDigits applies the single, chosen rounding.
   return new Dec(`${a.n.toString()}e-${a.scale}`).toSignificantDigits(Dec.precision, rounding);
+}
+
+/** A value rounded to Dec's 18 significant digits: ±digits × 10^exponent, digits without trailing zeros. */
+export interface RoundedDigits {
+  readonly negative: boolean;
+  /** '0' for zero. */
+  readonly digits: string;
+  readonly exponent: number;
+}
+
+/**
+ * The value rounded half up (away from zero on a tie) to Dec's 18 significant digits, on its digits:
+ * toDec's rounding without decimal.js arithmetic.
+ */
+export function roundHalfUp(a: Exact): RoundedDigits {
+  const negative = a.n < 0n;
+  if (a.n === 0n) return { negative: false, digits: '0', exponent: 0 };
+  let digits = (negative ? -a.n : a.n).toString();
+  let exponent = -a.scale;
+  const precision = Dec.precision;
+  let up = false;
+  if (digits.length > precision) {
+    // Only the first dropped digit decides a half-up rounding.
+    up = digits.charCodeAt(precision) >= 53; // '5'
+    exponent += digits.length - precision;
+    digits = digits.slice(0, precision);
+  }
+  let end = digits.length - 1;
+  if (up) {
+    while (end >= 0 && digits.charCodeAt(end) === 57) end -= 1; // '9's carry
+    if (end < 0) return { negative, digits: '1', exponent: exponent + digits.length };
+    exponent += digits.length - 1 - end;
+    return {
+      negative,
+      digits: digits.slice(0, end) + String.fromCharCode(digits.charCodeAt(end) + 1),
+      exponent,
+    };
+  }
+  while (digits.charCodeAt(end) === 48) end -= 1; // trailing '0's
+  exponent += digits.length - 1 - end;
+  return { negative, digits: end === digits.length - 1 ? digits : digits.slice(0, end + 1), exponent };
+}
+
+/** The rounded value as `<digits>e<exponent>`: Number(text) is its Dec's toNumber(). */
+export function textOfRounded(r: RoundedDigits): string {
+  return `${r.negative ? '-' : ''}${r.digits}e${r.exponent}`;
+}
+
+/**
+ * The rounded value as a Dec, built from its digits as decimal.js parses them (words of 7 digits
+ * from the decimal point) and copied in by its constructor: no text is parsed.
+ */
+export function decOfRounded(r: RoundedDigits): Dec {
+  const { digits } = r;
+  if (digits === '0') return new Dec(0);
+  // decimal.js: value = 0.d… words, `e` the power of ten of the first digit; the first word holds the
+  // digits down to the next multiple of 7 below it (parseDecimal's "Transform base").
+  const e = digits.length - 1 + r.exponent;
+  const d: number[] = [];
+  let rest = digits;
+  let len = digits.length;
+  let i = (e + 1) % LOG_BASE;
+  if (e < 0) i += LOG_BASE;
+  if (i < len) {
+    if (i) d.push(+rest.slice(0, i));
+    for (len -= LOG_BASE; i < len;) d.push(+rest.slice(i, (i += LOG_BASE)));
+    rest = rest.slice(i);
+    i = LOG_BASE - rest.length;
+  } else {
+    i -= len;
+  }
+  d.push(+rest * POWERS_OF_TEN[i]!);
+  // Any object tagged as a decimal is copied by the constructor (its cross-constructor path).
+  return new Dec({ s: r.negative ? -1 : 1, e, d, toStringTag: DECIMAL_TAG } as unknown as Decimal);
+}
+
+const LOG_BASE = 7;
+const DECIMAL_TAG = '[object Decimal]';
+
+/**
+ * toDec(a) as text, `<digits>e<exponent>`: `new Dec(text)` is toDec(a) and `Number(text)` its double.
+ *
+ * @example toDecText({ n: 1234567890123456789n, scale: 9 }); // '123456789012345679e-8'
+ */
+export function toDecText(a: Exact): string {
+  return textOfRounded(roundHalfUp(a));
 }
 
 const divisionContexts = new Map<Decimal.Rounding, Decimal.Constructor>();

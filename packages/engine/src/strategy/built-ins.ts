@@ -58,23 +58,37 @@ const BUY = (reason: string): OrderIntent => ({ action: 'buy', reason });
 const EXIT = (reason: string): OrderIntent => ({ action: 'exit', reason });
 const SELL = (reason: string): OrderIntent => ({ action: 'sell', reason });
 
-/** A crossover of two moving averages: buy when the short crosses above the long, exit below. */
-function crossover(short: { update(x: number): number }, long: { update(x: number): number }, name: string) {
-  let previousDiff = Number.NaN;
-  return {
-    onCandle(candle: CandleView, position: PositionView): OrderIntent | null {
-      const s = short.update(candle.close);
-      const l = long.update(candle.close);
-      const diff = s - l;
-      const before = previousDiff;
-      previousDiff = diff;
-      if (Number.isNaN(diff) || Number.isNaN(before)) return null;
-      if (before <= 0 && diff > 0 && position.openLots < position.maxPositions)
-        return BUY(`${name} short crossed above long`);
-      if (before >= 0 && diff < 0 && position.openLots > 0) return EXIT(`${name} short crossed below long`);
-      return null;
-    },
-  };
+/**
+ * A crossover of two moving averages: buy when the short crosses above the long, exit below. Its
+ * last difference is kept in a typed array (a double in a closure's variable or an object's field is
+ * boxed anew on every candle).
+ */
+class Crossover implements StrategyInstance {
+  /** short − long at the previous candle, in a typed array (see Sma). */
+  private readonly previous = Float64Array.of(Number.NaN);
+  private readonly buy: OrderIntent;
+  private readonly exit: OrderIntent;
+
+  constructor(
+    private readonly short: { update(x: number): number },
+    private readonly long: { update(x: number): number },
+    name: string,
+  ) {
+    this.buy = BUY(`${name} short crossed above long`);
+    this.exit = EXIT(`${name} short crossed below long`);
+  }
+
+  onCandle(candle: CandleView, position: PositionView): OrderIntent | null {
+    const s = this.short.update(candle.close);
+    const l = this.long.update(candle.close);
+    const diff = s - l;
+    const before = this.previous[0]!;
+    this.previous[0] = diff;
+    if (Number.isNaN(diff) || Number.isNaN(before)) return null;
+    if (before <= 0 && diff > 0 && position.openLots < position.maxPositions) return this.buy;
+    if (before >= 0 && diff < 0 && position.openLots > 0) return this.exit;
+    return null;
+  }
 }
 
 const windows = {
@@ -91,7 +105,7 @@ const STRATEGIES: readonly BuiltInStrategy[] = [
       'Buys when the short simple moving average crosses above the long one; exits when it crosses below.',
     parameters: windows,
     warmUp: (p) => p.long_window! + 1,
-    create: (p) => crossover(new Sma(p.short_window!), new Sma(p.long_window!), 'SMA'),
+    create: (p) => new Crossover(new Sma(p.short_window!), new Sma(p.long_window!), 'SMA'),
   },
   {
     type: 'ema_crossover',
@@ -103,7 +117,7 @@ const STRATEGIES: readonly BuiltInStrategy[] = [
       long_window: int(21, 2, 10_000, 'Long window'),
     },
     warmUp: (p) => p.long_window! + 1,
-    create: (p) => crossover(new Ema(p.short_window!), new Ema(p.long_window!), 'EMA'),
+    create: (p) => new Crossover(new Ema(p.short_window!), new Ema(p.long_window!), 'EMA'),
   },
   {
     type: 'rsi_reversion',

@@ -11,14 +11,17 @@ import {
   ZERO,
   type Exact,
 } from '../money/exact';
+import type { CandleSeries } from '../market/candle-series';
 import type {
   BatchStrategyInstance,
+  CandleView,
   OrderIntent,
   PositionView,
   RiskRules,
   Sizing,
   StrategyInstance,
 } from './strategy';
+import { seriesCandle, type SeriesCandle } from './series-candle';
 import { buyWithin, slippageOf, type VenueFill, type VenuePort } from './venue';
 
 export {
@@ -151,7 +154,10 @@ export class StrategyRuntime {
   private readonly stopPercent: { exact: Dec; approx: number } | null;
   private readonly takePercent: { exact: Dec; approx: number } | null;
   private readonly position: { openLots: number; maxPositions: number; lastEntryPrice: number };
-  private readonly candle = { time: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
+  // Doubles from the start (0.5, not 0): their fields then hold doubles in place, never re-boxed.
+  private readonly candle = { time: 0.5, open: 0.5, high: 0.5, low: 0.5, close: 0.5, volume: 0.5 };
+  private readonly riskCandle = { time: 0.5, open: 0.5, high: 0.5, low: 0.5 };
+  private cursor: SeriesCandle | undefined;
 
   constructor(private readonly options: RuntimeOptions) {
     const { risk } = options;
@@ -183,7 +189,6 @@ export class StrategyRuntime {
 
   /** Feeds one closed candle (doubles carrying the wire's decimals) to a per-candle strategy. */
   onCandle(time: number, open: number, high: number, low: number, close: number, volume: number): void {
-    if (this.lots.length > 0) this.closeAtRisk(time, open, high, low);
     const candle = this.candle;
     candle.time = time;
     candle.open = open;
@@ -191,19 +196,40 @@ export class StrategyRuntime {
     candle.low = low;
     candle.close = close;
     candle.volume = volume;
+    this.feed(candle);
+  }
+
+  /**
+   * onCandle for candle `i` of `series`: the strategy reads it through a view of the columns, so the
+   * backtest's loop moves an index rather than storing six doubles a candle (each boxed anew).
+   */
+  onSeriesCandle(series: CandleSeries, i: number): void {
+    if (this.cursor?.series !== series) this.cursor = seriesCandle(series);
+    this.cursor.at.i = i;
+    this.feed(this.cursor.view);
+  }
+
+  /** The risk rules, then the strategy, on the candle in `this.candle`. */
+  private feed(candle: CandleView): void {
+    if (this.lots.length > 0) this.closeHit(candle);
     const strategy = this.options.strategy;
     if ('batched' in strategy) throw new TypeError('a batched strategy is fed with onCandles, not onCandle');
     const intent = strategy.onCandle(candle, this.position);
-    if (intent !== null && intent !== undefined) this.apply(checkIntent(intent), time, close);
+    if (intent !== null && intent !== undefined) this.apply(checkIntent(intent), candle.time, candle.close);
   }
 
   /** Cash plus the open lots at `mid` (a double carrying a decimal), whole quote tokens, exact. */
   equityAt(mid: number): Exact {
+    return this.equityOf(exactOfNumber(mid));
+  }
+
+  /** Cash plus the open lots at `mid`, whole quote tokens, exact. */
+  equityOf(mid: Exact): Exact {
     let base = 0n;
     for (const lot of this.lots) base += lot.baseAmount;
     const cash = exactUnits(this.cash, this.options.quoteDecimals);
     if (base === 0n) return cash;
-    return add(cash, mul(exactUnits(base, this.options.baseDecimals), exactOfNumber(mid)));
+    return add(cash, mul(exactUnits(base, this.options.baseDecimals), mid));
   }
 
   /** What the strategy sees of its position (live: it changes with each fill). */
@@ -237,6 +263,16 @@ export class StrategyRuntime {
    * level fills at the open.
    */
   closeAtRisk(time: number, open: number, high: number, low: number): void {
+    const candle = this.riskCandle;
+    candle.time = time;
+    candle.open = open;
+    candle.high = high;
+    candle.low = low;
+    this.closeHit(candle);
+  }
+
+  private closeHit(candle: Pick<CandleView, 'time' | 'open' | 'high' | 'low'>): void {
+    const { time } = candle;
     for (let i = 0; i < this.lots.length;) {
       const lot = this.lots[i]!;
       if (lot.openedAt >= time) {
@@ -244,12 +280,12 @@ export class StrategyRuntime {
         continue;
       }
       let exit: { mid: Exact; reason: string } | null = null;
-      if (lot.stop && lot.stop.compare(low) <= 0) {
-        const gapped = lot.stop.compare(open) <= 0;
-        exit = { mid: gapped ? exactOfNumber(open) : exactOf(lot.stop.exact), reason: 'stop loss' };
-      } else if (lot.take && lot.take.compare(high) >= 0) {
-        const gapped = lot.take.compare(open) >= 0;
-        exit = { mid: gapped ? exactOfNumber(open) : exactOf(lot.take.exact), reason: 'take profit' };
+      if (lot.stop && lot.stop.compare(candle.low) <= 0) {
+        const gapped = lot.stop.compare(candle.open) <= 0;
+        exit = { mid: gapped ? exactOfNumber(candle.open) : exactOf(lot.stop.exact), reason: 'stop loss' };
+      } else if (lot.take && lot.take.compare(candle.high) >= 0) {
+        const gapped = lot.take.compare(candle.open) >= 0;
+        exit = { mid: gapped ? exactOfNumber(candle.open) : exactOf(lot.take.exact), reason: 'take profit' };
       }
       if (exit && this.closeLot(i, time, exit.mid, exit.reason)) continue;
       i += 1;
@@ -350,7 +386,8 @@ export class StrategyRuntime {
     const lot = this.lots[index]!;
     const fill = this.options.venue.fill('Sell', lot.baseAmount, mid);
     if (!fill) return false;
-    this.lots.splice(index, 1);
+    if (index === 0) this.lots.shift();
+    else this.lots.splice(index, 1);
     this.cash += fill.quoteAmount;
     this.fees = add(this.fees, fill.fee);
     const slippage = slippageOf('Sell', lot.baseAmount, fill.quoteAmount, mid, fill.fee, this.options);

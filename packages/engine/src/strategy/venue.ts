@@ -1,6 +1,7 @@
 import { Dec } from '../money/decimal';
-import { exactOf, exactUnits, mul, sub, type Exact } from '../money/exact';
-import { DEFAULT_RFQ_PRICING, pricingModel, quoteRfqExact, type RfqPricing } from '../spot/rfq-pricing';
+import { exactOf, type Exact } from '../money/exact';
+import { DEFAULT_RFQ_PRICING, pricingModel, type RfqPricing } from '../spot/rfq-pricing';
+import { RfqFills } from './rfq-fills';
 
 // Where the strategy runtime's fills are priced (the live venue's RFQ arithmetic, or a fixed fee and
 // slippage for backtests), what each fill paid off the mid, and the largest buy a budget allows.
@@ -19,7 +20,10 @@ export interface VenuePort {
   fill(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): VenueFill | null;
 }
 
-/** The local maker's RFQ pricing and fees (`quoteRfqExact`, the live venue's numbers) as a venue port. */
+/**
+ * The local maker's RFQ pricing and fees (`quoteRfqExact`, the live venue's numbers) as a venue port,
+ * computed by RfqFills (the same figures on bare bigints).
+ */
 export function rfqVenue(options: {
   baseDecimals: number;
   quoteDecimals: number;
@@ -33,10 +37,11 @@ export function rfqVenue(options: {
     quoteUsdPrice: exactOf(options.quoteUsdPrice),
     model: pricingModel(options.pricing ?? DEFAULT_RFQ_PRICING),
   };
+  const fills = new RfqFills(market);
   return {
     fill(side, baseAmount, mid) {
-      const quote = quoteRfqExact(side, baseAmount, mid, market);
-      return quote.quoteAmount > 0n ? { quoteAmount: quote.quoteAmount, fee: quote.fee } : null;
+      const quote = fills.quote(side, baseAmount, mid);
+      return quote.quoteAmount > 0n ? quote : null;
     },
   };
 }
@@ -89,9 +94,20 @@ export function slippageOf(
   fee: Exact,
   decimals: { baseDecimals: number; quoteDecimals: number },
 ): Exact {
-  const atMid = mul(exactUnits(baseAmount, decimals.baseDecimals), mid);
-  const paid = exactUnits(quoteAmount, decimals.quoteDecimals);
-  return side === 'Buy' ? sub(sub(paid, atMid), fee) : sub(sub(atMid, paid), fee);
+  // sub(sub(paid, atMid), fee) for a buy, sub(sub(atMid, paid), fee) for a sell, in their scales.
+  const midScale = decimals.baseDecimals + mid.scale;
+  const first = Math.max(decimals.quoteDecimals, midScale);
+  const scale = Math.max(first, fee.scale);
+  const paid = up(quoteAmount, scale - decimals.quoteDecimals);
+  const atMid = up(baseAmount * mid.n, scale - midScale);
+  const n = (side === 'Buy' ? paid - atMid : atMid - paid) - up(fee.n, scale - fee.scale);
+  return { n, scale };
+}
+
+const powers: bigint[] = [];
+/** `n × 10^k` (k ≥ 0). */
+function up(n: bigint, k: number): bigint {
+  return k === 0 ? n : n * (powers[k] ??= 10n ** BigInt(k));
 }
 
 /**
@@ -99,8 +115,7 @@ export function slippageOf(
  */
 function baseForBudget(budget: bigint, mid: Exact, baseDecimals: number, quoteDecimals: number): bigint {
   if (mid.n <= 0n || budget <= 0n) return 0n;
-  const numerator = budget * 10n ** BigInt(baseDecimals + mid.scale);
-  return numerator / (mid.n * 10n ** BigInt(quoteDecimals));
+  return up(budget, baseDecimals + mid.scale) / up(mid.n, quoteDecimals);
 }
 
 /**

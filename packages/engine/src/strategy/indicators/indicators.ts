@@ -8,36 +8,46 @@ export class Sma {
   private readonly window: Float64Array;
   private index = 0;
   private count = 0;
-  private sum = 0;
-  value = Number.NaN;
+  // The running sum and the value, in a typed array: a double stored in a field is boxed anew on each
+  // update (one allocation per candle per indicator in a backtest).
+  private readonly state = Float64Array.of(0, Number.NaN);
 
   constructor(readonly period: number) {
     assertPeriod(period);
     this.window = new Float64Array(period);
   }
 
+  get value(): number {
+    return this.state[VALUE]!;
+  }
+
   update(x: number): number {
+    const state = this.state;
     const old = this.window[this.index]!;
     this.window[this.index] = x;
     this.index = this.index + 1 === this.period ? 0 : this.index + 1;
     if (this.count < this.period) {
       this.count += 1;
-      this.sum += x;
+      state[SUM] = state[SUM]! + x;
     } else {
-      this.sum += x - old;
+      state[SUM] = state[SUM]! + (x - old);
     }
     // Re-summed once per full window: running sums of doubles drift otherwise.
-    if (this.index === 0) this.sum = sumOf(this.window);
-    this.value = this.count === this.period ? this.sum / this.period : Number.NaN;
-    return this.value;
+    if (this.index === 0) state[SUM] = sumOf(this.window);
+    state[VALUE] = this.count === this.period ? state[SUM]! / this.period : Number.NaN;
+    return state[VALUE]!;
   }
 }
+
+const SUM = 0;
+const VALUE = 1;
 
 /** Exponential moving average (α = 2 / (period + 1)), seeded with the SMA of its first `period` values. */
 export class Ema {
   private readonly alpha: number;
   private readonly seed: Sma;
-  value = Number.NaN;
+  /** The value, in a typed array (see Sma). */
+  private readonly state = Float64Array.of(Number.NaN);
 
   constructor(readonly period: number) {
     assertPeriod(period);
@@ -45,13 +55,18 @@ export class Ema {
     this.seed = new Sma(period);
   }
 
+  get value(): number {
+    return this.state[0]!;
+  }
+
   update(x: number): number {
-    if (Number.isNaN(this.value)) {
-      this.value = this.seed.update(x);
-      return this.value;
+    const state = this.state;
+    if (Number.isNaN(state[0]!)) {
+      state[0] = this.seed.update(x);
+      return state[0]!;
     }
-    this.value += this.alpha * (x - this.value);
-    return this.value;
+    state[0] = state[0]! + this.alpha * (x - state[0]!);
+    return state[0]!;
   }
 }
 
@@ -207,6 +222,6 @@ function assertPeriod(period: number): void {
 
 function sumOf(values: Float64Array): number {
   let sum = 0;
-  for (const value of values) sum += value;
+  for (let i = 0; i < values.length; i += 1) sum += values[i]!;
   return sum;
 }

@@ -1,0 +1,148 @@
+import { Dec, fromBaseUnits } from '../money/decimal';
+import { exactOfNumber, toDec, type Exact } from '../money/exact';
+import { buyWithin, StrategyRuntime } from '../strategy/runtime';
+import type { BacktestInput, BacktestResult } from './backtest';
+import { EquityCurve } from './equity-curve';
+import { maxDrawdownOf, performanceOf } from './metrics';
+
+const HOUR = 3600;
+
+/**
+ * One backtest run's state besides the strategy: the runtime, the exposure, the equity curves marked
+ * at each period's last close (exact, converted once a point), and the result computed once at the end.
+ */
+export class BacktestRun {
+  readonly runtime: StrategyRuntime;
+  private readonly step: number;
+  private readonly initial: Dec;
+  private readonly curve = new EquityCurve();
+  private readonly benchmark: BuyAndHold;
+  private readonly every: number;
+  /** Candles with a lot open. */
+  private exposed = 0;
+  /** The equity period of the current candle: one whose successor is in another period is its last. */
+  private bucket = 0;
+
+  constructor(private readonly input: BacktestInput) {
+    const { series, intervalSeconds } = input;
+    if (!(intervalSeconds > 0)) throw new RangeError(`intervalSeconds must be > 0, got ${intervalSeconds}`);
+    this.step = Math.max(input.equityStepSeconds ?? HOUR, intervalSeconds);
+    this.runtime = new StrategyRuntime({
+      strategy: input.strategy,
+      risk: input.risk,
+      venue: input.venue,
+      baseDecimals: input.baseDecimals,
+      quoteDecimals: input.quoteDecimals,
+      initialCash: input.initialCash,
+    });
+    this.initial = fromBaseUnits(input.initialCash, input.quoteDecimals);
+    this.benchmark = new BuyAndHold(input);
+    this.every = input.progressEvery ?? 65_536;
+    if (series.length > 0) {
+      this.curve.pushDec(series.time[0]!, this.initial);
+      this.benchmark.curve.pushDec(series.time[0]!, this.initial);
+      this.bucket = Math.floor(series.time[0]! / this.step);
+    }
+  }
+
+  /** After candle `i` has been through the strategy and the risk rules. */
+  after(i: number): void {
+    const { series, onProgress } = this.input;
+    if (this.runtime.lots.length > 0) this.exposed += 1;
+    const next = i + 1 === series.length ? Number.NaN : Math.floor(series.time[i + 1]! / this.step);
+    if (next !== this.bucket) this.mark(i, next);
+    if (onProgress && (i + 1) % this.every === 0) onProgress(i + 1, series.length);
+  }
+
+  /** The equity points at candle `i`, the last of its period. */
+  private mark(i: number, next: number): void {
+    const { series, quoteDecimals, intervalSeconds } = this.input;
+    const { runtime } = this;
+    const time = Math.max((this.bucket + 1) * this.step, series.time[i]! + intervalSeconds);
+    const mid = exactOfNumber(series.close[i]!);
+    if (runtime.lots.length > 0) this.curve.push(time, runtime.equityOf(mid));
+    else this.curve.pushCash(time, runtime.cash, quoteDecimals);
+    this.benchmark.mark(time, mid);
+    this.bucket = next;
+  }
+
+  /** The result of the finished run: the metrics computed once, from the curve's doubles and the fills. */
+  result(): BacktestResult {
+    const { input, runtime, initial, curve, step, exposed } = this;
+    const { series } = input;
+    const finalBalance = curve.last?.equity ?? initial;
+    const benchmarkCurve = this.benchmark.curve;
+    const benchmarkFinal = benchmarkCurve.last?.equity ?? initial;
+    return {
+      ...performanceOf({
+        initial,
+        final: finalBalance,
+        curve: curve.points,
+        values: curve.values,
+        fills: runtime.fills,
+        quoteDecimals: input.quoteDecimals,
+        periodSeconds: step,
+        exposure: series.length === 0 ? new Dec(0) : new Dec(exposed).div(series.length).times(100),
+        fees: toDec(runtime.fees),
+      }),
+      slippagePaid: toDec(runtime.slippage),
+      benchmark: {
+        finalBalance: benchmarkFinal,
+        totalReturn: initial.isZero() ? new Dec(0) : benchmarkFinal.minus(initial).div(initial).times(100),
+        maxDrawdown: maxDrawdownOf(benchmarkCurve.points, benchmarkCurve.values),
+        equityCurve: benchmarkCurve.points,
+        baseAmount: this.benchmark.baseAmount,
+        cashLeft: this.benchmark.cashLeft,
+      },
+      candles: series.length,
+      equityCurve: curve.points,
+      fills: runtime.fills,
+      finalCash: runtime.cash,
+      openLots: runtime.lots.length,
+      refusedBuys: runtime.refusedBuys,
+      unfundedBuys: runtime.unfundedBuys,
+      firstUnfunded: runtime.firstUnfunded,
+    };
+  }
+}
+
+/**
+ * The buy-and-hold benchmark: the whole initial cash buys at the first candle's open (the largest
+ * amount whose fill fits), marked at each equity point's close.
+ */
+class BuyAndHold {
+  readonly curve = new EquityCurve();
+  readonly baseAmount: bigint;
+  readonly cashLeft: bigint;
+  /** cashLeft and baseAmount × mid brought to one scale for the mid scale last seen. */
+  private midScale = -1;
+  private cashAtScale = 0n;
+
+  constructor(private readonly input: BacktestInput) {
+    const { series } = input;
+    const held =
+      series.length > 0
+        ? buyWithin(input.venue, input.initialCash, exactOfNumber(series.open[0]!), input)
+        : null;
+    this.baseAmount = held?.baseAmount ?? 0n;
+    this.cashLeft = input.initialCash - (held?.fill.quoteAmount ?? 0n);
+  }
+
+  /** An equity point: the cash left plus the held base at `mid` (add(cash, mul(base, mid)) exactly). */
+  mark(time: number, mid: Exact): void {
+    const { baseDecimals, quoteDecimals } = this.input;
+    if (this.baseAmount === 0n) {
+      this.curve.pushCash(time, this.cashLeft, quoteDecimals);
+      return;
+    }
+    const heldScale = baseDecimals + mid.scale;
+    const scale = Math.max(quoteDecimals, heldScale);
+    if (mid.scale !== this.midScale) {
+      this.midScale = mid.scale;
+      this.cashAtScale = this.cashLeft * 10n ** BigInt(scale - quoteDecimals);
+    }
+    const held = this.baseAmount * mid.n;
+    const n = this.cashAtScale + (scale === heldScale ? held : held * 10n ** BigInt(scale - heldScale));
+    this.curve.push(time, { n, scale });
+  }
+}

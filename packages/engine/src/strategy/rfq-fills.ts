@@ -1,0 +1,120 @@
+import type { Exact } from '../money/exact';
+import type { RfqMarket } from '../spot/rfq-pricing';
+
+// quoteRfqExact's quote amount and fee for the fills of backtests and paper bots, on bare bigints:
+// the same products, in the same scales, with every power of ten and constant worked out once per
+// market and mid scale, and no intermediate objects (a year of minutes fills ~33,000 times). The
+// differential tests hold it to quoteRfqExact: the same quote units and the same fee, digit for digit
+// and scale for scale.
+
+const BPS = 10_000n;
+
+const powers: bigint[] = [];
+function pow10(k: number): bigint {
+  return (powers[k] ??= 10n ** BigInt(k));
+}
+
+/** One branch of the impact (linear in the notional, or its cap) at one mid scale. */
+interface Branch {
+  /** The price factor 10,000 ± spread (± impact, for the cap) at offScale: buy, sell. */
+  readonly buyFactor: bigint;
+  readonly sellFactor: bigint;
+  /** Scale of the fee and of the total. */
+  readonly feeScale: number;
+  /** Quote units = total / unitDivisor (rounded), or total × unitMultiplier when the total is coarser. */
+  readonly unitDivisor: bigint;
+  readonly unitMultiplier: bigint;
+}
+
+/** Everything about a mid scale: the linear impact's scale and multipliers, both branches. */
+interface Plan {
+  /** linear impact n × linearToCommon vs capInCommon: the comparison in their common scale. */
+  readonly linearToCommon: bigint;
+  readonly capInCommon: bigint;
+  /** The linear impact n shifted to the linear branch's offScale. */
+  readonly linearToOff: bigint;
+  readonly linear: Branch;
+  readonly cap: Branch;
+}
+
+export class RfqFills {
+  private readonly plans: (Plan | undefined)[] = [];
+  /** rate n × quote USD n: the linear impact's n over base × mid n. */
+  private readonly impactPerNotional: bigint;
+  /** 10^(fee scale + 4) + fee n, and minus it: total n over gross n for a buy and a sell. */
+  private readonly buyTotal: bigint;
+  private readonly sellTotal: bigint;
+  private readonly feeBps: bigint;
+
+  constructor(private readonly market: RfqMarket) {
+    const { model, quoteUsdPrice } = market;
+    this.feeBps = model.venueFeeBps.n;
+    this.impactPerNotional = model.impactBpsPerUsd10k.n * quoteUsdPrice.n;
+    const feeOne = pow10(model.venueFeeBps.scale + 4);
+    this.buyTotal = feeOne + model.venueFeeBps.n;
+    this.sellTotal = feeOne - model.venueFeeBps.n;
+  }
+
+  /**
+   * The quote units a fill of `baseAmount` at `mid` pays (buy, rounded up) or receives (sell, rounded
+   * down), and its fee: quoteRfqExact's figures.
+   */
+  quote(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): { quoteAmount: bigint; fee: Exact } {
+    const plan = (this.plans[mid.scale] ??= this.planFor(mid.scale));
+    const atMid = baseAmount * mid.n;
+    const linear = this.impactPerNotional === 1n ? atMid : atMid * this.impactPerNotional;
+    const useLinear = (plan.linearToCommon === 1n ? linear : linear * plan.linearToCommon) < plan.capInCommon;
+    const branch = useLinear ? plan.linear : plan.cap;
+    const buy = side === 'Buy';
+    let factor = buy ? branch.buyFactor : branch.sellFactor;
+    if (useLinear) {
+      const impact = plan.linearToOff === 1n ? linear : linear * plan.linearToOff;
+      factor = buy ? factor + impact : factor - impact;
+    }
+    const gross = atMid * factor;
+    const fee = { n: gross * this.feeBps, scale: branch.feeScale };
+    const total = gross * (buy ? this.buyTotal : this.sellTotal);
+    return { quoteAmount: units(total, branch, buy), fee };
+  }
+
+  private planFor(midScale: number): Plan {
+    const { model, quoteUsdPrice, baseDecimals } = this.market;
+    const linearScale = model.impactBpsPerUsd10k.scale + baseDecimals + midScale + quoteUsdPrice.scale + 4;
+    const cap = model.maxImpactBps;
+    const common = Math.max(linearScale, cap.scale);
+    const linearOff = Math.max(model.halfSpreadBps.scale, linearScale);
+    const capOff = Math.max(model.halfSpreadBps.scale, cap.scale);
+    const spreadAt = (scale: number) => model.halfSpreadBps.n * pow10(scale - model.halfSpreadBps.scale);
+    const capSpread = spreadAt(capOff) + cap.n * pow10(capOff - cap.scale);
+    return {
+      linearToCommon: pow10(common - linearScale),
+      capInCommon: cap.n * pow10(common - cap.scale),
+      linearToOff: pow10(linearOff - linearScale),
+      linear: this.branch(midScale, linearOff, spreadAt(linearOff)),
+      cap: this.branch(midScale, capOff, capSpread),
+    };
+  }
+
+  private branch(midScale: number, offScale: number, offMid: bigint): Branch {
+    const one = BPS * pow10(offScale);
+    const feeScale =
+      this.market.baseDecimals + midScale + offScale + 4 + this.market.model.venueFeeBps.scale + 4;
+    const unitScale = feeScale - this.market.quoteDecimals;
+    return {
+      buyFactor: one + offMid,
+      sellFactor: one - offMid,
+      feeScale,
+      unitDivisor: unitScale >= 0 ? pow10(unitScale) : 1n,
+      unitMultiplier: unitScale >= 0 ? 1n : pow10(-unitScale),
+    };
+  }
+}
+
+/** total / 10^(scale − quote decimals) in quote units: up for a buy (ceil), down for a sell (floor). */
+function units(total: bigint, branch: Branch, up: boolean): bigint {
+  if (branch.unitMultiplier !== 1n) return total * branch.unitMultiplier;
+  const d = branch.unitDivisor;
+  const q = total / d; // truncates toward zero
+  if (q * d === total) return q;
+  return up ? (total > 0n ? q + 1n : q) : total < 0n ? q - 1n : q;
+}

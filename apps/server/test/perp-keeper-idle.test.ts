@@ -12,7 +12,7 @@ import { perpCommands } from '../src/modules/futures/futures.tables';
 // The perp keeper writes to the venue's command log only what someone holds depends on: while nobody
 // but the maker uses a market its oracle moves with the feed in memory of no one and in the log not at
 // all, however many passes run; a market with a position follows the feed on every pass, and a socket
-// watching an idle market (or an order in it) brings it to the feed first.
+// watching an idle market, a public read of it or an order in it brings it to the feed first.
 
 const NOW = new Date('2026-01-15T12:00:30Z');
 const PASSES = 30;
@@ -97,6 +97,23 @@ describe('perp keeper on an idle venue', () => {
     } finally {
       await socket.close();
     }
+  });
+
+  it('a public read of an idle market answers the feed’s prices, not those of its last use', async () => {
+    app.clock.advance(60_000);
+    const off = await stale();
+    for (const [symbol, url] of [
+      ['BTC-PERP', '/api/futures/market/BTC-PERP'],
+      ['JUP-PERP', '/api/futures/orderbook/JUP'],
+    ] as const) {
+      expect(off).toContain(symbol);
+      const read = await call(app, { method: 'GET', url });
+      expect(read.status, JSON.stringify(read.body)).toBe(200);
+      expect(await oracleOf(symbol)).toBe(await feedOf(symbol));
+    }
+    const pairs = await call(app, { method: 'GET', url: '/api/futures/pairs' });
+    expect(pairs.status).toBe(200);
+    expect(await stale()).toEqual([]);
   });
 
   it('a market with a position follows the feed on every pass; the idle ones still write nothing', async () => {

@@ -13,6 +13,7 @@ import {
   PERP_FUNDING_INTERVAL_MS,
   type PerpExchange,
 } from '@solterm/engine';
+import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import type { FuturesRepository } from './futures.repository';
 import type { PerpLedger } from './perp-ledger';
@@ -36,9 +37,28 @@ export function markOf(exchange: PerpExchange, symbol: string): bigint {
 }
 
 /** The public side of the local venue: markets, books, funding, open interest and volume. */
-export function createFuturesMarkets(deps: { ledger: PerpLedger; repo: FuturesRepository; now: () => Date }) {
+export interface FuturesMarketsDeps {
+  ledger: PerpLedger;
+  repo: FuturesRepository;
+  now: () => Date;
+  /**
+   * Brings a market up to the feed (the keeper leaves one nobody uses where it is): a public read
+   * answers today's oracle and book, never those of the last time the market was used.
+   */
+  syncMarket?: (symbol: string) => Promise<void>;
+  log?: FastifyBaseLogger;
+}
+
+export function createFuturesMarkets(deps: FuturesMarketsDeps) {
   const { ledger, repo } = deps;
   const wire = createPerpWire();
+
+  /** A read still answers (the last applied prices) when the feed cannot be reached. */
+  async function current(symbol: string): Promise<void> {
+    await deps.syncMarket?.(symbol).catch((error: unknown) => {
+      deps.log?.warn({ err: error, market: symbol }, 'could not bring a perp market up to the feed');
+    });
+  }
 
   function marketOf(symbol: string): PerpMarket {
     const market = findPerpMarket(symbol);
@@ -93,16 +113,21 @@ export function createFuturesMarkets(deps: { ledger: PerpLedger; repo: FuturesRe
 
   return {
     async pairs(): Promise<TFuturesPair[]> {
+      for (const market of PERP_MARKETS) await current(market.symbol);
       const exchange = await ledger.read();
       return PERP_MARKETS.map((market) => pairToWire(exchange, market));
     },
 
     async pair(id: string): Promise<TFuturesPair> {
-      return pairToWire(await ledger.read(), marketOf(id));
+      const market = marketOf(id);
+      await current(market.symbol);
+      return pairToWire(await ledger.read(), market);
     },
 
     async book(symbol: string): Promise<TFuturesOrderBook> {
-      return bookOf(await ledger.read(), marketOf(symbol));
+      const market = marketOf(symbol);
+      await current(market.symbol);
+      return bookOf(await ledger.read(), market);
     },
 
     /** The book of a market from the venue in memory (for the channel push, no database read). */
@@ -112,6 +137,7 @@ export function createFuturesMarkets(deps: { ledger: PerpLedger; repo: FuturesRe
 
     async market(symbol: string): Promise<TFuturesMarket> {
       const market = marketOf(symbol);
+      await current(market.symbol);
       const exchange = await ledger.read();
       const state = exchange.market(market.symbol);
       if (state.oracle <= 0n) throw new AppError('FUTURES__NO_MARKET_PRICE');

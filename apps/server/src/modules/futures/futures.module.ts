@@ -55,8 +55,14 @@ async function createLocalVenue(
     fundFees: isTestNetwork(config.network),
     log,
   });
-  const markets = createFuturesMarkets({ ledger, repo, now });
   const marketSyncRequested = createModuleEvent<string>();
+  const markets = createFuturesMarkets({
+    ledger,
+    repo,
+    now,
+    syncMarket: (symbol) => marketSyncRequested.emit(symbol),
+    log,
+  });
   const service = createFuturesService({
     ledger,
     repo,
@@ -86,7 +92,7 @@ async function createLocalVenue(
   });
   marketSyncRequested.on(perpKeeper.syncMarket);
   const perpVenue: PerpVenue = { kind: 'local', ...markets, trading: service };
-  return { perpVenue, perpKeeper, vaultAddress: vaultKey.address, syncMarket: perpKeeper.syncMarket };
+  return { perpVenue, perpKeeper, vaultAddress: vaultKey.address };
 }
 
 /** The in-house venue where the cluster's keys are known, else Drift's market data (read-only). */
@@ -98,7 +104,6 @@ async function createVenue(
   perpVenue: PerpVenue;
   perpKeeper?: PerpKeeper;
   vaultAddress?: string;
-  syncMarket?: (symbol: string) => Promise<void>;
 }> {
   const { config, log, now, clusterKeys } = context;
   if (config.perpVenue === 'drift') {
@@ -126,15 +131,10 @@ async function createVenue(
 export async function createFuturesModule(context: ModuleContext, deps: FuturesDeps) {
   const walletAddressOf = async (userId: string) =>
     (await deps.auth.getProfile(userId)).solana_wallet_address;
-  const { perpVenue, perpKeeper, vaultAddress, syncMarket } = await createVenue(
-    context,
-    deps,
-    walletAddressOf,
-  );
+  const { perpVenue, perpKeeper, vaultAddress } = await createVenue(context, deps, walletAddressOf);
   const stream = createFuturesStream({
     hub: deps.hub,
     venue: perpVenue,
-    syncMarket,
     walletAddressOf,
     tickMs: context.config.market.tickMs,
     now: context.now,

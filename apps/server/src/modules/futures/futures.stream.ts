@@ -17,11 +17,6 @@ export interface FuturesStreamDeps {
   walletAddressOf(userId: string): Promise<string | null>;
   /** Tick period: the market's (the venue's oracles follow the market feed). */
   tickMs: number;
-  /**
-   * The local venue: brings a market up to the feed before its statistics are pushed (the keeper
-   * leaves a market nobody uses where it is, so a socket watching one keeps it current).
-   */
-  syncMarket?: (symbol: string) => Promise<void>;
   now: () => Date;
   log: FastifyBaseLogger;
 }
@@ -40,10 +35,8 @@ export function createFuturesStream(deps: FuturesStreamDeps): ChannelStream {
   async function publish(channel: ChannelName): Promise<boolean> {
     if (channel.startsWith(FUTURES_MARKET_CHANNEL_PREFIX)) {
       const symbol = channel.slice(FUTURES_MARKET_CHANNEL_PREFIX.length);
-      await deps.syncMarket?.(symbol).catch((error: unknown) => {
-        deps.log.warn({ err: error, market: symbol }, 'could not bring a perp market up to the feed');
-      });
       try {
+        // The local venue brings the market up to the feed first (a watched market stays current).
         const { order_book: _book, ...stats } = await venue.market(symbol);
         hub.broadcast(futuresMarketChannel(symbol), stats);
         return true;

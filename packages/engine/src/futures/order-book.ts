@@ -1,4 +1,5 @@
 import type { PerpSide } from './perp-math';
+import type { MarketState, PerpAccount } from './perp-state';
 import { MAX_UNITS } from './perp-units';
 
 /** An order resting in a book (mutable: its remaining size falls as it fills). */
@@ -29,6 +30,9 @@ export class BookOrder implements RestingOrder {
   readonly px: number;
   /** Lots still open, as a number. */
   rem: number;
+  /** Its owner's account and its market, set as it rests (no lookup by name per fill or cancel). */
+  owner: PerpAccount | undefined = undefined;
+  home: MarketState | undefined = undefined;
 
   constructor(
     readonly id: number,
@@ -273,13 +277,17 @@ export class OrderBook {
   /** Removes an open order; answers it, or undefined when it is not in the book. */
   cancel(id: number): BookOrder | undefined {
     const order = this.byId.get(id);
-    if (!order) return undefined;
+    if (order) this.remove(order);
+    return order;
+  }
+
+  /** Removes an open order of this book. */
+  remove(order: BookOrder): void {
     const side = this.side(order.side);
     const level = side.get(order.px)!;
     level.total -= order.rem;
     order.rem = 0;
     this.retire(side, level, order);
-    return order;
   }
 
   private retire(side: BookSide, level: Level, order: BookOrder): void {

@@ -3,9 +3,9 @@ import { equityChange, equityOf, healthChange, healthOf } from './perp-margin';
 import { healthChangeUnits, healthUnits, heldUnits } from './perp-margin-units';
 import { feeOf, notionalOf, PERP_MAKER_FEE_BPS, PERP_TAKER_FEE_BPS, type PerpSide } from './perp-math';
 import { fillRestingOrder, unrestOrder } from './perp-open-orders';
-import { applyFill, applyFillUnits } from './perp-settlement';
+import { applyFill, applyFillUnits, flushLongLots } from './perp-settlement';
 import type { MarketState, PerpAccount, PerpFill, PerpVenueState } from './perp-state';
-import { feeUnits, notionalUnits, unitsOf } from './perp-units';
+import { feeUnits, MAX_UNITS, notionalUnits, unitsOf } from './perp-units';
 
 const TAKER_FEE_BPS = Number(PERP_TAKER_FEE_BPS);
 const MAKER_FEE_BPS = Number(PERP_MAKER_FEE_BPS);
@@ -55,17 +55,24 @@ export function matchAgainstBook(
   const { bandLow, bandHigh } = market;
   const guard = order.guard === 'none' ? undefined : new TakerGuard(venue, order);
   let remaining = order.size;
+  // The fills' fees and notionals, added to the venue's totals once (below 2^53, else flushed).
+  let fees = 0;
+  let volume = 0;
+  let halted = false;
   while (remaining > 0) {
     const maker = book.best(opposite);
     if (maker === undefined || (buy ? maker.px > limit : maker.px < limit)) break;
-    const makerAccount = venue.accounts.get(maker.account)!;
+    const makerAccount = maker.owner!;
     const makerLots = fillableLots(market, makerAccount, maker);
     const lots = remaining < makerLots ? remaining : makerLots;
     const notional = notionalUnits(lots, maker.px, market.scaleUnits);
     const takerFee = feeUnits(notional, TAKER_FEE_BPS);
     if (takerFee !== takerFee) {
       const filled = matchOneExact(venue, order, guard, maker, makerLots, lots, fills, cancelled);
-      if (filled < 0) return { remaining, halted: true };
+      if (filled < 0) {
+        halted = true;
+        break;
+      }
       remaining -= filled;
       continue;
     }
@@ -87,11 +94,19 @@ export function matchAgainstBook(
       cancelled.push(maker.id);
       continue;
     }
-    if (guard && !guard.mayTake(BigInt(takerSigned), BigInt(notional), BigInt(takerFee)))
-      return { remaining, halted: true };
+    if (guard && !guard.mayTake(BigInt(takerSigned), BigInt(notional), BigInt(takerFee))) {
+      halted = true;
+      break;
+    }
     const takerRealized = applyFillUnits(venue, market, taker, takerSigned, notional, takerFee);
     const makerRealized = applyFillUnits(venue, market, makerAccount, -takerSigned, notional, makerFee);
-    venue.fees += BigInt(takerFee + makerFee);
+    if (fees > MAX_UNITS - notional || volume > MAX_UNITS - notional) {
+      venue.fees += BigInt(fees);
+      market.volume += BigInt(volume);
+      fees = volume = 0;
+    }
+    fees += takerFee + makerFee;
+    volume += notional;
     fillRestingOrder(venue, market, makerAccount, maker, lots);
     if (maker.rem > 0 && maker.reduceOnly && lots === makerLots) {
       // The reduce-only rest has nothing left to reduce.
@@ -99,8 +114,6 @@ export function matchAgainstBook(
       cancelled.push(maker.id);
     }
     market.lastPrice = maker.price;
-    const notionalBig = BigInt(notional);
-    market.volume += notionalBig;
     remaining -= lots;
     fills.push({
       market: spec.symbol,
@@ -111,7 +124,7 @@ export function matchAgainstBook(
       side,
       price: maker.price,
       size: BigInt(lots),
-      notional: notionalBig,
+      notional: BigInt(notional),
       takerFee: BigInt(takerFee),
       makerFee: BigInt(makerFee),
       takerRealized,
@@ -120,7 +133,10 @@ export function matchAgainstBook(
       at: order.at,
     });
   }
-  return { remaining, halted: false };
+  if (fees !== 0) venue.fees += BigInt(fees);
+  if (volume !== 0) market.volume += BigInt(volume);
+  flushLongLots();
+  return { remaining, halted };
 }
 
 /**

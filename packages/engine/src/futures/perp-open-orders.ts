@@ -24,15 +24,17 @@ function marginOf(venue: PerpVenueState, market: MarketState, order: BookOrder):
 
 export function restOrder(venue: PerpVenueState, account: PerpAccount, order: BookOrder): void {
   const market = venue.markets.get(order.market)!;
+  order.owner = account;
+  order.home = market;
   market.book.add(order);
   account.orders.add(order.id);
   account.orderMargin += marginOf(venue, market, order);
 }
 
 export function unrestOrder(venue: PerpVenueState, account: PerpAccount, order: BookOrder): void {
-  const market = venue.markets.get(order.market)!;
+  const market = order.home!;
   account.orderMargin -= marginOf(venue, market, order);
-  market.book.cancel(order.id);
+  market.book.remove(order);
   account.orders.delete(order.id);
 }
 

@@ -104,7 +104,7 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
   }
   if (!input.reduceOnly) checkOrderMargin(venue, market, account, buy, leverage, size, sweep);
 
-  account.leverage.set(input.market, leverage);
+  if (account.leverage.get(input.market) !== leverage) account.leverage.set(input.market, leverage);
   const orderId = id ?? venue.nextOrderId++;
   const fills: PerpFill[] = [];
   const cancelled: number[] = [];

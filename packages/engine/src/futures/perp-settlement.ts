@@ -1,5 +1,5 @@
 import { abs, sign, type MarketState, type PerpAccount, type PerpVenueState } from './perp-state';
-import { add, mul, quot, sub, unitsOf } from './perp-units';
+import { add, MAX_UNITS, mul, quot, sub, unitsOf } from './perp-units';
 
 /**
  * Settles one side of a fill: `lots` signed (positive buys) for `notional`. A fill that reduces the
@@ -43,9 +43,24 @@ export function applyFill(
 }
 
 /**
+ * The change of the market's long lots the fills of one taker made so far (they often net to zero:
+ * a long opened against a long closed): added to `longLots` once, by {@link flushLongLots}.
+ */
+let pendingLongs = 0;
+let pendingMarket: MarketState | undefined;
+
+/** Adds what {@link applyFillUnits} held back to the market's long lots; the matcher calls it as it ends. */
+export function flushLongLots(): void {
+  if (pendingLongs !== 0) pendingMarket!.longLots += BigInt(pendingLongs);
+  pendingLongs = 0;
+  pendingMarket = undefined;
+}
+
+/**
  * {@link applyFill} with `lots`, `notional` and `fee` as numbers, in exact numbers while the
  * position's values allow (else in bigint): the same arithmetic, written back to the account once.
- * Answers the realized PnL. The fee is not added to the venue's fees: the caller does that.
+ * Answers the realized PnL. The fee is not added to the venue's fees, nor the long lots to the
+ * market's (until {@link flushLongLots}): the caller does that, once per taker.
  */
 export function applyFillUnits(
   venue: PerpVenueState,
@@ -84,7 +99,12 @@ export function applyFillUnits(
     return exact;
   }
   if (collateral !== 0) account.collateral += BigInt(collateral);
-  if (longs !== 0) market.longLots += BigInt(longs);
+  if (longs !== 0) {
+    const pending = pendingLongs + longs;
+    if (pendingMarket !== market || pending > MAX_UNITS || pending < -MAX_UNITS) flushLongLots();
+    pendingMarket = market;
+    pendingLongs += longs;
+  }
   if (after === 0) account.positions.delete(symbol);
   else if (position === undefined)
     account.positions.set(symbol, { size: BigInt(after), quote: BigInt(nextQuote), funding: 0n });

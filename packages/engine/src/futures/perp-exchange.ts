@@ -302,7 +302,8 @@ export class PerpExchange implements PerpVenueState {
     // The book holds prices and lots as exact numbers (perp-units.ts).
     if (order.price > MAX_UNITS_BIG) throw new PerpError('PRICE_INVALID', 'Amount/Price invalid');
     if (order.remaining > MAX_UNITS_BIG) throw new PerpError('SIZE_INVALID', 'Amount/Price invalid');
-    restOrder(this, this.account(order.account), BookOrder.of(order));
+    const account = this.account(order.account);
+    restOrder(this.market(order.market), account, BookOrder.of(order));
   }
 
   /** Puts back a waiting trigger order from a snapshot. */

@@ -4,7 +4,7 @@ import { healthChangeUnits, healthUnits, heldUnits } from './perp-margin-units';
 import { feeOf, notionalOf, PERP_MAKER_FEE_BPS, PERP_TAKER_FEE_BPS, type PerpSide } from './perp-math';
 import { fillRestingOrder, unrestOrder } from './perp-open-orders';
 import { applyFill, applyFillUnits, flushLongLots } from './perp-settlement';
-import type { MarketState, PerpAccount, PerpFill, PerpVenueState } from './perp-state';
+import { bigOf, type MarketState, type PerpAccount, type PerpFill, type PerpVenueState } from './perp-state';
 import { feeUnits, MAX_UNITS, notionalUnits, unitsOf } from './perp-units';
 
 const TAKER_FEE_BPS = Number(PERP_TAKER_FEE_BPS);
@@ -123,7 +123,7 @@ export function matchAgainstBook(
       maker: makerAccount.id,
       side,
       price: maker.price,
-      size: BigInt(lots),
+      size: bigOf(lots),
       notional: BigInt(notional),
       takerFee: BigInt(takerFee),
       makerFee: BigInt(makerFee),

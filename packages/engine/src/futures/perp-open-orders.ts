@@ -1,5 +1,6 @@
 import type { BookOrder } from './order-book';
 import { orderMarginOf } from './perp-margin';
+import { initialMargin, notionalOf } from './perp-math';
 import { orderMarginUnits } from './perp-margin-units';
 import type { MarketState, PerpAccount, PerpVenueState } from './perp-state';
 
@@ -16,24 +17,24 @@ export function findOrder(venue: PerpVenueState, id: number): BookOrder | undefi
 }
 
 /** The initial margin an order holds now, as a bigint (in numbers while they are exact). */
-function marginOf(venue: PerpVenueState, market: MarketState, order: BookOrder): bigint {
+function marginOf(market: MarketState, order: BookOrder): bigint {
   const units = orderMarginUnits(market, order);
   if (units === 0) return 0n;
-  return units === units ? BigInt(units) : orderMarginOf(venue.markets, order);
+  if (units === units) return BigInt(units);
+  return initialMargin(notionalOf(order.remaining, order.price, market.spec.sizeDecimals), order.leverage);
 }
 
-export function restOrder(venue: PerpVenueState, account: PerpAccount, order: BookOrder): void {
-  const market = venue.markets.get(order.market)!;
+export function restOrder(market: MarketState, account: PerpAccount, order: BookOrder): void {
   order.owner = account;
   order.home = market;
   market.book.add(order);
   account.orders.add(order.id);
-  account.orderMargin += marginOf(venue, market, order);
+  account.orderMargin += marginOf(market, order);
 }
 
 export function unrestOrder(venue: PerpVenueState, account: PerpAccount, order: BookOrder): void {
   const market = order.home!;
-  account.orderMargin -= marginOf(venue, market, order);
+  account.orderMargin -= marginOf(market, order);
   market.book.remove(order);
   account.orders.delete(order.id);
 }

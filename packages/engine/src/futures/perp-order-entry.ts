@@ -15,6 +15,7 @@ import { restOrder } from './perp-open-orders';
 import {
   abs,
   accountOf,
+  bigOf,
   marketOf,
   PerpError,
   sign,
@@ -68,7 +69,8 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
   const { spec, book } = market;
   const account = accountOf(venue, input.account);
   if (market.oracle <= 0n) throw new PerpError('MARKET_NO_PRICE', 'Unable to get market price');
-  const current = leverageOf(venue.markets, account, input.market);
+  const setting = account.leverage.get(input.market);
+  const current = setting ?? leverageOf(venue.markets, account, input.market);
   const leverage = input.leverage ?? current;
   checkLeverage(leverage, spec.maxLeverage);
   if (input.size <= 0n) throw new PerpError('SIZE_INVALID', 'Amount/Price invalid');
@@ -104,7 +106,7 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
   }
   if (!input.reduceOnly) checkOrderMargin(venue, market, account, buy, leverage, size, sweep);
 
-  if (account.leverage.get(input.market) !== leverage) account.leverage.set(input.market, leverage);
+  if (setting !== leverage) account.leverage.set(input.market, leverage);
   const orderId = id ?? venue.nextOrderId++;
   const fills: PerpFill[] = [];
   const cancelled: number[] = [];
@@ -138,7 +140,7 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
   // What a halted taker did not fill is dropped: resting it would cross the book.
   if (remaining > 0 && input.type === 'limit' && !input.ioc && matched?.halted !== true) {
     restOrder(
-      venue,
+      market,
       account,
       new BookOrder(
         orderId,
@@ -153,7 +155,7 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
         input.at,
       ),
     );
-    resting = BigInt(remaining);
+    resting = bigOf(remaining);
   }
   return { orderId, fills, resting, cancelled };
 }

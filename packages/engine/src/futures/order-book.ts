@@ -1,4 +1,6 @@
 import type { PerpSide } from './perp-math';
+import type { MarketState, PerpAccount } from './perp-state';
+import { MAX_UNITS } from './perp-units';
 
 /** An order resting in a book (mutable: its remaining size falls as it fills). */
 export interface RestingOrder {
@@ -19,15 +21,76 @@ export interface RestingOrder {
   readonly createdAt: number;
 }
 
+/**
+ * A resting order as the book holds it: its price and open lots also as plain numbers, exact (the
+ * venue takes in no price or size past 2^53 − 1), which is what matching and margin work on.
+ */
+export class BookOrder implements RestingOrder {
+  /** `price` as a number. */
+  readonly px: number;
+  /** Lots still open, as a number. */
+  rem: number;
+  /** Its owner's account and its market, set as it rests (no lookup by name per fill or cancel). */
+  owner: PerpAccount | undefined = undefined;
+  home: MarketState | undefined = undefined;
+
+  constructor(
+    readonly id: number,
+    readonly market: string,
+    readonly account: string,
+    readonly side: PerpSide,
+    readonly price: bigint,
+    readonly size: bigint,
+    remaining: number,
+    readonly reduceOnly: boolean,
+    public leverage: number,
+    readonly createdAt: number,
+  ) {
+    this.px = Number(price);
+    this.rem = remaining;
+  }
+
+  static of(order: RestingOrder): BookOrder {
+    return new BookOrder(
+      order.id,
+      order.market,
+      order.account,
+      order.side,
+      order.price,
+      order.size,
+      Number(order.remaining),
+      order.reduceOnly,
+      order.leverage,
+      order.createdAt,
+    );
+  }
+
+  get remaining(): bigint {
+    return BigInt(this.rem);
+  }
+
+  set remaining(lots: bigint) {
+    this.rem = Number(lots);
+  }
+
+  /** The order as a plain RestingOrder (what callers serialised before it was a class). */
+  toJSON(): RestingOrder {
+    const { id, market, account, side, price, size, remaining, reduceOnly, leverage, createdAt } = this;
+    return { id, market, account, side, price, size, remaining, reduceOnly, leverage, createdAt };
+  }
+}
+
 /** One price level: a FIFO queue whose cancelled entries are skipped lazily (cancel is O(1)). */
 interface Level {
   readonly price: bigint;
-  /** `price` as a number (rounded past 2^53: ties are then broken on `price`). */
+  /** `price` as a number (exact: the venue's prices are safe integers). */
   readonly key: number;
-  readonly queue: RestingOrder[];
+  readonly queue: BookOrder[];
   head: number;
-  /** Lots open at this level. */
-  total: bigint;
+  /** Lots open at this level (while `exact`). */
+  total: number;
+  /** Whether `total` is exact: false once it passed 2^53 (the queue is then summed in bigint). */
+  exact: boolean;
   /** Orders open at this level. */
   live: number;
   /** The skip list's forward links, worse levels next (`next[0]` is the next level). */
@@ -37,16 +100,13 @@ interface Level {
 /** Levels of a skip list: enough for millions of levels at p = 1/4. */
 const MAX_HEIGHT = 12;
 
-/** A level map's key: the price as a number while that is exact (faster to hash than a bigint). */
-const mapKey = (price: bigint): number | bigint => (price <= 9_007_199_254_740_991n ? Number(price) : price);
-
 /**
  * One side of a book: its levels in a map by price and in a skip list, best first (bids
  * descending, asks ascending), so finding a level is O(1), adding or dropping one O(log levels) and
  * the best level is the list's first.
  */
 class BookSide {
-  private readonly levels = new Map<number | bigint, Level>();
+  private readonly levels = new Map<number, Level>();
   private readonly head: Level;
   /** The nodes before a search position, per height (reused). */
   private readonly before: Level[];
@@ -55,12 +115,12 @@ class BookSide {
   private seed = 0x2545f491;
 
   constructor(readonly bids: boolean) {
-    this.head = newLevel(0n, MAX_HEIGHT);
+    this.head = newLevel(0n, 0, MAX_HEIGHT);
     this.before = new Array<Level>(MAX_HEIGHT).fill(this.head);
   }
 
-  get(price: bigint): Level | undefined {
-    return this.levels.get(mapKey(price));
+  get(key: number): Level | undefined {
+    return this.levels.get(key);
   }
 
   /** The best level (undefined when the side is empty). */
@@ -68,18 +128,13 @@ class BookSide {
     return this.head.next[0];
   }
 
-  /** Whether `level` comes before (is better than) a level at `price`. */
-  private better(level: Level, key: number, price: bigint): boolean {
-    if (level.key !== key) return this.bids ? level.key > key : level.key < key;
-    return this.bids ? level.price > price : level.price < price;
-  }
-
-  /** Fills `before` with the last node of each height that is better than `price`. */
-  private search(key: number, price: bigint): void {
+  /** Fills `before` with the last node of each height that is better than `key`. */
+  private search(key: number): void {
     let node = this.head;
+    const bids = this.bids;
     for (let h = this.height - 1; h >= 0; h--) {
       let next = node.next[h];
-      while (next !== undefined && this.better(next, key, price)) {
+      while (next !== undefined && (bids ? next.key > key : next.key < key)) {
         node = next;
         next = node.next[h];
       }
@@ -101,27 +156,26 @@ class BookSide {
     return height;
   }
 
-  levelFor(price: bigint): Level {
-    const mk = mapKey(price);
-    let level = this.levels.get(mk);
+  levelFor(order: BookOrder): Level {
+    const key = order.px;
+    let level = this.levels.get(key);
     if (level) return level;
-    const key = Number(price);
-    this.search(key, price);
+    this.search(key);
     const height = this.randomHeight();
     for (let h = this.height; h < height; h++) this.before[h] = this.head;
     if (height > this.height) this.height = height;
-    level = newLevel(price, height);
+    level = newLevel(order.price, key, height);
     for (let h = 0; h < height; h++) {
       level.next[h] = this.before[h]!.next[h];
       this.before[h]!.next[h] = level;
     }
-    this.levels.set(mk, level);
+    this.levels.set(key, level);
     return level;
   }
 
   dropLevel(level: Level): void {
-    this.levels.delete(mapKey(level.price));
-    this.search(level.key, level.price);
+    this.levels.delete(level.key);
+    this.search(level.key);
     for (let h = 0; h < level.next.length; h++) {
       const before = this.before[h]!;
       if (before.next[h] === level) before.next[h] = level.next[h];
@@ -130,88 +184,113 @@ class BookSide {
   }
 
   /** The best level's first open order. */
-  best(): RestingOrder | undefined {
+  best(): BookOrder | undefined {
     const level = this.head.next[0];
     if (level === undefined) return undefined;
-    while (level.head < level.queue.length) {
-      const order = level.queue[level.head]!;
-      if (order.remaining > 0n) return order;
+    const queue = level.queue;
+    while (level.head < queue.length) {
+      const order = queue[level.head]!;
+      if (order.rem > 0) return order;
       level.head++;
     }
     return undefined;
   }
 }
 
-function newLevel(price: bigint, height: number): Level {
+function newLevel(price: bigint, key: number, height: number): Level {
   return {
     price,
-    key: Number(price),
+    key,
     queue: [],
     head: 0,
-    total: 0n,
+    total: 0,
+    exact: true,
     live: 0,
     next: new Array<Level | undefined>(height).fill(undefined),
   };
+}
+
+/** Lots open at a level, exactly. */
+function levelLots(level: Level): bigint {
+  if (level.exact) return BigInt(level.total);
+  let total = 0n;
+  for (let i = level.head; i < level.queue.length; i++) total += BigInt(level.queue[i]!.rem);
+  return total;
 }
 
 /**
  * A price-time-priority limit order book. Levels live in a map by price and a skip list per side
  * (a new or emptied level costs O(log levels)), orders in a FIFO per level and in a map by id, so
  * placing, cancelling and matching cost about the same whether the book holds a thousand orders or
- * a hundred thousand.
+ * a hundred thousand. Prices and lots are plain numbers inside (exact integers; see BookOrder).
  */
 export class OrderBook {
-  private readonly sides = { buy: new BookSide(true), sell: new BookSide(false) };
-  private readonly byId = new Map<number, RestingOrder>();
+  private readonly buys = new BookSide(true);
+  private readonly sells = new BookSide(false);
+  private readonly byId = new Map<number, BookOrder>();
 
   get size(): number {
     return this.byId.size;
   }
 
-  get(id: number): RestingOrder | undefined {
+  get(id: number): BookOrder | undefined {
     return this.byId.get(id);
   }
 
+  private side(side: PerpSide): BookSide {
+    return side === 'buy' ? this.buys : this.sells;
+  }
+
   /** Rests an order (the caller has matched whatever crossed). */
-  add(order: RestingOrder): void {
-    const level = this.sides[order.side].levelFor(order.price);
+  add(order: BookOrder): void {
+    const level = this.side(order.side).levelFor(order);
     level.queue.push(order);
-    level.total += order.remaining;
+    level.total += order.rem;
+    if (level.total > MAX_UNITS) level.exact = false;
     level.live++;
     this.byId.set(order.id, order);
   }
 
   /** The best open order of a side. */
-  best(side: PerpSide): RestingOrder | undefined {
-    return this.sides[side].best();
+  best(side: PerpSide): BookOrder | undefined {
+    return this.side(side).best();
   }
 
   bestPrice(side: PerpSide): bigint | undefined {
-    return this.sides[side].first()?.price;
+    return this.side(side).first()?.price;
+  }
+
+  /** The best price of a side as a number (undefined when it is empty). */
+  bestKey(side: PerpSide): number | undefined {
+    return this.side(side).first()?.key;
   }
 
   /** Fills `lots` of a resting order; an order filled in full leaves the book. */
-  fill(order: RestingOrder, lots: bigint): void {
-    const side = this.sides[order.side];
-    const level = side.get(order.price)!;
-    order.remaining -= lots;
+  fill(order: BookOrder, lots: number): void {
+    const side = this.side(order.side);
+    const level = side.get(order.px)!;
+    order.rem -= lots;
     level.total -= lots;
-    if (order.remaining === 0n) this.retire(side, level, order);
+    if (order.rem === 0) this.retire(side, level, order);
   }
 
   /** Removes an open order; answers it, or undefined when it is not in the book. */
-  cancel(id: number): RestingOrder | undefined {
+  cancel(id: number): BookOrder | undefined {
     const order = this.byId.get(id);
-    if (!order) return undefined;
-    const side = this.sides[order.side];
-    const level = side.get(order.price)!;
-    level.total -= order.remaining;
-    order.remaining = 0n;
-    this.retire(side, level, order);
+    if (order) this.remove(order);
     return order;
   }
 
-  private retire(side: BookSide, level: Level, order: RestingOrder): void {
+  /** Removes an open order of this book. */
+  remove(order: BookOrder): void {
+    const side = this.side(order.side);
+    const level = side.get(order.px)!;
+    level.total -= order.rem;
+    order.rem = 0;
+    this.retire(side, level, order);
+  }
+
+  private retire(side: BookSide, level: Level, order: BookOrder): void {
     this.byId.delete(order.id);
     level.live--;
     if (level.live === 0) side.dropLevel(level);
@@ -223,15 +302,15 @@ export class OrderBook {
   }
 
   /** Every open order, oldest first within a level, bids then asks (for snapshots). */
-  orders(): RestingOrder[] {
+  orders(): BookOrder[] {
     return [...this.byId.values()];
   }
 
   /** Aggregated levels, best first: `[price, lots, orders]`. */
   depth(side: PerpSide, levels: number): { price: bigint; size: bigint; orders: number }[] {
     const out: { price: bigint; size: bigint; orders: number }[] = [];
-    for (let level = this.sides[side].first(); level && out.length < levels; level = level.next[0]) {
-      out.push({ price: level.price, size: level.total, orders: level.live });
+    for (let level = this.side(side).first(); level && out.length < levels; level = level.next[0]) {
+      out.push({ price: level.price, size: levelLots(level), orders: level.live });
     }
     return out;
   }
@@ -243,11 +322,27 @@ export class OrderBook {
   sweepPrice(side: PerpSide, lots: bigint, limit: bigint): bigint | undefined {
     let total = 0n;
     let last: bigint | undefined;
-    for (let level = this.sides[side].first(); level; level = level.next[0]) {
+    for (let level = this.side(side).first(); level; level = level.next[0]) {
       const price = level.price;
       if (side === 'sell' ? price > limit : price < limit) break;
       last = price;
-      total += level.total;
+      total += levelLots(level);
+      if (total >= lots) break;
+    }
+    return last;
+  }
+
+  /** {@link sweepPrice} in numbers (`lots` and `limit` safe integers). */
+  sweepKey(side: PerpSide, lots: number, limit: number): number | undefined {
+    let total = 0;
+    let last: number | undefined;
+    const asks = side === 'sell';
+    for (let level = this.side(side).first(); level; level = level.next[0]) {
+      const key = level.key;
+      if (asks ? key > limit : key < limit) break;
+      last = key;
+      // Below `lots` every partial sum is exact; past 2^53 one may round, but never back below it.
+      total += level.exact ? level.total : Number(levelLots(level));
       if (total >= lots) break;
     }
     return last;

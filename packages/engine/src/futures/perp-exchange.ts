@@ -1,5 +1,5 @@
 import type { Dec } from '../money/decimal';
-import type { RestingOrder } from './order-book';
+import { BookOrder, type RestingOrder } from './order-book';
 import { applyFunding, type FundingResult } from './perp-funding';
 import { liquidatableAccounts, liquidate, type LiquidationResult } from './perp-liquidation';
 import * as margin from './perp-margin';
@@ -30,6 +30,7 @@ import {
   type PerpVenueState,
   type TriggerOrder,
 } from './perp-state';
+import { MAX_UNITS_BIG } from './perp-units';
 
 // The venue's one face. Its parts, each in its own file: perp-state (markets, accounts, refusals),
 // perp-margin (equity, margins, leverage), perp-order-entry (an order's checks), perp-matching (the
@@ -103,7 +104,7 @@ export class PerpExchange implements PerpVenueState {
     return margin.liquidationPriceOf(this.markets, account, symbol);
   }
 
-  findOrder(id: number): RestingOrder | undefined {
+  findOrder(id: number): BookOrder | undefined {
     return findOrder(this, id);
   }
 
@@ -191,7 +192,7 @@ export class PerpExchange implements PerpVenueState {
       .filter((order) => order.market === symbol);
     let orderMargin = account.orderMargin;
     for (const order of orders) {
-      orderMargin += this.orderMarginOf({ ...order, leverage }) - this.orderMarginOf(order);
+      orderMargin += this.orderMarginOf({ ...order.toJSON(), leverage }) - this.orderMarginOf(order);
     }
     const required =
       this.initialRequirementOf(account, { market: symbol, leverage }) - account.orderMargin + orderMargin;
@@ -298,7 +299,11 @@ export class PerpExchange implements PerpVenueState {
 
   /** Puts back an open order from a snapshot (no matching: a snapshot's book is never crossed). */
   restoreOrder(order: RestingOrder): void {
-    restOrder(this, this.account(order.account), order);
+    // The book holds prices and lots as exact numbers (perp-units.ts).
+    if (order.price > MAX_UNITS_BIG) throw new PerpError('PRICE_INVALID', 'Amount/Price invalid');
+    if (order.remaining > MAX_UNITS_BIG) throw new PerpError('SIZE_INVALID', 'Amount/Price invalid');
+    const account = this.account(order.account);
+    restOrder(this.market(order.market), account, BookOrder.of(order));
   }
 
   /** Puts back a waiting trigger order from a snapshot. */

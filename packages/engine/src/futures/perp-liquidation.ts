@@ -10,18 +10,19 @@ import {
   type PerpSide,
 } from './perp-math';
 import { cancelAllOrders } from './perp-open-orders';
-import { slippageBound } from './perp-order-entry';
 import { applyFill } from './perp-settlement';
 import { cancelAllTriggers, syncAttachedTriggers } from './perp-triggers';
 import {
   abs,
   accountOf,
   ceilToTick,
+  slippageBound,
   type MarketState,
   type PerpAccount,
   type PerpFill,
   type PerpVenueState,
 } from './perp-state';
+import { MAX_UNITS, MAX_UNITS_BIG } from './perp-units';
 
 export interface LiquidationResult {
   account: string;
@@ -118,6 +119,7 @@ function closeThroughBook(
     const market = venue.markets.get(symbol)!;
     const side: PerpSide = position.size > 0n ? 'sell' : 'buy';
     const limit = liquidationLimit(venue, market, account, position.size);
+    const lots = abs(position.size);
     const orderId = venue.nextOrderId++;
     orderIds.set(symbol, orderId);
     const before = result.fills.length;
@@ -127,8 +129,10 @@ function closeThroughBook(
         market,
         taker: account,
         side,
-        size: abs(position.size),
-        limit,
+        // Matching takes exact numbers (no price in a book is past 2^53; a position of more lots
+        // than that, beyond any market, is closed here up to 2^53 and the backstop takes the rest).
+        size: lots > MAX_UNITS_BIG ? MAX_UNITS : Number(lots),
+        limit: limit > MAX_UNITS_BIG ? MAX_UNITS : Number(limit),
         orderId,
         at,
         liquidation: true,

@@ -1,34 +1,24 @@
-import type { RestingOrder } from './order-book';
+import type { BookOrder } from './order-book';
 import { equityChange, equityOf, healthChange, healthOf } from './perp-margin';
-import {
-  BPS,
-  feeOf,
-  notionalOf,
-  PERP_MAKER_FEE_BPS,
-  PERP_PRICE_BAND_BPS,
-  PERP_TAKER_FEE_BPS,
-  type PerpSide,
-} from './perp-math';
+import { healthChangeUnits, healthUnits, heldUnits } from './perp-margin-units';
+import { feeOf, notionalOf, PERP_MAKER_FEE_BPS, PERP_TAKER_FEE_BPS, type PerpSide } from './perp-math';
 import { fillRestingOrder, unrestOrder } from './perp-open-orders';
-import { applyFill } from './perp-settlement';
-import {
-  abs,
-  sign,
-  type MarketState,
-  type PerpAccount,
-  type PerpFill,
-  type PerpVenueState,
-} from './perp-state';
+import { applyFill, applyFillUnits, flushLongLots } from './perp-settlement';
+import { bigOf, type MarketState, type PerpAccount, type PerpFill, type PerpVenueState } from './perp-state';
+import { feeUnits, MAX_UNITS, notionalUnits, unitsOf } from './perp-units';
+
+const TAKER_FEE_BPS = Number(PERP_TAKER_FEE_BPS);
+const MAKER_FEE_BPS = Number(PERP_MAKER_FEE_BPS);
 
 /** An order (or a liquidation's close) taking liquidity from a book. */
 export interface TakerOrder {
   readonly market: MarketState;
   readonly taker: PerpAccount;
   readonly side: PerpSide;
-  /** Lots. */
-  readonly size: bigint;
-  /** The worst price it takes. */
-  readonly limit: bigint;
+  /** Lots (a safe integer). */
+  readonly size: number;
+  /** The worst price it takes (a safe integer: no price in a book is larger). */
+  readonly limit: number;
   readonly orderId: number;
   readonly at: number;
   readonly liquidation: boolean;
@@ -38,7 +28,7 @@ export interface TakerOrder {
 
 export interface MatchOutcome {
   /** Lots not filled. */
-  remaining: bigint;
+  remaining: number;
   /** Matching stopped because the taker's next fill would have broken its guard. */
   halted: boolean;
 }
@@ -47,7 +37,8 @@ export interface MatchOutcome {
  * Matches a taker against the opposite side of its market's book, best price first, down to its
  * limit. Fills go to `fills`; resting orders that could not be filled (self-trade prevention, a
  * reduce-only order with nothing to reduce, outside the oracle band, past what their owner's margin
- * carries) are cancelled into `cancelled`.
+ * carries) are cancelled into `cancelled`. Amounts are exact numbers (perp-units.ts); a fill whose
+ * amounts leave the safe range is made in bigint ({@link matchOneExact}).
  */
 export function matchAgainstBook(
   venue: PerpVenueState,
@@ -56,30 +47,44 @@ export function matchAgainstBook(
   cancelled: number[],
 ): MatchOutcome {
   const { market, taker, side, limit } = order;
-  const { book, spec, oracle } = market;
-  const opposite: PerpSide = side === 'buy' ? 'sell' : 'buy';
+  const { book, spec } = market;
+  const buy = side === 'buy';
+  const opposite: PerpSide = buy ? 'sell' : 'buy';
   // As Drift bounds every fill by the oracle: none more than the band above or below it,
   // whichever side rests (an order the oracle has moved away from cannot be filled; it goes).
-  const band = (oracle * PERP_PRICE_BAND_BPS) / BPS;
+  const { bandLow, bandHigh } = market;
   const guard = order.guard === 'none' ? undefined : new TakerGuard(venue, order);
   let remaining = order.size;
-  while (remaining > 0n) {
+  // The fills' fees and notionals, added to the venue's totals once (below 2^53, else flushed).
+  let fees = 0;
+  let volume = 0;
+  let halted = false;
+  while (remaining > 0) {
     const maker = book.best(opposite);
-    if (!maker || (side === 'buy' ? maker.price > limit : maker.price < limit)) break;
-    const makerAccount = venue.accounts.get(maker.account)!;
+    if (maker === undefined || (buy ? maker.px > limit : maker.px < limit)) break;
+    const makerAccount = maker.owner!;
     const makerLots = fillableLots(market, makerAccount, maker);
     const lots = remaining < makerLots ? remaining : makerLots;
-    const notional = notionalOf(lots, maker.price, spec.sizeDecimals);
-    const takerFee = feeOf(notional, PERP_TAKER_FEE_BPS);
-    const makerFee = feeOf(notional, PERP_MAKER_FEE_BPS);
-    const takerSigned = side === 'buy' ? lots : -lots;
+    const notional = notionalUnits(lots, maker.px, market.scaleUnits);
+    const takerFee = feeUnits(notional, TAKER_FEE_BPS);
+    if (takerFee !== takerFee) {
+      const filled = matchOneExact(venue, order, guard, maker, makerLots, lots, fills, cancelled);
+      if (filled < 0) {
+        halted = true;
+        break;
+      }
+      remaining -= filled;
+      continue;
+    }
+    const makerFee = feeUnits(notional, MAKER_FEE_BPS);
+    const takerSigned = buy ? lots : -lots;
     // No fill may take either side below maintenance at the oracle (or, for an account already
     // there, make it worse): the maker's order goes, the taker stops.
     if (
       maker.account === taker.id ||
-      makerLots === 0n ||
-      maker.price > oracle + band ||
-      maker.price < oracle - band ||
+      makerLots === 0 ||
+      maker.px > bandHigh ||
+      maker.px < bandLow ||
       breaksMaintenance(venue, market, makerAccount, -takerSigned, notional, makerFee)
     ) {
       // Self-trade prevention (the resting order goes), a reduce-only order with nothing left to
@@ -89,17 +94,26 @@ export function matchAgainstBook(
       cancelled.push(maker.id);
       continue;
     }
-    if (guard && !guard.mayTake(takerSigned, notional, takerFee)) return { remaining, halted: true };
-    const takerRealized = applyFill(venue, market, taker, takerSigned, notional, takerFee);
-    const makerRealized = applyFill(venue, market, makerAccount, -takerSigned, notional, makerFee);
-    fillRestingOrder(venue, makerAccount, maker, lots);
-    if (maker.remaining > 0n && maker.reduceOnly && lots === makerLots) {
+    if (guard && !guard.mayTake(BigInt(takerSigned), BigInt(notional), BigInt(takerFee))) {
+      halted = true;
+      break;
+    }
+    const takerRealized = applyFillUnits(venue, market, taker, takerSigned, notional, takerFee);
+    const makerRealized = applyFillUnits(venue, market, makerAccount, -takerSigned, notional, makerFee);
+    if (fees > MAX_UNITS - notional || volume > MAX_UNITS - notional) {
+      venue.fees += BigInt(fees);
+      market.volume += BigInt(volume);
+      fees = volume = 0;
+    }
+    fees += takerFee + makerFee;
+    volume += notional;
+    fillRestingOrder(venue, market, makerAccount, maker, lots);
+    if (maker.rem > 0 && maker.reduceOnly && lots === makerLots) {
       // The reduce-only rest has nothing left to reduce.
       unrestOrder(venue, makerAccount, maker);
       cancelled.push(maker.id);
     }
     market.lastPrice = maker.price;
-    market.volume += notional;
     remaining -= lots;
     fills.push({
       market: spec.symbol,
@@ -109,29 +123,116 @@ export function matchAgainstBook(
       maker: makerAccount.id,
       side,
       price: maker.price,
-      size: lots,
-      notional,
-      takerFee,
-      makerFee,
+      size: bigOf(lots),
+      notional: BigInt(notional),
+      takerFee: BigInt(takerFee),
+      makerFee: BigInt(makerFee),
       takerRealized,
       makerRealized,
       liquidation: order.liquidation,
       at: order.at,
     });
   }
-  return { remaining, halted: false };
+  if (fees !== 0) venue.fees += BigInt(fees);
+  if (volume !== 0) market.volume += BigInt(volume);
+  flushLongLots();
+  return { remaining, halted };
+}
+
+/**
+ * One fill of {@link matchAgainstBook} in bigint, as the venue made every fill before #28: for
+ * amounts too large for exact numbers. Answers the lots filled, 0 when the maker's order went, −1
+ * when the taker's guard halted it.
+ */
+function matchOneExact(
+  venue: PerpVenueState,
+  order: TakerOrder,
+  guard: TakerGuard | undefined,
+  maker: BookOrder,
+  makerLots: number,
+  lotCount: number,
+  fills: PerpFill[],
+  cancelled: number[],
+): number {
+  const { market, taker, side } = order;
+  const makerAccount = venue.accounts.get(maker.account)!;
+  const lots = BigInt(lotCount);
+  const notional = notionalOf(lots, maker.price, market.spec.sizeDecimals);
+  const takerFee = feeOf(notional, PERP_TAKER_FEE_BPS);
+  const makerFee = feeOf(notional, PERP_MAKER_FEE_BPS);
+  const takerSigned = side === 'buy' ? lots : -lots;
+  if (
+    maker.account === taker.id ||
+    makerLots === 0 ||
+    maker.px > market.bandHigh ||
+    maker.px < market.bandLow ||
+    breaksMaintenanceExact(venue, market, makerAccount, -takerSigned, notional, makerFee)
+  ) {
+    unrestOrder(venue, makerAccount, maker);
+    cancelled.push(maker.id);
+    return 0;
+  }
+  if (guard && !guard.mayTake(takerSigned, notional, takerFee)) return -1;
+  const takerRealized = applyFill(venue, market, taker, takerSigned, notional, takerFee);
+  const makerRealized = applyFill(venue, market, makerAccount, -takerSigned, notional, makerFee);
+  fillRestingOrder(venue, market, makerAccount, maker, lotCount);
+  if (maker.rem > 0 && maker.reduceOnly && lotCount === makerLots) {
+    unrestOrder(venue, makerAccount, maker);
+    cancelled.push(maker.id);
+  }
+  market.lastPrice = maker.price;
+  market.volume += notional;
+  fills.push({
+    market: market.spec.symbol,
+    takerOrderId: order.orderId,
+    makerOrderId: maker.id,
+    taker: taker.id,
+    maker: makerAccount.id,
+    side,
+    price: maker.price,
+    size: lots,
+    notional,
+    takerFee,
+    makerFee,
+    takerRealized,
+    makerRealized,
+    liquidation: order.liquidation,
+    at: order.at,
+  });
+  return lotCount;
 }
 
 /** Lots a resting order can fill now: a reduce-only order no more than its owner's position there. */
-function fillableLots(market: MarketState, owner: PerpAccount, maker: RestingOrder): bigint {
-  if (!maker.reduceOnly) return maker.remaining;
-  const held = owner.positions.get(market.spec.symbol);
-  const reducible = held && sign(held.size) === (maker.side === 'buy' ? -1n : 1n) ? abs(held.size) : 0n;
-  return reducible < maker.remaining ? reducible : maker.remaining;
+function fillableLots(market: MarketState, owner: PerpAccount, maker: BookOrder): number {
+  if (!maker.reduceOnly) return maker.rem;
+  const held = owner.positions.get(market.spec.symbol)?.size ?? 0n;
+  if (maker.side === 'buy' ? held >= 0n : held <= 0n) return 0;
+  const size = unitsOf(held);
+  const reducible = size < 0 ? -size : size;
+  // Past 2^53 (NaN) the position is larger than any order.
+  return reducible < maker.rem ? reducible : maker.rem;
 }
 
 /** Whether a fill lowers the account's health below zero (or lowers it further below). */
 function breaksMaintenance(
+  venue: PerpVenueState,
+  market: MarketState,
+  account: PerpAccount,
+  lots: number,
+  notional: number,
+  fee: number,
+): boolean {
+  const change = healthChangeUnits(market, heldUnits(market, account), lots, notional, fee);
+  if (change === change) {
+    if (change >= 0) return false;
+    const health = healthUnits(venue.markets, account);
+    // Rounding is monotone and 0 is exact: the sum's sign is right even if it rounds.
+    if (health === health) return health + change < 0;
+  }
+  return breaksMaintenanceExact(venue, market, account, BigInt(lots), BigInt(notional), BigInt(fee));
+}
+
+function breaksMaintenanceExact(
   venue: PerpVenueState,
   market: MarketState,
   account: PerpAccount,

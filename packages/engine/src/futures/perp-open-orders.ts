@@ -1,12 +1,14 @@
-import type { RestingOrder } from './order-book';
+import type { BookOrder } from './order-book';
 import { orderMarginOf } from './perp-margin';
-import type { PerpAccount, PerpVenueState } from './perp-state';
+import { initialMargin, notionalOf } from './perp-math';
+import { orderMarginUnits } from './perp-margin-units';
+import type { MarketState, PerpAccount, PerpVenueState } from './perp-state';
 
 // An open order is in three places kept together here: its market's book, its account's order set,
 // and the account's order margin.
 
 /** The open order with this id, in whichever market's book holds it. */
-export function findOrder(venue: PerpVenueState, id: number): RestingOrder | undefined {
+export function findOrder(venue: PerpVenueState, id: number): BookOrder | undefined {
   for (const market of venue.markets.values()) {
     const order = market.book.get(id);
     if (order) return order;
@@ -14,29 +16,48 @@ export function findOrder(venue: PerpVenueState, id: number): RestingOrder | und
   return undefined;
 }
 
-export function restOrder(venue: PerpVenueState, account: PerpAccount, order: RestingOrder): void {
-  venue.markets.get(order.market)!.book.add(order);
-  account.orders.add(order.id);
-  account.orderMargin += orderMarginOf(venue.markets, order);
+/** The initial margin an order holds now, as a bigint (in numbers while they are exact). */
+function marginOf(market: MarketState, order: BookOrder): bigint {
+  const units = orderMarginUnits(market, order);
+  if (units === 0) return 0n;
+  if (units === units) return BigInt(units);
+  return initialMargin(notionalOf(order.remaining, order.price, market.spec.sizeDecimals), order.leverage);
 }
 
-export function unrestOrder(venue: PerpVenueState, account: PerpAccount, order: RestingOrder): void {
-  account.orderMargin -= orderMarginOf(venue.markets, order);
-  venue.markets.get(order.market)!.book.cancel(order.id);
+export function restOrder(market: MarketState, account: PerpAccount, order: BookOrder): void {
+  order.owner = account;
+  order.home = market;
+  market.book.add(order);
+  account.orders.add(order.id);
+  account.orderMargin += marginOf(market, order);
+}
+
+export function unrestOrder(venue: PerpVenueState, account: PerpAccount, order: BookOrder): void {
+  const market = order.home!;
+  account.orderMargin -= marginOf(market, order);
+  market.book.remove(order);
   account.orders.delete(order.id);
 }
 
 /** Fills `lots` of a resting order, keeping its owner's order margin and order set in step. */
 export function fillRestingOrder(
   venue: PerpVenueState,
+  market: MarketState,
   account: PerpAccount,
-  order: RestingOrder,
-  lots: bigint,
+  order: BookOrder,
+  lots: number,
 ): void {
-  const heldBefore = orderMarginOf(venue.markets, order);
-  venue.markets.get(order.market)!.book.fill(order, lots);
-  account.orderMargin += orderMarginOf(venue.markets, order) - heldBefore;
-  if (order.remaining === 0n) account.orders.delete(order.id);
+  const heldBefore = orderMarginUnits(market, order);
+  if (heldBefore === heldBefore) {
+    market.book.fill(order, lots);
+    const change = orderMarginUnits(market, order) - heldBefore;
+    if (change !== 0) account.orderMargin += BigInt(change);
+  } else {
+    const before = orderMarginOf(venue.markets, order);
+    market.book.fill(order, lots);
+    account.orderMargin += orderMarginOf(venue.markets, order) - before;
+  }
+  if (order.rem === 0) account.orders.delete(order.id);
 }
 
 /** Cancels every open order of an account (in one market, or all); answers their ids. */

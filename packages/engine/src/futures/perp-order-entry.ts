@@ -1,12 +1,12 @@
+import { BookOrder } from './order-book';
 import { checkLeverage, equityOf, hasExposureIn, initialRequirementAt, leverageOf } from './perp-margin';
+import { freeMarginUnits, heldUnits } from './perp-margin-units';
 import { matchAgainstBook } from './perp-matching';
 import {
-  BPS,
   ceilDiv,
   feeOf,
   initialMargin,
   notionalOf,
-  PERP_MAX_SLIPPAGE_BPS,
   PERP_PRICE_BAND_BPS,
   PERP_TAKER_FEE_BPS,
   type PerpSide,
@@ -15,7 +15,7 @@ import { restOrder } from './perp-open-orders';
 import {
   abs,
   accountOf,
-  ceilToTick,
+  bigOf,
   marketOf,
   PerpError,
   sign,
@@ -24,6 +24,9 @@ import {
   type PerpFill,
   type PerpVenueState,
 } from './perp-state';
+import { add, ceilQuot, feeUnits, MAX_UNITS_BIG, mul, notionalUnits, unitsOf } from './perp-units';
+
+const TAKER_FEE_BPS = Number(PERP_TAKER_FEE_BPS);
 
 export interface PlaceOrderInput {
   account: string;
@@ -66,31 +69,34 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
   const { spec, book } = market;
   const account = accountOf(venue, input.account);
   if (market.oracle <= 0n) throw new PerpError('MARKET_NO_PRICE', 'Unable to get market price');
-  const current = leverageOf(venue.markets, account, input.market);
+  const setting = account.leverage.get(input.market);
+  const current = setting ?? leverageOf(venue.markets, account, input.market);
   const leverage = input.leverage ?? current;
   checkLeverage(leverage, spec.maxLeverage);
   if (input.size <= 0n) throw new PerpError('SIZE_INVALID', 'Amount/Price invalid');
   const position = account.positions.get(input.market);
-  const direction = input.side === 'buy' ? 1n : -1n;
-  let size = input.size;
+  const buy = input.side === 'buy';
+  let sizeBig = input.size;
   if (input.reduceOnly) {
-    if (!position || sign(position.size) !== -direction) {
+    if (!position || (buy ? position.size >= 0n : position.size <= 0n)) {
       throw new PerpError('REDUCE_ONLY_NO_POSITION', 'A reduce-only order needs a position to reduce');
     }
-    if (size > abs(position.size)) size = abs(position.size);
-  } else if (size < spec.minSize) {
+    if (sizeBig > abs(position.size)) sizeBig = abs(position.size);
+  } else if (sizeBig < spec.minSize) {
     throw new PerpError('SIZE_BELOW_MIN', 'The amount is below the market’s minimum order size');
   }
+  // Lots and prices are exact numbers through matching and margin (perp-units.ts): none past 2^53.
+  if (sizeBig > MAX_UNITS_BIG) throw new PerpError('SIZE_INVALID', 'Amount/Price invalid');
+  const size = Number(sizeBig);
   const limit = limitOf(market, input);
-  const opposite: PerpSide = input.side === 'buy' ? 'sell' : 'buy';
-  const bestOpposite = book.bestPrice(opposite);
-  const crosses =
-    bestOpposite !== undefined && (input.side === 'buy' ? bestOpposite <= limit : bestOpposite >= limit);
+  const opposite: PerpSide = buy ? 'sell' : 'buy';
+  const bestOpposite = book.bestKey(opposite);
+  const crosses = bestOpposite !== undefined && (buy ? bestOpposite <= limit : bestOpposite >= limit);
   if (input.postOnly && crosses) {
     throw new PerpError('POST_ONLY_WOULD_CROSS', 'A post-only order would trade at once');
   }
   // A market order is margined at the worst price its size reaches in the book (within 8 %).
-  const sweep = input.type === 'market' ? book.sweepPrice(opposite, size, limit) : limit;
+  const sweep = input.type === 'market' ? book.sweepKey(opposite, size, limit) : limit;
   if (sweep === undefined) throw new PerpError('NO_LIQUIDITY', 'No liquidity within 8% of the oracle price');
   if (leverage !== current && hasExposureIn(venue.markets, account, input.market)) {
     throw new PerpError(
@@ -98,80 +104,84 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
       `Your ${input.market} leverage is ${current}x: an order cannot change it while you have a position or open orders there; change it with the leverage setting`,
     );
   }
-  if (!input.reduceOnly) checkOrderMargin(venue, account, input, leverage, size, sweep);
+  if (!input.reduceOnly) checkOrderMargin(venue, market, account, buy, leverage, size, sweep);
 
-  account.leverage.set(input.market, leverage);
+  if (setting !== leverage) account.leverage.set(input.market, leverage);
   const orderId = id ?? venue.nextOrderId++;
   const fills: PerpFill[] = [];
   const cancelled: number[] = [];
-  const matched = matchAgainstBook(
-    venue,
-    {
-      market,
-      taker: account,
-      side: input.side,
-      size,
-      limit,
-      orderId,
-      at: input.at,
-      liquidation: false,
-      // checkOrderMargin already held the order to its initial margin after the fill; a reduce-only
-      // order skips it and is guarded fill by fill instead.
-      guard: input.reduceOnly === true ? 'maintenance' : 'none',
-    },
-    fills,
-    cancelled,
-  );
-  let remaining = matched.remaining;
-  if (input.reduceOnly) {
-    const after = account.positions.get(input.market);
-    const reducible = after && sign(after.size) === -direction ? abs(after.size) : 0n;
+  // An order that does not cross has nothing to match (most limit orders): no walk is set up.
+  const matched = crosses
+    ? matchAgainstBook(
+        venue,
+        {
+          market,
+          taker: account,
+          side: input.side,
+          size,
+          limit,
+          orderId,
+          at: input.at,
+          liquidation: false,
+          // checkOrderMargin already held the order to its initial margin after the fill; a
+          // reduce-only order skips it and is guarded fill by fill instead.
+          guard: input.reduceOnly === true ? 'maintenance' : 'none',
+        },
+        fills,
+        cancelled,
+      )
+    : undefined;
+  let remaining = matched === undefined ? size : matched.remaining;
+  if (input.reduceOnly && remaining > 0) {
+    const reducible = reducibleLots(account, input.market, buy);
     if (remaining > reducible) remaining = reducible;
   }
   let resting = 0n;
   // What a halted taker did not fill is dropped: resting it would cross the book.
-  if (remaining > 0n && input.type === 'limit' && !input.ioc && !matched.halted) {
-    restOrder(venue, account, {
-      id: orderId,
-      market: input.market,
-      account: account.id,
-      side: input.side,
-      price: limit,
-      size,
-      remaining,
-      reduceOnly: input.reduceOnly ?? false,
-      leverage,
-      createdAt: input.at,
-    });
-    resting = remaining;
+  if (remaining > 0 && input.type === 'limit' && !input.ioc && matched?.halted !== true) {
+    restOrder(
+      market,
+      account,
+      new BookOrder(
+        orderId,
+        input.market,
+        account.id,
+        input.side,
+        input.price!,
+        sizeBig,
+        remaining,
+        input.reduceOnly ?? false,
+        leverage,
+        input.at,
+      ),
+    );
+    resting = bigOf(remaining);
   }
   return { orderId, fills, resting, cancelled };
 }
 
-/** A market order's worst price: 8 % from the oracle, on the tick. */
-export function slippageBound(market: MarketState, side: PerpSide): bigint {
-  const { oracle, spec } = market;
-  const offset = (oracle * PERP_MAX_SLIPPAGE_BPS) / BPS;
-  return side === 'buy'
-    ? ((oracle + offset) / spec.tick) * spec.tick
-    : ceilToTick(oracle - offset, spec.tick);
+/** Lots of the account's position an order on this side reduces (NaN past 2^53: more than any order). */
+function reducibleLots(account: PerpAccount, symbol: string, buy: boolean): number {
+  const held = account.positions.get(symbol)?.size ?? 0n;
+  if (buy ? held >= 0n : held <= 0n) return 0;
+  const lots = unitsOf(held);
+  return lots < 0 ? -lots : lots;
 }
 
 const PRICE_BAND_MESSAGE = `A limit price may be at most ${Number(PERP_PRICE_BAND_BPS) / 100}% above the oracle price to buy, or below it to sell`;
 
-function limitOf(market: MarketState, input: PlaceOrderInput): bigint {
-  if (input.type === 'market') return slippageBound(market, input.side);
+function limitOf(market: MarketState, input: PlaceOrderInput): number {
+  if (input.type === 'market') return input.side === 'buy' ? market.buyLimit : market.sellLimit;
   const price = input.price ?? 0n;
-  if (price <= 0n || price % market.spec.tick !== 0n) {
-    throw new PerpError('PRICE_INVALID', 'Amount/Price invalid');
-  }
+  if (price <= 0n || price > MAX_UNITS_BIG) throw new PerpError('PRICE_INVALID', 'Amount/Price invalid');
+  const units = Number(price);
+  if (units % market.tickUnits !== 0) throw new PerpError('PRICE_INVALID', 'Amount/Price invalid');
   // As Hyperliquid refuses an order priced too far from its reference (oracle) price: a limit
   // that trades at once takes no worse a price than a market order could.
-  const band = (market.oracle * PERP_PRICE_BAND_BPS) / BPS;
-  if (input.side === 'buy' ? price > market.oracle + band : price < market.oracle - band) {
+  if (input.side === 'buy' ? units > market.bandHigh : units < market.bandLow) {
     throw new PerpError('PRICE_OUT_OF_BAND', PRICE_BAND_MESSAGE);
   }
-  return price;
+  return units;
 }
 
 /**
@@ -183,27 +193,66 @@ function limitOf(market: MarketState, input: PlaceOrderInput): bigint {
  */
 function checkOrderMargin(
   venue: PerpVenueState,
+  market: MarketState,
   account: PerpAccount,
-  input: PlaceOrderInput,
+  buy: boolean,
+  leverage: number,
+  size: number,
+  worst: number,
+): void {
+  const { spec, oracleUnits: oracle, scaleUnits: scale } = market;
+  if (oracle !== oracle || scale !== scale) {
+    checkOrderMarginExact(venue, market, account, buy, leverage, BigInt(size), BigInt(worst));
+    return;
+  }
+  const held = heldUnits(market, account);
+  let added = size;
+  if (buy ? held < 0 : held > 0) {
+    const reduced = held < 0 ? -held : held;
+    added = size > reduced ? size - reduced : 0;
+  }
+  const notional = notionalUnits(size, worst, scale);
+  const through = buy ? worst - oracle : oracle - worst;
+  const markLoss = through > 0 ? ceilQuot(mul(size, through), scale) : 0;
+  // Refused when initial requirement + the order's needs > equity, i.e. needs > equity − requirement.
+  const needs = add(
+    add(ceilQuot(notionalUnits(added, worst, scale), leverage), feeUnits(notional, TAKER_FEE_BPS)),
+    markLoss,
+  );
+  const free = freeMarginUnits(venue.markets, account, spec.symbol, leverage);
+  if (needs === needs && free === free) {
+    if (needs > free) throw insufficientMargin();
+    return;
+  }
+  checkOrderMarginExact(venue, market, account, buy, leverage, BigInt(size), BigInt(worst));
+}
+
+const insufficientMargin = () =>
+  new PerpError('INSUFFICIENT_MARGIN', 'Insufficient collateral for this order at this leverage');
+
+/** {@link checkOrderMargin} in bigint, for amounts past what numbers hold exactly. */
+function checkOrderMarginExact(
+  venue: PerpVenueState,
+  market: MarketState,
+  account: PerpAccount,
+  buy: boolean,
   leverage: number,
   size: bigint,
   worst: bigint,
 ): void {
-  const { spec, oracle, scale } = venue.markets.get(input.market)!;
-  const position = account.positions.get(input.market);
-  const direction = input.side === 'buy' ? 1n : -1n;
+  const { spec, oracle, scale } = market;
+  const position = account.positions.get(spec.symbol);
+  const direction = buy ? 1n : -1n;
   let added = size;
   if (position && sign(position.size) === -direction)
     added = size > abs(position.size) ? size - abs(position.size) : 0n;
   const notional = notionalOf(size, worst, spec.sizeDecimals);
-  const through = input.side === 'buy' ? worst - oracle : oracle - worst;
+  const through = buy ? worst - oracle : oracle - worst;
   const markLoss = through > 0n ? ceilDiv(size * through, scale) : 0n;
   const required =
-    initialRequirementAt(venue.markets, account, input.market, leverage) +
+    initialRequirementAt(venue.markets, account, spec.symbol, leverage) +
     initialMargin(notionalOf(added, worst, spec.sizeDecimals), leverage) +
     feeOf(notional, PERP_TAKER_FEE_BPS) +
     markLoss;
-  if (required > equityOf(venue.markets, account)) {
-    throw new PerpError('INSUFFICIENT_MARGIN', 'Insufficient collateral for this order at this leverage');
-  }
+  if (required > equityOf(venue.markets, account)) throw insufficientMargin();
 }

@@ -1,4 +1,5 @@
 import { abs, sign, type MarketState, type PerpAccount, type PerpVenueState } from './perp-state';
+import { add, MAX_UNITS, mul, quot, sub, unitsOf } from './perp-units';
 
 /**
  * Settles one side of a fill: `lots` signed (positive buys) for `notional`. A fill that reduces the
@@ -39,4 +40,77 @@ export function applyFill(
     account.positions.delete(symbol);
   } else account.positions.set(symbol, position);
   return realized;
+}
+
+/**
+ * The change of the market's long lots the fills of one taker made so far (they often net to zero:
+ * a long opened against a long closed): added to `longLots` once, by {@link flushLongLots}.
+ */
+let pendingLongs = 0;
+let pendingMarket: MarketState | undefined;
+
+/** Adds what {@link applyFillUnits} held back to the market's long lots; the matcher calls it as it ends. */
+export function flushLongLots(): void {
+  if (pendingLongs !== 0) pendingMarket!.longLots += BigInt(pendingLongs);
+  pendingLongs = 0;
+  pendingMarket = undefined;
+}
+
+/**
+ * {@link applyFill} with `lots`, `notional` and `fee` as numbers, in exact numbers while the
+ * position's values allow (else in bigint): the same arithmetic, written back to the account once.
+ * Answers the realized PnL. The fee is not added to the venue's fees, nor the long lots to the
+ * market's (until {@link flushLongLots}): the caller does that, once per taker.
+ */
+export function applyFillUnits(
+  venue: PerpVenueState,
+  market: MarketState,
+  account: PerpAccount,
+  lots: number,
+  notional: number,
+  fee: number,
+): bigint {
+  const symbol = market.spec.symbol;
+  const position = account.positions.get(symbol);
+  const before = position === undefined ? 0 : unitsOf(position.size);
+  const quote = position === undefined ? 0 : unitsOf(position.quote);
+  const cash = lots > 0 ? -notional : notional;
+  let realized = 0;
+  let nextQuote: number;
+  if (before === 0 || before > 0 === lots > 0) {
+    nextQuote = add(quote, cash);
+  } else {
+    const held = before < 0 ? -before : before;
+    const traded = lots < 0 ? -lots : lots;
+    const closed = traded < held ? traded : held;
+    const keptEntry = quot(mul(quote, held - closed), held);
+    const cashClose = quot(mul(cash, closed), traded);
+    realized = add(sub(quote, keptEntry), cashClose);
+    nextQuote = add(keptEntry, sub(cash, cashClose));
+  }
+  const after = add(before, lots);
+  // Rounding dust of a fully closed position is realized too.
+  if (after === 0) realized = add(realized, nextQuote);
+  const collateral = sub(realized, fee);
+  const longs = (after > 0 ? after : 0) - (before > 0 ? before : 0);
+  if (collateral !== collateral || after !== after || nextQuote !== nextQuote || longs !== longs) {
+    const exact = applyFill(venue, market, account, BigInt(lots), BigInt(notional), BigInt(fee));
+    venue.fees -= BigInt(fee);
+    return exact;
+  }
+  if (collateral !== 0) account.collateral += BigInt(collateral);
+  if (longs !== 0) {
+    const pending = pendingLongs + longs;
+    if (pendingMarket !== market || pending > MAX_UNITS || pending < -MAX_UNITS) flushLongLots();
+    pendingMarket = market;
+    pendingLongs += longs;
+  }
+  if (after === 0) account.positions.delete(symbol);
+  else if (position === undefined)
+    account.positions.set(symbol, { size: BigInt(after), quote: BigInt(nextQuote), funding: 0n });
+  else {
+    position.size = BigInt(after);
+    position.quote = BigInt(nextQuote);
+  }
+  return realized === 0 ? 0n : BigInt(realized);
 }

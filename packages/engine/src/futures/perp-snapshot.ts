@@ -74,7 +74,7 @@ export function snapshotOf(exchange: PerpExchange): PerpSnapshot {
       leverage: [...account.leverage],
     })),
     orders: orders.map((order) => ({
-      ...order,
+      ...order.toJSON(),
       price: order.price.toString(),
       size: order.size.toString(),
       remaining: order.remaining.toString(),

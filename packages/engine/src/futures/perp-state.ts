@@ -1,6 +1,7 @@
 import { Dec } from '../money/decimal';
 import { OrderBook } from './order-book';
-import type { PerpSide } from './perp-math';
+import { BPS, PERP_MAX_SLIPPAGE_BPS, PERP_PRICE_BAND_BPS, type PerpSide } from './perp-math';
+import { MAX_UNITS, MAX_UNITS_BIG, unitsOf } from './perp-units';
 
 // What the perp venue holds: its markets (rules, book, oracle), its accounts (collateral,
 // positions, leverage settings, open orders) and its refusals. The commands that change them live
@@ -138,6 +139,19 @@ export interface MarketState {
   /** Cumulative traded notional. */
   volume: bigint;
   lastFundingRate: Dec;
+  /** `oracle`, `scale` and the tick as numbers for the hot path (NaN past 2^53: bigint is used then). */
+  readonly oracleUnits: number;
+  readonly scaleUnits: number;
+  readonly tickUnits: number;
+  /**
+   * The oracle band no fill may leave, and a market order's worst price each way (8 % from the
+   * oracle, on the tick), as numbers, made when the oracle is set. Past 2^53 they are rounded (and
+   * the limits capped), which changes no comparison with a price of a book: those are exact.
+   */
+  readonly bandLow: number;
+  readonly bandHigh: number;
+  readonly buyLimit: number;
+  readonly sellLimit: number;
 }
 
 /**
@@ -152,18 +166,50 @@ export interface PerpVenueState {
   nextOrderId: number;
 }
 
+/** A market's state; setting its oracle keeps the number the hot path reads in step. */
+class Market implements MarketState {
+  readonly scale: bigint;
+  readonly book = new OrderBook();
+  readonly triggers = new Map<number, TriggerOrder>();
+  lastPrice: bigint | null = null;
+  longLots = 0n;
+  volume = 0n;
+  lastFundingRate = new Dec(0);
+  oracleUnits = 0;
+  readonly scaleUnits: number;
+  readonly tickUnits: number;
+  bandLow = 0;
+  bandHigh = 0;
+  buyLimit = 0;
+  sellLimit = 0;
+  private price = 0n;
+
+  constructor(readonly spec: PerpMarketSpec) {
+    this.scale = pow10(spec.sizeDecimals);
+    this.scaleUnits = unitsOf(this.scale);
+    this.tickUnits = unitsOf(spec.tick);
+  }
+
+  get oracle(): bigint {
+    return this.price;
+  }
+
+  set oracle(price: bigint) {
+    this.price = price;
+    this.oracleUnits = unitsOf(price);
+    const band = (price * PERP_PRICE_BAND_BPS) / BPS;
+    this.bandLow = Number(price - band);
+    this.bandHigh = Number(price + band);
+    if (this.spec.tick <= 0n) return;
+    const buy = slippageBound(this, 'buy');
+    const sell = slippageBound(this, 'sell');
+    this.buyLimit = buy > MAX_UNITS_BIG ? MAX_UNITS : Number(buy);
+    this.sellLimit = sell > MAX_UNITS_BIG ? MAX_UNITS : Number(sell);
+  }
+}
+
 export function newMarketState(spec: PerpMarketSpec): MarketState {
-  return {
-    spec,
-    scale: pow10(spec.sizeDecimals),
-    book: new OrderBook(),
-    triggers: new Map(),
-    oracle: 0n,
-    lastPrice: null,
-    longLots: 0n,
-    volume: 0n,
-    lastFundingRate: new Dec(0),
-  };
+  return new Market(spec);
 }
 
 export function newAccount(id: string): PerpAccount {
@@ -198,6 +244,15 @@ export const pow10 = (k: number) => POW10[k] ?? 10n ** BigInt(k);
 const SMALL: readonly bigint[] = Array.from({ length: 1_001 }, (_, n) => BigInt(n));
 /** `BigInt(n)` for a whole number, from the table when it is small. */
 export const bigOf = (n: number): bigint => SMALL[n] ?? BigInt(n);
+
+/** A market order's worst price: 8 % from the oracle, on the tick. */
+export function slippageBound(market: MarketState, side: PerpSide): bigint {
+  const { oracle, spec } = market;
+  const offset = (oracle * PERP_MAX_SLIPPAGE_BPS) / BPS;
+  return side === 'buy'
+    ? ((oracle + offset) / spec.tick) * spec.tick
+    : ceilToTick(oracle - offset, spec.tick);
+}
 
 export function ceilToTick(price: bigint, tick: bigint): bigint {
   return ((price + tick - 1n) / tick) * tick;

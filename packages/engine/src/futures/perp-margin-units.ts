@@ -1,0 +1,93 @@
+import type { BookOrder } from './order-book';
+import { leverageOf } from './perp-margin';
+import type { MarketState, PerpAccount } from './perp-state';
+import { add, ceilQuot, mul, notionalUnits, quot, sub, unitsOf } from './perp-units';
+
+// perp-margin.ts's hot reads in exact numbers (perp-units.ts): the same arithmetic, step for step,
+// answering NaN when a value leaves the safe range — the caller then asks perp-margin.ts.
+
+type Markets = ReadonlyMap<string, MarketState>;
+
+/** size × oracle / scale, truncated as bigint division: a position's mark value. */
+function markUnits(market: MarketState, size: number): number {
+  return quot(mul(size, market.oracleUnits), market.scaleUnits);
+}
+
+/** perp-margin's `maintenanceAt`: ⌈⌊|lots| × oracle / scale⌋ / (2 × max leverage)⌉. */
+export function maintenanceUnits(market: MarketState, lots: number): number {
+  return ceilQuot(notionalUnits(lots, market.oracleUnits, market.scaleUnits), 2 * market.spec.maxLeverage);
+}
+
+/**
+ * {@link equityOf} less {@link initialRequirementAt}, in numbers and one pass over the positions:
+ * what is left for a new order's margin (a position's notional at the oracle is |its mark value|).
+ */
+export function freeMarginUnits(
+  markets: Markets,
+  account: PerpAccount,
+  symbol: string,
+  leverage: number,
+): number {
+  let free = sub(unitsOf(account.collateral), unitsOf(account.orderMargin));
+  for (const [held, position] of account.positions) {
+    const market = markets.get(held)!;
+    const mark = markUnits(market, unitsOf(position.size));
+    const setting = held === symbol ? leverage : leverageOf(markets, account, held);
+    const margin = ceilQuot(mark < 0 ? -mark : mark, setting);
+    free = add(free, sub(add(unitsOf(position.quote), mark), margin));
+  }
+  return free;
+}
+
+/** {@link healthOf} in numbers. */
+export function healthUnits(markets: Markets, account: PerpAccount): number {
+  let health = unitsOf(account.collateral);
+  for (const [symbol, position] of account.positions) {
+    const market = markets.get(symbol)!;
+    const size = unitsOf(position.size);
+    health = add(
+      health,
+      sub(add(unitsOf(position.quote), markUnits(market, size)), maintenanceUnits(market, size)),
+    );
+  }
+  return health;
+}
+
+/** {@link orderMarginOf} in numbers. */
+export function orderMarginUnits(market: MarketState, order: BookOrder): number {
+  if (order.reduceOnly) return 0;
+  return ceilQuot(notionalUnits(order.rem, order.px, market.scaleUnits), order.leverage);
+}
+
+/** {@link equityChange} in numbers (`lots` signed). */
+export function equityChangeUnits(
+  market: MarketState,
+  held: number,
+  lots: number,
+  notional: number,
+  fee: number,
+): number {
+  const cash = lots > 0 ? -notional : notional;
+  return add(sub(cash, fee), sub(markUnits(market, add(held, lots)), markUnits(market, held)));
+}
+
+/** {@link healthChange} in numbers (`held`: the account's signed position in the market). */
+export function healthChangeUnits(
+  market: MarketState,
+  held: number,
+  lots: number,
+  notional: number,
+  fee: number,
+): number {
+  const after = add(held, lots);
+  return add(
+    sub(equityChangeUnits(market, held, lots, notional, fee), maintenanceUnits(market, after)),
+    maintenanceUnits(market, held),
+  );
+}
+
+/** The account's signed position in a market as a number (0 without one; NaN past 2^53). */
+export function heldUnits(market: MarketState, account: PerpAccount): number {
+  const position = account.positions.get(market.spec.symbol);
+  return position === undefined ? 0 : unitsOf(position.size);
+}

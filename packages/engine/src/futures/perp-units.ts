@@ -1,0 +1,58 @@
+// Exact integer arithmetic on plain numbers for the venue's hot path (issue #28): a bigint
+// operation allocates, a number operation does not. Every value stays a whole number within
+// ±(2^53 − 1), where a double is exact; an operation whose result would leave that range answers
+// NaN instead, NaN carries through the rest, and the caller redoes that computation in bigint (the
+// venue's reference arithmetic, perp-math.ts). So no result is ever rounded: it is exact or it is
+// recomputed.
+
+/** The largest whole number a double holds exactly (2^53 − 1). */
+export const MAX_UNITS = Number.MAX_SAFE_INTEGER;
+/** {@link MAX_UNITS} as a bigint: prices and lots are bounded by it where the venue takes them in. */
+export const MAX_UNITS_BIG = BigInt(MAX_UNITS);
+/**
+ * Dividends are kept within 2^52 (divisors are far smaller): then |a| + b < 2^53 and the double
+ * quotient a / b, rounded to nearest, never rounds across a whole number, so truncating or ceiling
+ * it gives the exact integer quotient.
+ */
+const MAX_DIVIDEND = 2 ** 52;
+
+/** A bigint as a number when it is exact, else NaN. */
+export function unitsOf(value: bigint): number {
+  const n = Number(value);
+  return n <= MAX_UNITS && n >= -MAX_UNITS ? n : NaN;
+}
+
+export function mul(a: number, b: number): number {
+  const p = a * b;
+  return p <= MAX_UNITS && p >= -MAX_UNITS ? p : NaN;
+}
+
+export function add(a: number, b: number): number {
+  const s = a + b;
+  return s <= MAX_UNITS && s >= -MAX_UNITS ? s : NaN;
+}
+
+export function sub(a: number, b: number): number {
+  const s = a - b;
+  return s <= MAX_UNITS && s >= -MAX_UNITS ? s : NaN;
+}
+
+/** a / b truncated toward zero, as bigint division does (0 < b < 2^52). */
+export function quot(a: number, b: number): number {
+  return a <= MAX_DIVIDEND && a >= -MAX_DIVIDEND ? Math.trunc(a / b) : NaN;
+}
+
+/** ⌈a / b⌉ for 0 ≤ a, 0 < b < 2^52 (perp-math's `ceilDiv`). */
+export function ceilQuot(a: number, b: number): number {
+  return a <= MAX_DIVIDEND ? Math.ceil(a / b) : NaN;
+}
+
+/** |lots| × price / scale, floored (perp-math's `notionalOf`). */
+export function notionalUnits(lots: number, price: number, scale: number): number {
+  return quot(mul(lots < 0 ? -lots : lots, price), scale);
+}
+
+/** A fee rounded up (perp-math's `feeOf`): ⌈notional × bps / 10,000⌉. */
+export function feeUnits(notional: number, bps: number): number {
+  return ceilQuot(mul(notional, bps), 10_000);
+}

@@ -29,6 +29,7 @@ import {
   type PendingWrites,
   type Subscription,
 } from './pubsub-subscriptions';
+import { notifySlotUpdates } from './pubsub-slot-updates';
 import { accountText, notificationText } from './pubsub-text';
 import type { AccountEncoding } from './account-encoding';
 import type { Commitment, Config } from './params';
@@ -81,7 +82,7 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
   let nextId = 0;
   const clients = new Map<string, Client>();
   const index = new SubscriptionIndex();
-  const { bySignature, byAccount, byProgram, logs, slots, roots } = index;
+  const { bySignature, byAccount, byProgram, logs, slots, slotsUpdates, roots } = index;
   /** Signatures whose subscribers wait for `finalized` (checked as slots pass). */
   const awaitingFinal = new Set<string>();
   /** Commits whose account, program and logs subscribers wait for `finalized`. */
@@ -296,6 +297,7 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
           slot: BigInt(slot),
         });
       if (root >= 0) for (const sub of roots) notify(sub, 'rootNotification', BigInt(root));
+      notifySlotUpdates(cluster, slot, slotsUpdates, notify);
       for (const signature of [...awaitingFinal]) checkSignature(signature);
       while (finalQueue.length > 0 && finalQueue[0]!.slot <= root) {
         deliverWrites(finalQueue.shift()!, (commitment) => commitment === 'finalized');

@@ -269,9 +269,16 @@ export abstract class ClusterClock {
    */
   slotAt(commitment: CommitmentLevel): number {
     if (commitment === 'processed') return this.currentSlot;
-    if (commitment === 'confirmed' && this.currentSlotConfirmed()) return this.currentSlot;
-    return Math.max(0, this.currentSlot - (commitment === 'finalized' ? this.finalizationDepth : 1));
+    const complete = this.currentSlotConfirmed() ? this.currentSlot : this.currentSlot - 1;
+    // Never past a slot whose transactions are not all durable (a disk write slower than a slot):
+    // a confirmed slot's transactions are all reported (see getReportedSignatureStatus).
+    const confirmed = Math.max(0, Math.min(complete, this.oldestUnconfirmedSlot() - 1));
+    if (commitment === 'confirmed') return confirmed;
+    return Math.max(0, Math.min(this.currentSlot - this.finalizationDepth, confirmed));
   }
+
+  /** The slot of the oldest transaction not yet durable (Infinity when all are). */
+  protected abstract oldestUnconfirmedSlot(): number;
 
   /**
    * Whether a transaction of the current slot already reads as confirmed: then so does the slot,

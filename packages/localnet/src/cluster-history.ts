@@ -16,6 +16,8 @@ export interface StoredTransaction {
 /** @internal the signatures and blocks of a {@link LocalCluster}. */
 export abstract class ClusterHistory extends ClusterClock {
   protected readonly transactions = new Map<string, StoredTransaction>();
+  /** Committed transactions not yet known durable, oldest first (trimmed as the ledger catches up). */
+  private unconfirmed: { seq: number; slot: number }[] = [];
   private readonly signaturesByAddress = new Map<string, string[]>();
 
   /** The signature-log entry of a transaction, if the cluster processed it. */
@@ -34,6 +36,30 @@ export abstract class ClusterHistory extends ClusterClock {
     if (age >= this.finalizationDepth)
       return { slot, confirmations: null, err, confirmationStatus: 'finalized' };
     return { slot, confirmations: age, err, confirmationStatus: 'confirmed' };
+  }
+
+  /**
+   * getSignatureStatuses for one signature as a validator's RPC reports it: once its block is
+   * confirmed (durable here), never while it is only `processed`. A validator's `processed` bank
+   * is the last complete block it voted on, so a transaction's status appears a block after it was
+   * sent; here execution answers `sendTransaction`, and a status readable before the ledger holds
+   * the transaction reached web3.js's check right after it subscribed (and `confirmTransaction`
+   * threw a failed transaction's error instead of answering it). Null until then.
+   */
+  getReportedSignatureStatus(signature: string): SignatureStatus | null {
+    const status = this.getSignatureStatus(signature);
+    return status === null || status.confirmationStatus === 'processed' ? null : status;
+  }
+
+  /**
+   * Resolves once a committed transaction's status is reported ({@link getReportedSignatureStatus}),
+   * in the turn that makes it durable; at once when it already is or was never committed. Rejects
+   * when the ledger failed (then nothing becomes confirmed).
+   */
+  async whenReported(signature: string): Promise<void> {
+    const stored = this.transactions.get(signature);
+    if (stored === undefined || this.isDurableRecord(stored)) return;
+    await this.ledger!.whenDurable(stored.seq);
   }
 
   /** Newest-first signatures of transactions that referenced `address`. */
@@ -117,6 +143,14 @@ export abstract class ClusterHistory extends ClusterClock {
     return this.history.prioritizationFees(this.currentSlot, accounts);
   }
 
+  protected oldestUnconfirmedSlot(): number {
+    const durable = this.ledger?.durableSeq ?? Infinity;
+    let drop = 0;
+    while (drop < this.unconfirmed.length && this.unconfirmed[drop]!.seq <= durable) drop += 1;
+    if (drop > 0) this.unconfirmed = this.unconfirmed.slice(drop);
+    return this.unconfirmed[0]?.slot ?? Infinity;
+  }
+
   /** Whether a logged transaction is on disk (what makes it confirmed). */
   protected isDurableRecord(stored: StoredTransaction): boolean {
     return this.ledger === null || stored.seq <= this.ledger.durableSeq;
@@ -129,6 +163,8 @@ export abstract class ClusterHistory extends ClusterClock {
     fees: { unitPrice: bigint; writable: readonly string[] } | undefined,
   ): void {
     this.transactions.set(record.signature, { record, seq });
+    if (this.ledger !== null && seq > this.ledger.durableSeq)
+      this.unconfirmed.push({ seq, slot: record.slot });
     this.history.addTransaction(record.slot, record.signature, fees?.unitPrice, fees?.writable);
     // Keys of a sanitized transaction are unique (a duplicate fails with AccountLoadedTwice).
     for (const key of accountKeys) {

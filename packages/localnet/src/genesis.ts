@@ -7,7 +7,12 @@
 import { AccountState, getMintEncoder, getTokenEncoder } from '@solana-program/token';
 import { address, getAddressEncoder, getProgramDerivedAddress, type Address } from '@solana/kit';
 import type { RiskTokenSetup } from '@solterm/contracts';
-import { ASSOCIATED_TOKEN_PROGRAM_ID, SYSTEM_PROGRAM_ID } from './program-ids';
+import {
+  ASSOCIATED_TOKEN_PROGRAM_ID,
+  CONFIG_PROGRAM_ID,
+  STAKE_CONFIG_ADDRESS,
+  SYSTEM_PROGRAM_ID,
+} from './program-ids';
 import { encodeToken2022Account, encodeToken2022Mint } from './token-2022-genesis';
 import { NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from './token-layout';
 import {
@@ -119,6 +124,8 @@ export interface GenesisAccount {
   readonly lamports: bigint;
   readonly owner: string;
   readonly data: Uint8Array;
+  /** Default: the rent-exempt marker (u64 max). */
+  readonly rentEpoch?: bigint;
 }
 
 /** A token as created on the cluster, with the maker's associated token account. */
@@ -257,6 +264,24 @@ async function riskTokenAccounts(
   return accounts;
 }
 
+/**
+ * The stake program's config account every validator's genesis holds (Agave's
+ * `solana_stake_program::add_genesis_accounts`): no config keys, a warm-up/cool-down rate of 0.25 and
+ * a slash penalty of 12, under the Config program, rent-exempt, rent epoch 0.
+ */
+function stakeConfigAccount(rentExemptMinimum: (size: number) => bigint): GenesisAccount {
+  const data = new Uint8Array(10);
+  new DataView(data.buffer).setFloat64(1, 0.25, true);
+  data[9] = 12;
+  return {
+    address: STAKE_CONFIG_ADDRESS,
+    lamports: rentExemptMinimum(data.length),
+    owner: CONFIG_PROGRAM_ID,
+    data,
+    rentEpoch: 0n,
+  };
+}
+
 /** Computes every genesis account; pure apart from PDA derivation. */
 export async function planGenesis(input: GenesisInput): Promise<GenesisPlan> {
   const { tokens, treasury, marketMaker, inventory, rentExemptMinimum } = input;
@@ -273,6 +298,7 @@ export async function planGenesis(input: GenesisInput): Promise<GenesisPlan> {
       owner: SYSTEM_PROGRAM_ID,
       data: new Uint8Array(0),
     },
+    stakeConfigAccount(rentExemptMinimum),
   ];
   const mints: GenesisMint[] = [];
   const mintRent = rentExemptMinimum(82);

@@ -134,8 +134,15 @@ export class Ledger {
 
   /** Resolves once every entry queued so far is on disk. */
   flush(): Promise<void> {
+    return this.whenDurable(this.appendedSeq);
+  }
+
+  /**
+   * Resolves once the entry `seq` is on disk, in the same turn that makes it durable (so whatever
+   * waits on it runs before any later request can see the entry as durable).
+   */
+  whenDurable(seq: number): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    const seq = this.appendedSeq;
     if (this.durable >= seq) return Promise.resolve();
     return new Promise((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
   }

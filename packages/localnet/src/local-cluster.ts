@@ -125,18 +125,7 @@ export class LocalCluster extends ClusterHistory {
       inventory: this.options.marketMakerInventory ?? DEFAULT_MARKET_MAKER_INVENTORY,
       rentExemptMinimum: (size) => this.minimumBalanceForRentExemption(size),
     });
-    for (const account of plan.accounts) {
-      const { address: accountAddress, lamports, owner, data } = account;
-      this.runtime.writeAccount([
-        accountAddress,
-        lamports.toString(),
-        owner,
-        0,
-        toBase64(data),
-        RENT_EXEMPT_EPOCH.toString(),
-      ]);
-    }
-    this.genesisMints = plan.mints;
+    // Fixtures first: as on a validator, an account genesis creates keeps its genesis state.
     for (const fixture of this.options.accounts ?? []) {
       this.runtime.writeAccount([
         fixture.address,
@@ -147,6 +136,18 @@ export class LocalCluster extends ClusterHistory {
         fixture.rentEpoch.toString(),
       ]);
     }
+    for (const account of plan.accounts) {
+      const { address: accountAddress, lamports, owner, data } = account;
+      this.runtime.writeAccount([
+        accountAddress,
+        lamports.toString(),
+        owner,
+        0,
+        toBase64(data),
+        (account.rentEpoch ?? RENT_EXEMPT_EPOCH).toString(),
+      ]);
+    }
+    this.genesisMints = plan.mints;
     let startSlot = 0;
     if (replay !== null) {
       for (const state of replay.accounts.values()) this.runtime.writeAccount(state);

@@ -9,6 +9,7 @@ import { startLocalnetServer } from './http-server';
 import { createLocalCluster } from './local-cluster';
 import { createJsonRpcHandler } from './rpc/json-rpc-handler';
 import { createPubSub } from './rpc/pubsub';
+import { writeValidatorLedgerFiles } from './validator-ledger-files';
 
 async function main(): Promise<void> {
   const flags = readLocalnetFlags(process.argv.slice(2));
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
     accounts,
     ...(flags.bare ? { tokens: [] } : {}),
   });
+  await writeValidatorLedgerFiles(config.dataDir, cluster);
   const server = await startLocalnetServer({
     handler: createJsonRpcHandler(cluster, { log }),
     port: config.port,

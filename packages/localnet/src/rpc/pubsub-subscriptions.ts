@@ -48,6 +48,7 @@ export type Subscription =
     })
   | (Base & { kind: 'logs'; mentions: string | null })
   | (Base & { kind: 'slot' })
+  | (Base & { kind: 'slotsUpdates' })
   | (Base & { kind: 'root' });
 export type Kind = Subscription['kind'];
 
@@ -158,6 +159,8 @@ export function parseSubscription(
     }
     case 'slotSubscribe':
       return { ...base, kind: 'slot', commitment: 'processed' };
+    case 'slotsUpdatesSubscribe':
+      return { ...base, kind: 'slotsUpdates', commitment: 'processed' };
     case 'rootSubscribe':
       return { ...base, kind: 'root', commitment: 'finalized' };
     default:
@@ -172,6 +175,7 @@ export const UNSUBSCRIBE: Record<string, Kind> = {
   programUnsubscribe: 'program',
   logsUnsubscribe: 'logs',
   slotUnsubscribe: 'slot',
+  slotsUpdatesUnsubscribe: 'slotsUpdates',
   rootUnsubscribe: 'root',
 };
 
@@ -182,6 +186,7 @@ export class SubscriptionIndex {
   readonly byProgram = new Map<string, Set<Subscription>>();
   readonly logs = new Set<Subscription>();
   readonly slots = new Set<Subscription>();
+  readonly slotsUpdates = new Set<Subscription>();
   readonly roots = new Set<Subscription>();
 
   /** Adds `sub` to the indexes and to its connection, charging its connection and client. */
@@ -196,6 +201,7 @@ export class SubscriptionIndex {
     else if (sub.kind === 'program') add(this.byProgram, sub.programId);
     else if (sub.kind === 'logs') this.logs.add(sub);
     else if (sub.kind === 'slot') this.slots.add(sub);
+    else if (sub.kind === 'slotsUpdates') this.slotsUpdates.add(sub);
     else this.roots.add(sub);
     const { connection } = sub;
     connection.subscriptions.set(sub.id, sub);
@@ -220,12 +226,21 @@ export class SubscriptionIndex {
     else if (sub.kind === 'program') from(this.byProgram, sub.programId);
     else if (sub.kind === 'logs') this.logs.delete(sub);
     else if (sub.kind === 'slot') this.slots.delete(sub);
+    else if (sub.kind === 'slotsUpdates') this.slotsUpdates.delete(sub);
     else this.roots.delete(sub);
   }
 
   /** Open subscriptions, all connections (tests and limits). */
   get size(): number {
-    const { bySignature, byAccount, byProgram, logs, slots, roots } = this;
-    return bySignature.size + byAccount.size + byProgram.size + logs.size + slots.size + roots.size;
+    const { bySignature, byAccount, byProgram, logs, slots, slotsUpdates, roots } = this;
+    return (
+      bySignature.size +
+      byAccount.size +
+      byProgram.size +
+      logs.size +
+      slots.size +
+      slotsUpdates.size +
+      roots.size
+    );
   }
 }

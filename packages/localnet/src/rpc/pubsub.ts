@@ -29,6 +29,7 @@ import {
   type PendingWrites,
   type Subscription,
 } from './pubsub-subscriptions';
+import { notifySlotUpdates } from './pubsub-slot-updates';
 import { accountText, notificationText } from './pubsub-text';
 import type { AccountEncoding } from './account-encoding';
 import type { Commitment, Config } from './params';
@@ -81,7 +82,7 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
   let nextId = 0;
   const clients = new Map<string, Client>();
   const index = new SubscriptionIndex();
-  const { bySignature, byAccount, byProgram, logs, slots, roots } = index;
+  const { bySignature, byAccount, byProgram, logs, slots, slotsUpdates, roots } = index;
   /** Signatures whose subscribers wait for `finalized` (checked as slots pass). */
   const awaitingFinal = new Set<string>();
   /** Commits whose account, program and logs subscribers wait for `finalized`. */
@@ -130,18 +131,17 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
     return true;
   }
 
-  const statusRank = (signature: string): number | null => {
-    const status = cluster.getSignatureStatus(signature);
-    return status === null ? null : RANK[status.confirmationStatus];
-  };
-
-  /** Notifies (and ends) the signature subscriptions whose commitment the signature has reached. */
+  /**
+   * Notifies (and ends) the signature subscriptions whose commitment the signature has reached. A
+   * status is told as getSignatureStatuses reports it: once the transaction is confirmed, at every
+   * commitment (see LocalCluster.getReportedSignatureStatus).
+   */
   function checkSignature(signature: string): void {
     const subs = bySignature.get(signature);
     if (!subs) return;
-    const rank = statusRank(signature);
-    if (rank === null) return;
-    const status = cluster.getSignatureStatus(signature)!;
+    const status = cluster.getReportedSignatureStatus(signature);
+    if (status === null) return;
+    const rank = RANK[status.confirmationStatus];
     let waitsForFinal = false;
     for (const sub of [...subs]) {
       if (sub.kind !== 'signature') continue;
@@ -297,6 +297,7 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
           slot: BigInt(slot),
         });
       if (root >= 0) for (const sub of roots) notify(sub, 'rootNotification', BigInt(root));
+      notifySlotUpdates(cluster, slot, slotsUpdates, notify);
       for (const signature of [...awaitingFinal]) checkSignature(signature);
       while (finalQueue.length > 0 && finalQueue[0]!.slot <= root) {
         deliverWrites(finalQueue.shift()!, (commitment) => commitment === 'finalized');
@@ -359,17 +360,17 @@ export function createPubSub(cluster: LocalCluster, options: PubSubOptions = {})
       const subscription = subscribe(connection, method, params);
       const sub = connection.subscriptions.get(subscription)!;
       // A signature already at the asked commitment is notified right after the answer; one that
-      // committed but is not yet durable is checked again once the ledger has it.
+      // committed but is not yet durable is checked again in the turn the ledger has it, before a
+      // getSignatureStatuses can report it (web3.js asks right after subscribing, and takes a
+      // failure it reads there as a thrown error rather than the notification's answer).
       const after =
         sub.kind === 'signature'
           ? () => {
               checkSignature(sub.signature);
-              if (statusRank(sub.signature) === RANK.processed) {
-                cluster.flush().then(
-                  () => checkSignature(sub.signature),
-                  () => undefined,
-                );
-              }
+              cluster.whenReported(sub.signature).then(
+                () => checkSignature(sub.signature),
+                () => undefined,
+              );
             }
           : undefined;
       return { reply: { jsonrpc: '2.0', result: BigInt(subscription), id }, after };

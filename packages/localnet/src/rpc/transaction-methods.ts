@@ -198,7 +198,7 @@ const getSignatureStatuses: RpcMethod = (params, cluster) => {
   return withContext(
     cluster,
     signatures.map((signature) => {
-      const status = cluster.getSignatureStatus(signature);
+      const status = cluster.getReportedSignatureStatus(signature);
       return status === null ? null : toStatusObject(status);
     }),
   );

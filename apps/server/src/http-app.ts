@@ -1,5 +1,4 @@
 import path from 'node:path';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
 import type { AppConfig } from './config/env';
@@ -8,30 +7,18 @@ import { SERVER_ROOT } from './lib/server-root';
 import { registerApiDocs } from './plugins/api-docs';
 import { createRequireAuth } from './plugins/authenticate';
 import { registerWebApp } from './plugins/web-app';
+import {
+  registerSecurityHeaders,
+  SECURITY_HEADER_OPTIONS,
+  securityHeadersOf,
+} from './plugins/security-headers';
 import type { Services } from './services';
 
 /** Largest JSON-RPC request body /rpc accepts (a signed transaction is at most 1232 bytes). */
 const RPC_BODY_LIMIT_BYTES = 64 * 1024;
 
 async function registerPlugins(server: ZodApp, version: string): Promise<void> {
-  await server.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        frameSrc: ["'self'", 'https:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        frameAncestors: ["'none'"],
-        // The app is served over plain http on localhost; upgrading would break it there.
-        upgradeInsecureRequests: null,
-      },
-    },
-  });
+  registerSecurityHeaders(server, securityHeadersOf(SECURITY_HEADER_OPTIONS));
   await server.register(fastifyRateLimit, { global: false });
   await server.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await registerApiDocs(server, version);

@@ -8,7 +8,7 @@ import {
   type StrategyInstance,
 } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
-import type { RecurringJob } from '../../../jobs/scheduler';
+import { pause, type RecurringJob } from '../../../jobs/scheduler';
 import { isAppError } from '../../../lib/app-error';
 import { clipMessage } from '../../../lib/clip-message';
 import type { MarketService } from '../../market/market.service';
@@ -21,8 +21,9 @@ import { isTransient, type OnChainExecutor } from './onchain-executor';
 
 /**
  * How often the runner wakes. It reads the running runs only when one of those it knows is due (a
- * candle of its interval closed, or its time is up) or once every RUNNING_REFRESH_MS, so a close is
- * evaluated within this long of happening at almost no cost in between.
+ * candle of its interval closed, or its time is up) or once every RUNNING_REFRESH_MS, at almost no
+ * cost in between; a run due before the next wake-up is waited for to the millisecond, so a close is
+ * evaluated as it happens.
  */
 export const RUNNER_INTERVAL_MS = 25;
 /** Runs started or stopped by another process are seen within this long. */
@@ -395,7 +396,10 @@ export function createBotRunner(deps: {
       return {
         name: 'live-bots',
         intervalMs: RUNNER_INTERVAL_MS,
-        run: async () => {
+        run: async (signal) => {
+          // (+1: the clock may read a hair before the due millisecond when the timer fires.)
+          const wait = dueAt - deps.now().getTime();
+          if (wait > 0 && wait <= RUNNER_INTERVAL_MS) await pause(wait + 1, signal);
           await launch();
         },
       };

@@ -208,17 +208,20 @@ export function createBotRunner(deps: {
 
   /**
    * The runtime's new fills of an on-chain run, executed in order as the bot's swaps, with what they
-   * actually moved; a sell's PnL is against the cost of the oldest open buy (FIFO). Null while one is
-   * still in flight.
+   * actually moved (`rows`), beside the fills recorded before them; a sell's PnL is against the cost
+   * of the oldest open buy (FIFO). Null while one is still in flight.
    */
   async function executeOnChain(
     run: BotRunRow,
     fresh: readonly RuntimeFill[],
     firstSeq: number,
-  ): Promise<NewBotFill[] | null> {
+  ): Promise<{ rows: NewBotFill[]; recorded: NewBotFill[] } | null> {
     const onChain = deps.onChain!;
-    const wallet = await onChain.walletOf(run.userId);
-    const recorded = (await deps.repo.fillsOfRuns([run.id])).get(run.id) ?? [];
+    const [wallet, fillsByRun] = await Promise.all([
+      onChain.walletOf(run.userId),
+      deps.repo.fillsOfRuns([run.id]),
+    ]);
+    const recorded = fillsByRun.get(run.id) ?? [];
     const openCosts: { base: bigint; quote: bigint }[] = [];
     const track = (side: string, base: bigint, quote: bigint): bigint | null => {
       if (side === 'Buy') {
@@ -247,7 +250,7 @@ export function createBotRunner(deps: {
         txSignature: executed.signature,
       });
     }
-    return rows;
+    return { rows, recorded };
   }
 
   /** Evaluates the candles of `run` that closed since its checkpoint, and ends it when its time is up. */
@@ -278,6 +281,7 @@ export function createBotRunner(deps: {
         let fills = state.runtime.fills
           .slice(before)
           .map((fill, index) => fillRow(run, fill, before + index));
+        let recorded: NewBotFill[] = [];
         if (run.mode === 'mainnet') {
           const executed = await executeOnChain(run, state.runtime.fills.slice(before), before);
           if (!executed) {
@@ -285,7 +289,7 @@ export function createBotRunner(deps: {
             forget(run.id);
             return;
           }
-          fills = executed;
+          ({ rows: fills, recorded } = executed);
         }
         const written = await deps.repo.checkpoint(run.id, run.lastCandle, {
           lastCandle: state.lastCandle!,
@@ -299,10 +303,11 @@ export function createBotRunner(deps: {
         }
         const advanced = { ...run, lastCandle: state.lastCandle, lastClose: String(candles.at(-1)!.close) };
         // A paper run's fills are all in memory (a rebuild replays them): no query per bot and
-        // candle. An on-chain run's are what its swaps moved, as recorded.
+        // candle. An on-chain run's are what its swaps moved: those recorded before this pass (read
+        // under the checkpoint this write was guarded by) and this pass's.
         const allFills =
           run.mode === 'mainnet'
-            ? ((await deps.repo.fillsOfRuns([run.id])).get(run.id) ?? [])
+            ? [...recorded, ...fills]
             : state.runtime.fills.map((fill, index) => fillRow(run, fill, index));
         deps.publish(run.userId, {
           type: 'bot_timing_update',

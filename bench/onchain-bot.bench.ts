@@ -9,7 +9,7 @@ import { signInWalletUser } from './lib/wallet-session';
 // through the relay (a buy draws SOL under the approval and sells it for USDC first: three
 // transactions; a sell is one). The bot flips (buys when flat, sells when holding): one trade per
 // close, over four closes.
-const TARGET_P50_MS = 100;
+const TARGET_P50_MS = 50;
 const CLOSES = 4;
 
 const server = await startServer();

@@ -6,10 +6,12 @@ import { toFastifyTrustProxy, type AppConfig } from './config/env';
 import type { Database } from './db/database';
 import { registerHttpApp } from './http-app';
 import type { JobScheduler } from './jobs/scheduler';
+import { createHotAnswers, type HotAnswers } from './lib/hot-answers';
 import type { ZodApp } from './lib/zod-app';
 import type { LimitKeeper } from './modules/trading/limit-keeper';
 import type { TradingStream } from './modules/trading/trading.stream';
 import { registerErrorHandling } from './plugins/error-handler';
+import { SECURITY_HEADER_OPTIONS, securityHeadersOf } from './plugins/security-headers';
 import { SERVER_ROOT } from './lib/server-root';
 import { createServices, type ServiceOptions, type Services } from './services';
 
@@ -65,7 +67,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-function createHttpServer(config: AppConfig): ZodApp {
+function createHttpServer(config: AppConfig): { server: ZodApp; hot: HotAnswers } {
   const server = Fastify({
     logger: {
       level: config.logLevel,
@@ -86,7 +88,13 @@ function createHttpServer(config: AppConfig): ZodApp {
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(server);
-  return server;
+  const hot = createHotAnswers(securityHeadersOf(SECURITY_HEADER_OPTIONS));
+  hot.install(server.server);
+  server.addHook('preClose', (done) => {
+    hot.close();
+    done();
+  });
+  return { server, hot };
 }
 
 /** The JSON-RPC URL: SOLANA_RPC_URL, or this server's own /rpc (the embedded cluster) once it listens. */
@@ -112,10 +120,10 @@ function rpcUrlOf(config: AppConfig, server: ZodApp): () => string {
  * the HTTP app on top. Background jobs start once it listens: the chain may be this server's own /rpc.
  */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<App> {
-  const server = createHttpServer(config);
+  const { server, hot } = createHttpServer(config);
   const rpcUrl = rpcUrlOf(config, server);
   const services = await createServices(config, { ...options, log: server.log, rpcUrl });
-  await registerHttpApp(server, services, config, VERSION);
+  await registerHttpApp(server, services, config, { version: VERSION, hot });
   // Each API process serves its own sockets (market ticks); the worker has none.
   for (const { jobs } of services.modules)
     jobs?.perApiProcess?.forEach((job) => services.scheduler.everyProcess(job));

@@ -1,37 +1,21 @@
 import path from 'node:path';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
 import type { AppConfig } from './config/env';
+import type { HotAnswers } from './lib/hot-answers';
 import type { ZodApp } from './lib/zod-app';
 import { SERVER_ROOT } from './lib/server-root';
 import { registerApiDocs } from './plugins/api-docs';
 import { createRequireAuth } from './plugins/authenticate';
 import { registerWebApp } from './plugins/web-app';
+import { registerSecurityHeaders, type HeaderList } from './plugins/security-headers';
 import type { Services } from './services';
 
 /** Largest JSON-RPC request body /rpc accepts (a signed transaction is at most 1232 bytes). */
 const RPC_BODY_LIMIT_BYTES = 64 * 1024;
 
-async function registerPlugins(server: ZodApp, version: string): Promise<void> {
-  await server.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        frameSrc: ["'self'", 'https:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        frameAncestors: ["'none'"],
-        // The app is served over plain http on localhost; upgrading would break it there.
-        upgradeInsecureRequests: null,
-      },
-    },
-  });
+async function registerPlugins(server: ZodApp, version: string, securityHeaders: HeaderList): Promise<void> {
+  registerSecurityHeaders(server, securityHeaders);
   await server.register(fastifyRateLimit, { global: false });
   await server.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await registerApiDocs(server, version);
@@ -109,10 +93,10 @@ export async function registerHttpApp(
   server: ZodApp,
   services: Services,
   config: AppConfig,
-  version: string,
+  { version, hot }: { version: string; hot: HotAnswers },
 ) {
-  await registerPlugins(server, version);
-  const http = { requireAuth: createRequireAuth(services.auth), version };
+  await registerPlugins(server, version, hot.securityHeaders);
+  const http = { requireAuth: createRequireAuth(services.auth), version, hot };
   for (const module of services.modules) module.routes?.(server, http);
   await registerClusterRpc(server, services, config);
   await registerWebApp(server, config.webDistDir ?? path.resolve(SERVER_ROOT, '../web/dist'));

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, preHandlerAsyncHookHandler } from 'fastify';
 import type { AppConfig } from '../config/env';
 import type { Database } from '../db/database';
 import type { RecurringJob, Task } from '../jobs/scheduler';
+import type { HotAnswers } from './hot-answers';
 import type { ZodApp } from './zod-app';
 
 /** The local cluster's privileged keys: the embedded cluster's own, or a standalone one's files. */
@@ -25,10 +26,14 @@ export interface ModuleContext {
   venueKey(name: string): Promise<KeyPairSigner>;
 }
 
-/** What a module's routes are registered with: the auth pre-handler and the server's version. */
+/**
+ * What a module's routes are registered with: the auth pre-handler, the server's version, and the
+ * answers served before Fastify routes a request (hot-answers.ts).
+ */
 export interface HttpContext {
   requireAuth: preHandlerAsyncHookHandler;
   version: string;
+  hot: HotAnswers;
 }
 
 /** A module's background work, registered with the scheduler by the composition root. */

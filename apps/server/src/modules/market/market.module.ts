@@ -42,8 +42,8 @@ export async function createMarketModule({ config, log, now }: ModuleContext, de
     },
     // Each API process pushes market ticks to its own sockets.
     jobs: { perApiProcess: [stream.job()] },
-    routes(server) {
-      registerMarketRoutes(server, { market, now });
+    routes(server, http) {
+      registerMarketRoutes(server, { market, now, hot: http.hot });
       // The dev price hook exists only for the simulator: live prices are not ours to move.
       if (config.devMarket && data.shiftPrice) {
         registerDevMarketRoutes(server, { market, data: { shiftPrice: data.shiftPrice.bind(data) } });

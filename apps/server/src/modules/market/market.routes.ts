@@ -22,6 +22,7 @@ import {
   ZTokenSearchResultSchema,
   ZTrendingTokenSchema,
 } from '@solterm/contracts';
+import { createPerSecondAnswer, sendHotAnswer, type HotAnswers } from '../../lib/hot-answers';
 import { ok } from '../../lib/reply';
 import type { ZodApp } from '../../lib/zod-app';
 import type { MarketService } from './market.service';
@@ -49,24 +50,6 @@ const ZChartParamsSchema = z.object({
 });
 
 /**
- * The serialised envelope of a hot answer that changes at most once a second (the market ticks on
- * whole seconds): validated against its schema and stringified once per second, then sent as is.
- */
-function createPerSecondJson<T>(schema: z.ZodType<T>, now: () => Date, build: () => Promise<T>) {
-  let cached: { second: number; json: Promise<string> } | undefined;
-  return (): Promise<string> => {
-    const second = Math.floor(now().getTime() / 1000);
-    if (cached?.second === second) return cached.json;
-    const json = build().then((data) => JSON.stringify(ok(schema.parse(data))));
-    cached = { second, json };
-    json.catch(() => {
-      if (cached?.json === json) cached = undefined;
-    });
-    return json;
-  };
-}
-
-/**
  * Market routes (spec part 1 §7 and part 2 §7), all public and under /api. Every response is the
  * `{ success, data }` envelope; prices, USD values and percentages are JSON numbers, computed and
  * rounded in decimal arithmetic before they become numbers. Inputs are validated by the contracts'
@@ -81,6 +64,7 @@ export function registerMarketRoutes(app: ZodApp, deps: MarketRoutesDeps): void 
 interface MarketRoutesDeps {
   market: MarketService;
   now: () => Date;
+  hot: HotAnswers;
 }
 
 const tags = ['market'];
@@ -88,9 +72,12 @@ const tags = ['market'];
 /** Token prices, market data and charts. */
 function registerPriceRoutes(app: ZodApp, deps: MarketRoutesDeps): void {
   const { market } = deps;
-  const dashboardCoinsJson = createPerSecondJson(ZDashboardCoinsSchema, deps.now, () =>
+  const dashboardCoins = createPerSecondAnswer(deps.hot, ZDashboardCoinsSchema, deps.now, () =>
     market.getDashboardCoins(),
   );
+  // The hottest route (every open dashboard polls it): encoded once per second, and answered before
+  // Fastify routes the request while that second's bytes are ready.
+  deps.hot.route('/api/market/dashboard-coins', dashboardCoins.current);
 
   app.get('/api/market/dashboard-coins', {
     schema: {
@@ -98,10 +85,8 @@ function registerPriceRoutes(app: ZodApp, deps: MarketRoutesDeps): void {
       summary: 'BTC, ETH and SOL prices with 24 h change, keyed by lower-case symbol',
       response: { 200: success(ZDashboardCoinsSchema) },
     },
-    // The hottest route (every dashboard polls it): serialised once per second and sent as a JSON
-    // string, which Fastify passes through without serialising it again.
-    handler: async (_request, reply) =>
-      reply.type('application/json; charset=utf-8').send((await dashboardCoinsJson()) as never),
+    // The first request of each second, and any with a query string: the same bytes and headers.
+    handler: async (request, reply) => sendHotAnswer(request, reply, await dashboardCoins.answer()),
   });
 
   app.get('/api/market/data', {

@@ -8,7 +8,7 @@ import {
   type StrategyInstance,
 } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
-import type { RecurringJob } from '../../../jobs/scheduler';
+import { pause, type RecurringJob } from '../../../jobs/scheduler';
 import { isAppError } from '../../../lib/app-error';
 import { clipMessage } from '../../../lib/clip-message';
 import type { MarketService } from '../../market/market.service';
@@ -21,8 +21,9 @@ import { isTransient, type OnChainExecutor } from './onchain-executor';
 
 /**
  * How often the runner wakes. It reads the running runs only when one of those it knows is due (a
- * candle of its interval closed, or its time is up) or once every RUNNING_REFRESH_MS, so a close is
- * evaluated within this long of happening at almost no cost in between.
+ * candle of its interval closed, or its time is up) or once every RUNNING_REFRESH_MS, at almost no
+ * cost in between; a run due before the next wake-up is waited for to the millisecond, so a close is
+ * evaluated as it happens.
  */
 export const RUNNER_INTERVAL_MS = 25;
 /** Runs started or stopped by another process are seen within this long. */
@@ -207,17 +208,20 @@ export function createBotRunner(deps: {
 
   /**
    * The runtime's new fills of an on-chain run, executed in order as the bot's swaps, with what they
-   * actually moved; a sell's PnL is against the cost of the oldest open buy (FIFO). Null while one is
-   * still in flight.
+   * actually moved (`rows`), beside the fills recorded before them; a sell's PnL is against the cost
+   * of the oldest open buy (FIFO). Null while one is still in flight.
    */
   async function executeOnChain(
     run: BotRunRow,
     fresh: readonly RuntimeFill[],
     firstSeq: number,
-  ): Promise<NewBotFill[] | null> {
+  ): Promise<{ rows: NewBotFill[]; recorded: NewBotFill[] } | null> {
     const onChain = deps.onChain!;
-    const wallet = await onChain.walletOf(run.userId);
-    const recorded = (await deps.repo.fillsOfRuns([run.id])).get(run.id) ?? [];
+    const [wallet, fillsByRun] = await Promise.all([
+      onChain.walletOf(run.userId),
+      deps.repo.fillsOfRuns([run.id]),
+    ]);
+    const recorded = fillsByRun.get(run.id) ?? [];
     const openCosts: { base: bigint; quote: bigint }[] = [];
     const track = (side: string, base: bigint, quote: bigint): bigint | null => {
       if (side === 'Buy') {
@@ -246,7 +250,7 @@ export function createBotRunner(deps: {
         txSignature: executed.signature,
       });
     }
-    return rows;
+    return { rows, recorded };
   }
 
   /** Evaluates the candles of `run` that closed since its checkpoint, and ends it when its time is up. */
@@ -277,6 +281,7 @@ export function createBotRunner(deps: {
         let fills = state.runtime.fills
           .slice(before)
           .map((fill, index) => fillRow(run, fill, before + index));
+        let recorded: NewBotFill[] = [];
         if (run.mode === 'mainnet') {
           const executed = await executeOnChain(run, state.runtime.fills.slice(before), before);
           if (!executed) {
@@ -284,7 +289,7 @@ export function createBotRunner(deps: {
             forget(run.id);
             return;
           }
-          fills = executed;
+          ({ rows: fills, recorded } = executed);
         }
         const written = await deps.repo.checkpoint(run.id, run.lastCandle, {
           lastCandle: state.lastCandle!,
@@ -298,10 +303,11 @@ export function createBotRunner(deps: {
         }
         const advanced = { ...run, lastCandle: state.lastCandle, lastClose: String(candles.at(-1)!.close) };
         // A paper run's fills are all in memory (a rebuild replays them): no query per bot and
-        // candle. An on-chain run's are what its swaps moved, as recorded.
+        // candle. An on-chain run's are what its swaps moved: those recorded before this pass (read
+        // under the checkpoint this write was guarded by) and this pass's.
         const allFills =
           run.mode === 'mainnet'
-            ? ((await deps.repo.fillsOfRuns([run.id])).get(run.id) ?? [])
+            ? [...recorded, ...fills]
             : state.runtime.fills.map((fill, index) => fillRow(run, fill, index));
         deps.publish(run.userId, {
           type: 'bot_timing_update',
@@ -395,7 +401,10 @@ export function createBotRunner(deps: {
       return {
         name: 'live-bots',
         intervalMs: RUNNER_INTERVAL_MS,
-        run: async () => {
+        run: async (signal) => {
+          // (+1: the clock may read a hair before the due millisecond when the timer fires.)
+          const wait = dueAt - deps.now().getTime();
+          if (wait > 0 && wait <= RUNNER_INTERVAL_MS) await pause(wait + 1, signal);
           await launch();
         },
       };

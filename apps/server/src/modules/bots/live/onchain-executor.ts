@@ -149,20 +149,30 @@ export function createOnChainExecutor(deps: {
     fill: RuntimeFill,
     wallet: string,
   ): Promise<ExecutedFill | null> {
+    // Reads only, made while the fill's record is read (the chain's in its thread, the database's
+    // here): whether anything is traded is decided from the record alone.
+    const signerRead = deps.wallet.signerOf(run.userId);
+    const pairRead = trading.resolvePair(run.config.symbol);
+    const heldRead =
+      fill.side === 'Sell'
+        ? Promise.all([signerRead, pairRead]).then(([signer, pair]) =>
+            pair.base.mint === WRAPPED_SOL_MINT
+              ? spendableLamports(signer.address)
+              : tokenHeld(signer.address, pair.base.mint),
+          )
+        : undefined;
+    for (const read of [signerRead, pairRead, heldRead]) read?.catch(() => undefined);
     const previous = await settledFill(run, seq);
     if (previous !== 'again') return previous;
-    const signer = await deps.wallet.signerOf(run.userId);
-    const pair = await trading.resolvePair(run.config.symbol);
+    const signer = await signerRead;
+    const pair = await pairRead;
     if (pair.quote.mint !== WRAPPED_SOL_MINT && pair.quote.mint !== USDC_MINT) {
       throw new BotFundsError('on-chain bots trade pairs quoted in SOL or USDC');
     }
     let baseAmount = fill.baseAmount;
     if (fill.side === 'Buy') await fundBuy(run, signer, wallet, pair, baseAmount);
     else {
-      const held =
-        pair.base.mint === WRAPPED_SOL_MINT
-          ? await spendableLamports(signer.address)
-          : await tokenHeld(signer.address, pair.base.mint);
+      const held = await heldRead!;
       if (held <= 0n)
         throw new BotFundsError('it holds none of the position it should sell (was it withdrawn?)');
       if (held < baseAmount) baseAmount = held;

@@ -52,7 +52,9 @@ try {
     const rps = Math.round(result.requests.average);
     const p99 = result.latency.p99;
     const mainUs =
-      cpuBefore && cpuAfter ? round(((cpuAfter.main - cpuBefore.main) * 1000) / result.requests.total) : 'n/a';
+      cpuBefore && cpuAfter
+        ? round(((cpuAfter.main - cpuBefore.main) * 1000) / result.requests.total)
+        : 'n/a';
     report(
       'dashboard-coins',
       {

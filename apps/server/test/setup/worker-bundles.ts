@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
+import { PROCESS_BUNDLES } from '../helpers/child-process';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,17 +14,15 @@ declare module 'vitest' {
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
-/** The thread entries bundled, named as the production build names them (scripts/build-server.mjs). */
+/**
+ * The thread entries bundled, named as the production build names them (scripts/build-server.mjs),
+ * and the processes the multi-process tests spawn (helpers/child-process.ts).
+ */
 const ENTRIES = {
   'cluster-worker-entry': 'packages/localnet/src/worker/cluster-worker.ts',
   'backtest-worker-entry': 'apps/server/src/modules/bots/backtest/backtest-worker.ts',
   'js-live-worker-entry': 'apps/server/src/modules/bots/sandbox/js-live-worker.ts',
-  // The processes the multi-process tests spawn (helpers/child-process.ts): through tsx each one
-  // spent ~3 s of CPU loading the server's TypeScript, the bundle a fraction of that.
-  server: 'apps/server/src/server.ts',
-  worker: 'apps/server/src/worker.ts',
-  localnet: 'packages/localnet/src/main.ts',
-  'relay-child': 'apps/server/test/helpers/relay-child.ts',
+  ...PROCESS_BUNDLES,
 };
 
 /**

@@ -62,7 +62,7 @@ export default defineConfig({
         ['src/**/*.test.{ts,tsx}'],
         {
           root: './apps/web',
-          environment: 'jsdom',
+          environment: 'happy-dom',
           setupFiles: ['./src/test/setup.ts'],
           // A test may wait 5 s in one findBy (src/test/setup.ts): the default 5 s for the whole test
           // made a slow moment beside the server's files fail a passing test.

@@ -6,6 +6,9 @@ import { afterEach } from 'vitest';
 // server's on two cores, and a busy moment once made a passing form test miss the 1 s (seen in CI).
 configure({ asyncUtilTimeout: 5_000 });
 
+// happy-dom has no window.alert, which browsers have and the forms call; tests spy on it.
+if (typeof window.alert !== 'function') window.alert = () => undefined;
+
 // Testing Library auto-cleans only when test globals are on; the web project runs without them.
 afterEach(() => {
   cleanup();

@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CANDLE_FIELDS } from '@solterm/contracts';
 
-// lightweight-charts draws on a canvas, which jsdom lacks: a recording fake stands in for it.
+// lightweight-charts draws on a canvas, which the test DOM (happy-dom) lacks: a recording fake stands in for it.
 const lw = vi.hoisted(() => {
   type FakeSeries = {
     kind: string;

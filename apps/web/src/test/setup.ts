@@ -9,6 +9,10 @@ configure({ asyncUtilTimeout: 5_000 });
 // happy-dom has no window.alert, which browsers have and the forms call; tests spy on it.
 if (typeof window.alert !== 'function') window.alert = () => undefined;
 
+// A request no test stubbed must not leave the process: happy-dom's own fetch would connect to its
+// page's origin (localhost:3000). It fails as an unreachable server does.
+globalThis.fetch = () => Promise.reject(new TypeError('fetch failed: no server in this test'));
+
 // Testing Library auto-cleans only when test globals are on; the web project runs without them.
 afterEach(() => {
   cleanup();

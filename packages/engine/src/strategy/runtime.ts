@@ -1,16 +1,5 @@
-import { Dec, fromBaseUnits, toBaseUnits } from '../money/decimal';
-import {
-  add,
-  exactOf,
-  exactOfNumber,
-  exactUnits,
-  floor,
-  mul,
-  shift,
-  toDec,
-  ZERO,
-  type Exact,
-} from '../money/exact';
+import { type Dec, toBaseUnits } from '../money/decimal';
+import { add, exactOf, exactOfNumber, exactUnits, floor, mul, shift, ZERO, type Exact } from '../money/exact';
 import type { CandleSeries } from '../market/candle-series';
 import type {
   BatchStrategyInstance,
@@ -18,11 +7,18 @@ import type {
   OrderIntent,
   PositionView,
   RiskRules,
+  SignalStrategyInstance,
   Sizing,
   StrategyInstance,
 } from './strategy';
+import { BUY_SIGNAL, EXIT_SIGNAL } from './strategy';
+import { Threshold, type Lot } from './lot';
+import { checkIntent, type RuntimeFill } from './runtime-fill';
 import { seriesCandle, type SeriesCandle } from './series-candle';
 import { buyWithin, slippageOf, type VenueFill, type VenuePort } from './venue';
+
+export type { Lot } from './lot';
+export { fillDecimals, fillPrice, StrategyError, type RuntimeFill } from './runtime-fill';
 
 export {
   buyWithin,
@@ -34,75 +30,6 @@ export {
   type VenuePort,
 } from './venue';
 
-/**
- * A price level a lot is closed at: a double for the per-candle comparison, the exact level (18
- * digits) computed only when a price comes within rounding distance of it or the lot closes there.
- */
-class Threshold {
-  private level: Dec | undefined;
-
-  /**
-   * The level `entry × (100 + signedPercent) / 100` of a lot that cost `cost` quote units for
-   * `baseAmount` base units.
-   */
-  constructor(
-    readonly approx: number,
-    private readonly lot: { cost: bigint; baseAmount: bigint },
-    private readonly signedPercent: Dec,
-    private readonly decimals: { baseDecimals: number; quoteDecimals: number },
-  ) {}
-
-  get exact(): Dec {
-    if (this.level === undefined) {
-      const entry = fromBaseUnits(this.lot.cost, this.decimals.quoteDecimals).div(
-        fromBaseUnits(this.lot.baseAmount, this.decimals.baseDecimals),
-      );
-      this.level = entry.times(this.signedPercent.plus(100)).div(100);
-    }
-    return this.level;
-  }
-
-  /** −1, 0 or 1 as `price` is below, at or above the level. */
-  compare(price: number): number {
-    if (Math.abs(price - this.approx) > NEAR * Math.abs(this.approx)) return price < this.approx ? -1 : 1;
-    return new Dec(String(price)).comparedTo(this.exact);
-  }
-}
-
-/** Relative distance under which a double comparison defers to the exact level (≫ double rounding). */
-const NEAR = 1e-9;
-
-/** One open lot: what it cost and where the risk rules close it. */
-export interface Lot {
-  readonly baseAmount: bigint;
-  /** Quote base units paid, fee included. */
-  readonly cost: bigint;
-  readonly openedAt: number;
-  /** Effective price paid (cost / amount), whole quote per whole base, as a double (advisory). */
-  readonly entryApprox: number;
-  readonly stop: Threshold | null;
-  readonly take: Threshold | null;
-}
-
-/** One fill of the runtime, as the trade list shows it. */
-export interface RuntimeFill {
-  readonly time: number;
-  readonly side: 'Buy' | 'Sell';
-  readonly baseAmount: bigint;
-  /** Quote paid or received, fee included (the effective price is quoteAmount / baseAmount). */
-  readonly quoteAmount: bigint;
-  /** The mid the venue priced at, exact. */
-  readonly mid: Exact;
-  /** Venue fee, whole quote tokens. */
-  readonly fee: Exact;
-  /** Spread, impact and rounding paid off the mid besides the fee, whole quote tokens (slippageOf). */
-  readonly slippage: Exact;
-  readonly reason: string;
-  /** For a sell: proceeds − the lot's cost (quote base units), and when the lot was opened. */
-  readonly pnl: bigint | null;
-  readonly entryTime: number | null;
-}
-
 export interface RuntimeOptions {
   /** A per-candle strategy for `onCandle`; a batched one drives the runtime through `act` instead. */
   readonly strategy: StrategyInstance | BatchStrategyInstance;
@@ -112,11 +39,6 @@ export interface RuntimeOptions {
   readonly quoteDecimals: number;
   /** Quote base units the bot starts with. */
   readonly initialCash: bigint;
-}
-
-/** A strategy returned something that is not an intent (user code): the run ends with this message. */
-export class StrategyError extends Error {
-  override readonly name = 'StrategyError';
 }
 
 const REASON_MAX = 80;
@@ -216,6 +138,19 @@ export class StrategyRuntime {
     if ('batched' in strategy) throw new TypeError('a batched strategy is fed with onCandles, not onCandle');
     const intent = strategy.onCandle(candle, this.position);
     if (intent !== null && intent !== undefined) this.apply(checkIntent(intent), candle.time, candle.close);
+  }
+
+  /**
+   * Candle `i` of `series` for a signal strategy whose `signals` gave `signal` for it: the risk rules,
+   * then the intent onCandle would have returned (without the candle view or an intent to check).
+   */
+  onSignal(series: CandleSeries, i: number, signal: number, strategy: SignalStrategyInstance): void {
+    const time = series.time[i]!;
+    if (this.lots.length > 0) this.closeAtRisk(time, series.open[i]!, series.high[i]!, series.low[i]!);
+    if (signal === 0) return;
+    const { openLots, maxPositions } = this.position;
+    if (signal & BUY_SIGNAL && openLots < maxPositions) this.act(strategy.buyIntent, time, series.close[i]!);
+    else if (signal & EXIT_SIGNAL && openLots > 0) this.act(strategy.exitIntent, time, series.close[i]!);
   }
 
   /** Cash plus the open lots at `mid` (a double carrying a decimal), whole quote tokens, exact. */
@@ -413,35 +348,4 @@ export class StrategyRuntime {
     const newest = this.lots[this.lots.length - 1];
     this.position.lastEntryPrice = newest ? newest.entryApprox : Number.NaN;
   }
-}
-
-/** A fill's effective price: quote paid or received per whole base. */
-export function fillPrice(fill: RuntimeFill, baseDecimals: number, quoteDecimals: number): Dec {
-  return fromBaseUnits(fill.quoteAmount, quoteDecimals).div(fromBaseUnits(fill.baseAmount, baseDecimals));
-}
-
-/** A fill's mid, fee and slippage as decimals (18 significant digits). */
-export function fillDecimals(fill: RuntimeFill): { mid: Dec; fee: Dec; slippage: Dec } {
-  return { mid: toDec(fill.mid), fee: toDec(fill.fee), slippage: toDec(fill.slippage) };
-}
-
-/** An intent from any strategy, checked (user code may return anything). */
-function checkIntent(intent: unknown): OrderIntent {
-  if (typeof intent === 'object' && intent !== null) {
-    const { action, reason } = intent as { action?: unknown; reason?: unknown };
-    if (action === 'buy' || action === 'sell' || action === 'exit') {
-      if (reason === undefined || reason === null || typeof reason === 'string') {
-        return reason ? { action, reason } : { action };
-      }
-    }
-  }
-  let shown: string;
-  try {
-    shown = JSON.stringify(intent)?.slice(0, 100) ?? String(intent);
-  } catch {
-    shown = String(intent);
-  }
-  throw new StrategyError(
-    `onCandle returned ${shown}: expected null or { action: 'buy' | 'sell' | 'exit', reason?: string }`,
-  );
 }

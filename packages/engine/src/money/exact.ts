@@ -92,6 +92,28 @@ export function sub(a: Exact, b: Exact): Exact {
   return { n: up(a.n, b.scale - a.scale) - b.n, scale: b.scale };
 }
 
+/**
+ * A running exact sum: the n and scale of add(add(ZERO, x1), x2)… without an Exact per step (one
+ * bigint addition when the scales agree).
+ */
+export class ExactSum {
+  private n = 0n;
+  private scale = 0;
+
+  add(x: Exact): void {
+    if (x.scale === this.scale) this.n += x.n;
+    else if (x.scale < this.scale) this.n += up(x.n, this.scale - x.scale);
+    else {
+      this.n = up(this.n, x.scale - this.scale) + x.n;
+      this.scale = x.scale;
+    }
+  }
+
+  get value(): Exact {
+    return { n: this.n, scale: this.scale };
+  }
+}
+
 export function mul(a: Exact, b: Exact): Exact {
   return { n: a.n * b.n, scale: a.scale + b.scale };
 }

@@ -36,7 +36,7 @@ export class Threshold {
 }
 
 /** Relative distance under which a double comparison defers to the exact level (≫ double rounding). */
-const NEAR = 1e-9;
+export const NEAR = 1e-9;
 
 /** One open lot: what it cost and where the risk rules close it. */
 export interface Lot {

@@ -1,5 +1,16 @@
 import { type Dec, toBaseUnits } from '../money/decimal';
-import { add, exactOf, exactOfNumber, exactUnits, floor, mul, shift, ZERO, type Exact } from '../money/exact';
+import {
+  add,
+  exactOf,
+  exactOfNumber,
+  ExactSum,
+  exactUnits,
+  floor,
+  mul,
+  shift,
+  ZERO,
+  type Exact,
+} from '../money/exact';
 import type { CandleSeries } from '../market/candle-series';
 import type {
   BatchStrategyInstance,
@@ -12,10 +23,17 @@ import type {
   StrategyInstance,
 } from './strategy';
 import { BUY_SIGNAL, EXIT_SIGNAL } from './strategy';
-import { Threshold, type Lot } from './lot';
+import { NEAR, Threshold, type Lot } from './lot';
 import { checkIntent, type RuntimeFill } from './runtime-fill';
 import { seriesCandle, type SeriesCandle } from './series-candle';
-import { buyWithin, slippageOf, type VenueFill, type VenuePort } from './venue';
+import { buyWithin, slippageOf, type VenuePort } from './venue';
+
+/** A fill and its slippage (slippageOf). */
+interface PricedFill {
+  readonly quoteAmount: bigint;
+  readonly fee: Exact;
+  readonly slippage: Exact;
+}
 
 export type { Lot } from './lot';
 export { fillDecimals, fillPrice, StrategyError, type RuntimeFill } from './runtime-fill';
@@ -55,10 +73,8 @@ export class StrategyRuntime {
   cash: bigint;
   readonly lots: Lot[] = [];
   readonly fills: RuntimeFill[] = [];
-  /** Venue fees paid, whole quote tokens, exact. */
-  fees: Exact = ZERO;
-  /** Slippage paid (slippageOf of every fill), whole quote tokens, exact. */
-  slippage: Exact = ZERO;
+  private readonly feeSum = new ExactSum();
+  private readonly slippageSum = new ExactSum();
   /** Buy intents refused for want of cash or past max positions. */
   refusedBuys = 0;
   /** Of those, refused because the buy cost more than the cash (or the venue gave no price). */
@@ -109,6 +125,16 @@ export class StrategyRuntime {
     this.position = { openLots: 0, maxPositions: risk.maxPositions, lastEntryPrice: Number.NaN };
   }
 
+  /** Venue fees paid, whole quote tokens, exact. */
+  get fees(): Exact {
+    return this.feeSum.value;
+  }
+
+  /** Slippage paid (slippageOf of every fill), whole quote tokens, exact. */
+  get slippage(): Exact {
+    return this.slippageSum.value;
+  }
+
   /** Feeds one closed candle (doubles carrying the wire's decimals) to a per-candle strategy. */
   onCandle(time: number, open: number, high: number, low: number, close: number, volume: number): void {
     const candle = this.candle;
@@ -146,7 +172,8 @@ export class StrategyRuntime {
    */
   onSignal(series: CandleSeries, i: number, signal: number, strategy: SignalStrategyInstance): void {
     const time = series.time[i]!;
-    if (this.lots.length > 0) this.closeAtRisk(time, series.open[i]!, series.high[i]!, series.low[i]!);
+    if (this.lots.length > 0 && this.riskAt(series, i))
+      this.closeAtRisk(time, series.open[i]!, series.high[i]!, series.low[i]!);
     if (signal === 0) return;
     const { openLots, maxPositions } = this.position;
     if (signal & BUY_SIGNAL && openLots < maxPositions) this.act(strategy.buyIntent, time, series.close[i]!);
@@ -206,6 +233,31 @@ export class StrategyRuntime {
     this.closeHit(candle);
   }
 
+  /**
+   * Whether closeHit would close a lot at candle `i` of `series`: read from the columns, so a candle
+   * that closes nothing passes no doubles between functions (each would be boxed).
+   */
+  private riskAt(series: CandleSeries, i: number): boolean {
+    const time = series.time[i]!;
+    for (let k = 0; k < this.lots.length; k += 1) {
+      const lot = this.lots[k]!;
+      if (lot.openedAt >= time) continue;
+      // Threshold.compare's double test inline (a call would box its argument); near the level, its own.
+      const { stop, take } = lot;
+      if (stop) {
+        const low = series.low[i]!;
+        const far = Math.abs(low - stop.approx) > NEAR * Math.abs(stop.approx);
+        if (far ? low < stop.approx : stop.compare(low) <= 0) return true;
+      }
+      if (take) {
+        const high = series.high[i]!;
+        const far = Math.abs(high - take.approx) > NEAR * Math.abs(take.approx);
+        if (far ? high > take.approx : take.compare(high) >= 0) return true;
+      }
+    }
+    return false;
+  }
+
   private closeHit(candle: Pick<CandleView, 'time' | 'open' | 'high' | 'low'>): void {
     const { time } = candle;
     for (let i = 0; i < this.lots.length;) {
@@ -229,25 +281,29 @@ export class StrategyRuntime {
 
   private apply(intent: OrderIntent, time: number, close: number): void {
     const reason = intent.reason ? String(intent.reason).slice(0, REASON_MAX) : intent.action;
-    if (intent.action === 'buy') {
-      if (this.lots.length >= this.options.risk.maxPositions) {
-        this.refusedBuys += 1;
-        return;
-      }
-      this.openLot(time, exactOfNumber(close), reason);
+    if (intent.action === 'buy' && this.lots.length >= this.options.risk.maxPositions) {
+      this.refusedBuys += 1;
       return;
     }
-    if (this.lots.length === 0) return;
+    if (intent.action !== 'buy' && this.lots.length === 0) return;
     const mid = exactOfNumber(close);
-    if (intent.action === 'sell') this.closeLot(0, time, mid, reason);
+    if (intent.action === 'buy') this.openLot(time, mid, reason);
+    else if (intent.action === 'sell') this.closeLot(0, time, mid, reason);
     else while (this.lots.length > 0 && this.closeLot(0, time, mid, reason));
   }
 
+  /** A fill of `baseAmount` at `mid` and its slippage; null when the venue refuses it. */
+  private priced(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): PricedFill | null {
+    const fill = this.options.venue.fill(side, baseAmount, mid);
+    if (!fill) return null;
+    const slippage = slippageOf(side, baseAmount, fill.quoteAmount, mid, fill.fee, this.options);
+    return { quoteAmount: fill.quoteAmount, fee: fill.fee, slippage };
+  }
+
   /** The buy the sizing makes at `mid` (null: the venue refuses, or not one base unit fits). */
-  private sizedBuy(mid: Exact): { baseAmount: bigint; fill: VenueFill } | null {
-    const { venue } = this.options;
+  private sizedBuy(mid: Exact): { baseAmount: bigint; fill: PricedFill } | null {
     if (this.sizing.mode === 'fixed_base') {
-      const fill = venue.fill('Buy', this.baseAmount, mid);
+      const fill = this.priced('Buy', this.baseAmount, mid);
       return fill ? { baseAmount: this.baseAmount, fill } : null;
     }
     let budget = this.budgetUnits;
@@ -256,7 +312,11 @@ export class StrategyRuntime {
       budget = floor(shift(mul(equity, this.percent), this.options.quoteDecimals - 2));
       if (budget > this.cash) budget = this.cash;
     }
-    return buyWithin(venue, budget, mid, this.options);
+    const sized = buyWithin(this.options.venue, budget, mid, this.options);
+    if (!sized) return null;
+    const { baseAmount, fill } = sized;
+    const slippage = slippageOf('Buy', baseAmount, fill.quoteAmount, mid, fill.fee, this.options);
+    return { baseAmount, fill: { quoteAmount: fill.quoteAmount, fee: fill.fee, slippage } };
   }
 
   /** The open lots valued at `mid`, whole quote tokens, exact. */
@@ -276,12 +336,11 @@ export class StrategyRuntime {
       return;
     }
     this.cash -= fill.quoteAmount;
-    this.fees = add(this.fees, fill.fee);
+    this.feeSum.add(fill.fee);
+    this.slippageSum.add(fill.slippage);
     const { baseDecimals, quoteDecimals } = this.options;
     const cost = fill.quoteAmount;
     const baseAmount = sized.baseAmount;
-    const slippage = slippageOf('Buy', baseAmount, cost, mid, fill.fee, this.options);
-    this.slippage = add(this.slippage, slippage);
     const entryApprox = Number(cost) / 10 ** quoteDecimals / (Number(baseAmount) / 10 ** baseDecimals);
     const lot = { cost, baseAmount };
     this.lots.push({
@@ -300,7 +359,7 @@ export class StrategyRuntime {
       quoteAmount: cost,
       mid,
       fee: fill.fee,
-      slippage,
+      slippage: fill.slippage,
       reason,
       pnl: null,
       entryTime: null,
@@ -319,14 +378,13 @@ export class StrategyRuntime {
   /** Sells lot `index` at `mid`; false when the venue refuses (the lot stays open). */
   private closeLot(index: number, time: number, mid: Exact, reason: string): boolean {
     const lot = this.lots[index]!;
-    const fill = this.options.venue.fill('Sell', lot.baseAmount, mid);
+    const fill = this.priced('Sell', lot.baseAmount, mid);
     if (!fill) return false;
     if (index === 0) this.lots.shift();
     else this.lots.splice(index, 1);
     this.cash += fill.quoteAmount;
-    this.fees = add(this.fees, fill.fee);
-    const slippage = slippageOf('Sell', lot.baseAmount, fill.quoteAmount, mid, fill.fee, this.options);
-    this.slippage = add(this.slippage, slippage);
+    this.feeSum.add(fill.fee);
+    this.slippageSum.add(fill.slippage);
     this.syncPosition();
     this.fills.push({
       time,
@@ -335,7 +393,7 @@ export class StrategyRuntime {
       quoteAmount: fill.quoteAmount,
       mid,
       fee: fill.fee,
-      slippage,
+      slippage: fill.slippage,
       reason,
       pnl: fill.quoteAmount - lot.cost,
       entryTime: lot.openedAt,

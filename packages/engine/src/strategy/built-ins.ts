@@ -83,9 +83,13 @@ class Crossover implements SignalStrategyInstance {
   readonly buyIntent: OrderIntent;
   readonly exitIntent: OrderIntent;
 
+  /** The averages over a block of candles (signals). */
+  private shortValues = new Float64Array(0);
+  private longValues = new Float64Array(0);
+
   constructor(
-    private readonly short: { update(x: number): number },
-    private readonly long: { update(x: number): number },
+    private readonly short: MovingAverage,
+    private readonly long: MovingAverage,
     name: string,
   ) {
     this.buyIntent = BUY(`${name} short crossed above long`);
@@ -96,19 +100,36 @@ class Crossover implements SignalStrategyInstance {
     return gated(this.next(candle.close), position, this);
   }
 
+  /** Each average over the block in one loop of its own, then the crossings of their differences. */
   signals(series: CandleSeries, from: number, to: number, out: Uint8Array): void {
-    const { close } = series;
-    for (let i = from; i < to; i += 1) out[i - from] = this.next(close[i]!);
+    if (this.shortValues.length < to - from) {
+      this.shortValues = new Float64Array(to - from);
+      this.longValues = new Float64Array(to - from);
+    }
+    const { shortValues, longValues } = this;
+    this.short.updateAll(series.close, from, to, shortValues);
+    this.long.updateAll(series.close, from, to, longValues);
+    for (let k = 0; k < to - from; k += 1) out[k] = this.cross(shortValues[k]! - longValues[k]!);
   }
 
   private next(close: number): number {
-    const diff = this.short.update(close) - this.long.update(close);
+    return this.cross(this.short.update(close) - this.long.update(close));
+  }
+
+  /** The signal of short − long = `diff` after the previous candle's. */
+  private cross(diff: number): number {
     const before = this.previous[0]!;
     this.previous[0] = diff;
     if (Number.isNaN(diff) || Number.isNaN(before)) return 0;
     if (before <= 0 && diff > 0) return BUY_SIGNAL;
     return before >= 0 && diff < 0 ? EXIT_SIGNAL : 0;
   }
+}
+
+/** An average a crossover reads: one value at a time, or a block's (Sma, Ema). */
+interface MovingAverage {
+  update(x: number): number;
+  updateAll(values: Float64Array, from: number, to: number, out: Float64Array): void;
 }
 
 /** RSI mean reversion (and the scalper): buy below the oversold level, exit above the overbought one. */

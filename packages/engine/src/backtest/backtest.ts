@@ -1,6 +1,12 @@
 import type { CandleSeries } from '../market/candle-series';
 import type { Dec } from '../money/decimal';
-import type { BatchStrategyInstance, PositionView, RiskRules, StrategyInstance } from '../strategy/strategy';
+import type {
+  BatchStrategyInstance,
+  PositionView,
+  RiskRules,
+  SignalStrategyInstance,
+  StrategyInstance,
+} from '../strategy/strategy';
 import type { RuntimeFill, VenuePort } from '../strategy/runtime';
 import { BacktestRun } from './backtest-run';
 import type { EquityPoint } from './equity-curve';
@@ -128,17 +134,39 @@ const PLACEHOLDER_BATCH: BatchStrategyInstance = {
 
 /**
  * The loop of a per-candle strategy (the built-ins): a plain function, so the engine compiles its
- * loop (a generator's is not optimised mid-run, and would box every double it touches).
+ * loop (a generator's is not optimised mid-run, and would box every double it touches). A signal
+ * strategy computes its signals a block of candles at a time, in one loop over the closes.
  */
 function runPerCandle(input: BacktestInput): BacktestResult {
   const run = new BacktestRun(input);
   const { runtime } = run;
-  const { series } = input;
+  const { series, strategy } = input;
+  if (isSignalStrategy(strategy)) {
+    const signals = new Uint8Array(Math.min(SIGNAL_BLOCK, series.length));
+    for (let from = 0; from < series.length; from += SIGNAL_BLOCK) {
+      const to = Math.min(series.length, from + SIGNAL_BLOCK);
+      strategy.signals(series, from, to, signals);
+      for (let i = from; i < to; i += 1) {
+        runtime.onSignal(series, i, signals[i - from]!, strategy);
+        run.after(i);
+      }
+    }
+    return run.result();
+  }
   for (let i = 0; i < series.length; i += 1) {
     runtime.onSeriesCandle(series, i);
     run.after(i);
   }
   return run.result();
+}
+
+/** Candles whose signals are computed in one go. */
+const SIGNAL_BLOCK = 4096;
+
+function isSignalStrategy(
+  strategy: StrategyInstance | BatchStrategyInstance,
+): strategy is SignalStrategyInstance {
+  return 'signals' in strategy && typeof strategy.signals === 'function';
 }
 
 /** The loop of a batched strategy: its runs are yielded to the driver and answered through next(). */

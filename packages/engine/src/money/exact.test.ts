@@ -7,6 +7,7 @@ import {
   compare,
   exactOf,
   exactOfNumber,
+  ExactSum,
   exactUnits,
   floor,
   mul,
@@ -60,5 +61,21 @@ describe('exactOfNumber', () => {
       expect(toDec(exactOfNumber(value)).toFixed()).toBe(expected);
     }
     expect(() => exactOfNumber(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('ExactSum', () => {
+  it('ends with the n and scale of add() chained from ZERO', () => {
+    fc.assert(
+      fc.property(fc.array(amount, { maxLength: 30 }), (terms) => {
+        const sum = new ExactSum();
+        let chained = { n: 0n, scale: 0 };
+        for (const [n, scale] of terms) {
+          sum.add(exactUnits(n, scale));
+          chained = add(chained, exactUnits(n, scale));
+        }
+        expect(sum.value).toEqual(chained);
+      }),
+    );
   });
 });

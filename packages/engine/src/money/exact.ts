@@ -92,6 +92,28 @@ export function sub(a: Exact, b: Exact): Exact {
   return { n: up(a.n, b.scale - a.scale) - b.n, scale: b.scale };
 }
 
+/**
+ * A running exact sum: the n and scale of add(add(ZERO, x1), x2)… without an Exact per step (one
+ * bigint addition when the scales agree).
+ */
+export class ExactSum {
+  private n = 0n;
+  private scale = 0;
+
+  add(x: Exact): void {
+    if (x.scale === this.scale) this.n += x.n;
+    else if (x.scale < this.scale) this.n += up(x.n, this.scale - x.scale);
+    else {
+      this.n = up(this.n, x.scale - this.scale) + x.n;
+      this.scale = x.scale;
+    }
+  }
+
+  get value(): Exact {
+    return { n: this.n, scale: this.scale };
+  }
+}
+
 export function mul(a: Exact, b: Exact): Exact {
   return { n: a.n * b.n, scale: a.scale + b.scale };
 }
@@ -186,27 +208,31 @@ export function decOfRounded(r: RoundedDigits): Dec {
   if (digits === '0') return new Dec(0);
   // decimal.js: value = 0.d… words, `e` the power of ten of the first digit; the first word holds the
   // digits down to the next multiple of 7 below it (parseDecimal's "Transform base").
-  const e = digits.length - 1 + r.exponent;
+  const len = digits.length;
+  const e = len - 1 + r.exponent;
   const d: number[] = [];
-  let rest = digits;
-  let len = digits.length;
   let i = (e + 1) % LOG_BASE;
   if (e < 0) i += LOG_BASE;
   if (i < len) {
-    if (i) d.push(+rest.slice(0, i));
-    for (len -= LOG_BASE; i < len;) d.push(+rest.slice(i, (i += LOG_BASE)));
-    rest = rest.slice(i);
-    i = LOG_BASE - rest.length;
+    if (i) d.push(wordOf(digits, 0, i));
+    for (; i < len - LOG_BASE; i += LOG_BASE) d.push(wordOf(digits, i, i + LOG_BASE));
+    d.push(wordOf(digits, i, len) * POWERS_OF_TEN[LOG_BASE - (len - i)]!);
   } else {
-    i -= len;
+    d.push(wordOf(digits, 0, len) * POWERS_OF_TEN[i - len]!);
   }
-  d.push(+rest * POWERS_OF_TEN[i]!);
   // Any object tagged as a decimal is copied by the constructor (its cross-constructor path).
   return new Dec({ s: r.negative ? -1 : 1, e, d, toStringTag: DECIMAL_TAG } as unknown as Decimal);
 }
 
 const LOG_BASE = 7;
 const DECIMAL_TAG = '[object Decimal]';
+
+/** The integer of digits[from, to) (at most 7 of them), without a substring. */
+function wordOf(digits: string, from: number, to: number): number {
+  let word = 0;
+  for (let k = from; k < to; k += 1) word = word * 10 + (digits.charCodeAt(k) - 48);
+  return word;
+}
 
 /**
  * toDec(a) as text, `<digits>e<exponent>`: `new Dec(text)` is toDec(a) and `Number(text)` its double.

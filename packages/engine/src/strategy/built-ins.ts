@@ -1,11 +1,15 @@
 import { Bollinger, Ema, Rsi, Sma } from './indicators/indicators';
-import type {
-  CandleView,
-  OrderIntent,
-  PositionView,
-  StrategyCategory,
-  StrategyInstance,
-  StrategyParameters,
+import type { CandleSeries } from '../market/candle-series';
+import {
+  BUY_SIGNAL,
+  EXIT_SIGNAL,
+  type CandleView,
+  type OrderIntent,
+  type PositionView,
+  type SignalStrategyInstance,
+  type StrategyCategory,
+  type StrategyInstance,
+  type StrategyParameters,
 } from './strategy';
 
 /** One numeric parameter of a built-in strategy: its default and the range it accepts. */
@@ -59,35 +63,131 @@ const EXIT = (reason: string): OrderIntent => ({ action: 'exit', reason });
 const SELL = (reason: string): OrderIntent => ({ action: 'sell', reason });
 
 /**
+ * The intent of a signal strategy for `signal` given the position (see SignalStrategyInstance): what
+ * its onCandle returns.
+ */
+function gated(signal: number, position: PositionView, strategy: SignalStrategyInstance): OrderIntent | null {
+  if (signal & BUY_SIGNAL && position.openLots < position.maxPositions) return strategy.buyIntent;
+  if (signal & EXIT_SIGNAL && position.openLots > 0) return strategy.exitIntent;
+  return null;
+}
+
+/**
  * A crossover of two moving averages: buy when the short crosses above the long, exit below. Its
  * last difference is kept in a typed array (a double in a closure's variable or an object's field is
  * boxed anew on every candle).
  */
-class Crossover implements StrategyInstance {
+class Crossover implements SignalStrategyInstance {
   /** short − long at the previous candle, in a typed array (see Sma). */
   private readonly previous = Float64Array.of(Number.NaN);
-  private readonly buy: OrderIntent;
-  private readonly exit: OrderIntent;
+  readonly buyIntent: OrderIntent;
+  readonly exitIntent: OrderIntent;
+
+  /** The averages over a block of candles (signals). */
+  private shortValues = new Float64Array(0);
+  private longValues = new Float64Array(0);
 
   constructor(
-    private readonly short: { update(x: number): number },
-    private readonly long: { update(x: number): number },
+    private readonly short: MovingAverage,
+    private readonly long: MovingAverage,
     name: string,
   ) {
-    this.buy = BUY(`${name} short crossed above long`);
-    this.exit = EXIT(`${name} short crossed below long`);
+    this.buyIntent = BUY(`${name} short crossed above long`);
+    this.exitIntent = EXIT(`${name} short crossed below long`);
   }
 
   onCandle(candle: CandleView, position: PositionView): OrderIntent | null {
-    const s = this.short.update(candle.close);
-    const l = this.long.update(candle.close);
-    const diff = s - l;
+    return gated(this.next(candle.close), position, this);
+  }
+
+  /** Each average over the block in one loop of its own, then the crossings of their differences. */
+  signals(series: CandleSeries, from: number, to: number, out: Uint8Array): void {
+    if (this.shortValues.length < to - from) {
+      this.shortValues = new Float64Array(to - from);
+      this.longValues = new Float64Array(to - from);
+    }
+    const { shortValues, longValues } = this;
+    this.short.updateAll(series.close, from, to, shortValues);
+    this.long.updateAll(series.close, from, to, longValues);
+    for (let k = 0; k < to - from; k += 1) out[k] = this.cross(shortValues[k]! - longValues[k]!);
+  }
+
+  private next(close: number): number {
+    return this.cross(this.short.update(close) - this.long.update(close));
+  }
+
+  /** The signal of short − long = `diff` after the previous candle's. */
+  private cross(diff: number): number {
     const before = this.previous[0]!;
     this.previous[0] = diff;
-    if (Number.isNaN(diff) || Number.isNaN(before)) return null;
-    if (before <= 0 && diff > 0 && position.openLots < position.maxPositions) return this.buy;
-    if (before >= 0 && diff < 0 && position.openLots > 0) return this.exit;
-    return null;
+    if (Number.isNaN(diff) || Number.isNaN(before)) return 0;
+    if (before <= 0 && diff > 0) return BUY_SIGNAL;
+    return before >= 0 && diff < 0 ? EXIT_SIGNAL : 0;
+  }
+}
+
+/** An average a crossover reads: one value at a time, or a block's (Sma, Ema). */
+interface MovingAverage {
+  update(x: number): number;
+  updateAll(values: Float64Array, from: number, to: number, out: Float64Array): void;
+}
+
+/** RSI mean reversion (and the scalper): buy below the oversold level, exit above the overbought one. */
+class RsiReversion implements SignalStrategyInstance {
+  private readonly rsi: Rsi;
+  private readonly oversold: number;
+  private readonly overbought: number;
+  readonly buyIntent: OrderIntent;
+  readonly exitIntent: OrderIntent;
+
+  constructor(p: StrategyParameters, name: string) {
+    this.rsi = new Rsi(p.rsi_period!);
+    this.oversold = p.oversold!;
+    this.overbought = p.overbought!;
+    this.buyIntent = BUY(`${name} oversold`);
+    this.exitIntent = EXIT(`${name} overbought`);
+  }
+
+  onCandle(candle: CandleView, position: PositionView): OrderIntent | null {
+    return gated(this.next(candle.close), position, this);
+  }
+
+  signals(series: CandleSeries, from: number, to: number, out: Uint8Array): void {
+    const { close } = series;
+    for (let i = from; i < to; i += 1) out[i - from] = this.next(close[i]!);
+  }
+
+  private next(close: number): number {
+    const value = this.rsi.update(close);
+    if (Number.isNaN(value)) return 0;
+    return (value < this.oversold ? BUY_SIGNAL : 0) | (value > this.overbought ? EXIT_SIGNAL : 0);
+  }
+}
+
+/** Bollinger breakout: buy when the close breaks above the upper band, exit below the middle. */
+class BollingerBreakout implements SignalStrategyInstance {
+  private readonly bands: Bollinger;
+  readonly buyIntent = BUY('close above the upper band');
+  readonly exitIntent = EXIT('close below the middle band');
+
+  constructor(p: StrategyParameters) {
+    this.bands = new Bollinger(p.period!, p.width!);
+  }
+
+  onCandle(candle: CandleView, position: PositionView): OrderIntent | null {
+    return gated(this.next(candle.close), position, this);
+  }
+
+  signals(series: CandleSeries, from: number, to: number, out: Uint8Array): void {
+    const { close } = series;
+    for (let i = from; i < to; i += 1) out[i - from] = this.next(close[i]!);
+  }
+
+  private next(close: number): number {
+    const bands = this.bands;
+    bands.update(close);
+    if (Number.isNaN(bands.upper)) return 0;
+    return (close > bands.upper ? BUY_SIGNAL : 0) | (close < bands.middle ? EXIT_SIGNAL : 0);
   }
 }
 
@@ -131,7 +231,7 @@ const STRATEGIES: readonly BuiltInStrategy[] = [
       overbought: real(70, 50, 99, 'Overbought above'),
     },
     warmUp: (p) => p.rsi_period! + 1,
-    create: (p) => rsiStrategy(p, 'RSI'),
+    create: (p) => new RsiReversion(p, 'RSI'),
   },
   {
     type: 'bollinger_breakout',
@@ -141,20 +241,7 @@ const STRATEGIES: readonly BuiltInStrategy[] = [
       'Buys when the close breaks above the upper band; exits when it falls back below the middle.',
     parameters: { period: int(20, 2, 10_000, 'Period'), width: real(2, 0.5, 5, 'Width (deviations)') },
     warmUp: (p) => p.period!,
-    create: (p) => {
-      const bands = new Bollinger(p.period!, p.width!);
-      return {
-        onCandle(candle, position) {
-          bands.update(candle.close);
-          if (Number.isNaN(bands.upper)) return null;
-          if (candle.close > bands.upper && position.openLots < position.maxPositions)
-            return BUY('close above the upper band');
-          if (candle.close < bands.middle && position.openLots > 0)
-            return EXIT('close below the middle band');
-          return null;
-        },
-      };
-    },
+    create: (p) => new BollingerBreakout(p),
   },
   {
     type: 'scalper',
@@ -168,7 +255,7 @@ const STRATEGIES: readonly BuiltInStrategy[] = [
       overbought: real(60, 50, 99, 'Exit above'),
     },
     warmUp: (p) => p.rsi_period! + 1,
-    create: (p) => rsiStrategy(p, 'scalper RSI'),
+    create: (p) => new RsiReversion(p, 'scalper RSI'),
   },
   {
     type: 'dca',
@@ -217,19 +304,6 @@ const STRATEGIES: readonly BuiltInStrategy[] = [
     },
   },
 ];
-
-function rsiStrategy(p: StrategyParameters, name: string): StrategyInstance {
-  const rsi = new Rsi(p.rsi_period!);
-  return {
-    onCandle(candle, position) {
-      const value = rsi.update(candle.close);
-      if (Number.isNaN(value)) return null;
-      if (value < p.oversold! && position.openLots < position.maxPositions) return BUY(`${name} oversold`);
-      if (value > p.overbought! && position.openLots > 0) return EXIT(`${name} overbought`);
-      return null;
-    },
-  };
-}
 
 const BY_TYPE = new Map(STRATEGIES.map((strategy) => [strategy.type, strategy]));
 

@@ -1,13 +1,13 @@
-import { Dec, fromBaseUnits, toBaseUnits } from '../money/decimal';
+import { type Dec, toBaseUnits } from '../money/decimal';
 import {
   add,
   exactOf,
   exactOfNumber,
+  ExactSum,
   exactUnits,
   floor,
   mul,
   shift,
-  toDec,
   ZERO,
   type Exact,
 } from '../money/exact';
@@ -18,11 +18,25 @@ import type {
   OrderIntent,
   PositionView,
   RiskRules,
+  SignalStrategyInstance,
   Sizing,
   StrategyInstance,
 } from './strategy';
+import { BUY_SIGNAL, EXIT_SIGNAL } from './strategy';
+import { NEAR, Threshold, type Lot } from './lot';
+import { checkIntent, type RuntimeFill } from './runtime-fill';
 import { seriesCandle, type SeriesCandle } from './series-candle';
-import { buyWithin, slippageOf, type VenueFill, type VenuePort } from './venue';
+import { buyWithin, slippageOf, type VenuePort } from './venue';
+
+/** A fill and its slippage (slippageOf). */
+interface PricedFill {
+  readonly quoteAmount: bigint;
+  readonly fee: Exact;
+  readonly slippage: Exact;
+}
+
+export type { Lot } from './lot';
+export { fillDecimals, fillPrice, StrategyError, type RuntimeFill } from './runtime-fill';
 
 export {
   buyWithin,
@@ -34,75 +48,6 @@ export {
   type VenuePort,
 } from './venue';
 
-/**
- * A price level a lot is closed at: a double for the per-candle comparison, the exact level (18
- * digits) computed only when a price comes within rounding distance of it or the lot closes there.
- */
-class Threshold {
-  private level: Dec | undefined;
-
-  /**
-   * The level `entry × (100 + signedPercent) / 100` of a lot that cost `cost` quote units for
-   * `baseAmount` base units.
-   */
-  constructor(
-    readonly approx: number,
-    private readonly lot: { cost: bigint; baseAmount: bigint },
-    private readonly signedPercent: Dec,
-    private readonly decimals: { baseDecimals: number; quoteDecimals: number },
-  ) {}
-
-  get exact(): Dec {
-    if (this.level === undefined) {
-      const entry = fromBaseUnits(this.lot.cost, this.decimals.quoteDecimals).div(
-        fromBaseUnits(this.lot.baseAmount, this.decimals.baseDecimals),
-      );
-      this.level = entry.times(this.signedPercent.plus(100)).div(100);
-    }
-    return this.level;
-  }
-
-  /** −1, 0 or 1 as `price` is below, at or above the level. */
-  compare(price: number): number {
-    if (Math.abs(price - this.approx) > NEAR * Math.abs(this.approx)) return price < this.approx ? -1 : 1;
-    return new Dec(String(price)).comparedTo(this.exact);
-  }
-}
-
-/** Relative distance under which a double comparison defers to the exact level (≫ double rounding). */
-const NEAR = 1e-9;
-
-/** One open lot: what it cost and where the risk rules close it. */
-export interface Lot {
-  readonly baseAmount: bigint;
-  /** Quote base units paid, fee included. */
-  readonly cost: bigint;
-  readonly openedAt: number;
-  /** Effective price paid (cost / amount), whole quote per whole base, as a double (advisory). */
-  readonly entryApprox: number;
-  readonly stop: Threshold | null;
-  readonly take: Threshold | null;
-}
-
-/** One fill of the runtime, as the trade list shows it. */
-export interface RuntimeFill {
-  readonly time: number;
-  readonly side: 'Buy' | 'Sell';
-  readonly baseAmount: bigint;
-  /** Quote paid or received, fee included (the effective price is quoteAmount / baseAmount). */
-  readonly quoteAmount: bigint;
-  /** The mid the venue priced at, exact. */
-  readonly mid: Exact;
-  /** Venue fee, whole quote tokens. */
-  readonly fee: Exact;
-  /** Spread, impact and rounding paid off the mid besides the fee, whole quote tokens (slippageOf). */
-  readonly slippage: Exact;
-  readonly reason: string;
-  /** For a sell: proceeds − the lot's cost (quote base units), and when the lot was opened. */
-  readonly pnl: bigint | null;
-  readonly entryTime: number | null;
-}
-
 export interface RuntimeOptions {
   /** A per-candle strategy for `onCandle`; a batched one drives the runtime through `act` instead. */
   readonly strategy: StrategyInstance | BatchStrategyInstance;
@@ -112,11 +57,6 @@ export interface RuntimeOptions {
   readonly quoteDecimals: number;
   /** Quote base units the bot starts with. */
   readonly initialCash: bigint;
-}
-
-/** A strategy returned something that is not an intent (user code): the run ends with this message. */
-export class StrategyError extends Error {
-  override readonly name = 'StrategyError';
 }
 
 const REASON_MAX = 80;
@@ -133,10 +73,8 @@ export class StrategyRuntime {
   cash: bigint;
   readonly lots: Lot[] = [];
   readonly fills: RuntimeFill[] = [];
-  /** Venue fees paid, whole quote tokens, exact. */
-  fees: Exact = ZERO;
-  /** Slippage paid (slippageOf of every fill), whole quote tokens, exact. */
-  slippage: Exact = ZERO;
+  private readonly feeSum = new ExactSum();
+  private readonly slippageSum = new ExactSum();
   /** Buy intents refused for want of cash or past max positions. */
   refusedBuys = 0;
   /** Of those, refused because the buy cost more than the cash (or the venue gave no price). */
@@ -187,6 +125,16 @@ export class StrategyRuntime {
     this.position = { openLots: 0, maxPositions: risk.maxPositions, lastEntryPrice: Number.NaN };
   }
 
+  /** Venue fees paid, whole quote tokens, exact. */
+  get fees(): Exact {
+    return this.feeSum.value;
+  }
+
+  /** Slippage paid (slippageOf of every fill), whole quote tokens, exact. */
+  get slippage(): Exact {
+    return this.slippageSum.value;
+  }
+
   /** Feeds one closed candle (doubles carrying the wire's decimals) to a per-candle strategy. */
   onCandle(time: number, open: number, high: number, low: number, close: number, volume: number): void {
     const candle = this.candle;
@@ -216,6 +164,20 @@ export class StrategyRuntime {
     if ('batched' in strategy) throw new TypeError('a batched strategy is fed with onCandles, not onCandle');
     const intent = strategy.onCandle(candle, this.position);
     if (intent !== null && intent !== undefined) this.apply(checkIntent(intent), candle.time, candle.close);
+  }
+
+  /**
+   * Candle `i` of `series` for a signal strategy whose `signals` gave `signal` for it: the risk rules,
+   * then the intent onCandle would have returned (without the candle view or an intent to check).
+   */
+  onSignal(series: CandleSeries, i: number, signal: number, strategy: SignalStrategyInstance): void {
+    const time = series.time[i]!;
+    if (this.lots.length > 0 && this.riskAt(series, i))
+      this.closeAtRisk(time, series.open[i]!, series.high[i]!, series.low[i]!);
+    if (signal === 0) return;
+    const { openLots, maxPositions } = this.position;
+    if (signal & BUY_SIGNAL && openLots < maxPositions) this.act(strategy.buyIntent, time, series.close[i]!);
+    else if (signal & EXIT_SIGNAL && openLots > 0) this.act(strategy.exitIntent, time, series.close[i]!);
   }
 
   /** Cash plus the open lots at `mid` (a double carrying a decimal), whole quote tokens, exact. */
@@ -271,6 +233,31 @@ export class StrategyRuntime {
     this.closeHit(candle);
   }
 
+  /**
+   * Whether closeHit would close a lot at candle `i` of `series`: read from the columns, so a candle
+   * that closes nothing passes no doubles between functions (each would be boxed).
+   */
+  private riskAt(series: CandleSeries, i: number): boolean {
+    const time = series.time[i]!;
+    for (let k = 0; k < this.lots.length; k += 1) {
+      const lot = this.lots[k]!;
+      if (lot.openedAt >= time) continue;
+      // Threshold.compare's double test inline (a call would box its argument); near the level, its own.
+      const { stop, take } = lot;
+      if (stop) {
+        const low = series.low[i]!;
+        const far = Math.abs(low - stop.approx) > NEAR * Math.abs(stop.approx);
+        if (far ? low < stop.approx : stop.compare(low) <= 0) return true;
+      }
+      if (take) {
+        const high = series.high[i]!;
+        const far = Math.abs(high - take.approx) > NEAR * Math.abs(take.approx);
+        if (far ? high > take.approx : take.compare(high) >= 0) return true;
+      }
+    }
+    return false;
+  }
+
   private closeHit(candle: Pick<CandleView, 'time' | 'open' | 'high' | 'low'>): void {
     const { time } = candle;
     for (let i = 0; i < this.lots.length;) {
@@ -294,25 +281,29 @@ export class StrategyRuntime {
 
   private apply(intent: OrderIntent, time: number, close: number): void {
     const reason = intent.reason ? String(intent.reason).slice(0, REASON_MAX) : intent.action;
-    if (intent.action === 'buy') {
-      if (this.lots.length >= this.options.risk.maxPositions) {
-        this.refusedBuys += 1;
-        return;
-      }
-      this.openLot(time, exactOfNumber(close), reason);
+    if (intent.action === 'buy' && this.lots.length >= this.options.risk.maxPositions) {
+      this.refusedBuys += 1;
       return;
     }
-    if (this.lots.length === 0) return;
+    if (intent.action !== 'buy' && this.lots.length === 0) return;
     const mid = exactOfNumber(close);
-    if (intent.action === 'sell') this.closeLot(0, time, mid, reason);
+    if (intent.action === 'buy') this.openLot(time, mid, reason);
+    else if (intent.action === 'sell') this.closeLot(0, time, mid, reason);
     else while (this.lots.length > 0 && this.closeLot(0, time, mid, reason));
   }
 
+  /** A fill of `baseAmount` at `mid` and its slippage; null when the venue refuses it. */
+  private priced(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): PricedFill | null {
+    const fill = this.options.venue.fill(side, baseAmount, mid);
+    if (!fill) return null;
+    const slippage = slippageOf(side, baseAmount, fill.quoteAmount, mid, fill.fee, this.options);
+    return { quoteAmount: fill.quoteAmount, fee: fill.fee, slippage };
+  }
+
   /** The buy the sizing makes at `mid` (null: the venue refuses, or not one base unit fits). */
-  private sizedBuy(mid: Exact): { baseAmount: bigint; fill: VenueFill } | null {
-    const { venue } = this.options;
+  private sizedBuy(mid: Exact): { baseAmount: bigint; fill: PricedFill } | null {
     if (this.sizing.mode === 'fixed_base') {
-      const fill = venue.fill('Buy', this.baseAmount, mid);
+      const fill = this.priced('Buy', this.baseAmount, mid);
       return fill ? { baseAmount: this.baseAmount, fill } : null;
     }
     let budget = this.budgetUnits;
@@ -321,7 +312,11 @@ export class StrategyRuntime {
       budget = floor(shift(mul(equity, this.percent), this.options.quoteDecimals - 2));
       if (budget > this.cash) budget = this.cash;
     }
-    return buyWithin(venue, budget, mid, this.options);
+    const sized = buyWithin(this.options.venue, budget, mid, this.options);
+    if (!sized) return null;
+    const { baseAmount, fill } = sized;
+    const slippage = slippageOf('Buy', baseAmount, fill.quoteAmount, mid, fill.fee, this.options);
+    return { baseAmount, fill: { quoteAmount: fill.quoteAmount, fee: fill.fee, slippage } };
   }
 
   /** The open lots valued at `mid`, whole quote tokens, exact. */
@@ -341,12 +336,11 @@ export class StrategyRuntime {
       return;
     }
     this.cash -= fill.quoteAmount;
-    this.fees = add(this.fees, fill.fee);
+    this.feeSum.add(fill.fee);
+    this.slippageSum.add(fill.slippage);
     const { baseDecimals, quoteDecimals } = this.options;
     const cost = fill.quoteAmount;
     const baseAmount = sized.baseAmount;
-    const slippage = slippageOf('Buy', baseAmount, cost, mid, fill.fee, this.options);
-    this.slippage = add(this.slippage, slippage);
     const entryApprox = Number(cost) / 10 ** quoteDecimals / (Number(baseAmount) / 10 ** baseDecimals);
     const lot = { cost, baseAmount };
     this.lots.push({
@@ -365,7 +359,7 @@ export class StrategyRuntime {
       quoteAmount: cost,
       mid,
       fee: fill.fee,
-      slippage,
+      slippage: fill.slippage,
       reason,
       pnl: null,
       entryTime: null,
@@ -384,14 +378,13 @@ export class StrategyRuntime {
   /** Sells lot `index` at `mid`; false when the venue refuses (the lot stays open). */
   private closeLot(index: number, time: number, mid: Exact, reason: string): boolean {
     const lot = this.lots[index]!;
-    const fill = this.options.venue.fill('Sell', lot.baseAmount, mid);
+    const fill = this.priced('Sell', lot.baseAmount, mid);
     if (!fill) return false;
     if (index === 0) this.lots.shift();
     else this.lots.splice(index, 1);
     this.cash += fill.quoteAmount;
-    this.fees = add(this.fees, fill.fee);
-    const slippage = slippageOf('Sell', lot.baseAmount, fill.quoteAmount, mid, fill.fee, this.options);
-    this.slippage = add(this.slippage, slippage);
+    this.feeSum.add(fill.fee);
+    this.slippageSum.add(fill.slippage);
     this.syncPosition();
     this.fills.push({
       time,
@@ -400,7 +393,7 @@ export class StrategyRuntime {
       quoteAmount: fill.quoteAmount,
       mid,
       fee: fill.fee,
-      slippage,
+      slippage: fill.slippage,
       reason,
       pnl: fill.quoteAmount - lot.cost,
       entryTime: lot.openedAt,
@@ -413,35 +406,4 @@ export class StrategyRuntime {
     const newest = this.lots[this.lots.length - 1];
     this.position.lastEntryPrice = newest ? newest.entryApprox : Number.NaN;
   }
-}
-
-/** A fill's effective price: quote paid or received per whole base. */
-export function fillPrice(fill: RuntimeFill, baseDecimals: number, quoteDecimals: number): Dec {
-  return fromBaseUnits(fill.quoteAmount, quoteDecimals).div(fromBaseUnits(fill.baseAmount, baseDecimals));
-}
-
-/** A fill's mid, fee and slippage as decimals (18 significant digits). */
-export function fillDecimals(fill: RuntimeFill): { mid: Dec; fee: Dec; slippage: Dec } {
-  return { mid: toDec(fill.mid), fee: toDec(fill.fee), slippage: toDec(fill.slippage) };
-}
-
-/** An intent from any strategy, checked (user code may return anything). */
-function checkIntent(intent: unknown): OrderIntent {
-  if (typeof intent === 'object' && intent !== null) {
-    const { action, reason } = intent as { action?: unknown; reason?: unknown };
-    if (action === 'buy' || action === 'sell' || action === 'exit') {
-      if (reason === undefined || reason === null || typeof reason === 'string') {
-        return reason ? { action, reason } : { action };
-      }
-    }
-  }
-  let shown: string;
-  try {
-    shown = JSON.stringify(intent)?.slice(0, 100) ?? String(intent);
-  } catch {
-    shown = String(intent);
-  }
-  throw new StrategyError(
-    `onCandle returned ${shown}: expected null or { action: 'buy' | 'sell' | 'exit', reason?: string }`,
-  );
 }

@@ -1,3 +1,4 @@
+import type { CandleSeries } from '../market/candle-series';
 import type { Dec } from '../money/decimal';
 
 // The strategy protocol shared by backtests and live bots: the same code path, so a backtest predicts
@@ -42,6 +43,23 @@ export interface OrderIntent {
 /** One running strategy: its state lives in the instance. Returns null (or nothing) to hold. */
 export interface StrategyInstance {
   onCandle(candle: CandleView, position: PositionView): OrderIntent | null | undefined;
+}
+
+/** Bits of a {@link SignalStrategyInstance}'s signal: buy when a lot fits, exit when one is open. */
+export const BUY_SIGNAL = 1;
+export const EXIT_SIGNAL = 2;
+
+/**
+ * A per-candle strategy whose answer on each candle is a signal of the candles alone, gated by the
+ * position: `buyIntent` when the signal has BUY_SIGNAL and openLots < maxPositions, else `exitIntent`
+ * when it has EXIT_SIGNAL and openLots > 0, else nothing. `signals` feeds it candles `from`…`to − 1`
+ * (its state advances as through onCandle) and writes each one's signal to `out[i − from]`, so a
+ * backtest runs its indicators in one loop over the columns; onCandle gives the same intents.
+ */
+export interface SignalStrategyInstance extends StrategyInstance {
+  readonly buyIntent: OrderIntent;
+  readonly exitIntent: OrderIntent;
+  signals(series: CandleSeries, from: number, to: number, out: Uint8Array): void;
 }
 
 /**

@@ -96,3 +96,30 @@ describe('incremental indicators agree with their textbook definitions', () => {
     expect(() => new Ema(1.5)).toThrow(RangeError);
   });
 });
+
+describe('updateAll', () => {
+  it('gives the doubles update() gives, value for value, across blocks and re-sums', () => {
+    const values = Float64Array.from(
+      { length: 5000 },
+      (_, i) => 150 + Math.sin(i / 7) * 30 + (i % 13) * 0.001,
+    );
+    for (const period of [1, 2, 5, 20, 333]) {
+      for (const make of [() => new Sma(period), () => new Ema(period)]) {
+        const one = make();
+        const all = make();
+        const out = new Float64Array(777);
+        const expected: number[] = [];
+        const got: number[] = [];
+        for (const x of values) expected.push(one.update(x));
+        for (let from = 0; from < values.length; from += out.length) {
+          const to = Math.min(values.length, from + out.length);
+          all.updateAll(values, from, to, out);
+          got.push(...out.subarray(0, to - from));
+        }
+        expect(got).toEqual(expected);
+        expect(Object.is(all.value, one.value)).toBe(true);
+        expect(Object.is(all.update(151.25), one.update(151.25))).toBe(true);
+      }
+    }
+  });
+});

@@ -37,6 +37,34 @@ export class Sma {
     state[VALUE] = this.count === this.period ? state[SUM]! / this.period : Number.NaN;
     return state[VALUE]!;
   }
+
+  /** update() of each of values[from, to), its result in out[i − from]: the same doubles, kept in locals. */
+  updateAll(values: Float64Array, from: number, to: number, out: Float64Array): void {
+    const { window, period, state } = this;
+    let sum = state[SUM]!;
+    let value = state[VALUE]!;
+    let index = this.index;
+    let count = this.count;
+    for (let i = from; i < to; i += 1) {
+      const x = values[i]!;
+      const old = window[index]!;
+      window[index] = x;
+      index = index + 1 === period ? 0 : index + 1;
+      if (count < period) {
+        count += 1;
+        sum = sum + x;
+      } else {
+        sum = sum + (x - old);
+      }
+      if (index === 0) sum = sumOf(window);
+      value = count === period ? sum / period : Number.NaN;
+      out[i - from] = value;
+    }
+    state[SUM] = sum;
+    state[VALUE] = value;
+    this.index = index;
+    this.count = count;
+  }
 }
 
 const SUM = 0;
@@ -67,6 +95,18 @@ export class Ema {
     }
     state[0] = state[0]! + this.alpha * (x - state[0]!);
     return state[0]!;
+  }
+
+  /** update() of each of values[from, to), its result in out[i − from] (see Sma.updateAll). */
+  updateAll(values: Float64Array, from: number, to: number, out: Float64Array): void {
+    const { alpha, state } = this;
+    let value = state[0]!;
+    for (let i = from; i < to; i += 1) {
+      const x = values[i]!;
+      value = Number.isNaN(value) ? this.seed.update(x) : value + alpha * (x - value);
+      out[i - from] = value;
+    }
+    state[0] = value;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { PerpSide } from './perp-math';
-import type { MarketState, PerpAccount } from './perp-state';
+import type { Account, MarketState } from './perp-state';
 import { MAX_UNITS } from './perp-units';
 
 /** An order resting in a book (mutable: its remaining size falls as it fills). */
@@ -31,7 +31,7 @@ export class BookOrder implements RestingOrder {
   /** Lots still open, as a number. */
   rem: number;
   /** Its owner's account and its market, set as it rests (no lookup by name per fill or cancel). */
-  owner: PerpAccount | undefined = undefined;
+  owner: Account | undefined = undefined;
   home: MarketState | undefined = undefined;
 
   constructor(

@@ -1,7 +1,7 @@
 import type { BookOrder } from './order-book';
 import { leverageOf } from './perp-margin';
-import type { MarketState, PerpAccount } from './perp-state';
-import { add, ceilQuot, mul, notionalUnits, quot, sub, unitsOf } from './perp-units';
+import type { Account, MarketState } from './perp-state';
+import { add, ceilQuot, mul, notionalUnits, quot, sub } from './perp-units';
 
 // perp-margin.ts's hot reads in exact numbers (perp-units.ts): the same arithmetic, step for step,
 // answering NaN when a value leaves the safe range — the caller then asks perp-margin.ts.
@@ -24,31 +24,28 @@ export function maintenanceUnits(market: MarketState, lots: number): number {
  */
 export function freeMarginUnits(
   markets: Markets,
-  account: PerpAccount,
+  account: Account,
   symbol: string,
   leverage: number,
 ): number {
-  let free = sub(unitsOf(account.collateral), unitsOf(account.orderMargin));
+  let free = sub(account.units, account.held);
   for (const [held, position] of account.positions) {
     const market = markets.get(held)!;
-    const mark = markUnits(market, unitsOf(position.size));
+    const mark = markUnits(market, position.lots);
     const setting = held === symbol ? leverage : leverageOf(markets, account, held);
     const margin = ceilQuot(mark < 0 ? -mark : mark, setting);
-    free = add(free, sub(add(unitsOf(position.quote), mark), margin));
+    free = add(free, sub(add(position.cash, mark), margin));
   }
   return free;
 }
 
 /** {@link healthOf} in numbers. */
-export function healthUnits(markets: Markets, account: PerpAccount): number {
-  let health = unitsOf(account.collateral);
+export function healthUnits(markets: Markets, account: Account): number {
+  let health = account.units;
   for (const [symbol, position] of account.positions) {
     const market = markets.get(symbol)!;
-    const size = unitsOf(position.size);
-    health = add(
-      health,
-      sub(add(unitsOf(position.quote), markUnits(market, size)), maintenanceUnits(market, size)),
-    );
+    const size = position.lots;
+    health = add(health, sub(add(position.cash, markUnits(market, size)), maintenanceUnits(market, size)));
   }
   return health;
 }
@@ -87,7 +84,7 @@ export function healthChangeUnits(
 }
 
 /** The account's signed position in a market as a number (0 without one; NaN past 2^53). */
-export function heldUnits(market: MarketState, account: PerpAccount): number {
+export function heldUnits(market: MarketState, account: Account): number {
   const position = account.positions.get(market.spec.symbol);
-  return position === undefined ? 0 : unitsOf(position.size);
+  return position === undefined ? 0 : position.lots;
 }

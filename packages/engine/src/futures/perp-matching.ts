@@ -4,7 +4,7 @@ import { healthChangeUnits, healthUnits, heldUnits } from './perp-margin-units';
 import { feeOf, notionalOf, PERP_MAKER_FEE_BPS, PERP_TAKER_FEE_BPS, type PerpSide } from './perp-math';
 import { fillRestingOrder, unrestOrder } from './perp-open-orders';
 import { applyFill, applyFillUnits, flushLongLots } from './perp-settlement';
-import { bigOf, type MarketState, type PerpAccount, type PerpFill, type PerpVenueState } from './perp-state';
+import { bigOf, type MarketState, type Account, type PerpFill, type PerpVenueState } from './perp-state';
 import { feeUnits, MAX_UNITS, notionalUnits, unitsOf } from './perp-units';
 
 const TAKER_FEE_BPS = Number(PERP_TAKER_FEE_BPS);
@@ -13,7 +13,7 @@ const MAKER_FEE_BPS = Number(PERP_MAKER_FEE_BPS);
 /** An order (or a liquidation's close) taking liquidity from a book. */
 export interface TakerOrder {
   readonly market: MarketState;
-  readonly taker: PerpAccount;
+  readonly taker: Account;
   readonly side: PerpSide;
   /** Lots (a safe integer). */
   readonly size: number;
@@ -203,7 +203,7 @@ function matchOneExact(
 }
 
 /** Lots a resting order can fill now: a reduce-only order no more than its owner's position there. */
-function fillableLots(market: MarketState, owner: PerpAccount, maker: BookOrder): number {
+function fillableLots(market: MarketState, owner: Account, maker: BookOrder): number {
   if (!maker.reduceOnly) return maker.rem;
   const held = owner.positions.get(market.spec.symbol)?.size ?? 0n;
   if (maker.side === 'buy' ? held >= 0n : held <= 0n) return 0;
@@ -217,7 +217,7 @@ function fillableLots(market: MarketState, owner: PerpAccount, maker: BookOrder)
 function breaksMaintenance(
   venue: PerpVenueState,
   market: MarketState,
-  account: PerpAccount,
+  account: Account,
   lots: number,
   notional: number,
   fee: number,
@@ -235,7 +235,7 @@ function breaksMaintenance(
 function breaksMaintenanceExact(
   venue: PerpVenueState,
   market: MarketState,
-  account: PerpAccount,
+  account: Account,
   lots: bigint,
   notional: bigint,
   fee: bigint,

@@ -20,7 +20,7 @@ import {
   PerpError,
   sign,
   type MarketState,
-  type PerpAccount,
+  type Account,
   type PerpFill,
   type PerpVenueState,
 } from './perp-state';
@@ -161,7 +161,7 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
 }
 
 /** Lots of the account's position an order on this side reduces (NaN past 2^53: more than any order). */
-function reducibleLots(account: PerpAccount, symbol: string, buy: boolean): number {
+function reducibleLots(account: Account, symbol: string, buy: boolean): number {
   const held = account.positions.get(symbol)?.size ?? 0n;
   if (buy ? held >= 0n : held <= 0n) return 0;
   const lots = unitsOf(held);
@@ -194,7 +194,7 @@ function limitOf(market: MarketState, input: PlaceOrderInput): number {
 function checkOrderMargin(
   venue: PerpVenueState,
   market: MarketState,
-  account: PerpAccount,
+  account: Account,
   buy: boolean,
   leverage: number,
   size: number,
@@ -234,7 +234,7 @@ const insufficientMargin = () =>
 function checkOrderMarginExact(
   venue: PerpVenueState,
   market: MarketState,
-  account: PerpAccount,
+  account: Account,
   buy: boolean,
   leverage: number,
   size: bigint,

@@ -1,6 +1,6 @@
 import type { BookOrder } from './order-book';
 import { leverageOf } from './perp-margin';
-import type { Account, MarketState } from './perp-state';
+import type { Account, MarketState, Position } from './perp-state';
 import { add, ceilQuot, mul, notionalUnits, quot, sub } from './perp-units';
 
 // perp-margin.ts's hot reads in exact numbers (perp-units.ts): the same arithmetic, step for step,
@@ -25,24 +25,38 @@ export function maintenanceUnits(market: MarketState, lots: number): number {
 export function freeMarginUnits(
   markets: Markets,
   account: Account,
-  symbol: string,
+  market: MarketState,
   leverage: number,
 ): number {
   let free = sub(account.units, account.held);
-  for (const [held, position] of account.positions) {
-    const market = markets.get(held)!;
-    const mark = markUnits(market, position.lots);
-    const setting = held === symbol ? leverage : leverageOf(markets, account, held);
-    const margin = ceilQuot(mark < 0 ? -mark : mark, setting);
-    free = add(free, sub(add(position.cash, mark), margin));
+  const { positions } = account;
+  // The market's own position first, from its slot; any other by name (the sum's order changes
+  // no exact result, and a NaN is NaN in any order).
+  const own = positions.slots[market.index];
+  if (own !== undefined) free = add(free, positionFreeUnits(market, own, leverage));
+  if (positions.size > (own === undefined ? 0 : 1)) {
+    for (const [held, position] of positions) {
+      if (position === own) continue;
+      const other = markets.get(held)!;
+      free = add(free, positionFreeUnits(other, position, leverageOf(markets, account, held)));
+    }
   }
   return free;
+}
+
+/** A position's quote + mark value − initial margin at `leverage`. */
+function positionFreeUnits(market: MarketState, position: Position, leverage: number): number {
+  const mark = markUnits(market, position.lots);
+  const margin = ceilQuot(mark < 0 ? -mark : mark, leverage);
+  return sub(add(position.cash, mark), margin);
 }
 
 /** {@link healthOf} in numbers. */
 export function healthUnits(markets: Markets, account: Account): number {
   let health = account.units;
-  for (const [symbol, position] of account.positions) {
+  const { positions } = account;
+  if (positions.size === 0) return health;
+  for (const [symbol, position] of positions) {
     const market = markets.get(symbol)!;
     const size = position.lots;
     health = add(health, sub(add(position.cash, markUnits(market, size)), maintenanceUnits(market, size)));
@@ -85,6 +99,6 @@ export function healthChangeUnits(
 
 /** The account's signed position in a market as a number (0 without one; NaN past 2^53). */
 export function heldUnits(market: MarketState, account: Account): number {
-  const position = account.positions.get(market.spec.symbol);
+  const position = account.positions.slots[market.index];
   return position === undefined ? 0 : position.lots;
 }

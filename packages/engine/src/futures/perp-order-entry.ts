@@ -69,12 +69,12 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
   const { spec, book } = market;
   const account = accountOf(venue, input.account);
   if (market.oracle <= 0n) throw new PerpError('MARKET_NO_PRICE', 'Unable to get market price');
-  const setting = account.leverage.get(input.market);
+  const setting = account.leverage.slots[market.index];
   const current = setting ?? leverageOf(venue.markets, account, input.market);
   const leverage = input.leverage ?? current;
   checkLeverage(leverage, spec.maxLeverage);
   if (input.size <= 0n) throw new PerpError('SIZE_INVALID', 'Amount/Price invalid');
-  const position = account.positions.get(input.market);
+  const position = account.positions.slots[market.index];
   const buy = input.side === 'buy';
   let sizeBig = input.size;
   if (input.reduceOnly) {
@@ -200,7 +200,7 @@ function checkOrderMargin(
   size: number,
   worst: number,
 ): void {
-  const { spec, oracleUnits: oracle, scaleUnits: scale } = market;
+  const { oracleUnits: oracle, scaleUnits: scale } = market;
   if (oracle !== oracle || scale !== scale) {
     checkOrderMarginExact(venue, market, account, buy, leverage, BigInt(size), BigInt(worst));
     return;
@@ -219,7 +219,7 @@ function checkOrderMargin(
     add(ceilQuot(notionalUnits(added, worst, scale), leverage), feeUnits(notional, TAKER_FEE_BPS)),
     markLoss,
   );
-  const free = freeMarginUnits(venue.markets, account, spec.symbol, leverage);
+  const free = freeMarginUnits(venue.markets, account, market, leverage);
   if (needs === needs && free === free) {
     if (needs > free) throw insufficientMargin();
     return;

@@ -71,7 +71,7 @@ export function applyFillUnits(
   fee: number,
 ): bigint {
   const symbol = market.spec.symbol;
-  const position = account.positions.get(symbol);
+  const position = account.positions.slots[market.index];
   const before = position === undefined ? 0 : position.lots;
   const quote = position === undefined ? 0 : position.cash;
   const cash = lots > 0 ? -notional : notional;

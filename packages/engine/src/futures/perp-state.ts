@@ -126,6 +126,8 @@ export const PERP_DEFAULT_LEVERAGE = 10;
 
 export interface MarketState {
   readonly spec: PerpMarketSpec;
+  /** The symbol's {@link symbolIndex}: where accounts keep their position and leverage here. */
+  readonly index: number;
   /** 10^sizeDecimals: lots per token. */
   readonly scale: bigint;
   readonly book: OrderBook;
@@ -169,6 +171,7 @@ export interface PerpVenueState {
 /** A market's state; setting its oracle keeps the number the hot path reads in step. */
 class Market implements MarketState {
   readonly scale: bigint;
+  readonly index: number;
   readonly book = new OrderBook();
   readonly triggers = new Map<number, TriggerOrder>();
   lastPrice: bigint | null = null;
@@ -185,6 +188,7 @@ class Market implements MarketState {
   private price = 0n;
 
   constructor(readonly spec: PerpMarketSpec) {
+    this.index = symbolIndex(spec.symbol);
     this.scale = pow10(spec.sizeDecimals);
     this.scaleUnits = unitsOf(this.scale);
     this.tickUnits = unitsOf(spec.tick);
@@ -210,6 +214,46 @@ class Market implements MarketState {
 
 export function newMarketState(spec: PerpMarketSpec): MarketState {
   return new Market(spec);
+}
+
+/** Market symbols as small whole numbers, one per symbol in the process: {@link MarketMap}'s slots. */
+const SYMBOLS = new Map<string, number>();
+
+export function symbolIndex(symbol: string): number {
+  let index = SYMBOLS.get(symbol);
+  if (index === undefined) {
+    index = SYMBOLS.size;
+    SYMBOLS.set(symbol, index);
+  }
+  return index;
+}
+
+/**
+ * A map by market symbol that keeps its values in an array by {@link symbolIndex} too: the hot
+ * path reads `slots[market.index]` (no hashing of the symbol), everyone else the map.
+ */
+export class MarketMap<V> extends Map<string, V> {
+  readonly slots: (V | undefined)[] = [];
+
+  override set(symbol: string, value: V): this {
+    super.set(symbol, value);
+    const index = symbolIndex(symbol);
+    const slots = this.slots;
+    while (slots.length <= index) slots.push(undefined);
+    slots[index] = value;
+    return this;
+  }
+
+  override delete(symbol: string): boolean {
+    const index = SYMBOLS.get(symbol);
+    if (index !== undefined && index < this.slots.length) this.slots[index] = undefined;
+    return super.delete(symbol);
+  }
+
+  override clear(): void {
+    this.slots.fill(undefined);
+    super.clear();
+  }
 }
 
 /**
@@ -262,8 +306,8 @@ export class Position implements PerpPosition {
  * as {@link Position} does (`units` and `held`, NaN past 2^53).
  */
 export class Account implements PerpAccount {
-  readonly positions = new Map<string, Position>();
-  readonly leverage = new Map<string, number>();
+  readonly positions = new MarketMap<Position>();
+  readonly leverage = new MarketMap<number>();
   readonly orders = new Set<number>();
   /** `collateral` as a number (NaN past 2^53: `collateralBig` holds it). */
   units = 0;

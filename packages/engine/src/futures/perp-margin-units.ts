@@ -51,17 +51,23 @@ function positionFreeUnits(market: MarketState, position: Position, leverage: nu
   return sub(add(position.cash, mark), margin);
 }
 
-/** {@link healthOf} in numbers. */
-export function healthUnits(markets: Markets, account: Account): number {
-  let health = account.units;
+/** {@link healthOf} in numbers (`market`: where the account most likely holds its one position). */
+export function healthUnits(markets: Markets, account: Account, market: MarketState): number {
+  const health = account.units;
   const { positions } = account;
   if (positions.size === 0) return health;
-  for (const [symbol, position] of positions) {
-    const market = markets.get(symbol)!;
-    const size = position.lots;
-    health = add(health, sub(add(position.cash, markUnits(market, size)), maintenanceUnits(market, size)));
-  }
-  return health;
+  const own = positions.slots[market.index];
+  if (positions.size === 1 && own !== undefined) return add(health, positionHealthUnits(market, own));
+  let total = health;
+  for (const [symbol, position] of positions)
+    total = add(total, positionHealthUnits(markets.get(symbol)!, position));
+  return total;
+}
+
+/** A position's quote + mark value − maintenance margin. */
+function positionHealthUnits(market: MarketState, position: Position): number {
+  const size = position.lots;
+  return sub(add(position.cash, markUnits(market, size)), maintenanceUnits(market, size));
 }
 
 /** {@link orderMarginOf} in numbers. */

@@ -115,23 +115,25 @@ export function matchAgainstBook(
     }
     market.lastPrice = maker.price;
     remaining -= lots;
-    fills.push({
-      market: spec.symbol,
-      takerOrderId: order.orderId,
-      makerOrderId: maker.id,
-      taker: taker.id,
-      maker: makerAccount.id,
-      side,
-      price: maker.price,
-      size: bigOf(lots),
-      notional: BigInt(notional),
-      takerFee: BigInt(takerFee),
-      makerFee: BigInt(makerFee),
-      takerRealized,
-      makerRealized,
-      liquidation: order.liquidation,
-      at: order.at,
-    });
+    fills.push(
+      new UnitsFill(
+        spec.symbol,
+        order.orderId,
+        maker.id,
+        taker.id,
+        makerAccount.id,
+        side,
+        maker.price,
+        lots,
+        notional,
+        takerFee,
+        makerFee,
+        takerRealized,
+        makerRealized,
+        order.liquidation,
+        order.at,
+      ),
+    );
   }
   if (fees !== 0) venue.fees += BigInt(fees);
   if (volume !== 0) market.volume += BigInt(volume);
@@ -202,6 +204,69 @@ function matchOneExact(
   return lotCount;
 }
 
+/**
+ * A fill made in exact numbers: its size, notional and fees stay numbers until read (as bigints,
+ * made then), so a fill nobody reads them from costs no bigint.
+ */
+class UnitsFill implements PerpFill {
+  constructor(
+    readonly market: string,
+    readonly takerOrderId: number,
+    readonly makerOrderId: number,
+    readonly taker: string,
+    readonly maker: string,
+    readonly side: PerpSide,
+    readonly price: bigint,
+    private readonly lots: number,
+    private readonly notionalUnits: number,
+    private readonly takerFeeUnits: number,
+    private readonly makerFeeUnits: number,
+    readonly takerRealized: bigint,
+    readonly makerRealized: bigint,
+    readonly liquidation: boolean,
+    readonly at: number,
+  ) {}
+
+  get size(): bigint {
+    return bigOf(this.lots);
+  }
+
+  get notional(): bigint {
+    return BigInt(this.notionalUnits);
+  }
+
+  get takerFee(): bigint {
+    return BigInt(this.takerFeeUnits);
+  }
+
+  get makerFee(): bigint {
+    return BigInt(this.makerFeeUnits);
+  }
+
+  /** The fill as a plain PerpFill (its fields in the order a fill literal has them). */
+  toJSON(): PerpFill {
+    const { market, takerOrderId, makerOrderId, taker, maker, side, price, size, notional } = this;
+    const { takerFee, makerFee, takerRealized, makerRealized, liquidation, at } = this;
+    return {
+      market,
+      takerOrderId,
+      makerOrderId,
+      taker,
+      maker,
+      side,
+      price,
+      size,
+      notional,
+      takerFee,
+      makerFee,
+      takerRealized,
+      makerRealized,
+      liquidation,
+      at,
+    };
+  }
+}
+
 /** Lots a resting order can fill now: a reduce-only order no more than its owner's position there. */
 function fillableLots(market: MarketState, owner: Account, maker: BookOrder): number {
   if (!maker.reduceOnly) return maker.rem;
@@ -225,7 +290,7 @@ function breaksMaintenance(
   const change = healthChangeUnits(market, heldUnits(market, account), lots, notional, fee);
   if (change === change) {
     if (change >= 0) return false;
-    const health = healthUnits(venue.markets, account);
+    const health = healthUnits(venue.markets, account, market);
     // Rounding is monotone and 0 is exact: the sum's sign is right even if it rounds.
     if (health === health) return health + change < 0;
   }

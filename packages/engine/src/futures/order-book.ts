@@ -1,5 +1,5 @@
 import type { PerpSide } from './perp-math';
-import type { MarketState, PerpAccount } from './perp-state';
+import type { Account, MarketState } from './perp-state';
 import { MAX_UNITS } from './perp-units';
 
 /** An order resting in a book (mutable: its remaining size falls as it fills). */
@@ -31,8 +31,12 @@ export class BookOrder implements RestingOrder {
   /** Lots still open, as a number. */
   rem: number;
   /** Its owner's account and its market, set as it rests (no lookup by name per fill or cancel). */
-  owner: PerpAccount | undefined = undefined;
+  owner: Account | undefined = undefined;
   home: MarketState | undefined = undefined;
+  /** The level that holds it while it rests, and its neighbours in the level's queue. */
+  level: Level | undefined = undefined;
+  prev: BookOrder | undefined = undefined;
+  next: BookOrder | undefined = undefined;
 
   constructor(
     readonly id: number,
@@ -80,13 +84,14 @@ export class BookOrder implements RestingOrder {
   }
 }
 
-/** One price level: a FIFO queue whose cancelled entries are skipped lazily (cancel is O(1)). */
+/** One price level: a FIFO queue of its open orders, linked through them (cancel is O(1)). */
 interface Level {
   readonly price: bigint;
   /** `price` as a number (exact: the venue's prices are safe integers). */
   readonly key: number;
-  readonly queue: BookOrder[];
-  head: number;
+  /** The oldest open order and the newest. */
+  first: BookOrder | undefined;
+  last: BookOrder | undefined;
   /** Lots open at this level (while `exact`). */
   total: number;
   /** Whether `total` is exact: false once it passed 2^53 (the queue is then summed in bigint). */
@@ -102,8 +107,10 @@ const MAX_HEIGHT = 12;
 
 /**
  * One side of a book: its levels in a map by price and in a skip list, best first (bids
- * descending, asks ascending), so finding a level is O(1), adding or dropping one O(log levels) and
- * the best level is the list's first.
+ * descending, asks ascending), so finding a level is O(1), adding one O(log levels) and the best
+ * level is the list's first. A level that empties stays linked (a price that empties is often
+ * refilled soon): readers skip empty levels, the best one is unlinked as it reaches the front, and
+ * the rest are swept out once they are as many as the open ones.
  */
 class BookSide {
   private readonly levels = new Map<number, Level>();
@@ -111,6 +118,8 @@ class BookSide {
   /** The nodes before a search position, per height (reused). */
   private readonly before: Level[];
   private height = 1;
+  /** Linked levels with no open order. */
+  private empty = 0;
   /** xorshift32 state for node heights (the list's shape never changes the book's answers). */
   private seed = 0x2545f491;
 
@@ -119,13 +128,19 @@ class BookSide {
     this.before = new Array<Level>(MAX_HEIGHT).fill(this.head);
   }
 
-  get(key: number): Level | undefined {
-    return this.levels.get(key);
-  }
-
-  /** The best level (undefined when the side is empty). */
+  /** The best level (undefined when the side is empty); empty levels before it are unlinked. */
   first(): Level | undefined {
-    return this.head.next[0];
+    const head = this.head;
+    let level = head.next[0];
+    while (level !== undefined && level.live === 0) {
+      // The first node of the list is the first at each of its heights.
+      for (let h = 0; h < level.next.length; h++) head.next[h] = level.next[h];
+      this.levels.delete(level.key);
+      this.empty--;
+      level = head.next[0];
+    }
+    while (this.height > 1 && head.next[this.height - 1] === undefined) this.height--;
+    return level;
   }
 
   /** Fills `before` with the last node of each height that is better than `key`. */
@@ -156,10 +171,14 @@ class BookSide {
     return height;
   }
 
+  /** The level an order of this price joins (the caller adds it). */
   levelFor(order: BookOrder): Level {
     const key = order.px;
     let level = this.levels.get(key);
-    if (level) return level;
+    if (level) {
+      if (level.live === 0) this.empty--;
+      return level;
+    }
     this.search(key);
     const height = this.randomHeight();
     for (let h = this.height; h < height; h++) this.before[h] = this.head;
@@ -173,27 +192,34 @@ class BookSide {
     return level;
   }
 
-  dropLevel(level: Level): void {
-    this.levels.delete(level.key);
-    this.search(level.key);
-    for (let h = 0; h < level.next.length; h++) {
-      const before = this.before[h]!;
-      if (before.next[h] === level) before.next[h] = level.next[h];
+  /** A level's last open order left: it stays linked, empty, until it is refilled or swept out. */
+  emptied(level: Level): void {
+    level.total = 0;
+    level.exact = true;
+    this.empty++;
+    if (this.empty > 32 && this.empty * 2 > this.levels.size) this.sweep();
+  }
+
+  /** Unlinks every empty level in one pass. */
+  private sweep(): void {
+    const before = this.before;
+    for (let h = 0; h < MAX_HEIGHT; h++) before[h] = this.head;
+    for (let level = this.head.next[0]; level !== undefined; level = level.next[0]) {
+      const height = level.next.length;
+      if (level.live === 0) {
+        for (let h = 0; h < height; h++) before[h]!.next[h] = level.next[h];
+        this.levels.delete(level.key);
+      } else for (let h = 0; h < height; h++) before[h] = level;
     }
+    this.empty = 0;
     while (this.height > 1 && this.head.next[this.height - 1] === undefined) this.height--;
   }
 
   /** The best level's first open order. */
   best(): BookOrder | undefined {
-    const level = this.head.next[0];
+    const level = this.first();
     if (level === undefined) return undefined;
-    const queue = level.queue;
-    while (level.head < queue.length) {
-      const order = queue[level.head]!;
-      if (order.rem > 0) return order;
-      level.head++;
-    }
-    return undefined;
+    return level.first;
   }
 }
 
@@ -201,8 +227,8 @@ function newLevel(price: bigint, key: number, height: number): Level {
   return {
     price,
     key,
-    queue: [],
-    head: 0,
+    first: undefined,
+    last: undefined,
     total: 0,
     exact: true,
     live: 0,
@@ -214,7 +240,7 @@ function newLevel(price: bigint, key: number, height: number): Level {
 function levelLots(level: Level): bigint {
   if (level.exact) return BigInt(level.total);
   let total = 0n;
-  for (let i = level.head; i < level.queue.length; i++) total += BigInt(level.queue[i]!.rem);
+  for (let order = level.first; order !== undefined; order = order.next) total += BigInt(order.rem);
   return total;
 }
 
@@ -244,7 +270,13 @@ export class OrderBook {
   /** Rests an order (the caller has matched whatever crossed). */
   add(order: BookOrder): void {
     const level = this.side(order.side).levelFor(order);
-    level.queue.push(order);
+    order.level = level;
+    const last = level.last;
+    order.prev = last;
+    order.next = undefined;
+    if (last === undefined) level.first = order;
+    else last.next = order;
+    level.last = order;
     level.total += order.rem;
     if (level.total > MAX_UNITS) level.exact = false;
     level.live++;
@@ -267,11 +299,10 @@ export class OrderBook {
 
   /** Fills `lots` of a resting order; an order filled in full leaves the book. */
   fill(order: BookOrder, lots: number): void {
-    const side = this.side(order.side);
-    const level = side.get(order.px)!;
+    const level = order.level!;
     order.rem -= lots;
     level.total -= lots;
-    if (order.rem === 0) this.retire(side, level, order);
+    if (order.rem === 0) this.retire(this.side(order.side), level, order);
   }
 
   /** Removes an open order; answers it, or undefined when it is not in the book. */
@@ -283,22 +314,22 @@ export class OrderBook {
 
   /** Removes an open order of this book. */
   remove(order: BookOrder): void {
-    const side = this.side(order.side);
-    const level = side.get(order.px)!;
+    const level = order.level!;
     level.total -= order.rem;
     order.rem = 0;
-    this.retire(side, level, order);
+    this.retire(this.side(order.side), level, order);
   }
 
   private retire(side: BookSide, level: Level, order: BookOrder): void {
     this.byId.delete(order.id);
+    const { prev, next } = order;
+    if (prev === undefined) level.first = next;
+    else prev.next = next;
+    if (next === undefined) level.last = prev;
+    else next.prev = prev;
+    order.level = order.prev = order.next = undefined;
     level.live--;
-    if (level.live === 0) side.dropLevel(level);
-    else if (level.queue.length > 64 && level.head * 2 > level.queue.length) {
-      // Compact the queue once most of it is spent, keeping time priority.
-      level.queue.splice(0, level.head);
-      level.head = 0;
-    }
+    if (level.live === 0) side.emptied(level);
   }
 
   /** Every open order, oldest first within a level, bids then asks (for snapshots). */
@@ -310,6 +341,7 @@ export class OrderBook {
   depth(side: PerpSide, levels: number): { price: bigint; size: bigint; orders: number }[] {
     const out: { price: bigint; size: bigint; orders: number }[] = [];
     for (let level = this.side(side).first(); level && out.length < levels; level = level.next[0]) {
+      if (level.live === 0) continue;
       out.push({ price: level.price, size: levelLots(level), orders: level.live });
     }
     return out;
@@ -323,6 +355,7 @@ export class OrderBook {
     let total = 0n;
     let last: bigint | undefined;
     for (let level = this.side(side).first(); level; level = level.next[0]) {
+      if (level.live === 0) continue;
       const price = level.price;
       if (side === 'sell' ? price > limit : price < limit) break;
       last = price;
@@ -338,6 +371,7 @@ export class OrderBook {
     let last: number | undefined;
     const asks = side === 'sell';
     for (let level = this.side(side).first(); level; level = level.next[0]) {
+      if (level.live === 0) continue;
       const key = level.key;
       if (asks ? key > limit : key < limit) break;
       last = key;

@@ -24,6 +24,7 @@ import {
   newAccount,
   newMarketState,
   PerpError,
+  type Account,
   type MarketState,
   type PerpAccount,
   type PerpMarketSpec,
@@ -45,7 +46,7 @@ import { MAX_UNITS_BIG } from './perp-units';
  */
 export class PerpExchange implements PerpVenueState {
   readonly markets = new Map<string, MarketState>();
-  readonly accounts = new Map<string, PerpAccount>();
+  readonly accounts = new Map<string, Account>();
   insurance = 0n;
   fees = 0n;
   nextOrderId = 1;
@@ -60,7 +61,7 @@ export class PerpExchange implements PerpVenueState {
     return marketOf(this, symbol);
   }
 
-  account(id: string): PerpAccount {
+  account(id: string): Account {
     return accountOf(this, id);
   }
 

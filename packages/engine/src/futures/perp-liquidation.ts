@@ -18,7 +18,7 @@ import {
   ceilToTick,
   slippageBound,
   type MarketState,
-  type PerpAccount,
+  type Account,
   type PerpFill,
   type PerpVenueState,
 } from './perp-state';
@@ -108,7 +108,7 @@ export function liquidate(
  */
 function closeThroughBook(
   venue: PerpVenueState,
-  account: PerpAccount,
+  account: Account,
   at: number,
   result: LiquidationResult,
 ): Map<string, number> {
@@ -163,7 +163,7 @@ function closeThroughBook(
 function liquidationLimit(
   venue: PerpVenueState,
   market: MarketState,
-  account: PerpAccount,
+  account: Account,
   size: bigint,
 ): bigint {
   const { oracle, scale, spec } = market;
@@ -192,8 +192,8 @@ function liquidationLimit(
 function backstopTakeover(
   venue: PerpVenueState,
   market: MarketState,
-  account: PerpAccount,
-  backstop: PerpAccount,
+  account: Account,
+  backstop: Account,
   size: bigint,
   orderId: number,
   at: number,
@@ -223,7 +223,7 @@ function backstopTakeover(
 }
 
 /** Spreads an account's negative collateral over the accounts with positive collateral, in proportion. */
-function socialize(venue: PerpVenueState, bankrupt: PerpAccount): bigint {
+function socialize(venue: PerpVenueState, bankrupt: Account): bigint {
   const others = [...venue.accounts.values()].filter((a) => a !== bankrupt && a.collateral > 0n);
   const available = others.reduce((sum, a) => sum + a.collateral, 0n);
   const deficit = -bankrupt.collateral < available ? -bankrupt.collateral : available;

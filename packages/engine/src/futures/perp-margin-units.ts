@@ -1,7 +1,7 @@
 import type { BookOrder } from './order-book';
 import { leverageOf } from './perp-margin';
-import type { MarketState, PerpAccount } from './perp-state';
-import { add, ceilQuot, mul, notionalUnits, quot, sub, unitsOf } from './perp-units';
+import type { Account, MarketState, Position } from './perp-state';
+import { add, ceilQuot, mul, notionalUnits, quot, sub } from './perp-units';
 
 // perp-margin.ts's hot reads in exact numbers (perp-units.ts): the same arithmetic, step for step,
 // answering NaN when a value leaves the safe range — the caller then asks perp-margin.ts.
@@ -24,33 +24,50 @@ export function maintenanceUnits(market: MarketState, lots: number): number {
  */
 export function freeMarginUnits(
   markets: Markets,
-  account: PerpAccount,
-  symbol: string,
+  account: Account,
+  market: MarketState,
   leverage: number,
 ): number {
-  let free = sub(unitsOf(account.collateral), unitsOf(account.orderMargin));
-  for (const [held, position] of account.positions) {
-    const market = markets.get(held)!;
-    const mark = markUnits(market, unitsOf(position.size));
-    const setting = held === symbol ? leverage : leverageOf(markets, account, held);
-    const margin = ceilQuot(mark < 0 ? -mark : mark, setting);
-    free = add(free, sub(add(unitsOf(position.quote), mark), margin));
+  let free = sub(account.units, account.held);
+  const { positions } = account;
+  // The market's own position first, from its slot; any other by name (the sum's order changes
+  // no exact result, and a NaN is NaN in any order).
+  const own = positions.slots[market.index];
+  if (own !== undefined) free = add(free, positionFreeUnits(market, own, leverage));
+  if (positions.size > (own === undefined ? 0 : 1)) {
+    for (const [held, position] of positions) {
+      if (position === own) continue;
+      const other = markets.get(held)!;
+      free = add(free, positionFreeUnits(other, position, leverageOf(markets, account, held)));
+    }
   }
   return free;
 }
 
-/** {@link healthOf} in numbers. */
-export function healthUnits(markets: Markets, account: PerpAccount): number {
-  let health = unitsOf(account.collateral);
-  for (const [symbol, position] of account.positions) {
-    const market = markets.get(symbol)!;
-    const size = unitsOf(position.size);
-    health = add(
-      health,
-      sub(add(unitsOf(position.quote), markUnits(market, size)), maintenanceUnits(market, size)),
-    );
-  }
-  return health;
+/** A position's quote + mark value − initial margin at `leverage`. */
+function positionFreeUnits(market: MarketState, position: Position, leverage: number): number {
+  const mark = markUnits(market, position.lots);
+  const margin = ceilQuot(mark < 0 ? -mark : mark, leverage);
+  return sub(add(position.cash, mark), margin);
+}
+
+/** {@link healthOf} in numbers (`market`: where the account most likely holds its one position). */
+export function healthUnits(markets: Markets, account: Account, market: MarketState): number {
+  const health = account.units;
+  const { positions } = account;
+  if (positions.size === 0) return health;
+  const own = positions.slots[market.index];
+  if (positions.size === 1 && own !== undefined) return add(health, positionHealthUnits(market, own));
+  let total = health;
+  for (const [symbol, position] of positions)
+    total = add(total, positionHealthUnits(markets.get(symbol)!, position));
+  return total;
+}
+
+/** A position's quote + mark value − maintenance margin. */
+function positionHealthUnits(market: MarketState, position: Position): number {
+  const size = position.lots;
+  return sub(add(position.cash, markUnits(market, size)), maintenanceUnits(market, size));
 }
 
 /** {@link orderMarginOf} in numbers. */
@@ -87,7 +104,7 @@ export function healthChangeUnits(
 }
 
 /** The account's signed position in a market as a number (0 without one; NaN past 2^53). */
-export function heldUnits(market: MarketState, account: PerpAccount): number {
-  const position = account.positions.get(market.spec.symbol);
-  return position === undefined ? 0 : unitsOf(position.size);
+export function heldUnits(market: MarketState, account: Account): number {
+  const position = account.positions.slots[market.index];
+  return position === undefined ? 0 : position.lots;
 }

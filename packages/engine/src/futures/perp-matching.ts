@@ -4,7 +4,7 @@ import { healthChangeUnits, healthUnits, heldUnits } from './perp-margin-units';
 import { feeOf, notionalOf, PERP_MAKER_FEE_BPS, PERP_TAKER_FEE_BPS, type PerpSide } from './perp-math';
 import { fillRestingOrder, unrestOrder } from './perp-open-orders';
 import { applyFill, applyFillUnits, flushLongLots } from './perp-settlement';
-import { bigOf, type MarketState, type PerpAccount, type PerpFill, type PerpVenueState } from './perp-state';
+import { bigOf, type MarketState, type Account, type PerpFill, type PerpVenueState } from './perp-state';
 import { feeUnits, MAX_UNITS, notionalUnits, unitsOf } from './perp-units';
 
 const TAKER_FEE_BPS = Number(PERP_TAKER_FEE_BPS);
@@ -13,7 +13,7 @@ const MAKER_FEE_BPS = Number(PERP_MAKER_FEE_BPS);
 /** An order (or a liquidation's close) taking liquidity from a book. */
 export interface TakerOrder {
   readonly market: MarketState;
-  readonly taker: PerpAccount;
+  readonly taker: Account;
   readonly side: PerpSide;
   /** Lots (a safe integer). */
   readonly size: number;
@@ -115,23 +115,25 @@ export function matchAgainstBook(
     }
     market.lastPrice = maker.price;
     remaining -= lots;
-    fills.push({
-      market: spec.symbol,
-      takerOrderId: order.orderId,
-      makerOrderId: maker.id,
-      taker: taker.id,
-      maker: makerAccount.id,
-      side,
-      price: maker.price,
-      size: bigOf(lots),
-      notional: BigInt(notional),
-      takerFee: BigInt(takerFee),
-      makerFee: BigInt(makerFee),
-      takerRealized,
-      makerRealized,
-      liquidation: order.liquidation,
-      at: order.at,
-    });
+    fills.push(
+      new UnitsFill(
+        spec.symbol,
+        order.orderId,
+        maker.id,
+        taker.id,
+        makerAccount.id,
+        side,
+        maker.price,
+        lots,
+        notional,
+        takerFee,
+        makerFee,
+        takerRealized,
+        makerRealized,
+        order.liquidation,
+        order.at,
+      ),
+    );
   }
   if (fees !== 0) venue.fees += BigInt(fees);
   if (volume !== 0) market.volume += BigInt(volume);
@@ -202,8 +204,71 @@ function matchOneExact(
   return lotCount;
 }
 
+/**
+ * A fill made in exact numbers: its size, notional and fees stay numbers until read (as bigints,
+ * made then), so a fill nobody reads them from costs no bigint.
+ */
+class UnitsFill implements PerpFill {
+  constructor(
+    readonly market: string,
+    readonly takerOrderId: number,
+    readonly makerOrderId: number,
+    readonly taker: string,
+    readonly maker: string,
+    readonly side: PerpSide,
+    readonly price: bigint,
+    private readonly lots: number,
+    private readonly notionalUnits: number,
+    private readonly takerFeeUnits: number,
+    private readonly makerFeeUnits: number,
+    readonly takerRealized: bigint,
+    readonly makerRealized: bigint,
+    readonly liquidation: boolean,
+    readonly at: number,
+  ) {}
+
+  get size(): bigint {
+    return bigOf(this.lots);
+  }
+
+  get notional(): bigint {
+    return BigInt(this.notionalUnits);
+  }
+
+  get takerFee(): bigint {
+    return BigInt(this.takerFeeUnits);
+  }
+
+  get makerFee(): bigint {
+    return BigInt(this.makerFeeUnits);
+  }
+
+  /** The fill as a plain PerpFill (its fields in the order a fill literal has them). */
+  toJSON(): PerpFill {
+    const { market, takerOrderId, makerOrderId, taker, maker, side, price, size, notional } = this;
+    const { takerFee, makerFee, takerRealized, makerRealized, liquidation, at } = this;
+    return {
+      market,
+      takerOrderId,
+      makerOrderId,
+      taker,
+      maker,
+      side,
+      price,
+      size,
+      notional,
+      takerFee,
+      makerFee,
+      takerRealized,
+      makerRealized,
+      liquidation,
+      at,
+    };
+  }
+}
+
 /** Lots a resting order can fill now: a reduce-only order no more than its owner's position there. */
-function fillableLots(market: MarketState, owner: PerpAccount, maker: BookOrder): number {
+function fillableLots(market: MarketState, owner: Account, maker: BookOrder): number {
   if (!maker.reduceOnly) return maker.rem;
   const held = owner.positions.get(market.spec.symbol)?.size ?? 0n;
   if (maker.side === 'buy' ? held >= 0n : held <= 0n) return 0;
@@ -217,7 +282,7 @@ function fillableLots(market: MarketState, owner: PerpAccount, maker: BookOrder)
 function breaksMaintenance(
   venue: PerpVenueState,
   market: MarketState,
-  account: PerpAccount,
+  account: Account,
   lots: number,
   notional: number,
   fee: number,
@@ -225,7 +290,7 @@ function breaksMaintenance(
   const change = healthChangeUnits(market, heldUnits(market, account), lots, notional, fee);
   if (change === change) {
     if (change >= 0) return false;
-    const health = healthUnits(venue.markets, account);
+    const health = healthUnits(venue.markets, account, market);
     // Rounding is monotone and 0 is exact: the sum's sign is right even if it rounds.
     if (health === health) return health + change < 0;
   }
@@ -235,7 +300,7 @@ function breaksMaintenance(
 function breaksMaintenanceExact(
   venue: PerpVenueState,
   market: MarketState,
-  account: PerpAccount,
+  account: Account,
   lots: bigint,
   notional: bigint,
   fee: bigint,

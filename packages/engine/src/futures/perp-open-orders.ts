@@ -2,7 +2,7 @@ import type { BookOrder } from './order-book';
 import { orderMarginOf } from './perp-margin';
 import { initialMargin, notionalOf } from './perp-math';
 import { orderMarginUnits } from './perp-margin-units';
-import type { MarketState, PerpAccount, PerpVenueState } from './perp-state';
+import type { Account, MarketState, PerpVenueState } from './perp-state';
 
 // An open order is in three places kept together here: its market's book, its account's order set,
 // and the account's order margin.
@@ -16,25 +16,30 @@ export function findOrder(venue: PerpVenueState, id: number): BookOrder | undefi
   return undefined;
 }
 
-/** The initial margin an order holds now, as a bigint (in numbers while they are exact). */
+/** The initial margin an order holds now, as a bigint (only past 2^53: see {@link holdMargin}). */
 function marginOf(market: MarketState, order: BookOrder): bigint {
-  const units = orderMarginUnits(market, order);
-  if (units === 0) return 0n;
-  if (units === units) return BigInt(units);
   return initialMargin(notionalOf(order.remaining, order.price, market.spec.sizeDecimals), order.leverage);
 }
 
-export function restOrder(market: MarketState, account: PerpAccount, order: BookOrder): void {
+/** Adds (`sign` 1) or takes back (−1) the order's margin from its owner's order margin. */
+function holdMargin(market: MarketState, account: Account, order: BookOrder, sign: 1 | -1): void {
+  const units = orderMarginUnits(market, order);
+  if (units === units) {
+    if (units !== 0) account.hold(sign * units);
+  } else account.orderMargin += sign === 1 ? marginOf(market, order) : -marginOf(market, order);
+}
+
+export function restOrder(market: MarketState, account: Account, order: BookOrder): void {
   order.owner = account;
   order.home = market;
   market.book.add(order);
   account.orders.add(order.id);
-  account.orderMargin += marginOf(market, order);
+  holdMargin(market, account, order, 1);
 }
 
-export function unrestOrder(venue: PerpVenueState, account: PerpAccount, order: BookOrder): void {
+export function unrestOrder(venue: PerpVenueState, account: Account, order: BookOrder): void {
   const market = order.home!;
-  account.orderMargin -= marginOf(market, order);
+  holdMargin(market, account, order, -1);
   market.book.remove(order);
   account.orders.delete(order.id);
 }
@@ -43,7 +48,7 @@ export function unrestOrder(venue: PerpVenueState, account: PerpAccount, order: 
 export function fillRestingOrder(
   venue: PerpVenueState,
   market: MarketState,
-  account: PerpAccount,
+  account: Account,
   order: BookOrder,
   lots: number,
 ): void {
@@ -51,7 +56,7 @@ export function fillRestingOrder(
   if (heldBefore === heldBefore) {
     market.book.fill(order, lots);
     const change = orderMarginUnits(market, order) - heldBefore;
-    if (change !== 0) account.orderMargin += BigInt(change);
+    if (change !== 0) account.hold(change);
   } else {
     const before = orderMarginOf(venue.markets, order);
     market.book.fill(order, lots);

@@ -20,7 +20,7 @@ import {
   PerpError,
   sign,
   type MarketState,
-  type PerpAccount,
+  type Account,
   type PerpFill,
   type PerpVenueState,
 } from './perp-state';
@@ -69,12 +69,12 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
   const { spec, book } = market;
   const account = accountOf(venue, input.account);
   if (market.oracle <= 0n) throw new PerpError('MARKET_NO_PRICE', 'Unable to get market price');
-  const setting = account.leverage.get(input.market);
+  const setting = account.leverage.slots[market.index];
   const current = setting ?? leverageOf(venue.markets, account, input.market);
   const leverage = input.leverage ?? current;
   checkLeverage(leverage, spec.maxLeverage);
   if (input.size <= 0n) throw new PerpError('SIZE_INVALID', 'Amount/Price invalid');
-  const position = account.positions.get(input.market);
+  const position = account.positions.slots[market.index];
   const buy = input.side === 'buy';
   let sizeBig = input.size;
   if (input.reduceOnly) {
@@ -161,7 +161,7 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
 }
 
 /** Lots of the account's position an order on this side reduces (NaN past 2^53: more than any order). */
-function reducibleLots(account: PerpAccount, symbol: string, buy: boolean): number {
+function reducibleLots(account: Account, symbol: string, buy: boolean): number {
   const held = account.positions.get(symbol)?.size ?? 0n;
   if (buy ? held >= 0n : held <= 0n) return 0;
   const lots = unitsOf(held);
@@ -194,13 +194,13 @@ function limitOf(market: MarketState, input: PlaceOrderInput): number {
 function checkOrderMargin(
   venue: PerpVenueState,
   market: MarketState,
-  account: PerpAccount,
+  account: Account,
   buy: boolean,
   leverage: number,
   size: number,
   worst: number,
 ): void {
-  const { spec, oracleUnits: oracle, scaleUnits: scale } = market;
+  const { oracleUnits: oracle, scaleUnits: scale } = market;
   if (oracle !== oracle || scale !== scale) {
     checkOrderMarginExact(venue, market, account, buy, leverage, BigInt(size), BigInt(worst));
     return;
@@ -219,7 +219,7 @@ function checkOrderMargin(
     add(ceilQuot(notionalUnits(added, worst, scale), leverage), feeUnits(notional, TAKER_FEE_BPS)),
     markLoss,
   );
-  const free = freeMarginUnits(venue.markets, account, spec.symbol, leverage);
+  const free = freeMarginUnits(venue.markets, account, market, leverage);
   if (needs === needs && free === free) {
     if (needs > free) throw insufficientMargin();
     return;
@@ -234,7 +234,7 @@ const insufficientMargin = () =>
 function checkOrderMarginExact(
   venue: PerpVenueState,
   market: MarketState,
-  account: PerpAccount,
+  account: Account,
   buy: boolean,
   leverage: number,
   size: bigint,

@@ -1,5 +1,5 @@
-import { abs, sign, type MarketState, type PerpAccount, type PerpVenueState } from './perp-state';
-import { add, MAX_UNITS, mul, quot, sub, unitsOf } from './perp-units';
+import { abs, Position, sign, type Account, type MarketState, type PerpVenueState } from './perp-state';
+import { add, MAX_UNITS, mul, quot, sub } from './perp-units';
 
 /**
  * Settles one side of a fill: `lots` signed (positive buys) for `notional`. A fill that reduces the
@@ -9,13 +9,13 @@ import { add, MAX_UNITS, mul, quot, sub, unitsOf } from './perp-units';
 export function applyFill(
   venue: PerpVenueState,
   market: MarketState,
-  account: PerpAccount,
+  account: Account,
   lots: bigint,
   notional: bigint,
   fee: bigint,
 ): bigint {
   const symbol = market.spec.symbol;
-  const position = account.positions.get(symbol) ?? { size: 0n, quote: 0n, funding: 0n };
+  const position = account.positions.get(symbol) ?? new Position(0n, 0n, 0n);
   const cash = lots > 0n ? -notional : notional;
   const before = position.size;
   let realized = 0n;
@@ -65,15 +65,15 @@ export function flushLongLots(): void {
 export function applyFillUnits(
   venue: PerpVenueState,
   market: MarketState,
-  account: PerpAccount,
+  account: Account,
   lots: number,
   notional: number,
   fee: number,
 ): bigint {
   const symbol = market.spec.symbol;
-  const position = account.positions.get(symbol);
-  const before = position === undefined ? 0 : unitsOf(position.size);
-  const quote = position === undefined ? 0 : unitsOf(position.quote);
+  const position = account.positions.slots[market.index];
+  const before = position === undefined ? 0 : position.lots;
+  const quote = position === undefined ? 0 : position.cash;
   const cash = lots > 0 ? -notional : notional;
   let realized = 0;
   let nextQuote: number;
@@ -98,7 +98,7 @@ export function applyFillUnits(
     venue.fees -= BigInt(fee);
     return exact;
   }
-  if (collateral !== 0) account.collateral += BigInt(collateral);
+  if (collateral !== 0) account.credit(collateral);
   if (longs !== 0) {
     const pending = pendingLongs + longs;
     if (pendingMarket !== market || pending > MAX_UNITS || pending < -MAX_UNITS) flushLongLots();
@@ -106,11 +106,14 @@ export function applyFillUnits(
     pendingLongs += longs;
   }
   if (after === 0) account.positions.delete(symbol);
-  else if (position === undefined)
-    account.positions.set(symbol, { size: BigInt(after), quote: BigInt(nextQuote), funding: 0n });
-  else {
-    position.size = BigInt(after);
-    position.quote = BigInt(nextQuote);
+  else if (position === undefined) {
+    const opened = new Position(0n, 0n, 0n);
+    opened.lots = after;
+    opened.cash = nextQuote;
+    account.positions.set(symbol, opened);
+  } else {
+    position.lots = after;
+    position.cash = nextQuote;
   }
   return realized === 0 ? 0n : BigInt(realized);
 }

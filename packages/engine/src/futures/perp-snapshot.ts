@@ -1,6 +1,6 @@
 import { Dec } from '../money/decimal';
 import { PerpExchange } from './perp-exchange';
-import type { PerpMarketSpec } from './perp-state';
+import { newAccount, Position, type PerpMarketSpec } from './perp-state';
 
 /** A PerpExchange as JSON (bigints as decimal strings): what a restart rebuilds the venue from. */
 export interface PerpSnapshot {
@@ -106,19 +106,12 @@ export function exchangeFromSnapshot(specs: readonly PerpMarketSpec[], snapshot:
     market.lastFundingRate = new Dec(saved.lastFundingRate);
   }
   for (const saved of snapshot.accounts) {
-    exchange.accounts.set(saved.id, {
-      id: saved.id,
-      collateral: BigInt(saved.collateral),
-      positions: new Map(
-        saved.positions.map(([symbol, size, quote, funding]) => [
-          symbol,
-          { size: BigInt(size), quote: BigInt(quote), funding: BigInt(funding) },
-        ]),
-      ),
-      leverage: new Map(saved.leverage),
-      orders: new Set(),
-      orderMargin: 0n,
-    });
+    const account = newAccount(saved.id);
+    account.collateral = BigInt(saved.collateral);
+    for (const [symbol, size, quote, funding] of saved.positions)
+      account.positions.set(symbol, new Position(BigInt(size), BigInt(quote), BigInt(funding)));
+    for (const [symbol, leverage] of saved.leverage) account.leverage.set(symbol, leverage);
+    exchange.accounts.set(saved.id, account);
   }
   for (const saved of snapshot.orders) {
     if (!exchange.markets.has(saved.market)) continue;

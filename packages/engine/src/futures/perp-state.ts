@@ -126,6 +126,8 @@ export const PERP_DEFAULT_LEVERAGE = 10;
 
 export interface MarketState {
   readonly spec: PerpMarketSpec;
+  /** The symbol's {@link symbolIndex}: where accounts keep their position and leverage here. */
+  readonly index: number;
   /** 10^sizeDecimals: lots per token. */
   readonly scale: bigint;
   readonly book: OrderBook;
@@ -160,7 +162,7 @@ export interface MarketState {
  */
 export interface PerpVenueState {
   readonly markets: Map<string, MarketState>;
-  readonly accounts: Map<string, PerpAccount>;
+  readonly accounts: Map<string, Account>;
   insurance: bigint;
   fees: bigint;
   nextOrderId: number;
@@ -169,6 +171,7 @@ export interface PerpVenueState {
 /** A market's state; setting its oracle keeps the number the hot path reads in step. */
 class Market implements MarketState {
   readonly scale: bigint;
+  readonly index: number;
   readonly book = new OrderBook();
   readonly triggers = new Map<number, TriggerOrder>();
   lastPrice: bigint | null = null;
@@ -185,6 +188,7 @@ class Market implements MarketState {
   private price = 0n;
 
   constructor(readonly spec: PerpMarketSpec) {
+    this.index = symbolIndex(spec.symbol);
     this.scale = pow10(spec.sizeDecimals);
     this.scaleUnits = unitsOf(this.scale);
     this.tickUnits = unitsOf(spec.tick);
@@ -212,15 +216,148 @@ export function newMarketState(spec: PerpMarketSpec): MarketState {
   return new Market(spec);
 }
 
-export function newAccount(id: string): PerpAccount {
-  return {
-    id,
-    collateral: 0n,
-    positions: new Map(),
-    leverage: new Map(),
-    orders: new Set(),
-    orderMargin: 0n,
-  };
+/** Market symbols as small whole numbers, one per symbol in the process: {@link MarketMap}'s slots. */
+const SYMBOLS = new Map<string, number>();
+
+export function symbolIndex(symbol: string): number {
+  let index = SYMBOLS.get(symbol);
+  if (index === undefined) {
+    index = SYMBOLS.size;
+    SYMBOLS.set(symbol, index);
+  }
+  return index;
+}
+
+/**
+ * A map by market symbol that keeps its values in an array by {@link symbolIndex} too: the hot
+ * path reads `slots[market.index]` (no hashing of the symbol), everyone else the map.
+ */
+export class MarketMap<V> extends Map<string, V> {
+  readonly slots: (V | undefined)[] = [];
+
+  override set(symbol: string, value: V): this {
+    super.set(symbol, value);
+    const index = symbolIndex(symbol);
+    const slots = this.slots;
+    while (slots.length <= index) slots.push(undefined);
+    slots[index] = value;
+    return this;
+  }
+
+  override delete(symbol: string): boolean {
+    const index = SYMBOLS.get(symbol);
+    if (index !== undefined && index < this.slots.length) this.slots[index] = undefined;
+    return super.delete(symbol);
+  }
+
+  override clear(): void {
+    this.slots.fill(undefined);
+    super.clear();
+  }
+}
+
+/**
+ * A position as the venue keeps it: its size and quote as exact numbers while they fit
+ * (perp-units.ts), NaN past 2^53 — the bigint then holds the value. Reading `size` or `quote`
+ * answers the bigint either way; the hot path reads `lots` and `cash`.
+ */
+export class Position implements PerpPosition {
+  /** `size` as a number (NaN past 2^53: `sizeBig` holds it). */
+  lots = 0;
+  /** `quote` as a number (NaN past 2^53: `quoteBig` holds it). */
+  cash = 0;
+  private sizeBig = 0n;
+  private quoteBig = 0n;
+
+  constructor(
+    size: bigint,
+    quote: bigint,
+    public funding: bigint,
+  ) {
+    this.size = size;
+    this.quote = quote;
+  }
+
+  get size(): bigint {
+    return this.lots === this.lots ? BigInt(this.lots) : this.sizeBig;
+  }
+
+  set size(value: bigint) {
+    this.lots = unitsOf(value);
+    this.sizeBig = value;
+  }
+
+  get quote(): bigint {
+    return this.cash === this.cash ? BigInt(this.cash) : this.quoteBig;
+  }
+
+  set quote(value: bigint) {
+    this.cash = unitsOf(value);
+    this.quoteBig = value;
+  }
+
+  toJSON(): PerpPosition {
+    return { size: this.size, quote: this.quote, funding: this.funding };
+  }
+}
+
+/**
+ * An account as the venue keeps it: collateral and order margin as exact numbers while they fit,
+ * as {@link Position} does (`units` and `held`, NaN past 2^53).
+ */
+export class Account implements PerpAccount {
+  readonly positions = new MarketMap<Position>();
+  readonly leverage = new MarketMap<number>();
+  readonly orders = new Set<number>();
+  /** `collateral` as a number (NaN past 2^53: `collateralBig` holds it). */
+  units = 0;
+  /** `orderMargin` as a number (NaN past 2^53: `orderMarginBig` holds it). */
+  held = 0;
+  private collateralBig = 0n;
+  private orderMarginBig = 0n;
+
+  constructor(readonly id: string) {}
+
+  get collateral(): bigint {
+    return this.units === this.units ? BigInt(this.units) : this.collateralBig;
+  }
+
+  set collateral(value: bigint) {
+    this.units = unitsOf(value);
+    this.collateralBig = value;
+  }
+
+  get orderMargin(): bigint {
+    return this.held === this.held ? BigInt(this.held) : this.orderMarginBig;
+  }
+
+  set orderMargin(value: bigint) {
+    this.held = unitsOf(value);
+    this.orderMarginBig = value;
+  }
+
+  /** Adds `amount` (an exact number) to the collateral. */
+  credit(amount: number): void {
+    const sum = this.units + amount;
+    if (sum <= MAX_UNITS && sum >= -MAX_UNITS) this.units = sum;
+    else this.collateral = this.collateral + BigInt(amount);
+  }
+
+  /** Adds `amount` (an exact number) to the order margin. */
+  hold(amount: number): void {
+    const sum = this.held + amount;
+    if (sum <= MAX_UNITS && sum >= -MAX_UNITS) this.held = sum;
+    else this.orderMargin = this.orderMargin + BigInt(amount);
+  }
+
+  toJSON(): PerpAccount {
+    const { id, collateral, positions, leverage, orders, orderMargin } = this;
+    return { id, collateral, positions, leverage, orders, orderMargin };
+  }
+}
+
+export function newAccount(id: string): Account {
+  return new Account(id);
 }
 
 export function marketOf(venue: PerpVenueState, symbol: string): MarketState {
@@ -229,7 +366,7 @@ export function marketOf(venue: PerpVenueState, symbol: string): MarketState {
   return market;
 }
 
-export function accountOf(venue: PerpVenueState, id: string): PerpAccount {
+export function accountOf(venue: PerpVenueState, id: string): Account {
   const account = venue.accounts.get(id);
   if (!account)
     throw new PerpError('ACCOUNT_UNKNOWN', 'No futures account: initialize it with a first deposit');

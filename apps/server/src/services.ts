@@ -106,6 +106,7 @@ async function startCluster(config: AppConfig, options: ServiceOptions) {
         limits: {
           maxBatchSize: config.rpc.maxBatchSize,
           maxResponseBytes: config.rpc.maxResponseBytes,
+          unfilteredTokenScans: config.rpc.unfilteredTokenScans,
           airdrop: config.rpc.airdrop,
         },
         log: (line, level = 'info') => options.log[level]({ component: 'localnet' }, line),

@@ -22,12 +22,15 @@ import {
   isMintData,
   isTokenAccountData,
   isTokenProgram,
+  NATIVE_MINT,
   readMintDecimals,
   readTokenAmount,
 } from './token-layout';
 
 const RENT_SYSVAR_ID = 'SysvarRent111111111111111111111111111111111';
 const TOKEN_2022_NATIVE_MINT = '9pan9bMn5HatX4EJdBwg9VgCa7Uz5HL8N1m5D3NdXejP';
+/** One SOL: what a validator's genesis gives the native mint. */
+const NATIVE_MINT_GENESIS_LAMPORTS = 1_000_000_000n;
 /** Rent epoch of rent-exempt accounts, as the runtime writes it. */
 export const RENT_EXEMPT_EPOCH = 2n ** 64n - 1n;
 
@@ -119,6 +122,24 @@ export class SvmAccounts {
     // A validator's genesis holds SPL Token's native mint but not Token-2022's, which is created on
     // chain (CreateNativeMint, refused while LiteSVM's copy is there).
     this.writeAccount([TOKEN_2022_NATIVE_MINT, '0', SYSTEM_PROGRAM_ID, 0, '', '0']);
+    this.setAgaveNativeMint();
+  }
+
+  /**
+   * SPL Token's native mint as a validator's genesis creates it (Agave's `genesis_utils`): one SOL,
+   * rent epoch 1. LiteSVM's copy holds the same bytes with its rent-exempt minimum and rent epoch 0.
+   */
+  private setAgaveNativeMint(): void {
+    const mint = this.native.getAccount(addressBytes(NATIVE_MINT));
+    if (mint === null) throw new Error('LiteSVM has no native mint');
+    this.writeAccount([
+      NATIVE_MINT,
+      NATIVE_MINT_GENESIS_LAMPORTS.toString(),
+      this.addressOf(mint.owner()),
+      0,
+      toBase64(mint.data()),
+      '1',
+    ]);
   }
 
   /**

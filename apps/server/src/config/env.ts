@@ -119,6 +119,7 @@ const ZConfigSchema = z
     RPC_RATE_LIMIT_WINDOW_MS: ZPositiveInt.default(10_000),
     RPC_MAX_BATCH: ZPositiveInt.max(10_000).default(100),
     RPC_MAX_RESPONSE_BYTES: ZPositiveInt.min(1024).default(2 * 1024 * 1024),
+    RPC_TOKEN_SCANS: z.enum(['narrow', 'any']).default('narrow'),
     RPC_AIRDROP_MAX_SOL: ZPositiveInt.default(5),
     RPC_AIRDROP_ADDRESS_MAX_SOL: ZPositiveInt.default(10),
     RPC_AIRDROP_CLIENT_MAX_SOL: ZPositiveInt.default(50),
@@ -219,6 +220,7 @@ const ZConfigSchema = z
       rateLimit: { max: raw.RPC_RATE_LIMIT_MAX, windowMs: raw.RPC_RATE_LIMIT_WINDOW_MS },
       maxBatchSize: raw.RPC_MAX_BATCH,
       maxResponseBytes: raw.RPC_MAX_RESPONSE_BYTES,
+      unfilteredTokenScans: raw.RPC_TOKEN_SCANS === 'any',
       airdrop: {
         maxLamportsPerRequest: BigInt(raw.RPC_AIRDROP_MAX_SOL) * LAMPORTS_PER_SOL,
         maxLamportsPerAddress: BigInt(raw.RPC_AIRDROP_ADDRESS_MAX_SOL) * LAMPORTS_PER_SOL,

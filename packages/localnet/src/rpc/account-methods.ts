@@ -189,7 +189,9 @@ const getProgramAccounts: RpcMethod = (params, cluster, call) => {
   const slice = readDataSlice(config);
   const filters = readProgramAccountFilters(config);
   const isPublic = call.caller.kind === 'public';
-  if (isPublic && isTokenProgram(programId)) assertNarrowTokenScan(programId, filters);
+  if (isPublic && !call.limits.unfilteredTokenScans && isTokenProgram(programId)) {
+    assertNarrowTokenScan(programId, filters);
+  }
   const matched = cluster
     .getProgramAccounts(programId)
     .filter((account) => filters.every((filter) => filter(account)));

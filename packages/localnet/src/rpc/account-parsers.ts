@@ -1,14 +1,14 @@
 /**
  * jsonParsed for the accounts a validator parses besides token accounts and mints: sysvars
  * ("sysvar"), durable-nonce accounts ("nonce"), address lookup tables ("address-lookup-table"),
- * upgradeable-loader accounts ("bpf-upgradeable-loader") and token multisigs, in the shapes of
- * Agave's account-decoder (`parse_sysvar.rs`, `parse_nonce.rs`, `parse_address_lookup_table.rs`,
- * `parse_bpf_loader.rs`, `parse_token.rs`). Data that does not parse answers undefined, and the
+ * upgradeable-loader accounts ("bpf-upgradeable-loader"), token multisigs and validator info
+ * ("config"), in the shapes of Agave's account-decoder (`parse_sysvar.rs`, `parse_nonce.rs`,
+ * `parse_address_lookup_table.rs`, `parse_bpf_loader.rs`, `parse_token.rs`, `parse_config.rs`). Data that does not parse answers undefined, and the
  * caller falls back to base64 as a validator does.
  */
 import { encodeBase58 } from '../base58';
 import { NONCE_ACCOUNT_LENGTH } from '../durable-nonce';
-import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID, SYSTEM_PROGRAM_ID } from '../program-ids';
+import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID, CONFIG_PROGRAM_ID, SYSTEM_PROGRAM_ID } from '../program-ids';
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../token-layout';
 import { ByteReader } from './instruction-parsers/decoding';
 import { JsonFloat } from './json';
@@ -22,6 +22,8 @@ const BUFFER_METADATA_SIZE = 37;
 const PROGRAM_DATA_METADATA_SIZE = 45;
 /** A token multisig: m, n, is_initialized and 11 signer slots. */
 const MULTISIG_SIZE = 355;
+/** The first config key of a validator-info account (`solana_config_program::validator_info::id()`). */
+const VALIDATOR_INFO_ID = 'Va1idator1nfo111111111111111111111111111111';
 
 /** A bincode `Vec` of `itemBytes`-byte items. */
 const vec = <T>(reader: ByteReader, itemBytes: number, read: () => T): T[] =>
@@ -193,6 +195,41 @@ function parseMultisig(data: Uint8Array): Parsed | undefined {
   };
 }
 
+/** A serde `short_vec` length (compact-u16): at most three bytes, canonical, up to 65,535. */
+function shortVecLength(reader: ByteReader): number {
+  let value = 0;
+  for (let index = 0; index < 3; index += 1) {
+    const byte = reader.u8();
+    value |= (byte & 0x7f) << (7 * index);
+    if ((byte & 0x80) === 0) {
+      if ((byte === 0 && index > 0) || value > 0xffff) return Number.NaN;
+      return value;
+    }
+  }
+  return Number.NaN;
+}
+
+/**
+ * A Config-program account whose first key is the validator-info id: its keys, then a bincode
+ * string of JSON (Agave's `parse_config`; other config data, the stake config's included, is not
+ * parsed here and answers base64).
+ */
+function parseValidatorInfo(data: Uint8Array): Parsed | undefined {
+  const reader = new ByteReader(data);
+  const count = shortVecLength(reader);
+  if (!(count > 0)) return undefined;
+  const keys: { pubkey: string; signer: boolean }[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const pubkey = reader.pubkey();
+    const signer = reader.u8();
+    if (signer > 1) return undefined;
+    keys.push({ pubkey, signer: signer === 1 });
+  }
+  if (keys[0]!.pubkey !== VALIDATOR_INFO_ID) return undefined;
+  const configData: unknown = JSON.parse(reader.bincodeString());
+  return { type: 'validatorInfo', info: { keys, configData } };
+}
+
 /** `{ program, parsed, space }` of an account parsed here, or undefined. */
 export function parseNonTokenAccount(
   address: string,
@@ -214,6 +251,9 @@ export function parseNonTokenAccount(
     } else if (owner === BPF_UPGRADEABLE_LOADER_ID) {
       program = 'bpf-upgradeable-loader';
       parsed = parseUpgradeableLoader(data);
+    } else if (owner === CONFIG_PROGRAM_ID) {
+      program = 'config';
+      parsed = parseValidatorInfo(data);
     } else if (owner === TOKEN_PROGRAM_ID || owner === TOKEN_2022_PROGRAM_ID) {
       program = owner === TOKEN_2022_PROGRAM_ID ? 'spl-token-2022' : 'spl-token';
       parsed = parseMultisig(data);

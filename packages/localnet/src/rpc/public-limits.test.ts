@@ -196,6 +196,19 @@ describe('getProgramAccounts of the token programs', () => {
     expect((answer.result as unknown[]).length).toBe(splTokenMints.length);
   });
 
+  it('answers a public unfiltered scan when the limits allow it (RPC_TOKEN_SCANS=any)', async () => {
+    const open = createJsonRpcHandler(cluster, { limits: { unfilteredTokenScans: true } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'getProgramAccounts',
+      params: [TOKEN_PROGRAM_ID, { encoding: 'jsonParsed' }],
+    });
+    const answer = JSON.parse(await open.handleJsonRpcText(body, alice)) as Answer;
+    expect(answer.error).toBeUndefined();
+    expect((answer.result as unknown[]).length).toBeGreaterThan(cluster.mints.length);
+  });
+
   it('answers an internal unfiltered scan', async () => {
     const answer = await ask(undefined, 'getProgramAccounts', [TOKEN_PROGRAM_ID, { encoding: 'base64' }]);
     expect((answer.result as unknown[]).length).toBeGreaterThan(cluster.mints.length);

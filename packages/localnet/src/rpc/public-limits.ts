@@ -32,12 +32,18 @@ export interface PublicRpcLimits {
   readonly maxBatchSize: number;
   /** Bytes of one public answer (a batch's answers together). */
   readonly maxResponseBytes: number;
+  /**
+   * Whether a public getProgramAccounts of a token program may go without a mint or owner filter
+   * (as on `solana-test-validator`; public providers refuse it, the default here).
+   */
+  readonly unfilteredTokenScans: boolean;
   readonly airdrop: AirdropLimits;
 }
 
 export const DEFAULT_PUBLIC_RPC_LIMITS: PublicRpcLimits = Object.freeze({
   maxBatchSize: 100,
   maxResponseBytes: 2 * 1024 * 1024,
+  unfilteredTokenScans: false,
   airdrop: Object.freeze({
     maxLamportsPerRequest: 5n * LAMPORTS_PER_SOL,
     maxLamportsPerAddress: 10n * LAMPORTS_PER_SOL,

@@ -13,6 +13,7 @@ import {
   createSolanaRpc,
   createSolanaRpcSubscriptions_UNSTABLE,
   getBase58Decoder,
+  getBase58Encoder,
   type Rpc,
   type SolanaRpcApi,
 } from '@solana/kit';
@@ -21,6 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAccountFixture } from '../account-fixtures';
 import { startLocalnetServer, type LocalnetServer } from '../http-server';
 import { createLocalCluster, type LocalCluster } from '../local-cluster';
+import { CONFIG_PROGRAM_ID } from '../program-ids';
+import { NATIVE_MINT, TOKEN_PROGRAM_ID } from '../token-layout';
 import {
   VALIDATOR_KEYPAIR_FILE,
   VALIDATOR_LOG_FILE,
@@ -53,6 +56,28 @@ const TEST_DATA_FIXTURE = `{
   }
 }`;
 
+/**
+ * kit's scripts/fixtures/config-validator-account.json, rebuilt: two config keys (the validator-info
+ * id, then the signing validator), a bincode string of JSON, zeros up to 643 bytes.
+ */
+function validatorInfoFixture(): string {
+  const json = new TextEncoder().encode('{"name":"HoldTheNode","website":"https://holdthenode.com"}');
+  const data = new Uint8Array(643);
+  data[0] = 2;
+  data.set(getBase58Encoder().encode('Va1idator1nfo111111111111111111111111111111'), 1);
+  data.set(getBase58Encoder().encode(VALIDATOR_INFO_SIGNER), 34);
+  data[66] = 1;
+  new DataView(data.buffer).setBigUint64(67, BigInt(json.length), true);
+  data.set(json, 75);
+  const account = { data: [Buffer.from(data).toString('base64'), 'base64'], executable: false };
+  return JSON.stringify({
+    pubkey: VALIDATOR_INFO_ADDRESS,
+    account: { ...account, lamports: 10290815, owner: CONFIG_PROGRAM_ID, rentEpoch: 0 },
+  });
+}
+const VALIDATOR_INFO_ADDRESS = 'FtLZBmDW4Y6WNTYYZv9AcC2nQupDMDzX5Q5mp5MLpmdY';
+const VALIDATOR_INFO_SIGNER = '5hvJ19nRgtzAkosb5bcx9bqeN2QA1Qwxq4M349Q2L6s2';
+
 let ledgerDir: string;
 let cluster: LocalCluster;
 let pubsub: PubSub;
@@ -65,7 +90,9 @@ beforeAll(async () => {
     dataDir: ledgerDir,
     slotDurationMs: 20,
     tokens: [],
-    accounts: [STAKE_CONFIG_FIXTURE, TEST_DATA_FIXTURE].map((text) => parseAccountFixture(text, 'kit')),
+    accounts: [STAKE_CONFIG_FIXTURE, TEST_DATA_FIXTURE, validatorInfoFixture()].map((text) =>
+      parseAccountFixture(text, 'kit'),
+    ),
   });
   await writeValidatorLedgerFiles(ledgerDir, cluster);
   pubsub = createPubSub(cluster);
@@ -123,6 +150,71 @@ describe('genesis accounts win over fixtures, as on a validator', () => {
       owner: 'Config1111111111111111111111111111111111111',
       rentEpoch: 0n,
       space: 10n,
+    });
+  });
+
+  it('the native mint holds one SOL at rent epoch 1, as Agave’s genesis writes it (kit’s token scan)', async () => {
+    const accounts = await rpc
+      .getProgramAccounts(address(TOKEN_PROGRAM_ID), { encoding: 'jsonParsed' })
+      .send();
+    expect(accounts).toContainEqual({
+      account: {
+        data: {
+          parsed: {
+            info: {
+              decimals: 9,
+              freezeAuthority: null,
+              isInitialized: true,
+              mintAuthority: null,
+              supply: '0',
+            },
+            type: 'mint',
+          },
+          program: 'spl-token',
+          space: 82n,
+        },
+        executable: false,
+        lamports: 1_000_000_000n,
+        owner: TOKEN_PROGRAM_ID,
+        rentEpoch: 1n,
+        space: 82n,
+      },
+      pubkey: NATIVE_MINT,
+    });
+  });
+
+  it('a validator-info config account reads as validatorInfo in jsonParsed (kit’s Config tests)', async () => {
+    const parsed = {
+      data: {
+        parsed: {
+          info: {
+            configData: { name: 'HoldTheNode', website: 'https://holdthenode.com' },
+            keys: [
+              { pubkey: 'Va1idator1nfo111111111111111111111111111111', signer: false },
+              { pubkey: VALIDATOR_INFO_SIGNER, signer: true },
+            ],
+          },
+          type: 'validatorInfo',
+        },
+        program: 'config',
+        space: 643n,
+      },
+      executable: false,
+      lamports: 10290815n,
+      owner: CONFIG_PROGRAM_ID,
+      rentEpoch: 0n,
+      space: 643n,
+    };
+    const key = address(VALIDATOR_INFO_ADDRESS);
+    const { value } = await rpc.getAccountInfo(key, { encoding: 'jsonParsed' }).send();
+    expect(value).toStrictEqual(parsed);
+    const many = await rpc.getMultipleAccounts([key], { encoding: 'jsonParsed' }).send();
+    expect(many.value).toStrictEqual([parsed]);
+    const scan = await rpc.getProgramAccounts(address(CONFIG_PROGRAM_ID), { encoding: 'jsonParsed' }).send();
+    expect(scan).toContainEqual({ account: parsed, pubkey: VALIDATOR_INFO_ADDRESS });
+    expect(scan).toContainEqual({
+      account: expect.objectContaining({ data: ['AAAAAAAAANA/DA==', 'base64'] }),
+      pubkey: 'StakeConfig11111111111111111111111111111111',
     });
   });
 

@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateKeyPairSigner } from '@solana/kit';
+import { generateKeyPairSigner, getBase58Decoder } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LAMPORTS_PER_SOL } from '../genesis';
 import { SYSTEM_PROGRAM_ID } from '../program-ids';
@@ -101,6 +101,18 @@ describe('lifecycle', () => {
       const second = await startClusterWorker({ cluster: { dataDir, slotClock: 'manual' } });
       try {
         expect(second.treasury.address).toBe(treasury);
+        // The files kit's live getIdentity and getGenesisHash tests read, as `npm run localnet` leaves them.
+        const identity = await second.handleJsonRpcText('{"jsonrpc":"2.0","id":1,"method":"getIdentity"}');
+        const keypair = JSON.parse(
+          await readFile(join(dataDir, 'validator-keypair.json'), 'utf8'),
+        ) as number[];
+        expect(getBase58Decoder().decode(Uint8Array.from(keypair).slice(32))).toBe(
+          (JSON.parse(identity) as { result: { identity: string } }).result.identity,
+        );
+        const genesis = await second.handleJsonRpcText('{"jsonrpc":"2.0","id":1,"method":"getGenesisHash"}');
+        expect(await readFile(join(dataDir, 'validator.log'), 'utf8')).toContain(
+          `genesis hash: ${(JSON.parse(genesis) as { result: string }).result}`,
+        );
         expect(await second.getBalance(recipient)).toBe(LAMPORTS_PER_SOL);
       } finally {
         await second.close();

@@ -11,6 +11,7 @@ import { createJsonRpcHandler, type JsonRpcHandler } from '../rpc/json-rpc-handl
 import { createPubSub, type PubSubConnection } from '../rpc/pubsub';
 import type { PubSubBudget } from '../rpc/pubsub-budget';
 import type { RpcCaller } from '../rpc/public-limits';
+import { writeValidatorLedgerFiles } from '../validator-ledger-files';
 import type {
   ClusterOperations,
   ClusterWorkerData,
@@ -88,6 +89,8 @@ async function main(): Promise<void> {
   const cluster = await createLocalCluster({ ...data.cluster, log });
   const secretKeys = exportSignerSecretKeys(cluster);
   const { dataDir } = data.cluster;
+  // As `npm run localnet` does: a project's live tests can read the node's files from the app's too.
+  if (dataDir !== undefined) await writeValidatorLedgerFiles(dataDir, cluster);
   const handler = createJsonRpcHandler(cluster, {
     log,
     limits: data.limits,

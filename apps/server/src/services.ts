@@ -160,6 +160,7 @@ async function createModules(
   const chain = createChainModule(context, {
     rpcUrl: options.rpcUrl,
     transport: root.transport,
+    pubsub: root.cluster?.pubsub,
     wrapTransport: options.wrapRpcTransport,
   });
   const auth = createAuthModule(context, {

@@ -16,6 +16,7 @@ import { getTokenDecoder } from '@solana-program/token';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ErrorCode } from '@solterm/contracts';
 import { AppError, isAppError } from '../../lib/app-error';
+import { createSignatureWatch, type PubSubLink } from './signature-watch';
 import { readLargestTokenAccounts, readParsedMint, type ParsedMint } from './token-reads';
 
 /** The SPL Token program (token accounts of the identity map's mints live under it). */
@@ -32,6 +33,7 @@ export {
 } from './transaction-builder';
 export { associatedTokenAddress, tokenLegInstructions } from './token-legs';
 export type { LargestTokenAccount, ParsedExtension, ParsedMint, TokenProgramName } from './token-reads';
+export { pollPacer, type ConfirmationWatch, type PubSubLink } from './signature-watch';
 
 export interface ChainServiceDeps {
   /**
@@ -50,6 +52,11 @@ export interface ChainServiceDeps {
    * between the server and the cluster here, so every call the server makes passes through them.
    */
   wrapTransport?: (inner: RpcTransport) => RpcTransport;
+  /**
+   * The embedded cluster's PubSub: a signature's `confirmed` notification wakes whoever waits for
+   * it at once instead of at its next poll (the verdict is still read through the transport).
+   */
+  pubsub?: PubSubLink;
   /** How long requestAirdrop waits for `confirmed` before giving up (default 30 s). */
   confirmTimeoutMs?: number;
   /** The clock the airdrop's confirmation deadline is read from. */
@@ -134,6 +141,7 @@ export function createChainService(deps: ChainServiceDeps) {
 
   const wrap = deps.wrapTransport ?? ((inner: RpcTransport) => inner);
   const direct = deps.transport ? createSolanaRpcFromTransport(wrap(deps.transport)) : undefined;
+  const signatureWatch = createSignatureWatch(deps.pubsub);
 
   function rpc(): Rpc<SolanaRpcApi> {
     if (direct) return direct;
@@ -355,6 +363,12 @@ export function createChainService(deps: ChainServiceDeps) {
     simulateTransaction,
     sendTransaction,
     getSignatureStatuses,
+
+    /**
+     * Watches a signature until it is confirmed (call before sending it): `notified` resolves on the
+     * node's notification, and never without a PubSub link. Cancel it once the wait is over.
+     */
+    watchConfirmation: (signature: string) => signatureWatch.watch(signature),
 
     /**
      * Requests an airdrop and waits until it is `confirmed` (polling getSignatureStatuses).

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChainService } from '../chain/chain.service';
+import { pollPacer, type ChainService } from '../chain/chain.service';
 
 export type LandingOutcome = { outcome: 'landed'; slot: bigint; err: unknown } | { outcome: 'expired' };
 
@@ -9,8 +9,6 @@ export interface LandingDeps {
   /** How often a sent transaction is rebroadcast until it lands or its blockhash expires (default 2 s). */
   rebroadcastIntervalMs?: number;
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * The send-and-confirm loop of wallet-signed transactions (those the server signs alone are server
@@ -27,12 +25,27 @@ export function createLanding(deps: LandingDeps) {
     signature: string,
     lastValidBlockHeight: bigint,
   ): Promise<LandingOutcome> {
-    await chain.sendTransaction(wireBase64);
+    // Watched before it is sent: the node's confirmed notification ends the wait for the next poll.
+    const watch = chain.watchConfirmation(signature);
+    try {
+      await chain.sendTransaction(wireBase64);
+      return await confirm(wireBase64, signature, lastValidBlockHeight, pollPacer(watch));
+    } finally {
+      watch.cancel();
+    }
+  }
+
+  async function confirm(
+    wireBase64: string,
+    signature: string,
+    lastValidBlockHeight: bigint,
+    pacer: ReturnType<typeof pollPacer>,
+  ): Promise<LandingOutcome> {
     let lastSend = performance.now();
     for (let attempt = 0; ; attempt++) {
       // Wait before each look, the first included: a transaction just sent is not yet confirmed
       // (the node still has to persist it), so a status read at once would be a wasted call.
-      await sleep(Math.min(2 ** attempt, 50));
+      await pacer.wait(attempt);
       const [status] = await chain.getSignatureStatuses([signature]);
       if (status && status.confirmationStatus !== 'processed') {
         return { outcome: 'landed', slot: status.slot, err: status.err };

@@ -4,8 +4,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/database';
 import { users } from '../auth/auth.tables';
-import { createRelayRepository, transitionServerTicket } from './relay.repository';
-import { serverTickets, transactionTickets } from './relay.tables';
+import { createRelayRepository, insertFromSettled, transitionServerTicket } from './relay.repository';
+import { idempotencyKeys, serverTickets, transactionTickets } from './relay.tables';
 
 const EVENTS: TicketEvent[] = ['send', 'reopen', 'land', 'fail', 'expire'];
 const CASES = TICKET_STATES.flatMap((state) => EVENTS.map((event) => [state, event] as const));
@@ -147,5 +147,53 @@ describe('relay repository: ticket transitions follow the ticket lifecycle', () 
     ).rejects.toThrow('handler failed');
 
     expect(await statusOf(id)).toBe('sending');
+  });
+
+  describe('in one statement (settleTicketWith)', () => {
+    const keyRow = (key: string, user = userId) =>
+      insertFromSettled(idempotencyKeys, { userId: user, key, requestHash: 'hash', state: 'done' });
+    const keysNamed = async (key: string) =>
+      database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+
+    it('settles a sent ticket and writes its rows together, once', async () => {
+      const id = await ticketIn('sending');
+      const key = `settled-${id}`;
+
+      expect(await repo.settleTicketWith(id, 'landed', new Date(), [keyRow(key)])).toBe(true);
+      expect(await statusOf(id)).toBe('landed');
+      expect(await keysNamed(key)).toMatchObject([{ userId, requestHash: 'hash', state: 'done' }]);
+
+      // Settled already: nothing is written again.
+      expect(await repo.settleTicketWith(id, 'landed', new Date(), [keyRow(`${key}-again`)])).toBe(false);
+      expect(await keysNamed(`${key}-again`)).toEqual([]);
+    });
+
+    it('loses a race to another settlement without writing anything', async () => {
+      const id = await ticketIn('sending');
+      const key = `race-${id}`;
+      const writes: string[] = [];
+
+      const [oneStatement, transaction] = await Promise.all([
+        repo.settleTicketWith(id, 'landed', new Date(), [keyRow(key)]),
+        repo.settleTicket(id, 'failed', new Date(), async () => void writes.push('failed')),
+      ]);
+
+      expect([oneStatement, transaction].filter(Boolean)).toHaveLength(1);
+      expect((await keysNamed(key)).length).toBe(oneStatement ? 1 : 0);
+      expect(writes.length).toBe(transaction ? 1 : 0);
+      expect(await statusOf(id)).toBe(oneStatement ? 'landed' : 'failed');
+    });
+
+    it('leaves the ticket sending when one of its writes fails', async () => {
+      const id = await ticketIn('sending');
+      const key = `fails-${id}`;
+
+      await expect(
+        repo.settleTicketWith(id, 'landed', new Date(), [keyRow(key), keyRow(`${key}-2`, randomUUID())]),
+      ).rejects.toThrow();
+
+      expect(await statusOf(id)).toBe('sending');
+      expect(await keysNamed(key)).toEqual([]);
+    });
   });
 });

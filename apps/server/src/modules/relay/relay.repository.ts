@@ -1,4 +1,5 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
 import { idempotencyKeys, serverTickets, transactionTickets } from './relay.tables';
@@ -44,6 +45,25 @@ export async function transitionServerTicket(
     .where(and(eq(serverTickets.id, id), inArray(serverTickets.status, sourcesOf(event))))
     .returning();
   return row;
+}
+
+/** The ticket a one-statement settlement settled (its writes select from it: none when it was not). */
+const SETTLED_TICKET = sql.identifier('settled_ticket');
+
+/**
+ * An insert of `row` for a one-statement settlement (`settleTicketWith`): it selects from the settled
+ * ticket, so it writes nothing when another caller settled it first. Columns left out take their
+ * database defaults; each value is cast to its column's type (a SELECT list has no target types).
+ */
+export function insertFromSettled<Table extends PgTable>(table: Table, row: Table['$inferInsert']): SQL {
+  const columns = getTableColumns(table) as Record<string, PgColumn>;
+  const entries = Object.entries(row as Record<string, unknown>).filter(([, value]) => value !== undefined);
+  const names = entries.map(([key]) => sql.identifier(columns[key]!.name));
+  const values = entries.map(([key, value]) => {
+    const column = columns[key]!;
+    return sql`${sql.param(value, column)}::${sql.raw(column.getSQLType())}`;
+  });
+  return sql`insert into ${table} (${sql.join(names, sql`, `)}) select ${sql.join(values, sql`, `)} from ${SETTLED_TICKET} on conflict do nothing`;
 }
 
 /** The relay's tables: transaction tickets and Idempotency-Key answers. */
@@ -147,6 +167,32 @@ export function createRelayRepository(db: Db) {
         await write(tx);
         return true;
       });
+    },
+
+    /**
+     * `settleTicket` in one statement (no transaction round trips): the ticket's transition and
+     * `writes` (built with `insertFromSettled`) commit or fail together, and the writes find no
+     * ticket to select from when another caller settled it. False (nothing written) then.
+     */
+    async settleTicketWith(
+      ticketId: string,
+      status: 'landed' | 'failed',
+      at: Date,
+      writes: readonly SQL[],
+    ): Promise<boolean> {
+      const event = status === 'landed' ? 'land' : 'fail';
+      const settle = db
+        .update(transactionTickets)
+        .set({ settledAt: at, status: entered(event) })
+        .where(and(eq(transactionTickets.id, ticketId), inArray(transactionTickets.status, sourcesOf(event))))
+        .returning({ id: transactionTickets.id })
+        .getSQL();
+      const ctes = writes.map((write, index) => sql`, ${sql.identifier(`write_${index}`)} as (${write})`);
+      // Both drivers (PGlite, node-postgres) answer { rows }.
+      const { rows } = (await db.execute(
+        sql`with ${SETTLED_TICKET} as (${settle})${sql.join(ctes)} select count(*)::int as settled from ${SETTLED_TICKET}`,
+      )) as unknown as { rows: { settled: number }[] };
+      return rows[0]?.settled === 1;
     },
 
     async findIdempotencyKey(userId: string, key: string): Promise<IdempotencyRow | undefined> {

@@ -20,6 +20,7 @@ import type { Db } from '../../db/database';
 
 export type { TicketKind, SettledTicket } from './ticket-kinds';
 export type { TicketRow } from './relay.repository';
+export { insertFromSettled } from './relay.repository';
 export type { IdempotentAnswer } from './idempotency';
 export type {
   ServerTicketKind,
@@ -100,10 +101,16 @@ export function createRelay(deps: RelayDeps) {
     const signature = ticket.signature!;
     const feeLamports = kind.readsFee ? await chain.getTransactionFee(signature).catch(() => null) : null;
     const at = now();
-    const handler = failed ? kind.onFailed : kind.onLanded;
-    await repo.settleTicket(ticket.id, failed ? 'failed' : 'landed', at, async (tx) => {
-      await handler?.({ tx, ticket, payload, signature, at, feeLamports, startedAt });
-    });
+    const settled = { ticket, payload, signature, at, feeLamports, startedAt };
+    const writes = failed ? undefined : kind.landedWrites?.(settled);
+    if (writes) {
+      await repo.settleTicketWith(ticket.id, 'landed', at, writes);
+    } else {
+      const handler = failed ? kind.onFailed : kind.onLanded;
+      await repo.settleTicket(ticket.id, failed ? 'failed' : 'landed', at, async (tx) => {
+        await handler?.({ tx, ...settled });
+      });
+    }
     return (await kind.afterSettled?.(ticket, payload)) ?? null;
   }
 

@@ -3,7 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
-import type { ChainService, SignatureLanding } from '../chain/chain.service';
+import { pollPacer, type ChainService, type SignatureLanding } from '../chain/chain.service';
 import { RelayError } from './relay-errors';
 import { transitionServerTicket as transition, type ServerTicketRow } from './relay.repository';
 import { serverTickets } from './relay.tables';
@@ -72,8 +72,6 @@ export interface ServerTicketsDeps {
  * (or a released Idempotency-Key) would pay again.
  */
 export const recordedByRequest = new AsyncLocalStorage<string[]>();
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function publicStatus(status: string): ServerTicketStatus {
   return status === 'landed' || status === 'failed' || status === 'expired' ? status : 'pending';
@@ -167,12 +165,26 @@ export function createServerTickets(deps: ServerTicketsDeps) {
   async function land(ticket: ServerTicketRow): Promise<ServerTicketStatus> {
     const deadline = performance.now() + requestWaitMs;
     await transition(db, ticket.id, 'send', { sentAt: now() });
-    // A send that errs may still have reached the node: its answer says nothing, the statuses do.
-    await chain.sendTransaction(ticket.signedTransaction).catch(() => undefined);
-    deps.crashPoint?.('sent', ticket.signature);
+    const watch = chain.watchConfirmation(ticket.signature);
+    try {
+      // A send that errs may still have reached the node: its answer says nothing, the statuses do.
+      await chain.sendTransaction(ticket.signedTransaction).catch(() => undefined);
+      deps.crashPoint?.('sent', ticket.signature);
+      return await confirm(ticket, deadline, pollPacer(watch));
+    } finally {
+      watch.cancel();
+    }
+  }
+
+  /** Polls the sent ticket's status until its verdict, its expiry, or `deadline` (then pending). */
+  async function confirm(
+    ticket: ServerTicketRow,
+    deadline: number,
+    pacer: ReturnType<typeof pollPacer>,
+  ): Promise<ServerTicketStatus> {
     let lastSend = performance.now();
     for (let attempt = 0; performance.now() < deadline; attempt++) {
-      await sleep(Math.min(2 ** attempt, 50));
+      await pacer.wait(attempt);
       try {
         const [status] = await chain.getSignatureStatuses([ticket.signature]);
         if (status && status.confirmationStatus !== 'processed') return await verdict(ticket, status);

@@ -1,5 +1,6 @@
 import type { Transaction } from '@solana/kit';
 import type { TSpotOrder } from '@solterm/contracts';
+import type { SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { TicketRow } from './relay.repository';
@@ -32,7 +33,13 @@ export interface TicketKind<Payload> {
   coSign?(ticket: TicketRow, payload: Payload, transaction: Transaction): Promise<Transaction>;
   /** Whether the handlers need the landed transaction's fee (one more RPC call). */
   readonly readsFee?: boolean;
-  onLanded(settled: SettledTicket<Payload>): Promise<void>;
+  /** Writes what landed (one of `onLanded` and `landedWrites`). */
+  onLanded?(settled: SettledTicket<Payload>): Promise<void>;
+  /**
+   * What landed as inserts built with `insertFromSettled`: the ticket's settlement and these commit
+   * in one statement instead of a transaction of several (the swap's hot path).
+   */
+  landedWrites?(settled: Omit<SettledTicket<Payload>, 'tx'>): readonly SQL[];
   onFailed?(settled: SettledTicket<Payload>): Promise<void>;
   /** After the settlement committed (once per caller): the order it wrote, pushed to the user. */
   afterSettled?(ticket: TicketRow, payload: Payload): Promise<TSpotOrder | null>;

@@ -4,9 +4,20 @@ import { Dec, executionReceipt } from '@solterm/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
-import type { SettledTicket, TicketKind, TicketRow } from '../relay/relay.service';
+import {
+  insertFromSettled,
+  type SettledTicket,
+  type TicketKind,
+  type TicketRow,
+} from '../relay/relay.service';
 import { orderToWire, receiptToWire } from './trading-wire';
-import { insertLandedOrder, type NewOrderRow, type TradingRepository } from './trading.repository';
+import {
+  insertLandedOrder,
+  type NewOrderRow,
+  type NewTradeRow,
+  type TradingRepository,
+} from './trading.repository';
+import { spotOrders, spotTrades } from './trading.tables';
 import { VenueError, type SpotVenue } from './venues/spot-venue';
 
 const ZSide = z.enum(['Buy', 'Sell']);
@@ -106,15 +117,15 @@ export function createOrderKinds(deps: OrderKindsDeps) {
     return order;
   }
 
-  async function recordSwap({
-    tx,
+  /** A landed swap's filled order and its fill, with the execution receipt. */
+  function landedSwapRows({
     ticket,
     payload,
     signature,
     at,
     feeLamports,
     startedAt,
-  }: SettledTicket<SwapPayload>) {
+  }: Omit<SettledTicket<SwapPayload>, 'tx'>): [NewOrderRow, NewTradeRow] {
     const exact = executionReceipt({
       side: payload.side,
       quotedPrice: new Dec(payload.userPrice ?? payload.quotedPrice),
@@ -138,7 +149,7 @@ export function createOrderKinds(deps: OrderKindsDeps) {
       averageFillPrice: filledPrice.toFixed(),
       receipt,
     };
-    await insertLandedOrder(tx, order, {
+    const trade: NewTradeRow = {
       orderId: payload.orderId,
       userId: ticket.userId,
       symbol: payload.symbol,
@@ -149,7 +160,8 @@ export function createOrderKinds(deps: OrderKindsDeps) {
       txHash: signature,
       receipt,
       createdAt: at,
-    });
+    };
+    return [order, trade];
   }
 
   const swap: TicketKind<SwapPayload> = {
@@ -158,7 +170,11 @@ export function createOrderKinds(deps: OrderKindsDeps) {
     readsFee: true,
     serverSigners: (payload) => payload.venueSigners ?? [],
     coSign: (ticket, payload, transaction) => coSignSwap(ticket, payload, transaction),
-    onLanded: recordSwap,
+    // The ticket's settlement, the order and its fill in one statement.
+    landedWrites: (settled) => {
+      const [order, trade] = landedSwapRows(settled);
+      return [insertFromSettled(spotOrders, order), insertFromSettled(spotTrades, trade)];
+    },
     async onFailed({ tx, ticket, payload, signature, at }) {
       await insertLandedOrder(tx, {
         ...orderBase(ticket, payload, signature, at),

@@ -72,12 +72,29 @@ function gated(signal: number, position: PositionView, strategy: SignalStrategyI
   return null;
 }
 
+/** A signal strategy whose signal is a function of each close in turn (`next`). */
+abstract class CloseSignals implements SignalStrategyInstance {
+  abstract readonly buyIntent: OrderIntent;
+  abstract readonly exitIntent: OrderIntent;
+
+  protected abstract next(close: number): number;
+
+  onCandle(candle: CandleView, position: PositionView): OrderIntent | null {
+    return gated(this.next(candle.close), position, this);
+  }
+
+  signals(series: CandleSeries, from: number, to: number, out: Uint8Array): void {
+    const { close } = series;
+    for (let i = from; i < to; i += 1) out[i - from] = this.next(close[i]!);
+  }
+}
+
 /**
  * A crossover of two moving averages: buy when the short crosses above the long, exit below. Its
  * last difference is kept in a typed array (a double in a closure's variable or an object's field is
  * boxed anew on every candle).
  */
-class Crossover implements SignalStrategyInstance {
+class Crossover extends CloseSignals {
   /** short − long at the previous candle, in a typed array (see Sma). */
   private readonly previous = Float64Array.of(Number.NaN);
   readonly buyIntent: OrderIntent;
@@ -92,16 +109,13 @@ class Crossover implements SignalStrategyInstance {
     private readonly long: MovingAverage,
     name: string,
   ) {
+    super();
     this.buyIntent = BUY(`${name} short crossed above long`);
     this.exitIntent = EXIT(`${name} short crossed below long`);
   }
 
-  onCandle(candle: CandleView, position: PositionView): OrderIntent | null {
-    return gated(this.next(candle.close), position, this);
-  }
-
   /** Each average over the block in one loop of its own, then the crossings of their differences. */
-  signals(series: CandleSeries, from: number, to: number, out: Uint8Array): void {
+  override signals(series: CandleSeries, from: number, to: number, out: Uint8Array): void {
     if (this.shortValues.length < to - from) {
       this.shortValues = new Float64Array(to - from);
       this.longValues = new Float64Array(to - from);
@@ -112,7 +126,7 @@ class Crossover implements SignalStrategyInstance {
     for (let k = 0; k < to - from; k += 1) out[k] = this.cross(shortValues[k]! - longValues[k]!);
   }
 
-  private next(close: number): number {
+  protected override next(close: number): number {
     return this.cross(this.short.update(close) - this.long.update(close));
   }
 
@@ -133,7 +147,7 @@ interface MovingAverage {
 }
 
 /** RSI mean reversion (and the scalper): buy below the oversold level, exit above the overbought one. */
-class RsiReversion implements SignalStrategyInstance {
+class RsiReversion extends CloseSignals {
   private readonly rsi: Rsi;
   private readonly oversold: number;
   private readonly overbought: number;
@@ -141,6 +155,7 @@ class RsiReversion implements SignalStrategyInstance {
   readonly exitIntent: OrderIntent;
 
   constructor(p: StrategyParameters, name: string) {
+    super();
     this.rsi = new Rsi(p.rsi_period!);
     this.oversold = p.oversold!;
     this.overbought = p.overbought!;
@@ -148,16 +163,7 @@ class RsiReversion implements SignalStrategyInstance {
     this.exitIntent = EXIT(`${name} overbought`);
   }
 
-  onCandle(candle: CandleView, position: PositionView): OrderIntent | null {
-    return gated(this.next(candle.close), position, this);
-  }
-
-  signals(series: CandleSeries, from: number, to: number, out: Uint8Array): void {
-    const { close } = series;
-    for (let i = from; i < to; i += 1) out[i - from] = this.next(close[i]!);
-  }
-
-  private next(close: number): number {
+  protected override next(close: number): number {
     const value = this.rsi.update(close);
     if (Number.isNaN(value)) return 0;
     return (value < this.oversold ? BUY_SIGNAL : 0) | (value > this.overbought ? EXIT_SIGNAL : 0);
@@ -165,25 +171,17 @@ class RsiReversion implements SignalStrategyInstance {
 }
 
 /** Bollinger breakout: buy when the close breaks above the upper band, exit below the middle. */
-class BollingerBreakout implements SignalStrategyInstance {
+class BollingerBreakout extends CloseSignals {
   private readonly bands: Bollinger;
   readonly buyIntent = BUY('close above the upper band');
   readonly exitIntent = EXIT('close below the middle band');
 
   constructor(p: StrategyParameters) {
+    super();
     this.bands = new Bollinger(p.period!, p.width!);
   }
 
-  onCandle(candle: CandleView, position: PositionView): OrderIntent | null {
-    return gated(this.next(candle.close), position, this);
-  }
-
-  signals(series: CandleSeries, from: number, to: number, out: Uint8Array): void {
-    const { close } = series;
-    for (let i = from; i < to; i += 1) out[i - from] = this.next(close[i]!);
-  }
-
-  private next(close: number): number {
+  protected override next(close: number): number {
     const bands = this.bands;
     bands.update(close);
     if (Number.isNaN(bands.upper)) return 0;

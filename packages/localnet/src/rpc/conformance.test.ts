@@ -558,7 +558,7 @@ describe('node, supply and economics methods parse with kit', () => {
     expect((await rpc.getInflationRate().send()).epoch).toBe(0n);
     expect(await rpc.getInflationReward([address(identity)]).send()).toEqual([null]);
     expect(Array.isArray(await rpc.getRecentPerformanceSamples(5).send())).toBe(true);
-    // The 432,000-slot leader schedule is a 16 MB answer: 3.8 s at load 13, near vitest's 5 s.
+    // The 432,000-slot leader schedule is a 3 MB answer: 3.8 s at load 13, near vitest's 5 s.
   }, 30_000);
 
   it('getSupply and getLargestAccounts count every lamport; the treasury is the non-circulating part', async () => {

@@ -7,6 +7,7 @@
 import { BlockHistory } from './block-history';
 import { BlockhashQueue, MAX_PROCESSING_AGE } from './blockhash-queue';
 import {
+  AHEAD_SLOT_STRETCH,
   DEFAULT_FINALIZATION_DEPTH,
   DEFAULT_SLOT_DURATION_MS,
   MAX_SEALED_SLOT_LEAD,
@@ -34,6 +35,8 @@ export const SLOT_MARKER_INTERVAL = 25;
 const MAX_SLOT_HASHES = 512;
 const PERFORMANCE_SAMPLE_MS = 60_000;
 const MAX_PERFORMANCE_SAMPLES = 720;
+/** Node's longest timer; a longer delay would fire at once. */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 /** What keeps a transaction valid: a recent blockhash, or a durable nonce (null: neither). */
 export type TransactionLifetime = 'recent' | { nonceAccount: string; setThisSlot: boolean } | null;
@@ -52,6 +55,8 @@ export abstract class ClusterClock {
   protected readonly now: () => number;
   protected currentSlot = 0;
   protected currentBlockTime = 0;
+  /** Wall time (ms) at which the current slot began. */
+  private currentSlotStartedAt = 0;
   /** Ledger sequence number of the current slot's first transaction (-1: none yet). */
   protected currentSlotFirstSeq = -1;
   protected processedCount = 0;
@@ -168,16 +173,38 @@ export abstract class ClusterClock {
     return this.finalizationDepth;
   }
 
-  /** Starts advancing one slot per `slotDurationMs` of wall time (catching up after stalls). */
+  /**
+   * Starts advancing one slot per `slotDurationMs` of wall time (catching up after stalls). Ahead of
+   * the wall (slots ended early, see {@link scheduleSeal}) a slot lasts {@link AHEAD_SLOT_STRETCH}
+   * slot durations rather than none until the wall catches up: a validator's slots never pause.
+   */
   startSlotClock(): void {
     if (this.slotTimer !== undefined || this.closed) return;
     this.wallOrigin = { at: this.now(), slot: this.currentSlot };
-    this.slotTimer = setInterval(() => {
-      const target = this.wallSlot();
-      if (target > this.currentSlot) this.advanceSlots(target - this.currentSlot);
-      else if (this.currentSlotConfirmed()) this.sealConfirmedSlot(this.currentSlot);
-    }, this.slotDurationMs);
+    this.currentSlotStartedAt = this.wallOrigin.at;
+    this.armSlotTimer();
+  }
+
+  private armSlotTimer(): void {
+    const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(1, this.nextSlotDue() - this.now()));
+    this.slotTimer = setTimeout(() => this.slotTick(), delay);
     this.slotTimer.unref();
+  }
+
+  /** When the auto clock ends the current slot: at the wall's next slot, or stretched when ahead. */
+  private nextSlotDue(): number {
+    const origin = this.wallOrigin!;
+    const wallNext = origin.at + (this.currentSlot + 1 - origin.slot) * this.slotDurationMs;
+    return Math.min(wallNext, this.currentSlotStartedAt + AHEAD_SLOT_STRETCH * this.slotDurationMs);
+  }
+
+  private slotTick(): void {
+    if (this.closed || this.slotTimer === undefined) return;
+    const target = this.wallSlot();
+    if (target > this.currentSlot) this.advanceSlots(target - this.currentSlot);
+    else if (this.now() >= this.nextSlotDue()) this.advanceSlots(1);
+    else if (this.currentSlotConfirmed()) this.sealConfirmedSlot(this.currentSlot);
+    this.armSlotTimer();
   }
 
   /** The slot the wall clock has reached (the auto clock's target; the current slot when manual). */
@@ -196,10 +223,10 @@ export abstract class ClusterClock {
    * Ends the current slot once its transactions so far are confirmed (durable), if it is still the slot being
    * produced: on a validator a transaction reads `confirmed` only when its block is complete, so
    * `getSlot('confirmed')` has reached it, its block is readable and final at `confirmed`, and the
-   * next `getLatestBlockhash` is a new one (issue 29, item 2). The clock then waits for the wall
-   * to catch up; past {@link MAX_SEALED_SLOT_LEAD} slots ahead it stops ending slots early (the
-   * open slot then reads as confirmed, see {@link slotAt}), so a burst of transactions cannot
-   * shorten a blockhash's life by more than that.
+   * next `getLatestBlockhash` is a new one (issue 29, item 2). The clock then lets the wall catch
+   * up with stretched slots (see {@link startSlotClock}); past {@link MAX_SEALED_SLOT_LEAD} slots
+   * ahead it stops ending slots early (the open slot then reads as confirmed, see {@link slotAt}),
+   * so a burst of transactions cannot shorten a blockhash's life by more than that.
    */
   protected scheduleSeal(): void {
     if (!this.sealsConfirmedSlots || this.sealScheduledFor === this.currentSlot) return;
@@ -227,7 +254,7 @@ export abstract class ClusterClock {
   }
 
   stopSlotClock(): void {
-    if (this.slotTimer !== undefined) clearInterval(this.slotTimer);
+    if (this.slotTimer !== undefined) clearTimeout(this.slotTimer);
     this.slotTimer = undefined;
   }
 
@@ -236,7 +263,9 @@ export abstract class ClusterClock {
     const from = first ? slot : this.currentSlot + 1;
     this.currentSlot = slot;
     this.currentSlotFirstSeq = -1;
-    this.currentBlockTime = Math.floor(this.now() / 1000);
+    this.currentSlotStartedAt = this.now();
+    // The wall's second, never earlier than the previous slot's (should the wall step back).
+    this.currentBlockTime = Math.max(this.currentBlockTime, Math.floor(this.currentSlotStartedAt / 1000));
     this.blockhashes.advanceTo(slot);
     this.history.recordSlots(from, slot, this.currentBlockTime);
     // A (re)started cluster knows the hashes of the slots before its first one too, so a lookup

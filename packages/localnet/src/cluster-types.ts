@@ -15,6 +15,12 @@ export const DEFAULT_FINALIZATION_DEPTH = 32;
  * least (150 − 32) × 400 ms of wall time, however many transactions a second arrive.
  */
 export const MAX_SEALED_SLOT_LEAD = 32;
+/**
+ * While the clock is ahead of the wall, a slot lasts this many slot durations instead of waiting for
+ * the wall to catch up: slots keep coming (every 600 ms at 400 ms slots) and the lead drains by half
+ * a slot per slot (32 slots of lead in 64 slots, ~38 s), so an app never sees the chain stall.
+ */
+export const AHEAD_SLOT_STRETCH = 1.5;
 /** Slots per epoch, as on mainnet. */
 export const SLOTS_PER_EPOCH = 432_000;
 

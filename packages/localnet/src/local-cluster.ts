@@ -230,10 +230,10 @@ export class LocalCluster extends ClusterHistory {
     if (lifetime === null) return rejected(signature, 'BlockhashNotFound');
     if (this.transactions.has(signature)) return rejected(signature, 'AlreadyProcessed');
     // Slot 0 is the genesis block, which holds no transaction on a validator: the first
-    // transaction of a new cluster ends it (the clock waits for the wall to catch up).
+    // transaction of a new cluster ends it (stretched slots then let the wall catch up).
     if (this.currentSlot === 0) this.advanceSlots(1);
     if (lifetime !== 'recent' && lifetime.setThisSlot) {
-      // Its nonce was set this slot: end the slot (the clock waits for the wall to catch up).
+      // Its nonce was set this slot: end the slot (stretched slots then let the wall catch up).
       this.advanceSlots(1);
       lifetime = this.lifetimeOf(transaction);
       if (lifetime === null) return rejected(signature, 'BlockhashNotFound');

@@ -66,8 +66,17 @@ export function healthUnits(markets: Markets, account: Account, market: MarketSt
 
 /** A position's quote + mark value − maintenance margin. */
 function positionHealthUnits(market: MarketState, position: Position): number {
-  const size = position.lots;
-  return sub(add(position.cash, markUnits(market, size)), maintenanceUnits(market, size));
+  return add(position.cash, markLessMaintenanceUnits(market, position.lots));
+}
+
+/**
+ * A position's mark value less its maintenance margin, with one division for both: the margin's
+ * notional ⌊|lots| × oracle / scale⌋ is |⌊lots × oracle / scale⌋| (truncation toward zero is
+ * symmetric), so it is ⌈|mark| / (2 × max leverage)⌉ ({@link maintenanceUnits}).
+ */
+function markLessMaintenanceUnits(market: MarketState, size: number): number {
+  const mark = markUnits(market, size);
+  return sub(mark, ceilQuot(mark < 0 ? -mark : mark, 2 * market.spec.maxLeverage));
 }
 
 /** {@link orderMarginOf} in numbers. */
@@ -76,31 +85,36 @@ export function orderMarginUnits(market: MarketState, order: BookOrder): number 
   return ceilQuot(notionalUnits(order.rem, order.px, market.scaleUnits), order.leverage);
 }
 
-/** {@link equityChange} in numbers (`lots` signed). */
-export function equityChangeUnits(
+/**
+ * Whether a fill (`lots` signed, for `notional`, paying `fee`) lowers the account's health below
+ * zero or lowers it further below: perp-margin's `healthChange` < 0 and health + change < 0. The
+ * held position's mark less maintenance serves both (the change is cash − fee + that term after
+ * the fill − the term now). Undefined when a value leaves the safe range: the caller asks bigint.
+ */
+export function breaksMaintenanceUnits(
+  markets: Markets,
+  account: Account,
   market: MarketState,
-  held: number,
   lots: number,
   notional: number,
   fee: number,
-): number {
+): boolean | undefined {
+  const position = account.positions.slots[market.index];
+  const held = position === undefined ? 0 : position.lots;
+  const heldTerm = markLessMaintenanceUnits(market, held);
   const cash = lots > 0 ? -notional : notional;
-  return add(sub(cash, fee), sub(markUnits(market, add(held, lots)), markUnits(market, held)));
-}
-
-/** {@link healthChange} in numbers (`held`: the account's signed position in the market). */
-export function healthChangeUnits(
-  market: MarketState,
-  held: number,
-  lots: number,
-  notional: number,
-  fee: number,
-): number {
-  const after = add(held, lots);
-  return add(
-    sub(equityChangeUnits(market, held, lots, notional, fee), maintenanceUnits(market, after)),
-    maintenanceUnits(market, held),
-  );
+  const change = add(sub(cash, fee), sub(markLessMaintenanceUnits(market, add(held, lots)), heldTerm));
+  if (change !== change) return undefined;
+  if (change >= 0) return false;
+  // healthUnits, from the term above when the account holds no other position.
+  const health =
+    account.positions.size !== (position === undefined ? 0 : 1)
+      ? healthUnits(markets, account, market)
+      : position === undefined
+        ? account.units
+        : add(account.units, add(position.cash, heldTerm));
+  // Rounding is monotone and 0 is exact: the sum's sign is right even if it rounds.
+  return health === health ? health + change < 0 : undefined;
 }
 
 /** The account's signed position in a market as a number (0 without one; NaN past 2^53). */

@@ -1,6 +1,6 @@
 import type { BookOrder } from './order-book';
 import { equityChange, equityOf, healthChange, healthOf } from './perp-margin';
-import { healthChangeUnits, healthUnits, heldUnits } from './perp-margin-units';
+import { breaksMaintenanceUnits } from './perp-margin-units';
 import { feeOf, notionalOf, PERP_MAKER_FEE_BPS, PERP_TAKER_FEE_BPS, type PerpSide } from './perp-math';
 import { fillRestingOrder, unrestOrder } from './perp-open-orders';
 import { applyFill, applyFillUnits, flushLongLots } from './perp-settlement';
@@ -205,7 +205,7 @@ function matchOneExact(
 }
 
 /**
- * A fill made in exact numbers: its size, notional and fees stay numbers until read (as bigints,
+ * A fill made in exact numbers: its size, notional, fees and realized PnL stay numbers until read (as bigints,
  * made then), so a fill nobody reads them from costs no bigint.
  */
 class UnitsFill implements PerpFill {
@@ -221,8 +221,8 @@ class UnitsFill implements PerpFill {
     private readonly notionalUnits: number,
     private readonly takerFeeUnits: number,
     private readonly makerFeeUnits: number,
-    readonly takerRealized: bigint,
-    readonly makerRealized: bigint,
+    private readonly takerRealizedUnits: number | bigint,
+    private readonly makerRealizedUnits: number | bigint,
     readonly liquidation: boolean,
     readonly at: number,
   ) {}
@@ -241,6 +241,14 @@ class UnitsFill implements PerpFill {
 
   get makerFee(): bigint {
     return BigInt(this.makerFeeUnits);
+  }
+
+  get takerRealized(): bigint {
+    return realizedOf(this.takerRealizedUnits);
+  }
+
+  get makerRealized(): bigint {
+    return realizedOf(this.makerRealizedUnits);
   }
 
   /** The fill as a plain PerpFill (its fields in the order a fill literal has them). */
@@ -267,6 +275,10 @@ class UnitsFill implements PerpFill {
   }
 }
 
+/** A realized PnL from {@link applyFillUnits} as a bigint (exact: a number it answers is safe). */
+const realizedOf = (units: number | bigint): bigint =>
+  typeof units === 'bigint' ? units : units === 0 ? 0n : BigInt(units);
+
 /** Lots a resting order can fill now: a reduce-only order no more than its owner's position there. */
 function fillableLots(market: MarketState, owner: Account, maker: BookOrder): number {
   if (!maker.reduceOnly) return maker.rem;
@@ -287,14 +299,10 @@ function breaksMaintenance(
   notional: number,
   fee: number,
 ): boolean {
-  const change = healthChangeUnits(market, heldUnits(market, account), lots, notional, fee);
-  if (change === change) {
-    if (change >= 0) return false;
-    const health = healthUnits(venue.markets, account, market);
-    // Rounding is monotone and 0 is exact: the sum's sign is right even if it rounds.
-    if (health === health) return health + change < 0;
-  }
-  return breaksMaintenanceExact(venue, market, account, BigInt(lots), BigInt(notional), BigInt(fee));
+  return (
+    breaksMaintenanceUnits(venue.markets, account, market, lots, notional, fee) ??
+    breaksMaintenanceExact(venue, market, account, BigInt(lots), BigInt(notional), BigInt(fee))
+  );
 }
 
 function breaksMaintenanceExact(

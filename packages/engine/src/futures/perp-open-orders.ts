@@ -55,7 +55,8 @@ export function fillRestingOrder(
   const heldBefore = orderMarginUnits(market, order);
   if (heldBefore === heldBefore) {
     market.book.fill(order, lots);
-    const change = orderMarginUnits(market, order) - heldBefore;
+    // A filled order holds nothing (orderMarginUnits answers 0 for it): not recomputed.
+    const change = (order.rem === 0 ? 0 : orderMarginUnits(market, order)) - heldBefore;
     if (change !== 0) account.hold(change);
   } else {
     const before = orderMarginOf(venue.markets, order);

@@ -216,7 +216,10 @@ function checkOrderMargin(
   const markLoss = through > 0 ? ceilQuot(mul(size, through), scale) : 0;
   // Refused when initial requirement + the order's needs > equity, i.e. needs > equity − requirement.
   const needs = add(
-    add(ceilQuot(notionalUnits(added, worst, scale), leverage), feeUnits(notional, TAKER_FEE_BPS)),
+    add(
+      ceilQuot(added === size ? notional : notionalUnits(added, worst, scale), leverage),
+      feeUnits(notional, TAKER_FEE_BPS),
+    ),
     markLoss,
   );
   const free = freeMarginUnits(venue.markets, account, market, leverage);

@@ -59,8 +59,10 @@ export function flushLongLots(): void {
 /**
  * {@link applyFill} with `lots`, `notional` and `fee` as numbers, in exact numbers while the
  * position's values allow (else in bigint): the same arithmetic, written back to the account once.
- * Answers the realized PnL. The fee is not added to the venue's fees, nor the long lots to the
- * market's (until {@link flushLongLots}): the caller does that, once per taker.
+ * Answers the realized PnL: a number on the exact path (no bigint made for a fill nobody reads it
+ * from), the bigint {@link applyFill} answered otherwise. The fee is not added to the venue's
+ * fees, nor the long lots to the market's (until {@link flushLongLots}): the caller does that, once
+ * per taker.
  */
 export function applyFillUnits(
   venue: PerpVenueState,
@@ -69,7 +71,7 @@ export function applyFillUnits(
   lots: number,
   notional: number,
   fee: number,
-): bigint {
+): number | bigint {
   const symbol = market.spec.symbol;
   const position = account.positions.slots[market.index];
   const before = position === undefined ? 0 : position.lots;
@@ -115,5 +117,5 @@ export function applyFillUnits(
     position.lots = after;
     position.cash = nextQuote;
   }
-  return realized === 0 ? 0n : BigInt(realized);
+  return realized;
 }

@@ -232,6 +232,8 @@ export function cancelAllTriggers(venue: PerpVenueState, accountId: string, symb
  * cancelled once it is closed or has flipped. Answers the ids cancelled.
  */
 export function syncAttachedTriggers(venue: PerpVenueState, fills: readonly PerpFill[]): number[] {
+  // Most fills are in markets with no trigger orders: nothing to collect for them.
+  if (fills.every((fill) => venue.markets.get(fill.market)?.triggers.size === 0)) return [];
   const touched = new Map<string, Set<string>>();
   for (const fill of fills) {
     if (venue.markets.get(fill.market)?.triggers.size === 0) continue; // nothing attached there

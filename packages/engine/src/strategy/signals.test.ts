@@ -3,6 +3,7 @@ import { candleSeriesOf } from '../market/candle-series';
 import { BUILT_IN_STRATEGY_TYPES, getBuiltInStrategy, resolveParameters } from './built-ins';
 import { seededRandom } from './random';
 import type { OrderIntent, PositionView, SignalStrategyInstance, StrategyInstance } from './strategy';
+import { seriesCandle } from './series-candle';
 import { BUY_SIGNAL, EXIT_SIGNAL } from './strategy';
 
 // A signal strategy's two faces: `signals` (the backtest's block loop, gated by the runtime) and
@@ -57,18 +58,12 @@ describe('signal strategies', () => {
       const out = new Uint8Array(700);
       let seen = 0;
       const mismatches: string[] = [];
+      const { view: candle, at: candleAt } = seriesCandle(series);
       for (let from = 0; from < series.length; from += out.length) {
         const to = Math.min(series.length, from + out.length);
         bySignal.signals(series, from, to, out);
         for (let i = from; i < to; i += 1) {
-          const candle = {
-            time: series.time[i]!,
-            open: series.open[i]!,
-            high: series.high[i]!,
-            low: series.low[i]!,
-            close: series.close[i]!,
-            volume: series.volume[i]!,
-          };
+          candleAt.i = i;
           const signal = out[i - from]!;
           if (signal !== 0) seen += 1;
           positions.forEach((position, k) => {

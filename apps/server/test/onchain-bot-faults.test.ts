@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_BOT_CONFIG, type TBot, type TDelegation, type TSpotOrder } from '@solterm/contracts';
+import {
+  DEFAULT_BOT_CONFIG,
+  USDC_MINT,
+  type TBot,
+  type TBotBalance,
+  type TDelegation,
+  type TSpotOrder,
+} from '@solterm/contracts';
 import {
   bearer,
   call,
@@ -194,5 +201,38 @@ describe('an on-chain bot swap under RPC faults', () => {
     expect(
       (await sql(`select signature, status from bot_orders where run_id = '${runId}' and seq = 3`)).rows,
     ).toEqual([{ signature: sell.tx_signature, status: 'landed' }]);
+  });
+
+  it('sells to fund a buy once when that sell never reached the cluster: it waits for its verdict, never sells again', async () => {
+    // The bot holds no USDC, so the next buy is funded by a sell; and SOL enough that it draws none,
+    // so that sell is the first transaction the pass sends.
+    const balance = await call<TBotBalance>(app, {
+      method: 'GET',
+      url: '/api/bot/balance',
+      headers: bearer(alice.token),
+    });
+    const usdc = balance.body.data.tokens.find((token) => token.mint === USDC_MINT)?.amount ?? 0;
+    if (usdc > 0) {
+      const withdrawn = await post('/api/bot/withdraw', alice, { amount: usdc, token_mint: USDC_MINT });
+      expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
+    }
+    await rpc('requestAirdrop', [bot, 1_000_000_000]);
+    const before = await botSignatures(bot);
+    faults.failNextSends('lost');
+    app.clock.advance(MINUTE);
+    await app.botRunner.pass();
+    const [fundingSell] = (
+      await sql(
+        `select signature from transaction_tickets where wallet_address = '${bot}' and status = 'sending'`,
+      )
+    ).rows as { signature: string }[];
+    expect(fundingSell, 'the funding sell is in flight').toBeDefined();
+    // The relay's reconcile sends it again and it lands; the buy is then paid from its USDC.
+    await passUntilFills(5);
+    const buy = (await fills())[4]!;
+    expect(buy.side).toBe('Buy');
+    expect((await botSignatures(bot)).filter((signature) => !before.includes(signature)).sort()).toEqual(
+      [fundingSell!.signature, buy.tx_signature].sort(),
+    );
   });
 });

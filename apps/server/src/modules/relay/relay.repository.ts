@@ -118,6 +118,16 @@ export function createRelayRepository(db: Db) {
       return row;
     },
 
+    /** The wallet's tickets that were sent and are not settled yet. */
+    async sendingTicketsOf(walletAddress: string): Promise<TicketRow[]> {
+      return db
+        .select()
+        .from(transactionTickets)
+        .where(
+          and(eq(transactionTickets.walletAddress, walletAddress), eq(transactionTickets.status, 'sending')),
+        );
+    },
+
     async hasOpenTicket(userId: string): Promise<boolean> {
       const [row] = await db
         .select({ id: transactionTickets.id })

@@ -260,6 +260,18 @@ export function createRelay(deps: RelayDeps) {
       return 'unknown';
     },
 
+    /**
+     * Whether every transaction `walletAddress` sent for the user has settled, asking the chain now
+     * about those still in flight: false while one may yet land.
+     */
+    async walletSettled(userId: string, walletAddress: string): Promise<boolean> {
+      for (const ticket of await repo.sendingTicketsOf(walletAddress)) {
+        if (ticket.userId !== userId) continue;
+        if ((await reconcileTicket(ticket)) === 'in_flight') return false;
+      }
+      return true;
+    },
+
     /** The Idempotency-Key protocol around an execution (the same key and body answer the first result). */
     idempotency,
 

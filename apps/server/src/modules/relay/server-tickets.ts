@@ -296,6 +296,25 @@ export function createServerTickets(deps: ServerTicketsDeps) {
       return publicStatus(row.status);
     },
 
+    /**
+     * Whether every ticket of `kind` serving the user has settled, asking the chain now about those
+     * still open or sending: false while one may yet land.
+     */
+    async userSettled(userId: string, kind: string): Promise<boolean> {
+      const unsettled = await db
+        .select()
+        .from(serverTickets)
+        .where(
+          and(
+            eq(serverTickets.userId, userId),
+            eq(serverTickets.kind, kind),
+            inArray(serverTickets.status, ['open', 'sending']),
+          ),
+        );
+      for (const ticket of unsettled) if ((await reconcileOne(ticket)) === 'pending') return false;
+      return true;
+    },
+
     /** Tickets not settled yet (tests, health). */
     async unsettled(): Promise<ServerTicketRow[]> {
       return db

@@ -185,6 +185,9 @@ export function createTradingService(deps: TradingServiceDeps) {
         });
     },
 
+    /** Whether every swap `walletAddress` sent for the user has settled (those in flight asked about now). */
+    swapsSettled: (userId: string, walletAddress: string) => relay.walletSettled(userId, walletAddress),
+
     /** The relay's settled verdict on a swap `swapAsServerWallet` sent (reconciled now if in flight). */
     swapOutcome: (userId: string, signature: string) => relay.outcomeOf(userId, signature),
 

@@ -298,6 +298,9 @@ export function createBotWallet(deps: {
       });
     },
 
+    /** Whether every transfer of the user's bot (draws, withdrawals) has settled, asking the chain now. */
+    transfersSettled: (userId: string) => deps.relay.server.userSettled(userId, botTransferKind.kind),
+
     /**
      * Moves `lamports` of the owner's wrapped SOL into the bot's own account as SOL, under the
      * owner's approval (the token program refuses more than the allowance): the bot's wrapped-SOL

@@ -161,9 +161,20 @@ export function createOnChainExecutor(deps: {
               : tokenHeld(signer.address, pair.base.mint),
           )
         : undefined;
-    for (const read of [signerRead, pairRead, heldRead]) read?.catch(() => undefined);
+    // Nothing new is sent while an earlier transaction of the bot may still land: a funding sell or
+    // a draw whose answer was lost is unknown, not undone, and trading again on top of it would sell
+    // or draw twice. The fill waits for the relay's verdict (asked now) and runs on a later pass.
+    const settledRead = signerRead.then(async (signer) => {
+      const [swaps, transfers] = await Promise.all([
+        trading.swapsSettled(run.userId, signer.address),
+        deps.wallet.transfersSettled(run.userId),
+      ]);
+      return swaps && transfers;
+    });
+    for (const read of [signerRead, pairRead, heldRead, settledRead]) read?.catch(() => undefined);
     const previous = await settledFill(run, seq);
     if (previous !== 'again') return previous;
+    if (!(await settledRead)) return null;
     const signer = await signerRead;
     const pair = await pairRead;
     if (pair.quote.mint !== WRAPPED_SOL_MINT && pair.quote.mint !== USDC_MINT) {

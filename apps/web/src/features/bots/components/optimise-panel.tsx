@@ -1,18 +1,9 @@
 import { useState } from 'react';
 import { SlidersHorizontal } from 'lucide-react';
-import {
-  MAX_OPTIMIZE_TRIALS,
-  OPTIMIZE_OBJECTIVES,
-  type TBot,
-  type TOptimization,
-  type TOptimizationProgress,
-  type TOptimizeObjective,
-} from '@solterm/contracts';
+import type { TBot, TOptimization, TOptimizationProgress, TOptimizeObjective } from '@solterm/contracts';
 import { Button } from '../../../components/ui/button';
 import { Card, CardBody, CardHeader } from '../../../components/ui/card';
-import { Input } from '../../../components/ui/input';
 import { Notice } from '../../../components/ui/notice';
-import { Select } from '../../../components/ui/select';
 import { Table, TBody, Td, Th, THead, Tr } from '../../../components/ui/table';
 import { getErrorMessage } from '../../../lib/api-client';
 import { notify } from '../../../lib/toast';
@@ -29,6 +20,7 @@ import {
   type TrialSortKey,
 } from '../optimise-model';
 import { useStrategies } from '../use-bots';
+import { BotAndRange, RangeRows, SettingsFields } from './optimise-fields';
 
 const ENDED = ['completed', 'cancelled', 'failed'];
 
@@ -166,104 +158,6 @@ function OptimiseProgressBar({ progress }: { progress: TOptimizationProgress }) 
   );
 }
 
-/** The bot and the range optimised. */
-function BotAndRange(props: {
-  bots: readonly TBot[];
-  botId: string;
-  onBot: (id: string) => void;
-  startDate: string;
-  endDate: string;
-  onStart: (value: string) => void;
-  onEnd: (value: string) => void;
-}) {
-  const { bots, botId, onBot, startDate, endDate, onStart, onEnd } = props;
-  return (
-    <>
-      <Select
-        label="Bot"
-        value={botId}
-        disabled={bots.length === 0}
-        options={
-          bots.length === 0
-            ? [{ value: '', label: 'No bots yet: create one on /bots' }]
-            : bots.map((item) => ({
-                value: item.bot_id,
-                label: `${item.bot_name} · ${item.strategy_type}`,
-              }))
-        }
-        onChange={(e) => onBot(e.target.value)}
-      />
-      <div className="grid grid-cols-2 gap-3">
-        <Input label="Start date" type="date" value={startDate} onChange={(e) => onStart(e.target.value)} />
-        <Input label="End date" type="date" value={endDate} onChange={(e) => onEnd(e.target.value)} />
-      </div>
-    </>
-  );
-}
-
-/** The search's settings: objective, method, trials and the walk-forward folds. */
-function SettingsFields(props: {
-  objective: TOptimizeObjective;
-  setObjective: (value: TOptimizeObjective) => void;
-  method: 'grid' | 'random';
-  setMethod: (value: 'grid' | 'random') => void;
-  maxTrials: string;
-  setMaxTrials: (value: string) => void;
-  folds: string;
-  setFolds: (value: string) => void;
-  trainFraction: string;
-  setTrainFraction: (value: string) => void;
-}) {
-  const { objective, setObjective, method, setMethod, maxTrials, setMaxTrials } = props;
-  const { folds, setFolds, trainFraction, setTrainFraction } = props;
-  return (
-    <>
-      <Select
-        label="Objective"
-        value={objective}
-        options={OPTIMIZE_OBJECTIVES.map((value) => ({ value, label: value }))}
-        onChange={(e) => setObjective(e.target.value as TOptimizeObjective)}
-      />
-      <div className="grid grid-cols-2 gap-2">
-        <Select
-          label="Method"
-          value={method}
-          options={[
-            { value: 'grid', label: 'Grid' },
-            { value: 'random', label: 'Random' },
-          ]}
-          onChange={(e) => setMethod(e.target.value as 'grid' | 'random')}
-        />
-        <Input
-          label="Max trials"
-          type="number"
-          min={1}
-          max={MAX_OPTIMIZE_TRIALS}
-          value={maxTrials}
-          onChange={(e) => setMaxTrials(e.target.value)}
-        />
-        <Input
-          label="Folds"
-          type="number"
-          min={2}
-          max={10}
-          value={folds}
-          onChange={(e) => setFolds(e.target.value)}
-        />
-        <Input
-          label="Train fraction"
-          type="number"
-          min={0.5}
-          max={0.9}
-          step={0.05}
-          value={trainFraction}
-          onChange={(e) => setTrainFraction(e.target.value)}
-        />
-      </div>
-    </>
-  );
-}
-
 /**
  * /backtest's Optimise tab: ranges per parameter (from the strategy's declared parameters), objective,
  * method and folds; a live progress bar from the optimization_progress pushes; then the trials (a
@@ -306,6 +200,9 @@ export function OptimisePanel({
     setRowsFor(rowsKey);
     setRows(rangeRowsOf(bot, catalogue ?? []));
   }
+  // A built-in's ranges come from the catalogue: until it arrives no range is shown to edit, or its
+  // arrival would replace what the user typed.
+  const awaitingCatalogue = strategies.isPending && bot !== undefined && bot.config.code.trim() === '';
 
   useRealtimeEvent('optimization_progress', ({ data }) => {
     if (data.optimization_id !== id) return;
@@ -360,9 +257,6 @@ export function OptimisePanel({
     }
   }
 
-  const setRow = (index: number, field: 'min' | 'max' | 'step', value: string) =>
-    setRows((now) => now.map((row, at) => (at === index ? { ...row, [field]: value } : row)));
-
   return (
     <div className="grid min-w-0 gap-4 2xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
       <Card className="self-start">
@@ -377,32 +271,7 @@ export function OptimisePanel({
             onStart={setStartDate}
             onEnd={setEndDate}
           />
-          {rows.length === 0 && (
-            <p className="text-sm text-muted">This bot declares no parameters to vary.</p>
-          )}
-          {rows.map((row, index) => (
-            <fieldset key={row.name} className="grid grid-cols-3 gap-2" aria-label={`Range of ${row.name}`}>
-              <legend className="col-span-3 text-xs text-muted">{row.label}</legend>
-              <Input
-                label="Min"
-                type="number"
-                value={row.min}
-                onChange={(e) => setRow(index, 'min', e.target.value)}
-              />
-              <Input
-                label="Max"
-                type="number"
-                value={row.max}
-                onChange={(e) => setRow(index, 'max', e.target.value)}
-              />
-              <Input
-                label="Step"
-                type="number"
-                value={row.step}
-                onChange={(e) => setRow(index, 'step', e.target.value)}
-              />
-            </fieldset>
-          ))}
+          <RangeRows rows={rows} awaitingCatalogue={awaitingCatalogue} onChange={setRows} />
           <SettingsFields
             {...{ objective, setObjective, method, setMethod, maxTrials, setMaxTrials }}
             {...{ folds, setFolds, trainFraction, setTrainFraction }}
@@ -421,7 +290,7 @@ export function OptimisePanel({
           <div className="flex gap-2">
             <Button
               onClick={() => void start()}
-              disabled={running || !bot || rows.length === 0}
+              disabled={running || !bot || awaitingCatalogue || rows.length === 0}
               isLoading={running}
             >
               {running ? 'Optimising…' : 'Run Optimisation'}

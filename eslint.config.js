@@ -67,7 +67,7 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
     },
   },
-  // Dependency direction (DESIGN.md): the engine and contracts are pure; apps never import each other.
+  // Dependency direction (docs/ARCHITECTURE.md, "Layout"): the engine and contracts are pure; apps never import each other.
   {
     files: ['packages/engine/**/*.ts', 'packages/contracts/**/*.ts'],
     rules: {
@@ -140,7 +140,7 @@ export default tseslint.config(
     },
   },
   {
-    // The server's module graph (DESIGN.md): public files only, lower layers only, so no cycles.
+    // The server's module graph (docs/ARCHITECTURE.md, "Server modules"): public files only, lower layers only, so no cycles.
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/**/*.test.ts'],
     plugins: { solterm: serverArchitecture },

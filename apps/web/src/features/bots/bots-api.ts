@@ -4,6 +4,7 @@ import type {
   TBotWithdrawResult,
   TDelegation,
   TProductionStatus,
+  TBacktestProgress,
   TBacktestRequestInput,
   TBacktestResult,
   TBot,
@@ -71,6 +72,8 @@ export const botsApi = {
     api.post<{ test_id: string; cancelled: boolean }>(`/bots/test/${encodeURIComponent(testId)}/cancel`, {}),
   backtest: (request: TBacktestRequestInput) =>
     backtestClient.post<TBacktestResult>('/bots/backtest', request),
+  /** The caller's backtests waiting or running: the latest of each one's backtest_progress pushes. */
+  backtestStatus: (signal?: AbortSignal) => api.get<TBacktestProgress[]>('/bots/backtest/status', { signal }),
   /** POST /bots/optimize: answered at once; progress comes as optimization_progress pushes. */
   optimize: (request: TOptimizeRequest) => api.post<{ optimization_id: string }>('/bots/optimize', request),
   optimization: (id: string, signal?: AbortSignal) =>

@@ -1,5 +1,5 @@
 import { act, render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RealtimeContext } from '../../../lib/ws-client';
 import { createFakeRealtime } from '../../../test/fake-websocket';
 import { BacktestProgress } from './backtest-progress';
@@ -25,6 +25,10 @@ const queued = (botId: string, ahead: number) => ({
     candles_total: 0,
     progress_percentage: 0,
   },
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
 });
 
 describe('BacktestProgress', () => {
@@ -60,5 +64,37 @@ describe('BacktestProgress', () => {
 
     rerender(view(false));
     expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
+  it('shows the place a push gave before its socket signed in, read back from the server once it has', async () => {
+    // A second tab: its backtest was queued (and pushed) while its fresh socket was still signing in.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string | URL | Request) =>
+        String(input).endsWith('/bots/backtest/status')
+          ? new Response(
+              JSON.stringify({ success: true, data: [queued('bot-2', 3).data, queued('bot-1', 1).data] }),
+              {
+                headers: { 'Content-Type': 'application/json' },
+              },
+            )
+          : new Response('{}', { status: 404 }),
+      ),
+    );
+    const realtime = createFakeRealtime({ getToken: () => 'jwt' });
+    render(
+      <RealtimeContext.Provider value={realtime.client}>
+        <BacktestProgress botId="bot-1" isRunning />
+      </RealtimeContext.Provider>,
+    );
+    realtime.client.retain();
+    realtime.latest().open();
+    expect(screen.getByText('Starting…')).toBeInTheDocument();
+
+    act(() => realtime.latest().receive({ type: 'auth_success', user_id: 'user-1' }));
+    expect(await screen.findByText('Queued (1 ahead)')).toBeInTheDocument();
+    // The pushes that follow go on from there.
+    act(() => realtime.latest().receive(push('bot-1', 0)));
+    expect(screen.getByText('Computing candles')).toBeInTheDocument();
   });
 });

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { TBacktestProgress } from '@solterm/contracts';
-import { useRealtimeEvent } from '../../../lib/ws-client';
+import { useRealtimeEvent, useRealtimeUserId } from '../../../lib/ws-client';
+import { botsApi } from '../bots-api';
 import { formatCount } from '../../../lib/format';
 
 /** What the page says of a backtest on its way: queued with its place, then computing. */
@@ -12,12 +13,32 @@ export function backtestStateLabel(progress: TBacktestProgress | null): string {
   return 'Computing candles';
 }
 
-/** The latest `backtest_progress` push of `botId`'s backtest (cleared by remounting). */
+/**
+ * The latest `backtest_progress` push of `botId`'s backtest (cleared by remounting). A push sent
+ * before this page could hear it (its socket still signing in as the request went, say) is read back
+ * from the server's status once the socket is signed in, unless a push has said more since.
+ */
 export function useBacktestProgress(botId: string | null): TBacktestProgress | null {
   const [progress, setProgress] = useState<TBacktestProgress | null>(null);
+  const pushed = useRef(false);
   useRealtimeEvent('backtest_progress', ({ data }) => {
-    if (data.bot_id === botId) setProgress(data);
+    if (data.bot_id !== botId) return;
+    pushed.current = true;
+    setProgress(data);
   });
+  const listening = useRealtimeUserId() !== null;
+  useEffect(() => {
+    if (!listening) return;
+    const controller = new AbortController();
+    botsApi.backtestStatus(controller.signal).then(
+      (backtests) => {
+        const mine = backtests.find((backtest) => backtest.bot_id === botId);
+        if (mine && !pushed.current) setProgress(mine);
+      },
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [listening, botId]);
   return progress;
 }
 

@@ -13,9 +13,10 @@ import { createSolanaWallet, signInWithWallet } from './helpers/wallets';
 // Issue #8: the public JSON-RPC at /rpc must not let an anonymous client drain the treasury or stall
 // the API, and the faucet's limit must survive a restart and hold across processes.
 //
-// vitest: own worker. Twice in full runs (never alone, in dozens of runs) the shared worker process
-// died without a word while this file ran, its memory at ~2 GB from earlier files (the QuickJS
-// sandbox tests' wasm heaps); the cause is not found. A fresh worker costs ~1.3 s of CPU.
+// vitest: own worker. Twice in full runs the shared worker process died without a word while this
+// file ran (never alone, nor in a loop after the heaviest files), with the worker at ~2 GB from earlier
+// files (the QuickJS sandbox tests' wasm heaps); the cause is not found. A fresh worker costs ~1.3 s
+// of CPU.
 
 const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const LAMPORTS_PER_SOL = 1_000_000_000n;

@@ -14,11 +14,11 @@ export function backtestStateLabel(progress: TBacktestProgress | null): string {
 }
 
 /**
- * The latest `backtest_progress` push of `botId`'s backtest (cleared by remounting). A push sent
- * before this page could hear it (its socket still signing in as the request went, say) is read back
- * from the server's status once the socket is signed in, unless a push has said more since.
+ * The latest `backtest_progress` push of `botId`'s backtest (cleared by remounting). While `running`,
+ * a push sent before this page could hear it (its socket still signing in as the request went, say)
+ * is read back from the server's status once the socket is signed in, unless a push has said more.
  */
-export function useBacktestProgress(botId: string | null): TBacktestProgress | null {
+export function useBacktestProgress(botId: string | null, running: boolean): TBacktestProgress | null {
   const [progress, setProgress] = useState<TBacktestProgress | null>(null);
   const pushed = useRef(false);
   useRealtimeEvent('backtest_progress', ({ data }) => {
@@ -28,7 +28,7 @@ export function useBacktestProgress(botId: string | null): TBacktestProgress | n
   });
   const listening = useRealtimeUserId() !== null;
   useEffect(() => {
-    if (!listening) return;
+    if (!listening || !running) return;
     const controller = new AbortController();
     botsApi.backtestStatus(controller.signal).then(
       (backtests) => {
@@ -38,7 +38,7 @@ export function useBacktestProgress(botId: string | null): TBacktestProgress | n
       () => undefined,
     );
     return () => controller.abort();
-  }, [listening, botId]);
+  }, [listening, running, botId]);
   return progress;
 }
 
@@ -48,7 +48,7 @@ export function useBacktestProgress(botId: string | null): TBacktestProgress | n
  * done. Renders nothing when no backtest runs.
  */
 export function BacktestProgress({ botId, isRunning }: { botId: string | null; isRunning: boolean }) {
-  const progress = useBacktestProgress(botId);
+  const progress = useBacktestProgress(botId, isRunning);
   if (!isRunning) return null;
   const isComputing = progress?.state === 'running';
   const percentage = isComputing ? progress.progress_percentage : 0;

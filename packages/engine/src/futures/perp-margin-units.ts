@@ -13,11 +13,6 @@ function markUnits(market: MarketState, size: number): number {
   return quot(mul(size, market.oracleUnits), market.scaleUnits);
 }
 
-/** perp-margin's `maintenanceAt`: ⌈⌊|lots| × oracle / scale⌋ / (2 × max leverage)⌉. */
-export function maintenanceUnits(market: MarketState, lots: number): number {
-  return ceilQuot(notionalUnits(lots, market.oracleUnits, market.scaleUnits), 2 * market.spec.maxLeverage);
-}
-
 /**
  * {@link equityOf} less {@link initialRequirementAt}, in numbers and one pass over the positions:
  * what is left for a new order's margin (a position's notional at the oracle is |its mark value|).
@@ -72,7 +67,8 @@ function positionHealthUnits(market: MarketState, position: Position): number {
 /**
  * A position's mark value less its maintenance margin, with one division for both: the margin's
  * notional ⌊|lots| × oracle / scale⌋ is |⌊lots × oracle / scale⌋| (truncation toward zero is
- * symmetric), so it is ⌈|mark| / (2 × max leverage)⌉ ({@link maintenanceUnits}).
+ * symmetric), so perp-margin's `maintenanceAt` ⌈⌊|lots| × oracle / scale⌋ / (2 × max leverage)⌉ is
+ * ⌈|mark| / (2 × max leverage)⌉.
  */
 function markLessMaintenanceUnits(market: MarketState, size: number): number {
   const mark = markUnits(market, size);

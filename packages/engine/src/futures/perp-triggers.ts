@@ -232,15 +232,16 @@ export function cancelAllTriggers(venue: PerpVenueState, accountId: string, symb
  * cancelled once it is closed or has flipped. Answers the ids cancelled.
  */
 export function syncAttachedTriggers(venue: PerpVenueState, fills: readonly PerpFill[]): number[] {
-  // Most fills are in markets with no trigger orders: nothing to collect for them.
-  if (fills.every((fill) => venue.markets.get(fill.market)?.triggers.size === 0)) return [];
-  const touched = new Map<string, Set<string>>();
+  // Made for the first fill in a market with trigger orders (most fills are in markets with none).
+  let touched: Map<string, Set<string>> | undefined;
   for (const fill of fills) {
     if (venue.markets.get(fill.market)?.triggers.size === 0) continue; // nothing attached there
+    touched ??= new Map();
     const accounts = touched.get(fill.market) ?? new Set<string>();
     accounts.add(fill.taker).add(fill.maker);
     touched.set(fill.market, accounts);
   }
+  if (touched === undefined) return [];
   const cancelled: number[] = [];
   for (const [symbol, accounts] of touched) {
     const market = venue.markets.get(symbol)!;

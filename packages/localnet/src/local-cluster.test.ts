@@ -102,6 +102,17 @@ describe('blockhashes and replays', () => {
     expect(cluster.getBalance(recipient.address)).toBe(LAMPORTS_PER_SOL);
   });
 
+  it('lands an airdrop whose blockhash aged out while it was being signed', async () => {
+    const cluster = await makeCluster();
+    const recipient = await generateKeyPairSigner();
+    // The transfer is signed asynchronously; the slot clock runs on meanwhile, past the blockhash's age
+    const airdrop = cluster.requestAirdrop(recipient.address, LAMPORTS_PER_SOL);
+    cluster.advanceSlots(MAX_PROCESSING_AGE + 1);
+
+    await expect(airdrop).resolves.toEqual(expect.any(String));
+    expect(cluster.getBalance(recipient.address)).toBe(LAMPORTS_PER_SOL);
+  });
+
   it('refuses a replay within the validity window without touching balances', async () => {
     const cluster = await makeCluster({ tokens: [] });
     const payer = await fundedSigner(cluster);

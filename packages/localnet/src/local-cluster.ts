@@ -330,16 +330,20 @@ export class LocalCluster extends ClusterHistory {
   async requestAirdrop(recipient: string, lamports: bigint): Promise<string> {
     if (lamports <= 0n) throw new AirdropError('airdrop amount must be positive');
     const instruction = airdropInstruction(this.treasury, recipient, lamports);
-    const newest = this.currentSlot;
-    const oldest = Math.max(this.history.firstRunSlot, newest - MAX_PROCESSING_AGE + 1);
-    for (let slot = newest; ; slot -= 1) {
-      if (slot < oldest) {
+    const oldestValid = () => Math.max(this.history.firstRunSlot, this.currentSlot - MAX_PROCESSING_AGE + 1);
+    for (let slot = this.currentSlot; ; slot -= 1) {
+      if (slot < oldestValid()) {
         // Every blockhash of this run carries the same transfer: end the slot for a new one.
         this.advanceSlots(1);
         slot = this.currentSlot;
       }
       const recent = this.blockhashes.hashForSlot(slot);
       const { signature, bytes } = await signAirdropTransfer(this.treasury, instruction, recent);
+      if (slot < oldestValid()) {
+        // The slot clock ran on while it signed, past this blockhash's age: walk again from the newest.
+        slot = this.currentSlot + 1;
+        continue;
+      }
       if (this.transactions.has(signature)) continue;
       const outcome = this.sendTransaction(bytes, { skipPreflight: true });
       if (outcome.kind === 'rejected') {

@@ -56,6 +56,9 @@ describe('ProtectedRoute', () => {
     window.localStorage.setItem(STORAGE_KEYS.authToken, makeJwt({ sub: 'user-1', exp: nowSeconds + 90 }));
     const { navigate } = renderWithProviders(<App />, { route: '/dashboard' });
     expect(await screen.findByText('Dashboard page')).toBeInTheDocument();
+    // The guard starts its minute check in an effect, which React may run after the page shows; in a
+    // full run the minutes below once passed before it had started.
+    await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1));
 
     act(() => vi.advanceTimersByTime(SESSION_CHECK_INTERVAL_MS));
     expect(navigate).not.toHaveBeenCalled();

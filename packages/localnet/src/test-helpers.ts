@@ -18,6 +18,7 @@ import {
   type Instruction,
   type TransactionSigner,
 } from '@solana/kit';
+import type { Connection } from '@solana/web3.js';
 
 export interface SignedTransaction {
   readonly signature: string;
@@ -65,4 +66,14 @@ export function signTransfer(
   lifetime: Lifetime,
 ): Promise<SignedTransaction> {
   return signInstructions(source, [getTransferSolInstruction({ source, destination, amount })], lifetime);
+}
+
+/**
+ * Closes a web3.js 1.x Connection's WebSocket, which web3.js has no method for. It closes the socket
+ * itself 500 ms after the last subscription ends; a server that stops first leaves it reconnecting
+ * every second for the rest of the test worker's life ("ws error: connect ECONNREFUSED" in later
+ * files' output). A close with code 1000 is one neither web3.js nor rpc-websockets reconnects.
+ */
+export function closeWeb3Socket(connection: Connection): void {
+  (connection as unknown as { _rpcWebSocket: { close(): void } })._rpcWebSocket.close();
 }

@@ -46,7 +46,7 @@ import { MAX_SEALED_SLOT_LEAD } from '../cluster-types';
 import { durableNonceFromBlockhash } from '../durable-nonce';
 import { startLocalnetServer, type LocalnetServer } from '../http-server';
 import { createLocalCluster, type LocalCluster } from '../local-cluster';
-import { signInstructions } from '../test-helpers';
+import { closeWeb3Socket, signInstructions } from '../test-helpers';
 import { createJsonRpcHandler } from './json-rpc-handler';
 import { createPubSub, type PubSub } from './pubsub';
 
@@ -201,6 +201,7 @@ describe('a slot ends once one of its transactions is confirmed (item 2, auto cl
   });
 
   afterAll(async () => {
+    closeWeb3Socket(sealConnection);
     await sealServer.close();
     sealPubSub.close();
     await sealing.close();

@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../base58';
 import { startLocalnetServer, type LocalnetServer } from '../http-server';
 import { createLocalCluster, type LocalCluster } from '../local-cluster';
+import { closeWeb3Socket } from '../test-helpers';
 import { createJsonRpcHandler } from './json-rpc-handler';
 import { createPubSub, type PubSub } from './pubsub';
 
@@ -68,6 +69,7 @@ beforeAll(async () => {
 afterEach(() => release());
 
 afterAll(async () => {
+  closeWeb3Socket(connection);
   await server.close();
   pubsub.close();
   await cluster.close();

@@ -43,6 +43,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalnetServer, type LocalnetServer } from '../http-server';
 import { createLocalCluster, type LocalCluster } from '../local-cluster';
+import { closeWeb3Socket } from '../test-helpers';
 import { createJsonRpcHandler } from './json-rpc-handler';
 import { createPubSub, type PubSub } from './pubsub';
 
@@ -107,6 +108,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  closeWeb3Socket(connection);
   pubsub.close();
   await server.close();
   await cluster.close();

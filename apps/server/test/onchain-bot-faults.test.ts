@@ -235,4 +235,43 @@ describe('an on-chain bot swap under RPC faults', () => {
       [fundingSell!.signature, buy.tx_signature].sort(),
     );
   });
+
+  it('draws once for a buy when that draw never reached the cluster: it waits for its verdict, never draws again', async () => {
+    // The next fill is a sell; trade it cleanly first, so the one after is a buy.
+    app.clock.advance(MINUTE);
+    await passUntilFills(6);
+    // The bot then holds no USDC and 0.01 SOL to spend: the buy's funding sell needs a draw first.
+    const balance = (
+      await call<TBotBalance>(app, { method: 'GET', url: '/api/bot/balance', headers: bearer(alice.token) })
+    ).body.data;
+    const usdc = balance.tokens.find((token) => token.mint === USDC_MINT)?.amount ?? 0;
+    if (usdc > 0) {
+      const withdrawn = await post('/api/bot/withdraw', alice, { amount: usdc, token_mint: USDC_MINT });
+      expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
+    }
+    const sol = await post('/api/bot/withdraw', alice, {
+      amount: Number((balance.withdrawable - 0.01).toFixed(9)),
+    });
+    expect(sol.status, JSON.stringify(sol.body)).toBe(200);
+    const draws = async () =>
+      (
+        await sql(
+          `select signature, status from server_tickets where kind = 'bot_transfer' and payload->>'purpose' = 'draw' order by created_at`,
+        )
+      ).rows as { signature: string; status: string }[];
+    const drawsBefore = (await draws()).length;
+
+    // The draw's send never reaches the cluster, and the status poll after it fails: its verdict is unknown.
+    faults.failNextSends('lost');
+    faults.failStatusPolls(1);
+    app.clock.advance(MINUTE);
+    await app.botRunner.pass();
+    const [lost] = (await draws()).slice(drawsBefore);
+    expect(lost, 'the draw is in flight').toMatchObject({ status: 'sending' });
+
+    // The relay's reconcile sends it again and it lands; the buy is then funded from what it drew.
+    await passUntilFills(7);
+    expect((await fills())[6]!.side).toBe('Buy');
+    expect((await draws()).slice(drawsBefore)).toEqual([{ signature: lost!.signature, status: 'landed' }]);
+  });
 });

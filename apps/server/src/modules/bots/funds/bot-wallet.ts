@@ -148,7 +148,7 @@ export function createBotWallet(deps: {
 
   /** Signs `instructions` as the bot (fee payer) and sends them as a ticket; answers the outcome. */
   async function sendAsBot(
-    userId: string | null,
+    userId: string,
     signer: KeyPairSigner,
     instructions: Instruction[],
     payload: BotTransferPayload,
@@ -306,9 +306,11 @@ export function createBotWallet(deps: {
      * owner's approval (the token program refuses more than the allowance): the bot's wrapped-SOL
      * account is opened, credited and closed into the bot's lamports in one transaction.
      *
+     * The ticket names the user, so that `transfersSettled` sees a draw still in flight.
+     *
      * @throws BotFundsError when the allowance or the bot's fee balance is short.
      */
-    async draw(signer: KeyPairSigner, wallet: string, lamports: bigint): Promise<void> {
+    async draw(userId: string, signer: KeyPairSigner, wallet: string, lamports: bigint): Promise<void> {
       const allowance = await allowanceOf(wallet, signer.address);
       if (allowance < lamports) {
         throw new BotFundsError(
@@ -323,7 +325,7 @@ export function createBotWallet(deps: {
       const own = await associatedTokenAddress(signer.address, WRAPPED_SOL_MINT);
       const mint = address(WRAPPED_SOL_MINT);
       const sent = await sendAsBot(
-        null,
+        userId,
         signer,
         [
           getCreateAssociatedTokenIdempotentInstruction({

@@ -14,7 +14,7 @@ import {
 import type { KeyPairSigner } from '@solana/kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, isAppError } from '../../../lib/app-error';
-import type { ChainService } from '../../chain/chain.service';
+import { LAMPORTS_PER_SIGNATURE, type ChainService } from '../../chain/chain.service';
 import type { TradingPair, TradingService } from '../../trading/trading.service';
 import type { BotFundsRepository } from '../funds/bot-funds.repository';
 import { BotFundsError, type BotWallet } from '../funds/bot-wallet';
@@ -80,12 +80,20 @@ export function createOnChainExecutor(deps: {
 
   /**
    * Draws SOL under the approval so the bot can spend `lamports` beyond its fee reserve, plus the
-   * rent of the token account a swap may open for it (the bot's first USDC or base token).
+   * rent of the token account a swap may open for it (the bot's first USDC or base token). The draw
+   * pays its own fee from the bot's lamports, so it draws that fee too: short of it, a fill that
+   * waited for a draw's verdict found 5,000 lamports missing on its next pass and drew again.
    */
-  async function ensureLamports(signer: KeyPairSigner, wallet: string, lamports: bigint): Promise<void> {
+  async function ensureLamports(
+    userId: string,
+    signer: KeyPairSigner,
+    wallet: string,
+    lamports: bigint,
+  ): Promise<void> {
     const wanted = lamports + RENT_EXEMPT_TOKEN_ACCOUNT_LAMPORTS;
     const spare = await spendableLamports(signer.address);
-    if (spare < wanted) await deps.wallet.draw(signer, wallet, wanted - spare);
+    if (spare < wanted)
+      await deps.wallet.draw(userId, signer, wallet, wanted - spare + LAMPORTS_PER_SIGNATURE);
   }
 
   /** Makes sure the bot holds the quote a buy of `baseAmount` costs (with a margin). */
@@ -99,7 +107,7 @@ export function createOnChainExecutor(deps: {
     const cost = await trading.makerQuoteAmount(pair, 'Buy', base);
     if (cost === null) throw new AppError('TRADING__VENUE_UNAVAILABLE');
     const needed = withMargin(cost);
-    if (pair.quote.mint === WRAPPED_SOL_MINT) return ensureLamports(signer, wallet, needed);
+    if (pair.quote.mint === WRAPPED_SOL_MINT) return ensureLamports(run.userId, signer, wallet, needed);
     const shortfall = needed - (await tokenHeld(signer.address, pair.quote.mint));
     if (shortfall <= 0n) return;
     // USDC comes from selling drawn SOL at the venue (a swap of its own, with its own receipt).
@@ -107,7 +115,7 @@ export function createOnChainExecutor(deps: {
     const perSol = await trading.makerQuoteAmount(solPair, 'Sell', 10n ** BigInt(SOL_DECIMALS));
     if (perSol === null || perSol <= 0n) throw new AppError('TRADING__VENUE_UNAVAILABLE');
     const lamports = withMargin((shortfall * 10n ** BigInt(SOL_DECIMALS) + perSol - 1n) / perSol);
-    await ensureLamports(signer, wallet, lamports);
+    await ensureLamports(run.userId, signer, wallet, lamports);
     await trading.swapAsServerWallet(
       run.userId,
       signer,
@@ -153,14 +161,6 @@ export function createOnChainExecutor(deps: {
     // here): whether anything is traded is decided from the record alone.
     const signerRead = deps.wallet.signerOf(run.userId);
     const pairRead = trading.resolvePair(run.config.symbol);
-    const heldRead =
-      fill.side === 'Sell'
-        ? Promise.all([signerRead, pairRead]).then(([signer, pair]) =>
-            pair.base.mint === WRAPPED_SOL_MINT
-              ? spendableLamports(signer.address)
-              : tokenHeld(signer.address, pair.base.mint),
-          )
-        : undefined;
     // Nothing new is sent while an earlier transaction of the bot may still land: a funding sell or
     // a draw whose answer was lost is unknown, not undone, and trading again on top of it would sell
     // or draw twice. The fill waits for the relay's verdict (asked now) and runs on a later pass.
@@ -171,7 +171,7 @@ export function createOnChainExecutor(deps: {
       ]);
       return swaps && transfers;
     });
-    for (const read of [signerRead, pairRead, heldRead, settledRead]) read?.catch(() => undefined);
+    for (const read of [signerRead, pairRead, settledRead]) read.catch(() => undefined);
     const previous = await settledFill(run, seq);
     if (previous !== 'again') return previous;
     if (!(await settledRead)) return null;
@@ -183,7 +183,11 @@ export function createOnChainExecutor(deps: {
     let baseAmount = fill.baseAmount;
     if (fill.side === 'Buy') await fundBuy(run, signer, wallet, pair, baseAmount);
     else {
-      const held = await heldRead!;
+      // Read after the verdict: a withdrawal the relay just settled as landed has left the balance.
+      const held =
+        pair.base.mint === WRAPPED_SOL_MINT
+          ? await spendableLamports(signer.address)
+          : await tokenHeld(signer.address, pair.base.mint);
       if (held <= 0n)
         throw new BotFundsError('it holds none of the position it should sell (was it withdrawn?)');
       if (held < baseAmount) baseAmount = held;

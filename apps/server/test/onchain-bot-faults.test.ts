@@ -1,3 +1,4 @@
+import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_BOT_CONFIG,
@@ -273,5 +274,67 @@ describe('an on-chain bot swap under RPC faults', () => {
     await passUntilFills(7);
     expect((await fills())[6]!.side).toBe('Buy');
     expect((await draws()).slice(drawsBefore)).toEqual([{ signature: lost!.signature, status: 'landed' }]);
+  });
+
+  it("trades two runs' fills of one user one at a time: the second sends nothing while the first's swap is held", async () => {
+    const bob = await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 100 });
+    const bobBot = (
+      await call<{ bot_public_key: string }>(app, {
+        method: 'GET',
+        url: '/api/bot/public-key',
+        headers: bearer(bob.token),
+      })
+    ).body.data.bot_public_key;
+    const delegation = await post<TDelegation>('/api/delegation/create', bob, { amount: 1 });
+    const submitted = await post('/api/delegation/submit', bob, {
+      delegation_id: delegation.body.data.delegation_id,
+      signed_transaction: bob.wallet.signTransaction(delegation.body.data.unsigned_transaction!),
+    });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+    // SOL enough that neither buy draws: each is a funding sell and the buy, sent by the one bot key.
+    await rpc('requestAirdrop', [bobBot, 2_000_000_000]);
+    const runs: string[] = [];
+    for (const name of ['Flip A', 'Flip B']) {
+      const created = await post<TBot>('/api/bots', bob, {
+        name,
+        strategy_type: 'scalper',
+        config: { ...DEFAULT_BOT_CONFIG, amount: 0.05, interval: '1M', code: FLIP_STRATEGY },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const started = await post(`/api/bots/production/${created.body.data.bot_id}/start`, bob);
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      runs.push(
+        (await sql(`select id from bot_runs where bot_id = '${created.body.data.bot_id}'`)).rows[0]!
+          .id as string,
+      );
+    }
+    const feePayerOf = (wire: string) =>
+      String(
+        getCompiledTransactionMessageDecoder().decode(
+          getTransactionDecoder().decode(Buffer.from(wire, 'base64')).messageBytes,
+        ).staticAccounts[0],
+      );
+    const [first, second] = faults.hold(
+      2,
+      (method, params) => method === 'sendTransaction' && feePayerOf(String(params[0])) === bobBot,
+    );
+
+    // Both runs' first fills are buys at the same close, and the first send of the bot key is held.
+    app.clock.advance(MINUTE);
+    const pass = app.botRunner.pass();
+    await first!.reached;
+    const raced = await Promise.race([
+      second!.reached.then(() => 'the other run sent too'),
+      new Promise((resolve) => setTimeout(() => resolve('one at a time'), 1_500)),
+    ]);
+    expect(raced).toBe('one at a time');
+    first!.release();
+    second!.release();
+    await pass;
+    await faults.clear();
+    for (const run of runs) {
+      const rows = (await sql(`select side from bot_fills where run_id = '${run}'`)).rows;
+      expect(rows, run).toEqual([{ side: 'Buy' }]);
+    }
   });
 });

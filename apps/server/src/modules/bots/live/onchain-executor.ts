@@ -225,9 +225,27 @@ export function createOnChainExecutor(deps: {
     return sent!;
   }
 
+  /**
+   * The fills of one user run one at a time: all of the user's runs share one bot key and one
+   * approval, and the in-flight gate is a check, not a lock — two fills passing it together would
+   * both fund from, and sell, the same SOL. This holds within one process only; across processes it
+   * relies on one process running the bot passes at a time, which a pass outliving its job lease breaks.
+   */
+  const queues = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    const next = (queues.get(userId) ?? Promise.resolve()).then(work, work);
+    const settled = next.catch(() => undefined);
+    queues.set(userId, settled);
+    void settled.then(() => {
+      if (queues.get(userId) === settled) queues.delete(userId);
+    });
+    return next;
+  }
+
   return {
     /**
-     * Executes runtime fill `seq` of `run` (idempotent per fill).
+     * Executes runtime fill `seq` of `run` (idempotent per fill), after any fill of the user's
+     * other runs that is executing.
      *
      * @throws BotFundsError when the allowance or the bot's balance cannot cover it (the run stops).
      */
@@ -238,7 +256,7 @@ export function createOnChainExecutor(deps: {
       wallet: string,
     ): Promise<ExecutedFill | null> {
       try {
-        return await executeOnce(run, seq, fill, wallet);
+        return await oneAtATime(run.userId, () => executeOnce(run, seq, fill, wallet));
       } catch (error) {
         if (isAppError(error) && error.code === 'TRADING__INSUFFICIENT_FUNDS') {
           throw new BotFundsError(

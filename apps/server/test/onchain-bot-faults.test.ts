@@ -73,6 +73,22 @@ describe('an on-chain bot swap under RPC faults', () => {
       { timeout: 30_000, interval: 20 },
     );
 
+  /** The user's bot key, after approving it to draw 1 SOL (the delegation, signed by the user's wallet). */
+  async function delegatedBot(user: User): Promise<string> {
+    const key = await call<{ bot_public_key: string }>(app, {
+      method: 'GET',
+      url: '/api/bot/public-key',
+      headers: bearer(user.token),
+    });
+    const delegation = await post<TDelegation>('/api/delegation/create', user, { amount: 1 });
+    const submitted = await post('/api/delegation/submit', user, {
+      delegation_id: delegation.body.data.delegation_id,
+      signed_transaction: user.wallet.signTransaction(delegation.body.data.unsigned_transaction!),
+    });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+    return key.body.data.bot_public_key;
+  }
+
   beforeAll(async () => {
     database = await openTestDatabase('pglite');
     app = await createTestApp({
@@ -104,19 +120,7 @@ describe('an on-chain bot swap under RPC faults', () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const botId = created.body.data.bot_id;
-    bot = (
-      await call<{ bot_public_key: string }>(app, {
-        method: 'GET',
-        url: '/api/bot/public-key',
-        headers: bearer(alice.token),
-      })
-    ).body.data.bot_public_key;
-    const delegation = await post<TDelegation>('/api/delegation/create', alice, { amount: 1 });
-    const submitted = await post('/api/delegation/submit', alice, {
-      delegation_id: delegation.body.data.delegation_id,
-      signed_transaction: alice.wallet.signTransaction(delegation.body.data.unsigned_transaction!),
-    });
-    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+    bot = await delegatedBot(alice);
     const started = await post(`/api/bots/production/${botId}/start`, alice);
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     runId = (await sql(`select id from bot_runs where bot_id = '${botId}'`)).rows[0]!.id as string;
@@ -278,19 +282,7 @@ describe('an on-chain bot swap under RPC faults', () => {
 
   it("trades two runs' fills of one user one at a time: the second sends nothing while the first's swap is held", async () => {
     const bob = await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 100 });
-    const bobBot = (
-      await call<{ bot_public_key: string }>(app, {
-        method: 'GET',
-        url: '/api/bot/public-key',
-        headers: bearer(bob.token),
-      })
-    ).body.data.bot_public_key;
-    const delegation = await post<TDelegation>('/api/delegation/create', bob, { amount: 1 });
-    const submitted = await post('/api/delegation/submit', bob, {
-      delegation_id: delegation.body.data.delegation_id,
-      signed_transaction: bob.wallet.signTransaction(delegation.body.data.unsigned_transaction!),
-    });
-    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+    const bobBot = await delegatedBot(bob);
     // SOL enough that neither buy draws: each is a funding sell and the buy, sent by the one bot key.
     await rpc('requestAirdrop', [bobBot, 2_000_000_000]);
     const runs: string[] = [];

@@ -73,6 +73,14 @@ describe('an on-chain bot swap under RPC faults', () => {
       { timeout: 30_000, interval: 20 },
     );
 
+  /** The fee payer of a wire transaction (base64): the key that signed it first. */
+  const feePayerOf = (wire: string) =>
+    String(
+      getCompiledTransactionMessageDecoder().decode(
+        getTransactionDecoder().decode(Buffer.from(wire, 'base64')).messageBytes,
+      ).staticAccounts[0],
+    );
+
   /** The user's bot key, after approving it to draw 1 SOL (the delegation, signed by the user's wallet). */
   async function delegatedBot(user: User): Promise<string> {
     const key = await call<{ bot_public_key: string }>(app, {
@@ -300,12 +308,6 @@ describe('an on-chain bot swap under RPC faults', () => {
           .id as string,
       );
     }
-    const feePayerOf = (wire: string) =>
-      String(
-        getCompiledTransactionMessageDecoder().decode(
-          getTransactionDecoder().decode(Buffer.from(wire, 'base64')).messageBytes,
-        ).staticAccounts[0],
-      );
     const [first, second] = faults.hold(
       2,
       (method, params) => method === 'sendTransaction' && feePayerOf(String(params[0])) === bobBot,
@@ -328,5 +330,42 @@ describe('an on-chain bot swap under RPC faults', () => {
       const rows = (await sql(`select side from bot_fills where run_id = '${run}'`)).rows;
       expect(rows, run).toEqual([{ side: 'Buy' }]);
     }
+  });
+
+  it('sends no trade after its bot was stopped while the pass was funding it', async () => {
+    const carol = await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 100 });
+    const carolBot = await delegatedBot(carol);
+    // SOL enough that the buy draws none: it is a funding sell and then the buy itself.
+    await rpc('requestAirdrop', [carolBot, 2_000_000_000]);
+    const created = await post<TBot>('/api/bots', carol, {
+      name: 'Flip C',
+      strategy_type: 'scalper',
+      config: { ...DEFAULT_BOT_CONFIG, amount: 0.05, interval: '1M', code: FLIP_STRATEGY },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const botId = created.body.data.bot_id;
+    expect((await post(`/api/bots/production/${botId}/start`, carol)).status).toBe(200);
+    const run = (await sql(`select id from bot_runs where bot_id = '${botId}'`)).rows[0]!.id as string;
+    const before = await botSignatures(carolBot);
+    const [fundingSell] = faults.hold(
+      1,
+      (method, params) => method === 'sendTransaction' && feePayerOf(String(params[0])) === carolBot,
+    );
+
+    // The owner stops the bot while its buy's funding sell is on its way to the node
+    app.clock.advance(MINUTE);
+    const pass = app.botRunner.pass();
+    await fundingSell!.reached;
+    expect((await post(`/api/bots/production/${botId}/stop`, carol)).status).toBe(200);
+    fundingSell!.release();
+    await pass;
+
+    // Then the funding sell lands, and the buy is never sent nor recorded
+    const sent = (await botSignatures(carolBot)).filter((signature) => !before.includes(signature));
+    expect(sent).toHaveLength(1);
+    expect((await sql(`select seq from bot_orders where run_id = '${run}' and side = 'Buy'`)).rows).toEqual(
+      [],
+    );
+    expect((await sql(`select seq from bot_fills where run_id = '${run}'`)).rows).toEqual([]);
   });
 });

@@ -117,7 +117,15 @@ function createLiveBots({ log, now, database }: ModuleContext, deps: BotsDeps, p
     publish,
     sandboxes,
     onChain: {
-      executor: createOnChainExecutor({ repo: fundsRepo, wallet: funds.wallet, trading, chain, now, log }),
+      executor: createOnChainExecutor({
+        repo: fundsRepo,
+        isRunning: (runId) => runsRepo.isRunning(runId),
+        wallet: funds.wallet,
+        trading,
+        chain,
+        now,
+        log,
+      }),
       walletOf: (userId) => funds.approvingWallet(userId),
     },
   });

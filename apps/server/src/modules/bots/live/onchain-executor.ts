@@ -59,8 +59,13 @@ const withMargin = (amount: bigint) => (amount * (10_000n + FUNDING_MARGIN_BPS) 
  * fill is executed once: until the relay's reconcile settles that swap's ticket (landed, failed or
  * expired unseen), the fill waits, and only a swap that cannot land is made again.
  */
+/** Thrown before a fill's swap is sent when its run was stopped meanwhile: nothing is sent. */
+class RunStopped extends Error {}
+
 export function createOnChainExecutor(deps: {
   repo: BotFundsRepository;
+  /** Whether the run is still running, asked just before a fill's swap is recorded and sent. */
+  isRunning: (runId: string) => Promise<boolean>;
   wallet: BotWallet;
   trading: TradingService;
   chain: ChainService;
@@ -207,6 +212,8 @@ export function createOnChainExecutor(deps: {
         priority_fee_micro_lamports: 0,
       },
       async (swap) => {
+        // A stop that came while this pass funded the fill (a draw may wait seconds): no trade after it.
+        if (!(await deps.isRunning(run.id))) throw new RunStopped();
         sent = { baseAmount: swap.baseAmount, quoteAmount: swap.quoteAmount, signature: swap.signature };
         await repo.recordOrder({
           runId: run.id,
@@ -258,6 +265,7 @@ export function createOnChainExecutor(deps: {
       try {
         return await oneAtATime(run.userId, () => executeOnce(run, seq, fill, wallet));
       } catch (error) {
+        if (error instanceof RunStopped) return null;
         if (isAppError(error) && error.code === 'TRADING__INSUFFICIENT_FUNDS') {
           throw new BotFundsError(
             `its balance cannot pay for this ${fill.side.toLowerCase()} (${error.message})`,

@@ -24,6 +24,18 @@ interface Branch {
   /** Quote units = total / unitDivisor (rounded), or total × unitMultiplier when the total is coarser. */
   readonly unitDivisor: bigint;
   readonly unitMultiplier: bigint;
+  /** slippageOf's common scale (the finest of quote units, base × mid and the fee), and the factors
+   * bringing base × mid n and the fee n to it. */
+  readonly slippageScale: number;
+  readonly atMidToSlippage: bigint;
+  readonly feeToSlippage: bigint;
+}
+
+/** A fill priced with its slippage (slippageOf's figure), all exact. */
+export interface PricedQuote {
+  readonly quoteAmount: bigint;
+  readonly fee: Exact;
+  readonly slippage: Exact;
 }
 
 /** Everything about a mid scale: the linear impact's scale and multipliers, both branches. */
@@ -60,6 +72,16 @@ export class RfqFills {
    * down), and its fee: quoteRfqExact's figures.
    */
   quote(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): { quoteAmount: bigint; fee: Exact } {
+    const { quoteAmount, fee } = this.priced(side, baseAmount, mid);
+    return { quoteAmount, fee };
+  }
+
+  /**
+   * quote() and the fill's slippage, slippageOf(side, baseAmount, quoteAmount, mid, fee): the quote
+   * units times their scale factor are the total already divided (rounded), and base × mid is
+   * already made, so the slippage costs one product and two differences.
+   */
+  priced(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): PricedQuote {
     const plan = (this.plans[mid.scale] ??= this.planFor(mid.scale));
     const atMid = baseAmount * mid.n;
     const linear = this.impactPerNotional === 1n ? atMid : atMid * this.impactPerNotional;
@@ -72,9 +94,41 @@ export class RfqFills {
       factor = buy ? factor + impact : factor - impact;
     }
     const gross = atMid * factor;
-    const fee = { n: gross * this.feeBps, scale: branch.feeScale };
+    const feeN = gross * this.feeBps;
     const total = gross * (buy ? this.buyTotal : this.sellTotal);
-    return { quoteAmount: units(total, branch, buy), fee };
+    let quoteAmount: bigint;
+    // paid: quoteAmount at the slippage scale.
+    let paid: bigint;
+    if (branch.unitMultiplier !== 1n) {
+      // The fee's scale is coarser than quote units: the slippage scale is the quote's.
+      quoteAmount = total * branch.unitMultiplier;
+      paid = quoteAmount;
+    } else {
+      // The slippage scale is the fee's (≥ the quote's and base × mid's): paid = quoteAmount × d.
+      const d = branch.unitDivisor;
+      const q = total / d; // truncates toward zero
+      const back = q * d;
+      if (back === total) {
+        quoteAmount = q;
+        paid = total;
+      } else if (buy ? total > 0n : total < 0n) {
+        quoteAmount = buy ? q + 1n : q - 1n;
+        paid = buy ? back + d : back - d;
+      } else {
+        quoteAmount = q;
+        paid = back;
+      }
+    }
+    const atMidScaled = branch.atMidToSlippage === 1n ? atMid : atMid * branch.atMidToSlippage;
+    const feeScaled = branch.feeToSlippage === 1n ? feeN : feeN * branch.feeToSlippage;
+    return {
+      quoteAmount,
+      fee: { n: feeN, scale: branch.feeScale },
+      slippage: {
+        n: (buy ? paid - atMidScaled : atMidScaled - paid) - feeScaled,
+        scale: branch.slippageScale,
+      },
+    };
   }
 
   private planFor(midScale: number): Plan {
@@ -100,21 +154,17 @@ export class RfqFills {
     const feeScale =
       this.market.baseDecimals + midScale + offScale + 4 + this.market.model.venueFeeBps.scale + 4;
     const unitScale = feeScale - this.market.quoteDecimals;
+    const atMidScale = this.market.baseDecimals + midScale;
+    const slippageScale = Math.max(this.market.quoteDecimals, atMidScale, feeScale);
     return {
       buyFactor: one + offMid,
       sellFactor: one - offMid,
       feeScale,
       unitDivisor: unitScale >= 0 ? pow10(unitScale) : 1n,
       unitMultiplier: unitScale >= 0 ? 1n : pow10(-unitScale),
+      slippageScale,
+      atMidToSlippage: pow10(slippageScale - atMidScale),
+      feeToSlippage: pow10(slippageScale - feeScale),
     };
   }
-}
-
-/** total / 10^(scale − quote decimals) in quote units: up for a buy (ceil), down for a sell (floor). */
-function units(total: bigint, branch: Branch, up: boolean): bigint {
-  if (branch.unitMultiplier !== 1n) return total * branch.unitMultiplier;
-  const d = branch.unitDivisor;
-  const q = total / d; // truncates toward zero
-  if (q * d === total) return q;
-  return up ? (total > 0n ? q + 1n : q) : total < 0n ? q - 1n : q;
 }

@@ -56,3 +56,74 @@ export function checkIntent(intent: unknown): OrderIntent {
     `onCandle returned ${shown}: expected null or { action: 'buy' | 'sell' | 'exit', reason?: string }`,
   );
 }
+
+/**
+ * The fills of a backtest while it runs, in columns: only the bigints a fill computes are kept, and
+ * its objects (the fill and its three exact values) are made once, at the end (toFills). A year of
+ * minutes fills ~33,000 times; made as they happen, every young-generation collection of the run
+ * copies the ones made since the previous, then promotes them.
+ */
+export class FillLog {
+  private readonly times: number[] = [];
+  private readonly sells: boolean[] = [];
+  private readonly baseAmounts: bigint[] = [];
+  private readonly quoteAmounts: bigint[] = [];
+  /** mid, fee and slippage: each one's n, and its scale. */
+  private readonly exactNs: bigint[] = [];
+  private readonly exactScales: number[] = [];
+  private readonly reasons: string[] = [];
+  /** Sells: pnl, and entry time. */
+  private readonly pnls: bigint[] = [];
+  private readonly entryTimes: number[] = [];
+
+  get length(): number {
+    return this.times.length;
+  }
+
+  push(
+    time: number,
+    side: 'Buy' | 'Sell',
+    baseAmount: bigint,
+    quoteAmount: bigint,
+    mid: Exact,
+    fee: Exact,
+    slippage: Exact,
+    reason: string,
+  ): void {
+    this.times.push(time);
+    this.sells.push(side === 'Sell');
+    this.baseAmounts.push(baseAmount);
+    this.quoteAmounts.push(quoteAmount);
+    this.exactNs.push(mid.n, fee.n, slippage.n);
+    this.exactScales.push(mid.scale, fee.scale, slippage.scale);
+    this.reasons.push(reason);
+  }
+
+  /** The sell just pushed closed a lot for `pnl`, opened at `entryTime`. */
+  closed(pnl: bigint, entryTime: number): void {
+    this.pnls.push(pnl);
+    this.entryTimes.push(entryTime);
+  }
+
+  /** Appends every fill, in order, to `fills` as the runtime's fill objects. */
+  appendTo(fills: RuntimeFill[]): void {
+    const { exactNs: ns, exactScales: scales } = this;
+    let sell = 0;
+    for (let i = 0; i < this.times.length; i += 1) {
+      const isSell = this.sells[i]!;
+      const k = 3 * i;
+      fills.push({
+        time: this.times[i]!,
+        side: isSell ? 'Sell' : 'Buy',
+        baseAmount: this.baseAmounts[i]!,
+        quoteAmount: this.quoteAmounts[i]!,
+        mid: { n: ns[k]!, scale: scales[k]! },
+        fee: { n: ns[k + 1]!, scale: scales[k + 1]! },
+        slippage: { n: ns[k + 2]!, scale: scales[k + 2]! },
+        reason: this.reasons[i]!,
+        pnl: isSell ? this.pnls[sell]! : null,
+        entryTime: isSell ? this.entryTimes[sell++]! : null,
+      });
+    }
+  }
+}

@@ -24,7 +24,7 @@ import type {
 } from './strategy';
 import { BUY_SIGNAL, EXIT_SIGNAL } from './strategy';
 import { NEAR, Threshold, type Lot } from './lot';
-import { checkIntent, type RuntimeFill } from './runtime-fill';
+import { checkIntent, FillLog, type RuntimeFill } from './runtime-fill';
 import { seriesCandle, type SeriesCandle } from './series-candle';
 import { buyWithin, slippageOf, type VenuePort } from './venue';
 
@@ -57,6 +57,8 @@ export interface RuntimeOptions {
   readonly quoteDecimals: number;
   /** Quote base units the bot starts with. */
   readonly initialCash: bigint;
+  /** Keep the fills in a FillLog, moved to `fills` by flushFills (a backtest, read once at its end). */
+  readonly deferFills?: boolean;
 }
 
 const REASON_MAX = 80;
@@ -73,6 +75,7 @@ export class StrategyRuntime {
   cash: bigint;
   readonly lots: Lot[] = [];
   readonly fills: RuntimeFill[] = [];
+  private readonly log: FillLog | null;
   private readonly feeSum = new ExactSum();
   private readonly slippageSum = new ExactSum();
   /** Buy intents refused for want of cash or past max positions. */
@@ -96,6 +99,7 @@ export class StrategyRuntime {
   private readonly candle = { time: 0.5, open: 0.5, high: 0.5, low: 0.5, close: 0.5, volume: 0.5 };
   private readonly riskCandle = { time: 0.5, open: 0.5, high: 0.5, low: 0.5 };
   private cursor: SeriesCandle | undefined;
+  private readonly checkedIntents = new Map<OrderIntent, OrderIntent>();
 
   constructor(private readonly options: RuntimeOptions) {
     const { risk } = options;
@@ -118,11 +122,17 @@ export class StrategyRuntime {
       throw new RangeError(`fixed_quote ${sizing.value.toString()} is below one quote unit`);
     this.percent = sizing.mode === 'percent_equity' ? exactOf(sizing.value) : ZERO;
     this.cash = options.initialCash;
+    this.log = options.deferFills ? new FillLog() : null;
     const signed = (percent: Dec | null, sign: 1 | -1) =>
       percent ? { exact: percent.times(sign), approx: sign * Number(percent.toString()) } : null;
     this.stopPercent = signed(risk.stopLossPercent, -1);
     this.takePercent = signed(risk.takeProfitPercent, 1);
     this.position = { openLots: 0, maxPositions: risk.maxPositions, lastEntryPrice: Number.NaN };
+  }
+
+  /** Moves the fills of a deferFills runtime to `fills`. */
+  flushFills(): void {
+    if (this.log && this.log.length > this.fills.length) this.log.appendTo(this.fills);
   }
 
   /** Venue fees paid, whole quote tokens, exact. */
@@ -176,8 +186,20 @@ export class StrategyRuntime {
       this.closeAtRisk(time, series.open[i]!, series.high[i]!, series.low[i]!);
     if (signal === 0) return;
     const { openLots, maxPositions } = this.position;
-    if (signal & BUY_SIGNAL && openLots < maxPositions) this.act(strategy.buyIntent, time, series.close[i]!);
-    else if (signal & EXIT_SIGNAL && openLots > 0) this.act(strategy.exitIntent, time, series.close[i]!);
+    if (signal & BUY_SIGNAL && openLots < maxPositions)
+      this.apply(this.checked(strategy.buyIntent), time, series.close[i]!);
+    else if (signal & EXIT_SIGNAL && openLots > 0)
+      this.apply(this.checked(strategy.exitIntent), time, series.close[i]!);
+  }
+
+  /** checkIntent of a signal strategy's intent, once per intent (they are the strategy's constants). */
+  private checked(intent: OrderIntent): OrderIntent {
+    let checked = this.checkedIntents.get(intent);
+    if (checked === undefined) {
+      checked = checkIntent(intent);
+      this.checkedIntents.set(intent, checked);
+    }
+    return checked;
   }
 
   /** Cash plus the open lots at `mid` (a double carrying a decimal), whole quote tokens, exact. */
@@ -294,18 +316,16 @@ export class StrategyRuntime {
 
   /** A fill of `baseAmount` at `mid` and its slippage; null when the venue refuses it. */
   private priced(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): PricedFill | null {
-    const fill = this.options.venue.fill(side, baseAmount, mid);
+    const { venue } = this.options;
+    if (venue.priced) return venue.priced(side, baseAmount, mid);
+    const fill = venue.fill(side, baseAmount, mid);
     if (!fill) return null;
     const slippage = slippageOf(side, baseAmount, fill.quoteAmount, mid, fill.fee, this.options);
     return { quoteAmount: fill.quoteAmount, fee: fill.fee, slippage };
   }
 
-  /** The buy the sizing makes at `mid` (null: the venue refuses, or not one base unit fits). */
+  /** The buy a fixed_quote or percent_equity sizing makes at `mid` (null: the venue refuses, or not one base unit fits). */
   private sizedBuy(mid: Exact): { baseAmount: bigint; fill: PricedFill } | null {
-    if (this.sizing.mode === 'fixed_base') {
-      const fill = this.priced('Buy', this.baseAmount, mid);
-      return fill ? { baseAmount: this.baseAmount, fill } : null;
-    }
     let budget = this.budgetUnits;
     if (this.sizing.mode === 'percent_equity') {
       const equity = add(exactUnits(this.cash, this.options.quoteDecimals), this.lotsAt(mid));
@@ -327,9 +347,15 @@ export class StrategyRuntime {
   }
 
   private openLot(time: number, mid: Exact, reason: string): void {
-    const sized = this.sizedBuy(mid);
-    const fill = sized?.fill;
-    if (!sized || !fill || fill.quoteAmount > this.cash) {
+    let baseAmount = this.baseAmount;
+    let fill: PricedFill | null;
+    if (this.sizing.mode === 'fixed_base') fill = this.priced('Buy', baseAmount, mid);
+    else {
+      const sized = this.sizedBuy(mid);
+      fill = sized?.fill ?? null;
+      if (sized) baseAmount = sized.baseAmount;
+    }
+    if (!fill || fill.quoteAmount > this.cash) {
       this.refusedBuys += 1;
       this.unfundedBuys += 1;
       if (fill) this.firstUnfunded ??= { cost: fill.quoteAmount, cash: this.cash };
@@ -340,18 +366,20 @@ export class StrategyRuntime {
     this.slippageSum.add(fill.slippage);
     const { baseDecimals, quoteDecimals } = this.options;
     const cost = fill.quoteAmount;
-    const baseAmount = sized.baseAmount;
     const entryApprox = Number(cost) / 10 ** quoteDecimals / (Number(baseAmount) / 10 ** baseDecimals);
-    const lot = { cost, baseAmount };
     this.lots.push({
       baseAmount,
       cost,
       openedAt: time,
       entryApprox,
-      stop: this.threshold(this.stopPercent, entryApprox, lot),
-      take: this.threshold(this.takePercent, entryApprox, lot),
+      stop: this.threshold(this.stopPercent, entryApprox, cost, baseAmount),
+      take: this.threshold(this.takePercent, entryApprox, cost, baseAmount),
     });
     this.syncPosition();
+    if (this.log) {
+      this.log.push(time, 'Buy', baseAmount, cost, mid, fill.fee, fill.slippage, reason);
+      return;
+    }
     this.fills.push({
       time,
       side: 'Buy',
@@ -369,10 +397,12 @@ export class StrategyRuntime {
   private threshold(
     percent: { exact: Dec; approx: number } | null,
     entryApprox: number,
-    lot: { cost: bigint; baseAmount: bigint },
+    cost: bigint,
+    baseAmount: bigint,
   ): Threshold | null {
     if (!percent) return null;
-    return new Threshold(entryApprox * (1 + percent.approx / 100), lot, percent.exact, this.options);
+    const approx = entryApprox * (1 + percent.approx / 100);
+    return new Threshold(approx, cost, baseAmount, percent.exact, this.options);
   }
 
   /** Sells lot `index` at `mid`; false when the venue refuses (the lot stays open). */
@@ -386,6 +416,11 @@ export class StrategyRuntime {
     this.feeSum.add(fill.fee);
     this.slippageSum.add(fill.slippage);
     this.syncPosition();
+    if (this.log) {
+      this.log.push(time, 'Sell', lot.baseAmount, fill.quoteAmount, mid, fill.fee, fill.slippage, reason);
+      this.log.closed(fill.quoteAmount - lot.cost, lot.openedAt);
+      return true;
+    }
     this.fills.push({
       time,
       side: 'Sell',

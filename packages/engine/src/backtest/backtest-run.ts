@@ -34,7 +34,6 @@ export class BacktestRun {
       baseDecimals: input.baseDecimals,
       quoteDecimals: input.quoteDecimals,
       initialCash: input.initialCash,
-      deferFills: true,
     });
     this.initial = fromBaseUnits(input.initialCash, input.quoteDecimals);
     this.benchmark = new BuyAndHold(input);
@@ -71,7 +70,6 @@ export class BacktestRun {
   result(): BacktestResult {
     const { input, runtime, initial, curve, step, exposed } = this;
     const { series } = input;
-    runtime.flushFills();
     const finalBalance = curve.last?.equity ?? initial;
     const benchmarkCurve = this.benchmark.curve;
     const benchmarkFinal = benchmarkCurve.last?.equity ?? initial;

@@ -24,7 +24,7 @@ import type {
 } from './strategy';
 import { BUY_SIGNAL, EXIT_SIGNAL } from './strategy';
 import { NEAR, Threshold, type Lot } from './lot';
-import { checkIntent, FillLog, type RuntimeFill } from './runtime-fill';
+import { checkIntent, type RuntimeFill } from './runtime-fill';
 import { seriesCandle, type SeriesCandle } from './series-candle';
 import { buyWithin, slippageOf, type VenuePort } from './venue';
 
@@ -57,8 +57,6 @@ export interface RuntimeOptions {
   readonly quoteDecimals: number;
   /** Quote base units the bot starts with. */
   readonly initialCash: bigint;
-  /** Keep the fills in a FillLog, moved to `fills` by flushFills (a backtest, read once at its end). */
-  readonly deferFills?: boolean;
 }
 
 const REASON_MAX = 80;
@@ -75,7 +73,6 @@ export class StrategyRuntime {
   cash: bigint;
   readonly lots: Lot[] = [];
   readonly fills: RuntimeFill[] = [];
-  private readonly log: FillLog | null;
   private readonly feeSum = new ExactSum();
   private readonly slippageSum = new ExactSum();
   /** Buy intents refused for want of cash or past max positions. */
@@ -122,17 +119,11 @@ export class StrategyRuntime {
       throw new RangeError(`fixed_quote ${sizing.value.toString()} is below one quote unit`);
     this.percent = sizing.mode === 'percent_equity' ? exactOf(sizing.value) : ZERO;
     this.cash = options.initialCash;
-    this.log = options.deferFills ? new FillLog() : null;
     const signed = (percent: Dec | null, sign: 1 | -1) =>
       percent ? { exact: percent.times(sign), approx: sign * Number(percent.toString()) } : null;
     this.stopPercent = signed(risk.stopLossPercent, -1);
     this.takePercent = signed(risk.takeProfitPercent, 1);
     this.position = { openLots: 0, maxPositions: risk.maxPositions, lastEntryPrice: Number.NaN };
-  }
-
-  /** Moves the fills of a deferFills runtime to `fills`. */
-  flushFills(): void {
-    if (this.log && this.log.length > this.fills.length) this.log.appendTo(this.fills);
   }
 
   /** Venue fees paid, whole quote tokens, exact. */
@@ -376,10 +367,6 @@ export class StrategyRuntime {
       take: this.threshold(this.takePercent, entryApprox, cost, baseAmount),
     });
     this.syncPosition();
-    if (this.log) {
-      this.log.push(time, 'Buy', baseAmount, cost, mid, fill.fee, fill.slippage, reason);
-      return;
-    }
     this.fills.push({
       time,
       side: 'Buy',
@@ -416,11 +403,6 @@ export class StrategyRuntime {
     this.feeSum.add(fill.fee);
     this.slippageSum.add(fill.slippage);
     this.syncPosition();
-    if (this.log) {
-      this.log.push(time, 'Sell', lot.baseAmount, fill.quoteAmount, mid, fill.fee, fill.slippage, reason);
-      this.log.closed(fill.quoteAmount - lot.cost, lot.openedAt);
-      return true;
-    }
     this.fills.push({
       time,
       side: 'Sell',

@@ -23,6 +23,8 @@ interface Branch {
   readonly feeScale: number;
   /** Quote units = total / unitDivisor (rounded), or total × unitMultiplier when the total is coarser. */
   readonly unitDivisor: bigint;
+  /** unitDivisor as a double (an estimate's divisor). */
+  readonly unitDivisorApprox: number;
   readonly unitMultiplier: bigint;
   /** slippageOf's common scale (the finest of quote units, base × mid and the fee), and the factors
    * bringing base × mid n and the fee n to it. */
@@ -105,19 +107,9 @@ export class RfqFills {
       paid = quoteAmount;
     } else {
       // The slippage scale is the fee's (≥ the quote's and base × mid's): paid = quoteAmount × d.
-      const d = branch.unitDivisor;
-      const q = total / d; // truncates toward zero
-      const back = q * d;
-      if (back === total) {
-        quoteAmount = q;
-        paid = total;
-      } else if (buy ? total > 0n : total < 0n) {
-        quoteAmount = buy ? q + 1n : q - 1n;
-        paid = buy ? back + d : back - d;
-      } else {
-        quoteAmount = q;
-        paid = back;
-      }
+      const rounded = roundedUnits(total, branch, buy);
+      quoteAmount = rounded.quoteAmount;
+      paid = rounded.paid;
     }
     const atMidScaled = branch.atMidToSlippage === 1n ? atMid : atMid * branch.atMidToSlippage;
     const feeScaled = branch.feeToSlippage === 1n ? feeN : feeN * branch.feeToSlippage;
@@ -161,6 +153,7 @@ export class RfqFills {
       sellFactor: one - offMid,
       feeScale,
       unitDivisor: unitScale >= 0 ? pow10(unitScale) : 1n,
+      unitDivisorApprox: unitScale >= 0 ? Number(pow10(unitScale)) : 1,
       unitMultiplier: unitScale >= 0 ? 1n : pow10(-unitScale),
       slippageScale,
       atMidToSlippage: pow10(slippageScale - atMidScale),
@@ -168,3 +161,38 @@ export class RfqFills {
     };
   }
 }
+
+/**
+ * total / unitDivisor in quote units, up for a buy (ceil), down for a sell (floor), and those units
+ * times the divisor. The quotient is estimated on doubles and confirmed by products (floor q when
+ * q × d ≤ total < (q + 1) × d), which costs less than a bigint division; a total past the doubles'
+ * integers, or not above zero, is divided.
+ */
+function roundedUnits(total: bigint, branch: Branch, buy: boolean): { quoteAmount: bigint; paid: bigint } {
+  const d = branch.unitDivisor;
+  if (total > 0n) {
+    let estimate = Math.floor(Number(total) / branch.unitDivisorApprox);
+    if (estimate >= 0 && estimate < MAX_ESTIMATE) {
+      for (;;) {
+        const q = BigInt(estimate);
+        const back = q * d;
+        if (back > total) estimate -= 1;
+        else {
+          const next = back + d;
+          if (next <= total) estimate += 1;
+          else if (back === total || !buy) return { quoteAmount: q, paid: back };
+          else return { quoteAmount: BigInt(estimate + 1), paid: next };
+        }
+      }
+    }
+  }
+  const q = total / d; // truncates toward zero
+  const back = q * d;
+  if (back === total) return { quoteAmount: q, paid: total };
+  if (buy ? total > 0n : total < 0n)
+    return { quoteAmount: buy ? q + 1n : q - 1n, paid: buy ? back + d : back - d };
+  return { quoteAmount: q, paid: back };
+}
+
+/** Below 2^52: the estimate, its neighbours and their BigInt are exact. */
+const MAX_ESTIMATE = 2 ** 52;

@@ -59,6 +59,9 @@ export class RfqFills {
   private readonly buyTotal: bigint;
   private readonly sellTotal: bigint;
   private readonly feeBps: bigint;
+  /** roundUnits' quote units and those units at the slippage scale. */
+  private roundedQuote = 0n;
+  private roundedPaid = 0n;
 
   constructor(private readonly market: RfqMarket) {
     const { model, quoteUsdPrice } = market;
@@ -107,9 +110,9 @@ export class RfqFills {
       paid = quoteAmount;
     } else {
       // The slippage scale is the fee's (≥ the quote's and base × mid's): paid = quoteAmount × d.
-      const rounded = roundedUnits(total, branch, buy);
-      quoteAmount = rounded.quoteAmount;
-      paid = rounded.paid;
+      this.roundUnits(total, branch, buy);
+      quoteAmount = this.roundedQuote;
+      paid = this.roundedPaid;
     }
     const atMidScaled = branch.atMidToSlippage === 1n ? atMid : atMid * branch.atMidToSlippage;
     const feeScaled = branch.feeToSlippage === 1n ? feeN : feeN * branch.feeToSlippage;
@@ -121,6 +124,51 @@ export class RfqFills {
         scale: branch.slippageScale,
       },
     };
+  }
+
+  /**
+   * total / unitDivisor in quote units, up for a buy (ceil), down for a sell (floor), and those units
+   * times the divisor. The quotient is estimated on doubles and confirmed by products (floor q when
+   * q × d ≤ total < (q + 1) × d), which costs less than a bigint division; a total past the doubles'
+   * integers, or not above zero, is divided.
+   */
+  private roundUnits(total: bigint, branch: Branch, buy: boolean): void {
+    const d = branch.unitDivisor;
+    if (total > 0n) {
+      const ratio = Number(total) / branch.unitDivisorApprox;
+      let estimate = Math.floor(ratio);
+      // Three roundings off by < 4e-16 relatively: below 2^40 the quotient is within 5e-4 of the
+      // ratio, so a ratio that far from a whole number has its floor and is not whole itself.
+      const fraction = ratio - estimate;
+      if (ratio < SURE_BELOW && fraction > SURE_MARGIN && fraction < 1 - SURE_MARGIN) {
+        const q = BigInt(buy ? estimate + 1 : estimate);
+        return this.rounded(q, q * d);
+      }
+      if (estimate >= 0 && estimate < MAX_ESTIMATE) {
+        for (;;) {
+          const q = BigInt(estimate);
+          const back = q * d;
+          if (back > total) estimate -= 1;
+          else {
+            const next = back + d;
+            if (next <= total) estimate += 1;
+            else if (back === total || !buy) return this.rounded(q, back);
+            else return this.rounded(BigInt(estimate + 1), next);
+          }
+        }
+      }
+    }
+    const q = total / d; // truncates toward zero
+    const back = q * d;
+    if (back === total) return this.rounded(q, total);
+    if (buy ? total > 0n : total < 0n) return this.rounded(buy ? q + 1n : q - 1n, buy ? back + d : back - d);
+    return this.rounded(q, back);
+  }
+
+  /** roundUnits' answer, in fields (not an object a fill). */
+  private rounded(quoteAmount: bigint, paid: bigint): void {
+    this.roundedQuote = quoteAmount;
+    this.roundedPaid = paid;
   }
 
   private planFor(midScale: number): Plan {
@@ -162,37 +210,9 @@ export class RfqFills {
   }
 }
 
-/**
- * total / unitDivisor in quote units, up for a buy (ceil), down for a sell (floor), and those units
- * times the divisor. The quotient is estimated on doubles and confirmed by products (floor q when
- * q × d ≤ total < (q + 1) × d), which costs less than a bigint division; a total past the doubles'
- * integers, or not above zero, is divided.
- */
-function roundedUnits(total: bigint, branch: Branch, buy: boolean): { quoteAmount: bigint; paid: bigint } {
-  const d = branch.unitDivisor;
-  if (total > 0n) {
-    let estimate = Math.floor(Number(total) / branch.unitDivisorApprox);
-    if (estimate >= 0 && estimate < MAX_ESTIMATE) {
-      for (;;) {
-        const q = BigInt(estimate);
-        const back = q * d;
-        if (back > total) estimate -= 1;
-        else {
-          const next = back + d;
-          if (next <= total) estimate += 1;
-          else if (back === total || !buy) return { quoteAmount: q, paid: back };
-          else return { quoteAmount: BigInt(estimate + 1), paid: next };
-        }
-      }
-    }
-  }
-  const q = total / d; // truncates toward zero
-  const back = q * d;
-  if (back === total) return { quoteAmount: q, paid: total };
-  if (buy ? total > 0n : total < 0n)
-    return { quoteAmount: buy ? q + 1n : q - 1n, paid: buy ? back + d : back - d };
-  return { quoteAmount: q, paid: back };
-}
+/** Ratios below 2^40 whose fraction is more than 10^-3 from a whole number have a certain floor. */
+const SURE_BELOW = 2 ** 40;
+const SURE_MARGIN = 1e-3;
 
 /** Below 2^52: the estimate, its neighbours and their BigInt are exact. */
 const MAX_ESTIMATE = 2 ** 52;

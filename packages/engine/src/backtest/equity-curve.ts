@@ -96,39 +96,37 @@ class RoundedDecimal {
     let last = length - 1;
     if (bump) {
       while (last >= 0 && text.charCodeAt(last) === 57) last -= 1; // '9's carry
-      if (last < 0) return this.decimal(negative, '1', 1, -1, exponent + length, false);
+      if (last < 0) return this.decimal(negative, '1', 1, exponent + length, false);
     } else {
       while (text.charCodeAt(last) === 48) last -= 1; // trailing '0's
     }
     exponent += length - 1 - last;
-    return this.decimal(negative, text, last + 1, last, exponent, bump);
+    return this.decimal(negative, text, last + 1, exponent, bump);
   }
 
-  /** The decimal of text[0, count) (its digit at `bumped` plus one) × 10^exponent, and its double. */
-  private decimal(
-    negative: boolean,
-    text: string,
-    count: number,
-    bumped: number,
-    exponent: number,
-    bump: boolean,
-  ): Dec {
+  /** The decimal of text[0, count) (its last digit plus one with `bump`) × 10^exponent, and its double. */
+  private decimal(negative: boolean, text: string, count: number, exponent: number, bump: boolean): Dec {
     const { words } = this;
-    const at = bump ? bumped : -1;
-    // decOfRounded's words: 7 digits each from the decimal point, the first down to it.
+    // decOfRounded's words: 7 digits each from the decimal point, the first down to it, the last
+    // padded with zeros. The bumped digit is the last kept one, below 9: one more at its place.
     const e = count - 1 + exponent;
     let i = (e + 1) % LOG_BASE;
     if (e < 0) i += LOG_BASE;
     let k = 0;
+    let place: number;
     if (i < count) {
-      if (i) words[k++] = wordOf(text, 0, i, at);
-      for (; i < count - LOG_BASE; i += LOG_BASE) words[k++] = wordOf(text, i, i + LOG_BASE, at);
-      words[k++] = wordOf(text, i, count, at) * POWERS_OF_TEN[LOG_BASE - (count - i)]!;
+      if (i) words[k++] = wordOf(text, 0, i);
+      for (; i < count - LOG_BASE; i += LOG_BASE) words[k++] = wordOf(text, i, i + LOG_BASE);
+      place = POWERS_OF_TEN[LOG_BASE - (count - i)]!;
+      words[k++] = wordOf(text, i, count) * place;
     } else {
-      words[k++] = wordOf(text, 0, count, at) * POWERS_OF_TEN[i - count]!;
+      place = POWERS_OF_TEN[i - count]!;
+      words[k++] = wordOf(text, 0, count) * place;
     }
-    let integer = 0;
-    for (let p = 0; p < count && integer <= SAFE; p += 1) integer = integer * 10 + digitAt(text, p, at);
+    if (bump) words[k - 1] = words[k - 1]! + place;
+    // Up to 15 digits the integer is below 2^53; past 16 it is not (16 may be either).
+    let integer = Infinity;
+    if (count <= 16) integer = wordOf(text, 0, count) + (bump ? 1 : 0);
     words.length = k;
     const tagged = this.tagged;
     tagged.s = negative ? -1 : 1;
@@ -139,15 +137,10 @@ class RoundedDecimal {
   }
 }
 
-/** The digit at p of text, one more at `bumped`. */
-function digitAt(text: string, p: number, bumped: number): number {
-  return text.charCodeAt(p) - (p === bumped ? 47 : 48);
-}
-
-/** The integer of the digits [from, to) of text (at most 7), one more at `bumped`. */
-function wordOf(text: string, from: number, to: number, bumped: number): number {
+/** The integer of the digits [from, to) of text (exact: at most 16 of them, below 2^53 or rounded). */
+function wordOf(text: string, from: number, to: number): number {
   let word = 0;
-  for (let p = from; p < to; p += 1) word = word * 10 + digitAt(text, p, bumped);
+  for (let p = from; p < to; p += 1) word = word * 10 + (text.charCodeAt(p) - 48);
   return word;
 }
 

@@ -123,19 +123,7 @@ class Crossover extends CloseSignals {
     const { shortValues, longValues } = this;
     this.short.updateAll(series.close, from, to, shortValues);
     this.long.updateAll(series.close, from, to, longValues);
-    // cross() over the block, the previous difference kept in a local.
-    let before = this.previous[0]!;
-    for (let k = 0; k < to - from; k += 1) {
-      const diff = shortValues[k]! - longValues[k]!;
-      let signal = 0;
-      if (!Number.isNaN(diff) && !Number.isNaN(before)) {
-        if (before <= 0 && diff > 0) signal = BUY_SIGNAL;
-        else if (before >= 0 && diff < 0) signal = EXIT_SIGNAL;
-      }
-      out[k] = signal;
-      before = diff;
-    }
-    this.previous[0] = before;
+    for (let k = 0; k < to - from; k += 1) out[k] = this.cross(shortValues[k]! - longValues[k]!);
   }
 
   protected override next(close: number): number {

@@ -200,11 +200,19 @@ export class StrategyRuntime {
 
   /** Cash plus the open lots at `mid`, whole quote tokens, exact. */
   equityOf(mid: Exact): Exact {
-    let base = 0n;
-    for (const lot of this.lots) base += lot.baseAmount;
+    const base = this.heldBase();
     const cash = exactUnits(this.cash, this.options.quoteDecimals);
     if (base === 0n) return cash;
     return add(cash, mul(exactUnits(base, this.options.baseDecimals), mid));
+  }
+
+  /** Base units in the open lots. */
+  private heldBase(): bigint {
+    const { lots } = this;
+    if (lots.length === 1) return lots[0]!.baseAmount;
+    let base = 0n;
+    for (let k = 0; k < lots.length; k += 1) base += lots[k]!.baseAmount;
+    return base;
   }
 
   /** What the strategy sees of its position (live: it changes with each fill). */
@@ -332,8 +340,7 @@ export class StrategyRuntime {
 
   /** The open lots valued at `mid`, whole quote tokens, exact. */
   private lotsAt(mid: Exact): Exact {
-    let base = 0n;
-    for (const lot of this.lots) base += lot.baseAmount;
+    const base = this.heldBase();
     return base === 0n ? ZERO : mul(exactUnits(base, this.options.baseDecimals), mid);
   }
 

@@ -143,6 +143,6 @@ class BuyAndHold {
     }
     const held = this.baseAmount * mid.n;
     const n = this.cashAtScale + (scale === heldScale ? held : held * 10n ** BigInt(scale - heldScale));
-    this.curve.push(time, { n, scale });
+    this.curve.pushExact(time, n, scale);
   }
 }

@@ -13,15 +13,16 @@ export class Threshold {
    */
   constructor(
     readonly approx: number,
-    private readonly lot: { cost: bigint; baseAmount: bigint },
+    private readonly cost: bigint,
+    private readonly baseAmount: bigint,
     private readonly signedPercent: Dec,
     private readonly decimals: { baseDecimals: number; quoteDecimals: number },
   ) {}
 
   get exact(): Dec {
     if (this.level === undefined) {
-      const entry = fromBaseUnits(this.lot.cost, this.decimals.quoteDecimals).div(
-        fromBaseUnits(this.lot.baseAmount, this.decimals.baseDecimals),
+      const entry = fromBaseUnits(this.cost, this.decimals.quoteDecimals).div(
+        fromBaseUnits(this.baseAmount, this.decimals.baseDecimals),
       );
       this.level = entry.times(this.signedPercent.plus(100)).div(100);
     }

@@ -123,9 +123,13 @@ describe('RfqFills', () => {
             expect(now.quoteAmount).toBe(before.quoteAmount);
             expect(exactText(now.fee)).toBe(exactText(before.fee));
             const slippage = slippageOf(side, size, now.quoteAmount, at, now.fee, m);
-            expect(exactText(slippage)).toBe(
-              exactText(frozenSlippageOf(side, size, before.quoteAmount, at, before.fee, m)),
-            );
+            const frozenSlippage = frozenSlippageOf(side, size, before.quoteAmount, at, before.fee, m);
+            expect(exactText(slippage)).toBe(exactText(frozenSlippage));
+            // priced(): the same figures and the slippage in one pass.
+            const priced = new RfqFills(spec).priced(side, size, at);
+            expect(priced.quoteAmount).toBe(before.quoteAmount);
+            expect(exactText(priced.fee)).toBe(exactText(before.fee));
+            expect(exactText(priced.slippage)).toBe(exactText(frozenSlippage));
           },
         ),
         { numRuns: 5000 },
@@ -133,6 +137,34 @@ describe('RfqFills', () => {
     },
     TIMEOUT_MS,
   );
+
+  it('rounds totals that are whole quote units, and just either side of them, as the division does', () => {
+    // No spread, fee or impact: the total is base × mid exactly, a whole number of cents at mid 1.
+    const spec = {
+      baseDecimals: 0,
+      quoteDecimals: 2,
+      quoteUsdPrice: { n: 0n, scale: 0 },
+      model: pricingModel({ halfSpreadBps: 0, venueFeeBps: 0, impactBpsPerUsd10k: 0, maxImpactBps: 0 }),
+    };
+    for (const n of [
+      1n,
+      99_999_999_999_999n,
+      10n ** 15n + 1n,
+      2n ** 53n - 1n,
+      2n ** 53n + 1n,
+      10n ** 17n - 1n,
+    ])
+      for (const scale of [0, 2, 3, 17])
+        for (const side of ['Buy', 'Sell'] as const) {
+          const at = { n, scale };
+          const before = frozenQuote(side, 7n, at, spec);
+          const priced = new RfqFills(spec).priced(side, 7n, at);
+          expect(priced.quoteAmount).toBe(before.quoteAmount);
+          expect(exactText(priced.slippage)).toBe(
+            exactText(frozenSlippageOf(side, 7n, before.quoteAmount, at, before.fee, spec)),
+          );
+        }
+  });
 
   it('takes the cap when the linear impact reaches it, exactly at the boundary too', () => {
     // 1 bp per $10k capped at 1 bp: the linear impact equals the cap at $10,000 of notional.

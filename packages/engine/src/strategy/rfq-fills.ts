@@ -23,7 +23,21 @@ interface Branch {
   readonly feeScale: number;
   /** Quote units = total / unitDivisor (rounded), or total × unitMultiplier when the total is coarser. */
   readonly unitDivisor: bigint;
+  /** unitDivisor as a double (an estimate's divisor). */
+  readonly unitDivisorApprox: number;
   readonly unitMultiplier: bigint;
+  /** slippageOf's common scale (the finest of quote units, base × mid and the fee), and the factors
+   * bringing base × mid n and the fee n to it. */
+  readonly slippageScale: number;
+  readonly atMidToSlippage: bigint;
+  readonly feeToSlippage: bigint;
+}
+
+/** A fill priced with its slippage (slippageOf's figure), all exact. */
+export interface PricedQuote {
+  readonly quoteAmount: bigint;
+  readonly fee: Exact;
+  readonly slippage: Exact;
 }
 
 /** Everything about a mid scale: the linear impact's scale and multipliers, both branches. */
@@ -45,6 +59,9 @@ export class RfqFills {
   private readonly buyTotal: bigint;
   private readonly sellTotal: bigint;
   private readonly feeBps: bigint;
+  /** roundUnits' quote units and those units at the slippage scale. */
+  private roundedQuote = 0n;
+  private roundedPaid = 0n;
 
   constructor(private readonly market: RfqMarket) {
     const { model, quoteUsdPrice } = market;
@@ -60,6 +77,16 @@ export class RfqFills {
    * down), and its fee: quoteRfqExact's figures.
    */
   quote(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): { quoteAmount: bigint; fee: Exact } {
+    const { quoteAmount, fee } = this.priced(side, baseAmount, mid);
+    return { quoteAmount, fee };
+  }
+
+  /**
+   * quote() and the fill's slippage, slippageOf(side, baseAmount, quoteAmount, mid, fee): the quote
+   * units times their scale factor are the total already divided (rounded), and base × mid is
+   * already made, so the slippage costs one product and two differences.
+   */
+  priced(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): PricedQuote {
     const plan = (this.plans[mid.scale] ??= this.planFor(mid.scale));
     const atMid = baseAmount * mid.n;
     const linear = this.impactPerNotional === 1n ? atMid : atMid * this.impactPerNotional;
@@ -72,9 +99,76 @@ export class RfqFills {
       factor = buy ? factor + impact : factor - impact;
     }
     const gross = atMid * factor;
-    const fee = { n: gross * this.feeBps, scale: branch.feeScale };
+    const feeN = gross * this.feeBps;
     const total = gross * (buy ? this.buyTotal : this.sellTotal);
-    return { quoteAmount: units(total, branch, buy), fee };
+    let quoteAmount: bigint;
+    // paid: quoteAmount at the slippage scale.
+    let paid: bigint;
+    if (branch.unitMultiplier !== 1n) {
+      // The fee's scale is coarser than quote units: the slippage scale is the quote's.
+      quoteAmount = total * branch.unitMultiplier;
+      paid = quoteAmount;
+    } else {
+      // The slippage scale is the fee's (≥ the quote's and base × mid's): paid = quoteAmount × d.
+      this.roundUnits(total, branch, buy);
+      quoteAmount = this.roundedQuote;
+      paid = this.roundedPaid;
+    }
+    const atMidScaled = branch.atMidToSlippage === 1n ? atMid : atMid * branch.atMidToSlippage;
+    const feeScaled = branch.feeToSlippage === 1n ? feeN : feeN * branch.feeToSlippage;
+    return {
+      quoteAmount,
+      fee: { n: feeN, scale: branch.feeScale },
+      slippage: {
+        n: (buy ? paid - atMidScaled : atMidScaled - paid) - feeScaled,
+        scale: branch.slippageScale,
+      },
+    };
+  }
+
+  /**
+   * total / unitDivisor in quote units, up for a buy (ceil), down for a sell (floor), and those units
+   * times the divisor. The quotient is estimated on doubles and confirmed by products (floor q when
+   * q × d ≤ total < (q + 1) × d), which costs less than a bigint division; a total past the doubles'
+   * integers, or not above zero, is divided.
+   */
+  private roundUnits(total: bigint, branch: Branch, buy: boolean): void {
+    const d = branch.unitDivisor;
+    if (total > 0n) {
+      const ratio = Number(total) / branch.unitDivisorApprox;
+      let estimate = Math.floor(ratio);
+      // Three roundings off by < 4e-16 relatively: below 2^40 the quotient is within 5e-4 of the
+      // ratio, so a ratio that far from a whole number has its floor and is not whole itself.
+      const fraction = ratio - estimate;
+      if (ratio < SURE_BELOW && fraction > SURE_MARGIN && fraction < 1 - SURE_MARGIN) {
+        const q = BigInt(buy ? estimate + 1 : estimate);
+        return this.rounded(q, q * d);
+      }
+      if (estimate >= 0 && estimate < MAX_ESTIMATE) {
+        for (;;) {
+          const q = BigInt(estimate);
+          const back = q * d;
+          if (back > total) estimate -= 1;
+          else {
+            const next = back + d;
+            if (next <= total) estimate += 1;
+            else if (back === total || !buy) return this.rounded(q, back);
+            else return this.rounded(BigInt(estimate + 1), next);
+          }
+        }
+      }
+    }
+    const q = total / d; // truncates toward zero
+    const back = q * d;
+    if (back === total) return this.rounded(q, total);
+    if (buy ? total > 0n : total < 0n) return this.rounded(buy ? q + 1n : q - 1n, buy ? back + d : back - d);
+    return this.rounded(q, back);
+  }
+
+  /** roundUnits' answer, in fields (not an object a fill). */
+  private rounded(quoteAmount: bigint, paid: bigint): void {
+    this.roundedQuote = quoteAmount;
+    this.roundedPaid = paid;
   }
 
   private planFor(midScale: number): Plan {
@@ -100,21 +194,25 @@ export class RfqFills {
     const feeScale =
       this.market.baseDecimals + midScale + offScale + 4 + this.market.model.venueFeeBps.scale + 4;
     const unitScale = feeScale - this.market.quoteDecimals;
+    const atMidScale = this.market.baseDecimals + midScale;
+    const slippageScale = Math.max(this.market.quoteDecimals, atMidScale, feeScale);
     return {
       buyFactor: one + offMid,
       sellFactor: one - offMid,
       feeScale,
       unitDivisor: unitScale >= 0 ? pow10(unitScale) : 1n,
+      unitDivisorApprox: unitScale >= 0 ? Number(pow10(unitScale)) : 1,
       unitMultiplier: unitScale >= 0 ? 1n : pow10(-unitScale),
+      slippageScale,
+      atMidToSlippage: pow10(slippageScale - atMidScale),
+      feeToSlippage: pow10(slippageScale - feeScale),
     };
   }
 }
 
-/** total / 10^(scale − quote decimals) in quote units: up for a buy (ceil), down for a sell (floor). */
-function units(total: bigint, branch: Branch, up: boolean): bigint {
-  if (branch.unitMultiplier !== 1n) return total * branch.unitMultiplier;
-  const d = branch.unitDivisor;
-  const q = total / d; // truncates toward zero
-  if (q * d === total) return q;
-  return up ? (total > 0n ? q + 1n : q) : total < 0n ? q - 1n : q;
-}
+/** Ratios below 2^40 whose fraction is more than 10^-3 from a whole number have a certain floor. */
+const SURE_BELOW = 2 ** 40;
+const SURE_MARGIN = 1e-3;
+
+/** Below 2^52: the estimate, its neighbours and their BigInt are exact. */
+const MAX_ESTIMATE = 2 ** 52;

@@ -96,6 +96,7 @@ export class StrategyRuntime {
   private readonly candle = { time: 0.5, open: 0.5, high: 0.5, low: 0.5, close: 0.5, volume: 0.5 };
   private readonly riskCandle = { time: 0.5, open: 0.5, high: 0.5, low: 0.5 };
   private cursor: SeriesCandle | undefined;
+  private readonly checkedIntents = new Map<OrderIntent, OrderIntent>();
 
   constructor(private readonly options: RuntimeOptions) {
     const { risk } = options;
@@ -176,8 +177,20 @@ export class StrategyRuntime {
       this.closeAtRisk(time, series.open[i]!, series.high[i]!, series.low[i]!);
     if (signal === 0) return;
     const { openLots, maxPositions } = this.position;
-    if (signal & BUY_SIGNAL && openLots < maxPositions) this.act(strategy.buyIntent, time, series.close[i]!);
-    else if (signal & EXIT_SIGNAL && openLots > 0) this.act(strategy.exitIntent, time, series.close[i]!);
+    if (signal & BUY_SIGNAL && openLots < maxPositions)
+      this.apply(this.checked(strategy.buyIntent), time, series.close[i]!);
+    else if (signal & EXIT_SIGNAL && openLots > 0)
+      this.apply(this.checked(strategy.exitIntent), time, series.close[i]!);
+  }
+
+  /** checkIntent of a signal strategy's intent, once per intent (they are the strategy's constants). */
+  private checked(intent: OrderIntent): OrderIntent {
+    let checked = this.checkedIntents.get(intent);
+    if (checked === undefined) {
+      checked = checkIntent(intent);
+      this.checkedIntents.set(intent, checked);
+    }
+    return checked;
   }
 
   /** Cash plus the open lots at `mid` (a double carrying a decimal), whole quote tokens, exact. */
@@ -187,11 +200,19 @@ export class StrategyRuntime {
 
   /** Cash plus the open lots at `mid`, whole quote tokens, exact. */
   equityOf(mid: Exact): Exact {
-    let base = 0n;
-    for (const lot of this.lots) base += lot.baseAmount;
+    const base = this.heldBase();
     const cash = exactUnits(this.cash, this.options.quoteDecimals);
     if (base === 0n) return cash;
     return add(cash, mul(exactUnits(base, this.options.baseDecimals), mid));
+  }
+
+  /** Base units in the open lots. */
+  private heldBase(): bigint {
+    const { lots } = this;
+    if (lots.length === 1) return lots[0]!.baseAmount;
+    let base = 0n;
+    for (let k = 0; k < lots.length; k += 1) base += lots[k]!.baseAmount;
+    return base;
   }
 
   /** What the strategy sees of its position (live: it changes with each fill). */
@@ -294,18 +315,16 @@ export class StrategyRuntime {
 
   /** A fill of `baseAmount` at `mid` and its slippage; null when the venue refuses it. */
   private priced(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): PricedFill | null {
-    const fill = this.options.venue.fill(side, baseAmount, mid);
+    const { venue } = this.options;
+    if (venue.priced) return venue.priced(side, baseAmount, mid);
+    const fill = venue.fill(side, baseAmount, mid);
     if (!fill) return null;
     const slippage = slippageOf(side, baseAmount, fill.quoteAmount, mid, fill.fee, this.options);
     return { quoteAmount: fill.quoteAmount, fee: fill.fee, slippage };
   }
 
-  /** The buy the sizing makes at `mid` (null: the venue refuses, or not one base unit fits). */
+  /** The buy a fixed_quote or percent_equity sizing makes at `mid` (null: the venue refuses, or not one base unit fits). */
   private sizedBuy(mid: Exact): { baseAmount: bigint; fill: PricedFill } | null {
-    if (this.sizing.mode === 'fixed_base') {
-      const fill = this.priced('Buy', this.baseAmount, mid);
-      return fill ? { baseAmount: this.baseAmount, fill } : null;
-    }
     let budget = this.budgetUnits;
     if (this.sizing.mode === 'percent_equity') {
       const equity = add(exactUnits(this.cash, this.options.quoteDecimals), this.lotsAt(mid));
@@ -321,15 +340,20 @@ export class StrategyRuntime {
 
   /** The open lots valued at `mid`, whole quote tokens, exact. */
   private lotsAt(mid: Exact): Exact {
-    let base = 0n;
-    for (const lot of this.lots) base += lot.baseAmount;
+    const base = this.heldBase();
     return base === 0n ? ZERO : mul(exactUnits(base, this.options.baseDecimals), mid);
   }
 
   private openLot(time: number, mid: Exact, reason: string): void {
-    const sized = this.sizedBuy(mid);
-    const fill = sized?.fill;
-    if (!sized || !fill || fill.quoteAmount > this.cash) {
+    let baseAmount = this.baseAmount;
+    let fill: PricedFill | null;
+    if (this.sizing.mode === 'fixed_base') fill = this.priced('Buy', baseAmount, mid);
+    else {
+      const sized = this.sizedBuy(mid);
+      fill = sized?.fill ?? null;
+      if (sized) baseAmount = sized.baseAmount;
+    }
+    if (!fill || fill.quoteAmount > this.cash) {
       this.refusedBuys += 1;
       this.unfundedBuys += 1;
       if (fill) this.firstUnfunded ??= { cost: fill.quoteAmount, cash: this.cash };
@@ -340,16 +364,14 @@ export class StrategyRuntime {
     this.slippageSum.add(fill.slippage);
     const { baseDecimals, quoteDecimals } = this.options;
     const cost = fill.quoteAmount;
-    const baseAmount = sized.baseAmount;
     const entryApprox = Number(cost) / 10 ** quoteDecimals / (Number(baseAmount) / 10 ** baseDecimals);
-    const lot = { cost, baseAmount };
     this.lots.push({
       baseAmount,
       cost,
       openedAt: time,
       entryApprox,
-      stop: this.threshold(this.stopPercent, entryApprox, lot),
-      take: this.threshold(this.takePercent, entryApprox, lot),
+      stop: this.threshold(this.stopPercent, entryApprox, cost, baseAmount),
+      take: this.threshold(this.takePercent, entryApprox, cost, baseAmount),
     });
     this.syncPosition();
     this.fills.push({
@@ -369,10 +391,12 @@ export class StrategyRuntime {
   private threshold(
     percent: { exact: Dec; approx: number } | null,
     entryApprox: number,
-    lot: { cost: bigint; baseAmount: bigint },
+    cost: bigint,
+    baseAmount: bigint,
   ): Threshold | null {
     if (!percent) return null;
-    return new Threshold(entryApprox * (1 + percent.approx / 100), lot, percent.exact, this.options);
+    const approx = entryApprox * (1 + percent.approx / 100);
+    return new Threshold(approx, cost, baseAmount, percent.exact, this.options);
   }
 
   /** Sells lot `index` at `mid`; false when the venue refuses (the lot stays open). */

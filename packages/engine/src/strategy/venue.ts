@@ -1,7 +1,7 @@
 import { Dec } from '../money/decimal';
 import { exactOf, type Exact } from '../money/exact';
 import { DEFAULT_RFQ_PRICING, pricingModel, type RfqPricing } from '../spot/rfq-pricing';
-import { RfqFills } from './rfq-fills';
+import { RfqFills, type PricedQuote } from './rfq-fills';
 
 // Where the strategy runtime's fills are priced (the live venue's RFQ arithmetic, or a fixed fee and
 // slippage for backtests), what each fill paid off the mid, and the largest buy a budget allows.
@@ -18,6 +18,8 @@ export interface VenueFill {
 export interface VenuePort {
   /** Prices `baseAmount` at `mid` (quote per whole base, > 0); null when the venue refuses it. */
   fill(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): VenueFill | null;
+  /** fill() and its slippageOf in one computation, when the venue can (the RFQ venue). */
+  priced?(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): PricedQuote | null;
 }
 
 /**
@@ -42,6 +44,10 @@ export function rfqVenue(options: {
     fill(side, baseAmount, mid) {
       const quote = fills.quote(side, baseAmount, mid);
       return quote.quoteAmount > 0n ? quote : null;
+    },
+    priced(side, baseAmount, mid) {
+      const priced = fills.priced(side, baseAmount, mid);
+      return priced.quoteAmount > 0n ? priced : null;
     },
   };
 }

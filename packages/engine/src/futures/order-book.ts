@@ -1,3 +1,4 @@
+import { OrderIndex } from './order-index';
 import type { PerpSide } from './perp-math';
 import type { Account, MarketState } from './perp-state';
 import { MAX_UNITS } from './perp-units';
@@ -37,6 +38,11 @@ export class BookOrder implements RestingOrder {
   level: Level | undefined = undefined;
   prev: BookOrder | undefined = undefined;
   next: BookOrder | undefined = undefined;
+  /** Its neighbours among its owner's open orders (perp-open-orders' OpenOrderIds), oldest first. */
+  ownerPrev: BookOrder | undefined = undefined;
+  ownerNext: BookOrder | undefined = undefined;
+  /** When it joined the book (the book's count of orders added): {@link OrderBook.orders} sorts by it. */
+  seq = 0;
 
   constructor(
     readonly id: number,
@@ -232,8 +238,15 @@ function newLevel(price: bigint, key: number, height: number): Level {
     total: 0,
     exact: true,
     live: 0,
-    next: new Array<Level | undefined>(height).fill(undefined),
+    next: noLevels(height),
   };
+}
+
+/** `height` empty forward links (a loop: Array.prototype.fill is a call into the runtime). */
+function noLevels(height: number): (Level | undefined)[] {
+  const next: (Level | undefined)[] = [];
+  for (let h = 0; h < height; h++) next.push(undefined);
+  return next;
 }
 
 /** Lots open at a level, exactly. */
@@ -253,7 +266,9 @@ function levelLots(level: Level): bigint {
 export class OrderBook {
   private readonly buys = new BookSide(true);
   private readonly sells = new BookSide(false);
-  private readonly byId = new Map<number, BookOrder>();
+  private readonly byId = new OrderIndex();
+  /** Orders added so far: each order's {@link BookOrder.seq}. */
+  private added = 0;
 
   get size(): number {
     return this.byId.size;
@@ -280,7 +295,8 @@ export class OrderBook {
     level.total += order.rem;
     if (level.total > MAX_UNITS) level.exact = false;
     level.live++;
-    this.byId.set(order.id, order);
+    order.seq = this.added++;
+    this.byId.add(order);
   }
 
   /** The best open order of a side. */
@@ -321,7 +337,7 @@ export class OrderBook {
   }
 
   private retire(side: BookSide, level: Level, order: BookOrder): void {
-    this.byId.delete(order.id);
+    this.byId.delete(order);
     const { prev, next } = order;
     if (prev === undefined) level.first = next;
     else prev.next = next;
@@ -332,9 +348,9 @@ export class OrderBook {
     if (level.live === 0) side.emptied(level);
   }
 
-  /** Every open order, oldest first within a level, bids then asks (for snapshots). */
+  /** Every open order, in the order they joined the book (for snapshots). */
   orders(): BookOrder[] {
-    return [...this.byId.values()];
+    return this.byId.values().sort((a, b) => a.seq - b.seq);
   }
 
   /** Aggregated levels, best first: `[price, lots, orders]`. */

@@ -188,9 +188,7 @@ export class PerpExchange implements PerpVenueState {
     const { spec } = this.market(symbol);
     const account = this.account(accountId);
     margin.checkLeverage(leverage, spec.maxLeverage);
-    const orders = [...account.orders]
-      .map((id) => this.findOrder(id)!)
-      .filter((order) => order.market === symbol);
+    const orders = account.orders.orders().filter((order) => order.market === symbol);
     let orderMargin = account.orderMargin;
     for (const order of orders) {
       orderMargin += this.orderMarginOf({ ...order.toJSON(), leverage }) - this.orderMarginOf(order);
@@ -256,12 +254,13 @@ export class PerpExchange implements PerpVenueState {
   /** Cancels one of the account's open orders or trigger orders. */
   cancelOrder(accountId: string, orderId: number): RestingOrder | TriggerOrder {
     const account = this.account(accountId);
-    if (!account.orders.has(orderId)) {
+    // Its open order when the book holding the id has it in the account's name.
+    const order = this.findOrder(orderId);
+    if (order === undefined || order.owner !== account) {
       const trigger = cancelTrigger(this, accountId, orderId);
       if (!trigger) throw new PerpError('ORDER_NOT_FOUND', 'No such open order');
       return trigger;
     }
-    const order = this.findOrder(orderId)!;
     unrestOrder(this, account, order);
     return order;
   }

@@ -33,7 +33,7 @@ export function restOrder(market: MarketState, account: Account, order: BookOrde
   order.owner = account;
   order.home = market;
   market.book.add(order);
-  account.orders.add(order.id);
+  account.orders.push(order);
   holdMargin(market, account, order, 1);
 }
 
@@ -41,7 +41,7 @@ export function unrestOrder(venue: PerpVenueState, account: Account, order: Book
   const market = order.home!;
   holdMargin(market, account, order, -1);
   market.book.remove(order);
-  account.orders.delete(order.id);
+  account.orders.remove(order);
 }
 
 /** Fills `lots` of a resting order, keeping its owner's order margin and order set in step. */
@@ -63,7 +63,7 @@ export function fillRestingOrder(
     market.book.fill(order, lots);
     account.orderMargin += orderMarginOf(venue.markets, order) - before;
   }
-  if (order.rem === 0) account.orders.delete(order.id);
+  if (order.rem === 0) account.orders.remove(order);
 }
 
 /** Cancels every open order of an account (in one market, or all); answers their ids. */
@@ -71,11 +71,10 @@ export function cancelAllOrders(venue: PerpVenueState, accountId: string, symbol
   const account = venue.accounts.get(accountId);
   if (!account) return [];
   const ids: number[] = [];
-  for (const id of [...account.orders]) {
-    const order = findOrder(venue, id);
-    if (order && (symbol === undefined || order.market === symbol)) {
+  for (const order of account.orders.orders()) {
+    if (symbol === undefined || order.market === symbol) {
       unrestOrder(venue, account, order);
-      ids.push(id);
+      ids.push(order.id);
     }
   }
   return ids;

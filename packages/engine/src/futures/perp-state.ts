@@ -1,4 +1,5 @@
 import { Dec } from '../money/decimal';
+import { OpenOrderIds } from './open-order-ids';
 import { OrderBook } from './order-book';
 import { BPS, PERP_MAX_SLIPPAGE_BPS, PERP_PRICE_BAND_BPS, type PerpSide } from './perp-math';
 import { MAX_UNITS, MAX_UNITS_BIG, unitsOf } from './perp-units';
@@ -73,7 +74,8 @@ export interface PerpAccount {
    * changes it while the market has a position or open orders.
    */
   readonly leverage: Map<string, number>;
-  readonly orders: Set<number>;
+  /** Ids of its open orders, oldest first. */
+  readonly orders: ReadonlySet<number>;
   /** Initial margin held by the open orders that add exposure (kept as they fill and cancel). */
   orderMargin: bigint;
 }
@@ -308,7 +310,7 @@ export class Position implements PerpPosition {
 export class Account implements PerpAccount {
   readonly positions = new MarketMap<Position>();
   readonly leverage = new MarketMap<number>();
-  readonly orders = new Set<number>();
+  readonly orders = new OpenOrderIds();
   /** `collateral` as a number (NaN past 2^53: `collateralBig` holds it). */
   units = 0;
   /** `orderMargin` as a number (NaN past 2^53: `orderMarginBig` holds it). */

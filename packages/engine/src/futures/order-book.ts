@@ -27,10 +27,13 @@ export interface RestingOrder {
  * venue takes in no price or size past 2^53 − 1), which is what matching and margin work on.
  */
 export class BookOrder implements RestingOrder {
-  /** `price` as a number. */
-  readonly px: number;
   /** Lots still open, as a number. */
   rem: number;
+  /**
+   * The initial margin it holds now in its owner's order margin, as a number (kept by
+   * perp-open-orders as it rests, fills and its leverage changes; NaN past 2^53: bigint then).
+   */
+  margin = 0;
   /** Its owner's account and its market, set as it rests (no lookup by name per fill or cancel). */
   owner: Account | undefined = undefined;
   home: MarketState | undefined = undefined;
@@ -50,13 +53,14 @@ export class BookOrder implements RestingOrder {
     readonly account: string,
     readonly side: PerpSide,
     readonly price: bigint,
+    /** `price` as a number (the caller has it: no conversion per order). */
+    readonly px: number,
     readonly size: bigint,
     remaining: number,
     readonly reduceOnly: boolean,
     public leverage: number,
     readonly createdAt: number,
   ) {
-    this.px = Number(price);
     this.rem = remaining;
   }
 
@@ -67,6 +71,7 @@ export class BookOrder implements RestingOrder {
       order.account,
       order.side,
       order.price,
+      Number(order.price),
       order.size,
       Number(order.remaining),
       order.reduceOnly,
@@ -92,9 +97,9 @@ export class BookOrder implements RestingOrder {
 
 /** One price level: a FIFO queue of its open orders, linked through them (cancel is O(1)). */
 interface Level {
-  readonly price: bigint;
+  price: bigint;
   /** `price` as a number (exact: the venue's prices are safe integers). */
-  readonly key: number;
+  key: number;
   /** The oldest open order and the newest. */
   first: BookOrder | undefined;
   last: BookOrder | undefined;
@@ -110,6 +115,8 @@ interface Level {
 
 /** Levels of a skip list: enough for millions of levels at p = 1/4. */
 const MAX_HEIGHT = 12;
+/** Unlinked levels a side keeps for reuse (a price level empties and refills all the time). */
+const MAX_SPARE_LEVELS = 4_096;
 
 /**
  * One side of a book: its levels in a map by price and in a skip list, best first (bids
@@ -128,6 +135,12 @@ class BookSide {
   private empty = 0;
   /** xorshift32 state for node heights (the list's shape never changes the book's answers). */
   private seed = 0x2545f491;
+  /**
+   * Levels unlinked from the list, for reuse: a market sweep empties the best levels and the next
+   * orders refill them, so a new level each time was most of what the book allocated. A spare
+   * level keeps its height (drawn as any level's: which level is reused does not depend on it).
+   */
+  private readonly spare: Level[] = [];
 
   constructor(readonly bids: boolean) {
     this.head = newLevel(0n, 0, MAX_HEIGHT);
@@ -141,7 +154,7 @@ class BookSide {
     while (level !== undefined && level.live === 0) {
       // The first node of the list is the first at each of its heights.
       for (let h = 0; h < level.next.length; h++) head.next[h] = level.next[h];
-      this.levels.delete(level.key);
+      this.unlinked(level);
       this.empty--;
       level = head.next[0];
     }
@@ -186,10 +199,15 @@ class BookSide {
       return level;
     }
     this.search(key);
-    const height = this.randomHeight();
+    level = this.spare.pop();
+    if (level === undefined) level = newLevel(order.price, key, this.randomHeight());
+    else {
+      level.price = order.price;
+      level.key = key;
+    }
+    const height = level.next.length;
     for (let h = this.height; h < height; h++) this.before[h] = this.head;
     if (height > this.height) this.height = height;
-    level = newLevel(order.price, key, height);
     for (let h = 0; h < height; h++) {
       level.next[h] = this.before[h]!.next[h];
       this.before[h]!.next[h] = level;
@@ -214,11 +232,17 @@ class BookSide {
       const height = level.next.length;
       if (level.live === 0) {
         for (let h = 0; h < height; h++) before[h]!.next[h] = level.next[h];
-        this.levels.delete(level.key);
+        this.unlinked(level);
       } else for (let h = 0; h < height; h++) before[h] = level;
     }
     this.empty = 0;
     while (this.height > 1 && this.head.next[this.height - 1] === undefined) this.height--;
+  }
+
+  /** An empty level is out of the list: out of the map too, and kept for reuse (its links stay until then). */
+  private unlinked(level: Level): void {
+    this.levels.delete(level.key);
+    if (this.spare.length < MAX_SPARE_LEVELS) this.spare.push(level);
   }
 
   /** The best level's first open order. */

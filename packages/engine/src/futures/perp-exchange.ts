@@ -3,7 +3,7 @@ import { BookOrder, type RestingOrder } from './order-book';
 import { applyFunding, type FundingResult } from './perp-funding';
 import { liquidatableAccounts, liquidate, type LiquidationResult } from './perp-liquidation';
 import * as margin from './perp-margin';
-import { cancelAllOrders, findOrder, restOrder, unrestOrder } from './perp-open-orders';
+import { cancelAllOrders, findOrder, releverOrder, restOrder, unrestOrder } from './perp-open-orders';
 import { placeOrder, type PlaceOrderInput, type PlaceOrderResult } from './perp-order-entry';
 import {
   cancelAllTriggers,
@@ -201,7 +201,7 @@ export class PerpExchange implements PerpVenueState {
         `Your ${symbol} position and open orders cannot be margined at ${leverage}x: free collateral would go negative`,
       );
     }
-    for (const order of orders) order.leverage = leverage;
+    for (const order of orders) releverOrder(order.home!, order, leverage);
     account.orderMargin = orderMargin;
     account.leverage.set(symbol, leverage);
   }

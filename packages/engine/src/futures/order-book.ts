@@ -1,4 +1,4 @@
-import { OrderIndex } from './order-index';
+import { LevelIndex, OrderIndex } from './order-index';
 import type { PerpSide } from './perp-math';
 import type { Account, MarketState } from './perp-state';
 import { MAX_UNITS } from './perp-units';
@@ -126,7 +126,7 @@ const MAX_SPARE_LEVELS = 4_096;
  * the rest are swept out once they are as many as the open ones.
  */
 class BookSide {
-  private readonly levels = new Map<number, Level>();
+  private readonly levels = new LevelIndex<Level>();
   private readonly head: Level;
   /** The nodes before a search position, per height (reused). */
   private readonly before: Level[];
@@ -212,7 +212,7 @@ class BookSide {
       level.next[h] = this.before[h]!.next[h];
       this.before[h]!.next[h] = level;
     }
-    this.levels.set(key, level);
+    this.levels.add(level);
     return level;
   }
 
@@ -241,7 +241,7 @@ class BookSide {
 
   /** An empty level is out of the list: out of the map too, and kept for reuse (its links stay until then). */
   private unlinked(level: Level): void {
-    this.levels.delete(level.key);
+    this.levels.delete(level);
     if (this.spare.length < MAX_SPARE_LEVELS) this.spare.push(level);
   }
 

@@ -27,25 +27,27 @@ export interface RestingOrder {
  * venue takes in no price or size past 2^53 − 1), which is what matching and margin work on.
  */
 export class BookOrder implements RestingOrder {
+  // The fields below are set in the constructor, not by initializers: V8 runs initializers in a
+  // function of their own that it does not always inline, one more call per order.
   /** Lots still open, as a number. */
-  rem: number;
+  declare rem: number;
   /**
    * The initial margin it holds now in its owner's order margin, as a number (kept by
    * perp-open-orders as it rests, fills and its leverage changes; NaN past 2^53: bigint then).
    */
-  margin = 0;
+  declare margin: number;
   /** Its owner's account and its market, set as it rests (no lookup by name per fill or cancel). */
-  owner: Account | undefined = undefined;
-  home: MarketState | undefined = undefined;
+  declare owner: Account | undefined;
+  declare home: MarketState | undefined;
   /** The level that holds it while it rests, and its neighbours in the level's queue. */
-  level: Level | undefined = undefined;
-  prev: BookOrder | undefined = undefined;
-  next: BookOrder | undefined = undefined;
+  declare level: Level | undefined;
+  declare prev: BookOrder | undefined;
+  declare next: BookOrder | undefined;
   /** Its neighbours among its owner's open orders (perp-open-orders' OpenOrderIds), oldest first. */
-  ownerPrev: BookOrder | undefined = undefined;
-  ownerNext: BookOrder | undefined = undefined;
+  declare ownerPrev: BookOrder | undefined;
+  declare ownerNext: BookOrder | undefined;
   /** When it joined the book (the book's count of orders added): {@link OrderBook.orders} sorts by it. */
-  seq = 0;
+  declare seq: number;
 
   constructor(
     readonly id: number,
@@ -62,6 +64,15 @@ export class BookOrder implements RestingOrder {
     readonly createdAt: number,
   ) {
     this.rem = remaining;
+    this.margin = 0;
+    this.owner = undefined;
+    this.home = undefined;
+    this.level = undefined;
+    this.prev = undefined;
+    this.next = undefined;
+    this.ownerPrev = undefined;
+    this.ownerNext = undefined;
+    this.seq = 0;
   }
 
   static of(order: RestingOrder): BookOrder {

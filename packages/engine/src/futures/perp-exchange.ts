@@ -48,11 +48,26 @@ export class PerpExchange implements PerpVenueState {
   readonly markets = new Map<string, MarketState>();
   readonly accounts = new Map<string, Account>();
   insurance = 0n;
-  fees = 0n;
+  feesPending = 0;
   nextOrderId = 1;
+  private feesBig = 0n;
 
   constructor(specs: readonly PerpMarketSpec[]) {
     for (const spec of specs) this.markets.set(spec.symbol, newMarketState(spec));
+  }
+
+  /** Fees the venue has taken (matching's pending ones added in as it is read). */
+  get fees(): bigint {
+    if (this.feesPending !== 0) {
+      this.feesBig += BigInt(this.feesPending);
+      this.feesPending = 0;
+    }
+    return this.feesBig;
+  }
+
+  set fees(amount: bigint) {
+    this.feesBig = amount;
+    this.feesPending = 0;
   }
 
   // ── Reads ────────────────────────────────────────────────────────────────────────────────────

@@ -3,8 +3,15 @@ import { equityChange, equityOf, healthChange, healthOf } from './perp-margin';
 import { breaksMaintenanceUnits } from './perp-margin-units';
 import { feeOf, notionalOf, PERP_MAKER_FEE_BPS, PERP_TAKER_FEE_BPS, type PerpSide } from './perp-math';
 import { fillRestingOrder, unrestOrder } from './perp-open-orders';
-import { applyFill, applyFillUnits, flushLongLots } from './perp-settlement';
-import { bigOf, type MarketState, type Account, type PerpFill, type PerpVenueState } from './perp-state';
+import { applyFill, applyFillUnits } from './perp-settlement';
+import {
+  bigOf,
+  pend,
+  type MarketState,
+  type Account,
+  type PerpFill,
+  type PerpVenueState,
+} from './perp-state';
 import { feeUnits, MAX_UNITS, notionalUnits, unitsOf } from './perp-units';
 
 const TAKER_FEE_BPS = Number(PERP_TAKER_FEE_BPS);
@@ -135,9 +142,16 @@ export function matchAgainstBook(
       ),
     );
   }
-  if (fees !== 0) venue.fees += BigInt(fees);
-  if (volume !== 0) market.volume += BigInt(volume);
-  flushLongLots();
+  if (fees !== 0) {
+    const pending = pend(venue.feesPending, fees);
+    if (pending === pending) venue.feesPending = pending;
+    else venue.fees += BigInt(fees);
+  }
+  if (volume !== 0) {
+    const pending = pend(market.volumePending, volume);
+    if (pending === pending) market.volumePending = pending;
+    else market.volume += BigInt(volume);
+  }
   return { remaining, halted };
 }
 

@@ -31,6 +31,7 @@ import {
   MAX_UNITS_BIG,
   mul,
   notionalUnits,
+  rem,
   smallUnits,
   unitsOf,
 } from './perp-units';
@@ -189,7 +190,7 @@ function limitOf(market: MarketState, input: PlaceOrderInput): number {
   const price = input.price ?? 0n;
   if (price <= 0n || price > MAX_UNITS_BIG) throw new PerpError('PRICE_INVALID', 'Amount/Price invalid');
   const units = smallUnits(price);
-  if (units % market.tickUnits !== 0) throw new PerpError('PRICE_INVALID', 'Amount/Price invalid');
+  if (rem(units, market.tickUnits) !== 0) throw new PerpError('PRICE_INVALID', 'Amount/Price invalid');
   // As Hyperliquid refuses an order priced too far from its reference (oracle) price: a limit
   // that trades at once takes no worse a price than a market order could.
   if (input.side === 'buy' ? units > market.bandHigh : units < market.bandLow) {

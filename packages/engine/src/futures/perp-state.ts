@@ -142,6 +142,12 @@ export interface MarketState {
   longLots: bigint;
   /** Cumulative traded notional. */
   volume: bigint;
+  /**
+   * What matching added to `longLots` and `volume` and they do not hold yet, as exact numbers
+   * (reading either adds its own in): no bigint made per taker. Kept within ±(2^53 − 1).
+   */
+  longLotsPending: number;
+  volumePending: number;
   lastFundingRate: Dec;
   /** `oracle`, `scale` and the tick as numbers for the hot path (NaN past 2^53: bigint is used then). */
   readonly oracleUnits: number;
@@ -167,7 +173,19 @@ export interface PerpVenueState {
   readonly accounts: Map<string, Account>;
   insurance: bigint;
   fees: bigint;
+  /** Fees matching took that `fees` does not hold yet, as an exact number (reading `fees` adds them in). */
+  feesPending: number;
   nextOrderId: number;
+}
+
+/**
+ * Adds `amount` to a pending total kept as an exact number (`longLotsPending`, `volumePending`,
+ * `feesPending`); answers NaN, changing nothing, when the sum would leave ±(2^53 − 1): the caller
+ * then adds `amount` to the bigint total itself.
+ */
+export function pend(pending: number, amount: number): number {
+  const sum = pending + amount;
+  return sum <= MAX_UNITS && sum >= -MAX_UNITS ? sum : NaN;
 }
 
 /** A market's state; setting its oracle keeps the number the hot path reads in step. */
@@ -177,8 +195,10 @@ class Market implements MarketState {
   readonly book = new OrderBook();
   readonly triggers = new Map<number, TriggerOrder>();
   lastPrice: bigint | null = null;
-  longLots = 0n;
-  volume = 0n;
+  longLotsPending = 0;
+  volumePending = 0;
+  private longLotsBig = 0n;
+  private volumeBig = 0n;
   lastFundingRate = new Dec(0);
   oracleUnits = 0;
   readonly scaleUnits: number;
@@ -194,6 +214,32 @@ class Market implements MarketState {
     this.scale = pow10(spec.sizeDecimals);
     this.scaleUnits = unitsOf(this.scale);
     this.tickUnits = unitsOf(spec.tick);
+  }
+
+  get longLots(): bigint {
+    if (this.longLotsPending !== 0) {
+      this.longLotsBig += BigInt(this.longLotsPending);
+      this.longLotsPending = 0;
+    }
+    return this.longLotsBig;
+  }
+
+  set longLots(lots: bigint) {
+    this.longLotsBig = lots;
+    this.longLotsPending = 0;
+  }
+
+  get volume(): bigint {
+    if (this.volumePending !== 0) {
+      this.volumeBig += BigInt(this.volumePending);
+      this.volumePending = 0;
+    }
+    return this.volumeBig;
+  }
+
+  set volume(notional: bigint) {
+    this.volumeBig = notional;
+    this.volumePending = 0;
   }
 
   get oracle(): bigint {

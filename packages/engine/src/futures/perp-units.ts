@@ -60,6 +60,14 @@ export function quot(a: number, b: number): number {
   return a <= MAX_DIVIDEND && a >= -MAX_DIVIDEND ? Math.trunc(a / b) : NaN;
 }
 
+/**
+ * a mod b for 0 ≤ a ≤ 2^53 − 1, 0 < b (whole numbers): `%` on doubles is a call into C (fmod);
+ * below 2^52 the truncated quotient is exact, so a − q × b is.
+ */
+export function rem(a: number, b: number): number {
+  return a <= MAX_DIVIDEND ? a - Math.trunc(a / b) * b : a % b;
+}
+
 /** ⌈a / b⌉ for 0 ≤ a, 0 < b < 2^52 (perp-math's `ceilDiv`). */
 export function ceilQuot(a: number, b: number): number {
   return a <= MAX_DIVIDEND ? Math.ceil(a / b) : NaN;

@@ -142,6 +142,12 @@ export function matchAgainstBook(
       ),
     );
   }
+  addTotals(venue, market, fees, volume);
+  return { remaining, halted };
+}
+
+/** Adds a taker's fees and notional to the venue's and market's totals, pending while they stay exact numbers. */
+function addTotals(venue: PerpVenueState, market: MarketState, fees: number, volume: number): void {
   if (fees !== 0) {
     const pending = pend(venue.feesPending, fees);
     if (pending === pending) venue.feesPending = pending;
@@ -152,7 +158,6 @@ export function matchAgainstBook(
     if (pending === pending) market.volumePending = pending;
     else market.volume += BigInt(volume);
   }
-  return { remaining, halted };
 }
 
 /**

@@ -88,13 +88,13 @@ export function matchAgainstBook(
     // No fill may take either side below maintenance at the oracle (or, for an account already
     // there, make it worse): the maker's order goes, the taker stops.
     if (
-      maker.account === taker.id ||
+      makerAccount === taker ||
       makerLots === 0 ||
       maker.px > bandHigh ||
       maker.px < bandLow ||
       breaksMaintenance(venue, market, makerAccount, -takerSigned, notional, makerFee)
     ) {
-      // Self-trade prevention (the resting order goes), a reduce-only order with nothing left to
+      // Self-trade prevention (the resting order goes; its owner is the taker's account object), a reduce-only order with nothing left to
       // reduce, or an order that can no longer be filled: outside the band, or past what its
       // owner's margin carries.
       unrestOrder(venue, makerAccount, maker);
@@ -176,14 +176,14 @@ function matchOneExact(
   cancelled: number[],
 ): number {
   const { market, taker, side } = order;
-  const makerAccount = venue.accounts.get(maker.account)!;
+  const makerAccount = maker.owner!;
   const lots = BigInt(lotCount);
   const notional = notionalOf(lots, maker.price, market.spec.sizeDecimals);
   const takerFee = feeOf(notional, PERP_TAKER_FEE_BPS);
   const makerFee = feeOf(notional, PERP_MAKER_FEE_BPS);
   const takerSigned = side === 'buy' ? lots : -lots;
   if (
-    maker.account === taker.id ||
+    makerAccount === taker ||
     makerLots === 0 ||
     maker.px > market.bandHigh ||
     maker.px < market.bandLow ||

@@ -1,3 +1,4 @@
+import { LevelIndex, OrderIndex } from './order-index';
 import type { PerpSide } from './perp-math';
 import type { Account, MarketState } from './perp-state';
 import { MAX_UNITS } from './perp-units';
@@ -26,17 +27,27 @@ export interface RestingOrder {
  * venue takes in no price or size past 2^53 − 1), which is what matching and margin work on.
  */
 export class BookOrder implements RestingOrder {
-  /** `price` as a number. */
-  readonly px: number;
+  // The fields below are set in the constructor, not by initializers: V8 runs initializers in a
+  // function of their own that it does not always inline, one more call per order.
   /** Lots still open, as a number. */
-  rem: number;
+  declare rem: number;
+  /**
+   * The initial margin it holds now in its owner's order margin, as a number (kept by
+   * perp-open-orders as it rests, fills and its leverage changes; NaN past 2^53: bigint then).
+   */
+  declare margin: number;
   /** Its owner's account and its market, set as it rests (no lookup by name per fill or cancel). */
-  owner: Account | undefined = undefined;
-  home: MarketState | undefined = undefined;
+  declare owner: Account | undefined;
+  declare home: MarketState | undefined;
   /** The level that holds it while it rests, and its neighbours in the level's queue. */
-  level: Level | undefined = undefined;
-  prev: BookOrder | undefined = undefined;
-  next: BookOrder | undefined = undefined;
+  declare level: Level | undefined;
+  declare prev: BookOrder | undefined;
+  declare next: BookOrder | undefined;
+  /** Its neighbours among its owner's open orders (perp-open-orders' OpenOrderIds), oldest first. */
+  declare ownerPrev: BookOrder | undefined;
+  declare ownerNext: BookOrder | undefined;
+  /** When it joined the book (the book's count of orders added): {@link OrderBook.orders} sorts by it. */
+  declare seq: number;
 
   constructor(
     readonly id: number,
@@ -44,14 +55,24 @@ export class BookOrder implements RestingOrder {
     readonly account: string,
     readonly side: PerpSide,
     readonly price: bigint,
+    /** `price` as a number (the caller has it: no conversion per order). */
+    readonly px: number,
     readonly size: bigint,
     remaining: number,
     readonly reduceOnly: boolean,
     public leverage: number,
     readonly createdAt: number,
   ) {
-    this.px = Number(price);
     this.rem = remaining;
+    this.margin = 0;
+    this.owner = undefined;
+    this.home = undefined;
+    this.level = undefined;
+    this.prev = undefined;
+    this.next = undefined;
+    this.ownerPrev = undefined;
+    this.ownerNext = undefined;
+    this.seq = 0;
   }
 
   static of(order: RestingOrder): BookOrder {
@@ -61,6 +82,7 @@ export class BookOrder implements RestingOrder {
       order.account,
       order.side,
       order.price,
+      Number(order.price),
       order.size,
       Number(order.remaining),
       order.reduceOnly,
@@ -86,9 +108,9 @@ export class BookOrder implements RestingOrder {
 
 /** One price level: a FIFO queue of its open orders, linked through them (cancel is O(1)). */
 interface Level {
-  readonly price: bigint;
+  price: bigint;
   /** `price` as a number (exact: the venue's prices are safe integers). */
-  readonly key: number;
+  key: number;
   /** The oldest open order and the newest. */
   first: BookOrder | undefined;
   last: BookOrder | undefined;
@@ -104,6 +126,8 @@ interface Level {
 
 /** Levels of a skip list: enough for millions of levels at p = 1/4. */
 const MAX_HEIGHT = 12;
+/** Unlinked levels a side keeps for reuse (a price level empties and refills all the time). */
+const MAX_SPARE_LEVELS = 4_096;
 
 /**
  * One side of a book: its levels in a map by price and in a skip list, best first (bids
@@ -113,7 +137,7 @@ const MAX_HEIGHT = 12;
  * the rest are swept out once they are as many as the open ones.
  */
 class BookSide {
-  private readonly levels = new Map<number, Level>();
+  private readonly levels = new LevelIndex<Level>();
   private readonly head: Level;
   /** The nodes before a search position, per height (reused). */
   private readonly before: Level[];
@@ -122,6 +146,12 @@ class BookSide {
   private empty = 0;
   /** xorshift32 state for node heights (the list's shape never changes the book's answers). */
   private seed = 0x2545f491;
+  /**
+   * Levels unlinked from the list, for reuse: a market sweep empties the best levels and the next
+   * orders refill them, so a new level each time was most of what the book allocated. A spare
+   * level keeps its height (drawn as any level's: which level is reused does not depend on it).
+   */
+  private readonly spare: Level[] = [];
 
   constructor(readonly bids: boolean) {
     this.head = newLevel(0n, 0, MAX_HEIGHT);
@@ -135,7 +165,7 @@ class BookSide {
     while (level !== undefined && level.live === 0) {
       // The first node of the list is the first at each of its heights.
       for (let h = 0; h < level.next.length; h++) head.next[h] = level.next[h];
-      this.levels.delete(level.key);
+      this.unlinked(level);
       this.empty--;
       level = head.next[0];
     }
@@ -180,15 +210,20 @@ class BookSide {
       return level;
     }
     this.search(key);
-    const height = this.randomHeight();
+    level = this.spare.pop();
+    if (level === undefined) level = newLevel(order.price, key, this.randomHeight());
+    else {
+      level.price = order.price;
+      level.key = key;
+    }
+    const height = level.next.length;
     for (let h = this.height; h < height; h++) this.before[h] = this.head;
     if (height > this.height) this.height = height;
-    level = newLevel(order.price, key, height);
     for (let h = 0; h < height; h++) {
       level.next[h] = this.before[h]!.next[h];
       this.before[h]!.next[h] = level;
     }
-    this.levels.set(key, level);
+    this.levels.add(level);
     return level;
   }
 
@@ -208,11 +243,17 @@ class BookSide {
       const height = level.next.length;
       if (level.live === 0) {
         for (let h = 0; h < height; h++) before[h]!.next[h] = level.next[h];
-        this.levels.delete(level.key);
+        this.unlinked(level);
       } else for (let h = 0; h < height; h++) before[h] = level;
     }
     this.empty = 0;
     while (this.height > 1 && this.head.next[this.height - 1] === undefined) this.height--;
+  }
+
+  /** An empty level is out of the list: out of the map too, and kept for reuse (its links stay until then). */
+  private unlinked(level: Level): void {
+    this.levels.delete(level);
+    if (this.spare.length < MAX_SPARE_LEVELS) this.spare.push(level);
   }
 
   /** The best level's first open order. */
@@ -232,8 +273,15 @@ function newLevel(price: bigint, key: number, height: number): Level {
     total: 0,
     exact: true,
     live: 0,
-    next: new Array<Level | undefined>(height).fill(undefined),
+    next: noLevels(height),
   };
+}
+
+/** `height` empty forward links (a loop: Array.prototype.fill is a call into the runtime). */
+function noLevels(height: number): (Level | undefined)[] {
+  const next: (Level | undefined)[] = [];
+  for (let h = 0; h < height; h++) next.push(undefined);
+  return next;
 }
 
 /** Lots open at a level, exactly. */
@@ -253,7 +301,9 @@ function levelLots(level: Level): bigint {
 export class OrderBook {
   private readonly buys = new BookSide(true);
   private readonly sells = new BookSide(false);
-  private readonly byId = new Map<number, BookOrder>();
+  private readonly byId = new OrderIndex();
+  /** Orders added so far: each order's {@link BookOrder.seq}. */
+  private added = 0;
 
   get size(): number {
     return this.byId.size;
@@ -280,7 +330,8 @@ export class OrderBook {
     level.total += order.rem;
     if (level.total > MAX_UNITS) level.exact = false;
     level.live++;
-    this.byId.set(order.id, order);
+    order.seq = this.added++;
+    this.byId.add(order);
   }
 
   /** The best open order of a side. */
@@ -321,7 +372,7 @@ export class OrderBook {
   }
 
   private retire(side: BookSide, level: Level, order: BookOrder): void {
-    this.byId.delete(order.id);
+    this.byId.delete(order);
     const { prev, next } = order;
     if (prev === undefined) level.first = next;
     else prev.next = next;
@@ -332,9 +383,9 @@ export class OrderBook {
     if (level.live === 0) side.emptied(level);
   }
 
-  /** Every open order, oldest first within a level, bids then asks (for snapshots). */
+  /** Every open order, in the order they joined the book (for snapshots). */
   orders(): BookOrder[] {
-    return [...this.byId.values()];
+    return this.byId.values().sort((a, b) => a.seq - b.seq);
   }
 
   /** Aggregated levels, best first: `[price, lots, orders]`. */

@@ -53,6 +53,21 @@ const BIG: World = {
   money: 10_000_000n,
 };
 
+/**
+ * Prices between 2^52 and 2^53: the exact-number path still holds them, but the tick check's
+ * remainder falls back to `%` (perp-units' `rem`), an order's size and price convert near the top
+ * of the int64 halves (`smallUnits`), and a taker's fills sum past 2^53 where each fill does not,
+ * so the market's and venue's pending totals overflow into their bigints (perp-state's `pend`).
+ */
+const EDGE: World = {
+  specs: [
+    { symbol: 'EDGE-PERP', sizeDecimals: 3, tick: 1_000_000_000n, minSize: 1n, maxLeverage: 50 },
+    { symbol: 'WIDE-PERP', sizeDecimals: 2, tick: 1_000_000n, minSize: 10n, maxLeverage: 50 },
+  ],
+  base: { 'EDGE-PERP': 6_000_000_000_000_000n, 'WIDE-PERP': 500_000_000_000_000n },
+  money: 10_000_000n,
+};
+
 type Venue = FrozenExchange | PerpExchange;
 
 function lcg(seed: number) {
@@ -261,4 +276,54 @@ describe('the venue against its frozen pre-#28 engine (fixtures/engine-v1)', () 
     expect(fills).toBeGreaterThan(100);
     expect(pastSafe).toBeGreaterThan(10);
   }, 60_000);
+
+  it('answers alike with prices between 2^52 and 2^53 (remainders, conversions and pending totals at the edge)', () => {
+    let fills = 0;
+    for (let seed = 201; seed <= 204; seed++) fills += runStream(seed, 500, EDGE).fills;
+    expect(fills).toBeGreaterThan(100);
+  }, 60_000);
+
+  it('answers alike when takers’ fills, each in exact numbers, sum past 2^53 before the totals are read', () => {
+    // Each fill's notional is 6e14, made in numbers (its fee × 7 bps stays below 2^52); fifteen of
+    // them pass 2^53 in the market's pending volume, which then goes to the bigint (perp-state's
+    // `pend`), nothing reading it in between.
+    const spec: PerpMarketSpec = {
+      symbol: 'SUM-PERP',
+      sizeDecimals: 0,
+      tick: 1_000_000n,
+      minSize: 1n,
+      maxLeverage: 50,
+    };
+    const results: string[][] = [[], []];
+    const venues: Venue[] = [new FrozenExchange([spec]), new PerpExchange([spec])];
+    venues.forEach((venue, v) => {
+      venue.setOracle(spec.symbol, 600_000_000_000n);
+      for (const id of ['m', 't']) venue.deposit(id, 5_000_000_000_000_000n);
+      for (let round = 0; round < 10; round++) {
+        for (const [account, side, type] of [
+          ['m', 'sell', 'limit'],
+          ['t', 'buy', 'market'],
+          ['m', 'buy', 'limit'],
+          ['t', 'sell', 'market'],
+        ] as const) {
+          results[v]!.push(
+            outcome(() =>
+              venue.placeOrder({
+                account,
+                market: spec.symbol,
+                side,
+                type,
+                size: 1_000n,
+                price: type === 'limit' ? 600_000_000_000n : undefined,
+                at: round,
+              }),
+            ),
+          );
+        }
+      }
+      results[v]!.push(state(venue));
+    });
+    expect(results[1]).toEqual(results[0]);
+    expect(results[0]!.join()).toContain('"volume":"12000000000000000"');
+  });
 });

@@ -3,7 +3,7 @@ import { BookOrder, type RestingOrder } from './order-book';
 import { applyFunding, type FundingResult } from './perp-funding';
 import { liquidatableAccounts, liquidate, type LiquidationResult } from './perp-liquidation';
 import * as margin from './perp-margin';
-import { cancelAllOrders, findOrder, restOrder, unrestOrder } from './perp-open-orders';
+import { cancelAllOrders, findOrder, releverOrder, restOrder, unrestOrder } from './perp-open-orders';
 import { placeOrder, type PlaceOrderInput, type PlaceOrderResult } from './perp-order-entry';
 import {
   cancelAllTriggers,
@@ -48,11 +48,26 @@ export class PerpExchange implements PerpVenueState {
   readonly markets = new Map<string, MarketState>();
   readonly accounts = new Map<string, Account>();
   insurance = 0n;
-  fees = 0n;
+  feesPending = 0;
   nextOrderId = 1;
+  private feesBig = 0n;
 
   constructor(specs: readonly PerpMarketSpec[]) {
     for (const spec of specs) this.markets.set(spec.symbol, newMarketState(spec));
+  }
+
+  /** Fees the venue has taken (matching's pending ones added in as it is read). */
+  get fees(): bigint {
+    if (this.feesPending !== 0) {
+      this.feesBig += BigInt(this.feesPending);
+      this.feesPending = 0;
+    }
+    return this.feesBig;
+  }
+
+  set fees(amount: bigint) {
+    this.feesBig = amount;
+    this.feesPending = 0;
   }
 
   // ── Reads ────────────────────────────────────────────────────────────────────────────────────
@@ -188,9 +203,7 @@ export class PerpExchange implements PerpVenueState {
     const { spec } = this.market(symbol);
     const account = this.account(accountId);
     margin.checkLeverage(leverage, spec.maxLeverage);
-    const orders = [...account.orders]
-      .map((id) => this.findOrder(id)!)
-      .filter((order) => order.market === symbol);
+    const orders = account.orders.orders().filter((order) => order.market === symbol);
     let orderMargin = account.orderMargin;
     for (const order of orders) {
       orderMargin += this.orderMarginOf({ ...order.toJSON(), leverage }) - this.orderMarginOf(order);
@@ -203,7 +216,7 @@ export class PerpExchange implements PerpVenueState {
         `Your ${symbol} position and open orders cannot be margined at ${leverage}x: free collateral would go negative`,
       );
     }
-    for (const order of orders) order.leverage = leverage;
+    for (const order of orders) releverOrder(order.home!, order, leverage);
     account.orderMargin = orderMargin;
     account.leverage.set(symbol, leverage);
   }
@@ -256,12 +269,13 @@ export class PerpExchange implements PerpVenueState {
   /** Cancels one of the account's open orders or trigger orders. */
   cancelOrder(accountId: string, orderId: number): RestingOrder | TriggerOrder {
     const account = this.account(accountId);
-    if (!account.orders.has(orderId)) {
+    // Its open order when the book holding the id has it in the account's name.
+    const order = this.findOrder(orderId);
+    if (order === undefined || order.owner !== account) {
       const trigger = cancelTrigger(this, accountId, orderId);
       if (!trigger) throw new PerpError('ORDER_NOT_FOUND', 'No such open order');
       return trigger;
     }
-    const order = this.findOrder(orderId)!;
     unrestOrder(this, account, order);
     return order;
   }

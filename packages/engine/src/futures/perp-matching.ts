@@ -3,8 +3,15 @@ import { equityChange, equityOf, healthChange, healthOf } from './perp-margin';
 import { breaksMaintenanceUnits } from './perp-margin-units';
 import { feeOf, notionalOf, PERP_MAKER_FEE_BPS, PERP_TAKER_FEE_BPS, type PerpSide } from './perp-math';
 import { fillRestingOrder, unrestOrder } from './perp-open-orders';
-import { applyFill, applyFillUnits, flushLongLots } from './perp-settlement';
-import { bigOf, type MarketState, type Account, type PerpFill, type PerpVenueState } from './perp-state';
+import { applyFill, applyFillUnits } from './perp-settlement';
+import {
+  bigOf,
+  pend,
+  type MarketState,
+  type Account,
+  type PerpFill,
+  type PerpVenueState,
+} from './perp-state';
 import { feeUnits, MAX_UNITS, notionalUnits, unitsOf } from './perp-units';
 
 const TAKER_FEE_BPS = Number(PERP_TAKER_FEE_BPS);
@@ -81,13 +88,13 @@ export function matchAgainstBook(
     // No fill may take either side below maintenance at the oracle (or, for an account already
     // there, make it worse): the maker's order goes, the taker stops.
     if (
-      maker.account === taker.id ||
+      makerAccount === taker ||
       makerLots === 0 ||
       maker.px > bandHigh ||
       maker.px < bandLow ||
       breaksMaintenance(venue, market, makerAccount, -takerSigned, notional, makerFee)
     ) {
-      // Self-trade prevention (the resting order goes), a reduce-only order with nothing left to
+      // Self-trade prevention (the resting order goes; its owner is the taker's account object), a reduce-only order with nothing left to
       // reduce, or an order that can no longer be filled: outside the band, or past what its
       // owner's margin carries.
       unrestOrder(venue, makerAccount, maker);
@@ -135,10 +142,22 @@ export function matchAgainstBook(
       ),
     );
   }
-  if (fees !== 0) venue.fees += BigInt(fees);
-  if (volume !== 0) market.volume += BigInt(volume);
-  flushLongLots();
+  addTotals(venue, market, fees, volume);
   return { remaining, halted };
+}
+
+/** Adds a taker's fees and notional to the venue's and market's totals, pending while they stay exact numbers. */
+function addTotals(venue: PerpVenueState, market: MarketState, fees: number, volume: number): void {
+  if (fees !== 0) {
+    const pending = pend(venue.feesPending, fees);
+    if (pending === pending) venue.feesPending = pending;
+    else venue.fees += BigInt(fees);
+  }
+  if (volume !== 0) {
+    const pending = pend(market.volumePending, volume);
+    if (pending === pending) market.volumePending = pending;
+    else market.volume += BigInt(volume);
+  }
 }
 
 /**
@@ -157,14 +176,14 @@ function matchOneExact(
   cancelled: number[],
 ): number {
   const { market, taker, side } = order;
-  const makerAccount = venue.accounts.get(maker.account)!;
+  const makerAccount = maker.owner!;
   const lots = BigInt(lotCount);
   const notional = notionalOf(lots, maker.price, market.spec.sizeDecimals);
   const takerFee = feeOf(notional, PERP_TAKER_FEE_BPS);
   const makerFee = feeOf(notional, PERP_MAKER_FEE_BPS);
   const takerSigned = side === 'buy' ? lots : -lots;
   if (
-    maker.account === taker.id ||
+    makerAccount === taker ||
     makerLots === 0 ||
     maker.px > market.bandHigh ||
     maker.px < market.bandLow ||

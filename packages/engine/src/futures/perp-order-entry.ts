@@ -24,7 +24,17 @@ import {
   type PerpFill,
   type PerpVenueState,
 } from './perp-state';
-import { add, ceilQuot, feeUnits, MAX_UNITS_BIG, mul, notionalUnits, unitsOf } from './perp-units';
+import {
+  add,
+  ceilQuot,
+  feeUnits,
+  MAX_UNITS_BIG,
+  mul,
+  notionalUnits,
+  rem,
+  smallUnits,
+  unitsOf,
+} from './perp-units';
 
 const TAKER_FEE_BPS = Number(PERP_TAKER_FEE_BPS);
 
@@ -87,7 +97,7 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
   }
   // Lots and prices are exact numbers through matching and margin (perp-units.ts): none past 2^53.
   if (sizeBig > MAX_UNITS_BIG) throw new PerpError('SIZE_INVALID', 'Amount/Price invalid');
-  const size = Number(sizeBig);
+  const size = smallUnits(sizeBig);
   const limit = limitOf(market, input);
   const opposite: PerpSide = buy ? 'sell' : 'buy';
   const bestOpposite = book.bestKey(opposite);
@@ -104,7 +114,10 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
       `Your ${input.market} leverage is ${current}x: an order cannot change it while you have a position or open orders there; change it with the leverage setting`,
     );
   }
-  if (!input.reduceOnly) checkOrderMargin(venue, market, account, buy, leverage, size, sweep);
+  // The margin the order holds if it rests in full (NaN: computed as it rests).
+  const margin = input.reduceOnly
+    ? NaN
+    : checkOrderMargin(venue, market, account, buy, leverage, size, sweep);
 
   if (setting !== leverage) account.leverage.set(input.market, leverage);
   const orderId = id ?? venue.nextOrderId++;
@@ -148,12 +161,14 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
         account.id,
         input.side,
         input.price!,
+        limit,
         sizeBig,
         remaining,
         input.reduceOnly ?? false,
         leverage,
         input.at,
       ),
+      remaining === size ? margin : NaN,
     );
     resting = bigOf(remaining);
   }
@@ -174,8 +189,8 @@ function limitOf(market: MarketState, input: PlaceOrderInput): number {
   if (input.type === 'market') return input.side === 'buy' ? market.buyLimit : market.sellLimit;
   const price = input.price ?? 0n;
   if (price <= 0n || price > MAX_UNITS_BIG) throw new PerpError('PRICE_INVALID', 'Amount/Price invalid');
-  const units = Number(price);
-  if (units % market.tickUnits !== 0) throw new PerpError('PRICE_INVALID', 'Amount/Price invalid');
+  const units = smallUnits(price);
+  if (rem(units, market.tickUnits) !== 0) throw new PerpError('PRICE_INVALID', 'Amount/Price invalid');
   // As Hyperliquid refuses an order priced too far from its reference (oracle) price: a limit
   // that trades at once takes no worse a price than a market order could.
   if (input.side === 'buy' ? units > market.bandHigh : units < market.bandLow) {
@@ -189,7 +204,8 @@ function limitOf(market: MarketState, input: PlaceOrderInput): number {
  * in full at `worst` (its limit, or a market order's sweep), marked to the oracle: a fill above
  * the oracle for a buy (below it for a sell) loses the difference at once, so that loss and the
  * fee come out of the equity first. Refused rather than trimmed: the trader gets the order asked
- * for or a reason, never a silently smaller one.
+ * for or a reason, never a silently smaller one. Answers the initial margin of the whole order at
+ * `worst` (what a limit order resting in full holds), or NaN when it was not computed in numbers.
  */
 function checkOrderMargin(
   venue: PerpVenueState,
@@ -199,11 +215,11 @@ function checkOrderMargin(
   leverage: number,
   size: number,
   worst: number,
-): void {
+): number {
   const { oracleUnits: oracle, scaleUnits: scale } = market;
   if (oracle !== oracle || scale !== scale) {
     checkOrderMarginExact(venue, market, account, buy, leverage, BigInt(size), BigInt(worst));
-    return;
+    return NaN;
   }
   const held = heldUnits(market, account);
   let added = size;
@@ -214,10 +230,11 @@ function checkOrderMargin(
   const notional = notionalUnits(size, worst, scale);
   const through = buy ? worst - oracle : oracle - worst;
   const markLoss = through > 0 ? ceilQuot(mul(size, through), scale) : 0;
+  const margin = ceilQuot(notional, leverage);
   // Refused when initial requirement + the order's needs > equity, i.e. needs > equity − requirement.
   const needs = add(
     add(
-      ceilQuot(added === size ? notional : notionalUnits(added, worst, scale), leverage),
+      added === size ? margin : ceilQuot(notionalUnits(added, worst, scale), leverage),
       feeUnits(notional, TAKER_FEE_BPS),
     ),
     markLoss,
@@ -225,9 +242,10 @@ function checkOrderMargin(
   const free = freeMarginUnits(venue.markets, account, market, leverage);
   if (needs === needs && free === free) {
     if (needs > free) throw insufficientMargin();
-    return;
+    return margin;
   }
   checkOrderMarginExact(venue, market, account, buy, leverage, BigInt(size), BigInt(worst));
+  return NaN;
 }
 
 const insufficientMargin = () =>

@@ -1,5 +1,5 @@
-import { abs, Position, sign, type Account, type MarketState, type PerpVenueState } from './perp-state';
-import { add, MAX_UNITS, mul, quot, sub } from './perp-units';
+import { abs, pend, Position, sign, type Account, type MarketState, type PerpVenueState } from './perp-state';
+import { add, mul, quot, sub } from './perp-units';
 
 /**
  * Settles one side of a fill: `lots` signed (positive buys) for `notional`. A fill that reduces the
@@ -43,26 +43,11 @@ export function applyFill(
 }
 
 /**
- * The change of the market's long lots the fills of one taker made so far (they often net to zero:
- * a long opened against a long closed): added to `longLots` once, by {@link flushLongLots}.
- */
-let pendingLongs = 0;
-let pendingMarket: MarketState | undefined;
-
-/** Adds what {@link applyFillUnits} held back to the market's long lots; the matcher calls it as it ends. */
-export function flushLongLots(): void {
-  if (pendingLongs !== 0) pendingMarket!.longLots += BigInt(pendingLongs);
-  pendingLongs = 0;
-  pendingMarket = undefined;
-}
-
-/**
  * {@link applyFill} with `lots`, `notional` and `fee` as numbers, in exact numbers while the
  * position's values allow (else in bigint): the same arithmetic, written back to the account once.
  * Answers the realized PnL: a number on the exact path (no bigint made for a fill nobody reads it
  * from), the bigint {@link applyFill} answered otherwise. The fee is not added to the venue's
- * fees, nor the long lots to the market's (until {@link flushLongLots}): the caller does that, once
- * per taker.
+ * fees (the caller does that, once per taker); the long lots go to the market's pending ones.
  */
 export function applyFillUnits(
   venue: PerpVenueState,
@@ -102,10 +87,9 @@ export function applyFillUnits(
   }
   if (collateral !== 0) account.credit(collateral);
   if (longs !== 0) {
-    const pending = pendingLongs + longs;
-    if (pendingMarket !== market || pending > MAX_UNITS || pending < -MAX_UNITS) flushLongLots();
-    pendingMarket = market;
-    pendingLongs += longs;
+    const pending = pend(market.longLotsPending, longs);
+    if (pending === pending) market.longLotsPending = pending;
+    else market.longLots += BigInt(longs);
   }
   if (after === 0) account.positions.delete(symbol);
   else if (position === undefined) {

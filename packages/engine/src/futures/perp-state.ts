@@ -1,4 +1,5 @@
 import { Dec } from '../money/decimal';
+import { OpenOrderIds } from './open-order-ids';
 import { OrderBook } from './order-book';
 import { BPS, PERP_MAX_SLIPPAGE_BPS, PERP_PRICE_BAND_BPS, type PerpSide } from './perp-math';
 import { MAX_UNITS, MAX_UNITS_BIG, unitsOf } from './perp-units';
@@ -73,7 +74,8 @@ export interface PerpAccount {
    * changes it while the market has a position or open orders.
    */
   readonly leverage: Map<string, number>;
-  readonly orders: Set<number>;
+  /** Ids of its open orders, oldest first. */
+  readonly orders: ReadonlySet<number>;
   /** Initial margin held by the open orders that add exposure (kept as they fill and cancel). */
   orderMargin: bigint;
 }
@@ -140,6 +142,12 @@ export interface MarketState {
   longLots: bigint;
   /** Cumulative traded notional. */
   volume: bigint;
+  /**
+   * What matching added to `longLots` and `volume` and they do not hold yet, as exact numbers
+   * (reading either adds its own in): no bigint made per taker. Kept within ±(2^53 − 1).
+   */
+  longLotsPending: number;
+  volumePending: number;
   lastFundingRate: Dec;
   /** `oracle`, `scale` and the tick as numbers for the hot path (NaN past 2^53: bigint is used then). */
   readonly oracleUnits: number;
@@ -165,7 +173,19 @@ export interface PerpVenueState {
   readonly accounts: Map<string, Account>;
   insurance: bigint;
   fees: bigint;
+  /** Fees matching took that `fees` does not hold yet, as an exact number (reading `fees` adds them in). */
+  feesPending: number;
   nextOrderId: number;
+}
+
+/**
+ * Adds `amount` to a pending total kept as an exact number (`longLotsPending`, `volumePending`,
+ * `feesPending`); answers NaN, changing nothing, when the sum would leave ±(2^53 − 1): the caller
+ * then adds `amount` to the bigint total itself.
+ */
+export function pend(pending: number, amount: number): number {
+  const sum = pending + amount;
+  return sum <= MAX_UNITS && sum >= -MAX_UNITS ? sum : NaN;
 }
 
 /** A market's state; setting its oracle keeps the number the hot path reads in step. */
@@ -175,8 +195,10 @@ class Market implements MarketState {
   readonly book = new OrderBook();
   readonly triggers = new Map<number, TriggerOrder>();
   lastPrice: bigint | null = null;
-  longLots = 0n;
-  volume = 0n;
+  longLotsPending = 0;
+  volumePending = 0;
+  private longLotsBig = 0n;
+  private volumeBig = 0n;
   lastFundingRate = new Dec(0);
   oracleUnits = 0;
   readonly scaleUnits: number;
@@ -192,6 +214,32 @@ class Market implements MarketState {
     this.scale = pow10(spec.sizeDecimals);
     this.scaleUnits = unitsOf(this.scale);
     this.tickUnits = unitsOf(spec.tick);
+  }
+
+  get longLots(): bigint {
+    if (this.longLotsPending !== 0) {
+      this.longLotsBig += BigInt(this.longLotsPending);
+      this.longLotsPending = 0;
+    }
+    return this.longLotsBig;
+  }
+
+  set longLots(lots: bigint) {
+    this.longLotsBig = lots;
+    this.longLotsPending = 0;
+  }
+
+  get volume(): bigint {
+    if (this.volumePending !== 0) {
+      this.volumeBig += BigInt(this.volumePending);
+      this.volumePending = 0;
+    }
+    return this.volumeBig;
+  }
+
+  set volume(notional: bigint) {
+    this.volumeBig = notional;
+    this.volumePending = 0;
   }
 
   get oracle(): bigint {
@@ -308,7 +356,7 @@ export class Position implements PerpPosition {
 export class Account implements PerpAccount {
   readonly positions = new MarketMap<Position>();
   readonly leverage = new MarketMap<number>();
-  readonly orders = new Set<number>();
+  readonly orders = new OpenOrderIds();
   /** `collateral` as a number (NaN past 2^53: `collateralBig` holds it). */
   units = 0;
   /** `orderMargin` as a number (NaN past 2^53: `orderMarginBig` holds it). */

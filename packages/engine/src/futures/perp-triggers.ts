@@ -234,8 +234,15 @@ export function cancelAllTriggers(venue: PerpVenueState, accountId: string, symb
 export function syncAttachedTriggers(venue: PerpVenueState, fills: readonly PerpFill[]): number[] {
   // Made for the first fill in a market with trigger orders (most fills are in markets with none).
   let touched: Map<string, Set<string>> | undefined;
+  // A taker's fills are all in one market: it is looked up once, not per fill.
+  let symbol: string | undefined;
+  let market: MarketState | undefined;
   for (const fill of fills) {
-    if (venue.markets.get(fill.market)?.triggers.size === 0) continue; // nothing attached there
+    if (fill.market !== symbol) {
+      symbol = fill.market;
+      market = venue.markets.get(symbol);
+    }
+    if (market?.triggers.size === 0) continue; // nothing attached there
     touched ??= new Map();
     const accounts = touched.get(fill.market) ?? new Set<string>();
     accounts.add(fill.taker).add(fill.maker);

@@ -16,6 +16,24 @@ export const MAX_UNITS_BIG = BigInt(MAX_UNITS);
  */
 const MAX_DIVIDEND = 2 ** 52;
 
+/** One int64 and its two 32-bit halves (low first on a little-endian machine). */
+const WORD = new BigInt64Array(1);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const HIGH = new Int32Array(WORD.buffer);
+const LOW = new Uint32Array(WORD.buffer);
+const HIGH_HALF = LITTLE_ENDIAN ? 1 : 0;
+const LOW_HALF = LITTLE_ENDIAN ? 0 : 1;
+
+/**
+ * A bigint the caller knows lies within ±{@link MAX_UNITS}, as a number. `Number(value)` is a call
+ * into the runtime (~25 ns); an int64 store and two 32-bit reads are not, and hi × 2^32 + lo is
+ * exact below 2^53. Outside ±2^63 the store would wrap: callers check the range first.
+ */
+export function smallUnits(value: bigint): number {
+  WORD[0] = value;
+  return HIGH[HIGH_HALF]! * 4_294_967_296 + LOW[LOW_HALF]!;
+}
+
 /** A bigint as a number when it is exact, else NaN. */
 export function unitsOf(value: bigint): number {
   const n = Number(value);
@@ -40,6 +58,14 @@ export function sub(a: number, b: number): number {
 /** a / b truncated toward zero, as bigint division does (0 < b < 2^52). */
 export function quot(a: number, b: number): number {
   return a <= MAX_DIVIDEND && a >= -MAX_DIVIDEND ? Math.trunc(a / b) : NaN;
+}
+
+/**
+ * a mod b for 0 ≤ a ≤ 2^53 − 1, 0 < b (whole numbers): `%` on doubles is a call into C (fmod);
+ * below 2^52 the truncated quotient is exact, so a − q × b is.
+ */
+export function rem(a: number, b: number): number {
+  return a <= MAX_DIVIDEND ? a - Math.trunc(a / b) * b : a % b;
 }
 
 /** ⌈a / b⌉ for 0 ≤ a, 0 < b < 2^52 (perp-math's `ceilDiv`). */

@@ -59,10 +59,7 @@ export function createBotRunsRepository(db: Db) {
 
     /** Whether the run is still running (not stopped or failed since it was read). */
     async isRunning(runId: string): Promise<boolean> {
-      const [row] = await db
-        .select({ status: botRuns.status })
-        .from(botRuns)
-        .where(eq(botRuns.id, runId));
+      const [row] = await db.select({ status: botRuns.status }).from(botRuns).where(eq(botRuns.id, runId));
       return row?.status === 'running';
     },
 

@@ -12,7 +12,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,22 +20,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, openTestDatabase, TEST_JWT_SECRET, type TestDatabase } from './helpers/test-app';
 import { FLIP_STRATEGY } from './helpers/bot-strategies';
 import { createSolanaWallet, type SolanaSigningWallet } from './helpers/wallets';
-import { nodeArgsFor } from './helpers/child-process';
+import { freePort, freePortPair, nodeArgsFor } from './helpers/child-process';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** Lease expiry (10 s) + supervision (1 s) + a poll (0.5 s) + a keeper pass, with room for a busy CI. */
 const FAILOVER_BOUND_MS = 25_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 interface Child {
   process: ChildProcess;
@@ -91,7 +79,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
   beforeAll(async () => {
     database = await openTestDatabase('postgres');
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'solterm-multi-'));
-    const [chainPort, portA, portB] = await Promise.all([freePort(), freePort(), freePort()]);
+    const [chainPort, portA, portB] = await Promise.all([freePortPair(), freePort(), freePort()]);
     const chain = start('packages/localnet/src/main.ts', {
       LOCALNET_PORT: String(chainPort),
       LOCALNET_DATA_DIR: path.join(dataDir, 'localnet'),
@@ -101,7 +89,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several API and worker processe
       'the cluster',
       async () => (chain.output.join('').includes('listening on') ? true : undefined),
       60_000,
-    );
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; it printed: ${chain.output.join('') || 'nothing'}`);
+    });
     const shared = {
       DATABASE_URL: database.url!,
       SOLANA_RPC_URL: `http://127.0.0.1:${chainPort}`,

@@ -8,7 +8,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,22 +26,11 @@ import {
   type TestDatabase,
 } from './helpers/test-app';
 import { fundedWalletUser, type SolanaSigningWallet } from './helpers/wallets';
-import { nodeArgsFor } from './helpers/child-process';
+import { freePortPair, nodeArgsFor } from './helpers/child-process';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const CHILD = 'apps/server/test/helpers/relay-child.ts';
 const USDC = 1_000_000n;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 interface Child {
   process: ChildProcess;
@@ -118,7 +106,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('server tickets across killed pr
   beforeAll(async () => {
     database = await openTestDatabase('postgres');
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'solterm-relay-kill-'));
-    const chainPort = await freePort();
+    const chainPort = await freePortPair();
     // Fast slots: a blockhash expires ~15 s after it was taken, so the test can wait for it.
     const chain = start('packages/localnet/src/main.ts', {
       LOCALNET_PORT: String(chainPort),

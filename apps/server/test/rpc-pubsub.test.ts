@@ -221,7 +221,12 @@ describe('PubSub at the app’s /rpc', () => {
       await new Promise((r) => setTimeout(r, 100));
     const block = await connection.getBlockSignatures(parsed!.slot, 'confirmed');
     expect(block.signatures).toContain(signature);
-    // web3.js has no close(); left open, its socket would reconnect every second once the app stops.
-    (connection as unknown as { _rpcWebSocket: { close(): void } })._rpcWebSocket.close();
+    // web3.js has no close(); left open, its socket would reconnect every second once the app stops
+    // (packages/localnet/src/test-helpers.ts, closeWeb3Socket, says why both calls).
+    const { _rpcWebSocket: socket } = connection as unknown as {
+      _rpcWebSocket: { setAutoReconnect(reconnect: boolean): void; close(): void };
+    };
+    socket.setAutoReconnect(false);
+    socket.close();
   });
 });

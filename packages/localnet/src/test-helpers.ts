@@ -72,8 +72,13 @@ export function signTransfer(
  * Closes a web3.js 1.x Connection's WebSocket, which web3.js has no method for. It closes the socket
  * itself 500 ms after the last subscription ends; a server that stops first leaves it reconnecting
  * every second for the rest of the test worker's life ("ws error: connect ECONNREFUSED" in later
- * files' output). A close with code 1000 is one neither web3.js nor rpc-websockets reconnects.
+ * files' output). Its socket client stops reconnecting first: web3.js connects once more on a close
+ * while a subscription is still being removed.
  */
 export function closeWeb3Socket(connection: Connection): void {
-  (connection as unknown as { _rpcWebSocket: { close(): void } })._rpcWebSocket.close();
+  const { _rpcWebSocket: socket } = connection as unknown as {
+    _rpcWebSocket: { setAutoReconnect(reconnect: boolean): void; close(): void };
+  };
+  socket.setAutoReconnect(false);
+  socket.close();
 }

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,4 +29,36 @@ export function nodeArgsFor(script: string): string[] {
   const name = BUNDLE_OF.get(script);
   if (bundles && name) return ['--enable-source-maps', fileURLToPath(new URL(`${name}.mjs`, bundles))];
   return ['--import', 'tsx', path.join(ROOT, script)];
+}
+
+/** A loopback port free now (the OS's choice). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A loopback port free now whose next port is free too, for the standalone cluster: it serves PubSub
+ * on its port + 1, as a validator does, and stops at start when that one is taken (a test then waited
+ * 60 s for a line it never printed).
+ */
+export async function freePortPair(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port < 65_535 && (await isFree(port + 1))) return port;
+  }
 }

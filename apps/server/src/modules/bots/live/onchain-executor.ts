@@ -51,6 +51,9 @@ export function isTransient(error: unknown): boolean {
 
 const withMargin = (amount: bigint) => (amount * (10_000n + FUNDING_MARGIN_BPS) + 9_999n) / 10_000n;
 
+/** Thrown before a fill's swap is sent when its run was stopped meanwhile: nothing is sent. */
+class RunStopped extends Error {}
+
 /**
  * Executes an on-chain run's fills: each is a market swap of the bot key at the spot venue, through
  * the relay like a user's order (and recorded as the user's order, with its receipt). A buy is
@@ -59,9 +62,6 @@ const withMargin = (amount: bigint) => (amount * (10_000n + FUNDING_MARGIN_BPS) 
  * fill is executed once: until the relay's reconcile settles that swap's ticket (landed, failed or
  * expired unseen), the fill waits, and only a swap that cannot land is made again.
  */
-/** Thrown before a fill's swap is sent when its run was stopped meanwhile: nothing is sent. */
-class RunStopped extends Error {}
-
 export function createOnChainExecutor(deps: {
   repo: BotFundsRepository;
   /** Whether the run is still running, asked just before a fill's swap is recorded and sent. */

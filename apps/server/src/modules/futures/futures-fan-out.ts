@@ -1,4 +1,5 @@
 import { futuresAccountChannel, type TFuturesAccountTick, type TFuturesOrderBook } from '@solterm/contracts';
+import { createKeyedQueue } from '../../lib/keyed-queue';
 import type { RealtimeHub } from '../realtime/realtime.service';
 import type { RecordedEffect } from './futures.repository';
 import { PERP_MARKETS } from './perp-markets';
@@ -29,7 +30,7 @@ export function createFuturesFanOut(deps: {
   const { hub } = deps;
   const wire = createPerpWire();
   const pendingBooks = new Set<string>();
-  const accountPushes = new Map<string, Promise<void>>();
+  const accountPushes = createKeyedQueue();
   let bookTimer: NodeJS.Timeout | undefined;
 
   function publishBooks() {
@@ -75,15 +76,11 @@ export function createFuturesFanOut(deps: {
         })
         .catch(() => undefined);
       // One after another per user, so an older state never lands after a newer one.
-      const previous = accountPushes.get(userId) ?? Promise.resolve();
-      const push = previous
-        .then(() => deps.accountOf(userId))
-        .then((account) => hub.publishChannel(futuresAccountChannel(userId), account))
-        .catch(() => undefined)
-        .finally(() => {
-          if (accountPushes.get(userId) === push) accountPushes.delete(userId);
-        });
-      accountPushes.set(userId, push);
+      void accountPushes
+        .run(userId, async () =>
+          hub.publishChannel(futuresAccountChannel(userId), await deps.accountOf(userId)),
+        )
+        .catch(() => undefined);
     }
   }
 

@@ -14,6 +14,7 @@ import {
 import type { KeyPairSigner } from '@solana/kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, isAppError } from '../../../lib/app-error';
+import { createKeyedQueue } from '../../../lib/keyed-queue';
 import { LAMPORTS_PER_SIGNATURE, type ChainService } from '../../chain/chain.service';
 import type { TradingPair, TradingService } from '../../trading/trading.service';
 import type { BotFundsRepository } from '../funds/bot-funds.repository';
@@ -238,16 +239,7 @@ export function createOnChainExecutor(deps: {
    * both fund from, and sell, the same SOL. This holds within one process only; across processes it
    * relies on one process running the bot passes at a time, which a pass outliving its job lease breaks.
    */
-  const queues = new Map<string, Promise<unknown>>();
-  function oneAtATime<T>(userId: string, work: () => Promise<T>): Promise<T> {
-    const next = (queues.get(userId) ?? Promise.resolve()).then(work, work);
-    const settled = next.catch(() => undefined);
-    queues.set(userId, settled);
-    void settled.then(() => {
-      if (queues.get(userId) === settled) queues.delete(userId);
-    });
-    return next;
-  }
+  const perUser = createKeyedQueue();
 
   return {
     /**
@@ -263,7 +255,7 @@ export function createOnChainExecutor(deps: {
       wallet: string,
     ): Promise<ExecutedFill | null> {
       try {
-        return await oneAtATime(run.userId, () => executeOnce(run, seq, fill, wallet));
+        return await perUser.run(run.userId, () => executeOnce(run, seq, fill, wallet));
       } catch (error) {
         if (error instanceof RunStopped) return null;
         if (isAppError(error) && error.code === 'TRADING__INSUFFICIENT_FUNDS') {

@@ -25,6 +25,7 @@ import {
 } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { closeWeb3Socket } from '../../../packages/localnet/src/test-helpers';
 import { createTestApp, type TestApp } from './helpers/test-app';
 
 // The app's /rpc speaks Solana PubSub on a WebSocket upgrade (served by the cluster's worker), so
@@ -221,12 +222,6 @@ describe('PubSub at the app’s /rpc', () => {
       await new Promise((r) => setTimeout(r, 100));
     const block = await connection.getBlockSignatures(parsed!.slot, 'confirmed');
     expect(block.signatures).toContain(signature);
-    // web3.js has no close(); left open, its socket would reconnect every second once the app stops
-    // (packages/localnet/src/test-helpers.ts, closeWeb3Socket, says why both calls).
-    const { _rpcWebSocket: socket } = connection as unknown as {
-      _rpcWebSocket: { setAutoReconnect(reconnect: boolean): void; close(): void };
-    };
-    socket.setAutoReconnect(false);
-    socket.close();
+    closeWeb3Socket(connection);
   });
 });

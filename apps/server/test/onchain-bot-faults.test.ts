@@ -1,4 +1,5 @@
-import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit';
+import { randomBytes } from 'node:crypto';
+import { getBase58Decoder, getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_BOT_CONFIG,
@@ -96,6 +97,41 @@ describe('an on-chain bot swap under RPC faults', () => {
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
     return key.body.data.bot_public_key;
   }
+
+  /**
+   * A user's Flip bot started on chain, its key holding SOL enough that its first buy draws none
+   * (that buy is a funding sell, then the buy itself).
+   */
+  async function startedFlip(name: string): Promise<{ key: string; run: string }> {
+    const user = await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 100 });
+    const key = await delegatedBot(user);
+    await rpc('requestAirdrop', [key, 2_000_000_000]);
+    const created = await post<TBot>('/api/bots', user, {
+      name,
+      strategy_type: 'scalper',
+      config: { ...DEFAULT_BOT_CONFIG, amount: 0.05, interval: '1M', code: FLIP_STRATEGY },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const botId = created.body.data.bot_id;
+    expect((await post(`/api/bots/production/${botId}/start`, user)).status).toBe(200);
+    const run = (await sql(`select id from bot_runs where bot_id = '${botId}'`)).rows[0]!.id as string;
+    return { key, run };
+  }
+
+  /** What another server process writes when it has signed fill `seq`'s swap and is about to send it. */
+  async function recordedElsewhere(run: string, seq: number): Promise<string> {
+    const signature = getBase58Decoder().decode(randomBytes(64));
+    const height = await rpc<number>('getBlockHeight', []);
+    await sql(
+      `insert into bot_orders (run_id, seq, side, base_amount, quote_amount, signature, last_valid_block_height, status, created_at)
+       values ('${run}', ${seq}, 'Buy', '50000000', '1', '${signature}', '${height + 150}', 'sending', now())
+       on conflict (run_id, seq) do update set signature = excluded.signature, status = 'sending'`,
+    );
+    return signature;
+  }
+
+  const ordersOf = async (run: string) =>
+    (await sql(`select seq, signature, status from bot_orders where run_id = '${run}' order by seq`)).rows;
 
   beforeAll(async () => {
     database = await openTestDatabase('pglite');
@@ -367,5 +403,115 @@ describe('an on-chain bot swap under RPC faults', () => {
       [],
     );
     expect((await sql(`select seq from bot_fills where run_id = '${run}'`)).rows).toEqual([]);
+  });
+
+  // Another server process may run the same bot pass: a job's lease lapses while a pass still funds a
+  // fill (a draw waits seconds to confirm), and the next process takes the run over.
+
+  it("waits on a fill's swap another process recorded and has not sent yet, and trades only once that swap has expired", async () => {
+    const { key, run } = await startedFlip('Flip D');
+    const before = await botSignatures(key);
+    const elsewhere = await recordedElsewhere(run, 0);
+
+    // No ticket was ever sent under its signature: the other process may send it any moment
+    app.clock.advance(MINUTE);
+    app.botRunner.forget(run);
+    await app.botRunner.pass();
+    expect(await botSignatures(key)).toEqual(before);
+    expect(await ordersOf(run)).toEqual([{ seq: 0, signature: elsewhere, status: 'sending' }]);
+
+    // Once its blockhash has expired it can never land, and the fill is traded
+    await app.cluster!.advanceSlots(400);
+    const traded = await vi.waitFor(
+      async () => {
+        app.botRunner.forget(run);
+        await app.botRunner.pass();
+        const rows = (await sql(`select tx_signature from bot_fills where run_id = '${run}'`)).rows;
+        expect(rows).toHaveLength(1);
+        return rows[0]!.tx_signature as string;
+      },
+      { timeout: 30_000, interval: 20 },
+    );
+    expect(traded).not.toBe(elsewhere);
+    expect(await ordersOf(run)).toEqual([{ seq: 0, signature: traded, status: 'landed' }]);
+  });
+
+  it('sends no swap for a fill another process recorded one for while this one funded it', async () => {
+    const { key, run } = await startedFlip('Flip E');
+    const before = await botSignatures(key);
+    const [fundingSell] = faults.hold(
+      1,
+      (method, params) => method === 'sendTransaction' && feePayerOf(String(params[0])) === key,
+    );
+    app.clock.advance(MINUTE);
+    const pass = app.botRunner.pass();
+    await fundingSell!.reached;
+    const elsewhere = await recordedElsewhere(run, 0);
+    fundingSell!.release();
+    await pass;
+
+    // Only the funding sell went out; the fill's record is still the other process's swap
+    expect((await botSignatures(key)).filter((signature) => !before.includes(signature))).toHaveLength(1);
+    expect(await ordersOf(run)).toEqual([{ seq: 0, signature: elsewhere, status: 'sending' }]);
+    expect((await sql(`select seq from bot_fills where run_id = '${run}'`)).rows).toEqual([]);
+  });
+
+  it("trades nothing from a bot key another process holds, and takes the key over once that process's claim lapsed", async () => {
+    const { key, run } = await startedFlip('Flip F');
+    const userId = (await sql(`select user_id from bot_runs where id = '${run}'`)).rows[0]!.user_id as string;
+    const before = await botSignatures(key);
+    const claimUntil = (at: Date) =>
+      sql(
+        `update bot_keys set trading_holder = 'another process', trading_until = '${at.toISOString()}' where user_id = '${userId}'`,
+      );
+    await claimUntil(new Date(app.clock.now().getTime() + 2 * MINUTE));
+
+    app.clock.advance(MINUTE);
+    app.botRunner.forget(run);
+    await app.botRunner.pass();
+    expect(await botSignatures(key)).toEqual(before);
+    expect(await ordersOf(run)).toEqual([]);
+
+    // The other process's claim lapses (it crashed, or its pass outlived the claim)
+    app.clock.advance(2 * MINUTE);
+    await vi.waitFor(
+      async () => {
+        app.botRunner.forget(run);
+        await app.botRunner.pass();
+        expect((await sql(`select seq from bot_fills where run_id = '${run}'`)).rows.length).toBeGreaterThan(
+          0,
+        );
+      },
+      { timeout: 30_000, interval: 20 },
+    );
+    // and the key is free again once the pass is done
+    expect((await sql(`select trading_holder from bot_keys where user_id = '${userId}'`)).rows).toEqual([
+      { trading_holder: null },
+    ]);
+  });
+
+  it('sends no swap once another process took the bot key over while this one funded the fill', async () => {
+    const { key, run } = await startedFlip('Flip G');
+    const userId = (await sql(`select user_id from bot_runs where id = '${run}'`)).rows[0]!.user_id as string;
+    const before = await botSignatures(key);
+    const [fundingSell] = faults.hold(
+      1,
+      (method, params) => method === 'sendTransaction' && feePayerOf(String(params[0])) === key,
+    );
+    app.clock.advance(MINUTE);
+    const pass = app.botRunner.pass();
+    await fundingSell!.reached;
+    await sql(
+      `update bot_keys set trading_holder = 'another process', trading_until = '${new Date(app.clock.now().getTime() + MINUTE).toISOString()}' where user_id = '${userId}'`,
+    );
+    fundingSell!.release();
+    await pass;
+
+    expect((await botSignatures(key)).filter((signature) => !before.includes(signature))).toHaveLength(1);
+    expect(await ordersOf(run)).toEqual([]);
+    // Its claim is the other process's still: this one released nothing of it
+    expect((await sql(`select trading_holder from bot_keys where user_id = '${userId}'`)).rows).toEqual([
+      { trading_holder: 'another process' },
+    ]);
   });
 });

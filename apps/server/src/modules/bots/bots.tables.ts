@@ -149,6 +149,12 @@ export const botKeys = pgTable('bot_keys', {
   address: text('address').notNull().unique(),
   encryptedSecret: text('encrypted_secret').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * The process executing one of the key's fills, and until when its claim holds: one process at a
+   * time funds and trades from the key (a crashed holder's claim lapses).
+   */
+  tradingHolder: text('trading_holder'),
+  tradingUntil: timestamp('trading_until', { withTimezone: true }),
 });
 
 /**

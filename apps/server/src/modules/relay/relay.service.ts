@@ -260,6 +260,12 @@ export function createRelay(deps: RelayDeps) {
       return 'unknown';
     },
 
+    /** Whether a ticket of the user's was ever sent under `signature` (the chain is not asked). */
+    async wasSent(userId: string, signature: string): Promise<boolean> {
+      const ticket = await repo.findTicketBySignature(signature);
+      return ticket !== undefined && ticket.userId === userId;
+    },
+
     /**
      * Whether every transaction `walletAddress` sent for the user has settled, asking the chain now
      * about those still in flight: false while one may yet land.

@@ -191,6 +191,9 @@ export function createTradingService(deps: TradingServiceDeps) {
     /** The relay's settled verdict on a swap `swapAsServerWallet` sent (reconciled now if in flight). */
     swapOutcome: (userId: string, signature: string) => relay.outcomeOf(userId, signature),
 
+    /** Whether a swap `swapAsServerWallet` signed under `signature` was ever sent (its outcome not asked). */
+    swapSent: (userId: string, signature: string) => relay.wasSent(userId, signature),
+
     /**
      * POST /trading/spot/order: the order the server recorded for this transaction when it landed
      * (idempotent: the same answer every time). A signature still in flight is reconciled first.

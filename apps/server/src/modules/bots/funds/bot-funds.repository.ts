@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, ne } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '../../../db/database';
 import { botDelegations, botKeys, botOrders, botRuns } from '../bots.tables';
 
@@ -98,9 +98,43 @@ export function createBotFundsRepository(db: Db) {
       return row;
     },
 
-    /** Records a signed swap before it is sent (replacing a failed attempt of the same fill). */
-    async recordOrder(row: typeof botOrders.$inferInsert): Promise<void> {
+    /**
+     * Claims the user's bot key for `holder` until `until`: true when no other holder's claim holds
+     * at `now` (an expired one is taken over; the holder's own is extended).
+     */
+    async claimKey(userId: string, holder: string, now: Date, until: Date): Promise<boolean> {
+      const claimed = await db
+        .update(botKeys)
+        .set({ tradingHolder: holder, tradingUntil: until })
+        .where(
+          and(
+            eq(botKeys.userId, userId),
+            or(
+              isNull(botKeys.tradingUntil),
+              lt(botKeys.tradingUntil, now),
+              eq(botKeys.tradingHolder, holder),
+            ),
+          ),
+        )
+        .returning({ userId: botKeys.userId });
+      return claimed.length > 0;
+    },
+
+    /** Ends `holder`'s claim on the user's bot key (nothing when another holds it now). */
+    async releaseKey(userId: string, holder: string): Promise<void> {
       await db
+        .update(botKeys)
+        .set({ tradingHolder: null, tradingUntil: null })
+        .where(and(eq(botKeys.userId, userId), eq(botKeys.tradingHolder, holder)));
+    },
+
+    /**
+     * Records a signed swap before it is sent: a fill's first, or one replacing an attempt that
+     * failed. False (nothing written) when the fill has a swap that is not failed: another process
+     * recorded one meanwhile, and this one must not be sent.
+     */
+    async recordOrder(row: typeof botOrders.$inferInsert): Promise<boolean> {
+      const written = await db
         .insert(botOrders)
         .values(row)
         .onConflictDoUpdate({
@@ -114,14 +148,23 @@ export function createBotFundsRepository(db: Db) {
             status: row.status,
             createdAt: row.createdAt,
           },
-        });
+          setWhere: eq(botOrders.status, 'failed'),
+        })
+        .returning({ seq: botOrders.seq });
+      return written.length > 0;
     },
 
-    async setOrderStatus(runId: string, seq: number, status: 'landed' | 'failed'): Promise<void> {
+    /** Settles fill `seq`'s swap sent under `signature` (not a newer one that replaced it). */
+    async setOrderStatus(
+      runId: string,
+      seq: number,
+      signature: string,
+      status: 'landed' | 'failed',
+    ): Promise<void> {
       await db
         .update(botOrders)
         .set({ status })
-        .where(and(eq(botOrders.runId, runId), eq(botOrders.seq, seq)));
+        .where(and(eq(botOrders.runId, runId), eq(botOrders.seq, seq), eq(botOrders.signature, signature)));
     },
 
     /** The user's on-chain runs that are running (a revocation stops them). */

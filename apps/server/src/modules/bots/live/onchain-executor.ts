@@ -11,6 +11,7 @@ import {
   RENT_EXEMPT_WALLET_LAMPORTS,
   type RuntimeFill,
 } from '@solterm/engine';
+import { randomUUID } from 'node:crypto';
 import type { KeyPairSigner } from '@solana/kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, isAppError } from '../../../lib/app-error';
@@ -52,8 +53,17 @@ export function isTransient(error: unknown): boolean {
 
 const withMargin = (amount: bigint) => (amount * (10_000n + FUNDING_MARGIN_BPS) + 9_999n) / 10_000n;
 
-/** Thrown before a fill's swap is sent when its run was stopped meanwhile: nothing is sent. */
-class RunStopped extends Error {}
+/**
+ * How long a process's claim on a user's bot key holds: longer than a pass funding and trading a
+ * fill takes (a draw and a funding sell may each wait up to 20 s to confirm).
+ */
+export const BOT_KEY_CLAIM_MS = 60_000;
+
+/**
+ * Thrown before a fill's swap is sent when it must not be: the run was stopped meanwhile, another
+ * process claimed the bot key, or recorded a swap for the fill. Nothing is sent; a later pass sees.
+ */
+class NotSent extends Error {}
 
 /**
  * Executes an on-chain run's fills: each is a market swap of the bot key at the spot venue, through
@@ -62,6 +72,13 @@ class RunStopped extends Error {}
  * USDC the buy costs. Every swap is written (run, fill number, signature) before it is sent, so a
  * fill is executed once: until the relay's reconcile settles that swap's ticket (landed, failed or
  * expired unseen), the fill waits, and only a swap that cannot land is made again.
+ *
+ * One process at a time executes a user's fills: all of the user's runs share one bot key and one
+ * approval, and the in-flight gate is a check, not a lock (two fills passing it together would both
+ * fund from, and sell, the same SOL). Within a process a queue per user orders them; across
+ * processes a claim on the key's row does, checked again just before the swap is recorded. A claim
+ * that lapsed mid-pass (a pass outliving BOT_KEY_CLAIM_MS) is the last case, and the swap's record
+ * holds there: a fill's swap is written only over a failed one, so two processes never both send one.
  */
 export function createOnChainExecutor(deps: {
   repo: BotFundsRepository;
@@ -153,7 +170,12 @@ export function createOnChainExecutor(deps: {
     if (order.status === 'landed') return executed;
     const outcome = await trading.swapOutcome(run.userId, order.signature);
     if (outcome === 'in_flight') return null;
-    await repo.setOrderStatus(run.id, seq, outcome === 'landed' ? 'landed' : 'failed');
+    if (outcome === 'unknown' && (await chain.getBlockHeight()) <= BigInt(order.lastValidBlockHeight)) {
+      // No ticket was ever sent under it, yet it can still be: the process that recorded it is
+      // about to send it, or stopped first. Only its blockhash's expiry makes another swap safe.
+      return null;
+    }
+    await repo.setOrderStatus(run.id, seq, order.signature, outcome === 'landed' ? 'landed' : 'failed');
     return outcome === 'landed' ? executed : 'again';
   }
 
@@ -201,7 +223,7 @@ export function createOnChainExecutor(deps: {
     // Once signed, the swap is recorded before it is sent: if this throws after that, it may still
     // land, and the next pass asks the relay for its ticket's verdict before anything is traded again.
     let sent: ExecutedFill | undefined;
-    await trading.swapAsServerWallet(
+    const sending = trading.swapAsServerWallet(
       run.userId,
       signer,
       {
@@ -214,9 +236,9 @@ export function createOnChainExecutor(deps: {
       },
       async (swap) => {
         // A stop that came while this pass funded the fill (a draw may wait seconds): no trade after it.
-        if (!(await deps.isRunning(run.id))) throw new RunStopped();
-        sent = { baseAmount: swap.baseAmount, quoteAmount: swap.quoteAmount, signature: swap.signature };
-        await repo.recordOrder({
+        if (!(await deps.isRunning(run.id))) throw new NotSent();
+        if (!(await claimKey(run.userId))) throw new NotSent();
+        const recorded = await repo.recordOrder({
           runId: run.id,
           seq,
           side: fill.side,
@@ -227,18 +249,32 @@ export function createOnChainExecutor(deps: {
           status: 'sending',
           createdAt: deps.now(),
         });
+        if (!recorded) throw new NotSent();
+        sent = { baseAmount: swap.baseAmount, quoteAmount: swap.quoteAmount, signature: swap.signature };
       },
     );
-    await repo.setOrderStatus(run.id, seq, 'landed');
+    try {
+      await sending;
+    } catch (error) {
+      // Refused before the relay sent it (no ticket under its signature): this process held the
+      // only copy of the signed swap, so it is failed now rather than waited on until it expires.
+      if (sent && (await trading.swapSent(run.userId, sent.signature).catch(() => true)) === false) {
+        await repo.setOrderStatus(run.id, seq, sent.signature, 'failed');
+      }
+      throw error;
+    }
+    await repo.setOrderStatus(run.id, seq, sent!.signature, 'landed');
     return sent!;
   }
 
-  /**
-   * The fills of one user run one at a time: all of the user's runs share one bot key and one
-   * approval, and the in-flight gate is a check, not a lock — two fills passing it together would
-   * both fund from, and sell, the same SOL. This holds within one process only; across processes it
-   * relies on one process running the bot passes at a time, which a pass outliving its job lease breaks.
-   */
+  /** This process, as the holder of the bot keys it claims. */
+  const holder = randomUUID();
+  const claimKey = (userId: string) => {
+    const now = deps.now();
+    return repo.claimKey(userId, holder, now, new Date(now.getTime() + BOT_KEY_CLAIM_MS));
+  };
+
+  /** The fills of one user, one at a time in this process (see the claim on the key above). */
   const perUser = createKeyedQueue();
 
   return {
@@ -255,9 +291,17 @@ export function createOnChainExecutor(deps: {
       wallet: string,
     ): Promise<ExecutedFill | null> {
       try {
-        return await perUser.run(run.userId, () => executeOnce(run, seq, fill, wallet));
+        return await perUser.run(run.userId, async () => {
+          await deps.wallet.signerOf(run.userId); // makes the user's key (and its row) if it has none
+          if (!(await claimKey(run.userId))) return null;
+          try {
+            return await executeOnce(run, seq, fill, wallet);
+          } finally {
+            await repo.releaseKey(run.userId, holder);
+          }
+        });
       } catch (error) {
-        if (error instanceof RunStopped) return null;
+        if (error instanceof NotSent) return null;
         if (isAppError(error) && error.code === 'TRADING__INSUFFICIENT_FUNDS') {
           throw new BotFundsError(
             `its balance cannot pay for this ${fill.side.toLowerCase()} (${error.message})`,

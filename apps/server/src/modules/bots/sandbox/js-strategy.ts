@@ -15,6 +15,7 @@ import {
 } from '@solterm/engine';
 import { MESSAGE_MAX } from '../../../lib/clip-message';
 import { CANDLE_FIELDS, packCandles } from './candle-buffer';
+import { threadCpuMs } from './thread-cpu';
 
 /** What one run of user code may use. */
 export interface SandboxLimits {
@@ -175,6 +176,12 @@ function errorOf(read: ErrorReader, thrown: QuickJSHandle, limits: SandboxLimits
  * interrupt handler, which QuickJS polls as the code runs (loops, calls). The thread evaluates one
  * run at a time, so the time inside `run` is this run's compute, never time spent waiting for its
  * turn, in the host or in another run.
+ *
+ * The budget is CPU time: on a busy machine the thread may be off a CPU for part of a run, and that
+ * wall time is not the run's doing. The handler looks at the wall clock on each poll (cheap) and,
+ * only once wall time passes the budget, at the thread's CPU time; a run is stopped when its CPU
+ * time passes the budget, or its wall time passes the budget by DESCHEDULED_GRACE_MS (a machine
+ * that busy fails it as before), or the CPU time cannot be read (wall time alone, as before).
  */
 export interface ComputeMeter {
   /** Starts a fresh budget of `ms` (a live run's per-candle one). */
@@ -183,22 +190,45 @@ export interface ComputeMeter {
   run<T>(evaluate: () => T): T;
 }
 
-function meterOf(runtime: QuickJSRuntime, ms: number): ComputeMeter {
+/**
+ * How much longer than its budget a run may take in wall time while its thread was off a CPU.
+ * Below the live thread's STUCK_GRACE_MS, which takes an unanswering thread for stuck.
+ */
+export const DESCHEDULED_GRACE_MS = 2_000;
+
+export function computeMeter(runtime: QuickJSRuntime, ms: number): ComputeMeter {
   let limitMs = ms;
   let usedMs = 0;
+  let usedCpuMs = 0;
   let since = Number.NaN;
-  runtime.setInterruptHandler(() => usedMs + (performance.now() - since) > limitMs);
+  let cpuSince = Number.NaN;
+  /** The wall time used at which the CPU time is next looked at. */
+  let lookAtMs = ms;
+  runtime.setInterruptHandler(() => {
+    const wallMs = usedMs + (performance.now() - since);
+    // (NaN outside `run`: the host's own evaluations are not metered)
+    if (!(wallMs > lookAtMs)) return false;
+    const cpuMs = usedCpuMs + (threadCpuMs() - cpuSince);
+    if (!(cpuMs <= limitMs) || wallMs > limitMs + DESCHEDULED_GRACE_MS) return true;
+    // Off a CPU for part of it: it may use the rest of its budget, which takes at least as long.
+    lookAtMs = wallMs + (limitMs - cpuMs);
+    return false;
+  });
   return {
     budget(next) {
       limitMs = next;
+      lookAtMs = next;
       usedMs = 0;
+      usedCpuMs = 0;
     },
     run(evaluate) {
+      cpuSince = threadCpuMs();
       since = performance.now();
       try {
         return evaluate();
       } finally {
         usedMs += performance.now() - since;
+        usedCpuMs += threadCpuMs() - cpuSince;
       }
     },
   };
@@ -224,7 +254,7 @@ async function openContext(options: {
   const runtime = QuickJS.newRuntime();
   runtime.setMemoryLimit(options.memoryBytes);
   runtime.setMaxStackSize(options.limits.stackBytes);
-  const meter = meterOf(runtime, options.limits.cpuMs);
+  const meter = computeMeter(runtime, options.limits.cpuMs);
   const vm = runtime.newContext();
   // Taken before user code runs (which may replace String.prototype.slice).
   const slice = vm.unwrapResult(vm.evalCode('Function.prototype.call.bind(String.prototype.slice)'));

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AHEAD_SLOT_STRETCH, MAX_SEALED_SLOT_LEAD } from './cluster-types';
 import { createLocalCluster, type LocalCluster } from './local-cluster';
 import { createPubSub, type PubSub } from './rpc/pubsub';
+import { signTransfer } from './test-helpers';
 
 const SLOT_MS = 400;
 const BURST = 30;
@@ -27,7 +28,7 @@ beforeEach(async () => {
   wallOrigin = { slot: cluster.slot, at: Date.now() };
   pubsub = createPubSub(cluster);
   // The first transaction ends the genesis block and its own slot: the lead starts at 2.
-  await cluster.requestAirdrop(cluster.treasury.address, 1n);
+  await transact();
   await settled();
   expect(lead()).toBe(2);
 });
@@ -44,11 +45,24 @@ async function settled(): Promise<void> {
   for (let turn = 0; turn < 10; turn += 1) await Promise.resolve();
 }
 
-/** Airdrops one after another, each awaited until confirmed, as web3.js's helpers.airdrop does. */
+let transfers = 0n;
+
+/**
+ * Commits a transfer of the treasury to itself (a new amount each time, so a new signature). Not an
+ * airdrop: while the auto clock runs, an airdrop lands only as its slot ends.
+ */
+async function transact(): Promise<void> {
+  transfers += 1n;
+  const lifetime = cluster.getLatestBlockhash();
+  const signed = await signTransfer(cluster.treasury, cluster.treasury.address, transfers, lifetime);
+  expect(cluster.sendTransaction(signed.bytes).kind).toBe('committed');
+}
+
+/** Transactions one after another, each awaited until confirmed, as web3.js's helpers.airdrop does. */
 async function burst(count: number): Promise<void> {
   for (let index = 0; index < count; index += 1) {
     const slot = cluster.slot;
-    await cluster.requestAirdrop(cluster.treasury.address, 1n);
+    await transact();
     await settled();
     expect(cluster.slot).toBe(slot + 1);
   }
@@ -132,7 +146,7 @@ describe('the auto clock after a burst of confirmed transactions', () => {
     await burst(MAX_SEALED_SLOT_LEAD - lead());
     expect(lead()).toBe(MAX_SEALED_SLOT_LEAD);
     const capped = cluster.slot;
-    await cluster.requestAirdrop(cluster.treasury.address, 1n);
+    await transact();
     await settled();
     expect(cluster.slot).toBe(capped);
     vi.advanceTimersByTime(AHEAD_SLOT_STRETCH * SLOT_MS);

@@ -111,6 +111,7 @@ export abstract class ClusterClock {
   advanceSlots(count = 1): void {
     if (!Number.isInteger(count) || count < 0) throw new RangeError('count must be a non-negative integer');
     if (count === 0) return;
+    this.endingSlot();
     const previous = this.currentSlot;
     this.setSlot(previous + count);
     const crossedMarker =
@@ -123,6 +124,14 @@ export abstract class ClusterClock {
         this.tellListeners((listener) => listener.slot?.(slot));
       }
     }
+  }
+
+  /** Called as the current slot ends, before the clock moves: the last commits of the slot go here. */
+  protected endingSlot(): void {}
+
+  /** Whether the auto clock is running (the slot ends by itself; tests' manual clocks never do). */
+  protected get slotClockRunning(): boolean {
+    return this.slotTimer !== undefined;
   }
 
   /** Performance samples, newest first (as getRecentPerformanceSamples answers). */

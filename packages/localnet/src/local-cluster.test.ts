@@ -113,6 +113,36 @@ describe('blockhashes and replays', () => {
     expect(cluster.getBalance(recipient.address)).toBe(LAMPORTS_PER_SOL);
   });
 
+  it('with the auto clock, lands an airdrop in the slot it was requested in as that slot ends, as a validator packs the faucet’s transaction', async () => {
+    // A minute a slot: the slot ends only when the test ends it.
+    const cluster = await makeCluster({ slotClock: 'auto', slotDurationMs: 60_000, tokens: [] });
+    cluster.advanceSlots(1);
+    const recipient = await generateKeyPairSigner();
+    const slot = cluster.slot;
+    let landed: string | undefined;
+    const airdrop = cluster.requestAirdrop(recipient.address, LAMPORTS_PER_SOL).then((signature) => {
+      landed = signature;
+      return signature;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(landed).toBeUndefined();
+    expect(cluster.getBalance(recipient.address)).toBe(0n);
+    expect(cluster.transactionCount).toBe(0);
+
+    cluster.advanceSlots(1);
+    const signature = await airdrop;
+    expect(cluster.getSignatureStatus(signature)).toMatchObject({ slot, err: null });
+    expect(cluster.getBalance(recipient.address)).toBe(LAMPORTS_PER_SOL);
+
+    // Stopping the clock lands a waiting airdrop at once.
+    const second = cluster.requestAirdrop(recipient.address, LAMPORTS_PER_SOL);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(cluster.getBalance(recipient.address)).toBe(LAMPORTS_PER_SOL);
+    cluster.stopSlotClock();
+    await expect(second).resolves.toEqual(expect.any(String));
+    expect(cluster.getBalance(recipient.address)).toBe(2n * LAMPORTS_PER_SOL);
+  });
+
   it('refuses a replay within the validity window without touching balances', async () => {
     const cluster = await makeCluster({ tokens: [] });
     const payer = await fundedSigner(cluster);

@@ -91,6 +91,11 @@ export class LocalCluster extends ClusterHistory {
   readonly marketMaker: KeyPairSigner;
 
   private genesisMints: readonly GenesisMint[] = [];
+  /** Airdrops requested in the slot being produced, by signature: they land as it ends. */
+  private readonly pendingAirdrops = new Map<
+    string,
+    { bytes: Uint8Array; resolve: (signature: string) => void; reject: (error: Error) => void }
+  >();
 
   /** @internal use {@link createLocalCluster}. */
   constructor(
@@ -326,10 +331,20 @@ export class LocalCluster extends ClusterHistory {
    * that fails on chain (below rent exemption for a new account) is committed with its error and
    * its signature returned. Identical requests get distinct transactions by taking the newest
    * blockhash that makes the signature new (ending the slot when none does).
+   *
+   * While the auto clock runs, the transfer lands as the slot being produced ends, and the promise
+   * resolves then: a validator's RPC only queues the faucet's transaction for the banking stage,
+   * which packs it into that slot, and it reads `confirmed` once the slot is complete and voted on,
+   * 0–400 ms later. A client that subscribes to the recipient and airdrops without waiting for its
+   * subscription (web3.js's live test "account change notification") relies on that delay. Other
+   * transactions still end their slot as soon as they are confirmed. With a manual or stopped clock
+   * (tests), the transfer lands at once.
    */
   async requestAirdrop(recipient: string, lamports: bigint): Promise<string> {
     if (lamports <= 0n) throw new AirdropError('airdrop amount must be positive');
     const instruction = airdropInstruction(this.treasury, recipient, lamports);
+    // Slot 0 is the genesis block: the first transaction ends it, as sendTransaction does.
+    if (this.currentSlot === 0) this.advanceSlots(1);
     const oldestValid = () => Math.max(this.history.firstRunSlot, this.currentSlot - MAX_PROCESSING_AGE + 1);
     for (let slot = this.currentSlot; ; slot -= 1) {
       if (slot < oldestValid()) {
@@ -344,12 +359,43 @@ export class LocalCluster extends ClusterHistory {
         slot = this.currentSlot + 1;
         continue;
       }
-      if (this.transactions.has(signature)) continue;
-      const outcome = this.sendTransaction(bytes, { skipPreflight: true });
-      if (outcome.kind === 'rejected') {
-        throw new AirdropError(`airdrop transfer failed: ${JSON.stringify(outcome.err)}`);
+      if (this.transactions.has(signature) || this.pendingAirdrops.has(signature)) continue;
+      if (!this.slotClockRunning) return this.landAirdrop(bytes);
+      return new Promise<string>((resolve, reject) => {
+        this.pendingAirdrops.set(signature, { bytes, resolve, reject });
+      });
+    }
+  }
+
+  private landAirdrop(bytes: Uint8Array): string {
+    const outcome = this.sendTransaction(bytes, { skipPreflight: true });
+    if (outcome.kind === 'rejected') {
+      throw new AirdropError(`airdrop transfer failed: ${JSON.stringify(outcome.err)}`);
+    }
+    return outcome.signature;
+  }
+
+  /** The airdrops requested during the slot land in it as it ends. */
+  protected override endingSlot(): void {
+    this.landPendingAirdrops();
+  }
+
+  /** Stops the auto clock; airdrops waiting for the slot's end land at once. */
+  override stopSlotClock(): void {
+    super.stopSlotClock();
+    this.landPendingAirdrops();
+  }
+
+  private landPendingAirdrops(): void {
+    if (this.pendingAirdrops.size === 0) return;
+    const pending = [...this.pendingAirdrops.values()];
+    this.pendingAirdrops.clear();
+    for (const airdrop of pending) {
+      try {
+        airdrop.resolve(this.landAirdrop(airdrop.bytes));
+      } catch (error) {
+        airdrop.reject(error instanceof Error ? error : new Error(String(error)));
       }
-      return outcome.signature;
     }
   }
 

@@ -14,7 +14,6 @@ import {
 import { encodeAccount, readAccountEncoding, readDataSlice, type AccountEncoding } from './account-encoding';
 import {
   checkContext,
-  commitmentOf,
   readAddress,
   readArray,
   readConfig,
@@ -319,33 +318,29 @@ const getTokenLargestAccounts: RpcMethod = (params, cluster) => {
 };
 
 /**
- * A read at `confirmed` or `finalized` waits until every commit so far is durable — what makes a
- * transaction confirmed here — so it never shows state whose transaction a status query would
- * still call `processed` (web3.js' durable-nonce confirmation reads the nonce, then the status).
- * A `processed` read answers at once.
+ * A read waits until every commit so far is durable — what makes a transaction's status reported
+ * here — so it never shows state of a transaction whose status is not yet reported: web3.js's
+ * durable-nonce confirmation reads the nonce, then the status, and calls the transaction expired when
+ * the nonce moved without one (its live test confirms at `processed`). At every commitment, as a
+ * validator's `processed` bank is the last complete block it voted on, whose statuses it reports.
  */
-function confirmedRead(configIndex: number, method: RpcMethod): RpcMethod {
+function durableRead(method: RpcMethod): RpcMethod {
   return (params, cluster, call) => {
-    const config = params[configIndex];
-    const commitment =
-      typeof config === 'object' && config !== null ? commitmentOf(config as Config) : undefined;
     const answer = () => method(params, cluster, call);
-    if (commitment === 'processed' || cluster.isDurable || !cluster.isHealthy()) {
-      return answer();
-    }
+    if (cluster.isDurable || !cluster.isHealthy()) return answer();
     // A ledger that fails meanwhile makes nothing durable again: answer with the state as it is.
     return cluster.flush().then(answer, answer);
   };
 }
 
 export const ACCOUNT_METHODS: Readonly<Record<string, RpcMethod>> = {
-  getBalance: confirmedRead(1, getBalance),
-  getAccountInfo: confirmedRead(1, getAccountInfo),
-  getMultipleAccounts: confirmedRead(1, getMultipleAccounts),
-  getProgramAccounts: confirmedRead(1, getProgramAccounts),
-  getTokenAccountsByOwner: confirmedRead(2, getTokenAccountsByOwner),
-  getTokenAccountsByDelegate: confirmedRead(2, getTokenAccountsByDelegate),
-  getTokenAccountBalance: confirmedRead(1, getTokenAccountBalance),
-  getTokenSupply: confirmedRead(1, getTokenSupply),
-  getTokenLargestAccounts: confirmedRead(1, getTokenLargestAccounts),
+  getBalance: durableRead(getBalance),
+  getAccountInfo: durableRead(getAccountInfo),
+  getMultipleAccounts: durableRead(getMultipleAccounts),
+  getProgramAccounts: durableRead(getProgramAccounts),
+  getTokenAccountsByOwner: durableRead(getTokenAccountsByOwner),
+  getTokenAccountsByDelegate: durableRead(getTokenAccountsByDelegate),
+  getTokenAccountBalance: durableRead(getTokenAccountBalance),
+  getTokenSupply: durableRead(getTokenSupply),
+  getTokenLargestAccounts: durableRead(getTokenLargestAccounts),
 };

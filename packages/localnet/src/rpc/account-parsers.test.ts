@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseAccountFixture } from '../account-fixtures';
+import { encodeBase58 } from '../base58';
 import { createLocalCluster } from '../local-cluster';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID, SYSTEM_PROGRAM_ID } from '../program-ids';
 import { parseNonTokenAccount } from './account-parsers';
@@ -151,6 +152,157 @@ describe('parseNonTokenAccount', () => {
         },
         program: 'spl-token',
         space: 355,
+      });
+    } finally {
+      await cluster.close();
+    }
+  });
+
+  it('parses vote and stake accounts in Agave 2.3’s shapes (kit’s simulateTransaction test reads a vote fixture)', async () => {
+    const key = (fill: number) => Buffer.alloc(32, fill);
+    const u64 = (value: bigint) => {
+      const bytes = Buffer.alloc(8);
+      bytes.writeBigUInt64LE(value);
+      return bytes;
+    };
+    const u32 = (value: number) => {
+      const bytes = Buffer.alloc(4);
+      bytes.writeUInt32LE(value);
+      return bytes;
+    };
+    const f64 = (value: number) => {
+      const bytes = Buffer.alloc(8);
+      bytes.writeDoubleLE(value);
+      return bytes;
+    };
+    const priorVoters = [Buffer.concat([key(7), u64(3n), u64(4n)]), Buffer.alloc(48 * 31)];
+    const vote = Buffer.alloc(3762);
+    Buffer.concat([
+      u32(2), // VoteStateVersions::Current
+      key(1),
+      key(2),
+      Buffer.from([50]),
+      u64(2n),
+      Buffer.from([1]),
+      u64(100n),
+      u32(31),
+      Buffer.from([0]),
+      u64(101n),
+      u32(30),
+      Buffer.from([1]),
+      u64(68n),
+      u64(1n),
+      u64(656n),
+      key(3),
+      ...priorVoters,
+      u64(0n),
+      Buffer.from([0]),
+      u64(1n),
+      u64(593n),
+      u64(117_764_802n),
+      u64(117_762_806n),
+      u64(101n),
+      u64(1_700_000_000n),
+    ]).copy(vote);
+    const stake = Buffer.alloc(200);
+    Buffer.concat([
+      u32(2), // StakeStateV2::Stake
+      u64(2_282_880n),
+      key(4),
+      key(4),
+      u64(0n),
+      u64(0n),
+      key(0),
+      key(5),
+      u64(8_007_935n),
+      u64(386n),
+      u64(471n),
+      f64(0.25),
+      u64(169_965_713n),
+    ]).copy(stake);
+    const fixture = (pubkey: string, owner: string, data: Buffer) =>
+      parseAccountFixture(
+        JSON.stringify({
+          pubkey,
+          account: {
+            data: [data.toString('base64'), 'base64'],
+            executable: false,
+            lamports: 10290815,
+            owner,
+            rentEpoch: 0,
+          },
+        }),
+        pubkey,
+      );
+    const voteAddress = encodeBase58(key(8));
+    const stakeAddress = encodeBase58(key(9));
+    const cluster = await createLocalCluster({
+      slotClock: 'manual',
+      tokens: [],
+      accounts: [
+        fixture(voteAddress, 'Vote111111111111111111111111111111111111111', vote),
+        fixture(stakeAddress, 'Stake11111111111111111111111111111111111111', stake),
+      ],
+    });
+    try {
+      const handler = createJsonRpcHandler(cluster);
+      const parsedData = async (address: string) => {
+        const text = await handler.handleJsonRpcText(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'getAccountInfo',
+            params: [address, { encoding: 'jsonParsed' }],
+          }),
+        );
+        return (JSON.parse(text) as { result: { value: { data: unknown } } }).result.value.data;
+      };
+      expect(await parsedData(voteAddress)).toEqual({
+        parsed: {
+          type: 'vote',
+          info: {
+            nodePubkey: encodeBase58(key(1)),
+            authorizedWithdrawer: encodeBase58(key(2)),
+            commission: 50,
+            votes: [
+              { slot: 100, confirmationCount: 31 },
+              { slot: 101, confirmationCount: 30 },
+            ],
+            rootSlot: 68,
+            authorizedVoters: [{ epoch: 656, authorizedVoter: encodeBase58(key(3)) }],
+            priorVoters: [
+              { authorizedPubkey: encodeBase58(key(7)), epochOfLastAuthorizedSwitch: 3, targetEpoch: 4 },
+            ],
+            epochCredits: [{ epoch: 593, credits: '117764802', previousCredits: '117762806' }],
+            lastTimestamp: { slot: 101, timestamp: 1_700_000_000 },
+          },
+        },
+        program: 'vote',
+        space: 3762,
+      });
+      expect(await parsedData(stakeAddress)).toEqual({
+        parsed: {
+          type: 'delegated',
+          info: {
+            meta: {
+              rentExemptReserve: '2282880',
+              authorized: { staker: encodeBase58(key(4)), withdrawer: encodeBase58(key(4)) },
+              lockup: { unixTimestamp: 0, epoch: 0, custodian: '11111111111111111111111111111111' },
+            },
+            stake: {
+              delegation: {
+                voter: encodeBase58(key(5)),
+                stake: '8007935',
+                activationEpoch: '386',
+                deactivationEpoch: '471',
+                warmupCooldownRate: 0.25,
+              },
+              creditsObserved: 169965713,
+            },
+          },
+        },
+        program: 'stake',
+        space: 200,
       });
     } finally {
       await cluster.close();

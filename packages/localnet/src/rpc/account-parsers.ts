@@ -1,9 +1,9 @@
 /**
  * jsonParsed for the accounts a validator parses besides token accounts and mints: sysvars
  * ("sysvar"), durable-nonce accounts ("nonce"), address lookup tables ("address-lookup-table"),
- * upgradeable-loader accounts ("bpf-upgradeable-loader"), token multisigs and validator info
- * ("config"), in the shapes of Agave's account-decoder (`parse_sysvar.rs`, `parse_nonce.rs`,
- * `parse_address_lookup_table.rs`, `parse_bpf_loader.rs`, `parse_token.rs`, `parse_config.rs`). Data that does not parse answers undefined, and the
+ * upgradeable-loader accounts ("bpf-upgradeable-loader"), token multisigs, validator info
+ * ("config"), vote and stake accounts, in the shapes of Agave's account-decoder (`parse_sysvar.rs`, `parse_nonce.rs`,
+ * `parse_address_lookup_table.rs`, `parse_bpf_loader.rs`, `parse_token.rs`, `parse_config.rs`, `parse_vote.rs`, `parse_stake.rs`). Data that does not parse answers undefined, and the
  * caller falls back to base64 as a validator does.
  */
 import { encodeBase58 } from '../base58';
@@ -230,6 +230,94 @@ function parseValidatorInfo(data: Uint8Array): Parsed | undefined {
   return { type: 'validatorInfo', info: { keys, configData } };
 }
 
+const VOTE_PROGRAM_ID = 'Vote111111111111111111111111111111111111111';
+const STAKE_PROGRAM_ID = 'Stake11111111111111111111111111111111111111';
+const DEFAULT_PUBKEY = '11111111111111111111111111111111';
+/** The entries of a vote state's prior-voters circular buffer. */
+const PRIOR_VOTERS = 32;
+
+/**
+ * A vote account (`parse_vote.rs`): `VoteStateVersions` 1 (1.14.11: lockouts) and 2 (current: landed
+ * votes, a latency byte before each lockout), with the prior voters whose key is set. The 0.23.5
+ * layout is not parsed (answers base64).
+ */
+function parseVote(data: Uint8Array): Parsed | undefined {
+  const reader = new ByteReader(data);
+  const version = reader.u32();
+  if (version !== 1 && version !== 2) return undefined;
+  const nodePubkey = reader.pubkey();
+  const authorizedWithdrawer = reader.pubkey();
+  const commission = reader.u8();
+  const votes = vec(reader, version === 2 ? 13 : 12, () => {
+    if (version === 2) reader.u8(); // latency
+    return { slot: reader.u64(), confirmationCount: reader.u32() };
+  });
+  const rootSlot = reader.u8() === 1 ? reader.u64() : null;
+  const authorizedVoters = vec(reader, 40, () => ({ epoch: reader.u64(), authorizedVoter: reader.pubkey() }));
+  const priorVoters: {
+    authorizedPubkey: string;
+    epochOfLastAuthorizedSwitch: bigint;
+    targetEpoch: bigint;
+  }[] = [];
+  for (let index = 0; index < PRIOR_VOTERS; index += 1) {
+    const authorizedPubkey = reader.pubkey();
+    const epochOfLastAuthorizedSwitch = reader.u64();
+    const targetEpoch = reader.u64();
+    if (authorizedPubkey !== DEFAULT_PUBKEY) {
+      priorVoters.push({ authorizedPubkey, epochOfLastAuthorizedSwitch, targetEpoch });
+    }
+  }
+  reader.u64(); // the buffer's index
+  reader.u8(); // is_empty
+  const epochCredits = vec(reader, 24, () => ({
+    epoch: reader.u64(),
+    credits: reader.u64().toString(),
+    previousCredits: reader.u64().toString(),
+  }));
+  const lastTimestamp = { slot: reader.u64(), timestamp: reader.i64() };
+  return {
+    type: 'vote',
+    info: {
+      nodePubkey,
+      authorizedWithdrawer,
+      commission,
+      votes,
+      rootSlot,
+      authorizedVoters,
+      priorVoters,
+      epochCredits,
+      lastTimestamp,
+    },
+  };
+}
+
+/** A stake account (`parse_stake.rs` of Agave 2.3, whose delegation still shows `warmupCooldownRate`). */
+function parseStake(data: Uint8Array): Parsed | undefined {
+  const reader = new ByteReader(data);
+  const tag = reader.u32();
+  if (tag === 0) return { type: 'uninitialized' };
+  if (tag === 3) return { type: 'rewardsPool' };
+  if (tag !== 1 && tag !== 2) return undefined;
+  const rentExemptReserve = reader.u64().toString();
+  const authorized = { staker: reader.pubkey(), withdrawer: reader.pubkey() };
+  const unixTimestamp = reader.i64();
+  const epoch = reader.u64();
+  const meta = {
+    rentExemptReserve,
+    authorized,
+    lockup: { unixTimestamp, epoch, custodian: reader.pubkey() },
+  };
+  if (tag === 1) return { type: 'initialized', info: { meta, stake: null } };
+  const delegation = {
+    voter: reader.pubkey(),
+    stake: reader.u64().toString(),
+    activationEpoch: reader.u64().toString(),
+    deactivationEpoch: reader.u64().toString(),
+    warmupCooldownRate: new JsonFloat(reader.f64()),
+  };
+  return { type: 'delegated', info: { meta, stake: { delegation, creditsObserved: reader.u64() } } };
+}
+
 /** `{ program, parsed, space }` of an account parsed here, or undefined. */
 export function parseNonTokenAccount(
   address: string,
@@ -254,6 +342,12 @@ export function parseNonTokenAccount(
     } else if (owner === CONFIG_PROGRAM_ID) {
       program = 'config';
       parsed = parseValidatorInfo(data);
+    } else if (owner === VOTE_PROGRAM_ID) {
+      program = 'vote';
+      parsed = parseVote(data);
+    } else if (owner === STAKE_PROGRAM_ID) {
+      program = 'stake';
+      parsed = parseStake(data);
     } else if (owner === TOKEN_PROGRAM_ID || owner === TOKEN_2022_PROGRAM_ID) {
       program = owner === TOKEN_2022_PROGRAM_ID ? 'spl-token-2022' : 'spl-token';
       parsed = parseMultisig(data);

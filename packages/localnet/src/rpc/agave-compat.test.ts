@@ -46,7 +46,7 @@ import { MAX_SEALED_SLOT_LEAD } from '../cluster-types';
 import { durableNonceFromBlockhash } from '../durable-nonce';
 import { startLocalnetServer, type LocalnetServer } from '../http-server';
 import { createLocalCluster, type LocalCluster } from '../local-cluster';
-import { closeWeb3Socket, signInstructions } from '../test-helpers';
+import { closeWeb3Socket, signInstructions, signTransfer } from '../test-helpers';
 import { createJsonRpcHandler } from './json-rpc-handler';
 import { createPubSub, type PubSub } from './pubsub';
 
@@ -208,11 +208,20 @@ describe('a slot ends once one of its transactions is confirmed (item 2, auto cl
     await rm(sealDir, { recursive: true, force: true });
   });
 
-  /** What web3.js's live tests call helpers.airdrop: request, then confirm at confirmed. */
+  /**
+   * A treasury transfer sent and confirmed at confirmed, as web3.js's live tests confirm their
+   * helpers.airdrop (an airdrop itself lands only as its slot ends, an hour away here).
+   */
   async function airdropped(lamportsAmount: number): Promise<Keypair> {
     const keypair = Keypair.generate();
-    const signature = await sealConnection.requestAirdrop(keypair.publicKey, lamportsAmount);
     const latest = await sealConnection.getLatestBlockhash();
+    const transfer = await signTransfer(
+      sealing.treasury,
+      address(keypair.publicKey.toBase58()),
+      BigInt(lamportsAmount),
+      { blockhash: latest.blockhash, lastValidBlockHeight: BigInt(latest.lastValidBlockHeight) },
+    );
+    const signature = await sealConnection.sendRawTransaction(transfer.bytes);
     await sealConnection.confirmTransaction({ signature, ...latest }, 'confirmed');
     return keypair;
   }
@@ -292,10 +301,15 @@ describe('a slot ends once one of its transactions is confirmed (item 2, auto cl
 
   it('ends at most 32 slots ahead of the wall; past that the open slot reads as confirmed until the wall moves', async () => {
     const lead = async (): Promise<number> => {
-      const signature = await sealing.requestAirdrop(
-        Keypair.generate().publicKey.toBase58(),
+      const transfer = await signTransfer(
+        sealing.treasury,
+        address(Keypair.generate().publicKey.toBase58()),
         LAMPORTS_PER_SOL_BIG,
+        sealing.getLatestBlockhash(),
       );
+      const outcome = sealing.sendTransaction(transfer.bytes);
+      expect(outcome.kind).toBe('committed');
+      const signature = outcome.signature;
       await sealing.flush();
       const slot = sealing.getSignatureStatus(signature)!.slot;
       return sealing.slot - slot;

@@ -10,7 +10,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Connection, Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  NONCE_ACCOUNT_LENGTH,
+  SystemProgram,
+  Transaction,
+  TransactionInstruction,
+  PublicKey,
+} from '@solana/web3.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../base58';
 import { startLocalnetServer, type LocalnetServer } from '../http-server';
@@ -125,6 +134,64 @@ describe('statuses are reported once confirmed (web3.js “transaction failure�
     expect(value.err).toEqual({ InsufficientFundsForRent: { account_index: 1 } });
     // getConfirmedTransaction asks at the connection's default, finalized: 32 slots away.
     expect(await new Connection(server.url).getTransaction(signature)).toBeNull();
+  });
+
+  it('web3.js “confirms transactions using the durable nonce strategy” at processed: the nonce read waits for the status', async () => {
+    const payer = Keypair.generate();
+    await cluster.requestAirdrop(payer.publicKey.toBase58(), BigInt(LAMPORTS_PER_SOL));
+    const nonceKeypair = Keypair.generate();
+    const latest = await connection.getLatestBlockhash();
+    const create = new Transaction({ feePayer: payer.publicKey, ...latest }).add(
+      ...SystemProgram.createNonceAccount({
+        fromPubkey: payer.publicKey,
+        noncePubkey: nonceKeypair.publicKey,
+        authorizedPubkey: payer.publicKey,
+        lamports: await connection.getMinimumBalanceForRentExemption(NONCE_ACCOUNT_LENGTH),
+      }).instructions,
+    );
+    const created = await connection.sendTransaction(create, [payer, nonceKeypair]);
+    const { context } = await connection.confirmTransaction({ ...latest, signature: created });
+    const minContextSlot = context.slot;
+    const nonce = (await connection.getNonce(nonceKeypair.publicKey, { minContextSlot }))!.nonce;
+    cluster.advanceSlots(1);
+    // The live test's transaction: a memo under the nonce, confirmed at processed.
+    const transaction = new Transaction({
+      minContextSlot,
+      nonceInfo: {
+        nonce,
+        nonceInstruction: SystemProgram.nonceAdvance({
+          authorizedPubkey: payer.publicKey,
+          noncePubkey: nonceKeypair.publicKey,
+        }),
+      },
+    }).add(
+      new TransactionInstruction({
+        keys: [{ pubkey: payer.publicKey, isSigner: true, isWritable: true }],
+        programId: new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr'),
+        data: Buffer.from('Hello world', 'utf8'),
+      }),
+    );
+    transaction.sign(payer);
+
+    // The ledger's disk write is slow (a loaded machine): the nonce is advanced on the bank, the
+    // transaction not yet reported. web3.js reads the nonce at processed first, then the status.
+    holdLedgerWrites();
+    const signature = await connection.sendTransaction(transaction, [payer]);
+    const confirmation = connection.confirmTransaction(
+      { minContextSlot, nonceAccountPubkey: nonceKeypair.publicKey, nonceValue: nonce, signature },
+      'processed',
+    );
+    const settledEarly = await Promise.race([
+      confirmation.then(
+        () => 'answered',
+        (error: Error) => error.name,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('waiting'), 300)),
+    ]);
+    expect(settledEarly).toBe('waiting');
+    release();
+    const { value } = await confirmation;
+    expect(value.err).toBeNull();
   });
 
   it('a processed subscription made before the commit is notified once the transaction is confirmed, with the status', async () => {

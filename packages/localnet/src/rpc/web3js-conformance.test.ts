@@ -58,11 +58,11 @@ let connection: Connection;
 let payer: Keypair;
 
 /** Starts the server on a port whose successor is free too, where web3.js looks for PubSub. */
-async function startOnDerivablePorts(): Promise<LocalnetServer> {
+async function startOnDerivablePorts(node = cluster, nodePubSub = pubsub): Promise<LocalnetServer> {
   for (let attempt = 0; ; attempt += 1) {
     const port = 20_000 + Math.floor(Math.random() * 30_000);
     try {
-      return await startLocalnetServer({ handler: createJsonRpcHandler(cluster), port, pubsub });
+      return await startLocalnetServer({ handler: createJsonRpcHandler(node), port, pubsub: nodePubSub });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 20) throw error;
     }
@@ -335,6 +335,48 @@ describe('@solana/web3.js 1.x', () => {
       expect(logged.logs[0]).toMatch(/^Program 11111111111111111111111111111111 invoke \[1\]$/);
       expect((await slot).slot).toBeGreaterThan(0);
       expect(await root).toBeGreaterThanOrEqual(0);
+    },
+  );
+});
+
+describe('web3.js’s live test “account change notification”', () => {
+  it(
+    'hears an airdrop whose request reached the node before the subscription did, both within the slot',
+    { timeout: 30_000 },
+    async () => {
+      // Its own node with slots of a second: the airdrop lands as the slot ends, as on a validator.
+      const node = await createLocalCluster({ slotDurationMs: 1_000, tokens: [] });
+      const nodePubSub = createPubSub(node);
+      const nodeServer = await startOnDerivablePorts(node, nodePubSub);
+      const clock = new Connection(nodeServer.url, 'confirmed');
+      const watcher = new Connection(nodeServer.url, 'confirmed');
+      try {
+        // At the start of a slot, so the rest of it is ahead.
+        await firstEvent<{ slot: number }>(
+          (listener) => clock.onSlotChange(listener),
+          (id) => clock.removeSlotChangeListener(id),
+        );
+        const owner = Keypair.generate();
+        // As the live test: the airdrop is not awaited before subscribing.
+        const airdrop = clock.requestAirdrop(owner.publicKey, LAMPORTS_PER_SOL);
+        // Its fresh connection's socket opens late (a loaded machine): the request is at the node first.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const heard = firstEvent<{ lamports: number; owner: PublicKey }>(
+          (listener) => watcher.onAccountChange(owner.publicKey, listener, { commitment: 'confirmed' }),
+          (id) => watcher.removeAccountChangeListener(id),
+        );
+        const notHeard = new Promise<null>((resolve) => setTimeout(() => resolve(null), 5_000));
+        const info = await Promise.race([heard, notHeard]);
+        expect(info?.lamports).toBe(LAMPORTS_PER_SOL);
+        expect(info?.owner.equals(SystemProgram.programId)).toBe(true);
+        await airdrop;
+      } finally {
+        closeWeb3Socket(clock);
+        closeWeb3Socket(watcher);
+        nodePubSub.close();
+        await nodeServer.close();
+        await node.close();
+      }
     },
   );
 });

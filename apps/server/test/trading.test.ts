@@ -40,7 +40,8 @@ import {
   type TestDatabase,
 } from './helpers/test-app';
 import { messageOnLatestBlockhash } from './helpers/cluster-rpc';
-import { createRpcFaults } from './helpers/rpc-faults';
+import { accountsOf, createRpcFaults } from './helpers/rpc-faults';
+import { associatedTokenAddress } from '../src/modules/chain/token-legs';
 import { botFills, botRuns, bots, serverTickets } from '../src/db/schema';
 import { eq } from 'drizzle-orm';
 import { createSolanaWallet, signInWithWallet, type SolanaSigningWallet } from './helpers/wallets';
@@ -620,6 +621,9 @@ describe('spot trading on the embedded cluster', () => {
       price: 3,
     });
     expect(result.status, JSON.stringify(result.body)).toBe(200);
+    // The faults are the refund's (to the user's USDC account), not a background send's.
+    const usdcAccount = await associatedTokenAddress(user.wallet.address, USDC_MINT);
+    faults.target((wire) => accountsOf(wire).includes(usdcAccount));
     faults.failNextSends('lost');
     faults.failStatusPolls(1);
     const lost = await cancelOrder(user, built.order_id!);

@@ -1,5 +1,11 @@
 import type { RpcTransport } from '@solana/rpc-spec';
-import { SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR, SolanaError } from '@solana/kit';
+import {
+  getBase58Decoder,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR,
+  SolanaError,
+} from '@solana/kit';
 
 /**
  * What happens to the answer of a sendTransaction the cluster was given:
@@ -50,6 +56,17 @@ function failure(fault: Exclude<SendFault, 'late'> | 'status'): Error {
   }
 }
 
+/** The accounts a wire transaction (base64) names in its message. */
+export function accountsOf(wire: string): string[] {
+  const { messageBytes } = getTransactionDecoder().decode(Buffer.from(wire, 'base64'));
+  return getCompiledTransactionMessageDecoder().decode(messageBytes).staticAccounts.map(String);
+}
+
+/** The signature of a wire transaction (base64): its first, the fee payer's. */
+function signatureOf(wire: string): string {
+  return getBase58Decoder().decode(Buffer.from(wire, 'base64').subarray(1, 65));
+}
+
 /**
  * A JSON-RPC fault injector between the server and the cluster (a wrapper around the transport of
  * every chain call): on command it loses the answers of sendTransaction calls the cluster was given,
@@ -65,6 +82,9 @@ export function createRpcFaults() {
   const forwarded: string[] = [];
   let injected = 0;
   const holds: Hold[] = [];
+  /** Which sends take the send faults (all when unset), and the signatures of those that took one. */
+  let target: ((wire: string) => boolean) | undefined;
+  const faulted = new Set<string>();
 
   async function flushLate(): Promise<void> {
     while (late.length > 0) await late.shift()!().catch(() => undefined);
@@ -88,10 +108,15 @@ export function createRpcFaults() {
             injected++;
             throw failure('http-503');
           }
-          if (method === 'sendTransaction' && sendFaults.length > 0) {
+          if (
+            method === 'sendTransaction' &&
+            sendFaults.length > 0 &&
+            (!target || target(String(payload.params?.[0])))
+          ) {
             const fault = sendFaults.shift()!;
             injected++;
             const wire = String(payload.params?.[0]);
+            faulted.add(signatureOf(wire));
             if (fault === 'late') {
               late.push(async () => {
                 forwarded.push(wire);
@@ -104,7 +129,11 @@ export function createRpcFaults() {
             await inner(request);
             throw failure(fault);
           }
-          if (method === 'getSignatureStatuses' && failingStatusPolls > 0) {
+          if (
+            method === 'getSignatureStatuses' &&
+            failingStatusPolls > 0 &&
+            (!target || (payload.params?.[0] as string[]).some((signature) => faulted.has(signature)))
+          ) {
             failingStatusPolls--;
             injected++;
             throw failure('status');
@@ -137,6 +166,14 @@ export function createRpcFaults() {
         return { reached, release };
       });
     },
+    /**
+     * Until `clear()`, only sends whose wire transaction (base64) `matches` take the send faults, and
+     * only status polls asking about one that took a fault take the poll faults: the app's own
+     * background sends and polls (a reconcile, a keeper) pass untouched.
+     */
+    target(matches: (wire: string) => boolean) {
+      target = matches;
+    },
     /** Every call fails (503) until `clear()`. */
     takeDown() {
       down = true;
@@ -147,6 +184,8 @@ export function createRpcFaults() {
       holds.length = 0;
       failingStatusPolls = 0;
       down = false;
+      target = undefined;
+      faulted.clear();
       await flushLate();
     },
     forwarded,

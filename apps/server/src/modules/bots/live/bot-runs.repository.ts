@@ -57,12 +57,6 @@ export function createBotRunsRepository(db: Db) {
       });
     },
 
-    /** Whether the run is still running (not stopped or failed since it was read). */
-    async isRunning(runId: string): Promise<boolean> {
-      const [row] = await db.select({ status: botRuns.status }).from(botRuns).where(eq(botRuns.id, runId));
-      return row?.status === 'running';
-    },
-
     async running(): Promise<BotRunRow[]> {
       const rows = await db.select().from(botRuns).where(eq(botRuns.status, 'running'));
       return rows.map(runOf);

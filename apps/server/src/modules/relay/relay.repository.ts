@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
+import { insertFrom } from '../../db/insert-from';
 import { idempotencyKeys, serverTickets, transactionTickets } from './relay.tables';
 import { ticketLifecycle, type TicketEvent, type TicketState } from '@solterm/engine';
 
@@ -59,14 +60,7 @@ const SETTLED_COUNT = sql.identifier(SETTLED_COUNT_NAME);
  * database defaults; each value is cast to its column's type (a SELECT list has no target types).
  */
 export function insertFromSettled<Table extends PgTable>(table: Table, row: Table['$inferInsert']): SQL {
-  const columns = getTableColumns(table) as Record<string, PgColumn>;
-  const entries = Object.entries(row as Record<string, unknown>).filter(([, value]) => value !== undefined);
-  const names = entries.map(([key]) => sql.identifier(columns[key]!.name));
-  const values = entries.map(([key, value]) => {
-    const column = columns[key]!;
-    return sql`${sql.param(value, column)}::${sql.raw(column.getSQLType())}`;
-  });
-  return sql`insert into ${table} (${sql.join(names, sql`, `)}) select ${sql.join(values, sql`, `)} from ${SETTLED_TICKET} on conflict do nothing`;
+  return sql`${insertFrom(table, row, SETTLED_TICKET)} on conflict do nothing`;
 }
 
 /** The relay's tables: transaction tickets and Idempotency-Key answers. */

@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { FLIP_STRATEGY } from '../apps/server/test/helpers/bot-strategies';
-import { percentile, report, round, startServer } from './lib/harness';
+import { loadavg } from 'node:os';
+import { percentile, report, round, serverCpuMs, startServer } from './lib/harness';
 import { signInWalletUser } from './lib/wallet-session';
 
 // An on-chain bot on 1-minute candles in a fresh embedded server: from a candle's close until the
@@ -8,9 +9,10 @@ import { signInWalletUser } from './lib/wallet-session';
 // the runner's wake-up, the strategy, and the swaps
 // through the relay (a buy draws SOL under the approval and sells it for USDC first: three
 // transactions; a sell is one). The bot flips (buys when flat, sells when holding): one trade per
-// close, over four closes.
+// close, over four closes (BENCH_CLOSES sets how many).
 const TARGET_P50_MS = 50;
-const CLOSES = 4;
+const CLOSES = Number(process.env.BENCH_CLOSES ?? 4);
+if (!Number.isSafeInteger(CLOSES) || CLOSES <= 0) throw new Error('BENCH_CLOSES must be a positive integer');
 
 const server = await startServer();
 try {
@@ -58,9 +60,16 @@ try {
     (await request<{ trades: { side: string }[] }>('GET', `/bots/production/${botId}/status`)).trades;
   const latencies: number[] = [];
   const bySide: Record<string, number[]> = { Buy: [], Sell: [] };
+  // Diagnostics: the server's main-thread CPU from just before each close until its trade is pushed,
+  // and in a window as long as that a few seconds later (its background work, without a trade).
+  const tradeCpu: number[] = [];
+  const quietCpu: number[] = [];
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   for (let close = 0; close < CLOSES; close += 1) {
     const known = (await tradesNow()).length;
     const next = Math.ceil(Date.now() / 60_000) * 60_000;
+    await sleep(next - 20 - Date.now());
+    const cpuBefore = await serverCpuMs();
     const pushed = new Promise<number>((resolve, reject) => {
       const timeout = setTimeout(
         () => reject(new Error('no bot_timing_update within 30 s of the close')),
@@ -75,6 +84,14 @@ try {
       };
     });
     const latency = (await pushed) - next;
+    const cpuAfter = await serverCpuMs();
+    const windowMs = Date.now() - next + 20;
+    if (cpuBefore && cpuAfter) tradeCpu.push(cpuAfter.main - cpuBefore.main);
+    await sleep(3_000);
+    const quietBefore = await serverCpuMs();
+    await sleep(windowMs);
+    const quietAfter = await serverCpuMs();
+    if (quietBefore && quietAfter) quietCpu.push(quietAfter.main - quietBefore.main);
     const trades = await tradesNow();
     if (trades.length !== known + 1)
       throw new Error(`expected one new trade at the close, found ${trades.length - known}`);
@@ -82,6 +99,14 @@ try {
     bySide[trades[0]!.side]!.push(latency);
   }
   socket.close();
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  console.error(
+    `server main-thread cpu per trade (ms): ${tradeCpu.length ? round(sum(tradeCpu) / tradeCpu.length) : '?'} ` +
+      `(${tradeCpu.join('/')}); the same windows without a trade: ${quietCpu.length ? round(sum(quietCpu) / quietCpu.length) : '?'}; ` +
+      `load average ${loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ')}`,
+  );
   const p50 = percentile(latencies, 50);
   report(
     'onchain-bot-trade-1m',

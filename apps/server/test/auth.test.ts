@@ -211,6 +211,33 @@ describe.each(databaseTargets())('auth API on %s', (target) => {
       expect(again.status).toBe(401);
     });
 
+    it('refuses a session read just before its logout at once, in every app over the database', async () => {
+      // A second app over the same database, as tests play a second process: it read the session too.
+      const other = await createTestApp({ database });
+      try {
+        const { email, password } = await registerUser(app);
+        const kept = (await login(email, password)).body.data.token;
+        const revoked = (await login(email, password)).body.data.token;
+        const validateIn = (server: TestApp, token: string) =>
+          call(server, { method: 'GET', url: '/api/user/validate-token', headers: bearer(token) });
+        for (const server of [app, other]) {
+          expect((await validateIn(server, revoked)).status).toBe(200);
+          expect((await validateIn(server, kept)).status).toBe(200);
+        }
+
+        expect(
+          (await call(app, { method: 'POST', url: '/api/auth/logout', headers: bearer(revoked) })).status,
+        ).toBe(200);
+
+        for (const server of [app, other]) {
+          expect((await validateIn(server, revoked)).status).toBe(401);
+          expect((await validateIn(server, kept)).status).toBe(200);
+        }
+      } finally {
+        await other.close();
+      }
+    });
+
     it('refuses a token once its expiry has passed', async () => {
       // A clock of its own, so moving a day ahead does not expire the other tests' sessions.
       const clock = createClock();
@@ -333,6 +360,21 @@ describe.each(databaseTargets())('auth API on %s', (target) => {
       expect((await login(email, 'a brand new password')).status).toBe(200);
       expect((await validate(registerToken)).status).toBe(401);
       expect((await validate(loginToken)).status).toBe(401);
+    });
+
+    it('signs out sessions that were read just before the reset', async () => {
+      const { email, token: registerToken } = await registerUser(app);
+      expect((await validate(registerToken)).status).toBe(200);
+      const resetToken = await requestResetToken(email);
+
+      const reset = await call(app, {
+        method: 'POST',
+        url: '/api/auth/reset-password',
+        payload: { token: resetToken, new_password: 'a brand new password' },
+      });
+
+      expect(reset.status).toBe(200);
+      expect((await validate(registerToken)).status).toBe(401);
     });
 
     it('refuses a reset token a second time', async () => {

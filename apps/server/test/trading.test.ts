@@ -176,6 +176,8 @@ describe('spot trading on the embedded cluster', () => {
     });
     expect(recorded.status).toBe(200);
     expect(recorded.body.data.id).toBe(order!.id);
+    // The execute answer's order (the row its settlement wrote) is the order as recorded.
+    expect(recorded.body.data).toEqual(order);
     const again = await call<TSpotOrder>(app, {
       method: 'POST',
       url: '/api/trading/spot/order',

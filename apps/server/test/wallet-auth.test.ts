@@ -623,6 +623,23 @@ describe.each(databaseTargets())('wallet sign-in API on %s', (target) => {
         solana_wallet_address: wallet.address,
       });
     });
+    it('disconnect-wallet: the next request of the session acts for the account without its wallet', async () => {
+      const wallet = createSolanaWallet();
+      const { token } = (await signInWithWallet(app, wallet, 'phantom')).body.data;
+      const status = async () =>
+        (
+          await call<{ connected: boolean }>(app, {
+            method: 'GET',
+            url: '/api/wallet/status',
+            headers: bearer(token),
+          })
+        ).body.data;
+      expect(await status()).toMatchObject({ connected: true });
+
+      await call(app, { method: 'POST', url: '/api/auth/disconnect-wallet', headers: bearer(token) });
+
+      expect(await status()).toMatchObject({ connected: false });
+    });
   });
 
   describe('create-wallet', () => {

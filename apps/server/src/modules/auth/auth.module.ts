@@ -24,7 +24,7 @@ export function createAuthModule(
   const sessionsRevoked = createModuleEvent<SessionsRevoked>();
   const holdsFundsAwaitingWallet = createModuleQuestion<string>();
   const auth = createAuthService({
-    repo: createAuthRepository(database.db, now),
+    repo: createAuthRepository(database.db, now, { cacheSessions: database.kind === 'pglite' }),
     tokens: createSessionTokens(deps.jwtSecret),
     email: deps.email,
     walletEncryptionKey: deps.walletEncryptionKey,

@@ -10,11 +10,18 @@ import {
   walletChallenges,
   walletIdentities,
 } from './auth.tables';
+import { sessionCacheOf } from './session-cache';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 
-export function createAuthRepository(db: Db, now: () => Date) {
+export function createAuthRepository(
+  db: Db,
+  now: () => Date,
+  /** Only for a database no other process writes (embedded PGlite): see session-cache.ts. */
+  options: { cacheSessions?: boolean } = {},
+) {
+  const cache = options.cacheSessions ? sessionCacheOf(db) : undefined;
   return {
     async findUserById(id: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
@@ -53,11 +60,13 @@ export function createAuthRepository(db: Db, now: () => Date) {
     },
 
     async updateUser(id: string, values: Partial<NewUserRow>): Promise<UserRow> {
+      cache?.forget({ userId: id });
       const [row] = await db
         .update(users)
         .set({ ...values, updatedAt: now() })
         .where(eq(users.id, id))
         .returning();
+      cache?.forget({ userId: id });
       return row!;
     },
 
@@ -148,6 +157,9 @@ export function createAuthRepository(db: Db, now: () => Date) {
      * request asks this): undefined when the session is revoked, expired, someone else's or gone.
      */
     async findActiveSessionOfUser(id: string, userId: string, now: Date) {
+      const cached = cache?.get(id, userId, now);
+      if (cached) return cached;
+      const readStartedAt = cache?.readStarts();
       const [row] = await db
         .select({ session: sessions, user: users })
         .from(sessions)
@@ -161,21 +173,26 @@ export function createAuthRepository(db: Db, now: () => Date) {
           ),
         )
         .limit(1);
+      if (row && readStartedAt !== undefined) cache!.store(readStartedAt, row);
       return row;
     },
 
     async revokeSession(id: string, now: Date): Promise<void> {
+      cache?.forget({ id });
       await db
         .update(sessions)
         .set({ revokedAt: now })
         .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+      cache?.forget({ id });
     },
 
     async revokeAllSessions(userId: string, now: Date): Promise<void> {
+      cache?.forget({ userId });
       await db
         .update(sessions)
         .set({ revokedAt: now })
         .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+      cache?.forget({ userId });
     },
 
     async insertChallenge(values: typeof walletChallenges.$inferInsert): Promise<void> {

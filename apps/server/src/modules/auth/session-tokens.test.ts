@@ -30,7 +30,11 @@ async function craft(
 }
 
 async function expectRejected(token: string, at: Date = now): Promise<void> {
-  const failure = await tokens.verify(token, at).catch((error: unknown) => error);
+  await expectRejectedBy(tokens, token, at);
+}
+
+async function expectRejectedBy(verifier: typeof tokens, token: string, at: Date): Promise<void> {
+  const failure = await verifier.verify(token, at).catch((error: unknown) => error);
   expect(failure).toBeInstanceOf(AppError);
   expect((failure as AppError).code).toBe('AUTH__TOKEN_INVALID');
 }
@@ -66,6 +70,17 @@ describe('session tokens', () => {
 
     await expect(tokens.verify(token, new Date(inADay.getTime() - 1000))).resolves.toMatchObject({ userId });
     await expectRejected(token, new Date(inADay.getTime() + 1000));
+  });
+
+  it('checks the time claims of a token it verified before on every use', async () => {
+    const notBefore = Math.floor(now.getTime() / 1000) + 60;
+    const token = await craft((jwt) => jwt.setNotBefore(notBefore));
+    const fresh = createSessionTokens(secret);
+    await expect(fresh.verify(token, new Date(notBefore * 1000))).resolves.toMatchObject({ userId });
+
+    await expectRejectedBy(fresh, token, new Date(notBefore * 1000 - 1000));
+    await expect(fresh.verify(token, new Date(notBefore * 1000))).resolves.toMatchObject({ userId });
+    await expectRejectedBy(fresh, token, inADay);
   });
 
   it('accepts a token crafted like an issued one (the baseline for the refusals below)', async () => {

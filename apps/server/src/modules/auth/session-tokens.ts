@@ -16,11 +16,18 @@ export interface VerifiedToken {
   sessionId: string;
 }
 
+/** Verified tokens a process remembers at most; past it, the oldest is dropped. */
+const MAX_VERIFIED = 10_000;
+
 /**
  * HS256 JWTs with `exp`, `aud`, `iss` and a per-session `jti`. Only HS256 is accepted on the way in:
  * `alg: none`, RS256 confusion or any other algorithm fails verification.
  */
 export function createSessionTokens(secret: Uint8Array) {
+  // A token's signature and claims never change, so a verified one is not verified again: only its
+  // time claims are checked against the clock on every use (as jwtVerify checks them; one that fails
+  // goes through jwtVerify again, which refuses it). Whether its session is live is the caller's.
+  const verified = new Map<string, VerifiedToken & { exp: number; nbf: number | undefined }>();
   return {
     async issue(userId: string, expiresAt: Date, now: Date): Promise<IssuedToken> {
       const sessionId = randomUUID();
@@ -37,6 +44,14 @@ export function createSessionTokens(secret: Uint8Array) {
     },
 
     async verify(token: string, now: Date): Promise<VerifiedToken> {
+      const known = verified.get(token);
+      if (known) {
+        const seconds = Math.floor(now.getTime() / 1000);
+        if (known.exp > seconds && (known.nbf === undefined || known.nbf <= seconds)) {
+          return { userId: known.userId, sessionId: known.sessionId };
+        }
+        verified.delete(token);
+      }
       try {
         const { payload } = await jwtVerify(token, secret, {
           algorithms: ['HS256'],
@@ -45,7 +60,10 @@ export function createSessionTokens(secret: Uint8Array) {
           currentDate: now,
           requiredClaims: ['sub', 'jti', 'exp'],
         });
-        return { userId: payload.sub as string, sessionId: payload.jti as string };
+        const result = { userId: payload.sub as string, sessionId: payload.jti as string };
+        if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!);
+        verified.set(token, { ...result, exp: payload.exp!, nbf: payload.nbf });
+        return result;
       } catch (error) {
         if (error instanceof errors.JOSEError || error instanceof TypeError) {
           throw new AppError('AUTH__TOKEN_INVALID');

@@ -119,7 +119,6 @@ function createLiveBots({ log, now, database }: ModuleContext, deps: BotsDeps, p
     onChain: {
       executor: createOnChainExecutor({
         repo: fundsRepo,
-        isRunning: (runId) => runsRepo.isRunning(runId),
         wallet: funds.wallet,
         trading,
         chain,

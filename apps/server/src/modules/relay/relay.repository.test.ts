@@ -184,6 +184,26 @@ describe('relay repository: ticket transitions follow the ticket lifecycle', () 
       expect(await statusOf(id)).toBe(oneStatement ? 'landed' : 'failed');
     });
 
+    it('answers the row its first insert wrote as a select reads it, and none once settled', async () => {
+      const id = await ticketIn('sending');
+      const key = `returning-${id}`;
+
+      const first = await repo.settleTicketReturning(
+        id,
+        'landed',
+        new Date(),
+        [keyRow(key)],
+        idempotencyKeys,
+      );
+
+      expect(first.settled).toBe(true);
+      expect(first.written).toBeDefined();
+      expect(first.written).toEqual((await keysNamed(key))[0]);
+      expect(
+        await repo.settleTicketReturning(id, 'landed', new Date(), [keyRow(`${key}-again`)], idempotencyKeys),
+      ).toEqual({ settled: false, written: undefined });
+    });
+
     it('leaves the ticket sending when one of its writes fails', async () => {
       const id = await ticketIn('sending');
       const key = `fails-${id}`;

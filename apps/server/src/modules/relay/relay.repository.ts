@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
+import { insertFrom } from '../../db/insert-from';
 import { idempotencyKeys, serverTickets, transactionTickets } from './relay.tables';
 import { ticketLifecycle, type TicketEvent, type TicketState } from '@solterm/engine';
 
@@ -49,6 +50,9 @@ export async function transitionServerTicket(
 
 /** The ticket a one-statement settlement settled (its writes select from it: none when it was not). */
 const SETTLED_TICKET = sql.identifier('settled_ticket');
+/** The count of settled tickets (0 or 1) in a one-statement settlement's answer, beside any written row. */
+const SETTLED_COUNT_NAME = 'settled_ticket_count';
+const SETTLED_COUNT = sql.identifier(SETTLED_COUNT_NAME);
 
 /**
  * An insert of `row` for a one-statement settlement (`settleTicketWith`): it selects from the settled
@@ -56,14 +60,7 @@ const SETTLED_TICKET = sql.identifier('settled_ticket');
  * database defaults; each value is cast to its column's type (a SELECT list has no target types).
  */
 export function insertFromSettled<Table extends PgTable>(table: Table, row: Table['$inferInsert']): SQL {
-  const columns = getTableColumns(table) as Record<string, PgColumn>;
-  const entries = Object.entries(row as Record<string, unknown>).filter(([, value]) => value !== undefined);
-  const names = entries.map(([key]) => sql.identifier(columns[key]!.name));
-  const values = entries.map(([key, value]) => {
-    const column = columns[key]!;
-    return sql`${sql.param(value, column)}::${sql.raw(column.getSQLType())}`;
-  });
-  return sql`insert into ${table} (${sql.join(names, sql`, `)}) select ${sql.join(values, sql`, `)} from ${SETTLED_TICKET} on conflict do nothing`;
+  return sql`${insertFrom(table, row, SETTLED_TICKET)} on conflict do nothing`;
 }
 
 /** The relay's tables: transaction tickets and Idempotency-Key answers. */
@@ -85,6 +82,50 @@ export function createRelayRepository(db: Db) {
       .where(and(eq(transactionTickets.id, id), inArray(transactionTickets.status, sourcesOf(event))))
       .returning();
     return row;
+  }
+
+  async function settleInOneStatement<Table extends PgTable>(
+    ticketId: string,
+    status: 'landed' | 'failed',
+    at: Date,
+    writes: readonly SQL[],
+    returningFirst?: Table,
+  ): Promise<{ settled: boolean; written: Table['$inferSelect'] | undefined }> {
+    const event = status === 'landed' ? 'land' : 'fail';
+    const settle = db
+      .update(transactionTickets)
+      .set({ settledAt: at, status: entered(event) })
+      .where(and(eq(transactionTickets.id, ticketId), inArray(transactionTickets.status, sourcesOf(event))))
+      .returning({ id: transactionTickets.id })
+      .getSQL();
+    const ctes = writes.map((write, index) => {
+      const returning = index === 0 && returningFirst ? sql` returning *` : sql``;
+      return sql`, ${sql.identifier(`write_${index}`)} as (${write}${returning})`;
+    });
+    const count = sql`select count(*)::int as ${SETTLED_COUNT} from ${SETTLED_TICKET}`;
+    const select = returningFirst
+      ? sql`select counted.${SETTLED_COUNT}, written.* from (${count}) counted left join ${sql.identifier('write_0')} written on true`
+      : count;
+    // Both drivers (PGlite, node-postgres) answer { rows }, with each column as the driver reads it.
+    const { rows } = (await db.execute(
+      sql`with ${SETTLED_TICKET} as (${settle})${sql.join(ctes)} ${select}`,
+    )) as unknown as { rows: Record<string, unknown>[] };
+    const [row] = rows;
+    const settled = row?.[SETTLED_COUNT_NAME] === 1;
+    if (!returningFirst || !settled) return { settled, written: undefined };
+    const columns = Object.entries(getTableColumns(returningFirst) as Record<string, PgColumn>);
+    // Nothing inserted (the left join's nulls): every column of a written row has a value or null,
+    // and its primary key is never null.
+    if (columns.every(([, column]) => row![column.name] === null || row![column.name] === undefined)) {
+      return { settled, written: undefined };
+    }
+    // As drizzle maps a selected row: the driver's value through the column's decoder.
+    const written: Record<string, unknown> = {};
+    for (const [key, column] of columns) {
+      const value = row![column.name];
+      written[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return { settled, written: written as Table['$inferSelect'] };
   }
 
   return {
@@ -190,19 +231,21 @@ export function createRelayRepository(db: Db) {
       at: Date,
       writes: readonly SQL[],
     ): Promise<boolean> {
-      const event = status === 'landed' ? 'land' : 'fail';
-      const settle = db
-        .update(transactionTickets)
-        .set({ settledAt: at, status: entered(event) })
-        .where(and(eq(transactionTickets.id, ticketId), inArray(transactionTickets.status, sourcesOf(event))))
-        .returning({ id: transactionTickets.id })
-        .getSQL();
-      const ctes = writes.map((write, index) => sql`, ${sql.identifier(`write_${index}`)} as (${write})`);
-      // Both drivers (PGlite, node-postgres) answer { rows }.
-      const { rows } = (await db.execute(
-        sql`with ${SETTLED_TICKET} as (${settle})${sql.join(ctes)} select count(*)::int as settled from ${SETTLED_TICKET}`,
-      )) as unknown as { rows: { settled: number }[] };
-      return rows[0]?.settled === 1;
+      return (await settleInOneStatement(ticketId, status, at, writes)).settled;
+    },
+
+    /**
+     * `settleTicketWith` whose first write is an insert into `table`: also the row it wrote, as a
+     * select of it would read it (undefined when it wrote none: another caller settled the ticket).
+     */
+    async settleTicketReturning<Table extends PgTable>(
+      ticketId: string,
+      status: 'landed' | 'failed',
+      at: Date,
+      writes: readonly SQL[],
+      table: Table,
+    ): Promise<{ settled: boolean; written: Table['$inferSelect'] | undefined }> {
+      return settleInOneStatement(ticketId, status, at, writes, table);
     },
 
     async findIdempotencyKey(userId: string, key: string): Promise<IdempotencyRow | undefined> {

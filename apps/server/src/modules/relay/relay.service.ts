@@ -103,7 +103,16 @@ export function createRelay(deps: RelayDeps) {
     const at = now();
     const settled = { ticket, payload, signature, at, feeLamports, startedAt };
     const writes = failed ? undefined : kind.landedWrites?.(settled);
-    if (writes) {
+    let written: unknown;
+    if (writes && kind.landedWritesReturn) {
+      ({ written } = await repo.settleTicketReturning(
+        ticket.id,
+        'landed',
+        at,
+        writes,
+        kind.landedWritesReturn,
+      ));
+    } else if (writes) {
       await repo.settleTicketWith(ticket.id, 'landed', at, writes);
     } else {
       const handler = failed ? kind.onFailed : kind.onLanded;
@@ -111,7 +120,7 @@ export function createRelay(deps: RelayDeps) {
         await handler?.({ tx, ...settled });
       });
     }
-    return (await kind.afterSettled?.(ticket, payload)) ?? null;
+    return (await kind.afterSettled?.(ticket, payload, written)) ?? null;
   }
 
   const reconciling = createRelayReconcile({ repo, chain, now, log: deps.log, settle });

@@ -1,6 +1,7 @@
 import type { Transaction } from '@solana/kit';
 import type { TSpotOrder } from '@solterm/contracts';
 import type { SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { TicketRow } from './relay.repository';
@@ -40,9 +41,14 @@ export interface TicketKind<Payload> {
    * in one statement instead of a transaction of several (the swap's hot path).
    */
   landedWrites?(settled: Omit<SettledTicket<Payload>, 'tx'>): readonly SQL[];
+  /** The table of `landedWrites`' first insert: its written row is handed to `afterSettled`. */
+  readonly landedWritesReturn?: PgTable;
   onFailed?(settled: SettledTicket<Payload>): Promise<void>;
-  /** After the settlement committed (once per caller): the order it wrote, pushed to the user. */
-  afterSettled?(ticket: TicketRow, payload: Payload): Promise<TSpotOrder | null>;
+  /**
+   * After the settlement committed (once per caller): the order it wrote, pushed to the user.
+   * `written` is the row of `landedWritesReturn` when this caller's settlement wrote it.
+   */
+  afterSettled?(ticket: TicketRow, payload: Payload, written?: unknown): Promise<TSpotOrder | null>;
 }
 
 /** The kinds known to a relay, by name. */

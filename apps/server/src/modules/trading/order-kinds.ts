@@ -15,6 +15,7 @@ import {
   insertLandedOrder,
   type NewOrderRow,
   type NewTradeRow,
+  type OrderRow,
   type TradingRepository,
 } from './trading.repository';
 import { spotOrders, spotTrades } from './trading.tables';
@@ -109,8 +110,13 @@ function orderBase(
 
 /** The ticket kinds of spot trading: market swaps and limit-order escrows. */
 export function createOrderKinds(deps: OrderKindsDeps) {
-  async function afterSettled(ticket: TicketRow, payload: { orderId: string }): Promise<TSpotOrder | null> {
-    const row = await deps.repo.findOrder(payload.orderId);
+  async function afterSettled(
+    ticket: TicketRow,
+    payload: { orderId: string },
+    written?: unknown,
+  ): Promise<TSpotOrder | null> {
+    // The swap's settlement answers the order it wrote; a caller that did not write it reads it.
+    const row = (written as OrderRow | undefined) ?? (await deps.repo.findOrder(payload.orderId));
     if (!row) return null;
     const order = orderToWire(row);
     deps.onOrderChanged?.(ticket.userId, order);
@@ -175,6 +181,7 @@ export function createOrderKinds(deps: OrderKindsDeps) {
       const [order, trade] = landedSwapRows(settled);
       return [insertFromSettled(spotOrders, order), insertFromSettled(spotTrades, trade)];
     },
+    landedWritesReturn: spotOrders,
     async onFailed({ tx, ticket, payload, signature, at }) {
       await insertLandedOrder(tx, {
         ...orderBase(ticket, payload, signature, at),

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, desc, eq, exists, getTableColumns, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/database';
 import { botDelegations, botKeys, botOrders, botRuns } from '../bots.tables';
 
@@ -8,6 +8,22 @@ export type BotOrderRow = typeof botOrders.$inferSelect;
 export type DelegationStatus = 'pending' | 'active' | 'replaced' | 'revoked';
 
 /** Bot keys, delegations and the swaps of on-chain runs. */
+/** The CTE of `recordOrder`'s key claim: the order is inserted from it, so only when it claimed. */
+const CLAIMED = sql.identifier('claimed_key');
+
+/** The user's bot key, when no other holder's claim on it holds at `now`. */
+const keyClaimable = (userId: string, holder: string, now: Date) =>
+  and(
+    eq(botKeys.userId, userId),
+    or(isNull(botKeys.tradingUntil), lt(botKeys.tradingUntil, now), eq(botKeys.tradingHolder, holder)),
+  );
+
+const releaseKeySql = (userId: string, holder: string) =>
+  sql`update ${botKeys} set ${sql.identifier(botKeys.tradingHolder.name)} = null, ${sql.identifier(botKeys.tradingUntil.name)} = null where ${botKeys.userId} = ${userId} and ${botKeys.tradingHolder} = ${holder}`;
+
+const orderStatusSql = (runId: string, seq: number, signature: string, status: 'landed' | 'failed') =>
+  sql`update ${botOrders} set ${sql.identifier(botOrders.status.name)} = ${status} where ${botOrders.runId} = ${runId} and ${botOrders.seq} = ${seq} and ${botOrders.signature} = ${signature}`;
+
 export function createBotFundsRepository(db: Db) {
   return {
     async keyOf(userId: string): Promise<BotKeyRow | undefined> {
@@ -106,52 +122,69 @@ export function createBotFundsRepository(db: Db) {
       const claimed = await db
         .update(botKeys)
         .set({ tradingHolder: holder, tradingUntil: until })
-        .where(
-          and(
-            eq(botKeys.userId, userId),
-            or(
-              isNull(botKeys.tradingUntil),
-              lt(botKeys.tradingUntil, now),
-              eq(botKeys.tradingHolder, holder),
-            ),
-          ),
-        )
+        .where(keyClaimable(userId, holder, now))
         .returning({ userId: botKeys.userId });
       return claimed.length > 0;
     },
 
     /** Ends `holder`'s claim on the user's bot key (nothing when another holds it now). */
     async releaseKey(userId: string, holder: string): Promise<void> {
-      await db
-        .update(botKeys)
-        .set({ tradingHolder: null, tradingUntil: null })
-        .where(and(eq(botKeys.userId, userId), eq(botKeys.tradingHolder, holder)));
+      await db.execute(releaseKeySql(userId, holder));
     },
 
     /**
-     * Records a signed swap before it is sent: a fill's first, or one replacing an attempt that
-     * failed. False (nothing written) when the fill has a swap that is not failed: another process
-     * recorded one meanwhile, and this one must not be sent.
+     * Records a signed swap before it is sent, in one statement with its checks: only while the run
+     * is running and `claim.holder` holds the user's bot key (its claim renewed until `claim.until`,
+     * as `claimKey`), and only as a fill's first swap or one replacing an attempt that failed. False
+     * (nothing written) when any fails: the run was stopped, another process holds the key, or it
+     * recorded a swap for the fill meanwhile — this one must not be sent.
      */
-    async recordOrder(row: typeof botOrders.$inferInsert): Promise<boolean> {
-      const written = await db
-        .insert(botOrders)
-        .values(row)
-        .onConflictDoUpdate({
-          target: [botOrders.runId, botOrders.seq],
-          set: {
-            side: row.side,
-            baseAmount: row.baseAmount,
-            quoteAmount: row.quoteAmount,
-            signature: row.signature,
-            lastValidBlockHeight: row.lastValidBlockHeight,
-            status: row.status,
-            createdAt: row.createdAt,
-          },
-          setWhere: eq(botOrders.status, 'failed'),
-        })
-        .returning({ seq: botOrders.seq });
-      return written.length > 0;
+    async recordOrder(
+      row: typeof botOrders.$inferInsert,
+      claim: { userId: string; holder: string; now: Date; until: Date },
+    ): Promise<boolean> {
+      const claimed = db
+        .update(botKeys)
+        .set({ tradingHolder: claim.holder, tradingUntil: claim.until })
+        .where(
+          and(
+            keyClaimable(claim.userId, claim.holder, claim.now),
+            exists(
+              db
+                .select({ id: botRuns.id })
+                .from(botRuns)
+                .where(and(eq(botRuns.id, row.runId), eq(botRuns.status, 'running'))),
+            ),
+          ),
+        )
+        .returning({ userId: botKeys.userId })
+        .getSQL();
+      const columns = getTableColumns(botOrders);
+      const entries = Object.entries(row).filter(([, value]) => value !== undefined) as [
+        keyof typeof columns,
+        unknown,
+      ][];
+      const names = entries.map(([key]) => sql.identifier(columns[key].name));
+      const values = entries.map(
+        ([key, value]) => sql`${sql.param(value, columns[key])}::${sql.raw(columns[key].getSQLType())}`,
+      );
+      const replaced = (
+        [
+          'side',
+          'baseAmount',
+          'quoteAmount',
+          'signature',
+          'lastValidBlockHeight',
+          'status',
+          'createdAt',
+        ] as const
+      ).map(
+        (key) => sql`${sql.identifier(columns[key].name)} = excluded.${sql.identifier(columns[key].name)}`,
+      );
+      const { rows } = (await db.execute(
+        sql`with ${CLAIMED} as (${claimed}) insert into ${botOrders} (${sql.join(names, sql`, `)}) select ${sql.join(values, sql`, `)} from ${CLAIMED} on conflict (${sql.identifier(columns.runId.name)}, ${sql.identifier(columns.seq.name)}) do update set ${sql.join(replaced, sql`, `)} where ${botOrders.status} = 'failed' returning ${botOrders.seq}`,
+      )) as unknown as { rows: unknown[] };
+      return rows.length > 0;
     },
 
     /** Settles fill `seq`'s swap sent under `signature` (not a newer one that replaced it). */
@@ -161,10 +194,17 @@ export function createBotFundsRepository(db: Db) {
       signature: string,
       status: 'landed' | 'failed',
     ): Promise<void> {
-      await db
-        .update(botOrders)
-        .set({ status })
-        .where(and(eq(botOrders.runId, runId), eq(botOrders.seq, seq), eq(botOrders.signature, signature)));
+      await db.execute(orderStatusSql(runId, seq, signature, status));
+    },
+
+    /** `setOrderStatus` and `releaseKey` in one statement. */
+    async setOrderStatusAndReleaseKey(
+      order: { runId: string; seq: number; signature: string; status: 'landed' | 'failed' },
+      key: { userId: string; holder: string },
+    ): Promise<void> {
+      await db.execute(
+        sql`with ${sql.identifier('settled_order')} as (${orderStatusSql(order.runId, order.seq, order.signature, order.status)}) ${releaseKeySql(key.userId, key.holder)}`,
+      );
     },
 
     /** The user's on-chain runs that are running (a revocation stops them). */

@@ -1,11 +1,15 @@
 import { and, asc, between, count, desc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { TBotConfig } from '@solterm/contracts';
 import type { Db } from '../../../db/database';
+import { insertFrom } from '../../../db/insert-from';
 import { botFills, botRuns, bots } from '../bots.tables';
 
 export type BotRunRow = Omit<typeof botRuns.$inferSelect, 'config'> & { config: TBotConfig };
 export type BotFillRow = typeof botFills.$inferSelect;
 export type NewBotFill = Omit<BotFillRow, 'runId'>;
+
+/** The CTE of `checkpoint`'s move of the run: its fills are inserted from it. */
+const MOVED_RUN = sql.identifier('moved_run');
 
 const runOf = (row: typeof botRuns.$inferSelect): BotRunRow => ({ ...row, config: row.config as TBotConfig });
 
@@ -55,12 +59,6 @@ export function createBotRunsRepository(db: Db) {
         await tx.update(bots).set({ status }).where(eq(bots.id, run.botId));
         return true;
       });
-    },
-
-    /** Whether the run is still running (not stopped or failed since it was read). */
-    async isRunning(runId: string): Promise<boolean> {
-      const [row] = await db.select({ status: botRuns.status }).from(botRuns).where(eq(botRuns.id, runId));
-      return row?.status === 'running';
     },
 
     async running(): Promise<BotRunRow[]> {
@@ -173,24 +171,28 @@ export function createBotRunsRepository(db: Db) {
       expectedLast: number | null,
       next: { lastCandle: number; lastClose: string; fills: readonly NewBotFill[] },
     ): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const moved = await tx
-          .update(botRuns)
-          .set({ lastCandle: next.lastCandle, lastClose: next.lastClose })
-          .where(
-            and(
-              eq(botRuns.id, runId),
-              eq(botRuns.status, 'running'),
-              expectedLast === null ? isNull(botRuns.lastCandle) : eq(botRuns.lastCandle, expectedLast),
-            ),
-          )
-          .returning({ id: botRuns.id });
-        if (moved.length === 0) return false;
-        if (next.fills.length > 0) {
-          await tx.insert(botFills).values(next.fills.map((fill) => ({ ...fill, runId })));
-        }
-        return true;
-      });
+      // One statement: the fills are inserted from the run's guarded move, so none without it.
+      const moved = db
+        .update(botRuns)
+        .set({ lastCandle: next.lastCandle, lastClose: next.lastClose })
+        .where(
+          and(
+            eq(botRuns.id, runId),
+            eq(botRuns.status, 'running'),
+            expectedLast === null ? isNull(botRuns.lastCandle) : eq(botRuns.lastCandle, expectedLast),
+          ),
+        )
+        .returning({ id: botRuns.id })
+        .getSQL();
+      const fills = next.fills.map(
+        (fill, index) =>
+          sql`, ${sql.identifier(`fill_${index}`)} as (${insertFrom(botFills, { ...fill, runId }, MOVED_RUN)})`,
+      );
+      // Both drivers (PGlite, node-postgres) answer { rows }.
+      const { rows } = (await db.execute(
+        sql`with ${MOVED_RUN} as (${moved})${sql.join(fills)} select count(*)::int as moved from ${MOVED_RUN}`,
+      )) as unknown as { rows: { moved: number }[] };
+      return rows[0]?.moved === 1;
     },
   };
 }

@@ -82,8 +82,6 @@ class NotSent extends Error {}
  */
 export function createOnChainExecutor(deps: {
   repo: BotFundsRepository;
-  /** Whether the run is still running, asked just before a fill's swap is recorded and sent. */
-  isRunning: (runId: string) => Promise<boolean>;
   wallet: BotWallet;
   trading: TradingService;
   chain: ChainService;
@@ -235,20 +233,23 @@ export function createOnChainExecutor(deps: {
         priority_fee_micro_lamports: 0,
       },
       async (swap) => {
-        // A stop that came while this pass funded the fill (a draw may wait seconds): no trade after it.
-        if (!(await deps.isRunning(run.id))) throw new NotSent();
-        if (!(await claimKey(run.userId))) throw new NotSent();
-        const recorded = await repo.recordOrder({
-          runId: run.id,
-          seq,
-          side: fill.side,
-          baseAmount: swap.baseAmount.toString(),
-          quoteAmount: swap.quoteAmount.toString(),
-          signature: swap.signature,
-          lastValidBlockHeight: swap.lastValidBlockHeight.toString(),
-          status: 'sending',
-          createdAt: deps.now(),
-        });
+        // Not recorded (so not sent) after a stop that came while this pass funded the fill (a draw
+        // may wait seconds), nor once another process holds the key or recorded a swap for the fill.
+        const now = deps.now();
+        const recorded = await repo.recordOrder(
+          {
+            runId: run.id,
+            seq,
+            side: fill.side,
+            baseAmount: swap.baseAmount.toString(),
+            quoteAmount: swap.quoteAmount.toString(),
+            signature: swap.signature,
+            lastValidBlockHeight: swap.lastValidBlockHeight.toString(),
+            status: 'sending',
+            createdAt: now,
+          },
+          { userId: run.userId, holder, now, until: new Date(now.getTime() + BOT_KEY_CLAIM_MS) },
+        );
         if (!recorded) throw new NotSent();
         sent = { baseAmount: swap.baseAmount, quoteAmount: swap.quoteAmount, signature: swap.signature };
       },
@@ -263,12 +264,19 @@ export function createOnChainExecutor(deps: {
       }
       throw error;
     }
-    await repo.setOrderStatus(run.id, seq, sent!.signature, 'landed');
+    // Landed: the fill is done, and the key's claim ends with it (the caller's release is skipped).
+    await repo.setOrderStatusAndReleaseKey(
+      { runId: run.id, seq, signature: sent!.signature, status: 'landed' },
+      { userId: run.userId, holder },
+    );
+    released.add(run.userId);
     return sent!;
   }
 
   /** This process, as the holder of the bot keys it claims. */
   const holder = randomUUID();
+  /** Users whose key's claim a landed fill released (one fill per user at a time: see perUser). */
+  const released = new Set<string>();
   const claimKey = (userId: string) => {
     const now = deps.now();
     return repo.claimKey(userId, holder, now, new Date(now.getTime() + BOT_KEY_CLAIM_MS));
@@ -294,10 +302,11 @@ export function createOnChainExecutor(deps: {
         return await perUser.run(run.userId, async () => {
           await deps.wallet.signerOf(run.userId); // makes the user's key (and its row) if it has none
           if (!(await claimKey(run.userId))) return null;
+          released.delete(run.userId);
           try {
             return await executeOnce(run, seq, fill, wallet);
           } finally {
-            await repo.releaseKey(run.userId, holder);
+            if (!released.delete(run.userId)) await repo.releaseKey(run.userId, holder);
           }
         });
       } catch (error) {

@@ -15,8 +15,9 @@ import { createSolanaWallet, signInWithWallet } from './helpers/wallets';
 //
 // vitest: own worker. Twice in full runs the shared worker process died without a word while this
 // file ran (never alone, nor in a loop after the heaviest files), with the worker at ~2 GB from earlier
-// files (the QuickJS sandbox tests' wasm heaps); the cause is not found. A fresh worker costs ~1.3 s
-// of CPU.
+// files (the QuickJS sandbox tests' wasm heaps), and once since in a worker of its own; the cause is
+// not found. A worker's death now says its signal or exit code, test and memory (setup/worker-exits.ts)
+// and leaves a core (scripts/test.sh). A fresh worker costs ~1.3 s of CPU.
 
 const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const LAMPORTS_PER_SOL = 1_000_000_000n;

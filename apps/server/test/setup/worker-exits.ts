@@ -84,14 +84,21 @@ function watch(child: ChildProcess): void {
     return kill(signal);
   };
   child.once('exit', (code, signal) => {
-    if (!asked && (signal !== null || code !== 0)) {
-      const report = `${describeExit(pid, code, signal, readBreadcrumb(pid))}\n`;
-      process.stderr.write(`\n${report}\n`);
-      // scripts/test.sh prints them again after the run, where they are easy to find.
-      fs.mkdirSync(BREADCRUMB_DIR, { recursive: true });
-      fs.appendFileSync(DEATHS_LOG, report);
+    // Runs in vitest's own process: nothing here may throw.
+    try {
+      if (!asked && (signal !== null || code !== 0)) {
+        const report = `${describeExit(pid, code, signal, readBreadcrumb(pid))}\n`;
+        process.stderr.write(`\n${report}\n`);
+        // scripts/test.sh prints them again after the run, where they are easy to find.
+        fs.mkdirSync(BREADCRUMB_DIR, { recursive: true });
+        fs.appendFileSync(DEATHS_LOG, report);
+      }
+      forget(pid);
+    } catch (error) {
+      process.stderr.write(
+        `[worker-exits] worker ${pid} ended (code ${code}, signal ${signal}): ${String(error)}\n`,
+      );
     }
-    forget(pid);
   });
 }
 

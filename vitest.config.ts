@@ -54,8 +54,12 @@ export default defineConfig({
           'apps/server/test/setup/pglite-template.ts',
           'apps/server/test/setup/worker-bundles.ts',
           'apps/server/test/setup/python-snapshot.ts',
+          'apps/server/test/setup/worker-exits.ts',
         ],
-        setupFiles: ['apps/server/test/setup/worker-bundles-env.ts'],
+        setupFiles: [
+          'apps/server/test/setup/worker-bundles-env.ts',
+          'apps/server/test/setup/worker-breadcrumbs.ts',
+        ],
         testTimeout: 30_000,
         hookTimeout: 60_000,
       }),

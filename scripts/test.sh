@@ -47,7 +47,26 @@ side_by_side \
   "lint, format and sizes::npm run --silent lint && npm run --silent format:check && node scripts/check-sizes.mjs" \
   "build the web app and the server::npm run --silent build"
 step "unit, integration and component tests (vitest)"
-npx vitest run
+# A test worker that dies prints how and while doing what (apps/server/test/setup/worker-exits.ts),
+# repeated here at the end; one that crashes in native code (a segfault says nothing, and Node's own
+# handler keeps it out of the kernel log) leaves a core, whose backtrace names the crashing code.
+deaths="${TMPDIR:-/tmp}/solterm-vitest-workers/deaths.log"
+rm -f "$deaths" core core.[0-9]*
+status=0
+(ulimit -c unlimited 2>/dev/null || true; exec npx vitest run) || status=$?
+if [ "$status" != 0 ]; then
+  [ -f "$deaths" ] && cat "$deaths" >&2
+  for core in core core.[0-9]*; do
+    [ -f "$core" ] || continue
+    kept="$(mktemp -d)/$core"
+    mv "$core" "$kept"
+    echo "a process crashed: its core is $kept" >&2
+    if command -v gdb >/dev/null; then
+      gdb -batch -q -ex 'bt 40' "$(command -v node)" "$kept" 2>&1 | grep -E '^(#|Program terminated|Core was)' >&2
+    fi
+  done
+  exit "$status"
+fi
 step "end-to-end journeys (Playwright + Chromium)"
 bash scripts/ensure-chromium.sh
 npx playwright test --project=journeys

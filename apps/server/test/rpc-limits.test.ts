@@ -13,10 +13,11 @@ import { createSolanaWallet, signInWithWallet } from './helpers/wallets';
 // Issue #8: the public JSON-RPC at /rpc must not let an anonymous client drain the treasury or stall
 // the API, and the faucet's limit must survive a restart and hold across processes.
 //
-// vitest: own worker. Twice in full runs the shared worker process died without a word while this
-// file ran (never alone, nor in a loop after the heaviest files), with the worker at ~2 GB from earlier
-// files (the QuickJS sandbox tests' wasm heaps); the cause is not found. A fresh worker costs ~1.3 s
-// of CPU.
+// vitest: own worker. Three times in full runs the worker process died without a word while this
+// file ran. Reproduced by repeating the file: a segfault in Node's teardown of a cluster worker
+// thread, after the heavy batch below (see freeArrayBuffersOnTheirOwnThread in
+// packages/localnet/src/worker/cluster-host.ts). It keeps a worker of its own until full runs confirm
+// that fix; a fresh worker costs ~1.3 s of CPU.
 
 const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const LAMPORTS_PER_SOL = 1_000_000_000n;

@@ -4,6 +4,7 @@
  * for tests. The API's event loop only passes messages; LiteSVM, the slot clock and the ledger run
  * on the worker's own thread, so a heavy RPC call never stalls HTTP or WebSocket traffic.
  */
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { createKeyPairSignerFromBytes, type KeyPairSigner } from '@solana/kit';
 import type { TransactionRecord } from '../ledger';
@@ -83,6 +84,21 @@ export interface ClusterHost {
 const WORKER_ENTRY = new URL('./cluster-worker-entry.mjs', import.meta.url);
 
 /**
+ * Ends a use-after-free that crashed the whole process (SIGSEGV, no message) when a cluster worker
+ * ended: LiteSVM hands account data to JavaScript as Node-API external buffers, and Node frees the
+ * bookkeeping of such a buffer (node_buffer.cc's CallbackInfo) from whichever thread frees its memory.
+ * V8 frees dead ArrayBuffers' memory on a background thread while the worker's environment is being
+ * torn down, and that environment's cleanup also reads the same bookkeeping (core dump of a test
+ * worker: `CallbackInfo::Clean()` <- `Environment::RunCleanup()` <- `FreeEnvironment()` <-
+ * `Worker::Run()`, on memory glibc had already freed). Swept in V8's GC pause instead, each
+ * worker's ArrayBuffers are freed on that worker's own thread. Process-wide; set before a worker
+ * starts.
+ */
+function freeArrayBuffersOnTheirOwnThread(): void {
+  setFlagsFromString('--no-concurrent-array-buffer-sweeping');
+}
+
+/**
  * Starts a local cluster in a worker thread and resolves once its genesis (or ledger replay) is done.
  *
  * @example
@@ -96,6 +112,7 @@ export async function startClusterWorker(options: ClusterHostOptions = {}): Prom
     limits: options.limits,
     pubsubBudget: options.pubsubBudget,
   };
+  freeArrayBuffersOnTheirOwnThread();
   const worker = new Worker(WORKER_ENTRY, { workerData, stdout: false, stderr: false });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;

@@ -7,7 +7,6 @@ export type DelegationRow = typeof botDelegations.$inferSelect;
 export type BotOrderRow = typeof botOrders.$inferSelect;
 export type DelegationStatus = 'pending' | 'active' | 'replaced' | 'revoked';
 
-/** Bot keys, delegations and the swaps of on-chain runs. */
 /** The CTE of `recordOrder`'s key claim: the order is inserted from it, so only when it claimed. */
 const CLAIMED = sql.identifier('claimed_key');
 
@@ -24,6 +23,7 @@ const releaseKeySql = (userId: string, holder: string) =>
 const orderStatusSql = (runId: string, seq: number, signature: string, status: 'landed' | 'failed') =>
   sql`update ${botOrders} set ${sql.identifier(botOrders.status.name)} = ${status} where ${botOrders.runId} = ${runId} and ${botOrders.seq} = ${seq} and ${botOrders.signature} = ${signature}`;
 
+/** Bot keys, delegations and the swaps of on-chain runs. */
 export function createBotFundsRepository(db: Db) {
   return {
     async keyOf(userId: string): Promise<BotKeyRow | undefined> {

@@ -1,8 +1,7 @@
 import WebSocket from 'ws';
-import { FLIP_STRATEGY } from '../apps/server/test/helpers/bot-strategies';
 import { loadavg } from 'node:os';
 import { percentile, report, round, serverCpuMs, startServer } from './lib/harness';
-import { signInWalletUser } from './lib/wallet-session';
+import { startFlipBot } from './lib/flip-bot';
 
 // An on-chain bot on 1-minute candles in a fresh embedded server: from a candle's close until the
 // owner's socket hears that its trade is recorded, confirmed on the cluster (bot_timing_update) —
@@ -16,29 +15,7 @@ if (!Number.isSafeInteger(CLOSES) || CLOSES <= 0) throw new Error('BENCH_CLOSES 
 
 const server = await startServer();
 try {
-  const { wallet, token, request } = await signInWalletUser(server.url);
-  await request('POST', '/wallet/fund', { amount_sol: 5, amount_usdc: 10 });
-  const { bot_id: botId } = await request<{ bot_id: string }>('POST', '/bots', {
-    name: 'Flip',
-    strategy_type: 'scalper',
-    config: {
-      amount: 0.05,
-      interval: '1M',
-      code: FLIP_STRATEGY,
-      stop_loss_percentage: 50,
-      take_profit_percentage: 50,
-    },
-  });
-  const delegation = await request<{ delegation_id: string; unsigned_transaction: string }>(
-    'POST',
-    '/delegation/create',
-    { amount: 2 },
-  );
-  await request('POST', '/delegation/submit', {
-    delegation_id: delegation.delegation_id,
-    signed_transaction: wallet.signTransaction(delegation.unsigned_transaction),
-  });
-  await request('POST', `/bots/production/${botId}/start`, {});
+  const { token, request, botId } = await startFlipBot(server.url);
 
   // The owner's socket: the runner pushes bot_timing_update once a close's trade is recorded.
   const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws`);

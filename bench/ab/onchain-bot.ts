@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
-import fs from 'node:fs/promises';
 import os from 'node:os';
 import WebSocket from 'ws';
-import { FLIP_STRATEGY } from '../../apps/server/test/helpers/bot-strategies';
-import { percentile, ROOT, round } from '../lib/harness';
-import { signInWalletUser } from '../lib/wallet-session';
+import { percentile, round } from '../lib/harness';
+import { ROOTS, startAt, type PairedServer } from './paired-servers';
+import { startFlipBot } from '../lib/flip-bot';
 
 // A/B of the on-chain bot (bench/onchain-bot.bench.ts) between two builds on this machine at once:
 // `BENCH_AB_BASE=<the root of another checkout, its server built> node --import tsx bench/ab/onchain-bot.ts`
@@ -12,67 +10,10 @@ import { signInWalletUser } from '../lib/wallet-session';
 // each one's main-thread CPU from just before a close until its trade is pushed (beside the same window
 // a few seconds later, without a trade) and its latency. BENCH_CLOSES sets the closes (default 4).
 const CLOSES = Number(process.env.BENCH_CLOSES ?? 4);
-// The other checkout (its server built with `node scripts/build-server.mjs`) against this one.
-const BASE_ROOT = process.env.BENCH_AB_BASE;
-if (!BASE_ROOT) throw new Error('BENCH_AB_BASE must name the root of another built checkout');
-const ROOTS = { base: BASE_ROOT, new: ROOT } as const;
 type Which = keyof typeof ROOTS;
 
-async function startAt(root: string, port: number) {
-  const dataDir = await fs.mkdtemp(`${os.tmpdir()}/solterm-paired-`);
-  const child = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/server.mjs'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const mainCpu = async () => {
-    const stat = await fs.readFile(`/proc/${child.pid}/task/${child.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  };
-  return {
-    url,
-    mainCpu,
-    stop: () => {
-      child.kill('SIGTERM');
-      return fs.rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function botOn(server: Awaited<ReturnType<typeof startAt>>) {
-  const { wallet, token, request } = await signInWalletUser(server.url);
-  await request('POST', '/wallet/fund', { amount_sol: 5, amount_usdc: 10 });
-  const { bot_id: botId } = await request<{ bot_id: string }>('POST', '/bots', {
-    name: 'Flip',
-    strategy_type: 'scalper',
-    config: {
-      amount: 0.05,
-      interval: '1M',
-      code: FLIP_STRATEGY,
-      stop_loss_percentage: 50,
-      take_profit_percentage: 50,
-    },
-  });
-  const delegation = await request<{ delegation_id: string; unsigned_transaction: string }>(
-    'POST',
-    '/delegation/create',
-    { amount: 2 },
-  );
-  await request('POST', '/delegation/submit', {
-    delegation_id: delegation.delegation_id,
-    signed_transaction: wallet.signTransaction(delegation.unsigned_transaction),
-  });
-  await request('POST', `/bots/production/${botId}/start`, {});
+async function botOn(server: PairedServer) {
+  const { token } = await startFlipBot(server.url);
   const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws`);
   const updates: number[] = [];
   socket.on('message', (raw) => {

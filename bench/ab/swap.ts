@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import fs from 'node:fs/promises';
 import os from 'node:os';
-import { percentile, ROOT, round } from '../lib/harness';
+import { percentile, round } from '../lib/harness';
+import { ROOTS, startAt } from './paired-servers';
 import { createWallet, type Envelope } from '../lib/browser-wallet';
 
 // A/B of the swap round trip (bench/swap-round-trip.bench.ts) between two builds on this machine at
@@ -14,41 +13,6 @@ const RUNS = Number(process.env.BENCH_N ?? 200);
 if (!Number.isSafeInteger(RUNS) || RUNS <= 0) throw new Error('BENCH_N must be a positive integer');
 const QUANTITY = 0.01;
 const quantityOf = (index: number) => round(QUANTITY + Math.floor(index / 2) * 1e-6, 6);
-
-// The other checkout (its server built with `node scripts/build-server.mjs`) against this one.
-const BASE_ROOT = process.env.BENCH_AB_BASE;
-if (!BASE_ROOT) throw new Error('BENCH_AB_BASE must name the root of another built checkout');
-const ROOTS = { base: BASE_ROOT, new: ROOT } as const;
-async function startAt(root: string, port: number) {
-  const dataDir = await fs.mkdtemp(`${os.tmpdir()}/solterm-paired-`);
-  const child = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/server.mjs'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const mainCpu = async () => {
-    const stat = await fs.readFile(`/proc/${child.pid}/task/${child.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  };
-  return {
-    url,
-    mainCpu,
-    stop: () => {
-      child.kill('SIGTERM');
-      return fs.rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 async function client(server: { url: string }) {
   const api = async <T>(method: 'GET' | 'POST', path: string, body?: object, token?: string) => {

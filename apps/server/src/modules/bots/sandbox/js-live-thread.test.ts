@@ -154,3 +154,24 @@ describe('the live JavaScript threads, shared fairly among users', () => {
     run.dispose();
   });
 });
+
+describe('a live JavaScript thread starting', () => {
+  it('charges its start (modules, the wasm compile) to no user: a job’s clock runs once the thread is ready', async () => {
+    // A stuck job is taken for one 1 ms past its budget: a thread's start (hundreds of ms) counted
+    // in the first job's time would fail that job as over budget.
+    const fresh = createJsLiveThread({ log: pino({ level: 'silent' }), threads: 1, stuckGraceMs: 1 });
+    try {
+      const run = await fresh.open({
+        owner: 'first',
+        code: COUNTER,
+        parameters: {},
+        seed: 1,
+        limits: LIMITS,
+      });
+      expect(reasonOf(await run.step(candle(60), FLAT))).toBe('1');
+      run.dispose();
+    } finally {
+      await fresh.close();
+    }
+  });
+});

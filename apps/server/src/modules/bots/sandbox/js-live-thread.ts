@@ -10,6 +10,8 @@ const WORKER_ENTRY = new URL('./js-live-worker-entry.mjs', import.meta.url);
 export const LIVE_JS_THREADS = 2;
 /** Past a job's own budget, how long it may go unanswered before its thread is taken for stuck. */
 const STUCK_GRACE_MS = 5000;
+/** How long a new thread may take to load and compile QuickJS before it is taken for broken. */
+const STARTUP_TIMEOUT_MS = 60_000;
 /** Compute a warm-up job may take before it gives the thread back (a later job goes on with it). */
 export const WARM_SLICE_MS = 20;
 /**
@@ -20,6 +22,8 @@ export const WARM_SLICE_MS = 20;
 const RETURN_CREDIT_MS = 100;
 
 interface Reply {
+  /** The thread's first message: loaded, QuickJS compiled and run once, listening. */
+  ready?: true;
   id?: number;
   opened?: true;
   request?: number;
@@ -49,8 +53,10 @@ const replaced = () => new Error('the live JavaScript thread was replaced');
  * capped by its own budget inside QuickJS). So a user's jobs queue behind their own, and a job
  * waits for the one in flight, then for users who have used less compute than its owner.
  */
-function createLane(log: FastifyBaseLogger) {
+function createLane(log: FastifyBaseLogger, stuckGraceMs: number) {
   let worker: Worker | undefined;
+  /** The thread has said it is ready: a job's clock runs from then (a start is no user's compute). */
+  let ready = false;
   /** Users with jobs queued, in the order they came. */
   const queues = new Map<string, Job[]>();
   /** Compute used here per user (ms); kept while the user has runs here or work queued. */
@@ -59,7 +65,7 @@ function createLane(log: FastifyBaseLogger) {
   const runs = new Map<string, number>();
   /** The compute used by the user of the job dispatched last: the least among those waiting then. */
   let floor = 0;
-  let current: { job: Job; target: Worker; timer: NodeJS.Timeout } | undefined;
+  let current: { job: Job; target: Worker; timer?: NodeJS.Timeout } | undefined;
   let closed = false;
 
   function thread(): Worker {
@@ -68,7 +74,20 @@ function createLane(log: FastifyBaseLogger) {
       resourceLimits: { maxOldGenerationSizeMb: 256 },
       stdout: false,
     });
+    ready = false;
+    const startup = setTimeout(() => {
+      if (worker !== created) return;
+      log.warn('live JavaScript thread did not start; replacing it');
+      replace(new Error('the live JavaScript thread did not start'));
+    }, STARTUP_TIMEOUT_MS).unref();
     created.on('message', (reply: Reply) => {
+      if (reply.ready) {
+        clearTimeout(startup);
+        if (worker !== created) return;
+        ready = true;
+        if (current?.target === created) current.timer = stuckTimer(current.job);
+        return;
+      }
       if (!current || current.target !== created) return;
       const { job, timer } = current;
       current = undefined;
@@ -78,6 +97,7 @@ function createLane(log: FastifyBaseLogger) {
       pump();
     });
     const lost = (error: unknown) => {
+      clearTimeout(startup);
       if (worker !== created) return;
       log.warn({ err: error }, 'live JavaScript thread lost; its runs will be rebuilt');
       replace(new Error('the live JavaScript thread stopped'));
@@ -87,6 +107,18 @@ function createLane(log: FastifyBaseLogger) {
     created.unref();
     worker = created;
     return created;
+  }
+
+  /**
+   * The sandbox interrupts a job past its budget; no answer at all means the thread is stuck in this
+   * job's code (the thread runs nothing else meanwhile): the job fails, as over budget.
+   */
+  function stuckTimer(job: Job): NodeJS.Timeout {
+    return setTimeout(() => {
+      log.warn({ job: job.message.type }, 'live JavaScript thread stuck past a job’s budget; replacing it');
+      charge(job.owner, job.budgetMs + stuckGraceMs);
+      replace(new StrategyError(`The strategy exceeded its CPU time limit of ${job.budgetMs / 1000} s`));
+    }, job.budgetMs + stuckGraceMs);
   }
 
   function charge(owner: string, ms: number) {
@@ -137,14 +169,8 @@ function createLane(log: FastifyBaseLogger) {
         continue;
       }
       const target = thread();
-      const timer = setTimeout(() => {
-        // The sandbox interrupts a job past its budget; no answer at all means the thread is stuck in
-        // this job's code (the thread runs nothing else meanwhile): the job fails, as over budget.
-        log.warn({ job: job.message.type }, 'live JavaScript thread stuck past a job’s budget; replacing it');
-        charge(job.owner, job.budgetMs + STUCK_GRACE_MS);
-        replace(new StrategyError(`The strategy exceeded its CPU time limit of ${job.budgetMs / 1000} s`));
-      }, job.budgetMs + STUCK_GRACE_MS);
-      current = { job, target, timer };
+      // A thread still starting takes the job as it is ready (its port holds the message until then).
+      current = { job, target, timer: ready ? stuckTimer(job) : undefined };
       target.postMessage(job.message);
     }
   }
@@ -218,8 +244,14 @@ export interface JsLiveRun {
  * answers (not expected: QuickJS interrupts it) fails as over budget and its thread is replaced,
  * the other runs it held getting a plain Error (the runner rebuilds them).
  */
-export function createJsLiveThread(options: { log: FastifyBaseLogger; threads?: number }) {
-  const lanes = Array.from({ length: options.threads ?? LIVE_JS_THREADS }, () => createLane(options.log));
+export function createJsLiveThread(options: {
+  log: FastifyBaseLogger;
+  threads?: number;
+  stuckGraceMs?: number;
+}) {
+  const lanes = Array.from({ length: options.threads ?? LIVE_JS_THREADS }, () =>
+    createLane(options.log, options.stuckGraceMs ?? STUCK_GRACE_MS),
+  );
   let nextId = 1;
 
   /** The lane of a user's runs; a new user goes to the lane serving the fewest. */

@@ -1,7 +1,12 @@
 import { parentPort } from 'node:worker_threads';
 import { StrategyError, type PositionView, type StrategyParameters } from '@solterm/engine';
 import { CANDLE_FIELDS } from './candle-buffer';
-import { createJsLiveStrategy, type JsLiveStrategy, type SandboxLimits } from './js-strategy';
+import {
+  createJsLiveStrategy,
+  DEFAULT_SANDBOX_LIMITS,
+  type JsLiveStrategy,
+  type SandboxLimits,
+} from './js-strategy';
 
 // A live JavaScript thread (js-live-thread.ts schedules a few): the live user-code bots given to it
 // have a QuickJS context here, so a strategy's compute (up to its per-candle budget) never blocks the
@@ -13,6 +18,9 @@ import { createJsLiveStrategy, type JsLiveStrategy, type SandboxLimits } from '.
 //   feeds candles (6 numbers each) from the first until they are all fed or the job has taken
 //   sliceMs, intents unread (the warm-up before a run's start);
 // { type: 'close', id }.
+// Before listening it loads QuickJS and runs a strategy once, then says { ready: true }: a thread's
+// start (its modules, the wasm compile, the interpreter's first calls) is no user's compute, and
+// the host times a job from then (messages wait in the port meanwhile).
 
 type Position = [openLots: number, maxPositions: number, lastEntryPrice: number | null];
 
@@ -40,6 +48,15 @@ const positionOf = ([openLots, maxPositions, lastEntryPrice]: Position): Positio
   maxPositions,
   lastEntryPrice: lastEntryPrice ?? Number.NaN,
 });
+
+const idle = await createJsLiveStrategy({
+  code: 'function onCandle() { return null; }',
+  parameters: {},
+  seed: 0,
+  limits: DEFAULT_SANDBOX_LIMITS,
+});
+idle.onCandle({ time: 0, open: 1, high: 1, low: 1, close: 1, volume: 0 }, positionOf([0, 1, null]));
+idle.dispose();
 
 parentPort!.on('message', (message: Message) => {
   const started = performance.now();
@@ -107,3 +124,5 @@ parentPort!.on('message', (message: Message) => {
     answer({ request: message.request, error: errorOf(error) });
   }
 });
+
+parentPort!.postMessage({ ready: true });

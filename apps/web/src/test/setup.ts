@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 
 // findBy* and waitFor wait up to 5 s (the default 1 s): the full suite runs the web tests beside the
 // server's on two cores, and a busy moment once made a passing form test miss the 1 s (seen in CI).
@@ -17,4 +17,16 @@ globalThis.fetch = () => Promise.reject(new TypeError('fetch failed: no server i
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
+});
+
+// Every web test file runs in a worker shared with others (isolate: false): a fresh worker per file
+// cost ~3.8 s of CPU, mostly loading React and the DOM again. What one file changes must not reach
+// the next: this setup runs before each file, so the app's own modules load afresh (a module another
+// file imported stays loaded otherwise, holding the real version of something this file mocks with
+// vi.mock; packages stay loaded), and after each test the clock, globals and spies are put back.
+vi.resetModules();
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });

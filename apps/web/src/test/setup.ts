@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 
 // findBy* and waitFor wait up to 5 s (the default 1 s): the full suite runs the web tests beside the
 // server's on two cores, and a busy moment once made a passing form test miss the 1 s (seen in CI).
@@ -29,4 +29,53 @@ afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+});
+
+/**
+ * Timers a file leaves behind (a pending transaction followed for minutes, a poll) end with the file,
+ * as with a worker of its own: the next file's stubbed fetch must not hear them. Installed once per
+ * worker (this setup runs again for every file); a fired or cleared timer leaves the set.
+ */
+function timersOfThisWorker(): Set<ReturnType<typeof setTimeout>> {
+  const key = Symbol.for('solterm.web-tests.timers');
+  const scope = globalThis as typeof globalThis & { [key]?: Set<ReturnType<typeof setTimeout>> };
+  const existing = scope[key];
+  if (existing) return existing;
+  const live = new Set<ReturnType<typeof setTimeout>>();
+  const { setTimeout: set, clearTimeout: clear, setInterval: every, clearInterval: stop } = globalThis;
+  const tracked = {
+    setTimeout: (callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+      const timer = set(
+        (...given: unknown[]) => {
+          live.delete(timer);
+          callback(...given);
+        },
+        ms,
+        ...args,
+      );
+      live.add(timer);
+      return timer;
+    },
+    clearTimeout: (timer: ReturnType<typeof setTimeout> | undefined) => {
+      if (timer !== undefined) live.delete(timer);
+      clear(timer);
+    },
+    setInterval: (callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+      const timer = every(callback, ms, ...args);
+      live.add(timer);
+      return timer;
+    },
+    clearInterval: (timer: ReturnType<typeof setInterval> | undefined) => {
+      if (timer !== undefined) live.delete(timer);
+      stop(timer);
+    },
+  };
+  for (const target of new Set([globalThis, window])) Object.assign(target, tracked);
+  scope[key] = live;
+  return live;
+}
+const liveTimers = timersOfThisWorker();
+afterAll(() => {
+  for (const timer of liveTimers) clearTimeout(timer);
+  liveTimers.clear();
 });

@@ -24,6 +24,11 @@ export class BacktestRun {
   private exposed = 0;
   /** The equity period of the current candle: one whose successor is in another period is its last. */
   private bucket = 0;
+  /**
+   * A hair before the next period's start: a candle before it is in the current period (the
+   * division, done only from there on, decides).
+   */
+  private nextAt = 0.5;
 
   constructor(private readonly input: BacktestInput) {
     const { series, intervalSeconds } = input;
@@ -45,16 +50,27 @@ export class BacktestRun {
     if (series.length > 0) {
       this.curve.pushDec(series.time[0]!, this.initial);
       this.benchmark.curve.pushDec(series.time[0]!, this.initial);
-      this.bucket = Math.floor(series.time[0]! / this.step);
+      this.enter(Math.floor(series.time[0]! / this.step));
     }
+  }
+
+  /** The current candle's period is now `bucket`. */
+  private enter(bucket: number): void {
+    this.bucket = bucket;
+    const start = (bucket + 1) * this.step;
+    // Far more than the division's rounding: floor(t / step) > bucket implies t ≥ nextAt.
+    this.nextAt = start - Math.abs(start) * 1e-9 - 1e-9;
   }
 
   /** After candle `i` has been through the strategy and the risk rules. */
   after(i: number): void {
     const { series, onProgress } = this.input;
     if (this.runtime.lots.length > 0) this.exposed += 1;
-    const next = i + 1 === series.length ? Number.NaN : Math.floor(series.time[i + 1]! / this.step);
-    if (next !== this.bucket) this.mark(i, next);
+    if (i + 1 === series.length) this.mark(i, Number.NaN);
+    else if (series.time[i + 1]! >= this.nextAt) {
+      const next = Math.floor(series.time[i + 1]! / this.step);
+      if (next !== this.bucket) this.mark(i, next);
+    }
     if (onProgress && (i + 1) % this.every === 0) onProgress(i + 1, series.length);
   }
 
@@ -67,7 +83,7 @@ export class BacktestRun {
     if (runtime.lots.length > 0) this.curve.push(time, runtime.equityOf(mid));
     else this.curve.pushCash(time, runtime.cash, quoteDecimals);
     this.benchmark.mark(time, mid);
-    this.bucket = next;
+    this.enter(next);
   }
 
   /**

@@ -78,6 +78,9 @@ export class StrategyRuntime {
   /** The fills so far (none when they go to the options' fillColumns). */
   readonly fills: RuntimeFill[] = [];
   private readonly fillColumns: FillColumns | null;
+  /** 10^quoteDecimals and 10^baseDecimals as doubles (a lot's entry price as a double). */
+  private readonly quoteUnit: number;
+  private readonly baseUnit: number;
   private readonly feeSum = new ExactSum();
   private readonly slippageSum = new ExactSum();
   /** Buy intents refused for want of cash or past max positions. */
@@ -125,6 +128,8 @@ export class StrategyRuntime {
     this.percent = sizing.mode === 'percent_equity' ? exactOf(sizing.value) : ZERO;
     this.cash = options.initialCash;
     this.fillColumns = options.fillColumns ?? null;
+    this.quoteUnit = 10 ** options.quoteDecimals;
+    this.baseUnit = 10 ** options.baseDecimals;
     const signed = (percent: Dec | null, sign: 1 | -1) =>
       percent ? { exact: percent.times(sign), approx: sign * Number(percent.toString()) } : null;
     this.stopPercent = signed(risk.stopLossPercent, -1);
@@ -368,9 +373,8 @@ export class StrategyRuntime {
     this.cash -= fill.quoteAmount;
     this.feeSum.add(fill.fee);
     this.slippageSum.add(fill.slippage);
-    const { baseDecimals, quoteDecimals } = this.options;
     const cost = fill.quoteAmount;
-    const entryApprox = Number(cost) / 10 ** quoteDecimals / (Number(baseAmount) / 10 ** baseDecimals);
+    const entryApprox = Number(cost) / this.quoteUnit / (Number(baseAmount) / this.baseUnit);
     this.lots.push({
       baseAmount,
       cost,

@@ -1,5 +1,6 @@
 import { Dec, fromBaseUnits } from '../money/decimal';
 import { exactOfNumber, toDec, type Exact } from '../money/exact';
+import { FillColumns } from '../strategy/fill-columns';
 import { buyWithin, StrategyRuntime } from '../strategy/runtime';
 import type { BacktestInput, BacktestResult } from './backtest';
 import { EquityCurve } from './equity-curve';
@@ -15,18 +16,25 @@ export class BacktestRun {
   readonly runtime: StrategyRuntime;
   private readonly step: number;
   private readonly initial: Dec;
-  private readonly curve = new EquityCurve();
+  private readonly curve: EquityCurve;
+  private readonly fills = new FillColumns();
   private readonly benchmark: BuyAndHold;
   private readonly every: number;
   /** Candles with a lot open. */
   private exposed = 0;
   /** The equity period of the current candle: one whose successor is in another period is its last. */
   private bucket = 0;
+  /**
+   * A hair before the next period's start: a candle before it is in the current period (the
+   * division, done only from there on, decides).
+   */
+  private nextAt = 0.5;
 
   constructor(private readonly input: BacktestInput) {
     const { series, intervalSeconds } = input;
     if (!(intervalSeconds > 0)) throw new RangeError(`intervalSeconds must be > 0, got ${intervalSeconds}`);
     this.step = Math.max(input.equityStepSeconds ?? HOUR, intervalSeconds);
+    this.curve = new EquityCurve(pointsOf(series, this.step));
     this.runtime = new StrategyRuntime({
       strategy: input.strategy,
       risk: input.risk,
@@ -34,23 +42,35 @@ export class BacktestRun {
       baseDecimals: input.baseDecimals,
       quoteDecimals: input.quoteDecimals,
       initialCash: input.initialCash,
+      fillColumns: this.fills,
     });
     this.initial = fromBaseUnits(input.initialCash, input.quoteDecimals);
-    this.benchmark = new BuyAndHold(input);
+    this.benchmark = new BuyAndHold(input, pointsOf(series, this.step));
     this.every = input.progressEvery ?? 65_536;
     if (series.length > 0) {
       this.curve.pushDec(series.time[0]!, this.initial);
       this.benchmark.curve.pushDec(series.time[0]!, this.initial);
-      this.bucket = Math.floor(series.time[0]! / this.step);
+      this.enter(Math.floor(series.time[0]! / this.step));
     }
+  }
+
+  /** The current candle's period is now `bucket`. */
+  private enter(bucket: number): void {
+    this.bucket = bucket;
+    const start = (bucket + 1) * this.step;
+    // Far more than the division's rounding: floor(t / step) > bucket implies t ≥ nextAt.
+    this.nextAt = start - Math.abs(start) * 1e-9 - 1e-9;
   }
 
   /** After candle `i` has been through the strategy and the risk rules. */
   after(i: number): void {
     const { series, onProgress } = this.input;
     if (this.runtime.lots.length > 0) this.exposed += 1;
-    const next = i + 1 === series.length ? Number.NaN : Math.floor(series.time[i + 1]! / this.step);
-    if (next !== this.bucket) this.mark(i, next);
+    if (i + 1 === series.length) this.mark(i, Number.NaN);
+    else if (series.time[i + 1]! >= this.nextAt) {
+      const next = Math.floor(series.time[i + 1]! / this.step);
+      if (next !== this.bucket) this.mark(i, next);
+    }
     if (onProgress && (i + 1) % this.every === 0) onProgress(i + 1, series.length);
   }
 
@@ -63,47 +83,91 @@ export class BacktestRun {
     if (runtime.lots.length > 0) this.curve.push(time, runtime.equityOf(mid));
     else this.curve.pushCash(time, runtime.cash, quoteDecimals);
     this.benchmark.mark(time, mid);
-    this.bucket = next;
+    this.enter(next);
   }
 
-  /** The result of the finished run: the metrics computed once, from the curve's doubles and the fills. */
+  /**
+   * The result of the finished run: the metrics computed once, from the curve's doubles and the
+   * fills' PnL; the fills and both equity curves are made into objects when first read.
+   */
   result(): BacktestResult {
-    const { input, runtime, initial, curve, step, exposed } = this;
+    const { input, runtime, initial, curve, step, exposed, fills } = this;
     const { series } = input;
-    const finalBalance = curve.last?.equity ?? initial;
+    const finalBalance = curve.length > 0 ? curve.decimalAt(curve.length - 1) : initial;
     const benchmarkCurve = this.benchmark.curve;
-    const benchmarkFinal = benchmarkCurve.last?.equity ?? initial;
-    return {
-      ...performanceOf({
-        initial,
-        final: finalBalance,
-        curve: curve.points,
-        values: curve.values,
-        fills: runtime.fills,
-        quoteDecimals: input.quoteDecimals,
-        periodSeconds: step,
-        exposure: series.length === 0 ? new Dec(0) : new Dec(exposed).div(series.length).times(100),
-        fees: toDec(runtime.fees),
-      }),
-      slippagePaid: toDec(runtime.slippage),
-      benchmark: {
+    const benchmarkFinal =
+      benchmarkCurve.length > 0 ? benchmarkCurve.decimalAt(benchmarkCurve.length - 1) : initial;
+    const benchmark = lazily(
+      {
         finalBalance: benchmarkFinal,
         totalReturn: initial.isZero() ? new Dec(0) : benchmarkFinal.minus(initial).div(initial).times(100),
-        maxDrawdown: maxDrawdownOf(benchmarkCurve.points, benchmarkCurve.values),
-        equityCurve: benchmarkCurve.points,
+        maxDrawdown: maxDrawdownOf(benchmarkCurve),
         baseAmount: this.benchmark.baseAmount,
         cashLeft: this.benchmark.cashLeft,
       },
-      candles: series.length,
-      equityCurve: curve.points,
-      fills: runtime.fills,
-      finalCash: runtime.cash,
-      openLots: runtime.lots.length,
-      refusedBuys: runtime.refusedBuys,
-      unfundedBuys: runtime.unfundedBuys,
-      firstUnfunded: runtime.firstUnfunded,
-    };
+      { equityCurve: () => benchmarkCurve.points },
+      { equityLog: benchmarkCurve },
+    );
+    return lazily(
+      {
+        ...performanceOf({
+          initial,
+          final: finalBalance,
+          curve,
+          fills,
+          quoteDecimals: input.quoteDecimals,
+          periodSeconds: step,
+          exposure: series.length === 0 ? new Dec(0) : new Dec(exposed).div(series.length).times(100),
+          fees: toDec(runtime.fees),
+        }),
+        slippagePaid: toDec(runtime.slippage),
+        benchmark,
+        candles: series.length,
+        finalCash: runtime.cash,
+        openLots: runtime.lots.length,
+        refusedBuys: runtime.refusedBuys,
+        unfundedBuys: runtime.unfundedBuys,
+        firstUnfunded: runtime.firstUnfunded,
+      },
+      { equityCurve: () => curve.points, fills: () => fills.toArray() },
+      { equityLog: curve, fillLog: fills },
+    );
   }
+}
+
+/** The points of a curve marked every `step` seconds over `series`, at most: one a period, and the start. */
+function pointsOf(series: BacktestInput['series'], step: number): number {
+  const n = series.length;
+  if (n === 0) return 1;
+  const periods = Math.floor(series.time[n - 1]! / step) - Math.floor(series.time[0]! / step) + 1;
+  return Math.min(n, periods) + 1;
+}
+
+/**
+ * `target` with each of `made`'s properties made on its first read (an enumerable getter that
+ * replaces itself with the value it made: spread, JSON and equality see a plain property), and
+ * `hidden`'s as properties that are not enumerable.
+ */
+function lazily<T extends object, M extends Record<string, unknown>, H extends Record<string, unknown>>(
+  target: T,
+  made: { readonly [K in keyof M]: () => M[K] },
+  hidden: H,
+): T & M & H {
+  for (const [key, value] of Object.entries(hidden)) {
+    Object.defineProperty(target, key, { value, enumerable: false, writable: false, configurable: false });
+  }
+  for (const key of Object.keys(made)) {
+    Object.defineProperty(target, key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const value = made[key]!();
+        Object.defineProperty(target, key, { value, enumerable: true, writable: false, configurable: false });
+        return value;
+      },
+    });
+  }
+  return target as T & M & H;
 }
 
 /**
@@ -111,14 +175,18 @@ export class BacktestRun {
  * amount whose fill fits), marked at each equity point's close.
  */
 class BuyAndHold {
-  readonly curve = new EquityCurve();
+  readonly curve: EquityCurve;
   readonly baseAmount: bigint;
   readonly cashLeft: bigint;
   /** cashLeft and baseAmount × mid brought to one scale for the mid scale last seen. */
   private midScale = -1;
   private cashAtScale = 0n;
 
-  constructor(private readonly input: BacktestInput) {
+  constructor(
+    private readonly input: BacktestInput,
+    points: number,
+  ) {
+    this.curve = new EquityCurve(points);
     const { series } = input;
     const held =
       series.length > 0

@@ -46,6 +46,8 @@ export interface Benchmark {
   /** Percent (≥ 0). */
   readonly maxDrawdown: Dec;
   readonly equityCurve: readonly EquityPoint[];
+  /** The same points as kept (see BacktestResult.equityLog). */
+  readonly equityLog: EquityLog;
   /** Base units bought, and the quote units left over (the first buy's rounding). */
   readonly baseAmount: bigint;
   readonly cashLeft: bigint;
@@ -56,8 +58,17 @@ export interface BacktestResult extends Performance {
   readonly slippagePaid: Dec;
   readonly benchmark: Benchmark;
   readonly candles: number;
+  /** Made on the first read (from equityLog). */
   readonly equityCurve: readonly EquityPoint[];
+  /** Made on the first read (from fillLog). */
   readonly fills: readonly RuntimeFill[];
+  /**
+   * The equity curve and the fills as the run kept them, each point's decimal and each fill object
+   * made when read and kept by no one: what reads them once (the API's answer and export) reads
+   * these. Not enumerable: the result's spread, JSON and equality see `equityCurve` and `fills`.
+   */
+  readonly equityLog: EquityLog;
+  readonly fillLog: FillLog;
   /** Cash at the end, quote base units (the open lots are in `finalBalance` at the last close). */
   readonly finalCash: bigint;
   readonly openLots: number;
@@ -66,6 +77,19 @@ export interface BacktestResult extends Performance {
   readonly unfundedBuys: number;
   /** The first of those: its cost and the cash then, quote base units. */
   readonly firstUnfunded: { readonly cost: bigint; readonly cash: bigint } | null;
+}
+
+/** An equity curve as a backtest keeps it: each point's time, and its decimal made when read. */
+export interface EquityLog {
+  readonly length: number;
+  timeAt(i: number): number;
+  decimalAt(i: number): Dec;
+}
+
+/** A backtest's fills as it keeps them: each made into a fill object when read. */
+export interface FillLog {
+  readonly length: number;
+  at(i: number): RuntimeFill;
 }
 
 /** Candles a batched strategy is fed per call: from MIN_RUN after an intent, doubling to MAX_RUN. */

@@ -12,21 +12,56 @@ export interface EquityPoint {
 /**
  * An equity curve made from exact values: each point's decimal (toDec: 18 digits, half up) and the
  * same value as a double (the decimal's toNumber) for the metrics, both from its rounded digits
- * rather than through decimal.js arithmetic or parsing. A point whose value is the previous flat one (cash
- * only, unchanged) reuses its decimal.
+ * rather than through decimal.js arithmetic or parsing. While the run pushes points, a point is kept
+ * as numbers in typed arrays (its time, and its decimal's sign, exponent and words) and its double
+ * in `values`; its decimal is made when read (`decimalAt`, `points`), so a run keeps no object a
+ * point for the young generation to copy. A point whose value is the previous flat one (cash only,
+ * unchanged) has that point's decimal.
  */
 export class EquityCurve {
-  readonly points: EquityPoint[] = [];
+  /** Each point's equity as a double (its decimal's toNumber). */
   readonly values: number[] = [];
+  private count = 0;
+  private capacity: number;
+  private times: Float64Array;
+  /** Each point's decimal: the point whose sign, exponent and words it has (itself, or the flat one it repeats). */
+  private sources: Int32Array;
+  /** Per point: its decimal's exponent, and its sign times its count of words (decimal.js's). */
+  private exponents: Int32Array;
+  private signedCounts: Int8Array;
+  /** decimal.js's words (7 digits each, from the decimal point): point i's from words[i × WORDS]. */
+  private words: Int32Array;
+  /** pushDec's decimals, by point. */
+  private readonly given = new Map<number, Dec>();
+  private readonly built: EquityPoint[] = [];
   private readonly rounding = new RoundedDecimal();
   private flatUnits = -1n;
-  private flatEquity: Dec | undefined;
-  private flatValue = 0.5;
+  private flatSource = -1;
+
+  /** `capacity`: the points expected (more may be pushed). */
+  constructor(capacity = 16) {
+    this.capacity = Math.max(1, capacity);
+    this.times = new Float64Array(this.capacity);
+    this.sources = new Int32Array(this.capacity);
+    this.exponents = new Int32Array(this.capacity);
+    this.signedCounts = new Int8Array(this.capacity);
+    this.words = new Int32Array(this.capacity * WORDS);
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  timeAt(i: number): number {
+    return this.times[i]!;
+  }
 
   /** A point of a known decimal (the initial cash). */
   pushDec(time: number, equity: Dec): void {
-    this.points.push({ time, equity });
+    const i = this.next(time);
     this.values.push(equity.toNumber());
+    this.sources[i] = i;
+    this.given.set(i, equity);
   }
 
   push(time: number, equity: Exact): void {
@@ -35,28 +70,89 @@ export class EquityCurve {
 
   /** A point of `n / 10^scale` (push without the Exact). */
   pushExact(time: number, n: bigint, scale: number): void {
-    const equity = this.rounding.of(n, scale);
-    this.points.push({ time, equity });
-    this.values.push(this.rounding.value[0]!);
+    this.pushRounded(this.next(time), n, scale);
   }
 
   /** A point of cash alone: `units` quote base units (≥ 0), `decimals` their decimals. */
   pushCash(time: number, units: bigint, decimals: number): void {
-    if (units !== this.flatUnits || this.flatEquity === undefined) {
+    const i = this.next(time);
+    if (units !== this.flatUnits || this.flatSource < 0) {
       this.flatUnits = units;
-      this.flatEquity = this.rounding.of(units, decimals);
-      this.flatValue = this.rounding.value[0]!;
+      this.flatSource = i;
+      this.pushRounded(i, units, decimals);
+      return;
     }
-    this.points.push({ time, equity: this.flatEquity });
-    this.values.push(this.flatValue);
+    this.values.push(this.values[this.flatSource]!);
+    this.sources[i] = this.flatSource;
+  }
+
+  /** Point `i`'s decimal (made anew on each call: what reads it once keeps nothing). */
+  decimalAt(i: number): Dec {
+    const source = this.sources[i]!;
+    const signedCount = this.signedCounts[source]!;
+    if (signedCount === 0) return this.given.get(source)!;
+    return this.rounding.decimal(this.words, source * WORDS, signedCount, this.exponents[source]!);
+  }
+
+  /** Every point, made on the first read (and extended to the points pushed since on the next). */
+  get points(): readonly EquityPoint[] {
+    const { built, times, sources } = this;
+    for (let i = built.length; i < this.count; i += 1) {
+      // A point repeating the one before has its decimal.
+      const equity = i > 0 && sources[i] === sources[i - 1] ? built[i - 1]!.equity : this.decimalAt(i);
+      built.push({ time: times[i]!, equity });
+    }
+    return built;
   }
 
   get last(): EquityPoint | undefined {
-    return this.points[this.points.length - 1];
+    const i = this.count - 1;
+    if (i < 0) return undefined;
+    return i < this.built.length ? this.built[i] : { time: this.times[i]!, equity: this.decimalAt(i) };
+  }
+
+  /** The index of a new point at `time`. */
+  private next(time: number): number {
+    const i = this.count;
+    if (i === this.capacity) this.grow();
+    this.times[i] = time;
+    this.count = i + 1;
+    return i;
+  }
+
+  /** Point `i` as its own source: its rounded words, exponent, sign and double. */
+  private pushRounded(i: number, n: bigint, scale: number): void {
+    const { rounding } = this;
+    this.signedCounts[i] = rounding.of(n, scale, this.words, i * WORDS);
+    this.exponents[i] = rounding.exponent;
+    this.values.push(rounding.value[0]!);
+    this.sources[i] = i;
+  }
+
+  private grow(): void {
+    const capacity = this.capacity * 2;
+    const times = new Float64Array(capacity);
+    times.set(this.times);
+    this.times = times;
+    const sources = new Int32Array(capacity);
+    sources.set(this.sources);
+    this.sources = sources;
+    const exponents = new Int32Array(capacity);
+    exponents.set(this.exponents);
+    this.exponents = exponents;
+    const signedCounts = new Int8Array(capacity);
+    signedCounts.set(this.signedCounts);
+    this.signedCounts = signedCounts;
+    const words = new Int32Array(capacity * WORDS);
+    words.set(this.words);
+    this.words = words;
+    this.capacity = capacity;
   }
 }
 
 const LOG_BASE = 7;
+/** Words a point's decimal may have: Dec.precision digits from any place in a word of 7. */
+const WORDS = 1 + Math.ceil((Dec.precision - 1) / LOG_BASE);
 const DECIMAL_TAG = '[object Decimal]';
 const SAFE = Number.MAX_SAFE_INTEGER;
 /** 10^k as doubles, exact for k ≤ 22. */
@@ -65,20 +161,29 @@ const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
 /**
  * toDec of exact values (exact.roundHalfUp, then decOfRounded and Number(textOfRounded)), on the
  * digits of one toString: the rounded digits are read in place (no substrings), decimal.js's words
- * are filled into a reused array (its constructor copies them), and the double is the rounded
- * integer times or over a power of ten when both are exact (one correctly rounded operation, as
- * the text's parse), parsed from the text otherwise.
+ * are written to the curve's words (`of`) and copied into a decimal when it is read (`decimal`),
+ * and the double is the rounded integer times or over a power of ten when both are exact (one
+ * correctly rounded operation, as the text's parse), parsed from the text otherwise.
  */
 class RoundedDecimal {
   /** The last value's double (in a typed array: a double field is boxed anew on each store). */
   readonly value = new Float64Array(1);
-  private readonly words: number[] = [0, 0, 0, 0];
-  private readonly tagged = { s: 1, e: 0, d: this.words, toStringTag: DECIMAL_TAG };
+  /** The last value's decimal.js exponent. */
+  exponent = 0;
+  private readonly scratch: number[] = [0, 0, 0, 0];
+  private readonly tagged = { s: 1, e: 0, d: this.scratch, toStringTag: DECIMAL_TAG };
 
-  of(n: bigint, scale: number): Dec {
+  /**
+   * Rounds `n / 10^scale`: its words written to out[at, at + WORDS), its exponent and double in the
+   * fields; returns its sign times its count of words.
+   */
+  of(n: bigint, scale: number, out: Int32Array, at: number): number {
     if (n === 0n) {
+      // new Dec(0)'s fields.
       this.value[0] = 0;
-      return new Dec(0);
+      this.exponent = 0;
+      out[at] = 0;
+      return 1;
     }
     const negative = n < 0n;
     const text = (negative ? -n : n).toString();
@@ -96,44 +201,61 @@ class RoundedDecimal {
     let last = length - 1;
     if (bump) {
       while (last >= 0 && text.charCodeAt(last) === 57) last -= 1; // '9's carry
-      if (last < 0) return this.decimal(negative, '1', 1, exponent + length, false);
+      if (last < 0) return this.words(negative, '1', 1, exponent + length, false, out, at);
     } else {
       while (text.charCodeAt(last) === 48) last -= 1; // trailing '0's
     }
     exponent += length - 1 - last;
-    return this.decimal(negative, text, last + 1, exponent, bump);
+    return this.words(negative, text, last + 1, exponent, bump, out, at);
   }
 
-  /** The decimal of text[0, count) (its last digit plus one with `bump`) × 10^exponent, and its double. */
-  private decimal(negative: boolean, text: string, count: number, exponent: number, bump: boolean): Dec {
-    const { words } = this;
+  /**
+   * The words and exponent of text[0, count) (its last digit plus one with `bump`) × 10^exponent,
+   * and its double; returns the sign times the count of words.
+   */
+  private words(
+    negative: boolean,
+    text: string,
+    count: number,
+    exponent: number,
+    bump: boolean,
+    out: Int32Array,
+    at: number,
+  ): number {
     // decOfRounded's words: 7 digits each from the decimal point, the first down to it, the last
     // padded with zeros. The bumped digit is the last kept one, below 9: one more at its place.
     const e = count - 1 + exponent;
     let i = (e + 1) % LOG_BASE;
     if (e < 0) i += LOG_BASE;
-    let k = 0;
+    let k = at;
     let place: number;
     if (i < count) {
-      if (i) words[k++] = wordOf(text, 0, i);
-      for (; i < count - LOG_BASE; i += LOG_BASE) words[k++] = wordOf(text, i, i + LOG_BASE);
+      if (i) out[k++] = wordOf(text, 0, i);
+      for (; i < count - LOG_BASE; i += LOG_BASE) out[k++] = wordOf(text, i, i + LOG_BASE);
       place = POWERS_OF_TEN[LOG_BASE - (count - i)]!;
-      words[k++] = wordOf(text, i, count) * place;
+      out[k++] = wordOf(text, i, count) * place;
     } else {
       place = POWERS_OF_TEN[i - count]!;
-      words[k++] = wordOf(text, 0, count) * place;
+      out[k++] = wordOf(text, 0, count) * place;
     }
-    if (bump) words[k - 1] = words[k - 1]! + place;
+    if (bump) out[k - 1] = out[k - 1]! + place;
     // Up to 15 digits the integer is below 2^53; past 16 it is not (16 may be either).
     let integer = Infinity;
     if (count <= 16) integer = wordOf(text, 0, count) + (bump ? 1 : 0);
-    words.length = k;
-    const tagged = this.tagged;
-    tagged.s = negative ? -1 : 1;
-    tagged.e = e;
-    const dec = new Dec(tagged as unknown as Dec);
+    this.exponent = e;
     this.value[0] = doubleOf(negative, text, count, bump, integer, exponent);
-    return dec;
+    return negative ? at - k : k - at;
+  }
+
+  /** The decimal of `signedCount` words from words[at] and exponent `e` (its constructor copies them). */
+  decimal(words: Int32Array, at: number, signedCount: number, e: number): Dec {
+    const { scratch, tagged } = this;
+    const count = signedCount < 0 ? -signedCount : signedCount;
+    scratch.length = count;
+    for (let k = 0; k < count; k += 1) scratch[k] = words[at + k]!;
+    tagged.s = signedCount < 0 ? -1 : 1;
+    tagged.e = e;
+    return new Dec(tagged as unknown as Dec);
   }
 }
 

@@ -1,5 +1,4 @@
 import { Dec, fromBaseUnits } from '../money/decimal';
-import type { RuntimeFill } from '../strategy/runtime';
 
 /** The spec's backtest metrics plus Sortino, Calmar, profit factor, expectancy, exposure and fees. */
 export interface Performance {
@@ -33,13 +32,25 @@ export interface Performance {
 const SECONDS_PER_YEAR = 365 * 86_400;
 const ZERO = new Dec(0);
 
+/** An equity curve as the metrics read it: each point's double, and a point's time and decimal. */
+export interface CurveReading {
+  /** Each point's equity as a double (its decimal's toNumber). */
+  readonly values: readonly number[];
+  timeAt(i: number): number;
+  decimalAt(i: number): Dec;
+}
+
+/** The fills' PnL as the metrics read it: null for a buy, proceeds − cost for a sell. */
+export interface FillPnls {
+  readonly length: number;
+  pnlAt(i: number): bigint | null;
+}
+
 export function performanceOf(input: {
   initial: Dec;
   final: Dec;
-  curve: readonly { time: number; equity: Dec }[];
-  /** Each point's equity as a double (its toNumber), when the caller has them. */
-  values?: readonly number[];
-  fills: readonly RuntimeFill[];
+  curve: CurveReading;
+  fills: FillPnls;
   quoteDecimals: number;
   periodSeconds: number;
   exposure: Dec;
@@ -51,24 +62,26 @@ export function performanceOf(input: {
   let grossProfit = 0n;
   let grossLoss = 0n;
   let total = 0n;
-  for (const fill of input.fills) {
-    if (fill.pnl === null) continue;
-    total += fill.pnl;
-    if (fill.pnl > 0n) {
+  const { fills } = input;
+  for (let i = 0; i < fills.length; i += 1) {
+    const pnl = fills.pnlAt(i);
+    if (pnl === null) continue;
+    total += pnl;
+    if (pnl > 0n) {
       wins += 1;
-      grossProfit += fill.pnl;
+      grossProfit += pnl;
     } else {
       losses += 1;
-      grossLoss -= fill.pnl;
+      grossLoss -= pnl;
     }
   }
   const trades = wins + losses;
   const quote = (units: bigint) => fromBaseUnits(units, input.quoteDecimals);
   const totalReturn = initial.isZero() ? ZERO : final.minus(initial).div(initial).times(100);
-  const values = input.values ?? curve.map(({ equity }) => equity.toNumber());
-  const maxDrawdown = maxDrawdownOf(curve, values);
+  const { values } = curve;
+  const maxDrawdown = maxDrawdownOf(curve);
   const { sharpe, sortino } = riskAdjusted(values, input.periodSeconds);
-  const span = curve.length > 1 ? curve[curve.length - 1]!.time - curve[0]!.time : 0;
+  const span = values.length > 1 ? curve.timeAt(values.length - 1) - curve.timeAt(0) : 0;
   const annualReturn =
     span > 0 && initial.gt(0) && final.gt(0)
       ? final.div(initial).pow(new Dec(SECONDS_PER_YEAR).div(span)).minus(1).times(100)
@@ -94,17 +107,17 @@ export function performanceOf(input: {
 
 /**
  * Largest fall from the running peak, in percent of the peak: the worst point is found on doubles
- * (`values`: each point's equity.toNumber(), when the caller has them), its drawdown computed on the
- * exact decimals.
+ * (each point's equity.toNumber()), its drawdown computed on the exact decimals.
  */
-export function maxDrawdownOf(curve: readonly { equity: Dec }[], values?: readonly number[]): Dec {
+export function maxDrawdownOf(curve: Pick<CurveReading, 'values' | 'decimalAt'>): Dec {
+  const { values } = curve;
   let peak = -Infinity;
   let peakIndex = -1;
   let worst = 0;
   let top = -1;
   let bottom = -1;
-  for (let i = 0; i < curve.length; i += 1) {
-    const value = values ? values[i]! : curve[i]!.equity.toNumber();
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i]!;
     if (value > peak) {
       peak = value;
       peakIndex = i;
@@ -119,8 +132,8 @@ export function maxDrawdownOf(curve: readonly { equity: Dec }[], values?: readon
     }
   }
   if (top < 0) return ZERO;
-  const high = curve[top]!.equity;
-  return high.minus(curve[bottom]!.equity).div(high).times(100);
+  const high = curve.decimalAt(top);
+  return high.minus(curve.decimalAt(bottom)).div(high).times(100);
 }
 
 /**

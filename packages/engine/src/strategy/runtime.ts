@@ -24,6 +24,7 @@ import type {
 } from './strategy';
 import { BUY_SIGNAL, EXIT_SIGNAL } from './strategy';
 import { NEAR, Threshold, type Lot } from './lot';
+import type { FillColumns } from './fill-columns';
 import { checkIntent, type RuntimeFill } from './runtime-fill';
 import { seriesCandle, type SeriesCandle } from './series-candle';
 import { buyWithin, slippageOf, type VenuePort } from './venue';
@@ -57,6 +58,8 @@ export interface RuntimeOptions {
   readonly quoteDecimals: number;
   /** Quote base units the bot starts with. */
   readonly initialCash: bigint;
+  /** Where the fills go instead of `fills` (a backtest's, read once it is done). */
+  readonly fillColumns?: FillColumns;
 }
 
 const REASON_MAX = 80;
@@ -72,7 +75,12 @@ const REASON_MAX = 80;
 export class StrategyRuntime {
   cash: bigint;
   readonly lots: Lot[] = [];
+  /** The fills so far (none when they go to the options' fillColumns). */
   readonly fills: RuntimeFill[] = [];
+  private readonly fillColumns: FillColumns | null;
+  /** 10^quoteDecimals and 10^baseDecimals as doubles (a lot's entry price as a double). */
+  private readonly quoteUnit: number;
+  private readonly baseUnit: number;
   private readonly feeSum = new ExactSum();
   private readonly slippageSum = new ExactSum();
   /** Buy intents refused for want of cash or past max positions. */
@@ -119,6 +127,9 @@ export class StrategyRuntime {
       throw new RangeError(`fixed_quote ${sizing.value.toString()} is below one quote unit`);
     this.percent = sizing.mode === 'percent_equity' ? exactOf(sizing.value) : ZERO;
     this.cash = options.initialCash;
+    this.fillColumns = options.fillColumns ?? null;
+    this.quoteUnit = 10 ** options.quoteDecimals;
+    this.baseUnit = 10 ** options.baseDecimals;
     const signed = (percent: Dec | null, sign: 1 | -1) =>
       percent ? { exact: percent.times(sign), approx: sign * Number(percent.toString()) } : null;
     this.stopPercent = signed(risk.stopLossPercent, -1);
@@ -362,9 +373,8 @@ export class StrategyRuntime {
     this.cash -= fill.quoteAmount;
     this.feeSum.add(fill.fee);
     this.slippageSum.add(fill.slippage);
-    const { baseDecimals, quoteDecimals } = this.options;
     const cost = fill.quoteAmount;
-    const entryApprox = Number(cost) / 10 ** quoteDecimals / (Number(baseAmount) / 10 ** baseDecimals);
+    const entryApprox = Number(cost) / this.quoteUnit / (Number(baseAmount) / this.baseUnit);
     this.lots.push({
       baseAmount,
       cost,
@@ -374,6 +384,21 @@ export class StrategyRuntime {
       take: this.threshold(this.takePercent, entryApprox, cost, baseAmount),
     });
     this.syncPosition();
+    if (this.fillColumns !== null) {
+      this.fillColumns.record(
+        time,
+        false,
+        baseAmount,
+        cost,
+        mid,
+        fill.fee,
+        fill.slippage,
+        reason,
+        0n,
+        Number.NaN,
+      );
+      return;
+    }
     this.fills.push({
       time,
       side: 'Buy',
@@ -410,6 +435,23 @@ export class StrategyRuntime {
     this.feeSum.add(fill.fee);
     this.slippageSum.add(fill.slippage);
     this.syncPosition();
+    const pnl = fill.quoteAmount - lot.cost;
+    if (this.fillColumns !== null) {
+      const { baseAmount, openedAt } = lot;
+      this.fillColumns.record(
+        time,
+        true,
+        baseAmount,
+        fill.quoteAmount,
+        mid,
+        fill.fee,
+        fill.slippage,
+        reason,
+        pnl,
+        openedAt,
+      );
+      return true;
+    }
     this.fills.push({
       time,
       side: 'Sell',
@@ -419,7 +461,7 @@ export class StrategyRuntime {
       fee: fill.fee,
       slippage: fill.slippage,
       reason,
-      pnl: fill.quoteAmount - lot.cost,
+      pnl,
       entryTime: lot.openedAt,
     });
     return true;

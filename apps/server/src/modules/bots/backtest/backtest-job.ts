@@ -124,13 +124,13 @@ export async function computeBacktest(
   job: BacktestJob,
   createStrategy: (series: CandleSeries) => Promise<JobStrategy>,
   onProgress?: (done: number, total: number) => void,
-  onFills?: (fills: BacktestResult['fills']) => void,
+  onFills?: (fills: BacktestResult['fillLog']) => void,
 ): Promise<TBacktestResult> {
   const series = candleSeriesOf(job.candles);
   const { strategy, dispose } = await createStrategy(series);
   try {
     const result = runBacktest({ ...backtestInput(job, series, onProgress), strategy });
-    onFills?.(result.fills);
+    onFills?.(result.fillLog);
     return resultOf(job, result);
   } finally {
     dispose();
@@ -163,10 +163,10 @@ export async function computeBacktestAsync(
   series: CandleSeries,
   strategy: AsyncBatchStrategyInstance,
   onProgress?: (done: number, total: number) => void,
-  onFills?: (fills: BacktestResult['fills']) => void,
+  onFills?: (fills: BacktestResult['fillLog']) => void,
 ): Promise<TBacktestResult> {
   const result = await runBacktestAsync({ ...backtestInput(job, series, onProgress), strategy });
-  onFills?.(result.fills);
+  onFills?.(result.fillLog);
   return resultOf(job, result);
 }
 

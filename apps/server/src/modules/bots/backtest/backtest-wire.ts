@@ -1,6 +1,15 @@
 import type { TBacktestResult, TBotConfig } from '@solterm/contracts';
 import { MAX_BACKTEST_TRADES_LISTED } from '@solterm/contracts';
-import { Dec, exact, fillPrice, fromBaseUnits, type BacktestResult } from '@solterm/engine';
+import {
+  Dec,
+  exact,
+  fillPrice,
+  fromBaseUnits,
+  type BacktestResult,
+  type EquityLog,
+  type FillLog,
+  type RuntimeFill,
+} from '@solterm/engine';
 
 /** Fills in one part of a backtest's CSV export (~1 MB of text). */
 export const BACKTEST_EXPORT_PART_ROWS = 10_000;
@@ -30,13 +39,15 @@ type WireContext = Parameters<typeof resultToWire>[1];
  * first part starts with the header. Made where the backtest was computed, kept by backtest-exports.ts.
  */
 export function fillsCsvParts(
-  fills: BacktestResult['fills'],
+  fills: FillLog,
   context: Pick<WireContext, 'baseDecimals' | 'quoteDecimals'>,
 ): string[] {
   const parts: string[] = [];
   for (let start = 0; start === 0 || start < fills.length; start += BACKTEST_EXPORT_PART_ROWS) {
     const rows = start === 0 ? [BACKTEST_CSV_COLUMNS.join(',')] : [];
-    for (const fill of fills.slice(start, start + BACKTEST_EXPORT_PART_ROWS)) {
+    const end = Math.min(fills.length, start + BACKTEST_EXPORT_PART_ROWS);
+    for (let i = start; i < end; i += 1) {
+      const fill = fills.at(i);
       // One line a fill (a strategy's reason may hold line breaks).
       const trade = { ...tradeOf(fill, context), reason: fill.reason.replace(/[\r\n]+/g, ' ') };
       rows.push(BACKTEST_CSV_COLUMNS.map((column) => csvField(trade[column])).join(','));
@@ -47,7 +58,7 @@ export function fillsCsvParts(
 }
 
 function tradeOf(
-  fill: BacktestResult['fills'][number],
+  fill: RuntimeFill,
   context: Pick<WireContext, 'baseDecimals' | 'quoteDecimals'>,
 ): TBacktestResult['trades'][number] {
   const units = (value: bigint) => toWireNumber(fromBaseUnits(value, context.quoteDecimals));
@@ -90,7 +101,14 @@ export function resultToWire(
   const money = (value: Dec) => toWireNumber(value.toDecimalPlaces(context.quoteDecimals, Dec.ROUND_HALF_UP));
   const ratio = (value: Dec) => toWireNumber(value.toDecimalPlaces(6, Dec.ROUND_HALF_UP));
   const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
-  const listed = result.fills.slice(0, MAX_BACKTEST_TRADES_LISTED);
+  const { fillLog } = result;
+  const listed = Math.min(fillLog.length, MAX_BACKTEST_TRADES_LISTED);
+  // Each point and fill is made from the run's log as it is written (the result keeps no copy).
+  const curveOf = (log: EquityLog) =>
+    Array.from({ length: log.length }, (_, i) => ({
+      timestamp: iso(log.timeAt(i)),
+      value: money(log.decimalAt(i)),
+    }));
   return {
     initial_balance: money(result.initialBalance),
     final_balance: money(result.finalBalance),
@@ -101,10 +119,7 @@ export function resultToWire(
     sharpe_ratio: ratio(result.sharpeRatio),
     winning_trades: result.winningTrades,
     losing_trades: result.losingTrades,
-    equity_curve: result.equityCurve.map((point) => ({
-      timestamp: iso(point.time),
-      value: money(point.equity),
-    })),
+    equity_curve: curveOf(result.equityLog),
     sortino_ratio: ratio(result.sortinoRatio),
     calmar_ratio: ratio(result.calmarRatio),
     profit_factor: result.profitFactor === null ? null : ratio(result.profitFactor),
@@ -118,13 +133,10 @@ export function resultToWire(
       final_balance: money(result.benchmark.finalBalance),
       total_return: ratio(result.benchmark.totalReturn),
       max_drawdown: ratio(result.benchmark.maxDrawdown),
-      equity_curve: result.benchmark.equityCurve.map((point) => ({
-        timestamp: iso(point.time),
-        value: money(point.equity),
-      })),
+      equity_curve: curveOf(result.benchmark.equityLog),
     },
-    trades: listed.map((fill) => tradeOf(fill, context)),
-    trades_truncated: result.fills.length > listed.length,
+    trades: Array.from({ length: listed }, (_, i) => tradeOf(fillLog.at(i), context)),
+    trades_truncated: fillLog.length > listed,
     symbol: context.symbol,
     interval: context.interval,
     start_date: iso(context.from),

@@ -70,7 +70,7 @@ export async function runPythonBacktest(
   host: Host,
   job: BacktestJob,
   onProgress?: (done: number, total: number) => void,
-  onFills?: (fills: BacktestResult['fills']) => void,
+  onFills?: (fills: BacktestResult['fillLog']) => void,
 ): Promise<TBacktestResult> {
   if (job.strategy.kind !== 'python') throw new TypeError('the Python sandbox runs Python strategies only');
   const { code, parameters } = job.strategy;

@@ -175,7 +175,7 @@ export function createPythonSandbox(options: {
     async run(
       job: BacktestJob,
       onProgress?: (done: number, total: number) => void,
-      onFills?: (fills: BacktestResult['fills']) => void,
+      onFills?: (fills: BacktestResult['fillLog']) => void,
       /** Kills the process (the run was cancelled). */
       signal?: AbortSignal,
     ): Promise<TBacktestResult> {

@@ -38,7 +38,6 @@ interface PricedFill {
 
 export type { Lot } from './lot';
 export { fillDecimals, fillPrice, StrategyError, type RuntimeFill } from './runtime-fill';
-
 export {
   buyWithin,
   fixedCostVenue,
@@ -384,33 +383,7 @@ export class StrategyRuntime {
       take: this.threshold(this.takePercent, entryApprox, cost, baseAmount),
     });
     this.syncPosition();
-    if (this.fillColumns !== null) {
-      this.fillColumns.record(
-        time,
-        false,
-        baseAmount,
-        cost,
-        mid,
-        fill.fee,
-        fill.slippage,
-        reason,
-        0n,
-        Number.NaN,
-      );
-      return;
-    }
-    this.fills.push({
-      time,
-      side: 'Buy',
-      baseAmount,
-      quoteAmount: cost,
-      mid,
-      fee: fill.fee,
-      slippage: fill.slippage,
-      reason,
-      pnl: null,
-      entryTime: null,
-    });
+    this.keep(time, baseAmount, mid, fill, reason, null, null);
   }
 
   private threshold(
@@ -435,36 +408,38 @@ export class StrategyRuntime {
     this.feeSum.add(fill.fee);
     this.slippageSum.add(fill.slippage);
     this.syncPosition();
-    const pnl = fill.quoteAmount - lot.cost;
+    this.keep(time, lot.baseAmount, mid, fill, reason, fill.quoteAmount - lot.cost, lot.openedAt);
+    return true;
+  }
+
+  /** A fill into the options' columns, or into `fills`; a buy has no pnl or entry time. */
+  private keep(
+    time: number,
+    baseAmount: bigint,
+    mid: Exact,
+    fill: PricedFill,
+    reason: string,
+    pnl: bigint | null,
+    entryTime: number | null,
+  ): void {
+    const { quoteAmount, fee, slippage } = fill;
     if (this.fillColumns !== null) {
-      const { baseAmount, openedAt } = lot;
       this.fillColumns.record(
         time,
-        true,
+        pnl !== null,
         baseAmount,
-        fill.quoteAmount,
+        quoteAmount,
         mid,
-        fill.fee,
-        fill.slippage,
+        fee,
+        slippage,
         reason,
-        pnl,
-        openedAt,
+        pnl ?? 0n,
+        entryTime ?? Number.NaN,
       );
-      return true;
+      return;
     }
-    this.fills.push({
-      time,
-      side: 'Sell',
-      baseAmount: lot.baseAmount,
-      quoteAmount: fill.quoteAmount,
-      mid,
-      fee: fill.fee,
-      slippage: fill.slippage,
-      reason,
-      pnl,
-      entryTime: lot.openedAt,
-    });
-    return true;
+    const side = pnl === null ? 'Buy' : 'Sell';
+    this.fills.push({ time, side, baseAmount, quoteAmount, mid, fee, slippage, reason, pnl, entryTime });
   }
 
   private syncPosition(): void {

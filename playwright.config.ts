@@ -17,12 +17,13 @@ const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
-  // Three journeys at a time by default (E2E_WORKERS=1 for one). Each is its own fresh user and wallet.
-  // With animations, two workers barely helped on this 2-core machine (7.0 min against 7.5): Chromium
-  // repainting kept both cores busy. Run without them (reducedMotion below), a journey mostly waits
-  // (pushes, polls, wall-clock minute candles): back to back on the same machine, three workers took
-  // 5.3 min where two took 6.7.
-  workers: Number(process.env.E2E_WORKERS ?? 3),
+  // Two journeys at a time by default (E2E_WORKERS=1 for one). Each is its own fresh user and wallet.
+  // Three took 5.3 min where two took 6.7 while a signed-in page cost Chromium ~1 s of CPU every 15 s
+  // at rest. On 2026-11-28 (Chromium 156, the same code as the last green run) a page at rest cost
+  // 6.3 s every 15 s (the dashboard: ~1.6 s its charts' canvases, ~3.8 s repainting the rest as prices
+  // tick; measured with /proc and CDP): three workers kept both cores full, seven journeys ran past
+  // their 60 s, and two passed all 34 in 9.7 min.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

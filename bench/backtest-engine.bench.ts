@@ -1,16 +1,14 @@
 import {
   type BacktestResult,
   candleSeriesOf,
-  Dec,
   getBuiltInStrategy,
   resolveParameters,
-  rfqVenue,
-  runBacktest,
   seededRandom,
   type CandleSeries,
 } from '@solterm/engine';
 import { yearOfMinutes } from './lib/candles';
 import { report, round } from './lib/harness';
+import { backtestMinutes } from './lib/backtest-minutes';
 
 // The engine's backtest loop: the built-in sma_crossover (windows 20 and 50, as issue #28 measures it) over
 // one year of 1-minute SOL/USDC candles (525,600), with stop loss 2 %, take profit 3 %, fills priced by
@@ -37,26 +35,8 @@ const candles = yearOfMinutes();
 const series = candleSeriesOf(candles);
 const sma = getBuiltInStrategy('sma_crossover')!;
 const parameters = resolveParameters(sma, { short_window: SHORT_WINDOW, long_window: LONG_WINDOW });
-const venue = rfqVenue({ baseDecimals: 9, quoteDecimals: 6, quoteUsdPrice: new Dec(1) });
 
-const engine = () =>
-  readAsTheApi(
-    runBacktest({
-      strategy: sma.create(parameters, seededRandom(1)),
-      risk: {
-        amount: new Dec('0.0001'),
-        maxPositions: 1,
-        stopLossPercent: new Dec(2),
-        takeProfitPercent: new Dec(3),
-      },
-      series,
-      intervalSeconds: 60,
-      venue,
-      baseDecimals: 9,
-      quoteDecimals: 6,
-      initialCash: 1_000_000_000n,
-    }),
-  );
+const engine = () => readAsTheApi(backtestMinutes(series, sma.create(parameters, seededRandom(1))));
 
 /** Reads of the result the API makes: each equity point's time and decimal, each fill. */
 function readAsTheApi(result: BacktestResult): BacktestResult {

@@ -1,4 +1,4 @@
-import { candleSeriesOf, Dec, JAVASCRIPT_TEMPLATES, rfqVenue, runBacktest } from '@solterm/engine';
+import { candleSeriesOf, JAVASCRIPT_TEMPLATES } from '@solterm/engine';
 import os from 'node:os';
 import vm from 'node:vm';
 import type { BatchStrategyInstance, CandleSeries } from '@solterm/engine';
@@ -12,6 +12,7 @@ import {
 } from '../apps/server/src/modules/bots/sandbox/js-strategy';
 import { yearOfMinutes } from './lib/candles';
 import { report, round } from './lib/harness';
+import { backtestMinutes } from './lib/backtest-minutes';
 
 // User JavaScript in the QuickJS sandbox: the SMA crossover template (the built-in's arithmetic, in
 // JavaScript) over one year of 1-minute candles (525,600), through the engine's runtime with stop
@@ -23,7 +24,6 @@ const MINUTES = 525_600;
 
 const candles = yearOfMinutes();
 const series = candleSeriesOf(candles);
-const venue = rfqVenue({ baseDecimals: 9, quoteDecimals: 6, quoteUsdPrice: new Dec(1) });
 const parameters = { short_window: 5, long_window: 20 };
 
 // Load QuickJS's WebAssembly once (per thread, as the backtest worker does).
@@ -82,21 +82,7 @@ const once = async (engine: Engine = 'quickjs') => {
   const coldMs = performance.now() - created;
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
-  const result = runBacktest({
-    strategy,
-    risk: {
-      amount: new Dec('0.0001'),
-      maxPositions: 1,
-      stopLossPercent: new Dec(2),
-      takeProfitPercent: new Dec(3),
-    },
-    series,
-    intervalSeconds: 60,
-    venue,
-    baseDecimals: 9,
-    quoteDecimals: 6,
-    initialCash: 1_000_000_000n,
-  });
+  const result = backtestMinutes(series, strategy);
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpuBefore);
   strategy.dispose();

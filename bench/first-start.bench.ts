@@ -8,7 +8,10 @@ import { report, round, startServer } from './lib/harness';
 // with p99 < 25 ms, in a 1 s autocannon window — within 15 s of being spawned, and leave a small data
 // directory: no market history, only the local cluster's ledger and generated keys (tens of KB) beside
 // PGlite's empty cluster, which is ~39 MB by itself (a pre-allocated 16 MB WAL segment and the
-// catalogs of its template and default databases).
+// catalogs of its template and default databases). Its first answer (/api/health) within 5 s (issue
+// #28); the reference, in the same run: the same first start of the TypeScript sources through tsx, as
+// production ran before the compiled build.
+const TARGET_READY_S = 5;
 const TARGET_FULL_SPEED_S = 15;
 const TARGET_DATA_MB = 48;
 const FULL_SPEED_RPS = 5000;
@@ -39,14 +42,26 @@ try {
 const dataKb = Number(execFileSync('du', ['-sk', server.dataDir]).toString().split('\t')[0]);
 await fs.rm(server.dataDir, { recursive: true, force: true });
 const dataMb = round(dataKb / 1024);
+const source = await startServer({}, { source: true });
+await source.stop();
+const readyS = server.readyAfterMs / 1000;
 report(
   'first-start',
   {
-    ready_s: round(server.readyAfterMs / 1000),
+    ready_s: round(readyS),
+    reference_tsx_ready_s: round(source.readyAfterMs / 1000),
+    ours_over_reference: round(server.readyAfterMs / source.readyAfterMs, 2),
     full_speed_s: fullSpeedS === undefined ? 'never' : round(fullSpeedS),
     last_window_rps_p99: lastWindow,
     data_dir_mb: dataMb,
   },
-  [`target_full_speed_s<=${TARGET_FULL_SPEED_S}`, `target_data_dir_mb<=${TARGET_DATA_MB}`],
-  fullSpeedS !== undefined && fullSpeedS <= TARGET_FULL_SPEED_S && dataMb <= TARGET_DATA_MB,
+  [
+    `target_ready_s<${TARGET_READY_S}`,
+    `target_full_speed_s<=${TARGET_FULL_SPEED_S}`,
+    `target_data_dir_mb<=${TARGET_DATA_MB}`,
+  ],
+  readyS < TARGET_READY_S &&
+    fullSpeedS !== undefined &&
+    fullSpeedS <= TARGET_FULL_SPEED_S &&
+    dataMb <= TARGET_DATA_MB,
 );

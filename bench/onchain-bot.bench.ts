@@ -2,18 +2,21 @@ import WebSocket from 'ws';
 import { loadavg } from 'node:os';
 import { percentile, report, round, serverCpuMs, startServer } from './lib/harness';
 import { startFlipBot } from './lib/flip-bot';
+import { startTransferReference, TRANSFER_REFERENCE_ENV } from './lib/transfer-reference';
 
 // An on-chain bot on 1-minute candles in a fresh embedded server: from a candle's close until the
 // owner's socket hears that its trade is recorded, confirmed on the cluster (bot_timing_update) —
 // the runner's wake-up, the strategy, and the swaps
 // through the relay (a buy draws SOL under the approval and sells it for USDC first: three
 // transactions; a sell is one). The bot flips (buys when flat, sells when holding): one trade per
-// close, over four closes (BENCH_CLOSES sets how many).
+// close, over four closes (BENCH_CLOSES sets how many). The reference, in the same run: a plain SOL
+// transfer by stock web3.js through the app's /rpc (lib/transfer-reference.ts), ten after each close's
+// trade, so both meet the same machine.
 const TARGET_P50_MS = 50;
 const CLOSES = Number(process.env.BENCH_CLOSES ?? 4);
 if (!Number.isSafeInteger(CLOSES) || CLOSES <= 0) throw new Error('BENCH_CLOSES must be a positive integer');
 
-const server = await startServer();
+const server = await startServer(TRANSFER_REFERENCE_ENV);
 try {
   const { token, request, botId } = await startFlipBot(server.url);
 
@@ -33,6 +36,9 @@ try {
   });
   socket.send(JSON.stringify({ type: 'auth', token }));
 
+  const transfer = await startTransferReference(server.url);
+  const transfers: number[] = [];
+  for (let warmUp = 0; warmUp < 10; warmUp += 1) await transfer();
   const tradesNow = async () =>
     (await request<{ trades: { side: string }[] }>('GET', `/bots/production/${botId}/status`)).trades;
   const latencies: number[] = [];
@@ -74,6 +80,7 @@ try {
       throw new Error(`expected one new trade at the close, found ${trades.length - known}`);
     latencies.push(latency);
     bySide[trades[0]!.side]!.push(latency);
+    for (let sent = 0; sent < 10; sent += 1) transfers.push(await transfer());
   }
   socket.close();
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
@@ -93,10 +100,15 @@ try {
       max_ms: round(Math.max(...latencies)),
       buy_ms: bySide.Buy!.map((ms) => round(ms)).join('/') || 'none',
       sell_ms: bySide.Sell!.map((ms) => round(ms)).join('/') || 'none',
+      reference_transfer_p50_ms: round(percentile(transfers, 50)),
+      reference_transfers: transfers.length,
+      ours_over_reference: round(p50 / percentile(transfers, 50), 2),
     },
     [`target_p50_ms<${TARGET_P50_MS}`],
     p50 < TARGET_P50_MS,
   );
 } finally {
   await server.stop();
+  // web3.js's Connection keeps timers it cannot close (lib/transfer-reference.ts).
+  process.exit(process.exitCode ?? 0);
 }

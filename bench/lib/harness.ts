@@ -52,11 +52,14 @@ export interface ServerProcess {
 
 /**
  * Starts the real server — the compiled build (`apps/server/dist/server.mjs`, `npm run build`), or its
- * TypeScript through tsx with BENCH_SERVER=source — in a child process on a free loopback port,
+ * TypeScript through tsx with BENCH_SERVER=source or `options.source` — in a child process on a free loopback port,
  * with an embedded database in a fresh temporary DATA_DIR, and waits until it answers /api/health.
  * The benchmark client runs in this process, so the two do not share an event loop.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { source?: boolean } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'solterm-bench-'));
   const spawnedAt = performance.now();
@@ -64,7 +67,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   // profile it under a benchmark's load (node refuses --cpu-prof in NODE_OPTIONS).
   const flags = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const entry =
-    process.env.BENCH_SERVER === 'source'
+    (options.source ?? process.env.BENCH_SERVER === 'source')
       ? ['--import', 'tsx', 'apps/server/src/server.ts']
       : ['--enable-source-maps', BUILT_SERVER];
   const args = [...flags, ...entry];

@@ -102,14 +102,14 @@ describe('an on-chain bot swap under RPC faults', () => {
    * A user's Flip bot started on chain, its key holding SOL enough that its first buy draws none
    * (that buy is a funding sell, then the buy itself).
    */
-  async function startedFlip(name: string): Promise<{ key: string; run: string }> {
+  async function startedFlip(name: string, interval = '1M'): Promise<{ key: string; run: string }> {
     const user = await fundedWalletUser(app, { amount_sol: 5, amount_usdc: 100 });
     const key = await delegatedBot(user);
     await rpc('requestAirdrop', [key, 2_000_000_000]);
     const created = await post<TBot>('/api/bots', user, {
       name,
       strategy_type: 'scalper',
-      config: { ...DEFAULT_BOT_CONFIG, amount: 0.05, interval: '1M', code: FLIP_STRATEGY },
+      config: { ...DEFAULT_BOT_CONFIG, amount: 0.05, interval, code: FLIP_STRATEGY },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const botId = created.body.data.bot_id;
@@ -513,5 +513,42 @@ describe('an on-chain bot swap under RPC faults', () => {
     expect((await sql(`select trading_holder from bot_keys where user_id = '${userId}'`)).rows).toEqual([
       { trading_holder: 'another process' },
     ]);
+  });
+
+  // Each pass of a run waiting on a swap rebuilds it from its first candle: through an RPC outage
+  // (until the swap's blockhash expires) the job must not do that on every wake-up.
+  it('rebuilds a run waiting on a swap in flight after 250 ms, then twice as long each time up to 5 s', async () => {
+    // (A 5-minute run, so that its passes are told from the other runs' by their candles' interval.)
+    const { run } = await startedFlip('Flip H', '5M');
+    await recordedElsewhere(run, 0);
+    const candles = vi.spyOn(app.services.market, 'getClosedPairCandles');
+    // A pass that rebuilds the run reads its candles from before its first one (its strategy's warm-up).
+    const rebuilds = () => {
+      const froms = candles.mock.calls.filter(([, interval]) => interval === '5M').map(([, , from]) => from);
+      return froms.filter((from) => from === Math.min(...froms)).length;
+    };
+    const job = app.botRunner.job();
+    const wake = async () => {
+      await job.run(new AbortController().signal);
+      await app.botRunner.idle();
+    };
+    try {
+      app.clock.advance(5 * MINUTE);
+      app.botRunner.forget(run);
+      await wake();
+      expect(rebuilds()).toBe(1);
+      expect(await ordersOf(run)).toEqual([expect.objectContaining({ seq: 0, status: 'sending' })]);
+
+      for (const [index, wait] of [250, 500, 1_000, 2_000, 4_000, 5_000, 5_000].entries()) {
+        app.clock.advance(wait - 1);
+        await wake();
+        expect(rebuilds(), `${wait - 1} ms after stall ${index + 1}`).toBe(index + 1);
+        app.clock.advance(1);
+        await wake();
+        expect(rebuilds(), `${wait} ms after stall ${index + 1}`).toBe(index + 2);
+      }
+    } finally {
+      candles.mockRestore();
+    }
   });
 });

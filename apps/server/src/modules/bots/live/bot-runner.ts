@@ -18,6 +18,7 @@ import type { BotRunRow, BotRunsRepository, NewBotFill } from './bot-runs.reposi
 import { BotFundsError } from '../funds/bot-wallet';
 import { createLiveStrategy, type LiveSandboxes, type LiveStrategy } from './live-strategy';
 import { isTransient, type OnChainExecutor } from './onchain-executor';
+import { createPassBackoff, RETRY_AFTER_MS } from './pass-backoff';
 
 /**
  * How often the runner wakes. It reads the running runs only when one of those it knows is due (a
@@ -28,8 +29,6 @@ import { isTransient, type OnChainExecutor } from './onchain-executor';
 export const RUNNER_INTERVAL_MS = 25;
 /** Runs started or stopped by another process are seen within this long. */
 const RUNNING_REFRESH_MS = 1_000;
-/** A run whose pass failed or is waiting on a swap in flight is looked at again after this long. */
-const RETRY_AFTER_MS = 250;
 
 /**
  * Time one built-in run may take in one pass (a rebuild replays all its candles): built-ins run on
@@ -85,6 +84,7 @@ export function createBotRunner(deps: {
   const runs = new Map<string, LiveRun>();
   /** Runs a pass of this process is advancing, and states dropped meanwhile (disposed after it). */
   const busy = new Map<string, LiveRun[]>();
+  const backoff = createPassBackoff();
 
   function forget(runId: string) {
     const state = runs.get(runId);
@@ -197,6 +197,7 @@ export function createBotRunner(deps: {
 
   async function finish(run: BotRunRow, status: 'stopped' | 'failed', message: string) {
     forget(run.id);
+    backoff.clear(run.id);
     if (await deps.repo.finish(run.id, status, message, deps.now())) {
       deps.publish(run.userId, {
         type: 'bot_status_change',
@@ -342,30 +343,37 @@ export function createBotRunner(deps: {
       await advanceAlone(run);
       // Still due after its pass (a swap in flight): looked at again a little later.
       const due = dueOf(run);
-      return due > nowMs ? due : nowMs + RETRY_AFTER_MS;
+      if (due <= nowMs) return backoff.stalled(run.id, nowMs);
+      backoff.clear(run.id);
+      return due;
     } catch (error) {
       if (error instanceof BotFundsError) {
         await finish(run, 'stopped', `The bot stopped: ${error.message}`);
-      } else if (isTransient(error)) {
-        forget(run.id);
-        deps.log.warn({ err: error, run: run.id }, 'bot pass failed on a transient error; retrying');
-      } else if (error instanceof StrategyError || isAppError(error)) {
-        await finish(run, 'failed', `The bot stopped: ${clipMessage(error.message)}`);
-      } else {
-        // Not the strategy's fault (market data, database): try this candle again next pass.
-        forget(run.id);
-        deps.log.warn({ err: error, run: run.id }, 'bot pass failed; retrying');
+        return nowMs + RETRY_AFTER_MS;
       }
-      return nowMs + RETRY_AFTER_MS;
+      // (A transient RPC error may be an app error too: it is retried, not the run's end.)
+      const transient = isTransient(error);
+      if (!transient && (error instanceof StrategyError || isAppError(error))) {
+        await finish(run, 'failed', `The bot stopped: ${clipMessage(error.message)}`);
+        return nowMs + RETRY_AFTER_MS;
+      }
+      // Transient, or not the strategy's fault (market data, database): this candle again.
+      forget(run.id);
+      deps.log.warn(
+        { err: error, run: run.id },
+        `bot pass failed${transient ? ' on a transient error' : ''}; retrying`,
+      );
+      return backoff.stalled(run.id, nowMs);
     }
   }
 
   /**
    * Starts a pass of each running run that is not in one (when one is due): each goes on by itself,
    * so a run whose strategy is slow (a user's own runs wait for their own compute in the live
-   * JavaScript threads) delays neither the others nor the next pass.
+   * JavaScript threads) delays neither the others nor the next pass. A stalled run waits for its
+   * retry time, unless `everyRun` (tests, whose clock does not move, drive passes so).
    */
-  async function launch(): Promise<Promise<void>[]> {
+  async function launch(everyRun = false): Promise<Promise<void>[]> {
     const nowMs = deps.now().getTime();
     if (nowMs < dueAt && performance.now() - listedAt < RUNNING_REFRESH_MS) return [];
     listedAt = performance.now();
@@ -374,12 +382,17 @@ export function createBotRunner(deps: {
     for (const run of await deps.repo.running()) {
       if (run.mode !== 'test' && !(run.mode === 'mainnet' && deps.onChain)) continue;
       if (busy.has(run.id)) continue;
+      const retryAt = backoff.retryAt(run.id);
+      if (!everyRun && retryAt > nowMs) {
+        dueAt = Math.min(dueAt, retryAt);
+        continue;
+      }
       const pass = passOf(run, nowMs).then(
         (due) => {
           dueAt = Math.min(dueAt, due);
         },
         (error: unknown) => {
-          dueAt = Math.min(dueAt, nowMs + RETRY_AFTER_MS);
+          dueAt = Math.min(dueAt, backoff.stalled(run.id, nowMs));
           deps.log.warn({ err: error, run: run.id }, 'bot pass failed; retrying');
         },
       );
@@ -409,9 +422,12 @@ export function createBotRunner(deps: {
         },
       };
     },
-    /** One pass of the job, waiting for the passes it starts to end (tests drive the runner so). */
+    /**
+     * One pass of the job over every running run, a stalled one too, waiting for the passes it starts
+     * to end (tests drive the runner so).
+     */
     async pass(): Promise<void> {
-      await Promise.all(await launch());
+      await Promise.all(await launch(true));
     },
     /** Waits for every pass under way to end (before the process closes what they use). */
     async idle(): Promise<void> {
@@ -420,6 +436,7 @@ export function createBotRunner(deps: {
     /** Drops a run's state in this process (it was stopped through the API); the next pass re-reads. */
     forget(runId: string): void {
       forget(runId);
+      backoff.clear(runId);
       dueAt = 0;
     },
   };

@@ -2,6 +2,7 @@ import { Dec, fromBaseUnits } from '../money/decimal';
 import { exactOfNumber, toDec, type Exact } from '../money/exact';
 import { FillColumns } from '../strategy/fill-columns';
 import { buyWithin, StrategyRuntime } from '../strategy/runtime';
+import type { SignalStrategyInstance } from '../strategy/strategy';
 import type { BacktestInput, BacktestResult } from './backtest';
 import { EquityCurve } from './equity-curve';
 import { maxDrawdownOf, performanceOf } from './metrics';
@@ -67,11 +68,35 @@ export class BacktestRun {
     const { series, onProgress } = this.input;
     if (this.runtime.lots.length > 0) this.exposed += 1;
     if (i + 1 === series.length) this.mark(i, Number.NaN);
-    else if (series.time[i + 1]! >= this.nextAt) {
-      const next = Math.floor(series.time[i + 1]! / this.step);
-      if (next !== this.bucket) this.mark(i, next);
-    }
+    else if (series.time[i + 1]! >= this.nextAt) this.cross(i);
     if (onProgress && (i + 1) % this.every === 0) onProgress(i + 1, series.length);
+  }
+
+  /**
+   * Candles [from, to) of a signal strategy, signals[i − from] each: onSignal and after() of each. A
+   * candle without a signal whose low and high no lot's risk rule can reach (or with no lot) does
+   * nothing but count, so the loop reads the columns itself and calls out only for the rest.
+   */
+  signalBlock(strategy: SignalStrategyInstance, from: number, to: number, signals: Uint8Array): void {
+    const { runtime } = this;
+    const { series, onProgress } = this.input;
+    const { time, low, high } = series;
+    const last = series.length - 1;
+    for (let i = from; i < to; i += 1) {
+      const signal = signals[i - from]!;
+      if (signal !== 0 || (runtime.lots.length > 0 && !runtime.clearOfRisk(low[i]!, high[i]!)))
+        runtime.onSignal(series, i, signal, strategy);
+      if (runtime.lots.length > 0) this.exposed += 1;
+      if (i === last) this.mark(i, Number.NaN);
+      else if (time[i + 1]! >= this.nextAt) this.cross(i);
+      if (onProgress && (i + 1) % this.every === 0) onProgress(i + 1, series.length);
+    }
+  }
+
+  /** Candle `i + 1` is at or past nextAt: a point at `i` when it starts a new period. */
+  private cross(i: number): void {
+    const next = Math.floor(this.input.series.time[i + 1]! / this.step);
+    if (next !== this.bucket) this.mark(i, next);
   }
 
   /** The equity points at candle `i`, the last of its period. */

@@ -170,10 +170,7 @@ function runPerCandle(input: BacktestInput): BacktestResult {
     for (let from = 0; from < series.length; from += SIGNAL_BLOCK) {
       const to = Math.min(series.length, from + SIGNAL_BLOCK);
       strategy.signals(series, from, to, signals);
-      for (let i = from; i < to; i += 1) {
-        runtime.onSignal(series, i, signals[i - from]!, strategy);
-        run.after(i);
-      }
+      run.signalBlock(strategy, from, to, signals);
     }
     return run.result();
   }

@@ -114,16 +114,31 @@ class Crossover extends CloseSignals {
     this.exitIntent = EXIT(`${name} short crossed below long`);
   }
 
-  /** Each average over the block in one loop of its own, then the crossings of their differences. */
+  /**
+   * Short − long over the block (both SMAs in one loop, or each average in its own), then the
+   * crossings of those differences, the previous one kept in a local.
+   */
   override signals(series: CandleSeries, from: number, to: number, out: Uint8Array): void {
     if (this.shortValues.length < to - from) {
       this.shortValues = new Float64Array(to - from);
       this.longValues = new Float64Array(to - from);
     }
-    const { shortValues, longValues } = this;
-    this.short.updateAll(series.close, from, to, shortValues);
-    this.long.updateAll(series.close, from, to, longValues);
-    for (let k = 0; k < to - from; k += 1) out[k] = this.cross(shortValues[k]! - longValues[k]!);
+    const { shortValues, longValues, short, long } = this;
+    if (short instanceof Sma && long instanceof Sma) {
+      Sma.differences(short, long, series.close, from, to, shortValues);
+    } else {
+      short.updateAll(series.close, from, to, shortValues);
+      long.updateAll(series.close, from, to, longValues);
+      for (let k = 0; k < to - from; k += 1) shortValues[k] = shortValues[k]! - longValues[k]!;
+    }
+    let before = this.previous[0]!;
+    for (let k = 0; k < to - from; k += 1) {
+      const diff = shortValues[k]!;
+      // cross(): NaN on either side fails every comparison.
+      out[k] = before <= 0 && diff > 0 ? BUY_SIGNAL : before >= 0 && diff < 0 ? EXIT_SIGNAL : 0;
+      before = diff;
+    }
+    this.previous[0] = before;
   }
 
   protected override next(close: number): number {

@@ -1,3 +1,4 @@
+import type { CandleSeries } from '../market/candle-series';
 import { Dec, fromBaseUnits } from '../money/decimal';
 
 /**
@@ -49,4 +50,47 @@ export interface Lot {
   readonly entryApprox: number;
   readonly stop: Threshold | null;
   readonly take: Threshold | null;
+}
+
+/**
+ * Bounds a candle's low and high must pass for the risk rules to close none of `lots`: out[0] above
+ * every stop by twice NEAR, out[1] below every take profit by twice NEAR, so a candle within them is
+ * far from each level by the double test alone (−∞ and ∞ without one; NaN fails every comparison).
+ */
+export function riskBounds(lots: readonly Lot[], out: Float64Array): void {
+  let above = -Infinity;
+  let below = Infinity;
+  for (let k = 0; k < lots.length; k += 1) {
+    const { stop, take } = lots[k]!;
+    if (stop) above = Math.max(above, stop.approx + 2 * NEAR * Math.abs(stop.approx));
+    if (take) below = Math.min(below, take.approx - 2 * NEAR * Math.abs(take.approx));
+  }
+  out[0] = above;
+  out[1] = below;
+}
+
+/**
+ * Whether the risk rules close one of `lots` at candle `i` of `series` (StrategyRuntime's closeHit,
+ * without closing): read from the columns, so a candle that closes nothing passes no doubles between
+ * functions (each would be boxed).
+ */
+export function lotsAtRisk(lots: readonly Lot[], series: CandleSeries, i: number): boolean {
+  const time = series.time[i]!;
+  for (let k = 0; k < lots.length; k += 1) {
+    const lot = lots[k]!;
+    if (lot.openedAt >= time) continue;
+    // Threshold.compare's double test inline (a call would box its argument); near the level, its own.
+    const { stop, take } = lot;
+    if (stop) {
+      const low = series.low[i]!;
+      const far = Math.abs(low - stop.approx) > NEAR * Math.abs(stop.approx);
+      if (far ? low < stop.approx : stop.compare(low) <= 0) return true;
+    }
+    if (take) {
+      const high = series.high[i]!;
+      const far = Math.abs(high - take.approx) > NEAR * Math.abs(take.approx);
+      if (far ? high > take.approx : take.compare(high) >= 0) return true;
+    }
+  }
+  return false;
 }

@@ -23,7 +23,7 @@ import type {
   StrategyInstance,
 } from './strategy';
 import { BUY_SIGNAL, EXIT_SIGNAL } from './strategy';
-import { NEAR, Threshold, type Lot } from './lot';
+import { lotsAtRisk, riskBounds, Threshold, type Lot } from './lot';
 import type { FillColumns } from './fill-columns';
 import { checkIntent, type RuntimeFill } from './runtime-fill';
 import { seriesCandle, type SeriesCandle } from './series-candle';
@@ -99,6 +99,8 @@ export class StrategyRuntime {
   private readonly stopPercent: { exact: Dec; approx: number } | null;
   private readonly takePercent: { exact: Dec; approx: number } | null;
   private readonly position: { openLots: number; maxPositions: number; lastEntryPrice: number };
+  /** riskBounds of the open lots: a candle with low > [0] and high < [1] closes none (clearOfRisk). */
+  private readonly bounds = Float64Array.of(-Infinity, Infinity);
   // Doubles from the start (0.5, not 0): their fields then hold doubles in place, never re-boxed.
   private readonly candle = { time: 0.5, open: 0.5, high: 0.5, low: 0.5, close: 0.5, volume: 0.5 };
   private readonly riskCandle = { time: 0.5, open: 0.5, high: 0.5, low: 0.5 };
@@ -183,7 +185,7 @@ export class StrategyRuntime {
    */
   onSignal(series: CandleSeries, i: number, signal: number, strategy: SignalStrategyInstance): void {
     const time = series.time[i]!;
-    if (this.lots.length > 0 && this.riskAt(series, i))
+    if (this.lots.length > 0 && lotsAtRisk(this.lots, series, i))
       this.closeAtRisk(time, series.open[i]!, series.high[i]!, series.low[i]!);
     if (signal === 0) return;
     const { openLots, maxPositions } = this.position;
@@ -264,29 +266,9 @@ export class StrategyRuntime {
     this.closeHit(candle);
   }
 
-  /**
-   * Whether closeHit would close a lot at candle `i` of `series`: read from the columns, so a candle
-   * that closes nothing passes no doubles between functions (each would be boxed).
-   */
-  private riskAt(series: CandleSeries, i: number): boolean {
-    const time = series.time[i]!;
-    for (let k = 0; k < this.lots.length; k += 1) {
-      const lot = this.lots[k]!;
-      if (lot.openedAt >= time) continue;
-      // Threshold.compare's double test inline (a call would box its argument); near the level, its own.
-      const { stop, take } = lot;
-      if (stop) {
-        const low = series.low[i]!;
-        const far = Math.abs(low - stop.approx) > NEAR * Math.abs(stop.approx);
-        if (far ? low < stop.approx : stop.compare(low) <= 0) return true;
-      }
-      if (take) {
-        const high = series.high[i]!;
-        const far = Math.abs(high - take.approx) > NEAR * Math.abs(take.approx);
-        if (far ? high > take.approx : take.compare(high) >= 0) return true;
-      }
-    }
-    return false;
+  /** Whether no lot's risk rule can close it at a candle of that low and high (the doubles decide). */
+  clearOfRisk(low: number, high: number): boolean {
+    return low > this.bounds[0]! && high < this.bounds[1]!;
   }
 
   private closeHit(candle: Pick<CandleView, 'time' | 'open' | 'high' | 'low'>): void {
@@ -446,5 +428,6 @@ export class StrategyRuntime {
     this.position.openLots = this.lots.length;
     const newest = this.lots[this.lots.length - 1];
     this.position.lastEntryPrice = newest ? newest.entryApprox : Number.NaN;
+    riskBounds(this.lots, this.bounds);
   }
 }

@@ -122,4 +122,41 @@ describe('updateAll', () => {
       }
     }
   });
+
+  it('Sma.differences gives update() − update() of two averages, from any point of their windows', () => {
+    const values = Float64Array.from(
+      { length: 3000 },
+      (_, i) => 150 + Math.sin(i / 5) * 20 + (i % 11) * 0.003,
+    );
+    for (const [p, q] of [
+      [1, 2],
+      [5, 20],
+      [20, 50],
+      [7, 333],
+    ] as const) {
+      for (const fedFirst of [0, 3, 61]) {
+        const a = new Sma(p);
+        const b = new Sma(q);
+        const oneA = new Sma(p);
+        const oneB = new Sma(q);
+        const expected: number[] = [];
+        const got: number[] = [];
+        for (let i = 0; i < fedFirst; i += 1) {
+          expected.push(oneA.update(values[i]!) - oneB.update(values[i]!));
+          got.push(a.update(values[i]!) - b.update(values[i]!));
+        }
+        for (let i = fedFirst; i < values.length; i += 1)
+          expected.push(oneA.update(values[i]!) - oneB.update(values[i]!));
+        const out = new Float64Array(500);
+        for (let from = fedFirst; from < values.length; from += out.length) {
+          const to = Math.min(values.length, from + out.length);
+          Sma.differences(a, b, values, from, to, out);
+          got.push(...out.subarray(0, to - from));
+        }
+        expect(got).toEqual(expected);
+        expect(Object.is(a.update(151.25), oneA.update(151.25))).toBe(true);
+        expect(Object.is(b.update(151.25), oneB.update(151.25))).toBe(true);
+      }
+    }
+  });
 });

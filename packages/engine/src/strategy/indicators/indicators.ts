@@ -38,25 +38,31 @@ export class Sma {
     return state[VALUE]!;
   }
 
-  /** update() of each of values[from, to), its result in out[i − from]: the same doubles, kept in locals. */
+  /**
+   * update() of each of values[from, to), its result in out[i − from]: the same doubles, kept in
+   * locals. The once-a-window re-sum is the sum of the values written since the window last wrapped,
+   * in order from 0: accumulated as they come (window[0, index) before the first), so it is not a
+   * burst of `period` dependent additions.
+   */
   updateAll(values: Float64Array, from: number, to: number, out: Float64Array): void {
     const { window, period, state } = this;
     let sum = state[SUM]!;
     let value = state[VALUE]!;
     let index = this.index;
     let count = this.count;
+    let partial = partialSum(window, index);
     for (let i = from; i < to; i += 1) {
       const x = values[i]!;
       const old = window[index]!;
       window[index] = x;
+      partial += x;
       index = index + 1 === period ? 0 : index + 1;
-      if (count < period) {
-        count += 1;
-        sum = sum + x;
-      } else {
-        sum = sum + (x - old);
+      sum = count < period ? sum + x : sum + (x - old);
+      if (count < period) count += 1;
+      if (index === 0) {
+        sum = partial;
+        partial = 0;
       }
-      if (index === 0) sum = sumOf(window);
       value = count === period ? sum / period : Number.NaN;
       out[i - from] = value;
     }
@@ -65,6 +71,75 @@ export class Sma {
     this.index = index;
     this.count = count;
   }
+
+  /**
+   * updateAll of two averages over the same values in one loop (their additions overlap), and
+   * `a`'s value minus `b`'s in diffs[i − from]: the doubles of a.update(x) − b.update(x).
+   */
+  static differences(
+    a: Sma,
+    b: Sma,
+    values: Float64Array,
+    from: number,
+    to: number,
+    diffs: Float64Array,
+  ): void {
+    const windowA = a.window;
+    const windowB = b.window;
+    const periodA = a.period;
+    const periodB = b.period;
+    let sumA = a.state[SUM]!;
+    let sumB = b.state[SUM]!;
+    let valueA = a.state[VALUE]!;
+    let valueB = b.state[VALUE]!;
+    let indexA = a.index;
+    let indexB = b.index;
+    let countA = a.count;
+    let countB = b.count;
+    let partialA = partialSum(windowA, indexA);
+    let partialB = partialSum(windowB, indexB);
+    for (let i = from; i < to; i += 1) {
+      const x = values[i]!;
+      const oldA = windowA[indexA]!;
+      const oldB = windowB[indexB]!;
+      windowA[indexA] = x;
+      windowB[indexB] = x;
+      partialA += x;
+      partialB += x;
+      indexA = indexA + 1 === periodA ? 0 : indexA + 1;
+      indexB = indexB + 1 === periodB ? 0 : indexB + 1;
+      sumA = countA < periodA ? sumA + x : sumA + (x - oldA);
+      sumB = countB < periodB ? sumB + x : sumB + (x - oldB);
+      if (countA < periodA) countA += 1;
+      if (countB < periodB) countB += 1;
+      if (indexA === 0) {
+        sumA = partialA;
+        partialA = 0;
+      }
+      if (indexB === 0) {
+        sumB = partialB;
+        partialB = 0;
+      }
+      valueA = countA === periodA ? sumA / periodA : Number.NaN;
+      valueB = countB === periodB ? sumB / periodB : Number.NaN;
+      diffs[i - from] = valueA - valueB;
+    }
+    a.state[SUM] = sumA;
+    a.state[VALUE] = valueA;
+    a.index = indexA;
+    a.count = countA;
+    b.state[SUM] = sumB;
+    b.state[VALUE] = valueB;
+    b.index = indexB;
+    b.count = countB;
+  }
+}
+
+/** window[0, index) summed in order from 0: the re-sum's first `index` additions. */
+function partialSum(window: Float64Array, index: number): number {
+  let sum = 0;
+  for (let k = 0; k < index; k += 1) sum += window[k]!;
+  return sum;
 }
 
 const SUM = 0;

@@ -28,6 +28,17 @@ import {
 } from './token-layout';
 
 const RENT_SYSVAR_ID = 'SysvarRent111111111111111111111111111111111';
+const CLOCK_SYSVAR_ID = 'SysvarC1ock11111111111111111111111111111111';
+const SLOT_HASHES_SYSVAR_ID = 'SysvarS1otHashes111111111111111111111111111';
+const SYSVAR_OWNER = 'Sysvar1111111111111111111111111111111111111';
+/**
+ * Agave sizes these sysvars for their most entries (RecentBlockhashes 150 of 40 bytes, StakeHistory
+ * 512 of 32, after an 8-byte length) from the start; LiteSVM writes only the entries there are.
+ */
+const SYSVAR_FIXED_SIZES: Readonly<Record<string, number>> = {
+  SysvarRecentB1ockHashes11111111111111111111: 8 + 150 * 40,
+  SysvarStakeHistory1111111111111111111111111: 8 + 512 * 32,
+};
 const TOKEN_2022_NATIVE_MINT = '9pan9bMn5HatX4EJdBwg9VgCa7Uz5HL8N1m5D3NdXejP';
 /** One SOL: what a validator's genesis gives the native mint. */
 const NATIVE_MINT_GENESIS_LAMPORTS = 1_000_000_000n;
@@ -119,6 +130,9 @@ export class SvmAccounts {
       .withNativeMints();
     this.native = nativeOf(svm);
     this.setAgaveRent();
+    for (const { address } of this.native.getProgramAccounts(addressBytes(SYSVAR_OWNER))) {
+      this.fundSysvar(this.addressOf(address));
+    }
     // A validator's genesis holds SPL Token's native mint but not Token-2022's, which is created on
     // chain (CreateNativeMint, refused while LiteSVM's copy is there).
     this.writeAccount([TOKEN_2022_NATIVE_MINT, '0', SYSTEM_PROGRAM_ID, 0, '', '0']);
@@ -163,6 +177,30 @@ export class SvmAccounts {
     ]);
   }
 
+  /**
+   * A sysvar account as a validator holds it: at Agave's size, with its rent-exempt minimum (Agave
+   * funds a sysvar so when it comes into existence). LiteSVM writes each with 1 lamport, the Clock
+   * and SlotHashes again on every update.
+   */
+  private fundSysvar(id: string): void {
+    const sysvar = this.native.getAccount(addressBytes(id));
+    if (sysvar === null) return;
+    const data = sysvar.data();
+    const size = Math.max(data.length, SYSVAR_FIXED_SIZES[id] ?? 0);
+    const minimum = this.minimumBalanceForRentExemption(size);
+    if (sysvar.lamports() >= minimum && data.length === size) return;
+    const sized = new Uint8Array(size);
+    sized.set(data);
+    this.writeAccount([
+      id,
+      minimum.toString(),
+      SYSVAR_OWNER,
+      0,
+      toBase64(sized),
+      sysvar.rentEpoch().toString(),
+    ]);
+  }
+
   setClock(clock: { slot: number; epoch: number; epochStartTimestamp: number; unixTimestamp: number }): void {
     this.native.setClock(
       new Clock(
@@ -173,11 +211,13 @@ export class SvmAccounts {
         BigInt(clock.unixTimestamp),
       ),
     );
+    this.fundSysvar(CLOCK_SYSVAR_ID);
   }
 
   /** Overwrites the SlotHashes sysvar (newest first), which lookup-table creation reads. */
   setSlotHashes(hashes: { slot: bigint; hash: string }[]): void {
     this.native.setSlotHashes(hashes);
+    this.fundSysvar(SLOT_HASHES_SYSVAR_ID);
   }
 
   minimumBalanceForRentExemption(dataLength: number): bigint {

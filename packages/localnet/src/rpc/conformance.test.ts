@@ -195,6 +195,38 @@ describe('cluster methods parse with kit', () => {
     expect((plain.result as { value: { data: unknown } }).value.data).toEqual(['', 'base64']);
   });
 
+  // kit's getProgramAccounts test of the Sysvar program: a validator funds every sysvar rent-exempt
+  // and sizes RecentBlockhashes and StakeHistory for their most entries; the Clock and SlotHashes,
+  // rewritten every slot, stay so.
+  it('holds the sysvars rent-exempt and at Agave sizes, slot after slot', async () => {
+    cluster.advanceSlots(2);
+    const sysvars = await rpc
+      .getProgramAccounts(address('Sysvar1111111111111111111111111111111111111'), { encoding: 'jsonParsed' })
+      .send();
+    const held = (type: string, space: bigint, lamports: bigint) => ({
+      account: {
+        data: { parsed: { info: expect.any(Object), type }, program: 'sysvar', space },
+        executable: false,
+        lamports,
+        owner: 'Sysvar1111111111111111111111111111111111111',
+        rentEpoch: expect.any(BigInt),
+        space,
+      },
+      pubkey: expect.any(String),
+    });
+    expect(sysvars).toStrictEqual(
+      expect.arrayContaining([
+        held('clock', 40n, 1_169_280n),
+        held('epochSchedule', 33n, 1_120_560n),
+        held('recentBlockhashes', 6008n, 42_706_560n),
+        held('rent', 17n, 1_009_200n),
+        held('slotHistory', 131_097n, 913_326_000n),
+        held('stakeHistory', 16_392n, 114_979_200n),
+        held('slotHashes', 20_488n, 143_487_360n),
+      ]),
+    );
+  });
+
   it('answers batches in order', async () => {
     const response = await fetch(server.url, {
       method: 'POST',

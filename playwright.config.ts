@@ -18,11 +18,11 @@ export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
   // Two journeys at a time by default (E2E_WORKERS=1 for one). Each is its own fresh user and wallet.
-  // Three took 5.3 min where two took 6.7 while a signed-in page cost Chromium ~1 s of CPU every 15 s
-  // at rest. On 2026-11-28 (Chromium 156, the same code as the last green run) a page at rest cost
-  // 6.3 s every 15 s (the dashboard: ~1.6 s its charts' canvases, ~3.8 s repainting the rest as prices
-  // tick; measured with /proc and CDP): three workers kept both cores full, seven journeys ran past
-  // their 60 s, and two passed all 34 in 9.7 min.
+  // What a page at rest costs Chromium here swings with the machine: ~1 s of CPU every 15 s for a
+  // signed-in dashboard on most days (0.9 s on 2026-11-28 at 23:20, Chromium 156), 6.3 s on a slow
+  // afternoon the same day, when three workers kept both cores full, seven journeys ran past their
+  // 60 s and two passed all 34 in 9.7 min. On a usual day three take 2.8 min and two 3.1: two cost
+  // little there and hold on a slow one.
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 60_000,

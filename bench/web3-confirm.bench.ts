@@ -3,45 +3,23 @@
  * from its signature subscription) through the app's `/rpc` and its WebSocket upgrade, commitment
  * 'confirmed' (the ledger's fsync), one SOL transfer at a time on a freshly started server. 20
  * warm-up transfers, then 200 measured. web3.js would derive the WebSocket at port + 1, where the
- * standalone cluster serves it; the app serves it on /rpc, so the endpoint is given.
+ * standalone cluster serves it; the app serves it on /rpc, so the endpoint is given. The same
+ * transfer is the reference of the swap and on-chain bot benches (lib/transfer-reference.ts).
  */
-import {
-  Connection,
-  Keypair,
-  LAMPORTS_PER_SOL,
-  sendAndConfirmTransaction,
-  SystemProgram,
-  Transaction,
-} from '@solana/web3.js';
 import { percentile, report, round, startServer } from './lib/harness';
+import { startTransferReference, TRANSFER_REFERENCE_ENV } from './lib/transfer-reference';
 
 const TARGET_P50_MS = 50;
 const WARM_UP = 20;
 const MEASURED = 200;
 
 // A public client is limited to 100 /rpc requests per 10 s; each confirmation makes a few.
-const server = await startServer({ RPC_RATE_LIMIT_MAX: '1000000' });
+const server = await startServer(TRANSFER_REFERENCE_ENV);
 try {
-  const endpoint = `${server.url}/rpc`;
-  const connection = new Connection(endpoint, {
-    commitment: 'confirmed',
-    wsEndpoint: endpoint.replace('http://', 'ws://'),
-  });
-  const payer = Keypair.generate();
-  const funding = await connection.requestAirdrop(payer.publicKey, 5 * LAMPORTS_PER_SOL);
-  await connection.confirmTransaction({ signature: funding, ...(await connection.getLatestBlockhash()) });
-  const recipient = Keypair.generate().publicKey;
-  const transfer = async (lamports: number): Promise<number> => {
-    const transaction = new Transaction().add(
-      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: recipient, lamports }),
-    );
-    const started = performance.now();
-    await sendAndConfirmTransaction(connection, transaction, [payer]);
-    return performance.now() - started;
-  };
-  for (let i = 0; i < WARM_UP; i++) await transfer(1_000_000 + i);
+  const transfer = await startTransferReference(server.url);
+  for (let i = 0; i < WARM_UP; i++) await transfer();
   const times: number[] = [];
-  for (let i = 0; i < MEASURED; i++) times.push(await transfer(2_000_000 + i));
+  for (let i = 0; i < MEASURED; i++) times.push(await transfer());
   const p50 = percentile(times, 50);
   report(
     'web3-confirm',

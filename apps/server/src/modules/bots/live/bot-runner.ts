@@ -379,7 +379,9 @@ export function createBotRunner(deps: {
     listedAt = performance.now();
     dueAt = Number.POSITIVE_INFINITY;
     const launched: Promise<void>[] = [];
-    for (const run of await deps.repo.running()) {
+    const running = await deps.repo.running();
+    backoff.keepOnly(new Set(running.map((run) => run.id)));
+    for (const run of running) {
       if (run.mode !== 'test' && !(run.mode === 'mainnet' && deps.onChain)) continue;
       if (busy.has(run.id)) continue;
       const retryAt = backoff.retryAt(run.id);

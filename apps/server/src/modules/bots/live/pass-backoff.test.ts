@@ -22,4 +22,13 @@ describe('pass backoff', () => {
     expect(backoff.retryAt('a')).toBe(0);
     expect(backoff.stalled('a', 1_000)).toBe(1_000 + RETRY_AFTER_MS);
   });
+
+  it('forgets the runs that are no longer running', () => {
+    const backoff = createPassBackoff();
+    backoff.stalled('ended elsewhere', 0);
+    backoff.stalled('still running', 0);
+    backoff.keepOnly(new Set(['still running']));
+    expect(backoff.retryAt('ended elsewhere')).toBe(0);
+    expect(backoff.retryAt('still running')).toBe(RETRY_AFTER_MS);
+  });
 });

@@ -27,5 +27,9 @@ export function createPassBackoff() {
     clear(runId: string): void {
       stalls.delete(runId);
     },
+    /** Forgets every run but `running` (runs another process ended are never cleared here). */
+    keepOnly(running: ReadonlySet<string>): void {
+      for (const runId of stalls.keys()) if (!running.has(runId)) stalls.delete(runId);
+    },
   };
 }

@@ -2,7 +2,11 @@ import WebSocket from 'ws';
 import { loadavg } from 'node:os';
 import { percentile, report, round, serverCpuMs, startServer } from './lib/harness';
 import { startFlipBot } from './lib/flip-bot';
-import { startTransferReference, TRANSFER_REFERENCE_ENV } from './lib/transfer-reference';
+import {
+  endTransferReference,
+  startTransferReference,
+  TRANSFER_REFERENCE_ENV,
+} from './lib/transfer-reference';
 
 // An on-chain bot on 1-minute candles in a fresh embedded server: from a candle's close until the
 // owner's socket hears that its trade is recorded, confirmed on the cluster (bot_timing_update) —
@@ -108,6 +112,7 @@ try {
     p50 < TARGET_P50_MS,
   );
 } finally {
+  endTransferReference();
   await server.stop();
   // web3.js's Connection keeps timers it cannot close (lib/transfer-reference.ts).
   process.exit(process.exitCode ?? 0);

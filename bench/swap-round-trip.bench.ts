@@ -1,7 +1,11 @@
 import { loadavg } from 'node:os';
 import { percentile, report, round, startServer, serverCpuMs } from './lib/harness';
 import { createWallet, type Envelope } from './lib/browser-wallet';
-import { startTransferReference, TRANSFER_REFERENCE_ENV } from './lib/transfer-reference';
+import {
+  endTransferReference,
+  startTransferReference,
+  TRANSFER_REFERENCE_ENV,
+} from './lib/transfer-reference';
 
 // A full spot swap round trip on loopback, p50 under 20 ms (issue #28): POST /api/trading/get-unsigned-transaction
 // (SOL/USDC, 0.01 SOL), the wallet signs it here, then POST
@@ -151,6 +155,7 @@ try {
     runs.length === RUNS && p50 < TARGET_P50_MS,
   );
 } finally {
+  endTransferReference();
   await server.stop();
   // web3.js's Connection keeps timers it cannot close (lib/transfer-reference.ts).
   process.exit(process.exitCode ?? 0);

@@ -7,7 +7,11 @@
  * transfer is the reference of the swap and on-chain bot benches (lib/transfer-reference.ts).
  */
 import { percentile, report, round, startServer } from './lib/harness';
-import { startTransferReference, TRANSFER_REFERENCE_ENV } from './lib/transfer-reference';
+import {
+  endTransferReference,
+  startTransferReference,
+  TRANSFER_REFERENCE_ENV,
+} from './lib/transfer-reference';
 
 const TARGET_P50_MS = 50;
 const WARM_UP = 20;
@@ -28,6 +32,7 @@ try {
     p50 < TARGET_P50_MS,
   );
 } finally {
+  endTransferReference();
   await server.stop();
   // web3.js keeps its own timers (WebSocket reconnects, block-height polls) with no way to close a
   // Connection: leave instead of letting them fail against the stopped server.

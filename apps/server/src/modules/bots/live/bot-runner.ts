@@ -96,11 +96,11 @@ export function createBotRunner(deps: {
   }
 
   /** One pass at a time per run in this process: two would feed the same strategy the same candles. */
-  async function advanceAlone(run: BotRunRow): Promise<void> {
-    if (busy.has(run.id)) return;
+  async function advanceAlone(run: BotRunRow): Promise<boolean> {
+    if (busy.has(run.id)) return false;
     busy.set(run.id, []);
     try {
-      await advance(run);
+      return await advance(run);
     } finally {
       for (const state of busy.get(run.id)!) state.live.dispose();
       busy.delete(run.id);
@@ -254,8 +254,8 @@ export function createBotRunner(deps: {
     return { rows, recorded };
   }
 
-  /** Evaluates the candles of `run` that closed since its checkpoint, and ends it when its time is up. */
-  async function advance(run: BotRunRow): Promise<void> {
+  /** Evaluates the candles of `run` closed since its checkpoint; ends it when its time is up (true). */
+  async function advance(run: BotRunRow): Promise<boolean> {
     const step = CHART_INTERVAL_SECONDS[run.config.interval];
     const nowSeconds = Math.floor(deps.now().getTime() / 1000);
     const endSeconds = Math.floor(run.endsAt.getTime() / 1000);
@@ -288,7 +288,7 @@ export function createBotRunner(deps: {
           if (!executed) {
             // A swap is still in flight: this pass ends here and the next replays to this point.
             forget(run.id);
-            return;
+            return false;
           }
           ({ rows: fills, recorded } = executed);
         }
@@ -300,7 +300,7 @@ export function createBotRunner(deps: {
         if (!written) {
           // Another process advanced it first (a lease handed over): rebuild from its checkpoint.
           forget(run.id);
-          return;
+          return false;
         }
         const advanced = { ...run, lastCandle: state.lastCandle, lastClose: String(candles.at(-1)!.close) };
         // A paper run's fills are all in memory (a rebuild replays them): no query per bot and
@@ -320,7 +320,9 @@ export function createBotRunner(deps: {
     }
     if (nowSeconds >= endSeconds) {
       await finish(run, 'stopped', `Completed: the bot ran its ${run.config.run_hours} h`);
+      return true;
     }
+    return false;
   }
 
   /** When `run` next needs a pass (ms): its next candle's close, or its end if sooner. */
@@ -340,12 +342,15 @@ export function createBotRunner(deps: {
   /** One run's pass, its failure handled (a run failing never stops another): when it is next due. */
   async function passOf(run: BotRunRow, nowMs: number): Promise<number> {
     try {
-      await advanceAlone(run);
-      // Still due after its pass (a swap in flight): looked at again a little later.
+      const ended = await advanceAlone(run);
       const due = dueOf(run);
-      if (due <= nowMs) return backoff.stalled(run.id, nowMs);
+      // Still due with its state dropped (a swap in flight, a checkpoint moved elsewhere): the next
+      // look rebuilds it, so it backs off. With its state kept (no new candle yet), again shortly.
+      if (!ended && due <= nowMs && !runs.has(run.id)) {
+        return backoff.stalled(run.id, deps.now().getTime(), run.lastCandle);
+      }
       backoff.clear(run.id);
-      return due;
+      return due > nowMs ? due : deps.now().getTime() + RETRY_AFTER_MS;
     } catch (error) {
       if (error instanceof BotFundsError) {
         await finish(run, 'stopped', `The bot stopped: ${error.message}`);
@@ -359,11 +364,9 @@ export function createBotRunner(deps: {
       }
       // Transient, or not the strategy's fault (market data, database): this candle again.
       forget(run.id);
-      deps.log.warn(
-        { err: error, run: run.id },
-        `bot pass failed${transient ? ' on a transient error' : ''}; retrying`,
-      );
-      return backoff.stalled(run.id, nowMs);
+      const why = transient ? ' on a transient error' : '';
+      deps.log.warn({ err: error, run: run.id }, `bot pass failed${why}; retrying`);
+      return backoff.stalled(run.id, deps.now().getTime(), run.lastCandle);
     }
   }
 
@@ -384,8 +387,8 @@ export function createBotRunner(deps: {
     for (const run of running) {
       if (run.mode !== 'test' && !(run.mode === 'mainnet' && deps.onChain)) continue;
       if (busy.has(run.id)) continue;
-      const retryAt = backoff.retryAt(run.id);
-      if (!everyRun && retryAt > nowMs) {
+      const retryAt = everyRun ? undefined : backoff.waitingUntil(run.id, nowMs);
+      if (retryAt !== undefined) {
         dueAt = Math.min(dueAt, retryAt);
         continue;
       }
@@ -394,7 +397,7 @@ export function createBotRunner(deps: {
           dueAt = Math.min(dueAt, due);
         },
         (error: unknown) => {
-          dueAt = Math.min(dueAt, backoff.stalled(run.id, nowMs));
+          dueAt = Math.min(dueAt, backoff.stalled(run.id, deps.now().getTime(), run.lastCandle));
           deps.log.warn({ err: error, run: run.id }, 'bot pass failed; retrying');
         },
       );

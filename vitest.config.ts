@@ -77,6 +77,9 @@ export default defineConfig({
           environment: 'happy-dom',
           setupFiles: ['./src/test/setup.ts'],
           isolate: false,
+          // Wallet Standard's app registry is one module-level set: loaded like the app's own modules
+          // (afresh for each file), or a file would find the Local wallets of the files before it.
+          server: { deps: { inline: ['@wallet-standard/app'] } },
           // A test may wait 5 s in one findBy (src/test/setup.ts): the default 5 s for the whole test
           // made a slow moment beside the server's files fail a passing test.
           testTimeout: 15_000,

@@ -15,6 +15,11 @@ export interface NotifyOptions {
 
 const lastShownAt = new Map<string, number>();
 
+/** Forgets the toasts shown, so the next identical one shows (tests: each test starts with none). */
+export function forgetShownToasts(): void {
+  lastShownAt.clear();
+}
+
 function show(kind: ToastKind, message: string, options?: NotifyOptions): void {
   const now = Date.now();
   for (const [key, at] of lastShownAt) {

@@ -25,10 +25,18 @@ afterEach(() => {
 // file imported stays loaded otherwise, holding the real version of something this file mocks with
 // vi.mock; packages stay loaded), and after each test the clock, globals and spies are put back.
 vi.resetModules();
-afterEach(() => {
+afterEach(async () => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+  // The app shows an identical toast once within 100 ms: a test that toasts what the test before it
+  // toasted would find it suppressed when the two run that close together (the file alone, fast).
+  // Imported here, after this file's module reset, it is the instance the file's code uses.
+  try {
+    (await import('../lib/toast')).forgetShownToasts();
+  } catch {
+    // the file mocks ../lib/toast: its toasts are the mock's
+  }
 });
 
 /**
@@ -78,4 +86,37 @@ const liveTimers = timersOfThisWorker();
 afterAll(() => {
   for (const timer of liveTimers) clearTimeout(timer);
   liveTimers.clear();
+});
+
+/**
+ * Wallet Standard listeners a file adds to the shared window (a wallet's `app-ready`, the registry's
+ * `register-wallet`) end with the file too: each file's app modules load afresh, and a listener of an
+ * earlier file's Local wallet would register that wallet, with its own keys, in this file's registry.
+ */
+function walletStandardListenersOfThisWorker(): Set<[string, EventListenerOrEventListenerObject]> {
+  const key = Symbol.for('solterm.web-tests.wallet-standard-listeners');
+  const scope = window as Window & { [key]?: Set<[string, EventListenerOrEventListenerObject]> };
+  const existing = scope[key];
+  if (existing) return existing;
+  const live = new Set<[string, EventListenerOrEventListenerObject]>();
+  const add: (
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ) => void = window.addEventListener.bind(window) as unknown as EventTarget['addEventListener'];
+  window.addEventListener = ((
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ) => {
+    if (listener && type.startsWith('wallet-standard:')) live.add([type, listener]);
+    add(type, listener, options);
+  }) as typeof window.addEventListener;
+  scope[key] = live;
+  return live;
+}
+const walletStandardListeners = walletStandardListenersOfThisWorker();
+afterAll(() => {
+  for (const [type, listener] of walletStandardListeners) window.removeEventListener(type, listener);
+  walletStandardListeners.clear();
 });

@@ -134,8 +134,7 @@ class Crossover extends CloseSignals {
     let before = this.previous[0]!;
     for (let k = 0; k < to - from; k += 1) {
       const diff = shortValues[k]!;
-      // cross(): NaN on either side fails every comparison.
-      out[k] = before <= 0 && diff > 0 ? BUY_SIGNAL : before >= 0 && diff < 0 ? EXIT_SIGNAL : 0;
+      out[k] = crossSignal(before, diff);
       before = diff;
     }
     this.previous[0] = before;
@@ -149,10 +148,14 @@ class Crossover extends CloseSignals {
   private cross(diff: number): number {
     const before = this.previous[0]!;
     this.previous[0] = diff;
-    if (Number.isNaN(diff) || Number.isNaN(before)) return 0;
-    if (before <= 0 && diff > 0) return BUY_SIGNAL;
-    return before >= 0 && diff < 0 ? EXIT_SIGNAL : 0;
+    return crossSignal(before, diff);
   }
+}
+
+/** The signal of a crossover whose short − long went from `before` to `diff` (NaN on either side: none). */
+function crossSignal(before: number, diff: number): number {
+  // NaN fails every comparison, so an average not yet filled signals nothing.
+  return before <= 0 && diff > 0 ? BUY_SIGNAL : before >= 0 && diff < 0 ? EXIT_SIGNAL : 0;
 }
 
 /** An average a crossover reads: one value at a time, or a block's (Sma, Ema). */

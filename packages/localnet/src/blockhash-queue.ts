@@ -60,6 +60,11 @@ export class BlockhashQueue {
     return newest;
   }
 
+  /** The newest `count` blockhashes, newest first (what the RecentBlockhashes sysvar lists). */
+  newest(count: number): RecentBlockhash[] {
+    return this.ordered.slice(-count).reverse();
+  }
+
   /** The still-valid entry for the 32 bytes at `offset`, if any (the hot path: no base58). */
   findByBytes(bytes: Uint8Array, offset: number): RecentBlockhash | undefined {
     return this.byKey.get(toKey(bytes, offset));

@@ -24,8 +24,9 @@ import {
   signaturesVerify,
   withBlockhash,
 } from './durable-nonce';
-import { calculateTransactionFee } from './fees';
+import { calculateTransactionFee, LAMPORTS_PER_SIGNATURE } from './fees';
 import type { Ledger } from './ledger';
+import { MAX_RECENT_BLOCKHASHES } from './svm-accounts';
 import { SvmRuntime, toBase64 } from './svm-runtime';
 import type { WireTransaction } from './wire-transaction';
 
@@ -286,6 +287,10 @@ export abstract class ClusterClock {
     }
     this.slotHashes = [...added, ...this.slotHashes].slice(0, MAX_SLOT_HASHES);
     this.runtime.setSlotHashes(this.slotHashes);
+    this.runtime.setRecentBlockhashes(
+      this.blockhashes.newest(MAX_RECENT_BLOCKHASHES).map((entry) => entry.bytes),
+      LAMPORTS_PER_SIGNATURE,
+    );
     const epoch = Math.floor(slot / SLOTS_PER_EPOCH);
     const slotsIntoEpoch = slot - epoch * SLOTS_PER_EPOCH;
     const epochStart = this.currentBlockTime - Math.floor((slotsIntoEpoch * this.slotDurationMs) / 1000);

@@ -30,13 +30,16 @@ import {
 const RENT_SYSVAR_ID = 'SysvarRent111111111111111111111111111111111';
 const CLOCK_SYSVAR_ID = 'SysvarC1ock11111111111111111111111111111111';
 const SLOT_HASHES_SYSVAR_ID = 'SysvarS1otHashes111111111111111111111111111';
+const RECENT_BLOCKHASHES_SYSVAR_ID = 'SysvarRecentB1ockHashes11111111111111111111';
+/** Entries the RecentBlockhashes sysvar holds at most (Agave's `MAX_ENTRIES`). */
+export const MAX_RECENT_BLOCKHASHES = 150;
 const SYSVAR_OWNER = 'Sysvar1111111111111111111111111111111111111';
 /**
  * Agave sizes these sysvars for their most entries (RecentBlockhashes 150 of 40 bytes, StakeHistory
  * 512 of 32, after an 8-byte length) from the start; LiteSVM writes only the entries there are.
  */
 const SYSVAR_FIXED_SIZES: Readonly<Record<string, number>> = {
-  SysvarRecentB1ockHashes11111111111111111111: 8 + 150 * 40,
+  [RECENT_BLOCKHASHES_SYSVAR_ID]: 8 + MAX_RECENT_BLOCKHASHES * 40,
   SysvarStakeHistory1111111111111111111111111: 8 + 512 * 32,
 };
 const TOKEN_2022_NATIVE_MINT = '9pan9bMn5HatX4EJdBwg9VgCa7Uz5HL8N1m5D3NdXejP';
@@ -218,6 +221,30 @@ export class SvmAccounts {
   setSlotHashes(hashes: { slot: bigint; hash: string }[]): void {
     this.native.setSlotHashes(hashes);
     this.fundSysvar(SLOT_HASHES_SYSVAR_ID);
+  }
+
+  /**
+   * Overwrites the RecentBlockhashes sysvar (deprecated, still read by clients and by the nonce
+   * instructions): the given blockhashes, newest first, each with the fee per signature, as a
+   * validator rewrites it every slot. LiteSVM leaves the genesis blockhash there for good.
+   */
+  setRecentBlockhashes(hashes: readonly Uint8Array[], lamportsPerSignature: bigint): void {
+    const entries = hashes.slice(0, MAX_RECENT_BLOCKHASHES);
+    const data = Buffer.alloc(SYSVAR_FIXED_SIZES[RECENT_BLOCKHASHES_SYSVAR_ID]!);
+    data.writeBigUInt64LE(BigInt(entries.length), 0);
+    entries.forEach((hash, index) => {
+      data.set(hash, 8 + index * 40);
+      data.writeBigUInt64LE(lamportsPerSignature, 8 + index * 40 + 32);
+    });
+    const sysvar = this.native.getAccount(addressBytes(RECENT_BLOCKHASHES_SYSVAR_ID));
+    this.writeAccount([
+      RECENT_BLOCKHASHES_SYSVAR_ID,
+      this.minimumBalanceForRentExemption(data.length).toString(),
+      SYSVAR_OWNER,
+      0,
+      data.toString('base64'),
+      (sysvar?.rentEpoch() ?? 0n).toString(),
+    ]);
   }
 
   minimumBalanceForRentExemption(dataLength: number): bigint {

@@ -227,6 +227,28 @@ describe('cluster methods parse with kit', () => {
     );
   });
 
+  // A validator rewrites RecentBlockhashes every slot: the newest blockhashes first, each with the
+  // fee per signature; LiteSVM alone keeps its genesis blockhash there.
+  it('lists the recent blockhashes newest first, slot after slot', async () => {
+    cluster.advanceSlots(3);
+    const { value: latest } = await rpc.getLatestBlockhash({ commitment: 'processed' }).send();
+    const sysvar = await rawCall('getAccountInfo', [
+      'SysvarRecentB1ockHashes11111111111111111111',
+      { encoding: 'jsonParsed', commitment: 'processed' },
+    ]);
+    const entries = (
+      sysvar.result as {
+        value: { data: { parsed: { info: { blockhash: string; feeCalculator: object }[] } } };
+      }
+    ).value.data.parsed.info;
+    expect(entries[0]).toEqual({
+      blockhash: latest.blockhash,
+      feeCalculator: { lamportsPerSignature: '5000' },
+    });
+    expect(entries.length).toBe(Math.min(150, cluster.slot + 1));
+    expect(new Set(entries.map((entry) => entry.blockhash)).size).toBe(entries.length);
+  });
+
   it('answers batches in order', async () => {
     const response = await fetch(server.url, {
       method: 'POST',

@@ -132,6 +132,26 @@ describe('session tokens', () => {
     await expectRejected(await craft((jwt) => jwt.setNotBefore(Math.floor(now.getTime() / 1000) + 3600)));
   });
 
+  // jose reads the signature leniently; each of these verified before, and each was its own entry in
+  // the verified cache and its own key of the per-session rate limit.
+  it('refuses every other spelling of a valid token', async () => {
+    const { token } = await tokens.issue(userId, inADay, now);
+    const [head, payload, signature] = token.split('.') as [string, string, string];
+    const last = signature.at(-1)!;
+    // The same 2 significant bits with a spare bit set: one character on in the alphabet.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const spareBitSet = alphabet[alphabet.indexOf(last) + 1]!;
+    const spellings = [
+      `${token}=`,
+      `${token} `,
+      `${token}${' '.repeat(3000)}`,
+      `${head}.${payload}.${signature.slice(0, 5)}\t${signature.slice(5)}`,
+      `${head}.${payload}.${signature.slice(0, -1)}${spareBitSet}`,
+    ];
+    for (const spelling of spellings) await expectRejected(spelling);
+    await expect(tokens.verify(token, now)).resolves.toMatchObject({ userId });
+  });
+
   it.each(['', 'garbage', 'a.b.c', 'a.b', `${base64url({ alg: 'HS256' })}.not-json.${'x'.repeat(43)}`])(
     'refuses the malformed token %j',
     async (token) => {

@@ -20,6 +20,14 @@ export interface VerifiedToken {
 const MAX_VERIFIED = 10_000;
 
 /**
+ * A token as {@link createSessionTokens} issues it: three unpadded base64url parts, the signature
+ * 32 bytes (43 characters, the last one's two spare bits zero). jose decodes the signature
+ * leniently (whitespace, padding and the spare bits are ignored), so without this one token could be
+ * spelt many ways — each a new entry in the verified cache and its own key for per-session limits.
+ */
+const CANONICAL_TOKEN = /^[A-Za-z0-9_-]{1,512}\.[A-Za-z0-9_-]{1,1024}\.[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
+
+/**
  * HS256 JWTs with `exp`, `aud`, `iss` and a per-session `jti`. Only HS256 is accepted on the way in:
  * `alg: none`, RS256 confusion or any other algorithm fails verification.
  */
@@ -44,6 +52,7 @@ export function createSessionTokens(secret: Uint8Array) {
     },
 
     async verify(token: string, now: Date): Promise<VerifiedToken> {
+      if (!CANONICAL_TOKEN.test(token)) throw new AppError('AUTH__TOKEN_INVALID');
       const known = verified.get(token);
       if (known) {
         const seconds = Math.floor(now.getTime() / 1000);

@@ -1,11 +1,33 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database';
 import { users } from '../src/modules/auth/auth.tables';
-import { openTestDatabase, type TestDatabase } from './helpers/test-app';
+import { openTestDatabase, readPgliteTemplate, type TestDatabase } from './helpers/test-app';
 
 // Reconnecting takes real network time; this bounds the wait, it is not a delay.
 const RECONNECT_WAIT = { timeout: 10_000, interval: 50 };
+
+// Two PGlite instances on one directory would each write its files with their own buffers.
+describe('the embedded database directory', () => {
+  it('opens in one place at a time, and again once closed', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'solterm-pglite-lock-'));
+    const template = await readPgliteTemplate();
+    try {
+      const first = await openDatabase({ kind: 'pglite', dataDir, template });
+      await expect(openDatabase({ kind: 'pglite', dataDir, template })).rejects.toThrow(
+        /already open in this process/,
+      );
+      await first.close();
+      const again = await openDatabase({ kind: 'pglite', dataDir, template });
+      await again.close();
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
 
 // PGlite is opened and migrated by every integration test file; these cover what only PostgreSQL does.
 describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL LISTEN/NOTIFY', () => {

@@ -1,6 +1,7 @@
 /**
- * One cluster per data directory: two processes appending to one ledger would corrupt it (say the
- * app server embeds the cluster while `npm run localnet` runs on the same directory). A LOCK file
+ * One owner per data directory: two processes appending to one ledger would corrupt it (say the
+ * app server embeds the cluster while `npm run localnet` runs on the same directory), and so would
+ * two PGlite instances on one database directory (the app server's embedded database). A LOCK file
  * holds the owner's pid and thread id (clusters may run in worker threads); a lock left by a
  * process that no longer exists is taken over.
  */

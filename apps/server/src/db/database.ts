@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_ROOT } from '../lib/server-root';
 import { PGlite } from '@electric-sql/pglite';
+import { lockDataDir } from '@solterm/localnet/data-dir-lock';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -58,12 +59,23 @@ async function openPglite(
   template: Blob | (() => Promise<Blob | undefined>) | undefined,
 ): Promise<Database> {
   if (dataDir) await fs.mkdir(dataDir, { recursive: true });
-  const fresh = !dataDir || !(await exists(path.join(dataDir, 'PG_VERSION')));
-  const loadDataDir =
-    fresh && template ? (typeof template === 'function' ? await template() : template) : undefined;
-  const client = dataDir ? new PGlite(dataDir, { loadDataDir }) : new PGlite({ loadDataDir });
-  const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  // PGlite is the database server itself: a second process (or instance) on the same directory
+  // would write the same files with its own buffers, and caches that trust this process to see
+  // every write (the auth repository's) would miss the other's.
+  const unlock = dataDir ? await lockDataDir(dataDir) : async () => undefined;
+  let client: PGlite;
+  let db: ReturnType<typeof drizzlePglite<typeof schema>>;
+  try {
+    const fresh = !dataDir || !(await exists(path.join(dataDir, 'PG_VERSION')));
+    const loadDataDir =
+      fresh && template ? (typeof template === 'function' ? await template() : template) : undefined;
+    client = dataDir ? new PGlite(dataDir, { loadDataDir }) : new PGlite({ loadDataDir });
+    db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
   return {
     kind: 'pglite',
     db: db as unknown as Db,
@@ -75,7 +87,11 @@ async function openPglite(
       return async () => unlisten();
     },
     async close() {
-      await client.close();
+      try {
+        await client.close();
+      } finally {
+        await unlock();
+      }
     },
   };
 }

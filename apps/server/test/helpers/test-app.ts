@@ -41,7 +41,7 @@ export interface TestDatabase {
 let pgliteTemplate: Promise<Blob | undefined> | undefined;
 
 /** The migrated data directory the server project's global setup dumped (setup/pglite-template.ts). */
-function readPgliteTemplate(): Promise<Blob | undefined> {
+export function readPgliteTemplate(): Promise<Blob | undefined> {
   pgliteTemplate ??= (async () => {
     const file = inject('pgliteTemplate');
     return file ? new Blob([await fs.readFile(file)], { type: 'application/x-tar' }) : undefined;

@@ -33,10 +33,13 @@ export class OpenOrderIds implements ReadonlySet<number> {
     this.size--;
   }
 
-  /** The open orders themselves, oldest first. */
+  /** The open orders themselves, oldest first (handed out: see BookOrder's `handedOut`). */
   orders(): BookOrder[] {
     const out: BookOrder[] = [];
-    for (let order = this.first; order !== undefined; order = order.ownerNext) out.push(order);
+    for (let order = this.first; order !== undefined; order = order.ownerNext) {
+      order.handedOut = true;
+      out.push(order);
+    }
     return out;
   }
 
@@ -48,7 +51,9 @@ export class OpenOrderIds implements ReadonlySet<number> {
 
   *values(): SetIterator<number> {
     // A copy first: the caller may cancel orders as it goes (as it could while iterating a Set).
-    for (const order of this.orders()) yield order.id;
+    const ids: number[] = [];
+    for (let order = this.first; order !== undefined; order = order.ownerNext) ids.push(order.id);
+    yield* ids;
   }
 
   keys(): SetIterator<number> {

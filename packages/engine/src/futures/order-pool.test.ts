@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { BookOrder, RestingOrder } from './order-book';
+import type { BookOrder } from './order-book';
 import { SOL, USDC, venue } from './perp-test-venue';
 
 // The book reuses orders that left it (book-order.ts' OrderPool): an order anyone was handed —
@@ -31,7 +31,7 @@ describe('OrderPool', () => {
           const book = exchange.market(SOL.symbol).book;
           // Every order handed out, with what it said when it was.
           const held: [BookOrder, string][] = [];
-          const hold = (order: BookOrder | RestingOrder | undefined) => {
+          const hold = (order: unknown) => {
             if (order) held.push([order as BookOrder, fixed(order as BookOrder)]);
           };
           let at = 0;

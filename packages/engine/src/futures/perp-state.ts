@@ -152,10 +152,7 @@ export interface MarketState {
   /** `oracle`, `scale` and the tick as numbers for the hot path (NaN past 2^53: bigint is used then). */
   readonly oracleUnits: number;
   readonly scaleUnits: number;
-  /**
-   * ⌈oracle / scale⌉: no lot is worth more at the oracle (a bound that spares the hot path a
-   * division; NaN past 2^52).
-   */
+  /** ⌈oracle / scale⌉: no lot is worth more at the oracle (a division-free bound; NaN past 2^52). */
   readonly lotValueCeil: number;
   readonly tickUnits: number;
   /**

@@ -56,9 +56,12 @@ export class BookOrder implements RestingOrder {
   declare prev: BookOrder | undefined;
   declare next: BookOrder | undefined;
   /** Its neighbours among its owner's open orders (perp-open-orders' OpenOrderIds), oldest first. */
-  declare ownerPrev: BookOrder | undefined;
-  declare ownerNext: BookOrder | undefined;
-  /** When it joined the book (the book's count of orders added): {@link OrderBook.orders} sorts by it. */
+  /** Its place in its owner's open orders (perp-open-orders' OpenOrderIds; −1 out of them). */
+  declare ownerSlot: number;
+  /**
+   * When it joined a book (the count of orders added to any book in the process): a book's
+   * {@link OrderBook.orders} and an account's open orders sort by it.
+   */
   declare seq: number;
   /**
    * Whether the order was ever handed out by the venue (a book's or an account's read, a cancel's
@@ -97,8 +100,7 @@ export class BookOrder implements RestingOrder {
     this.level = undefined;
     this.prev = undefined;
     this.next = undefined;
-    this.ownerPrev = undefined;
-    this.ownerNext = undefined;
+    this.ownerSlot = -1;
     this.seq = 0;
     this.handedOut = false;
   }
@@ -215,7 +217,7 @@ export class OrderPool {
     order.margin = 0;
     order.owner = undefined;
     order.home = undefined;
-    // level, prev, next, ownerPrev and ownerNext were cleared as it left the book and its owner's queue.
+    // level, prev, next and ownerSlot were cleared as it left the book and its owner's orders.
     order.seq = 0;
     return reused;
   }

@@ -5,6 +5,9 @@ import { MAX_UNITS } from './perp-units';
 
 export { BookOrder, type RestingOrder } from './book-order';
 
+/** Orders added to any book so far: each order's {@link BookOrder.seq}. */
+let added = 0;
+
 /** Levels of a skip list: enough for millions of levels at p = 1/4. */
 const MAX_HEIGHT = 12;
 /** Unlinked levels a side keeps for reuse (a price level empties and refills all the time). */
@@ -183,8 +186,6 @@ export class OrderBook {
   private readonly buys = new BookSide(true);
   private readonly sells = new BookSide(false);
   private readonly byId = new OrderIndex();
-  /** Orders added so far: each order's {@link BookOrder.seq}. */
-  private added = 0;
   /** Orders that left the book, for reuse (book-order.ts). */
   readonly pool = new OrderPool();
 
@@ -226,7 +227,7 @@ export class OrderBook {
     level.total += order.rem;
     if (level.total > MAX_UNITS) level.exact = false;
     level.live++;
-    order.seq = this.added++;
+    order.seq = added++;
     this.byId.add(order);
   }
 

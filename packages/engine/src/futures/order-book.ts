@@ -1,128 +1,12 @@
+import { OrderPool, type BookOrder, type Level } from './book-order';
 import { LevelIndex, OrderIndex } from './order-index';
 import type { PerpSide } from './perp-math';
-import type { Account, MarketState } from './perp-state';
 import { MAX_UNITS } from './perp-units';
 
-/** An order resting in a book (mutable: its remaining size falls as it fills). */
-export interface RestingOrder {
-  readonly id: number;
-  readonly market: string;
-  readonly account: string;
-  readonly side: PerpSide;
-  /** USDC base units per token, a multiple of the tick. */
-  readonly price: bigint;
-  /** Lots at placement. */
-  readonly size: bigint;
-  /** Lots still open. */
-  remaining: bigint;
-  readonly reduceOnly: boolean;
-  /** The owner's leverage in the market (changes with its setting: the order's margin follows). */
-  leverage: number;
-  /** Client time of placement (ms since epoch). */
-  readonly createdAt: number;
-}
+export { BookOrder, type RestingOrder } from './book-order';
 
-/**
- * A resting order as the book holds it: its price and open lots also as plain numbers, exact (the
- * venue takes in no price or size past 2^53 − 1), which is what matching and margin work on.
- */
-export class BookOrder implements RestingOrder {
-  // The fields below are set in the constructor, not by initializers: V8 runs initializers in a
-  // function of their own that it does not always inline, one more call per order.
-  /** Lots still open, as a number. */
-  declare rem: number;
-  /**
-   * The initial margin it holds now in its owner's order margin, as a number (kept by
-   * perp-open-orders as it rests, fills and its leverage changes; NaN past 2^53: bigint then).
-   */
-  declare margin: number;
-  /** Its owner's account and its market, set as it rests (no lookup by name per fill or cancel). */
-  declare owner: Account | undefined;
-  declare home: MarketState | undefined;
-  /** The level that holds it while it rests, and its neighbours in the level's queue. */
-  declare level: Level | undefined;
-  declare prev: BookOrder | undefined;
-  declare next: BookOrder | undefined;
-  /** Its neighbours among its owner's open orders (perp-open-orders' OpenOrderIds), oldest first. */
-  declare ownerPrev: BookOrder | undefined;
-  declare ownerNext: BookOrder | undefined;
-  /** When it joined the book (the book's count of orders added): {@link OrderBook.orders} sorts by it. */
-  declare seq: number;
-
-  constructor(
-    readonly id: number,
-    readonly market: string,
-    readonly account: string,
-    readonly side: PerpSide,
-    readonly price: bigint,
-    /** `price` as a number (the caller has it: no conversion per order). */
-    readonly px: number,
-    readonly size: bigint,
-    remaining: number,
-    readonly reduceOnly: boolean,
-    public leverage: number,
-    readonly createdAt: number,
-  ) {
-    this.rem = remaining;
-    this.margin = 0;
-    this.owner = undefined;
-    this.home = undefined;
-    this.level = undefined;
-    this.prev = undefined;
-    this.next = undefined;
-    this.ownerPrev = undefined;
-    this.ownerNext = undefined;
-    this.seq = 0;
-  }
-
-  static of(order: RestingOrder): BookOrder {
-    return new BookOrder(
-      order.id,
-      order.market,
-      order.account,
-      order.side,
-      order.price,
-      Number(order.price),
-      order.size,
-      Number(order.remaining),
-      order.reduceOnly,
-      order.leverage,
-      order.createdAt,
-    );
-  }
-
-  get remaining(): bigint {
-    return BigInt(this.rem);
-  }
-
-  set remaining(lots: bigint) {
-    this.rem = Number(lots);
-  }
-
-  /** The order as a plain RestingOrder (what callers serialised before it was a class). */
-  toJSON(): RestingOrder {
-    const { id, market, account, side, price, size, remaining, reduceOnly, leverage, createdAt } = this;
-    return { id, market, account, side, price, size, remaining, reduceOnly, leverage, createdAt };
-  }
-}
-
-/** One price level: a FIFO queue of its open orders, linked through them (cancel is O(1)). */
-interface Level {
-  price: bigint;
-  /** `price` as a number (exact: the venue's prices are safe integers). */
-  key: number;
-  /** The oldest open order and the newest. */
-  first: BookOrder | undefined;
-  last: BookOrder | undefined;
-  /** Lots open at this level (while `exact`). */
-  total: number;
-  /** Whether `total` is exact: false once it passed 2^53 (the queue is then summed in bigint). */
-  exact: boolean;
-  /** Orders open at this level. */
-  live: number;
-  /** The skip list's forward links, worse levels next (`next[0]` is the next level). */
-  readonly next: (Level | undefined)[];
-}
+/** Orders added to any book so far: each order's {@link BookOrder.seq}. */
+let added = 0;
 
 /** Levels of a skip list: enough for millions of levels at p = 1/4. */
 const MAX_HEIGHT = 12;
@@ -302,14 +186,27 @@ export class OrderBook {
   private readonly buys = new BookSide(true);
   private readonly sells = new BookSide(false);
   private readonly byId = new OrderIndex();
-  /** Orders added so far: each order's {@link BookOrder.seq}. */
-  private added = 0;
+  /** Orders that left the book, for reuse (book-order.ts). */
+  readonly pool = new OrderPool();
 
   get size(): number {
     return this.byId.size;
   }
 
+  /** The open order with this id (handed out: see {@link BookOrder.handedOut}). */
   get(id: number): BookOrder | undefined {
+    const order = this.byId.get(id);
+    if (order !== undefined) order.handedOut = true;
+    return order;
+  }
+
+  /** Whether an order with this id is open (the order is not handed out). */
+  has(id: number): boolean {
+    return this.byId.get(id) !== undefined;
+  }
+
+  /** {@link get} for the venue's own commands, which hand no order out (or do it with OrderPool's `handOut`). */
+  lookup(id: number): BookOrder | undefined {
     return this.byId.get(id);
   }
 
@@ -330,12 +227,19 @@ export class OrderBook {
     level.total += order.rem;
     if (level.total > MAX_UNITS) level.exact = false;
     level.live++;
-    order.seq = this.added++;
+    order.seq = added++;
     this.byId.add(order);
   }
 
-  /** The best open order of a side. */
+  /** The best open order of a side (handed out: see {@link BookOrder.handedOut}). */
   best(side: PerpSide): BookOrder | undefined {
+    const order = this.side(side).best();
+    if (order !== undefined) order.handedOut = true;
+    return order;
+  }
+
+  /** {@link best} for matching, which hands no order out. */
+  bestToMatch(side: PerpSide): BookOrder | undefined {
     return this.side(side).best();
   }
 
@@ -356,9 +260,9 @@ export class OrderBook {
     if (order.rem === 0) this.retire(this.side(order.side), level, order);
   }
 
-  /** Removes an open order; answers it, or undefined when it is not in the book. */
+  /** Removes an open order; answers it (handed out), or undefined when it is not in the book. */
   cancel(id: number): BookOrder | undefined {
-    const order = this.byId.get(id);
+    const order = this.get(id);
     if (order) this.remove(order);
     return order;
   }
@@ -383,9 +287,11 @@ export class OrderBook {
     if (level.live === 0) side.emptied(level);
   }
 
-  /** Every open order, in the order they joined the book (for snapshots). */
+  /** Every open order, in the order they joined the book (for snapshots; handed out). */
   orders(): BookOrder[] {
-    return this.byId.values().sort((a, b) => a.seq - b.seq);
+    const orders = this.byId.values();
+    for (const order of orders) order.handedOut = true;
+    return orders.sort((a, b) => a.seq - b.seq);
   }
 
   /** Aggregated levels, best first: `[price, lots, orders]`. */

@@ -95,6 +95,8 @@ export function breaksMaintenanceUnits(
   notional: number,
   fee: number,
 ): boolean | undefined {
+  // Health + change is the health after the fill: when a floor of it is ≥ 0, nothing breaks.
+  if (healthAfterFloorUnits(account, market, lots, notional, fee) >= 0) return false;
   const position = account.positions.slots[market.index];
   const held = position === undefined ? 0 : position.lots;
   const heldTerm = markLessMaintenanceUnits(market, held);
@@ -111,6 +113,47 @@ export function breaksMaintenanceUnits(
         : add(account.units, add(position.cash, heldTerm));
   // Rounding is monotone and 0 is exact: the sum's sign is right even if it rounds.
   return health === health ? health + change < 0 : undefined;
+}
+
+/**
+ * A position's term in health or free margin — mark value less a margin of at most the mark
+ * value (ceiled) — is at least −2·|lots|·⌈oracle/scale⌉ − 1: |mark| ≤ |lots|·oracle/scale, and
+ * ⌈|mark| / k⌉ ≤ |mark| + 1 for k ≥ 1 (k is a leverage, or twice the maximum one). Multiplications
+ * only: the bounds below spare the hot path the divisions of the exact sums when an account is
+ * far from its limits (most are). NaN when a value leaves the safe range.
+ */
+function positionTermFloor(market: MarketState, lots: number): number {
+  return sub(-1, mul(2, mul(lots < 0 ? -lots : lots, market.lotValueCeil)));
+}
+
+/**
+ * A floor of the account's health after a fill (`lots` signed, for `notional`, paying `fee`) —
+ * perp-margin's `healthOf` + `healthChange` — when its only position is in `market` (else NaN).
+ */
+export function healthAfterFloorUnits(
+  account: Account,
+  market: MarketState,
+  lots: number,
+  notional: number,
+  fee: number,
+): number {
+  const position = account.positions.slots[market.index];
+  if (account.positions.size !== (position === undefined ? 0 : 1)) return NaN;
+  const held = position === undefined ? 0 : position.lots;
+  const cash = add(position === undefined ? 0 : position.cash, lots > 0 ? -notional : notional);
+  return add(sub(account.units, fee), add(cash, positionTermFloor(market, add(held, lots))));
+}
+
+/**
+ * A floor of {@link freeMarginUnits} at any leverage (equity less the initial requirement of the
+ * positions and open orders) when the account's only position is in `market` (else NaN).
+ */
+export function freeMarginFloorUnits(account: Account, market: MarketState): number {
+  const position = account.positions.slots[market.index];
+  if (account.positions.size !== (position === undefined ? 0 : 1)) return NaN;
+  const free = sub(account.units, account.held);
+  if (position === undefined) return free;
+  return add(free, add(position.cash, positionTermFloor(market, position.lots)));
 }
 
 /** The account's signed position in a market as a number (0 without one; NaN past 2^53). */

@@ -47,7 +47,7 @@ export function leverageOf(markets: Markets, account: PerpAccount, symbol: strin
 export function hasExposureIn(markets: Markets, account: PerpAccount, symbol: string): boolean {
   if (account.positions.has(symbol)) return true;
   const book = markets.get(symbol)?.book;
-  for (const id of account.orders) if (book?.get(id)) return true;
+  for (const id of account.orders) if (book?.has(id)) return true;
   return false;
 }
 

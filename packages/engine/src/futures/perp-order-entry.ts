@@ -1,6 +1,5 @@
-import { BookOrder } from './order-book';
 import { checkLeverage, equityOf, hasExposureIn, initialRequirementAt, leverageOf } from './perp-margin';
-import { freeMarginUnits, heldUnits } from './perp-margin-units';
+import { freeMarginFloorUnits, freeMarginUnits, heldUnits } from './perp-margin-units';
 import { matchAgainstBook } from './perp-matching';
 import {
   ceilDiv,
@@ -155,7 +154,7 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
     restOrder(
       market,
       account,
-      new BookOrder(
+      book.pool.newOrder(
         orderId,
         input.market,
         account.id,
@@ -231,6 +230,9 @@ function checkOrderMargin(
   const through = buy ? worst - oracle : oracle - worst;
   const markLoss = through > 0 ? ceilQuot(mul(size, through), scale) : 0;
   const margin = ceilQuot(notional, leverage);
+  // The needs below are at most margin + notional + markLoss (the fee is under the notional, the
+  // added lots' margin under the order's): under a floor of the free margin, the order passes.
+  if (add(add(margin, notional), markLoss) <= freeMarginFloorUnits(account, market)) return margin;
   // Refused when initial requirement + the order's needs > equity, i.e. needs > equity − requirement.
   const needs = add(
     add(

@@ -2,7 +2,7 @@ import { Dec } from '../money/decimal';
 import { OpenOrderIds } from './open-order-ids';
 import { OrderBook } from './order-book';
 import { BPS, PERP_MAX_SLIPPAGE_BPS, PERP_PRICE_BAND_BPS, type PerpSide } from './perp-math';
-import { MAX_UNITS, MAX_UNITS_BIG, unitsOf } from './perp-units';
+import { ceilQuot, MAX_UNITS, MAX_UNITS_BIG, unitsOf } from './perp-units';
 
 // What the perp venue holds: its markets (rules, book, oracle), its accounts (collateral,
 // positions, leverage settings, open orders) and its refusals. The commands that change them live
@@ -152,6 +152,8 @@ export interface MarketState {
   /** `oracle`, `scale` and the tick as numbers for the hot path (NaN past 2^53: bigint is used then). */
   readonly oracleUnits: number;
   readonly scaleUnits: number;
+  /** ⌈oracle / scale⌉: no lot is worth more at the oracle (a division-free bound; NaN past 2^52). */
+  readonly lotValueCeil: number;
   readonly tickUnits: number;
   /**
    * The oracle band no fill may leave, and a market order's worst price each way (8 % from the
@@ -202,6 +204,7 @@ class Market implements MarketState {
   lastFundingRate = new Dec(0);
   oracleUnits = 0;
   readonly scaleUnits: number;
+  lotValueCeil = NaN;
   readonly tickUnits: number;
   bandLow = 0;
   bandHigh = 0;
@@ -249,6 +252,7 @@ class Market implements MarketState {
   set oracle(price: bigint) {
     this.price = price;
     this.oracleUnits = unitsOf(price);
+    this.lotValueCeil = ceilQuot(this.oracleUnits, this.scaleUnits);
     const band = (price * PERP_PRICE_BAND_BPS) / BPS;
     this.bandLow = Number(price - band);
     this.bandHigh = Number(price + band);

@@ -31,7 +31,11 @@ const LOW_HALF = LITTLE_ENDIAN ? 0 : 1;
  */
 export function smallUnits(value: bigint): number {
   WORD[0] = value;
-  return HIGH[HIGH_HALF]! * 4_294_967_296 + LOW[LOW_HALF]!;
+  const high = HIGH[HIGH_HALF]!;
+  // Below 2^32 the low half alone: code V8 has not optimized yet then answers a small integer, not
+  // a heap number — the first values a field holds set how V8 stores it (a book order's lots and
+  // price, as a box of their own per order once one was a heap number).
+  return high === 0 ? LOW[LOW_HALF]! : high * 4_294_967_296 + LOW[LOW_HALF]!;
 }
 
 /** A bigint as a number when it is exact, else NaN. */

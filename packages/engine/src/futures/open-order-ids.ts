@@ -33,11 +33,9 @@ export class OpenOrderIds implements ReadonlySet<number> {
     order.ownerSlot = -1;
   }
 
-  /** The open orders themselves, oldest first (handed out: see BookOrder's `handedOut`). */
+  /** The open orders themselves, oldest first. */
   orders(): BookOrder[] {
-    const out = this.oldestFirst();
-    for (const order of out) order.handedOut = true;
-    return out;
+    return this.oldestFirst();
   }
 
   has(id: number): boolean {

@@ -1,4 +1,4 @@
-import { OrderPool, type BookOrder, type Level } from './book-order';
+import type { BookOrder, Level } from './book-order';
 import { LevelIndex, OrderIndex } from './order-index';
 import type { PerpSide } from './perp-math';
 import { MAX_UNITS } from './perp-units';
@@ -186,28 +186,18 @@ export class OrderBook {
   private readonly buys = new BookSide(true);
   private readonly sells = new BookSide(false);
   private readonly byId = new OrderIndex();
-  /** Orders that left the book, for reuse (book-order.ts). */
-  readonly pool = new OrderPool();
 
   get size(): number {
     return this.byId.size;
   }
 
-  /** The open order with this id (handed out: see {@link BookOrder.handedOut}). */
   get(id: number): BookOrder | undefined {
-    const order = this.byId.get(id);
-    if (order !== undefined) order.handedOut = true;
-    return order;
+    return this.byId.get(id);
   }
 
-  /** Whether an order with this id is open (the order is not handed out). */
+  /** Whether an order with this id is open. */
   has(id: number): boolean {
     return this.byId.get(id) !== undefined;
-  }
-
-  /** {@link get} for the venue's own commands, which hand no order out (or do it with OrderPool's `handOut`). */
-  lookup(id: number): BookOrder | undefined {
-    return this.byId.get(id);
   }
 
   private side(side: PerpSide): BookSide {
@@ -231,15 +221,8 @@ export class OrderBook {
     this.byId.add(order);
   }
 
-  /** The best open order of a side (handed out: see {@link BookOrder.handedOut}). */
+  /** The best open order of a side. */
   best(side: PerpSide): BookOrder | undefined {
-    const order = this.side(side).best();
-    if (order !== undefined) order.handedOut = true;
-    return order;
-  }
-
-  /** {@link best} for matching, which hands no order out. */
-  bestToMatch(side: PerpSide): BookOrder | undefined {
     return this.side(side).best();
   }
 
@@ -260,9 +243,9 @@ export class OrderBook {
     if (order.rem === 0) this.retire(this.side(order.side), level, order);
   }
 
-  /** Removes an open order; answers it (handed out), or undefined when it is not in the book. */
+  /** Removes an open order; answers it, or undefined when it is not in the book. */
   cancel(id: number): BookOrder | undefined {
-    const order = this.get(id);
+    const order = this.byId.get(id);
     if (order) this.remove(order);
     return order;
   }
@@ -287,11 +270,9 @@ export class OrderBook {
     if (level.live === 0) side.emptied(level);
   }
 
-  /** Every open order, in the order they joined the book (for snapshots; handed out). */
+  /** Every open order, in the order they joined the book (for snapshots). */
   orders(): BookOrder[] {
-    const orders = this.byId.values();
-    for (const order of orders) order.handedOut = true;
-    return orders.sort((a, b) => a.seq - b.seq);
+    return this.byId.values().sort((a, b) => a.seq - b.seq);
   }
 
   /** Aggregated levels, best first: `[price, lots, orders]`. */

@@ -3,14 +3,7 @@ import { BookOrder, type RestingOrder } from './order-book';
 import { applyFunding, type FundingResult } from './perp-funding';
 import { liquidatableAccounts, liquidate, type LiquidationResult } from './perp-liquidation';
 import * as margin from './perp-margin';
-import {
-  cancelAllOrders,
-  findOrder,
-  lookupOrder,
-  releverOrder,
-  restOrder,
-  unrestOrder,
-} from './perp-open-orders';
+import { cancelAllOrders, findOrder, releverOrder, restOrder, unrestOrder } from './perp-open-orders';
 import { placeOrder, type PlaceOrderInput, type PlaceOrderResult } from './perp-order-entry';
 import {
   cancelAllTriggers,
@@ -277,15 +270,14 @@ export class PerpExchange implements PerpVenueState {
   cancelOrder(accountId: string, orderId: number): RestingOrder | TriggerOrder {
     const account = this.account(accountId);
     // Its open order when the book holding the id has it in the account's name.
-    const order = lookupOrder(this, orderId);
+    const order = this.findOrder(orderId);
     if (order === undefined || order.owner !== account) {
       const trigger = cancelTrigger(this, accountId, orderId);
       if (!trigger) throw new PerpError('ORDER_NOT_FOUND', 'No such open order');
       return trigger;
     }
     unrestOrder(this, account, order);
-    // The order as it is now; reused by the book when nobody else held it (OrderPool.handOut).
-    return order.home!.book.pool.handOut(order);
+    return order;
   }
 
   /** Cancels every open order and trigger order of an account (in one market, or all); answers their ids. */

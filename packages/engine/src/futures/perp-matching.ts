@@ -67,7 +67,7 @@ export function matchAgainstBook(
   let volume = 0;
   let halted = false;
   while (remaining > 0) {
-    const maker = book.bestToMatch(opposite);
+    const maker = book.best(opposite);
     if (maker === undefined || (buy ? maker.px > limit : maker.px < limit)) break;
     const makerAccount = maker.owner!;
     const makerLots = fillableLots(market, makerAccount, maker);
@@ -99,7 +99,6 @@ export function matchAgainstBook(
       // owner's margin carries.
       unrestOrder(venue, makerAccount, maker);
       cancelled.push(maker.id);
-      book.pool.recycle(maker);
       continue;
     }
     if (guard && !guard.mayTake(BigInt(takerSigned), BigInt(notional), BigInt(takerFee))) {
@@ -142,7 +141,6 @@ export function matchAgainstBook(
         order.at,
       ),
     );
-    if (maker.level === undefined) book.pool.recycle(maker); // done with it: it may be reused
   }
   addTotals(venue, market, fees, volume);
   return { remaining, halted };

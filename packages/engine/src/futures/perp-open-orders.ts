@@ -7,19 +7,10 @@ import type { Account, MarketState, PerpVenueState } from './perp-state';
 // An open order is in three places kept together here: its market's book, its account's order set,
 // and the account's order margin.
 
-/** The open order with this id, in whichever market's book holds it (handed out: see BookOrder's `handedOut`). */
+/** The open order with this id, in whichever market's book holds it. */
 export function findOrder(venue: PerpVenueState, id: number): BookOrder | undefined {
   for (const market of venue.markets.values()) {
     const order = market.book.get(id);
-    if (order) return order;
-  }
-  return undefined;
-}
-
-/** {@link findOrder} for a command that hands the order out only through OrderPool's `handOut`. */
-export function lookupOrder(venue: PerpVenueState, id: number): BookOrder | undefined {
-  for (const market of venue.markets.values()) {
-    const order = market.book.lookup(id);
     if (order) return order;
   }
   return undefined;

@@ -1,3 +1,4 @@
+import { BookOrder } from './book-order';
 import { checkLeverage, equityOf, hasExposureIn, initialRequirementAt, leverageOf } from './perp-margin';
 import { freeMarginFloorUnits, freeMarginUnits, heldUnits } from './perp-margin-units';
 import { matchAgainstBook } from './perp-matching';
@@ -154,7 +155,7 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
     restOrder(
       market,
       account,
-      book.pool.newOrder(
+      new BookOrder(
         orderId,
         input.market,
         account.id,

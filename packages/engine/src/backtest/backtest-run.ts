@@ -18,7 +18,7 @@ export class BacktestRun {
   private readonly step: number;
   private readonly initial: Dec;
   private readonly curve: EquityCurve;
-  private readonly fills = new FillColumns();
+  private readonly fills: FillColumns;
   private readonly benchmark: BuyAndHold;
   private readonly every: number;
   /** Candles with a lot open. */
@@ -36,6 +36,7 @@ export class BacktestRun {
     if (!(intervalSeconds > 0)) throw new RangeError(`intervalSeconds must be > 0, got ${intervalSeconds}`);
     this.step = Math.max(input.equityStepSeconds ?? HOUR, intervalSeconds);
     this.curve = new EquityCurve(pointsOf(series, this.step));
+    this.fills = new FillColumns(input.venue.fastQuotes);
     this.runtime = new StrategyRuntime({
       strategy: input.strategy,
       risk: input.risk,

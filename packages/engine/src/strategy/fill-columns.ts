@@ -1,12 +1,15 @@
 import type { Exact } from '../money/exact';
 import type { RuntimeFill } from './runtime-fill';
+import type { RfqFastQuotes } from './rfq-fast';
 
 /**
  * A backtest's fills in columns while it runs (a year of minutes fills tens of thousands of times):
  * numbers in typed arrays, the bigints that fit in 64 bits in BigInt64Arrays, the fee's and the
  * slippage's wide numerators in 64-bit limbs, the reasons (the strategy's strings) in a plain array.
  * A fill object (RuntimeFill, its mid, fee and slippage) is made when read (`at`, `toArray`), so the
- * run keeps no object a fill for the young generation to copy.
+ * run keeps no object a fill for the young generation to copy. A fill quoted on doubles (recordFast)
+ * keeps its mid and value at the mid as doubles and its quote's key: its fee and slippage are made
+ * from them when it is read.
  */
 export class FillColumns {
   length = 0;
@@ -26,6 +29,16 @@ export class FillColumns {
   private readonly slippageNs = new WideColumn();
   private slippageScales = new Int32Array(0);
   private readonly reasons: string[] = [];
+  /** A fill of recordFast: 1 + its quote's key (0 for record's); its mid n and value at the mid. */
+  private fastKeys = new Uint8Array(0);
+  private midNumbers = new Float64Array(0);
+  private atMids = new Float64Array(0);
+  /** The room of growSlow's columns and of growFast's. */
+  private slowCapacity = 0;
+  private fastCapacity = 0;
+
+  /** `quotes`: the fast quotes of recordFast's fills. */
+  constructor(private readonly quotes?: RfqFastQuotes) {}
 
   /** Appends a fill; `pnl` and `entryTime` for a sell (null and NaN for a buy). */
   record(
@@ -42,6 +55,7 @@ export class FillColumns {
   ): void {
     const i = this.length;
     if (i === this.capacity) this.grow();
+    if (i >= this.slowCapacity) this.growSlow();
     this.times[i] = time;
     this.entryTimes[i] = entryTime;
     this.sells[i] = sell ? 1 : 0;
@@ -55,6 +69,38 @@ export class FillColumns {
     this.slippageNs.set(i, slippage.n);
     this.slippageScales[i] = slippage.scale;
     this.reasons.push(reason);
+    this.fastKeys[i] = 0;
+    this.length = i + 1;
+  }
+
+  /**
+   * Appends a fill the fast quotes priced (FastFills' last quote: its mid, value at the mid and key):
+   * record's, its fee and slippage made when read.
+   */
+  recordFast(
+    time: number,
+    sell: boolean,
+    baseAmount: bigint,
+    quoteAmount: bigint,
+    quote: { readonly midN: number; readonly midScale: number; readonly atMid: number; readonly key: number },
+    reason: string,
+    pnl: bigint,
+    entryTime: number,
+  ): void {
+    const i = this.length;
+    if (i === this.capacity) this.grow();
+    if (i >= this.fastCapacity) this.growFast();
+    this.times[i] = time;
+    this.entryTimes[i] = entryTime;
+    this.sells[i] = sell ? 1 : 0;
+    this.baseAmounts.set(i, baseAmount);
+    this.quoteAmounts.set(i, quoteAmount);
+    this.pnls.set(i, pnl);
+    this.midNumbers[i] = quote.midN;
+    this.midScales[i] = quote.midScale;
+    this.atMids[i] = quote.atMid;
+    this.reasons.push(reason);
+    this.fastKeys[i] = 1 + quote.key;
     this.length = i + 1;
   }
 
@@ -66,14 +112,32 @@ export class FillColumns {
   /** Fill `i` as the runtime's fill object. */
   at(i: number): RuntimeFill {
     const sell = this.sells[i] === 1;
+    const side = sell ? 'Sell' : 'Buy';
+    const baseAmount = this.baseAmounts.get(i);
+    const quoteAmount = this.quoteAmounts.get(i);
+    let mid: Exact, fee: Exact, slippage: Exact;
+    const fastKey = this.fastKeys[i]!;
+    if (fastKey > 0) {
+      mid = { n: BigInt(this.midNumbers[i]!), scale: this.midScales[i]! };
+      ({ fee, slippage } = this.quotes!.feeAndSlippage(
+        fastKey - 1,
+        sell,
+        this.atMids[i]!,
+        Number(quoteAmount),
+      ));
+    } else {
+      mid = { n: this.midNs.get(i), scale: this.midScales[i]! };
+      fee = { n: this.feeNs.get(i), scale: this.feeScales[i]! };
+      slippage = { n: this.slippageNs.get(i), scale: this.slippageScales[i]! };
+    }
     return {
       time: this.times[i]!,
-      side: sell ? 'Sell' : 'Buy',
-      baseAmount: this.baseAmounts.get(i),
-      quoteAmount: this.quoteAmounts.get(i),
-      mid: { n: this.midNs.get(i), scale: this.midScales[i]! },
-      fee: { n: this.feeNs.get(i), scale: this.feeScales[i]! },
-      slippage: { n: this.slippageNs.get(i), scale: this.slippageScales[i]! },
+      side,
+      baseAmount,
+      quoteAmount,
+      mid,
+      fee,
+      slippage,
       reason: this.reasons[i]!,
       pnl: sell ? this.pnls.get(i) : null,
       entryTime: sell ? this.entryTimes[i]! : null,
@@ -94,12 +158,31 @@ export class FillColumns {
     this.entryTimes = resized(this.entryTimes, new Float64Array(capacity));
     this.sells = resized(this.sells, new Uint8Array(capacity));
     this.midScales = resized(this.midScales, new Int32Array(capacity));
+    this.fastKeys = resized(this.fastKeys, new Uint8Array(capacity));
+    for (const column of [this.baseAmounts, this.quoteAmounts, this.pnls]) column.grow(capacity);
+    this.capacity = capacity;
+  }
+
+  /**
+   * The columns only record's fills use, or only recordFast's, grown to the others' room when one
+   * is first written past theirs (a run whose fills are all of one kind allocates none of the other's:
+   * the typed arrays' pages cost more than their copies).
+   */
+  private growSlow(): void {
+    const { capacity } = this;
     this.feeScales = resized(this.feeScales, new Int32Array(capacity));
     this.slippageScales = resized(this.slippageScales, new Int32Array(capacity));
-    for (const column of [this.baseAmounts, this.quoteAmounts, this.pnls, this.midNs]) column.grow(capacity);
+    this.midNs.grow(capacity);
     this.feeNs.grow(capacity);
     this.slippageNs.grow(capacity);
-    this.capacity = capacity;
+    this.slowCapacity = capacity;
+  }
+
+  private growFast(): void {
+    const { capacity } = this;
+    this.midNumbers = resized(this.midNumbers, new Float64Array(capacity));
+    this.atMids = resized(this.atMids, new Float64Array(capacity));
+    this.fastCapacity = capacity;
   }
 }
 

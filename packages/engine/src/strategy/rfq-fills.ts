@@ -15,7 +15,7 @@ function pow10(k: number): bigint {
 }
 
 /** One branch of the impact (linear in the notional, or its cap) at one mid scale. */
-interface Branch {
+export interface Branch {
   /** The price factor 10,000 ± spread (± impact, for the cap) at offScale: buy, sell. */
   readonly buyFactor: bigint;
   readonly sellFactor: bigint;
@@ -41,7 +41,7 @@ export interface PricedQuote {
 }
 
 /** Everything about a mid scale: the linear impact's scale and multipliers, both branches. */
-interface Plan {
+export interface Plan {
   /** linear impact n × linearToCommon vs capInCommon: the comparison in their common scale. */
   readonly linearToCommon: bigint;
   readonly capInCommon: bigint;
@@ -54,11 +54,11 @@ interface Plan {
 export class RfqFills {
   private readonly plans: (Plan | undefined)[] = [];
   /** rate n × quote USD n: the linear impact's n over base × mid n. */
-  private readonly impactPerNotional: bigint;
+  readonly impactPerNotional: bigint;
   /** 10^(fee scale + 4) + fee n, and minus it: total n over gross n for a buy and a sell. */
-  private readonly buyTotal: bigint;
-  private readonly sellTotal: bigint;
-  private readonly feeBps: bigint;
+  readonly buyTotal: bigint;
+  readonly sellTotal: bigint;
+  readonly feeBps: bigint;
   /** roundUnits' quote units and those units at the slippage scale. */
   private roundedQuote = 0n;
   private roundedPaid = 0n;
@@ -87,7 +87,7 @@ export class RfqFills {
    * already made, so the slippage costs one product and two differences.
    */
   priced(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): PricedQuote {
-    const plan = (this.plans[mid.scale] ??= this.planFor(mid.scale));
+    const plan = this.plan(mid.scale);
     const atMid = baseAmount * mid.n;
     const linear = this.impactPerNotional === 1n ? atMid : atMid * this.impactPerNotional;
     const useLinear = (plan.linearToCommon === 1n ? linear : linear * plan.linearToCommon) < plan.capInCommon;
@@ -169,6 +169,11 @@ export class RfqFills {
   private rounded(quoteAmount: bigint, paid: bigint): void {
     this.roundedQuote = quoteAmount;
     this.roundedPaid = paid;
+  }
+
+  /** The plan of a mid scale (made on its first use). */
+  plan(midScale: number): Plan {
+    return (this.plans[midScale] ??= this.planFor(midScale));
   }
 
   private planFor(midScale: number): Plan {

@@ -22,20 +22,25 @@ export class FillColumns {
   private readonly quoteAmounts = new BigColumn();
   /** A sell's proceeds − its lot's cost; 0 for a buy. */
   private readonly pnls = new BigColumn();
-  private readonly midNs = new BigColumn();
   private midScales = new Int32Array(0);
+  private readonly reasons: string[] = [];
+  /** A fill of recordFast: 1 + its quote's key (0 for record's). */
+  private fastKeys = new Uint8Array(0);
+  /** A fill's row in the columns of its kind (record's, or recordFast's). */
+  private rows = new Int32Array(0);
+  // record's fills, by row: their mid n, fee and slippage.
+  private slowCount = 0;
+  private slowCapacity = 0;
+  private readonly midNs = new BigColumn();
   private readonly feeNs = new WideColumn();
   private feeScales = new Int32Array(0);
   private readonly slippageNs = new WideColumn();
   private slippageScales = new Int32Array(0);
-  private readonly reasons: string[] = [];
-  /** A fill of recordFast: 1 + its quote's key (0 for record's); its mid n and value at the mid. */
-  private fastKeys = new Uint8Array(0);
+  // recordFast's, by row: their mid n and value at the mid.
+  private fastCount = 0;
+  private fastCapacity = 0;
   private midNumbers = new Float64Array(0);
   private atMids = new Float64Array(0);
-  /** The room of growSlow's columns and of growFast's. */
-  private slowCapacity = 0;
-  private fastCapacity = 0;
 
   /** `quotes`: the fast quotes of recordFast's fills. */
   constructor(private readonly quotes?: RfqFastQuotes) {}
@@ -55,21 +60,24 @@ export class FillColumns {
   ): void {
     const i = this.length;
     if (i === this.capacity) this.grow();
-    if (i >= this.slowCapacity) this.growSlow();
+    const row = this.slowCount;
+    if (row === this.slowCapacity) this.growSlow();
     this.times[i] = time;
     this.entryTimes[i] = entryTime;
     this.sells[i] = sell ? 1 : 0;
     this.baseAmounts.set(i, baseAmount);
     this.quoteAmounts.set(i, quoteAmount);
     this.pnls.set(i, pnl);
-    this.midNs.set(i, mid.n);
     this.midScales[i] = mid.scale;
-    this.feeNs.set(i, fee.n);
-    this.feeScales[i] = fee.scale;
-    this.slippageNs.set(i, slippage.n);
-    this.slippageScales[i] = slippage.scale;
     this.reasons.push(reason);
     this.fastKeys[i] = 0;
+    this.rows[i] = row;
+    this.midNs.set(row, mid.n);
+    this.feeNs.set(row, fee.n);
+    this.feeScales[row] = fee.scale;
+    this.slippageNs.set(row, slippage.n);
+    this.slippageScales[row] = slippage.scale;
+    this.slowCount = row + 1;
     this.length = i + 1;
   }
 
@@ -89,18 +97,21 @@ export class FillColumns {
   ): void {
     const i = this.length;
     if (i === this.capacity) this.grow();
-    if (i >= this.fastCapacity) this.growFast();
+    const row = this.fastCount;
+    if (row === this.fastCapacity) this.growFast();
     this.times[i] = time;
     this.entryTimes[i] = entryTime;
     this.sells[i] = sell ? 1 : 0;
     this.baseAmounts.set(i, baseAmount);
     this.quoteAmounts.set(i, quoteAmount);
     this.pnls.set(i, pnl);
-    this.midNumbers[i] = quote.midN;
     this.midScales[i] = quote.midScale;
-    this.atMids[i] = quote.atMid;
     this.reasons.push(reason);
     this.fastKeys[i] = 1 + quote.key;
+    this.rows[i] = row;
+    this.midNumbers[row] = quote.midN;
+    this.atMids[row] = quote.atMid;
+    this.fastCount = row + 1;
     this.length = i + 1;
   }
 
@@ -117,18 +128,15 @@ export class FillColumns {
     const quoteAmount = this.quoteAmounts.get(i);
     let mid: Exact, fee: Exact, slippage: Exact;
     const fastKey = this.fastKeys[i]!;
+    const row = this.rows[i]!;
     if (fastKey > 0) {
-      mid = { n: BigInt(this.midNumbers[i]!), scale: this.midScales[i]! };
-      ({ fee, slippage } = this.quotes!.feeAndSlippage(
-        fastKey - 1,
-        sell,
-        this.atMids[i]!,
-        Number(quoteAmount),
-      ));
+      mid = { n: BigInt(this.midNumbers[row]!), scale: this.midScales[i]! };
+      const atMid = this.atMids[row]!;
+      ({ fee, slippage } = this.quotes!.feeAndSlippage(fastKey - 1, sell, atMid, Number(quoteAmount)));
     } else {
-      mid = { n: this.midNs.get(i), scale: this.midScales[i]! };
-      fee = { n: this.feeNs.get(i), scale: this.feeScales[i]! };
-      slippage = { n: this.slippageNs.get(i), scale: this.slippageScales[i]! };
+      mid = { n: this.midNs.get(row), scale: this.midScales[i]! };
+      fee = { n: this.feeNs.get(row), scale: this.feeScales[row]! };
+      slippage = { n: this.slippageNs.get(row), scale: this.slippageScales[row]! };
     }
     return {
       time: this.times[i]!,
@@ -159,17 +167,18 @@ export class FillColumns {
     this.sells = resized(this.sells, new Uint8Array(capacity));
     this.midScales = resized(this.midScales, new Int32Array(capacity));
     this.fastKeys = resized(this.fastKeys, new Uint8Array(capacity));
+    this.rows = resized(this.rows, new Int32Array(capacity));
     for (const column of [this.baseAmounts, this.quoteAmounts, this.pnls]) column.grow(capacity);
     this.capacity = capacity;
   }
 
   /**
-   * The columns only record's fills use, or only recordFast's, grown to the others' room when one
-   * is first written past theirs (a run whose fills are all of one kind allocates none of the other's:
-   * the typed arrays' pages cost more than their copies).
+   * Four times the room for record's fills (from 16) or recordFast's (from 1,024), each kind in its
+   * own rows: a run whose fills are nearly all of one kind allocates little for the other (a typed
+   * array's fresh pages cost more than copying it).
    */
   private growSlow(): void {
-    const { capacity } = this;
+    const capacity = Math.max(16, this.slowCapacity * 4);
     this.feeScales = resized(this.feeScales, new Int32Array(capacity));
     this.slippageScales = resized(this.slippageScales, new Int32Array(capacity));
     this.midNs.grow(capacity);
@@ -179,7 +188,7 @@ export class FillColumns {
   }
 
   private growFast(): void {
-    const { capacity } = this;
+    const capacity = Math.max(1024, this.fastCapacity * 4);
     this.midNumbers = resized(this.midNumbers, new Float64Array(capacity));
     this.atMids = resized(this.atMids, new Float64Array(capacity));
     this.fastCapacity = capacity;

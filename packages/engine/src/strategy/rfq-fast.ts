@@ -49,6 +49,7 @@ export class RfqFastQuotes {
   /** The last quote's key in FastFillSums: its mid scale × 2, plus 1 on the linear branch. */
   key = 0;
   private readonly plans: (FastPlan | undefined)[] = [];
+  private readonly perValue: (bigint | undefined)[] = [];
   private readonly buyTotal: number;
   private readonly sellTotal: number;
 
@@ -108,19 +109,27 @@ export class RfqFastQuotes {
     const value = BigInt(atMid);
     let factor = sell ? branch.sellFactor : branch.buyFactor;
     if (linear) {
-      const impact = value * fills.impactPerNotional * plan.linearToOff;
+      const perValue = this.impactPerValue(key >> 1);
+      const impact = perValue === 1n ? value : value * perValue;
       factor = sell ? factor - impact : factor + impact;
     }
     const feeN = value * factor * fills.feeBps;
     const paid = BigInt(quoteUnits) * branch.unitDivisor;
-    const atMidScaled = value * branch.atMidToSlippage;
+    const { atMidToSlippage, feeToSlippage } = branch;
+    const atMidScaled = atMidToSlippage === 1n ? value : value * atMidToSlippage;
+    const feeScaled = feeToSlippage === 1n ? feeN : feeN * feeToSlippage;
     return {
       fee: { n: feeN, scale: branch.feeScale },
       slippage: {
-        n: (sell ? atMidScaled - paid : paid - atMidScaled) - feeN * branch.feeToSlippage,
+        n: (sell ? atMidScaled - paid : paid - atMidScaled) - feeScaled,
         scale: branch.slippageScale,
       },
     };
+  }
+
+  /** The linear impact at offScale per unit of value at the mid, exact (by mid scale). */
+  private impactPerValue(midScale: number): bigint {
+    return (this.perValue[midScale] ??= this.fills.impactPerNotional * this.fills.plan(midScale).linearToOff);
   }
 
   private planFor(midScale: number): FastPlan {

@@ -155,6 +155,7 @@ const LOG_BASE = 7;
 const WORDS = 1 + Math.ceil((Dec.precision - 1) / LOG_BASE);
 const DECIMAL_TAG = '[object Decimal]';
 const SAFE = Number.MAX_SAFE_INTEGER;
+const SAFE_BIG = BigInt(SAFE);
 /** 10^k as doubles, exact for k ≤ 22. */
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
@@ -185,6 +186,7 @@ class RoundedDecimal {
       out[at] = 0;
       return 1;
     }
+    if (n >= -SAFE_BIG && n <= SAFE_BIG) return this.ofSafe(Number(n), scale, out, at);
     const negative = n < 0n;
     const text = (negative ? -n : n).toString();
     const precision = Dec.precision;
@@ -244,6 +246,42 @@ class RoundedDecimal {
     if (count <= 16) integer = wordOf(text, 0, count) + (bump ? 1 : 0);
     this.exponent = e;
     this.value[0] = doubleOf(negative, text, count, bump, integer, exponent);
+    return negative ? at - k : k - at;
+  }
+
+  /**
+   * of() for a numerator below 2^53 (`value`, not zero): at most 16 digits, none rounded away, read
+   * by divisions (exact below 2^53) rather than from its text.
+   */
+  private ofSafe(value: number, scale: number, out: Int32Array, at: number): number {
+    const negative = value < 0;
+    let digits = negative ? -value : value;
+    let exponent = -scale;
+    while (digits % 10 === 0) {
+      digits /= 10;
+      exponent += 1;
+    }
+    let count = 1;
+    while (count < 16 && POWERS_OF_TEN[count]! <= digits) count += 1;
+    // words()' words, digits [from, to) of `digits` (of `count`) by division.
+    const e = count - 1 + exponent;
+    let i = (e + 1) % LOG_BASE;
+    if (e < 0) i += LOG_BASE;
+    const wordAt = (from: number, to: number) =>
+      Math.floor(digits / POWERS_OF_TEN[count - to]!) % POWERS_OF_TEN[to - from]!;
+    let k = at;
+    if (i < count) {
+      if (i) out[k++] = wordAt(0, i);
+      for (; i < count - LOG_BASE; i += LOG_BASE) out[k++] = wordAt(i, i + LOG_BASE);
+      out[k++] = wordAt(i, count) * POWERS_OF_TEN[LOG_BASE - (count - i)]!;
+    } else {
+      out[k++] = digits * POWERS_OF_TEN[i - count]!;
+    }
+    this.exponent = e;
+    this.value[0] =
+      exponent >= -22 && exponent <= 22
+        ? doubleOf(negative, '', count, false, digits, exponent)
+        : doubleOf(negative, String(digits), count, false, Infinity, exponent);
     return negative ? at - k : k - at;
   }
 

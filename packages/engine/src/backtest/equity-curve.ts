@@ -267,13 +267,11 @@ class RoundedDecimal {
     const e = count - 1 + exponent;
     let i = (e + 1) % LOG_BASE;
     if (e < 0) i += LOG_BASE;
-    const wordAt = (from: number, to: number) =>
-      Math.floor(digits / POWERS_OF_TEN[count - to]!) % POWERS_OF_TEN[to - from]!;
     let k = at;
     if (i < count) {
-      if (i) out[k++] = wordAt(0, i);
-      for (; i < count - LOG_BASE; i += LOG_BASE) out[k++] = wordAt(i, i + LOG_BASE);
-      out[k++] = wordAt(i, count) * POWERS_OF_TEN[LOG_BASE - (count - i)]!;
+      if (i) out[k++] = digitsOf(digits, count, 0, i);
+      for (; i < count - LOG_BASE; i += LOG_BASE) out[k++] = digitsOf(digits, count, i, i + LOG_BASE);
+      out[k++] = digitsOf(digits, count, i, count) * POWERS_OF_TEN[LOG_BASE - (count - i)]!;
     } else {
       out[k++] = digits * POWERS_OF_TEN[i - count]!;
     }
@@ -302,6 +300,11 @@ function wordOf(text: string, from: number, to: number): number {
   let word = 0;
   for (let p = from; p < to; p += 1) word = word * 10 + (text.charCodeAt(p) - 48);
   return word;
+}
+
+/** The integer of digits [from, to) of `digits`, an integer of `count` digits below 2^53. */
+function digitsOf(digits: number, count: number, from: number, to: number): number {
+  return Math.floor(digits / POWERS_OF_TEN[count - to]!) % POWERS_OF_TEN[to - from]!;
 }
 
 /** Number(`<digits>e<exponent>`) of the rounded digits (text[0, count), the last bumped). */

@@ -93,7 +93,7 @@ export class StrategyRuntime {
   private readonly takePercent: { exact: Dec; approx: number } | null;
   private readonly position: { openLots: number; maxPositions: number; lastEntryPrice: number };
   /** riskBounds of the open lots: a candle with low > [0] and high < [1] closes none (clearOfRisk). */
-  private readonly bounds = Float64Array.of(-Infinity, Infinity);
+  readonly bounds = Float64Array.of(-Infinity, Infinity);
   // Doubles from the start (0.5, not 0): their fields then hold doubles in place, never re-boxed.
   private readonly candle = { time: 0.5, open: 0.5, high: 0.5, low: 0.5, close: 0.5, volume: 0.5 };
   private readonly riskCandle = { time: 0.5, open: 0.5, high: 0.5, low: 0.5 };

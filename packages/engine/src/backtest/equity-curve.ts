@@ -1,5 +1,6 @@
 import { Dec } from '../money/decimal';
 import type { Exact } from '../money/exact';
+import { quotientDouble } from './decimal-double';
 
 /** One point of an equity curve. */
 export interface EquityPoint {
@@ -320,6 +321,13 @@ function doubleOf(
     const magnitude =
       exponent >= 0 ? integer * POWERS_OF_TEN[exponent]! : integer / POWERS_OF_TEN[-exponent]!;
     return negative ? -magnitude : magnitude;
+  }
+  if (count <= 18 && exponent >= -22 && exponent <= 0) {
+    // 16 to 18 digits: the quotient on doubles where it is surely the nearest.
+    const split = count - 9;
+    const low = wordOf(text, split, count) + (bump ? 1 : 0);
+    const magnitude = quotientDouble(wordOf(text, 0, split), low, -exponent);
+    if (magnitude === magnitude) return negative ? -magnitude : magnitude;
   }
   const digits = bump
     ? text.slice(0, count - 1) + String.fromCharCode(text.charCodeAt(count - 1) + 1)

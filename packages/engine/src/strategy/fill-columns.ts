@@ -42,8 +42,11 @@ export class FillColumns {
   private midNumbers = new Float64Array(0);
   private atMids = new Float64Array(0);
 
-  /** `quotes`: the fast quotes of recordFast's fills. */
-  constructor(private readonly quotes?: RfqFastQuotes) {}
+  /**
+   * `quotes`: the fast quotes of recordFast's fills, which price their fee and slippage when read. A
+   * runtime records fast fills only into columns holding its venue's own quotes (StrategyRuntime).
+   */
+  constructor(readonly quotes?: RfqFastQuotes) {}
 
   /** Appends a fill; `pnl` and `entryTime` for a sell (null and NaN for a buy). */
   record(
@@ -95,6 +98,7 @@ export class FillColumns {
     pnl: bigint,
     entryTime: number,
   ): void {
+    if (this.quotes === undefined) throw new TypeError('FillColumns: a fast fill needs the columns’ quotes');
     const i = this.length;
     if (i === this.capacity) this.grow();
     const row = this.fastCount;
@@ -132,6 +136,7 @@ export class FillColumns {
     if (fastKey > 0) {
       mid = { n: BigInt(this.midNumbers[row]!), scale: this.midScales[i]! };
       const atMid = this.atMids[row]!;
+      // recordFast refuses a fill without quotes: they are here.
       ({ fee, slippage } = this.quotes!.feeAndSlippage(fastKey - 1, sell, atMid, Number(quoteAmount)));
     } else {
       mid = { n: this.midNs.get(row), scale: this.midScales[i]! };

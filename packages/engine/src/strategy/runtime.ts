@@ -68,7 +68,7 @@ export class StrategyRuntime {
   /** The fills so far (none when they go to the options' fillColumns). */
   readonly fills: RuntimeFill[] = [];
   private readonly fillColumns: FillColumns | null;
-  /** The venue's fast quotes, for fills into fillColumns (which price their fee and slippage when read). */
+  /** The venue's fast quotes, for fills into fillColumns holding the same quotes. */
   private readonly fast: FastFills | null;
   /** 10^quoteDecimals and 10^baseDecimals as doubles (a lot's entry price as a double). */
   private readonly quoteUnit: number;
@@ -110,8 +110,11 @@ export class StrategyRuntime {
     } = sizingAmounts(risk, options));
     this.cash = options.initialCash;
     this.fillColumns = options.fillColumns ?? null;
+    // Fast fills price their fee and slippage from the columns' quotes when read: only columns that
+    // hold the venue's own quotes take them (other columns get every fill priced with bigints).
     const { fastQuotes } = options.venue;
-    this.fast = this.fillColumns && fastQuotes ? new FastFills(fastQuotes) : null;
+    const fastColumns = fastQuotes !== undefined && this.fillColumns?.quotes === fastQuotes;
+    this.fast = fastColumns ? new FastFills(fastQuotes) : null;
     this.quoteUnit = 10 ** options.quoteDecimals;
     this.baseUnit = 10 ** options.baseDecimals;
     const signed = (percent: Dec | null, sign: 1 | -1) =>

@@ -2,11 +2,25 @@ import { decimalOfNumber, type Exact, type ExactSum } from '../money/exact';
 import type { Branch, RfqFills } from './rfq-fills';
 
 // RfqFills' quote units on doubles, for the fills of a backtest (a year of minutes fills ~12,000
-// times): a fill's value at the mid, baseAmount × mid n, is an integer below 2^52 (exact in a
-// double), and the quote units are the total over a power of ten, rounded against the trader. The
-// doubles estimate that ratio within ~1e-15 of itself; when it is more than MARGIN from a whole
-// number (and below MAX_RATIO, where the error stays under 2e-6) its floor is certain, and the
-// quote units are. Otherwise (and past any guard) the caller prices the fill with bigints.
+// times): a fill's value at the mid, A = baseAmount × mid n, is an integer below 2^52 (exact in a
+// double), and its quote units are the ratio R = A × F × T / D rounded against the trader (up for a
+// buy, down for a sell), with F the price factor (the branch's, ± the linear impact A × P), T the
+// fee's total factor and D the unit divisor, all exact bigints. quoteUnits computes R on doubles
+// with nine roundings, each within u = 2^-53 relatively:
+//   1. Number(F's branch factor)  2. Number(P)  3. A × P  4. the factor ± that impact
+//   5. A × factor  6. Number(T)  7. × T  8. Number(D) (exact up to 10^22)  9. the division.
+// The factor's own error (1–4) stays within 3u: its two terms carry u and 2u, and their sum (a buy)
+// or difference (a sell, refused unless the impact is at most 0.25 × the factor, so the difference
+// is at least 0.75 × the factor) carries at most (u + 2u × 0.25) / 0.75 = 2u, plus its rounding
+// (5 to 9 then add 5u). The bigints make the branch factors (10,000 ± spread ± cap at offScale)
+// exactly, so nothing else cancels. That is 8u to first order; 9u ≈ 1.0e-15 relatively covers the
+// higher orders and the 0.25 check's own rounding, so below MAX_RATIO = 2^30 the ratio is within
+// 2^30 × 1.0e-15 ≈ 1.07e-6 of R. Its fraction, ratio − floor(ratio), is exact (Sterbenz: ratio ≥ 1):
+// one more than MARGIN = 1e-5 from 0 and from 1 puts R strictly between the same two whole numbers,
+// so floor(R) is the sell's units and, R not being whole, floor(R) + 1 the buy's (its ceiling).
+// The branch (linear impact or its cap) is decided the same way, on doubles a few u off, only more
+// than BRANCH_MARGIN = 1e-9 (relatively) from the cap. Otherwise, and past any guard, the caller
+// prices the fill with bigints.
 // The fee and the slippage of a fill are linear in its value at the mid, its square and its quote
 // units: FastFillSums adds those up exactly (doubles below 2^53, the overflow in bigints) and makes
 // the fees' and slippage's exact sums once, at the end; each fill's own fee and slippage are
@@ -14,7 +28,9 @@ import type { Branch, RfqFills } from './rfq-fills';
 
 /** Values at the mid below it are exact in a double, and their square splits in products below 2^53. */
 export const MAX_AT_MID = 2 ** 52;
+/** Below it the doubles' ratio is within 9u × 2^30 ≈ 1.07e-6 of the exact one (see above). */
 const MAX_RATIO = 2 ** 30;
+/** A fraction this far from a whole number is past the ratio's error: its floor is certain. */
 const MARGIN = 1e-5;
 /** The impact's branch is decided on doubles only this far (relatively) from the cap. */
 const BRANCH_MARGIN = 1e-9;
@@ -27,7 +43,7 @@ interface FastBranch {
   readonly unitDivisor: number;
   /** Quote units are the total divided by unitDivisor (not multiplied): the only case priced here. */
   readonly divided: boolean;
-  /** The sell factor is at least half its 10,000 bps: its difference with the impact cancels nothing. */
+  /** The sell factor is at least half its 10,000 bps (a spread up to 5,000 bps). */
   readonly sells: boolean;
 }
 
@@ -80,6 +96,7 @@ export class RfqFastQuotes {
     if (linear) {
       const impact = atMid * plan.impact;
       if (!sell) factor += impact;
+      // The difference keeps the bound: it is at least 0.75 × the factor (see above).
       else if (impact <= 0.25 * factor) factor -= impact;
       else return -1;
     }
@@ -167,8 +184,9 @@ const KEYS = 46;
 
 /**
  * The sums over a run's fast fills that make their fees and slippage, per mid scale and branch: a
- * fill's gross is value × (factor ± value × impact), its fee gross × fee bps, its slippage ±(quote
- * units × divisor − value × its factor) − fee × its factor, all in the branch's scales.
+ * fill's gross is value × (price factor ± value × impact), its fee gross × fee bps, its slippage
+ * ±(quote units × unitDivisor − value × atMidToSlippage) − fee × feeToSlippage, all in the branch's
+ * scales.
  */
 export class FastFillSums {
   private readonly counts = new Int32Array(KEYS);

@@ -43,8 +43,6 @@ interface FastBranch {
   readonly unitDivisor: number;
   /** Quote units are the total divided by unitDivisor (not multiplied): the only case priced here. */
   readonly divided: boolean;
-  /** The sell factor is at least half its 10,000 bps (a spread up to 5,000 bps). */
-  readonly sells: boolean;
 }
 
 interface FastPlan {
@@ -91,7 +89,7 @@ export class RfqFastQuotes {
       else return -1;
     }
     const branch = linear ? plan.linear : plan.capped;
-    if (!branch.divided || (sell && !branch.sells)) return -1;
+    if (!branch.divided) return -1;
     let factor = sell ? branch.sellFactor : branch.buyFactor;
     if (linear) {
       const impact = atMid * plan.impact;
@@ -172,8 +170,6 @@ function fastBranch(branch: Branch): FastBranch {
     sellFactor: Number(branch.sellFactor),
     unitDivisor: branch.unitDivisorApprox,
     divided: branch.unitMultiplier === 1n,
-    // sellFactor ≥ one / 2, with one = (buyFactor + sellFactor) / 2.
-    sells: branch.sellFactor > 0n && 3n * branch.sellFactor >= branch.buyFactor,
   };
 }
 

@@ -1,5 +1,6 @@
-// The double of a decimal of 17 or 18 digits (an equity point's, `<digits>e-<k>`) without parsing its
-// text: the quotient on doubles, kept when an exact residual shows it is the nearest double.
+// The double of a decimal of 16 to 18 digits whose integer is past 2^53 (an equity point's,
+// `<digits>e-<k>`; fewer digits are an exact integer over an exact power of ten) without parsing its
+// text: the quotient on doubles, kept when a bound on its residual shows it is the nearest double.
 
 /** 10^k as doubles, exact for k ≤ 22. */
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
@@ -30,18 +31,19 @@ export function quotientDouble(hi: number, lo: number, k: number): number {
   // s / p rounds twice (s is already rounded): the candidate may be a double off, then corrected
   // by its residual once.
   const x = s / p;
-  const residual = residualOf(s, err, p, x);
+  const residual = residualBound(s, err, p, x);
   if (Math.abs(residual) < halfGap(x) * p * INSIDE) return x;
   const y = x + residual / p;
-  return Math.abs(residualOf(s, err, p, y)) < halfGap(y) * p * INSIDE ? y : Number.NaN;
+  return Math.abs(residualBound(s, err, p, y)) < halfGap(y) * p * INSIDE ? y : Number.NaN;
 }
 
 /**
- * (s + err) − x × p, nearly (its exact value's three parts summed: within 2^-52 of it relatively),
- * for a candidate x within a factor 2 of (s + err) / p. Its magnitude is bounded above by the sum
- * of the parts' magnitudes, which is what the caller compares: see `bound`.
+ * A bound on the residual (s + err) − x × p, for a candidate x within a factor 2 of (s + err) / p:
+ * the sum of the magnitudes of the three parts whose sum is the residual exactly (so at least its
+ * magnitude), signed as r (the rounded sum of the two leading parts). The caller compares its
+ * magnitude with the half gap, and when that fails corrects x by it, a correction it checks again.
  */
-function residualOf(s: number, err: number, p: number, x: number): number {
+function residualBound(s: number, err: number, p: number, x: number): number {
   // x × p = ph + pl exactly (Dekker's product; no overflow below 10^40).
   const ph = x * p;
   let c = SPLIT * x;

@@ -1,5 +1,5 @@
 import { decimalOfNumber, type Exact, type ExactSum } from '../money/exact';
-import type { Branch, RfqFills } from './rfq-fills';
+import { feeAndSlippageOf, type Branch, type RfqFills } from './rfq-fills';
 
 // RfqFills' quote units on doubles, for the fills of a backtest (a year of minutes fills ~12,000
 // times): a fill's value at the mid, A = baseAmount × mid n, is an integer below 2^52 (exact in a
@@ -128,18 +128,8 @@ export class RfqFastQuotes {
       const impact = perValue === 1n ? value : value * perValue;
       factor = sell ? factor - impact : factor + impact;
     }
-    const feeN = value * factor * fills.feeBps;
     const paid = BigInt(quoteUnits) * branch.unitDivisor;
-    const { atMidToSlippage, feeToSlippage } = branch;
-    const atMidScaled = atMidToSlippage === 1n ? value : value * atMidToSlippage;
-    const feeScaled = feeToSlippage === 1n ? feeN : feeN * feeToSlippage;
-    return {
-      fee: { n: feeN, scale: branch.feeScale },
-      slippage: {
-        n: (sell ? atMidScaled - paid : paid - atMidScaled) - feeScaled,
-        scale: branch.slippageScale,
-      },
-    };
+    return feeAndSlippageOf(branch, fills.feeBps, sell, value * factor, paid, value);
   }
 
   /** The linear impact at offScale per unit of value at the mid, exact (by mid scale). */
@@ -209,13 +199,13 @@ export class FastFillSums {
   addTo(fees: ExactSum, slippage: ExactSum): void {
     for (let key = 0; key < KEYS; key += 1) {
       if (this.counts[key] === 0) continue;
-      const { fee, slip } = this.of(key);
-      fees.add(fee);
-      slippage.add(slip);
+      const fill = this.of(key);
+      fees.add(fill.fee);
+      slippage.add(fill.slippage);
     }
   }
 
-  private of(key: number): { fee: Exact; slip: Exact } {
+  private of(key: number): { fee: Exact; slippage: Exact } {
     const plan = this.fills.plan(key >> 1);
     const linear = (key & 1) === 1;
     const branch = linear ? plan.linear : plan.cap;
@@ -227,12 +217,8 @@ export class FastFillSums {
       const square = (get: (slot: number) => bigint) => (get(2) << 52n) + (get(3) << 26n) + get(4);
       gross += this.fills.impactPerNotional * plan.linearToOff * (square(value) - square(sellValue));
     }
-    const feeN = gross * this.fills.feeBps;
-    const n =
-      branch.unitDivisor * (value(1) - sellValue(1)) -
-      branch.atMidToSlippage * (value(0) - sellValue(0)) -
-      branch.feeToSlippage * feeN;
-    return { fee: { n: feeN, scale: branch.feeScale }, slip: { n, scale: branch.slippageScale } };
+    const paid = branch.unitDivisor * (value(1) - sellValue(1));
+    return feeAndSlippageOf(branch, this.fills.feeBps, false, gross, paid, value(0) - sellValue(0));
   }
 
   private plus(at: number, x: number): void {

@@ -99,7 +99,6 @@ export class RfqFills {
       factor = buy ? factor + impact : factor - impact;
     }
     const gross = atMid * factor;
-    const feeN = gross * this.feeBps;
     const total = gross * (buy ? this.buyTotal : this.sellTotal);
     let quoteAmount: bigint;
     // paid: quoteAmount at the slippage scale.
@@ -114,16 +113,8 @@ export class RfqFills {
       quoteAmount = this.roundedQuote;
       paid = this.roundedPaid;
     }
-    const atMidScaled = branch.atMidToSlippage === 1n ? atMid : atMid * branch.atMidToSlippage;
-    const feeScaled = branch.feeToSlippage === 1n ? feeN : feeN * branch.feeToSlippage;
-    return {
-      quoteAmount,
-      fee: { n: feeN, scale: branch.feeScale },
-      slippage: {
-        n: (buy ? paid - atMidScaled : atMidScaled - paid) - feeScaled,
-        scale: branch.slippageScale,
-      },
-    };
+    const { fee, slippage } = feeAndSlippageOf(branch, this.feeBps, !buy, gross, paid, atMid);
+    return { quoteAmount, fee, slippage };
   }
 
   /**
@@ -213,6 +204,32 @@ export class RfqFills {
       feeToSlippage: pow10(slippageScale - feeScale),
     };
   }
+}
+
+/**
+ * A fill's fee and slippage (slippageOf's) in its branch's scales: the fee is `gross` (value at the
+ * mid × price factor) × fee bps; the slippage ±(`paid` − `atMid` × atMidToSlippage) − fee ×
+ * feeToSlippage, `paid` its quote units at the slippage scale. Also the sums of many fills of a
+ * branch (FastFillSums), as a buy: the grosses added, and the sells' paid and atMid subtracted.
+ */
+export function feeAndSlippageOf(
+  branch: Branch,
+  feeBps: bigint,
+  sell: boolean,
+  gross: bigint,
+  paid: bigint,
+  atMid: bigint,
+): { fee: Exact; slippage: Exact } {
+  const feeN = gross * feeBps;
+  const atMidScaled = branch.atMidToSlippage === 1n ? atMid : atMid * branch.atMidToSlippage;
+  const feeScaled = branch.feeToSlippage === 1n ? feeN : feeN * branch.feeToSlippage;
+  return {
+    fee: { n: feeN, scale: branch.feeScale },
+    slippage: {
+      n: (sell ? atMidScaled - paid : paid - atMidScaled) - feeScaled,
+      scale: branch.slippageScale,
+    },
+  };
 }
 
 /** Ratios below 2^40 whose fraction is more than 10^-3 from a whole number have a certain floor. */

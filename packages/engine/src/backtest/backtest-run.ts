@@ -18,7 +18,7 @@ export class BacktestRun {
   private readonly step: number;
   private readonly initial: Dec;
   private readonly curve: EquityCurve;
-  private readonly fills = new FillColumns();
+  private readonly fills: FillColumns;
   private readonly benchmark: BuyAndHold;
   private readonly every: number;
   /** Candles with a lot open. */
@@ -36,6 +36,7 @@ export class BacktestRun {
     if (!(intervalSeconds > 0)) throw new RangeError(`intervalSeconds must be > 0, got ${intervalSeconds}`);
     this.step = Math.max(input.equityStepSeconds ?? HOUR, intervalSeconds);
     this.curve = new EquityCurve(pointsOf(series, this.step));
+    this.fills = new FillColumns(input.venue.fastQuotes);
     this.runtime = new StrategyRuntime({
       strategy: input.strategy,
       risk: input.risk,
@@ -78,19 +79,40 @@ export class BacktestRun {
    * nothing but count, so the loop reads the columns itself and calls out only for the rest.
    */
   signalBlock(strategy: SignalStrategyInstance, from: number, to: number, signals: Uint8Array): void {
-    const { runtime } = this;
+    const { runtime, every } = this;
     const { series, onProgress } = this.input;
     const { time, low, high } = series;
     const last = series.length - 1;
+    // clearOfRisk's bounds (the runtime's array, rewritten in place), and the fields the loop moves
+    // kept in locals between the calls that change them.
+    const { bounds } = runtime;
+    let open = runtime.lots.length;
+    let exposed = this.exposed;
+    let nextAt = this.nextAt;
+    // With a whole `every`, the next candle after which onProgress is told ((i + 1) % every === 0).
+    const whole = Number.isInteger(every) && every > 0;
+    let told = whole ? Math.ceil((from + 1) / every) * every - 1 : -1;
     for (let i = from; i < to; i += 1) {
       const signal = signals[i - from]!;
-      if (signal !== 0 || (runtime.lots.length > 0 && !runtime.clearOfRisk(low[i]!, high[i]!)))
+      if (signal !== 0 || (open > 0 && !(low[i]! > bounds[0]! && high[i]! < bounds[1]!))) {
         runtime.onSignal(series, i, signal, strategy);
-      if (runtime.lots.length > 0) this.exposed += 1;
-      if (i === last) this.mark(i, Number.NaN);
-      else if (time[i + 1]! >= this.nextAt) this.cross(i);
-      if (onProgress && (i + 1) % this.every === 0) onProgress(i + 1, series.length);
+        open = runtime.lots.length;
+      }
+      if (open > 0) exposed += 1;
+      if (i === last) {
+        this.mark(i, Number.NaN);
+        nextAt = this.nextAt;
+      } else if (time[i + 1]! >= nextAt) {
+        this.cross(i);
+        nextAt = this.nextAt;
+      }
+      if (onProgress && (whole ? i === told : (i + 1) % every === 0)) {
+        this.exposed = exposed;
+        if (whole) told += every;
+        onProgress(i + 1, series.length);
+      }
     }
+    this.exposed = exposed;
   }
 
   /** Candle `i + 1` is at or past nextAt: a point at `i` when it starts a new period. */

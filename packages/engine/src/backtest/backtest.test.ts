@@ -293,6 +293,34 @@ describe('backtest properties (fast-check, with an adversary strategy)', () => {
     );
   });
 
+  it('tells progress after every `progressEvery` candles, by block and per candle alike', () => {
+    const closes = Array.from({ length: 9000 }, (_, i) => 100 + 10 * Math.sin(i / 40));
+    const series = candleSeriesOf(hourly(closes));
+    const sma = getBuiltInStrategy('sma_crossover')!;
+    const parameters = resolveParameters(sma, { short_window: 5, long_window: 20 });
+    for (const progressEvery of [1, 7, 4096, 5000, 2.5]) {
+      const expected: number[] = [];
+      for (let i = 0; i < closes.length; i += 1) if ((i + 1) % progressEvery === 0) expected.push(i + 1);
+      const told = (strategy: StrategyInstance) => {
+        const done: number[] = [];
+        run({
+          strategy,
+          series,
+          progressEvery,
+          onProgress: (n, total) => done.push(total === closes.length ? n : -1),
+        });
+        return done;
+      };
+      // The built-in runs by blocks of signals; wrapped in a plain onCandle, per candle.
+      const blocks = sma.create(parameters, seededRandom(1));
+      const perCandle = sma.create(parameters, seededRandom(1));
+      expect(told(blocks)).toEqual(expected);
+      expect(told({ onCandle: (candle, position) => perCandle.onCandle(candle, position) })).toEqual(
+        expected,
+      );
+    }
+  });
+
   it('is deterministic: the same input gives the same result', () => {
     const series = candleSeriesOf(hourly([5, 6, 4, 7, 3, 8, 2, 9]));
     const once = () =>

@@ -1,5 +1,6 @@
 import { Dec } from '../money/decimal';
 import type { Exact } from '../money/exact';
+import { quotientDouble } from './decimal-double';
 
 /** One point of an equity curve. */
 export interface EquityPoint {
@@ -155,6 +156,7 @@ const LOG_BASE = 7;
 const WORDS = 1 + Math.ceil((Dec.precision - 1) / LOG_BASE);
 const DECIMAL_TAG = '[object Decimal]';
 const SAFE = Number.MAX_SAFE_INTEGER;
+const SAFE_BIG = BigInt(SAFE);
 /** 10^k as doubles, exact for k ≤ 22. */
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
@@ -185,6 +187,7 @@ class RoundedDecimal {
       out[at] = 0;
       return 1;
     }
+    if (n >= -SAFE_BIG && n <= SAFE_BIG) return this.ofSafe(Number(n), scale, out, at);
     const negative = n < 0n;
     const text = (negative ? -n : n).toString();
     const precision = Dec.precision;
@@ -247,6 +250,40 @@ class RoundedDecimal {
     return negative ? at - k : k - at;
   }
 
+  /**
+   * of() for a numerator below 2^53 (`value`, not zero): at most 16 digits, none rounded away, read
+   * by divisions (exact below 2^53) rather than from its text.
+   */
+  private ofSafe(value: number, scale: number, out: Int32Array, at: number): number {
+    const negative = value < 0;
+    let digits = negative ? -value : value;
+    let exponent = -scale;
+    while (digits % 10 === 0) {
+      digits /= 10;
+      exponent += 1;
+    }
+    let count = 1;
+    while (count < 16 && POWERS_OF_TEN[count]! <= digits) count += 1;
+    // words()' words, digits [from, to) of `digits` (of `count`) by division.
+    const e = count - 1 + exponent;
+    let i = (e + 1) % LOG_BASE;
+    if (e < 0) i += LOG_BASE;
+    let k = at;
+    if (i < count) {
+      if (i) out[k++] = digitsOf(digits, count, 0, i);
+      for (; i < count - LOG_BASE; i += LOG_BASE) out[k++] = digitsOf(digits, count, i, i + LOG_BASE);
+      out[k++] = digitsOf(digits, count, i, count) * POWERS_OF_TEN[LOG_BASE - (count - i)]!;
+    } else {
+      out[k++] = digits * POWERS_OF_TEN[i - count]!;
+    }
+    this.exponent = e;
+    this.value[0] =
+      exponent >= -22 && exponent <= 22
+        ? doubleOf(negative, '', count, false, digits, exponent)
+        : doubleOf(negative, String(digits), count, false, Infinity, exponent);
+    return negative ? at - k : k - at;
+  }
+
   /** The decimal of `signedCount` words from words[at] and exponent `e` (its constructor copies them). */
   decimal(words: Int32Array, at: number, signedCount: number, e: number): Dec {
     const { scratch, tagged } = this;
@@ -266,6 +303,11 @@ function wordOf(text: string, from: number, to: number): number {
   return word;
 }
 
+/** The integer of digits [from, to) of `digits`, an integer of `count` digits below 2^53. */
+function digitsOf(digits: number, count: number, from: number, to: number): number {
+  return Math.floor(digits / POWERS_OF_TEN[count - to]!) % POWERS_OF_TEN[to - from]!;
+}
+
 /** Number(`<digits>e<exponent>`) of the rounded digits (text[0, count), the last bumped). */
 function doubleOf(
   negative: boolean,
@@ -279,6 +321,13 @@ function doubleOf(
     const magnitude =
       exponent >= 0 ? integer * POWERS_OF_TEN[exponent]! : integer / POWERS_OF_TEN[-exponent]!;
     return negative ? -magnitude : magnitude;
+  }
+  if (count <= 18 && exponent >= -22 && exponent <= 0) {
+    // 16 to 18 digits: the quotient on doubles where it is surely the nearest.
+    const split = count - 9;
+    const low = wordOf(text, split, count) + (bump ? 1 : 0);
+    const magnitude = quotientDouble(wordOf(text, 0, split), low, -exponent);
+    if (magnitude === magnitude) return negative ? -magnitude : magnitude;
   }
   const digits = bump
     ? text.slice(0, count - 1) + String.fromCharCode(text.charCodeAt(count - 1) + 1)

@@ -39,8 +39,23 @@ export function exactOf(value: Decimal | number): Exact {
  * @example exactOfNumber(1.5e-7); // { n: 15n, scale: 8 }
  */
 export function exactOfNumber(value: number): Exact {
+  const parts = numberParts;
+  if (decimalOfNumber(value, parts)) return { n: BigInt(parts[0]!), scale: parts[1]! };
+  return exactOfNumberText(value);
+}
+
+const numberParts = new Float64Array(2);
+
+/**
+ * exactOfNumber(value) as doubles when its numerator is a safe integer: out[0] = n, out[1] = scale;
+ * false for the doubles exactOfNumber reads through their text (16 and 17 significant digits, the
+ * huge and the tiny), whose numerator may not fit.
+ */
+export function decimalOfNumber(value: number, out: Float64Array): boolean {
   if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
-    return { n: BigInt(value), scale: 0 };
+    out[0] = value;
+    out[1] = 0;
+    return true;
   }
   // A decimal of at most 15 significant digits is the only one of its length to round to its double
   // (15 digits always survive the round trip), so the fewest fractional digits k whose integer
@@ -50,9 +65,13 @@ export function exactOfNumber(value: number): Exact {
     const scaled = value * POWERS_OF_TEN[k]!;
     if (!(Math.abs(scaled) < 1e15)) break;
     const r = Math.round(scaled);
-    if (r / POWERS_OF_TEN[k]! === value) return { n: BigInt(r), scale: k };
+    if (r / POWERS_OF_TEN[k]! === value) {
+      out[0] = r;
+      out[1] = k;
+      return true;
+    }
   }
-  return exactOfNumberText(value);
+  return false;
 }
 
 /** 10^k as doubles, exact for k ≤ 22. */

@@ -119,10 +119,7 @@ class Crossover extends CloseSignals {
    * crossings of those differences, the previous one kept in a local.
    */
   override signals(series: CandleSeries, from: number, to: number, out: Uint8Array): void {
-    if (this.shortValues.length < to - from) {
-      this.shortValues = new Float64Array(to - from);
-      this.longValues = new Float64Array(to - from);
-    }
+    this.reserve(to - from);
     const { shortValues, longValues, short, long } = this;
     if (short instanceof Sma && long instanceof Sma) {
       Sma.differences(short, long, series.close, from, to, shortValues);
@@ -138,6 +135,17 @@ class Crossover extends CloseSignals {
       before = diff;
     }
     this.previous[0] = before;
+  }
+
+  /**
+   * Room for `length` averages. Its own method: with the arrays replaced in signals() itself, V8
+   * boxed a double per candle in its loops (8 MB a year of minutes).
+   */
+  private reserve(length: number): void {
+    if (this.shortValues.length < length) {
+      this.shortValues = new Float64Array(length);
+      this.longValues = new Float64Array(length);
+    }
   }
 
   protected override next(close: number): number {

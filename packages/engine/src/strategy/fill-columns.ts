@@ -1,12 +1,15 @@
 import type { Exact } from '../money/exact';
 import type { RuntimeFill } from './runtime-fill';
+import type { RfqFastQuotes } from './rfq-fast';
 
 /**
  * A backtest's fills in columns while it runs (a year of minutes fills tens of thousands of times):
  * numbers in typed arrays, the bigints that fit in 64 bits in BigInt64Arrays, the fee's and the
  * slippage's wide numerators in 64-bit limbs, the reasons (the strategy's strings) in a plain array.
  * A fill object (RuntimeFill, its mid, fee and slippage) is made when read (`at`, `toArray`), so the
- * run keeps no object a fill for the young generation to copy.
+ * run keeps no object a fill for the young generation to copy. A fill quoted on doubles (recordFast)
+ * keeps its mid and value at the mid as doubles and its quote's key: its fee and slippage are made
+ * from them when it is read.
  */
 export class FillColumns {
   length = 0;
@@ -19,13 +22,31 @@ export class FillColumns {
   private readonly quoteAmounts = new BigColumn();
   /** A sell's proceeds − its lot's cost; 0 for a buy. */
   private readonly pnls = new BigColumn();
-  private readonly midNs = new BigColumn();
   private midScales = new Int32Array(0);
+  private readonly reasons: string[] = [];
+  /** A fill of recordFast: 1 + its quote's key (0 for record's). */
+  private fastKeys = new Uint8Array(0);
+  /** A fill's row in the columns of its kind (record's, or recordFast's). */
+  private rows = new Int32Array(0);
+  // record's fills, by row: their mid n, fee and slippage.
+  private slowCount = 0;
+  private slowCapacity = 0;
+  private readonly midNs = new BigColumn();
   private readonly feeNs = new WideColumn();
   private feeScales = new Int32Array(0);
   private readonly slippageNs = new WideColumn();
   private slippageScales = new Int32Array(0);
-  private readonly reasons: string[] = [];
+  // recordFast's, by row: their mid n and value at the mid.
+  private fastCount = 0;
+  private fastCapacity = 0;
+  private midNumbers = new Float64Array(0);
+  private atMids = new Float64Array(0);
+
+  /**
+   * `quotes`: the fast quotes of recordFast's fills, which price their fee and slippage when read. A
+   * runtime records fast fills only into columns holding its venue's own quotes (StrategyRuntime).
+   */
+  constructor(readonly quotes?: RfqFastQuotes) {}
 
   /** Appends a fill; `pnl` and `entryTime` for a sell (null and NaN for a buy). */
   record(
@@ -42,19 +63,59 @@ export class FillColumns {
   ): void {
     const i = this.length;
     if (i === this.capacity) this.grow();
+    const row = this.slowCount;
+    if (row === this.slowCapacity) this.growSlow();
     this.times[i] = time;
     this.entryTimes[i] = entryTime;
     this.sells[i] = sell ? 1 : 0;
     this.baseAmounts.set(i, baseAmount);
     this.quoteAmounts.set(i, quoteAmount);
     this.pnls.set(i, pnl);
-    this.midNs.set(i, mid.n);
     this.midScales[i] = mid.scale;
-    this.feeNs.set(i, fee.n);
-    this.feeScales[i] = fee.scale;
-    this.slippageNs.set(i, slippage.n);
-    this.slippageScales[i] = slippage.scale;
     this.reasons.push(reason);
+    this.fastKeys[i] = 0;
+    this.rows[i] = row;
+    this.midNs.set(row, mid.n);
+    this.feeNs.set(row, fee.n);
+    this.feeScales[row] = fee.scale;
+    this.slippageNs.set(row, slippage.n);
+    this.slippageScales[row] = slippage.scale;
+    this.slowCount = row + 1;
+    this.length = i + 1;
+  }
+
+  /**
+   * Appends a fill the fast quotes priced (FastFills' last quote: its mid, value at the mid and key):
+   * record's, its fee and slippage made when read.
+   */
+  recordFast(
+    time: number,
+    sell: boolean,
+    baseAmount: bigint,
+    quoteAmount: bigint,
+    quote: { readonly midN: number; readonly midScale: number; readonly atMid: number; readonly key: number },
+    reason: string,
+    pnl: bigint,
+    entryTime: number,
+  ): void {
+    if (this.quotes === undefined) throw new TypeError('FillColumns: a fast fill needs the columns’ quotes');
+    const i = this.length;
+    if (i === this.capacity) this.grow();
+    const row = this.fastCount;
+    if (row === this.fastCapacity) this.growFast();
+    this.times[i] = time;
+    this.entryTimes[i] = entryTime;
+    this.sells[i] = sell ? 1 : 0;
+    this.baseAmounts.set(i, baseAmount);
+    this.quoteAmounts.set(i, quoteAmount);
+    this.pnls.set(i, pnl);
+    this.midScales[i] = quote.midScale;
+    this.reasons.push(reason);
+    this.fastKeys[i] = 1 + quote.key;
+    this.rows[i] = row;
+    this.midNumbers[row] = quote.midN;
+    this.atMids[row] = quote.atMid;
+    this.fastCount = row + 1;
     this.length = i + 1;
   }
 
@@ -66,14 +127,30 @@ export class FillColumns {
   /** Fill `i` as the runtime's fill object. */
   at(i: number): RuntimeFill {
     const sell = this.sells[i] === 1;
+    const side = sell ? 'Sell' : 'Buy';
+    const baseAmount = this.baseAmounts.get(i);
+    const quoteAmount = this.quoteAmounts.get(i);
+    let mid: Exact, fee: Exact, slippage: Exact;
+    const fastKey = this.fastKeys[i]!;
+    const row = this.rows[i]!;
+    if (fastKey > 0) {
+      mid = { n: BigInt(this.midNumbers[row]!), scale: this.midScales[i]! };
+      const atMid = this.atMids[row]!;
+      // recordFast refuses a fill without quotes: they are here.
+      ({ fee, slippage } = this.quotes!.feeAndSlippage(fastKey - 1, sell, atMid, Number(quoteAmount)));
+    } else {
+      mid = { n: this.midNs.get(row), scale: this.midScales[i]! };
+      fee = { n: this.feeNs.get(row), scale: this.feeScales[row]! };
+      slippage = { n: this.slippageNs.get(row), scale: this.slippageScales[row]! };
+    }
     return {
       time: this.times[i]!,
-      side: sell ? 'Sell' : 'Buy',
-      baseAmount: this.baseAmounts.get(i),
-      quoteAmount: this.quoteAmounts.get(i),
-      mid: { n: this.midNs.get(i), scale: this.midScales[i]! },
-      fee: { n: this.feeNs.get(i), scale: this.feeScales[i]! },
-      slippage: { n: this.slippageNs.get(i), scale: this.slippageScales[i]! },
+      side,
+      baseAmount,
+      quoteAmount,
+      mid,
+      fee,
+      slippage,
       reason: this.reasons[i]!,
       pnl: sell ? this.pnls.get(i) : null,
       entryTime: sell ? this.entryTimes[i]! : null,
@@ -94,12 +171,32 @@ export class FillColumns {
     this.entryTimes = resized(this.entryTimes, new Float64Array(capacity));
     this.sells = resized(this.sells, new Uint8Array(capacity));
     this.midScales = resized(this.midScales, new Int32Array(capacity));
+    this.fastKeys = resized(this.fastKeys, new Uint8Array(capacity));
+    this.rows = resized(this.rows, new Int32Array(capacity));
+    for (const column of [this.baseAmounts, this.quoteAmounts, this.pnls]) column.grow(capacity);
+    this.capacity = capacity;
+  }
+
+  /**
+   * Four times the room for record's fills (from 16) or recordFast's (from 1,024), each kind in its
+   * own rows: a run whose fills are nearly all of one kind allocates little for the other (a typed
+   * array's fresh pages cost more than copying it).
+   */
+  private growSlow(): void {
+    const capacity = Math.max(16, this.slowCapacity * 4);
     this.feeScales = resized(this.feeScales, new Int32Array(capacity));
     this.slippageScales = resized(this.slippageScales, new Int32Array(capacity));
-    for (const column of [this.baseAmounts, this.quoteAmounts, this.pnls, this.midNs]) column.grow(capacity);
+    this.midNs.grow(capacity);
     this.feeNs.grow(capacity);
     this.slippageNs.grow(capacity);
-    this.capacity = capacity;
+    this.slowCapacity = capacity;
+  }
+
+  private growFast(): void {
+    const capacity = Math.max(1024, this.fastCapacity * 4);
+    this.midNumbers = resized(this.midNumbers, new Float64Array(capacity));
+    this.atMids = resized(this.atMids, new Float64Array(capacity));
+    this.fastCapacity = capacity;
   }
 }
 

@@ -94,3 +94,36 @@ export function lotsAtRisk(lots: readonly Lot[], series: CandleSeries, i: number
   }
   return false;
 }
+
+/** A lot's level `percent` from its entry (`entryApprox`, exact from its cost and amount); null without one. */
+export function thresholdOf(
+  percent: { exact: Dec; approx: number } | null,
+  entryApprox: number,
+  cost: bigint,
+  baseAmount: bigint,
+  decimals: { baseDecimals: number; quoteDecimals: number },
+): Threshold | null {
+  if (!percent) return null;
+  const approx = entryApprox * (1 + percent.approx / 100);
+  return new Threshold(approx, cost, baseAmount, percent.exact, decimals);
+}
+
+/**
+ * The first candle index in [from, to) at which the risk rules would close one of `lots` (`to` when
+ * none).
+ */
+export function nextRiskIndex(
+  lots: readonly Lot[],
+  series: { low: Float64Array; high: Float64Array },
+  from: number,
+  to: number,
+): number {
+  if (lots.length === 0) return to;
+  for (let j = from; j < to; j += 1) {
+    for (const lot of lots) {
+      if (lot.stop && lot.stop.compare(series.low[j]!) <= 0) return j;
+      if (lot.take && lot.take.compare(series.high[j]!) >= 0) return j;
+    }
+  }
+  return to;
+}

@@ -15,7 +15,7 @@ function pow10(k: number): bigint {
 }
 
 /** One branch of the impact (linear in the notional, or its cap) at one mid scale. */
-interface Branch {
+export interface Branch {
   /** The price factor 10,000 ± spread (± impact, for the cap) at offScale: buy, sell. */
   readonly buyFactor: bigint;
   readonly sellFactor: bigint;
@@ -41,7 +41,7 @@ export interface PricedQuote {
 }
 
 /** Everything about a mid scale: the linear impact's scale and multipliers, both branches. */
-interface Plan {
+export interface Plan {
   /** linear impact n × linearToCommon vs capInCommon: the comparison in their common scale. */
   readonly linearToCommon: bigint;
   readonly capInCommon: bigint;
@@ -54,11 +54,11 @@ interface Plan {
 export class RfqFills {
   private readonly plans: (Plan | undefined)[] = [];
   /** rate n × quote USD n: the linear impact's n over base × mid n. */
-  private readonly impactPerNotional: bigint;
+  readonly impactPerNotional: bigint;
   /** 10^(fee scale + 4) + fee n, and minus it: total n over gross n for a buy and a sell. */
-  private readonly buyTotal: bigint;
-  private readonly sellTotal: bigint;
-  private readonly feeBps: bigint;
+  readonly buyTotal: bigint;
+  readonly sellTotal: bigint;
+  readonly feeBps: bigint;
   /** roundUnits' quote units and those units at the slippage scale. */
   private roundedQuote = 0n;
   private roundedPaid = 0n;
@@ -87,7 +87,7 @@ export class RfqFills {
    * already made, so the slippage costs one product and two differences.
    */
   priced(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): PricedQuote {
-    const plan = (this.plans[mid.scale] ??= this.planFor(mid.scale));
+    const plan = this.plan(mid.scale);
     const atMid = baseAmount * mid.n;
     const linear = this.impactPerNotional === 1n ? atMid : atMid * this.impactPerNotional;
     const useLinear = (plan.linearToCommon === 1n ? linear : linear * plan.linearToCommon) < plan.capInCommon;
@@ -99,7 +99,6 @@ export class RfqFills {
       factor = buy ? factor + impact : factor - impact;
     }
     const gross = atMid * factor;
-    const feeN = gross * this.feeBps;
     const total = gross * (buy ? this.buyTotal : this.sellTotal);
     let quoteAmount: bigint;
     // paid: quoteAmount at the slippage scale.
@@ -114,16 +113,8 @@ export class RfqFills {
       quoteAmount = this.roundedQuote;
       paid = this.roundedPaid;
     }
-    const atMidScaled = branch.atMidToSlippage === 1n ? atMid : atMid * branch.atMidToSlippage;
-    const feeScaled = branch.feeToSlippage === 1n ? feeN : feeN * branch.feeToSlippage;
-    return {
-      quoteAmount,
-      fee: { n: feeN, scale: branch.feeScale },
-      slippage: {
-        n: (buy ? paid - atMidScaled : atMidScaled - paid) - feeScaled,
-        scale: branch.slippageScale,
-      },
-    };
+    const { fee, slippage } = feeAndSlippageOf(branch, this.feeBps, !buy, gross, paid, atMid);
+    return { quoteAmount, fee, slippage };
   }
 
   /**
@@ -171,6 +162,11 @@ export class RfqFills {
     this.roundedPaid = paid;
   }
 
+  /** The plan of a mid scale (made on its first use). */
+  plan(midScale: number): Plan {
+    return (this.plans[midScale] ??= this.planFor(midScale));
+  }
+
   private planFor(midScale: number): Plan {
     const { model, quoteUsdPrice, baseDecimals } = this.market;
     const linearScale = model.impactBpsPerUsd10k.scale + baseDecimals + midScale + quoteUsdPrice.scale + 4;
@@ -208,6 +204,32 @@ export class RfqFills {
       feeToSlippage: pow10(slippageScale - feeScale),
     };
   }
+}
+
+/**
+ * A fill's fee and slippage (slippageOf's) in its branch's scales: the fee is `gross` (value at the
+ * mid × price factor) × fee bps; the slippage ±(`paid` − `atMid` × atMidToSlippage) − fee ×
+ * feeToSlippage, `paid` its quote units at the slippage scale. Also the sums of many fills of a
+ * branch (FastFillSums), as a buy: the grosses added, and the sells' paid and atMid subtracted.
+ */
+export function feeAndSlippageOf(
+  branch: Branch,
+  feeBps: bigint,
+  sell: boolean,
+  gross: bigint,
+  paid: bigint,
+  atMid: bigint,
+): { fee: Exact; slippage: Exact } {
+  const feeN = gross * feeBps;
+  const atMidScaled = branch.atMidToSlippage === 1n ? atMid : atMid * branch.atMidToSlippage;
+  const feeScaled = branch.feeToSlippage === 1n ? feeN : feeN * branch.feeToSlippage;
+  return {
+    fee: { n: feeN, scale: branch.feeScale },
+    slippage: {
+      n: (sell ? atMidScaled - paid : paid - atMidScaled) - feeScaled,
+      scale: branch.slippageScale,
+    },
+  };
 }
 
 /** Ratios below 2^40 whose fraction is more than 10^-3 from a whole number have a certain floor. */

@@ -1,16 +1,5 @@
-import { type Dec, toBaseUnits } from '../money/decimal';
-import {
-  add,
-  exactOf,
-  exactOfNumber,
-  ExactSum,
-  exactUnits,
-  floor,
-  mul,
-  shift,
-  ZERO,
-  type Exact,
-} from '../money/exact';
+import type { Dec } from '../money/decimal';
+import { add, exactOf, exactOfNumber, ExactSum, exactUnits, mul, type Exact } from '../money/exact';
 import type { CandleSeries } from '../market/candle-series';
 import type {
   BatchStrategyInstance,
@@ -23,11 +12,13 @@ import type {
   StrategyInstance,
 } from './strategy';
 import { BUY_SIGNAL, EXIT_SIGNAL } from './strategy';
-import { lotsAtRisk, riskBounds, Threshold, type Lot } from './lot';
+import { lotsAtRisk, nextRiskIndex, riskBounds, thresholdOf, type Lot } from './lot';
 import type { FillColumns } from './fill-columns';
+import { FastFills } from './rfq-fast';
 import { checkIntent, type RuntimeFill } from './runtime-fill';
 import { seriesCandle, type SeriesCandle } from './series-candle';
-import { buyWithin, slippageOf, type VenuePort } from './venue';
+import { sizedBuy, sizingAmounts } from './sizing';
+import { slippageOf, type VenuePort } from './venue';
 
 /** A fill and its slippage (slippageOf). */
 interface PricedFill {
@@ -77,6 +68,8 @@ export class StrategyRuntime {
   /** The fills so far (none when they go to the options' fillColumns). */
   readonly fills: RuntimeFill[] = [];
   private readonly fillColumns: FillColumns | null;
+  /** The venue's fast quotes, for fills into fillColumns holding the same quotes. */
+  private readonly fast: FastFills | null;
   /** 10^quoteDecimals and 10^baseDecimals as doubles (a lot's entry price as a double). */
   private readonly quoteUnit: number;
   private readonly baseUnit: number;
@@ -100,7 +93,7 @@ export class StrategyRuntime {
   private readonly takePercent: { exact: Dec; approx: number } | null;
   private readonly position: { openLots: number; maxPositions: number; lastEntryPrice: number };
   /** riskBounds of the open lots: a candle with low > [0] and high < [1] closes none (clearOfRisk). */
-  private readonly bounds = Float64Array.of(-Infinity, Infinity);
+  readonly bounds = Float64Array.of(-Infinity, Infinity);
   // Doubles from the start (0.5, not 0): their fields then hold doubles in place, never re-boxed.
   private readonly candle = { time: 0.5, open: 0.5, high: 0.5, low: 0.5, close: 0.5, volume: 0.5 };
   private readonly riskCandle = { time: 0.5, open: 0.5, high: 0.5, low: 0.5 };
@@ -109,26 +102,19 @@ export class StrategyRuntime {
 
   constructor(private readonly options: RuntimeOptions) {
     const { risk } = options;
-    if (!Number.isInteger(risk.maxPositions) || risk.maxPositions < 1) {
-      throw new RangeError(`maxPositions must be a whole number ≥ 1, got ${risk.maxPositions}`);
-    }
-    const sizing: Sizing = risk.sizing ?? { mode: 'fixed_base', value: risk.amount };
-    if (!sizing.value.isFinite() || !sizing.value.gt(0)) {
-      throw new RangeError(`sizing value must be > 0, got ${sizing.value.toString()}`);
-    }
-    if (sizing.mode === 'percent_equity' && sizing.value.gt(100)) {
-      throw new RangeError(`percent_equity sizing must be at most 100, got ${sizing.value.toString()}`);
-    }
-    this.sizing = sizing;
-    this.baseAmount = sizing.mode === 'fixed_base' ? toBaseUnits(sizing.value, options.baseDecimals) : 0n;
-    this.budgetUnits = sizing.mode === 'fixed_quote' ? toBaseUnits(sizing.value, options.quoteDecimals) : 0n;
-    if (sizing.mode === 'fixed_base' && this.baseAmount <= 0n)
-      throw new RangeError(`amount ${sizing.value.toString()} is below one base unit`);
-    if (sizing.mode === 'fixed_quote' && this.budgetUnits <= 0n)
-      throw new RangeError(`fixed_quote ${sizing.value.toString()} is below one quote unit`);
-    this.percent = sizing.mode === 'percent_equity' ? exactOf(sizing.value) : ZERO;
+    ({
+      sizing: this.sizing,
+      baseAmount: this.baseAmount,
+      budgetUnits: this.budgetUnits,
+      percent: this.percent,
+    } = sizingAmounts(risk, options));
     this.cash = options.initialCash;
     this.fillColumns = options.fillColumns ?? null;
+    // Fast fills price their fee and slippage from the columns' quotes when read: only columns that
+    // hold the venue's own quotes take them (other columns get every fill priced with bigints).
+    const { fastQuotes } = options.venue;
+    const fastColumns = fastQuotes !== undefined && this.fillColumns?.quotes === fastQuotes;
+    this.fast = fastColumns ? new FastFills(fastQuotes) : null;
     this.quoteUnit = 10 ** options.quoteDecimals;
     this.baseUnit = 10 ** options.baseDecimals;
     const signed = (percent: Dec | null, sign: 1 | -1) =>
@@ -140,12 +126,23 @@ export class StrategyRuntime {
 
   /** Venue fees paid, whole quote tokens, exact. */
   get fees(): Exact {
-    return this.feeSum.value;
+    return this.sums()[0].value;
   }
 
   /** Slippage paid (slippageOf of every fill), whole quote tokens, exact. */
   get slippage(): Exact {
-    return this.slippageSum.value;
+    return this.sums()[1].value;
+  }
+
+  /** The fees' and slippage's sums with the fast fills'. */
+  private sums(): [ExactSum, ExactSum] {
+    if (this.fast === null) return [this.feeSum, this.slippageSum];
+    const fees = new ExactSum();
+    const slippage = new ExactSum();
+    fees.add(this.feeSum.value);
+    slippage.add(this.slippageSum.value);
+    this.fast.sums.addTo(fees, slippage);
+    return [fees, slippage];
   }
 
   /** Feeds one closed candle (doubles carrying the wire's decimals) to a per-candle strategy. */
@@ -242,14 +239,7 @@ export class StrategyRuntime {
    * none): until then nothing but the strategy can change the position.
    */
   nextRiskIndex(series: { low: Float64Array; high: Float64Array }, from: number, to: number): number {
-    if (this.lots.length === 0) return to;
-    for (let j = from; j < to; j += 1) {
-      for (const lot of this.lots) {
-        if (lot.stop && lot.stop.compare(series.low[j]!) <= 0) return j;
-        if (lot.take && lot.take.compare(series.high[j]!) >= 0) return j;
-      }
-    }
-    return to;
+    return nextRiskIndex(this.lots, series, from, to);
   }
 
   /**
@@ -299,10 +289,49 @@ export class StrategyRuntime {
       return;
     }
     if (intent.action !== 'buy' && this.lots.length === 0) return;
-    const mid = exactOfNumber(close);
-    if (intent.action === 'buy') this.openLot(time, mid, reason);
-    else if (intent.action === 'sell') this.closeLot(0, time, mid, reason);
-    else while (this.lots.length > 0 && this.closeLot(0, time, mid, reason));
+    if (intent.action === 'buy') {
+      if (!this.openFast(time, close, reason)) this.openLot(time, exactOfNumber(close), reason);
+    } else if (intent.action === 'sell') {
+      if (!this.closeFast(time, close, reason)) this.closeLot(0, time, exactOfNumber(close), reason);
+    } else {
+      while (
+        this.lots.length > 0 &&
+        (this.closeFast(time, close, reason) || this.closeLot(0, time, exactOfNumber(close), reason))
+      );
+    }
+  }
+
+  /** openLot at the decimal of `close` for a fixed_base lot, quoted fast; false when it needs bigints. */
+  private openFast(time: number, close: number, reason: string): boolean {
+    const { fast } = this;
+    if (fast === null || this.sizing.mode !== 'fixed_base') return false;
+    const units = fast.quote(false, this.baseAmount, close);
+    if (units < 0) return false;
+    const cost = BigInt(units);
+    // Refused: openLot refuses it again and keeps why.
+    if (cost > this.cash) return false;
+    fast.commit(false, units);
+    this.cash -= cost;
+    this.pushLot(time, this.baseAmount, cost);
+    this.fillColumns!.recordFast(time, false, this.baseAmount, cost, fast, reason, 0n, Number.NaN);
+    return true;
+  }
+
+  /** closeLot(0) at the decimal of `close`, quoted fast; false when it needs bigints. */
+  private closeFast(time: number, close: number, reason: string): boolean {
+    const { fast } = this;
+    if (fast === null) return false;
+    const lot = this.lots[0]!;
+    const units = fast.quote(true, lot.baseAmount, close);
+    if (units < 0) return false;
+    fast.commit(true, units);
+    const proceeds = BigInt(units);
+    this.lots.shift();
+    this.cash += proceeds;
+    this.syncPosition();
+    const pnl = proceeds - lot.cost;
+    this.fillColumns!.recordFast(time, true, lot.baseAmount, proceeds, fast, reason, pnl, lot.openedAt);
+    return true;
   }
 
   /** A fill of `baseAmount` at `mid` and its slippage; null when the venue refuses it. */
@@ -317,23 +346,8 @@ export class StrategyRuntime {
 
   /** The buy a fixed_quote or percent_equity sizing makes at `mid` (null: the venue refuses, or not one base unit fits). */
   private sizedBuy(mid: Exact): { baseAmount: bigint; fill: PricedFill } | null {
-    let budget = this.budgetUnits;
-    if (this.sizing.mode === 'percent_equity') {
-      const equity = add(exactUnits(this.cash, this.options.quoteDecimals), this.lotsAt(mid));
-      budget = floor(shift(mul(equity, this.percent), this.options.quoteDecimals - 2));
-      if (budget > this.cash) budget = this.cash;
-    }
-    const sized = buyWithin(this.options.venue, budget, mid, this.options);
-    if (!sized) return null;
-    const { baseAmount, fill } = sized;
-    const slippage = slippageOf('Buy', baseAmount, fill.quoteAmount, mid, fill.fee, this.options);
-    return { baseAmount, fill: { quoteAmount: fill.quoteAmount, fee: fill.fee, slippage } };
-  }
-
-  /** The open lots valued at `mid`, whole quote tokens, exact. */
-  private lotsAt(mid: Exact): Exact {
-    const base = this.heldBase();
-    return base === 0n ? ZERO : mul(exactUnits(base, this.options.baseDecimals), mid);
+    const amounts = { sizing: this.sizing, budgetUnits: this.budgetUnits, percent: this.percent };
+    return sizedBuy(amounts, this.cash, this.heldBase(), mid, this.options);
   }
 
   private openLot(time: number, mid: Exact, reason: string): void {
@@ -354,29 +368,22 @@ export class StrategyRuntime {
     this.cash -= fill.quoteAmount;
     this.feeSum.add(fill.fee);
     this.slippageSum.add(fill.slippage);
-    const cost = fill.quoteAmount;
+    this.pushLot(time, baseAmount, fill.quoteAmount);
+    this.keep(time, baseAmount, mid, fill, reason, null, null);
+  }
+
+  /** A lot opened at `time` for `cost` quote units. */
+  private pushLot(time: number, baseAmount: bigint, cost: bigint): void {
     const entryApprox = Number(cost) / this.quoteUnit / (Number(baseAmount) / this.baseUnit);
     this.lots.push({
       baseAmount,
       cost,
       openedAt: time,
       entryApprox,
-      stop: this.threshold(this.stopPercent, entryApprox, cost, baseAmount),
-      take: this.threshold(this.takePercent, entryApprox, cost, baseAmount),
+      stop: thresholdOf(this.stopPercent, entryApprox, cost, baseAmount, this.options),
+      take: thresholdOf(this.takePercent, entryApprox, cost, baseAmount, this.options),
     });
     this.syncPosition();
-    this.keep(time, baseAmount, mid, fill, reason, null, null);
-  }
-
-  private threshold(
-    percent: { exact: Dec; approx: number } | null,
-    entryApprox: number,
-    cost: bigint,
-    baseAmount: bigint,
-  ): Threshold | null {
-    if (!percent) return null;
-    const approx = entryApprox * (1 + percent.approx / 100);
-    return new Threshold(approx, cost, baseAmount, percent.exact, this.options);
   }
 
   /** Sells lot `index` at `mid`; false when the venue refuses (the lot stays open). */

@@ -1,6 +1,7 @@
 import { Dec } from '../money/decimal';
 import { exactOf, type Exact } from '../money/exact';
 import { DEFAULT_RFQ_PRICING, pricingModel, type RfqPricing } from '../spot/rfq-pricing';
+import { RfqFastQuotes } from './rfq-fast';
 import { RfqFills, type PricedQuote } from './rfq-fills';
 
 // Where the strategy runtime's fills are priced (the live venue's RFQ arithmetic, or a fixed fee and
@@ -20,6 +21,8 @@ export interface VenuePort {
   fill(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): VenueFill | null;
   /** fill() and its slippageOf in one computation, when the venue can (the RFQ venue). */
   priced?(side: 'Buy' | 'Sell', baseAmount: bigint, mid: Exact): PricedQuote | null;
+  /** priced()'s quote units on doubles where they are certain (the RFQ venue, with priced()). */
+  readonly fastQuotes?: RfqFastQuotes;
 }
 
 /**
@@ -41,6 +44,7 @@ export function rfqVenue(options: {
   };
   const fills = new RfqFills(market);
   return {
+    fastQuotes: new RfqFastQuotes(fills),
     fill(side, baseAmount, mid) {
       const quote = fills.quote(side, baseAmount, mid);
       return quote.quoteAmount > 0n ? quote : null;

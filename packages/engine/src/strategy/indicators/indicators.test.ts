@@ -133,6 +133,8 @@ describe('updateAll', () => {
       [5, 20],
       [20, 50],
       [7, 333],
+      // A warm-up longer than a block.
+      [7, 777],
     ] as const) {
       for (const fedFirst of [0, 3, 61]) {
         const a = new Sma(p);

@@ -98,7 +98,8 @@ export class Sma {
     let countB = b.count;
     let partialA = partialSum(windowA, indexA);
     let partialB = partialSum(windowB, indexB);
-    for (let i = from; i < to; i += 1) {
+    let i = from;
+    for (; i < to && (countA < periodA || countB < periodB); i += 1) {
       const x = values[i]!;
       const oldA = windowA[indexA]!;
       const oldB = windowB[indexB]!;
@@ -122,6 +123,33 @@ export class Sma {
       }
       valueA = countA === periodA ? sumA / periodA : Number.NaN;
       valueB = countB === periodB ? sumB / periodB : Number.NaN;
+      diffs[i - from] = valueA - valueB;
+    }
+    // Both windows full: the same steps without the warm-up's tests.
+    for (; i < to; i += 1) {
+      const x = values[i]!;
+      const oldA = windowA[indexA]!;
+      const oldB = windowB[indexB]!;
+      windowA[indexA] = x;
+      windowB[indexB] = x;
+      partialA += x;
+      partialB += x;
+      sumA += x - oldA;
+      sumB += x - oldB;
+      indexA += 1;
+      indexB += 1;
+      if (indexA === periodA) {
+        indexA = 0;
+        sumA = partialA;
+        partialA = 0;
+      }
+      if (indexB === periodB) {
+        indexB = 0;
+        sumB = partialB;
+        partialB = 0;
+      }
+      valueA = sumA / periodA;
+      valueB = sumB / periodB;
       diffs[i - from] = valueA - valueB;
     }
     a.state[SUM] = sumA;

@@ -61,27 +61,15 @@ export class FillColumns {
     pnl: bigint,
     entryTime: number,
   ): void {
-    const i = this.length;
-    if (i === this.capacity) this.grow();
     const row = this.slowCount;
     if (row === this.slowCapacity) this.growSlow();
-    this.times[i] = time;
-    this.entryTimes[i] = entryTime;
-    this.sells[i] = sell ? 1 : 0;
-    this.baseAmounts.set(i, baseAmount);
-    this.quoteAmounts.set(i, quoteAmount);
-    this.pnls.set(i, pnl);
-    this.midScales[i] = mid.scale;
-    this.reasons.push(reason);
-    this.fastKeys[i] = 0;
-    this.rows[i] = row;
     this.midNs.set(row, mid.n);
     this.feeNs.set(row, fee.n);
     this.feeScales[row] = fee.scale;
     this.slippageNs.set(row, slippage.n);
     this.slippageScales[row] = slippage.scale;
     this.slowCount = row + 1;
-    this.length = i + 1;
+    this.append(time, sell, baseAmount, quoteAmount, mid.scale, reason, pnl, entryTime, 0, row);
   }
 
   /**
@@ -99,23 +87,50 @@ export class FillColumns {
     entryTime: number,
   ): void {
     if (this.quotes === undefined) throw new TypeError('FillColumns: a fast fill needs the columns’ quotes');
-    const i = this.length;
-    if (i === this.capacity) this.grow();
     const row = this.fastCount;
     if (row === this.fastCapacity) this.growFast();
+    this.midNumbers[row] = quote.midN;
+    this.atMids[row] = quote.atMid;
+    this.fastCount = row + 1;
+    this.append(
+      time,
+      sell,
+      baseAmount,
+      quoteAmount,
+      quote.midScale,
+      reason,
+      pnl,
+      entryTime,
+      1 + quote.key,
+      row,
+    );
+  }
+
+  /** The columns every fill has; `fastKey` 0 for a fill priced exactly, `row` its row in its kind's columns. */
+  private append(
+    time: number,
+    sell: boolean,
+    baseAmount: bigint,
+    quoteAmount: bigint,
+    midScale: number,
+    reason: string,
+    pnl: bigint,
+    entryTime: number,
+    fastKey: number,
+    row: number,
+  ): void {
+    const i = this.length;
+    if (i === this.capacity) this.grow();
     this.times[i] = time;
     this.entryTimes[i] = entryTime;
     this.sells[i] = sell ? 1 : 0;
     this.baseAmounts.set(i, baseAmount);
     this.quoteAmounts.set(i, quoteAmount);
     this.pnls.set(i, pnl);
-    this.midScales[i] = quote.midScale;
+    this.midScales[i] = midScale;
     this.reasons.push(reason);
-    this.fastKeys[i] = 1 + quote.key;
+    this.fastKeys[i] = fastKey;
     this.rows[i] = row;
-    this.midNumbers[row] = quote.midN;
-    this.atMids[row] = quote.atMid;
-    this.fastCount = row + 1;
     this.length = i + 1;
   }
 

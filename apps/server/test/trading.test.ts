@@ -40,7 +40,7 @@ import {
   type TestDatabase,
 } from './helpers/test-app';
 import { messageOnLatestBlockhash } from './helpers/cluster-rpc';
-import { accountsOf, createRpcFaults } from './helpers/rpc-faults';
+import { accountsOf, createRpcFaults, type SendFault } from './helpers/rpc-faults';
 import { associatedTokenAddress } from '../src/modules/chain/token-legs';
 import { botFills, botRuns, bots, serverTickets } from '../src/db/schema';
 import { eq } from 'drizzle-orm';
@@ -55,6 +55,8 @@ describe('spot trading on the embedded cluster', () => {
   let database: TestDatabase;
   let app: TestApp;
   const faults = createRpcFaults();
+  /** Sends and polls a lost refund fails: more than its cancel and the reconcile job's looks meanwhile. */
+  const LOST_REFUND_FAULTS = 50;
 
   beforeAll(async () => {
     database = await openTestDatabase('pglite');
@@ -64,7 +66,12 @@ describe('spot trading on the embedded cluster', () => {
       // A pinned market (seed and start time): the trigger-order tests pick the moves they need from
       // the path ahead, which is then the same on every run.
       clock: createClock(new Date('2026-01-15T12:00:30Z')),
-      env: { LIMIT_KEEPER_INTERVAL_MS: '60000', MARKET_SEED: 'spot-trading' },
+      // The relay's reconcile job runs every 50 ms (2 s in production): the fault tests hold against it.
+      env: {
+        LIMIT_KEEPER_INTERVAL_MS: '60000',
+        MARKET_SEED: 'spot-trading',
+        RELAY_RECONCILE_INTERVAL_MS: '50',
+      },
       wrapRpcTransport: faults.wrap,
     });
     await app.server.listen({ port: 0, host: '127.0.0.1' });
@@ -610,7 +617,9 @@ describe('spot trading on the embedded cluster', () => {
   /**
    * A limit buy resting below the market whose refund was recorded (the order `Settling:cancel`) but
    * never reached the chain: the send was lost before the cluster and the status poll failed, so
-   * its verdict is unknown.
+   * its verdict is unknown. The faults stay until the caller clears them: the relay's reconcile job
+   * asks about the refund too, and could otherwise take the failing poll, or send the refund again
+   * and land it, before the test has looked.
    */
   async function orderWithLostRefund() {
     const user = await trader();
@@ -626,10 +635,9 @@ describe('spot trading on the embedded cluster', () => {
     // The faults are the refund's (to the user's USDC account), not a background send's.
     const usdcAccount = await associatedTokenAddress(user.wallet.address, USDC_MINT);
     faults.target((wire) => accountsOf(wire).includes(usdcAccount));
-    faults.failNextSends('lost');
-    faults.failStatusPolls(1);
+    faults.failNextSends(...Array<SendFault>(LOST_REFUND_FAULTS).fill('lost'));
+    faults.failStatusPolls(LOST_REFUND_FAULTS);
     const lost = await cancelOrder(user, built.order_id!);
-    await faults.clear();
     // The cancel stands (the refund is in flight), and the escrow still holds the funds.
     expect(lost.status, JSON.stringify(lost.body)).toBe(200);
     expect(lost.body.data).toMatchObject({ status: 'Pending', settlement_tx_hash: expect.any(String) });
@@ -705,6 +713,7 @@ describe('spot trading on the embedded cluster', () => {
 
   it("lands an order's lost refund once: the same refund, sent again while it can land", async () => {
     const { user, before, orderId, claimed } = await orderWithLostRefund();
+    await faults.clear();
     // When the owner cancels again while the recorded refund's blockhash is still valid
     const again = await cancelOrder(user, orderId);
     expect(again.status, JSON.stringify(again.body)).toBe(200);
@@ -717,7 +726,9 @@ describe('spot trading on the embedded cluster', () => {
 
   it('returns an order whose lost refund expired unseen to Pending, and a new cancel refunds it', async () => {
     const { user, before, orderId, claimed } = await orderWithLostRefund();
+    // The refund is still lost while its blockhash expires
     await app.cluster!.advanceSlots(200);
+    await faults.clear();
     const pending = await reconcileUntil(user, orderId, 'Pending');
     expect(pending.settlement_tx_hash ?? null).toBeNull();
     const cancelled = await cancelOrder(user, orderId);
@@ -729,6 +740,7 @@ describe('spot trading on the embedded cluster', () => {
 
   it('settles a refund claimed before settlements were tickets (no ticket records it) from the chain', async () => {
     const { user, before, orderId, claimed } = await orderWithLostRefund();
+    await faults.clear();
     // As an order claimed by the keeper before server tickets: Settling, with no ticket
     await app.database.db.delete(serverTickets).where(eq(serverTickets.signature, claimed));
     await vi.waitUntil(

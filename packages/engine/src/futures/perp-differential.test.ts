@@ -68,6 +68,13 @@ const EDGE: World = {
   money: 10_000_000n,
 };
 
+/**
+ * The real markets with the backstop's collateral at about 2^51, where the hot path's yes/no margin
+ * floors stop answering (perp-margin-units.ts: collateral within ±2^51): its deposits and
+ * withdrawals take it back and forth across that bound, the others stay below it.
+ */
+const BOUND: World = { specs: [SOL, BTC], base: REAL.base, money: 450n };
+
 type Venue = FrozenExchange | PerpExchange;
 
 function lcg(seed: number) {
@@ -275,6 +282,12 @@ describe('the venue against its frozen pre-#28 engine (fixtures/engine-v1)', () 
     }
     expect(fills).toBeGreaterThan(100);
     expect(pastSafe).toBeGreaterThan(10);
+  }, 60_000);
+
+  it('answers alike with collateral about the fast margin floors’ bound (2^51)', () => {
+    let fills = 0;
+    for (let seed = 301; seed <= 304; seed++) fills += runStream(seed, 500, BOUND).fills;
+    expect(fills).toBeGreaterThan(100);
   }, 60_000);
 
   it('answers alike with prices between 2^52 and 2^53 (remainders, conversions and pending totals at the edge)', () => {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { equityOf, healthChange, healthOf, initialRequirementAt } from './perp-margin';
-import { breaksMaintenanceUnits, freeMarginFloorUnits, healthAfterFloorUnits } from './perp-margin-units';
+import {
+  breaksMaintenanceUnits,
+  freeMarginFloorCovers,
+  freeMarginFloorUnits,
+  healthAfterFloorHolds,
+  healthAfterFloorUnits,
+} from './perp-margin-units';
 import { Account, newMarketState, Position, type MarketState } from './perp-state';
 
 // The division-free floors that let the hot path skip the exact margin sums (perp-margin-units.ts)
@@ -118,5 +124,85 @@ describe('margin floors', () => {
     );
     // The floor decided a good share of the cases (it is not a path that never runs).
     expect(decidedByFloor).toBeGreaterThan(100);
+  });
+
+  it('the health floor’s yes/no answer says yes only where the floor is ≥ 0, and so the exact health after', () => {
+    let yes = 0;
+    fc.assert(
+      fc.property(world, (w) => {
+        const { markets, market, account } = setUp(w);
+        if (!safe(w.lots, w.notional, w.fee)) return;
+        const args = [units(w.lots), units(w.notional), units(w.fee)] as const;
+        // At the edge: a fee that takes the floor to exactly 0 passes, one unit more does not.
+        const floor = healthAfterFloorUnits(account, market, ...args);
+        if (floor === floor && floor >= 0 && safe(w.fee + BigInt(floor) + 1n)) {
+          const edge = units(w.fee) + floor;
+          if (healthAfterFloorHolds(account, market, args[0], args[1], edge)) {
+            expect(healthAfterFloorUnits(account, market, args[0], args[1], edge)).toBe(0);
+          }
+          expect(healthAfterFloorHolds(account, market, args[0], args[1], edge + 1)).toBe(false);
+        }
+        if (!healthAfterFloorHolds(account, market, ...args)) return;
+        yes++;
+        expect(healthAfterFloorUnits(account, market, ...args) >= 0).toBe(true);
+        const exact = healthOf(markets, account) + healthChange(market, account, w.lots, w.notional, w.fee);
+        expect(exact >= 0n).toBe(true);
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(yes).toBeGreaterThan(100);
+  });
+
+  it('the free margin floor’s yes/no answer says yes only where the needs are within the floor, at any leverage', () => {
+    let yes = 0;
+    const needs = fc.oneof(
+      fc.bigInt({ min: 0n, max: 10n ** 6n }),
+      fc.bigInt({ min: 0n, max: 10n ** 12n }),
+      fc.bigInt({ min: 0n, max: 2n ** 53n - 1n }),
+    );
+    fc.assert(
+      fc.property(world, needs, (w, need) => {
+        const { markets, market, account } = setUp(w);
+        const floor = freeMarginFloorUnits(account, market);
+        const exact =
+          equityOf(markets, account) - initialRequirementAt(markets, account, market.spec.symbol, w.leverage);
+        // Random needs, and the floor itself and its neighbours (where a rounding would show).
+        const tried =
+          floor === floor ? [need, BigInt(floor) - 1n, BigInt(floor), BigInt(floor) + 1n] : [need];
+        for (const n of tried) {
+          if (!safe(n) || !freeMarginFloorCovers(account, market, units(n))) continue;
+          yes++;
+          expect(units(n) <= floor).toBe(true);
+          expect(n <= exact).toBe(true);
+        }
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(yes).toBeGreaterThan(100);
+  });
+
+  it('the yes/no floors say no past their bounds (the exact-or-NaN floors answer there)', () => {
+    const { market, account } = setUp({
+      sizeDecimals: 3,
+      maxLeverage: 100,
+      oracle: 100_000_000n,
+      otherOracle: 1n,
+      collateral: 2n ** 51n + 1n,
+      orderMargin: 0n,
+      position: null,
+      other: null,
+      lots: 1n,
+      notional: 0n,
+      fee: 0n,
+      leverage: 10,
+    });
+    // Far above any need, yet past the collateral bound: no yes/no answer, only the floor's own.
+    expect(freeMarginFloorCovers(account, market, 1)).toBe(false);
+    expect(freeMarginFloorUnits(account, market) >= 1).toBe(true);
+    expect(healthAfterFloorHolds(account, market, 1, 100, 1)).toBe(false);
+    expect(healthAfterFloorUnits(account, market, 1, 100, 1) >= 0).toBe(true);
+    account.collateral = 2n ** 51n;
+    expect(freeMarginFloorCovers(account, market, 1)).toBe(true);
+    expect(healthAfterFloorHolds(account, market, 1, 100, 1)).toBe(true);
   });
 });

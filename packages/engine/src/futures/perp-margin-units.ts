@@ -96,6 +96,7 @@ export function breaksMaintenanceUnits(
   fee: number,
 ): boolean | undefined {
   // Health + change is the health after the fill: when a floor of it is ≥ 0, nothing breaks.
+  if (healthAfterFloorHolds(account, market, lots, notional, fee)) return false;
   if (healthAfterFloorUnits(account, market, lots, notional, fee) >= 0) return false;
   const position = account.positions.slots[market.index];
   const held = position === undefined ? 0 : position.lots;
@@ -154,6 +155,72 @@ export function freeMarginFloorUnits(account: Account, market: MarketState): num
   const free = sub(account.units, account.held);
   if (position === undefined) return free;
   return add(free, add(position.cash, positionTermFloor(market, position.lots)));
+}
+
+/*
+ * The floors above as yes/no answers for the hot path, in one body with no calls: a funded
+ * account's floor is far past 2^31, and such a number crossing a call V8 did not inline is a heap
+ * number (an allocation per order or fill; the helpers above are such calls once the caller's
+ * inlining budget is spent). Each answers true only when every input is within the bounds below:
+ * |collateral| ≤ 2^51; |order margin|, |quote|, |lots|, notional and fee ≤ 2^49; and the term
+ * |lots after| × ⌈oracle/scale⌉ ≤ 2^49 (a product of whole numbers is exact below 2^53, and past
+ * it rounds to ≥ 2^53, so it passes the bound only when exact). Every sum then stays below
+ * 2^51 + 5·2^49 + 1 < 2^53 in magnitude, each step is exact, and the floor computed — the same
+ * terms in the same order — is the very number healthAfterFloorUnits / freeMarginFloorUnits
+ * answer. Out of bounds (or NaN, which fails every comparison) the answer is false and the caller
+ * asks those functions: a true here is only given where their floor passes, so the fast check
+ * accepts nothing the exact one refuses (perp-margin-units.test.ts tries both, at the edge too).
+ */
+const COLLATERAL_BOUND = 2 ** 51;
+const TERM_BOUND = 2 ** 49;
+
+/**
+ * Whether {@link healthAfterFloorUnits} is ≥ 0 with every value within the bounds above (false
+ * otherwise: the caller then asks healthAfterFloorUnits).
+ */
+export function healthAfterFloorHolds(
+  account: Account,
+  market: MarketState,
+  lots: number,
+  notional: number,
+  fee: number,
+): boolean {
+  const position = account.positions.slots[market.index];
+  if (account.positions.size !== (position === undefined ? 0 : 1)) return false;
+  const units = account.units;
+  const held = position === undefined ? 0 : position.lots;
+  const quote = position === undefined ? 0 : position.cash;
+  if (!(units <= COLLATERAL_BOUND && units >= -COLLATERAL_BOUND)) return false;
+  if (!(quote <= TERM_BOUND && quote >= -TERM_BOUND && held <= TERM_BOUND && held >= -TERM_BOUND))
+    return false;
+  if (!(lots <= TERM_BOUND && lots >= -TERM_BOUND && notional <= TERM_BOUND && fee <= TERM_BOUND))
+    return false;
+  if (!(notional >= 0 && fee >= 0)) return false;
+  const after = held + lots;
+  const term = (after < 0 ? -after : after) * market.lotValueCeil;
+  if (!(term <= TERM_BOUND)) return false;
+  return units - fee + (quote + (lots > 0 ? -notional : notional)) + (-1 - 2 * term) >= 0;
+}
+
+/**
+ * Whether `needs` is at most {@link freeMarginFloorUnits} with every value within the bounds above
+ * (false otherwise, or when `needs` is NaN: the caller then asks the exact check).
+ */
+export function freeMarginFloorCovers(account: Account, market: MarketState, needs: number): boolean {
+  const position = account.positions.slots[market.index];
+  if (account.positions.size !== (position === undefined ? 0 : 1)) return false;
+  const units = account.units;
+  const margin = account.held;
+  if (!(units <= COLLATERAL_BOUND && units >= -COLLATERAL_BOUND)) return false;
+  if (!(margin <= TERM_BOUND && margin >= -TERM_BOUND)) return false;
+  if (position === undefined) return needs <= units - margin;
+  const lots = position.lots;
+  const quote = position.cash;
+  if (!(quote <= TERM_BOUND && quote >= -TERM_BOUND && lots <= TERM_BOUND && lots >= -TERM_BOUND))
+    return false;
+  const term = (lots < 0 ? -lots : lots) * market.lotValueCeil;
+  if (!(term <= TERM_BOUND)) return false;
+  return needs <= units - margin + (quote + (-1 - 2 * term));
 }
 
 /** The account's signed position in a market as a number (0 without one; NaN past 2^53). */

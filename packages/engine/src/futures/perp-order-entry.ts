@@ -1,6 +1,6 @@
 import { BookOrder } from './book-order';
 import { checkLeverage, equityOf, hasExposureIn, initialRequirementAt, leverageOf } from './perp-margin';
-import { freeMarginFloorUnits, freeMarginUnits, heldUnits } from './perp-margin-units';
+import { freeMarginFloorCovers, freeMarginFloorUnits, freeMarginUnits, heldUnits } from './perp-margin-units';
 import { matchAgainstBook } from './perp-matching';
 import {
   ceilDiv,
@@ -233,7 +233,9 @@ function checkOrderMargin(
   const margin = ceilQuot(notional, leverage);
   // The needs below are at most margin + notional + markLoss (the fee is under the notional, the
   // added lots' margin under the order's): under a floor of the free margin, the order passes.
-  if (add(add(margin, notional), markLoss) <= freeMarginFloorUnits(account, market)) return margin;
+  const bound = add(add(margin, notional), markLoss);
+  if (freeMarginFloorCovers(account, market, bound) || bound <= freeMarginFloorUnits(account, market))
+    return margin;
   // Refused when initial requirement + the order's needs > equity, i.e. needs > equity − requirement.
   const needs = add(
     add(

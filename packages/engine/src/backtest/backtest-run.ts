@@ -1,5 +1,5 @@
 import { Dec, fromBaseUnits } from '../money/decimal';
-import { exactOfNumber, toDec, type Exact } from '../money/exact';
+import { decimalOfNumber, exactOfNumber, toDec, type Exact } from '../money/exact';
 import { FillColumns } from '../strategy/fill-columns';
 import { buyWithin, StrategyRuntime } from '../strategy/runtime';
 import type { SignalStrategyInstance } from '../strategy/strategy';
@@ -21,6 +21,8 @@ export class BacktestRun {
   private readonly fills: FillColumns;
   private readonly benchmark: BuyAndHold;
   private readonly every: number;
+  /** A close's decimal (decimalOfNumber): its integer and scale. */
+  private readonly mid = new Float64Array(2);
   /** Candles with a lot open. */
   private exposed = 0;
   /** The equity period of the current candle: one whose successor is in another period is its last. */
@@ -123,13 +125,23 @@ export class BacktestRun {
 
   /** The equity points at candle `i`, the last of its period. */
   private mark(i: number, next: number): void {
-    const { series, quoteDecimals, intervalSeconds } = this.input;
-    const { runtime } = this;
+    const { series, quoteDecimals, baseDecimals, intervalSeconds } = this.input;
+    const { runtime, mid } = this;
     const time = Math.max((this.bucket + 1) * this.step, series.time[i]! + intervalSeconds);
-    const mid = exactOfNumber(series.close[i]!);
-    if (runtime.lots.length > 0) this.curve.push(time, runtime.equityOf(mid));
-    else this.curve.pushCash(time, runtime.cash, quoteDecimals);
-    this.benchmark.mark(time, mid);
+    const close = series.close[i]!;
+    if (decimalOfNumber(close, mid)) {
+      // The close's decimal as an integer below 2^53 and its scale: both curves on doubles.
+      const heldScale = baseDecimals + mid[1]!;
+      if (runtime.lots.length > 0) {
+        this.curve.pushHeld(time, runtime.cash, quoteDecimals, runtime.heldBase(), mid[0]!, heldScale);
+      } else this.curve.pushCash(time, runtime.cash, quoteDecimals);
+      this.benchmark.markAt(time, mid[0]!, heldScale);
+    } else {
+      const exact = exactOfNumber(close);
+      if (runtime.lots.length > 0) this.curve.push(time, runtime.equityOf(exact));
+      else this.curve.pushCash(time, runtime.cash, quoteDecimals);
+      this.benchmark.mark(time, exact);
+    }
     this.enter(next);
   }
 
@@ -241,6 +253,13 @@ class BuyAndHold {
         : null;
     this.baseAmount = held?.baseAmount ?? 0n;
     this.cashLeft = input.initialCash - (held?.fill.quoteAmount ?? 0n);
+  }
+
+  /** mark() at the mid of integer `mid` (a double) and scale `heldScale` − baseDecimals. */
+  markAt(time: number, mid: number, heldScale: number): void {
+    const { quoteDecimals } = this.input;
+    if (this.baseAmount === 0n) this.curve.pushCash(time, this.cashLeft, quoteDecimals);
+    else this.curve.pushHeld(time, this.cashLeft, quoteDecimals, this.baseAmount, mid, heldScale);
   }
 
   /** An equity point: the cash left plus the held base at `mid` (add(cash, mul(base, mid)) exactly). */

@@ -216,7 +216,7 @@ export class StrategyRuntime {
   }
 
   /** Base units in the open lots. */
-  private heldBase(): bigint {
+  heldBase(): bigint {
     const { lots } = this;
     if (lots.length === 1) return lots[0]!.baseAmount;
     let base = 0n;

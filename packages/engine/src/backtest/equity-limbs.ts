@@ -13,8 +13,11 @@ import { quotientDouble } from './decimal-double';
 
 const LIMB = 10_000_000;
 const LOG_BASE = 7;
-/** Limbs a value may take: a 16-digit cash or a 32-digit held value shifted by MAX_SCALE − 7 places at most. */
-const LIMBS = 12;
+/**
+ * Limbs a value may take: a 16-digit cash or a 32-digit held value shifted by up to MAX_LIMB_SCALE
+ * places (12 limbs), and one more a rounding may carry into.
+ */
+const LIMBS = 13;
 /** The finest scale taken: the decimal point is at a multiple of 7 places, at most this. */
 export const MAX_LIMB_SCALE = 35;
 const PRECISION = Dec.precision;
@@ -32,7 +35,6 @@ export class LimbRounding {
   exponent = 0;
   /** value × 10^point in limbs of 7 digits, the lowest first. */
   private readonly limbs = new Float64Array(LIMBS);
-  private readonly product = new Float64Array(7);
 
   /** Writes the words to out[at…) and returns their count (the value is ≥ 0: its sign is +). */
   of(
@@ -45,13 +47,18 @@ export class LimbRounding {
     at: number,
   ): number {
     const { limbs } = this;
-    limbs.fill(0);
     const held = base !== 0 && mid !== 0;
     const finest = held ? Math.max(cashScale, heldScale) : cashScale;
     const point = Math.ceil(finest / LOG_BASE) * LOG_BASE;
+    // The limbs written: the cash's three, the product's six, one for their carry (to `end`), and
+    // one for the rounding's.
+    const cashAt = Math.floor((point - cashScale) / LOG_BASE);
+    const end =
+      (held ? Math.max(cashAt + 3, Math.floor((point - heldScale) / LOG_BASE) + 6) : cashAt + 3) + 1;
+    for (let k = 0; k <= end; k += 1) limbs[k] = 0;
     addShifted(limbs, cash, point - cashScale);
-    if (held) this.addProduct(base, mid, point - heldScale);
-    let top = carry(limbs);
+    if (held) addProduct(limbs, base, mid, point - heldScale);
+    let top = carry(limbs, end);
     if (top < 0) {
       // new Dec(0)'s fields.
       this.value[0] = 0;
@@ -66,10 +73,13 @@ export class LimbRounding {
     let low = Math.floor(cut / LOG_BASE);
     if (cut > 0) {
       const below = cut - 1;
-      const first = Math.floor(limbs[Math.floor(below / LOG_BASE)]! / POWERS_OF_TEN[below % LOG_BASE]!) % 10;
+      const first = mod(
+        Math.floor(limbs[Math.floor(below / LOG_BASE)]! / POWERS_OF_TEN[below % LOG_BASE]!),
+        10,
+      );
       for (let k = 0; k < low; k += 1) limbs[k] = 0;
       const place = POWERS_OF_TEN[cut - low * LOG_BASE]!;
-      limbs[low] = limbs[low]! - (limbs[low]! % place);
+      limbs[low] = limbs[low]! - mod(limbs[low]!, place);
       if (first >= 5) {
         limbs[low] = limbs[low]! + place;
         for (let k = low; limbs[k]! >= LIMB; k += 1) {
@@ -88,31 +98,6 @@ export class LimbRounding {
     return count;
   }
 
-  /** limbs += base × mid × 10^shift. */
-  private addProduct(base: number, mid: number, shift: number): void {
-    const { product } = this;
-    const b1 = Math.floor(base / LIMB);
-    const b0 = base - b1 * LIMB;
-    const b2 = Math.floor(b1 / LIMB);
-    const m1 = Math.floor(mid / LIMB);
-    const m0 = mid - m1 * LIMB;
-    const m2 = Math.floor(m1 / LIMB);
-    const c1 = b1 - b2 * LIMB;
-    const n1 = m1 - m2 * LIMB;
-    product[0] = b0 * m0;
-    product[1] = b0 * n1 + c1 * m0;
-    product[2] = b0 * m2 + c1 * n1 + b2 * m0;
-    product[3] = c1 * m2 + b2 * n1;
-    product[4] = b2 * m2;
-    product[5] = 0;
-    product[6] = 0;
-    carry(product);
-    const whole = Math.floor(shift / LOG_BASE);
-    const place = POWERS_OF_TEN[shift - whole * LOG_BASE]!;
-    const { limbs } = this;
-    for (let k = 0; k < 6; k += 1) limbs[whole + k] = limbs[whole + k]! + product[k]! * place;
-  }
-
   /**
    * Number(text) of the rounded value (its digits [low limb's lowest non-zero digit, length) of
    * value × 10^point): the integer of its digits times or over a power of ten when both are exact
@@ -121,7 +106,7 @@ export class LimbRounding {
   private double(length: number, low: number, point: number): number {
     const { limbs } = this;
     let from = low * LOG_BASE;
-    for (let word = limbs[low]!; word % 10 === 0; word /= 10) from += 1;
+    for (let word = limbs[low]!; mod(word, 10) === 0; word /= 10) from += 1;
     const exponent = from - point;
     const count = length - from;
     if (count <= 15) {
@@ -152,11 +137,51 @@ function addShifted(limbs: Float64Array, x: number, shift: number): void {
   limbs[whole + 2] = limbs[whole + 2]! + x2 * place;
 }
 
-/** Carries every limb's excess over 10^7 into the next (all below 2^53); returns the top non-zero limb, or −1. */
-function carry(limbs: Float64Array): number {
+/** limbs += base × mid × 10^shift (base and mid whole numbers below 2^53). */
+function addProduct(limbs: Float64Array, base: number, mid: number, shift: number): void {
+  const b1 = Math.floor(base / LIMB);
+  const b0 = base - b1 * LIMB;
+  const b2 = Math.floor(b1 / LIMB);
+  const c1 = b1 - b2 * LIMB;
+  const m1 = Math.floor(mid / LIMB);
+  const m0 = mid - m1 * LIMB;
+  const m2 = Math.floor(m1 / LIMB);
+  const n1 = m1 - m2 * LIMB;
+  // The product's limbs, each a sum of at most three products below 10^14, carried into limbs
+  // below 10^7 before they are scaled by the place (below 10^7 too).
+  let sum = b0 * m0;
+  let over = Math.floor(sum / LIMB);
+  const p0 = sum - over * LIMB;
+  sum = b0 * n1 + c1 * m0 + over;
+  over = Math.floor(sum / LIMB);
+  const p1 = sum - over * LIMB;
+  sum = b0 * m2 + c1 * n1 + b2 * m0 + over;
+  over = Math.floor(sum / LIMB);
+  const p2 = sum - over * LIMB;
+  sum = c1 * m2 + b2 * n1 + over;
+  over = Math.floor(sum / LIMB);
+  const p3 = sum - over * LIMB;
+  sum = b2 * m2 + over;
+  over = Math.floor(sum / LIMB);
+  const p4 = sum - over * LIMB;
+  const whole = Math.floor(shift / LOG_BASE);
+  const place = POWERS_OF_TEN[shift - whole * LOG_BASE]!;
+  limbs[whole] = limbs[whole]! + p0 * place;
+  limbs[whole + 1] = limbs[whole + 1]! + p1 * place;
+  limbs[whole + 2] = limbs[whole + 2]! + p2 * place;
+  limbs[whole + 3] = limbs[whole + 3]! + p3 * place;
+  limbs[whole + 4] = limbs[whole + 4]! + p4 * place;
+  limbs[whole + 5] = limbs[whole + 5]! + over * place;
+}
+
+/**
+ * Carries each of limbs[0, end)'s excess over 10^7 into the next (all below 2^53; limbs past `end`
+ * are zero and stay so); returns the top non-zero limb, or −1.
+ */
+function carry(limbs: Float64Array, end: number): number {
   let top = -1;
   let over = 0;
-  for (let k = 0; k < limbs.length; k += 1) {
+  for (let k = 0; k < end; k += 1) {
     const sum = limbs[k]! + over;
     over = Math.floor(sum / LIMB);
     const limb = sum - over * LIMB;
@@ -164,6 +189,14 @@ function carry(limbs: Float64Array): number {
     if (limb !== 0) top = k;
   }
   return top;
+}
+
+/**
+ * x mod p for a whole x below 2^53 and p up to 10^7 (x / p is exact enough for its floor, see
+ * above): a double's % is a call to fmod, several times slower.
+ */
+function mod(x: number, p: number): number {
+  return x - Math.floor(x / p) * p;
 }
 
 /** Digits of a limb from 1 to 10^7 − 1. */
@@ -179,7 +212,7 @@ function digitsOf(limbs: Float64Array, from: number, to: number): number {
   for (let k = Math.floor((to - 1) / LOG_BASE); k >= Math.floor(from / LOG_BASE); k -= 1) {
     const lo = Math.max(from - k * LOG_BASE, 0);
     const hi = Math.min(to - k * LOG_BASE, LOG_BASE);
-    const part = Math.floor(limbs[k]! / POWERS_OF_TEN[lo]!) % POWERS_OF_TEN[hi - lo]!;
+    const part = mod(Math.floor(limbs[k]! / POWERS_OF_TEN[lo]!), POWERS_OF_TEN[hi - lo]!);
     integer = integer * POWERS_OF_TEN[hi - lo]! + part;
   }
   return integer;

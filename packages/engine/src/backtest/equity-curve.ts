@@ -90,18 +90,21 @@ export class EquityCurve {
     heldScale: number,
   ): void {
     const i = this.next(time);
+    // A bigint's Number is ≥ 2^53 when the bigint is (it rounds to a neighbouring double, 2^53 at least).
+    const cashNumber = Number(cash);
+    const baseNumber = Number(base);
     if (
-      cash >= 0n &&
-      cash <= SAFE_BIG &&
-      base >= 0n &&
-      base <= SAFE_BIG &&
+      cashNumber >= 0 &&
+      cashNumber <= SAFE &&
+      baseNumber >= 0 &&
+      baseNumber <= SAFE &&
       mid >= 0 &&
       mid <= SAFE &&
       Number.isInteger(mid) &&
       cashScale <= MAX_LIMB_SCALE &&
       heldScale <= MAX_LIMB_SCALE
     ) {
-      this.pushLimbs(i, Number(cash), cashScale, Number(base), mid, heldScale);
+      this.pushLimbs(i, cashNumber, cashScale, baseNumber, mid, heldScale);
       return;
     }
     const scale = Math.max(cashScale, heldScale);
@@ -115,8 +118,9 @@ export class EquityCurve {
     if (units !== this.flatUnits || this.flatSource < 0) {
       this.flatUnits = units;
       this.flatSource = i;
-      if (units >= 0n && units <= SAFE_BIG && decimals <= MAX_LIMB_SCALE) {
-        this.pushLimbs(i, Number(units), decimals, 0, 0, 0);
+      const number = Number(units);
+      if (number >= 0 && number <= SAFE && decimals <= MAX_LIMB_SCALE) {
+        this.pushLimbs(i, number, decimals, 0, 0, 0);
       } else this.pushRounded(i, units, decimals);
       return;
     }

@@ -432,9 +432,10 @@ export class StrategyRuntime {
   }
 
   private syncPosition(): void {
-    this.position.openLots = this.lots.length;
-    const newest = this.lots[this.lots.length - 1];
-    this.position.lastEntryPrice = newest ? newest.entryApprox : Number.NaN;
+    const open = this.lots.length;
+    this.position.openLots = open;
+    // Not lots[open − 1] when there is none: an array read at −1 is a property lookup, not an element's.
+    this.position.lastEntryPrice = open > 0 ? this.lots[open - 1]!.entryApprox : Number.NaN;
     riskBounds(this.lots, this.bounds);
   }
 }

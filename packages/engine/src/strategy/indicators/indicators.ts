@@ -76,7 +76,7 @@ export class Sma {
    * updateAll of two averages over the same values in one loop (their additions overlap), and where
    * `a`'s value minus `b`'s (the doubles of a.update(x) − b.update(x)) crossed zero: out[i − from]
    * is CROSSED_UP when the difference went from ≤ 0 to > 0, CROSSED_DOWN from ≥ 0 to < 0, else 0
-   * (NaN, before both are full, crosses nothing). previous[0]: the difference before `from` (NaN at
+   * (NaN, before both are full, fails every comparison: it crosses nothing). previous[0]: the difference before `from` (NaN at
    * first), and after the call the last one.
    */
   static crossings(
@@ -103,6 +103,8 @@ export class Sma {
     let partialA = partialSum(windowA, indexA);
     let partialB = partialSum(windowB, indexB);
     let before = previous[0]!;
+    const up = CROSSED_UP;
+    const down = CROSSED_DOWN;
     let i = from;
     for (; i < to && (countA < periodA || countB < periodB); i += 1) {
       const x = values[i]!;
@@ -129,7 +131,8 @@ export class Sma {
       valueA = countA === periodA ? sumA / periodA : Number.NaN;
       valueB = countB === periodB ? sumB / periodB : Number.NaN;
       const diff = valueA - valueB;
-      out[i - from] = crossing(before, diff);
+      // crossing(before, diff), written out: a call would box both doubles when not inlined.
+      out[i - from] = before <= 0 && diff > 0 ? up : before >= 0 && diff < 0 ? down : 0;
       before = diff;
     }
     // Both windows full: the same steps without the warm-up's tests.
@@ -158,7 +161,8 @@ export class Sma {
       valueA = sumA / periodA;
       valueB = sumB / periodB;
       const diff = valueA - valueB;
-      out[i - from] = crossing(before, diff);
+      // crossing(before, diff), written out: a call would box both doubles when not inlined.
+      out[i - from] = before <= 0 && diff > 0 ? up : before >= 0 && diff < 0 ? down : 0;
       before = diff;
     }
     previous[0] = before;
@@ -176,12 +180,6 @@ export class Sma {
 /** Sma.crossings' marks. */
 export const CROSSED_UP = 1;
 export const CROSSED_DOWN = 2;
-
-/** The crossing of a difference that went from `before` to `diff` (NaN on either side: none). */
-function crossing(before: number, diff: number): number {
-  // NaN fails every comparison, so an average not yet filled crosses nothing.
-  return before <= 0 && diff > 0 ? CROSSED_UP : before >= 0 && diff < 0 ? CROSSED_DOWN : 0;
-}
 
 /** window[0, index) summed in order from 0: the re-sum's first `index` additions. */
 function partialSum(window: Float64Array, index: number): number {

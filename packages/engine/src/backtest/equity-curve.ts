@@ -340,28 +340,38 @@ class RoundedDecimal {
 
   /** The decimal of `signedCount` words from words[at] and exponent `e`. */
   decimal(words: Int32Array, at: number, signedCount: number, e: number): Dec {
+    const s = signedCount < 0 ? -1 : 1;
     const count = signedCount < 0 ? -signedCount : signedCount;
-    const d = [words[at]!];
-    for (let k = 1; k < count; k += 1) d.push(words[at + k]!);
-    return decimalOf(signedCount < 0 ? -1 : 1, e, d);
+    // Words in an array of their count (a push would grow it past them, to 17).
+    const w = words[at]!;
+    if (count === 1) return new DecimalOf(s, e, [w]);
+    if (count === 2) return new DecimalOf(s, e, [w, words[at + 1]!]);
+    if (count === 3) return new DecimalOf(s, e, [w, words[at + 1]!, words[at + 2]!]);
+    if (count === 4) return new DecimalOf(s, e, [w, words[at + 1]!, words[at + 2]!, words[at + 3]!]);
+    return new DecimalOf(s, e, Array.from(words.subarray(at, at + count)));
   }
 }
 
 /**
  * The decimal of sign `s`, exponent `e` and words `d` (finite, normalised: no leading or trailing
  * zero word, each below 10^7), as decimal.js's constructor makes it from another decimal (its own
- * fields in the same order) without the copy and the checks: those words are the value's already.
+ * fields in the same order, on its prototype) without the copy and the checks: those words are the
+ * value's already. A constructor of its own, so the object is made with room for its four fields.
  */
-function decimalOf(s: number, e: number, d: number[]): Dec {
-  const x = Object.create(DEC_PROTOTYPE) as { constructor: unknown; s: number; e: number; d: number[] };
-  x.constructor = Dec;
-  x.s = s;
-  x.e = e;
-  x.d = d;
-  return x as unknown as Dec;
-}
+const DecimalOf = function (this: DecimalFields, s: number, e: number, d: number[]) {
+  this.constructor = Dec;
+  this.s = s;
+  this.e = e;
+  this.d = d;
+} as unknown as new (s: number, e: number, d: number[]) => Dec;
+(DecimalOf as unknown as { prototype: object }).prototype = Dec.prototype;
 
-const DEC_PROTOTYPE = Dec.prototype;
+interface DecimalFields {
+  constructor: unknown;
+  s: number;
+  e: number;
+  d: number[];
+}
 
 /** The integer of the digits [from, to) of text (exact: at most 16 of them, below 2^53 or rounded). */
 function wordOf(text: string, from: number, to: number): number {

@@ -1,5 +1,5 @@
 import type { Dec } from '../money/decimal';
-import { add, exactOf, exactOfNumber, ExactSum, exactUnits, mul, type Exact } from '../money/exact';
+import { add, exactOfNumber, ExactSum, exactUnits, mul, type Exact } from '../money/exact';
 import type { CandleSeries } from '../market/candle-series';
 import type {
   BatchStrategyInstance,
@@ -272,10 +272,10 @@ export class StrategyRuntime {
       let exit: { mid: Exact; reason: string } | null = null;
       if (lot.stop && lot.stop.compare(candle.low) <= 0) {
         const gapped = lot.stop.compare(candle.open) <= 0;
-        exit = { mid: gapped ? exactOfNumber(candle.open) : exactOf(lot.stop.exact), reason: 'stop loss' };
+        exit = { mid: gapped ? exactOfNumber(candle.open) : lot.stop.exactLevel, reason: 'stop loss' };
       } else if (lot.take && lot.take.compare(candle.high) >= 0) {
         const gapped = lot.take.compare(candle.open) >= 0;
-        exit = { mid: gapped ? exactOfNumber(candle.open) : exactOf(lot.take.exact), reason: 'take profit' };
+        exit = { mid: gapped ? exactOfNumber(candle.open) : lot.take.exactLevel, reason: 'take profit' };
       }
       if (exit && this.closeLot(i, time, exit.mid, exit.reason)) continue;
       i += 1;

@@ -1,5 +1,5 @@
 import { Dec, fromBaseUnits } from '../money/decimal';
-import { exactOfNumber, toDec, type Exact } from '../money/exact';
+import { decimalOfNumber, exactOfNumber, toDec, type Exact } from '../money/exact';
 import { FillColumns } from '../strategy/fill-columns';
 import { buyWithin, StrategyRuntime } from '../strategy/runtime';
 import type { SignalStrategyInstance } from '../strategy/strategy';
@@ -21,6 +21,8 @@ export class BacktestRun {
   private readonly fills: FillColumns;
   private readonly benchmark: BuyAndHold;
   private readonly every: number;
+  /** A close's decimal (decimalOfNumber): its integer and scale. */
+  private readonly mid = new Float64Array(2);
   /** Candles with a lot open. */
   private exposed = 0;
   /** The equity period of the current candle: one whose successor is in another period is its last. */
@@ -76,43 +78,82 @@ export class BacktestRun {
   /**
    * Candles [from, to) of a signal strategy, signals[i − from] each: onSignal and after() of each. A
    * candle without a signal whose low and high no lot's risk rule can reach (or with no lot) does
-   * nothing but count, so the loop reads the columns itself and calls out only for the rest.
+   * nothing but count: the loop skips over runs of them in place, up to the next candle that ends a
+   * period (markIndex) or tells progress, and calls out only for the rest.
    */
   signalBlock(strategy: SignalStrategyInstance, from: number, to: number, signals: Uint8Array): void {
     const { runtime, every } = this;
     const { series, onProgress } = this.input;
-    const { time, low, high } = series;
-    const last = series.length - 1;
-    // clearOfRisk's bounds (the runtime's array, rewritten in place), and the fields the loop moves
-    // kept in locals between the calls that change them.
+    if (onProgress && !(Number.isInteger(every) && every > 0)) {
+      for (let i = from; i < to; i += 1) {
+        runtime.onSignal(series, i, signals[i - from]!, strategy);
+        this.after(i);
+      }
+      return;
+    }
+    const { low, high } = series;
+    // clearOfRisk's bounds (the runtime's array, rewritten in place when a lot opens or closes).
     const { bounds } = runtime;
     let open = runtime.lots.length;
     let exposed = this.exposed;
-    let nextAt = this.nextAt;
-    // With a whole `every`, the next candle after which onProgress is told ((i + 1) % every === 0).
-    const whole = Number.isInteger(every) && every > 0;
-    let told = whole ? Math.ceil((from + 1) / every) * every - 1 : -1;
-    for (let i = from; i < to; i += 1) {
-      const signal = signals[i - from]!;
-      if (signal !== 0 || (open > 0 && !(low[i]! > bounds[0]! && high[i]! < bounds[1]!))) {
-        runtime.onSignal(series, i, signal, strategy);
+    // The next candle after which onProgress is told ((i + 1) % every === 0), past the last without it.
+    let told = onProgress ? Math.ceil((from + 1) / every) * every - 1 : series.length;
+    let markAt = this.markIndex(from);
+    for (let i = from; i < to;) {
+      const stop = Math.min(to - 1, markAt, told);
+      let j = i;
+      if (open === 0) {
+        while (j <= stop && signals[j - from] === 0) j += 1;
+      } else {
+        const above = bounds[0]!;
+        const below = bounds[1]!;
+        while (j <= stop && signals[j - from] === 0 && low[j]! > above && high[j]! < below) j += 1;
+        exposed += j - i;
+      }
+      if (j <= stop) {
+        runtime.onSignal(series, j, signals[j - from]!, strategy);
         open = runtime.lots.length;
+        if (open > 0) exposed += 1;
+      } else j = stop;
+      if (j === markAt) {
+        if (j === series.length - 1) this.mark(j, Number.NaN);
+        else this.cross(j);
+        markAt = this.markIndex(j + 1);
       }
-      if (open > 0) exposed += 1;
-      if (i === last) {
-        this.mark(i, Number.NaN);
-        nextAt = this.nextAt;
-      } else if (time[i + 1]! >= nextAt) {
-        this.cross(i);
-        nextAt = this.nextAt;
-      }
-      if (onProgress && (whole ? i === told : (i + 1) % every === 0)) {
+      if (j === told) {
         this.exposed = exposed;
-        if (whole) told += every;
-        onProgress(i + 1, series.length);
+        told += every;
+        onProgress!(j + 1, series.length);
       }
+      i = j + 1;
     }
     this.exposed = exposed;
+  }
+
+  /**
+   * The first candle from `k` on after which after() marks or crosses: the last candle, or one whose
+   * successor is at or past nextAt. The candles are oldest first (BacktestInput.series): the one
+   * before the first candle at or past nextAt, found by the interval's guess, else by bisection.
+   */
+  private markIndex(k: number): number {
+    const { series, intervalSeconds } = this.input;
+    const { time } = series;
+    const last = series.length - 1;
+    const { nextAt } = this;
+    if (k >= last || time[k + 1]! >= nextAt) return k;
+    // time[low] < nextAt: the answer is the last such candle from `low` on.
+    const low = k + 1;
+    const guess = Math.min(last, low + Math.floor((nextAt - time[low]!) / intervalSeconds));
+    if (guess >= low && time[guess]! < nextAt && (guess === last || time[guess + 1]! >= nextAt)) return guess;
+    if (time[last]! < nextAt) return last;
+    let below = low;
+    let above = last;
+    while (above - below > 1) {
+      const middle = (below + above) >> 1;
+      if (time[middle]! < nextAt) below = middle;
+      else above = middle;
+    }
+    return below;
   }
 
   /** Candle `i + 1` is at or past nextAt: a point at `i` when it starts a new period. */
@@ -123,13 +164,23 @@ export class BacktestRun {
 
   /** The equity points at candle `i`, the last of its period. */
   private mark(i: number, next: number): void {
-    const { series, quoteDecimals, intervalSeconds } = this.input;
-    const { runtime } = this;
+    const { series, quoteDecimals, baseDecimals, intervalSeconds } = this.input;
+    const { runtime, mid } = this;
     const time = Math.max((this.bucket + 1) * this.step, series.time[i]! + intervalSeconds);
-    const mid = exactOfNumber(series.close[i]!);
-    if (runtime.lots.length > 0) this.curve.push(time, runtime.equityOf(mid));
-    else this.curve.pushCash(time, runtime.cash, quoteDecimals);
-    this.benchmark.mark(time, mid);
+    const close = series.close[i]!;
+    if (decimalOfNumber(close, mid)) {
+      // The close's decimal as an integer below 2^53 and its scale: both curves on doubles.
+      const heldScale = baseDecimals + mid[1]!;
+      if (runtime.lots.length > 0) {
+        this.curve.pushHeld(time, runtime.cash, quoteDecimals, runtime.heldBase(), mid[0]!, heldScale);
+      } else this.curve.pushCash(time, runtime.cash, quoteDecimals);
+      this.benchmark.markAt(time, mid[0]!, heldScale);
+    } else {
+      const exact = exactOfNumber(close);
+      if (runtime.lots.length > 0) this.curve.push(time, runtime.equityOf(exact));
+      else this.curve.pushCash(time, runtime.cash, quoteDecimals);
+      this.benchmark.mark(time, exact);
+    }
     this.enter(next);
   }
 
@@ -241,6 +292,13 @@ class BuyAndHold {
         : null;
     this.baseAmount = held?.baseAmount ?? 0n;
     this.cashLeft = input.initialCash - (held?.fill.quoteAmount ?? 0n);
+  }
+
+  /** mark() at the mid of integer `mid` (a double) and scale `heldScale` − baseDecimals. */
+  markAt(time: number, mid: number, heldScale: number): void {
+    const { quoteDecimals } = this.input;
+    if (this.baseAmount === 0n) this.curve.pushCash(time, this.cashLeft, quoteDecimals);
+    else this.curve.pushHeld(time, this.cashLeft, quoteDecimals, this.baseAmount, mid, heldScale);
   }
 
   /** An equity point: the cash left plus the held base at `mid` (add(cash, mul(base, mid)) exactly). */

@@ -321,6 +321,63 @@ describe('backtest properties (fast-check, with an adversary strategy)', () => {
     }
   });
 
+  it('marks the same equity points by block as per candle, whatever the candles’ times', () => {
+    // Irregular times: gaps of up to a day, candles a hair (a second) before an hour — at or past
+    // the period's nextAt, so the run looks there and finds the same period — and on the hour.
+    const random = seededRandom(11);
+    let time = 1_735_689_600;
+    const candles: WireCandle[] = [];
+    let price = 150;
+    for (let i = 0; i < 6000; i += 1) {
+      const open = price;
+      price = Number((price * (1 + (random() - 0.5) * 0.01)).toPrecision(8));
+      candles.push({
+        time,
+        open,
+        close: price,
+        high: Math.max(open, price) * 1.002,
+        low: Math.min(open, price) * 0.998,
+        volume: 1,
+      });
+      const r = random();
+      time +=
+        r < 0.05
+          ? 60 * Math.floor(1 + random() * 1440)
+          : r < 0.1
+            ? Math.max(1, 3600 - (time % 3600) - 1)
+            : r < 0.15
+              ? 1
+              : 60;
+    }
+    const series = candleSeriesOf(candles);
+    const sma = getBuiltInStrategy('sma_crossover')!;
+    const parameters = resolveParameters(sma, { short_window: 5, long_window: 20 });
+    const text = (strategy: StrategyInstance, equityStepSeconds?: number) =>
+      JSON.stringify(
+        run({
+          strategy,
+          series,
+          intervalSeconds: 60,
+          risk: risk({
+            amount: new Dec('0.01'),
+            stopLossPercent: new Dec(1),
+            takeProfitPercent: new Dec(1.5),
+          }),
+          ...(equityStepSeconds ? { equityStepSeconds } : {}),
+        }),
+        (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v),
+      );
+    for (const step of [undefined, 60, 120, 86_400]) {
+      const blocks = sma.create(parameters, seededRandom(1));
+      const perCandle = sma.create(parameters, seededRandom(1));
+      const byBlock = text(blocks, step);
+      expect(byBlock).toBe(
+        text({ onCandle: (candle, position) => perCandle.onCandle(candle, position) }, step),
+      );
+      expect(JSON.parse(byBlock).fills.length).toBeGreaterThan(50);
+    }
+  });
+
   it('is deterministic: the same input gives the same result', () => {
     const series = candleSeriesOf(hourly([5, 6, 4, 7, 3, 8, 2, 9]));
     const once = () =>

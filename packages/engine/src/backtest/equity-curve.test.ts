@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Dec } from '../money/decimal';
 import { toDec as frozenToDec } from './fixtures/engine-v1/exact';
 import { EquityCurve } from './equity-curve';
 
@@ -57,6 +58,110 @@ describe('EquityCurve', () => {
     },
     TIMEOUT_MS,
   );
+
+  // pushHeld: cash units plus base units times a mid's integer, each at its scale, on doubles in
+  // limbs below 2^53 and MAX_LIMB_SCALE, with bigints past them: any such values (the bench's
+  // cash-like and SOL-like amounts, and up to 2^53 − 1 each), values rounding at a 5 or carrying 9s
+  // through every limb, and scales across the limbs' alignment.
+  const held = fc.record({
+    cash: fc.oneof(
+      fc.bigInt({ min: 0n, max: 2n ** 53n - 1n }),
+      fc.bigInt({ min: 0n, max: 10n ** 10n }),
+      fc.constantFrom(0n, 1n, 2n ** 53n - 1n, 2n ** 53n, 10n ** 15n),
+      fc.bigInt({ min: -(10n ** 6n), max: -1n }),
+    ),
+    cashScale: fc.integer({ min: 0, max: 40 }),
+    base: fc.oneof(
+      fc.bigInt({ min: 0n, max: 2n ** 53n - 1n }),
+      fc.bigInt({ min: 0n, max: 10n ** 10n }),
+      fc.constantFrom(0n, 1n, 100_000n, 2n ** 53n - 1n, 2n ** 53n),
+    ),
+    mid: fc.oneof(
+      fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+      fc.integer({ min: 0, max: 10 ** 10 }),
+      fc.constantFrom(0, 1, 5, 9_999_999, 10_000_000, Number.MAX_SAFE_INTEGER),
+    ),
+    heldScale: fc.integer({ min: 0, max: 40 }),
+  });
+  const exactOfHeld = (x: {
+    cash: bigint;
+    cashScale: number;
+    base: bigint;
+    mid: number;
+    heldScale: number;
+  }) => {
+    const scale = Math.max(x.cashScale, x.heldScale);
+    const n =
+      x.cash * 10n ** BigInt(scale - x.cashScale) +
+      x.base * BigInt(x.mid) * 10n ** BigInt(scale - x.heldScale);
+    return { n, scale };
+  };
+  // Values of 19 to 40 digits whose 19th digit is a 5 or whose first 18 are 9s, as cash + held.
+  const edges = fc
+    .tuple(
+      fc.oneof(
+        fc.bigInt({ min: 10n ** 17n, max: 10n ** 18n - 1n }).map((head) => head * 10n + 5n),
+        fc
+          .integer({ min: 1, max: 3 })
+          .map((k) => (10n ** 18n - 1n) * 10n ** BigInt(k) + 5n * 10n ** BigInt(k - 1)),
+      ),
+      fc.integer({ min: 0, max: 20 }),
+      fc.integer({ min: 0, max: 35 }),
+      fc.bigInt({ min: 1n, max: 10n ** 6n }),
+    )
+    .map(([value, extra, heldScale, base]) => {
+      // value × 10^extra = cash × 10^(scale − cashScale) + base × mid: the mid takes what the base divides.
+      const n = value * 10n ** BigInt(extra);
+      const scale = heldScale;
+      const mid = n / 10n ** 9n / base;
+      const rest = n - base * mid;
+      return rest <= 2n ** 53n - 1n && mid <= BigInt(Number.MAX_SAFE_INTEGER)
+        ? { cash: rest, cashScale: scale, base, mid: Number(mid), heldScale: scale }
+        : { cash: 1n, cashScale: scale, base, mid: 1, heldScale: scale };
+    });
+
+  it(
+    'makes a held point toDec’s decimal and its toNumber, on doubles or bigints',
+    () => {
+      const curve = new EquityCurve();
+      fc.assert(
+        fc.property(fc.oneof(held, edges), (x) => {
+          curve.pushHeld(0, x.cash, x.cashScale, x.base, x.mid, x.heldScale);
+          const before = frozenToDec(exactOfHeld(x));
+          const equity = curve.last!.equity;
+          expect(equity).toEqual(before);
+          expect(equity).toBeInstanceOf(Dec);
+          expect(equity.plus(1).toString()).toBe(before.plus(1).toString());
+          expect(Object.is(curve.values[curve.values.length - 1], before.toNumber())).toBe(true);
+        }),
+        { numRuns: 30_000 },
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it('rounds held points at the limbs’ edges as toDec does', () => {
+    const curve = new EquityCurve();
+    const cases = [
+      // 18 nines and a 5 below: carried into a new limb (1 followed by zeros).
+      { cash: 0n, cashScale: 0, base: 9_999_999_999n, mid: 99_999_999_5, heldScale: 7 },
+      { cash: 999_999_999_999_999n, cashScale: 14, base: 1n, mid: 9_999_995, heldScale: 21 },
+      // The bench's: 1,000 USDC and 0.0001 SOL at a 10-digit mid; 6.6 SOL bought and held.
+      { cash: 999_984_929n, cashScale: 6, base: 100_000n, mid: 1_505_538_195, heldScale: 16 },
+      { cash: 1_234n, cashScale: 6, base: 6_639_120_471n, mid: 1_505_538_195, heldScale: 16 },
+      // A tie at the 19th digit, the cut on a limb's edge, and the finest scale on doubles.
+      { cash: 1_000_000_000_000_000n, cashScale: 0, base: 0n, mid: 0, heldScale: 0 },
+      { cash: 1_234_567_890_123_456n, cashScale: 35, base: 5n, mid: 1, heldScale: 35 },
+      { cash: 123_456_789_012_345n, cashScale: 3, base: 2n ** 53n - 1n, mid: 2 ** 53 - 1, heldScale: 35 },
+      { cash: 0n, cashScale: 0, base: 0n, mid: 0, heldScale: 0 },
+    ];
+    for (const x of cases) {
+      curve.pushHeld(0, x.cash, x.cashScale, x.base, x.mid, x.heldScale);
+      const before = frozenToDec(exactOfHeld(x));
+      expect(curve.last!.equity).toEqual(before);
+      expect(Object.is(curve.values[curve.values.length - 1], before.toNumber())).toBe(true);
+    }
+  });
 
   it('reuses the decimal of an unchanged cash point', () => {
     const curve = new EquityCurve();

@@ -1,6 +1,7 @@
 import { Dec } from '../money/decimal';
 import type { Exact } from '../money/exact';
 import { quotientDouble } from './decimal-double';
+import { LimbRounding, MAX_LIMB_SCALE } from './equity-limbs';
 
 /** One point of an equity curve. */
 export interface EquityPoint {
@@ -36,6 +37,7 @@ export class EquityCurve {
   private readonly given = new Map<number, Dec>();
   private readonly built: EquityPoint[] = [];
   private readonly rounding = new RoundedDecimal();
+  private readonly limbs = new LimbRounding();
   private flatUnits = -1n;
   private flatSource = -1;
 
@@ -74,13 +76,52 @@ export class EquityCurve {
     this.pushRounded(this.next(time), n, scale);
   }
 
+  /**
+   * A point of `cash` units at `cashScale` plus `base` units times a mid of integer `mid` (a double)
+   * at `heldScale` (base decimals plus the mid's scale): on doubles in limbs when all are whole
+   * numbers from 0 to 2^53 − 1 and the scales at most MAX_LIMB_SCALE, with bigints otherwise.
+   */
+  pushHeld(
+    time: number,
+    cash: bigint,
+    cashScale: number,
+    base: bigint,
+    mid: number,
+    heldScale: number,
+  ): void {
+    const i = this.next(time);
+    // A bigint's Number is ≥ 2^53 when the bigint is (it rounds to a neighbouring double, 2^53 at least).
+    const cashNumber = Number(cash);
+    const baseNumber = Number(base);
+    if (
+      cashNumber >= 0 &&
+      cashNumber <= SAFE &&
+      baseNumber >= 0 &&
+      baseNumber <= SAFE &&
+      mid >= 0 &&
+      mid <= SAFE &&
+      Number.isInteger(mid) &&
+      cashScale <= MAX_LIMB_SCALE &&
+      heldScale <= MAX_LIMB_SCALE
+    ) {
+      this.pushLimbs(i, cashNumber, cashScale, baseNumber, mid, heldScale);
+      return;
+    }
+    const scale = Math.max(cashScale, heldScale);
+    const held = base * BigInt(mid) * 10n ** BigInt(scale - heldScale);
+    this.pushRounded(i, cash * 10n ** BigInt(scale - cashScale) + held, scale);
+  }
+
   /** A point of cash alone: `units` quote base units (≥ 0), `decimals` their decimals. */
   pushCash(time: number, units: bigint, decimals: number): void {
     const i = this.next(time);
     if (units !== this.flatUnits || this.flatSource < 0) {
       this.flatUnits = units;
       this.flatSource = i;
-      this.pushRounded(i, units, decimals);
+      const number = Number(units);
+      if (number >= 0 && number <= SAFE && decimals <= MAX_LIMB_SCALE) {
+        this.pushLimbs(i, number, decimals, 0, 0, 0);
+      } else this.pushRounded(i, units, decimals);
       return;
     }
     this.values.push(this.values[this.flatSource]!);
@@ -130,6 +171,22 @@ export class EquityCurve {
     this.sources[i] = i;
   }
 
+  /** Point `i` as its own source, from LimbRounding. */
+  private pushLimbs(
+    i: number,
+    cash: number,
+    cashScale: number,
+    base: number,
+    mid: number,
+    heldScale: number,
+  ): void {
+    const { limbs } = this;
+    this.signedCounts[i] = limbs.of(cash, cashScale, base, mid, heldScale, this.words, i * WORDS);
+    this.exponents[i] = limbs.exponent;
+    this.values.push(limbs.value[0]!);
+    this.sources[i] = i;
+  }
+
   private grow(): void {
     const capacity = this.capacity * 2;
     const times = new Float64Array(capacity);
@@ -154,7 +211,6 @@ export class EquityCurve {
 const LOG_BASE = 7;
 /** Words a point's decimal may have: Dec.precision digits from any place in a word of 7. */
 const WORDS = 1 + Math.ceil((Dec.precision - 1) / LOG_BASE);
-const DECIMAL_TAG = '[object Decimal]';
 const SAFE = Number.MAX_SAFE_INTEGER;
 const SAFE_BIG = BigInt(SAFE);
 /** 10^k as doubles, exact for k ≤ 22. */
@@ -172,8 +228,6 @@ class RoundedDecimal {
   readonly value = new Float64Array(1);
   /** The last value's decimal.js exponent. */
   exponent = 0;
-  private readonly scratch: number[] = [0, 0, 0, 0];
-  private readonly tagged = { s: 1, e: 0, d: this.scratch, toStringTag: DECIMAL_TAG };
 
   /**
    * Rounds `n / 10^scale`: its words written to out[at, at + WORDS), its exponent and double in the
@@ -284,16 +338,39 @@ class RoundedDecimal {
     return negative ? at - k : k - at;
   }
 
-  /** The decimal of `signedCount` words from words[at] and exponent `e` (its constructor copies them). */
+  /** The decimal of `signedCount` words from words[at] and exponent `e`. */
   decimal(words: Int32Array, at: number, signedCount: number, e: number): Dec {
-    const { scratch, tagged } = this;
+    const s = signedCount < 0 ? -1 : 1;
     const count = signedCount < 0 ? -signedCount : signedCount;
-    scratch.length = count;
-    for (let k = 0; k < count; k += 1) scratch[k] = words[at + k]!;
-    tagged.s = signedCount < 0 ? -1 : 1;
-    tagged.e = e;
-    return new Dec(tagged as unknown as Dec);
+    // Words in an array of their count (a push would grow it past them, to 17).
+    const w = words[at]!;
+    if (count === 1) return new DecimalOf(s, e, [w]);
+    if (count === 2) return new DecimalOf(s, e, [w, words[at + 1]!]);
+    if (count === 3) return new DecimalOf(s, e, [w, words[at + 1]!, words[at + 2]!]);
+    if (count === 4) return new DecimalOf(s, e, [w, words[at + 1]!, words[at + 2]!, words[at + 3]!]);
+    return new DecimalOf(s, e, Array.from(words.subarray(at, at + count)));
   }
+}
+
+/**
+ * The decimal of sign `s`, exponent `e` and words `d` (finite, normalised: no leading or trailing
+ * zero word, each below 10^7), as decimal.js's constructor makes it from another decimal (its own
+ * fields in the same order, on its prototype) without the copy and the checks: those words are the
+ * value's already. A constructor of its own, so the object is made with room for its four fields.
+ */
+const DecimalOf = function (this: DecimalFields, s: number, e: number, d: number[]) {
+  this.constructor = Dec;
+  this.s = s;
+  this.e = e;
+  this.d = d;
+} as unknown as new (s: number, e: number, d: number[]) => Dec;
+(DecimalOf as unknown as { prototype: object }).prototype = Dec.prototype;
+
+interface DecimalFields {
+  constructor: unknown;
+  s: number;
+  e: number;
+  d: number[];
 }
 
 /** The integer of the digits [from, to) of text (exact: at most 16 of them, below 2^53 or rounded). */

@@ -111,29 +111,46 @@ export function performanceOf(input: {
  */
 export function maxDrawdownOf(curve: Pick<CurveReading, 'values' | 'decimalAt'>): Dec {
   const { values } = curve;
+  const bottom = worstBottom(values);
+  if (bottom < 0) return ZERO;
+  const high = curve.decimalAt(firstPeak(values, bottom));
+  return high.minus(curve.decimalAt(bottom)).div(high).times(100);
+}
+
+// The two loops return as they end: code after a long loop, first run in a function compiled
+// while in that loop (on-stack replacement), has no type feedback there yet, and V8 left it
+// deoptimising there again on each call.
+
+/** The point at the bottom of the largest fall from a running peak (relative), or −1 without one. */
+function worstBottom(values: readonly number[]): number {
   let peak = -Infinity;
-  let peakIndex = -1;
   let worst = 0;
-  let top = -1;
   let bottom = -1;
   for (let i = 0; i < values.length; i += 1) {
     const value = values[i]!;
-    if (value > peak) {
-      peak = value;
-      peakIndex = i;
-    }
+    if (value > peak) peak = value;
     if (peak > 0) {
       const drawdown = (peak - value) / peak;
       if (drawdown > worst) {
         worst = drawdown;
-        top = peakIndex;
         bottom = i;
       }
     }
   }
-  if (top < 0) return ZERO;
-  const high = curve.decimalAt(top);
-  return high.minus(curve.decimalAt(bottom)).div(high).times(100);
+  return bottom;
+}
+
+/** The first point of the highest value up to `bottom`: the running peak worstBottom fell from. */
+function firstPeak(values: readonly number[], bottom: number): number {
+  let peak = -Infinity;
+  let top = -1;
+  for (let i = 0; i <= bottom; i += 1) {
+    if (values[i]! > peak) {
+      peak = values[i]!;
+      top = i;
+    }
+  }
+  return top;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Bollinger, Ema, Rsi, Sma } from './indicators/indicators';
+import { Bollinger, CROSSED_DOWN, CROSSED_UP, Ema, Rsi, Sma } from './indicators/indicators';
 import type { CandleSeries } from '../market/candle-series';
 import {
   BUY_SIGNAL,
@@ -115,19 +115,20 @@ class Crossover extends CloseSignals {
   }
 
   /**
-   * Short − long over the block (both SMAs in one loop, or each average in its own), then the
-   * crossings of those differences, the previous one kept in a local.
+   * Short − long over the block and its crossings: both SMAs and the crossings in one loop, or each
+   * average in its own loop and then the crossings, the previous difference kept in a local.
    */
   override signals(series: CandleSeries, from: number, to: number, out: Uint8Array): void {
-    this.reserve(to - from);
-    const { shortValues, longValues, short, long } = this;
+    const { short, long } = this;
     if (short instanceof Sma && long instanceof Sma) {
-      Sma.differences(short, long, series.close, from, to, shortValues);
-    } else {
-      short.updateAll(series.close, from, to, shortValues);
-      long.updateAll(series.close, from, to, longValues);
-      for (let k = 0; k < to - from; k += 1) shortValues[k] = shortValues[k]! - longValues[k]!;
+      Sma.crossings(short, long, series.close, from, to, this.previous, out);
+      return;
     }
+    this.reserve(to - from);
+    const { shortValues, longValues } = this;
+    short.updateAll(series.close, from, to, shortValues);
+    long.updateAll(series.close, from, to, longValues);
+    for (let k = 0; k < to - from; k += 1) shortValues[k] = shortValues[k]! - longValues[k]!;
     let before = this.previous[0]!;
     for (let k = 0; k < to - from; k += 1) {
       const diff = shortValues[k]!;
@@ -159,6 +160,10 @@ class Crossover extends CloseSignals {
     return crossSignal(before, diff);
   }
 }
+
+// Sma.crossings' marks are a crossover's signals: up is a buy, down an exit.
+if (CROSSED_UP !== BUY_SIGNAL || CROSSED_DOWN !== EXIT_SIGNAL)
+  throw new Error('crossing marks are not signals');
 
 /** The signal of a crossover whose short − long went from `before` to `diff` (NaN on either side: none). */
 function crossSignal(before: number, diff: number): number {

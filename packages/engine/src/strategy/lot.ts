@@ -1,5 +1,6 @@
 import type { CandleSeries } from '../market/candle-series';
 import { Dec, fromBaseUnits } from '../money/decimal';
+import { exactOf, roundHalfUp, toDec, type Exact } from '../money/exact';
 
 /**
  * A price level a lot is closed at: a double for the per-candle comparison, the exact level (18
@@ -7,6 +8,8 @@ import { Dec, fromBaseUnits } from '../money/decimal';
  */
 export class Threshold {
   private level: Dec | undefined;
+  private levelExact: Exact | undefined;
+  private fast: Exact | null | undefined;
 
   /**
    * The level `entry × (100 + signedPercent) / 100` of a lot that cost `cost` quote units for
@@ -20,14 +23,36 @@ export class Threshold {
     private readonly decimals: { baseDecimals: number; quoteDecimals: number },
   ) {}
 
+  /**
+   * The level as decimal.js computes it: the entry cost / amount (18 digits, half up), times
+   * 100 + signedPercent (18 digits, half up), over 100 (exact).
+   */
   get exact(): Dec {
     if (this.level === undefined) {
-      const entry = fromBaseUnits(this.cost, this.decimals.quoteDecimals).div(
-        fromBaseUnits(this.baseAmount, this.decimals.baseDecimals),
-      );
-      this.level = entry.times(this.signedPercent.plus(100)).div(100);
+      const fast = this.fastLevel();
+      this.level = fast !== null ? toDec(fast) : this.decimalLevel();
     }
     return this.level;
+  }
+
+  /** exactOf(exact): the level's exact value, its scale its count of decimals (no trailing zero). */
+  get exactLevel(): Exact {
+    return (this.levelExact ??= this.fastLevel() ?? exactOf(this.exact));
+  }
+
+  /** levelOf's level (at most 18 digits: toDec of it is exact), or null. */
+  private fastLevel(): Exact | null {
+    if (this.fast === undefined) {
+      this.fast = levelOf(this.cost, this.baseAmount, this.signedPercent, this.decimals);
+    }
+    return this.fast;
+  }
+
+  private decimalLevel(): Dec {
+    const entry = fromBaseUnits(this.cost, this.decimals.quoteDecimals).div(
+      fromBaseUnits(this.baseAmount, this.decimals.baseDecimals),
+    );
+    return entry.times(this.signedPercent.plus(100)).div(100);
   }
 
   /** −1, 0 or 1 as `price` is below, at or above the level. */
@@ -35,6 +60,60 @@ export class Threshold {
     if (Math.abs(price - this.approx) > NEAR * Math.abs(this.approx)) return price < this.approx ? -1 : 1;
     return new Dec(String(price)).comparedTo(this.exact);
   }
+}
+
+/** 100 + each signed percent (decimal.js's plus), exact; null when not above zero. */
+const factors = new WeakMap<Dec, Exact | null>();
+
+/**
+ * Threshold.exact's level on bigints (each step correctly rounded as decimal.js's div and times
+ * are, half up to Dec.precision digits; the last division by 100 exact), as exactOf gives it; null
+ * when the cost, the amount or 100 + the percent is not above zero (decimal.js then).
+ */
+export function levelOf(
+  cost: bigint,
+  baseAmount: bigint,
+  signedPercent: Dec,
+  decimals: { baseDecimals: number; quoteDecimals: number },
+): Exact | null {
+  let factor = factors.get(signedPercent);
+  if (factor === undefined) {
+    const sum = signedPercent.plus(100);
+    factor = sum.gt(0) ? exactOf(sum) : null;
+    factors.set(signedPercent, factor);
+  }
+  if (factor === null || cost <= 0n || baseAmount <= 0n) return null;
+  const entry = quotientHalfUp(
+    cost * 10n ** BigInt(decimals.baseDecimals),
+    baseAmount * 10n ** BigInt(decimals.quoteDecimals),
+  );
+  const rounded = roundHalfUp({ n: entry.n * factor.n, scale: entry.scale + factor.scale });
+  return plainExact(BigInt(rounded.digits), 2 - rounded.exponent);
+}
+
+/** num / den (both above zero) rounded half up to Dec.precision digits: digits × 10^−scale. */
+function quotientHalfUp(num: bigint, den: bigint): { n: bigint; scale: number } {
+  const precision = Dec.precision;
+  // num / den has (digits of num − digits of den) or one more digits before its point: scaled by
+  // 10^shift its integer part has precision + 1 or precision + 2 digits.
+  let shift = precision + 1 - (num.toString().length - den.toString().length);
+  let q = shift >= 0 ? (num * 10n ** BigInt(shift)) / den : num / (den * 10n ** BigInt(-shift));
+  if (q >= 10n ** BigInt(precision + 1)) {
+    // floor(floor(x) / 10) = floor(x / 10).
+    q /= 10n;
+    shift -= 1;
+  }
+  // Half up: the first dropped digit decides.
+  const up = q % 10n >= 5n;
+  return { n: q / 10n + (up ? 1n : 0n), scale: shift - 1 };
+}
+
+/**
+ * n × 10^−scale as exactOf writes it, n's digits ending in no zero (roundHalfUp's): no trailing
+ * zero after the point already, and an integer with a scale of 0.
+ */
+function plainExact(n: bigint, scale: number): Exact {
+  return scale >= 0 ? { n, scale } : { n: n * 10n ** BigInt(-scale), scale: 0 };
 }
 
 /** Relative distance under which a double comparison defers to the exact level (≫ double rounding). */

@@ -64,6 +64,8 @@ export class RfqFastQuotes {
   key = 0;
   private readonly plans: (FastPlan | undefined)[] = [];
   private readonly perValue: (bigint | undefined)[] = [];
+  /** paidPerUnit by key. */
+  private readonly perUnit: (number | undefined)[] = [];
   private readonly buyTotal: number;
   private readonly sellTotal: number;
 
@@ -128,8 +130,36 @@ export class RfqFastQuotes {
       const impact = perValue === 1n ? value : value * perValue;
       factor = sell ? factor - impact : factor + impact;
     }
+    const perUnit = this.paidPerUnit(key, branch);
+    const paidAtMid = quoteUnits * perUnit;
+    if (perUnit > 0 && paidAtMid <= SAFE) {
+      // paid − atMid × atMidToSlippage = (quote units × perUnit − atMid) × atMidToSlippage, the
+      // difference of two whole doubles below 2^53: exact, one bigint product instead of two.
+      const feeN = value * factor * fills.feeBps;
+      const feeScaled = branch.feeToSlippage === 1n ? feeN : feeN * branch.feeToSlippage;
+      const spread = BigInt(sell ? atMid - paidAtMid : paidAtMid - atMid) * branch.atMidToSlippage;
+      return {
+        fee: { n: feeN, scale: branch.feeScale },
+        slippage: { n: spread - feeScaled, scale: branch.slippageScale },
+      };
+    }
     const paid = BigInt(quoteUnits) * branch.unitDivisor;
     return feeAndSlippageOf(branch, fills.feeBps, sell, value * factor, paid, value);
+  }
+
+  /**
+   * unitDivisor / atMidToSlippage of the key's branch as a double when it is a whole number up to
+   * 2^53 (the slippage scale is the fee's, finer than base × mid's: it is a power of ten), else 0.
+   */
+  private paidPerUnit(key: number, branch: Branch): number {
+    let perUnit = this.perUnit[key];
+    if (perUnit === undefined) {
+      const { unitDivisor, atMidToSlippage } = branch;
+      const whole = unitDivisor % atMidToSlippage === 0n ? unitDivisor / atMidToSlippage : 0n;
+      perUnit = whole > 0n && whole <= BigInt(SAFE) ? Number(whole) : 0;
+      this.perUnit[key] = perUnit;
+    }
+    return perUnit;
   }
 
   /** The linear impact at offScale per unit of value at the mid, exact (by mid scale). */

@@ -1,5 +1,5 @@
 import type { Dec } from '../money/decimal';
-import { add, exactOf, exactOfNumber, ExactSum, exactUnits, mul, type Exact } from '../money/exact';
+import { add, exactOfNumber, ExactSum, exactUnits, mul, type Exact } from '../money/exact';
 import type { CandleSeries } from '../market/candle-series';
 import type {
   BatchStrategyInstance,
@@ -216,7 +216,7 @@ export class StrategyRuntime {
   }
 
   /** Base units in the open lots. */
-  private heldBase(): bigint {
+  heldBase(): bigint {
     const { lots } = this;
     if (lots.length === 1) return lots[0]!.baseAmount;
     let base = 0n;
@@ -272,10 +272,10 @@ export class StrategyRuntime {
       let exit: { mid: Exact; reason: string } | null = null;
       if (lot.stop && lot.stop.compare(candle.low) <= 0) {
         const gapped = lot.stop.compare(candle.open) <= 0;
-        exit = { mid: gapped ? exactOfNumber(candle.open) : exactOf(lot.stop.exact), reason: 'stop loss' };
+        exit = { mid: gapped ? exactOfNumber(candle.open) : lot.stop.exactLevel, reason: 'stop loss' };
       } else if (lot.take && lot.take.compare(candle.high) >= 0) {
         const gapped = lot.take.compare(candle.open) >= 0;
-        exit = { mid: gapped ? exactOfNumber(candle.open) : exactOf(lot.take.exact), reason: 'take profit' };
+        exit = { mid: gapped ? exactOfNumber(candle.open) : lot.take.exactLevel, reason: 'take profit' };
       }
       if (exit && this.closeLot(i, time, exit.mid, exit.reason)) continue;
       i += 1;
@@ -432,9 +432,10 @@ export class StrategyRuntime {
   }
 
   private syncPosition(): void {
-    this.position.openLots = this.lots.length;
-    const newest = this.lots[this.lots.length - 1];
-    this.position.lastEntryPrice = newest ? newest.entryApprox : Number.NaN;
+    const open = this.lots.length;
+    this.position.openLots = open;
+    // Not lots[open − 1] when there is none: an array read at −1 is a property lookup, not an element's.
+    this.position.lastEntryPrice = open > 0 ? this.lots[open - 1]!.entryApprox : Number.NaN;
     riskBounds(this.lots, this.bounds);
   }
 }

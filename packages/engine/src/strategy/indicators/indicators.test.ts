@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Atr, Bollinger, Ema, Macd, Rsi, Sma } from './indicators';
+import { Atr, Bollinger, CROSSED_DOWN, CROSSED_UP, Ema, Macd, Rsi, Sma } from './indicators';
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const series = fc.array(fc.double({ min: 0.001, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 300 });
@@ -123,11 +123,13 @@ describe('updateAll', () => {
     }
   });
 
-  it('Sma.differences gives update() − update() of two averages, from any point of their windows', () => {
+  it('Sma.crossings marks where update() − update() of two averages crosses zero, from any point of their windows', () => {
     const values = Float64Array.from(
       { length: 3000 },
       (_, i) => 150 + Math.sin(i / 5) * 20 + (i % 11) * 0.003,
     );
+    const crossing = (before: number, diff: number) =>
+      before <= 0 && diff > 0 ? CROSSED_UP : before >= 0 && diff < 0 ? CROSSED_DOWN : 0;
     for (const [p, q] of [
       [1, 2],
       [5, 20],
@@ -136,26 +138,41 @@ describe('updateAll', () => {
       // A warm-up longer than a block.
       [7, 777],
     ] as const) {
-      for (const fedFirst of [0, 3, 61]) {
+      for (const [fedFirst, block] of [
+        [0, 500],
+        [3, 500],
+        [61, 500],
+        [0, 1],
+        [5, 7],
+      ] as const) {
         const a = new Sma(p);
         const b = new Sma(q);
         const oneA = new Sma(p);
         const oneB = new Sma(q);
-        const expected: number[] = [];
-        const got: number[] = [];
+        const diffs: number[] = [];
+        const previous = Float64Array.of(Number.NaN);
         for (let i = 0; i < fedFirst; i += 1) {
-          expected.push(oneA.update(values[i]!) - oneB.update(values[i]!));
-          got.push(a.update(values[i]!) - b.update(values[i]!));
+          diffs.push(oneA.update(values[i]!) - oneB.update(values[i]!));
+          previous[0] = a.update(values[i]!) - b.update(values[i]!);
         }
         for (let i = fedFirst; i < values.length; i += 1)
-          expected.push(oneA.update(values[i]!) - oneB.update(values[i]!));
-        const out = new Float64Array(500);
-        for (let from = fedFirst; from < values.length; from += out.length) {
-          const to = Math.min(values.length, from + out.length);
-          Sma.differences(a, b, values, from, to, out);
+          diffs.push(oneA.update(values[i]!) - oneB.update(values[i]!));
+        const expected = diffs
+          .slice(fedFirst)
+          .map((diff, k) => crossing(diffs[fedFirst + k - 1] ?? Number.NaN, diff));
+        const got: number[] = [];
+        const lastDiffs: [number, number][] = [];
+        const out = new Uint8Array(block);
+        for (let from = fedFirst; from < values.length; from += block) {
+          const to = Math.min(values.length, from + block);
+          Sma.crossings(a, b, values, from, to, previous, out);
           got.push(...out.subarray(0, to - from));
+          lastDiffs.push([previous[0]!, diffs[to - 1]!]);
         }
         expect(got).toEqual(expected);
+        expect(got.filter((mark) => mark !== 0).length).toBeGreaterThan(10);
+        // The difference left after each block is update() − update()'s, to the bit.
+        for (const [left, right] of lastDiffs) expect(Object.is(left, right)).toBe(true);
         expect(Object.is(a.update(151.25), oneA.update(151.25))).toBe(true);
         expect(Object.is(b.update(151.25), oneB.update(151.25))).toBe(true);
       }

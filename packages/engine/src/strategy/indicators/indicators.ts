@@ -73,16 +73,20 @@ export class Sma {
   }
 
   /**
-   * updateAll of two averages over the same values in one loop (their additions overlap), and
-   * `a`'s value minus `b`'s in diffs[i − from]: the doubles of a.update(x) − b.update(x).
+   * updateAll of two averages over the same values in one loop (their additions overlap), and where
+   * `a`'s value minus `b`'s (the doubles of a.update(x) − b.update(x)) crossed zero: out[i − from]
+   * is CROSSED_UP when the difference went from ≤ 0 to > 0, CROSSED_DOWN from ≥ 0 to < 0, else 0
+   * (NaN, before both are full, fails every comparison: it crosses nothing). previous[0]: the difference before `from` (NaN at
+   * first), and after the call the last one.
    */
-  static differences(
+  static crossings(
     a: Sma,
     b: Sma,
     values: Float64Array,
     from: number,
     to: number,
-    diffs: Float64Array,
+    previous: Float64Array,
+    out: Uint8Array,
   ): void {
     const windowA = a.window;
     const windowB = b.window;
@@ -98,6 +102,9 @@ export class Sma {
     let countB = b.count;
     let partialA = partialSum(windowA, indexA);
     let partialB = partialSum(windowB, indexB);
+    let before = previous[0]!;
+    const up = CROSSED_UP;
+    const down = CROSSED_DOWN;
     let i = from;
     for (; i < to && (countA < periodA || countB < periodB); i += 1) {
       const x = values[i]!;
@@ -123,7 +130,10 @@ export class Sma {
       }
       valueA = countA === periodA ? sumA / periodA : Number.NaN;
       valueB = countB === periodB ? sumB / periodB : Number.NaN;
-      diffs[i - from] = valueA - valueB;
+      const diff = valueA - valueB;
+      // crossing(before, diff), written out: a call would box both doubles when not inlined.
+      out[i - from] = before <= 0 && diff > 0 ? up : before >= 0 && diff < 0 ? down : 0;
+      before = diff;
     }
     // Both windows full: the same steps without the warm-up's tests.
     for (; i < to; i += 1) {
@@ -150,8 +160,12 @@ export class Sma {
       }
       valueA = sumA / periodA;
       valueB = sumB / periodB;
-      diffs[i - from] = valueA - valueB;
+      const diff = valueA - valueB;
+      // crossing(before, diff), written out: a call would box both doubles when not inlined.
+      out[i - from] = before <= 0 && diff > 0 ? up : before >= 0 && diff < 0 ? down : 0;
+      before = diff;
     }
+    previous[0] = before;
     a.state[SUM] = sumA;
     a.state[VALUE] = valueA;
     a.index = indexA;
@@ -162,6 +176,10 @@ export class Sma {
     b.count = countB;
   }
 }
+
+/** Sma.crossings' marks. */
+export const CROSSED_UP = 1;
+export const CROSSED_DOWN = 2;
 
 /** window[0, index) summed in order from 0: the re-sum's first `index` additions. */
 function partialSum(window: Float64Array, index: number): number {

@@ -154,6 +154,10 @@ try {
     [`target_p50_ms<${TARGET_P50_MS}`],
     runs.length === RUNS && p50 < TARGET_P50_MS,
   );
+} catch (error) {
+  // The exit below would end the process before a thrown error is reported.
+  console.error(error);
+  process.exitCode = 1;
 } finally {
   endTransferReference();
   await server.stop();

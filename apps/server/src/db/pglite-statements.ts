@@ -2,12 +2,14 @@ import {
   messages,
   parse,
   protocol,
+  types,
   type PGlite,
   type QueryOptions,
   type Results,
 } from '@electric-sql/pglite';
 
 type BackendMessages = Awaited<ReturnType<PGlite['execProtocolStream']>>;
+type Parser = (text: string, typeId?: number) => unknown;
 
 /** Past this many distinct statement texts, a new text runs as PGlite runs it (no statement kept). */
 const MAX_STATEMENTS = 500;
@@ -43,6 +45,57 @@ export function usePreparedStatements(client: PGlite): () => number {
   function reported(error: unknown, query: string, params: unknown[], options: QueryOptions | undefined) {
     if (!(error instanceof messages.DatabaseError)) return error;
     return Object.assign(error, { query, params, queryOptions: options });
+  }
+
+  /**
+   * PGlite's `parseResults`, read the same way — a call's parsers over the client's, then PGlite's
+   * defaults — without copying the client's whole parser table into a new object on every call.
+   */
+  function resultsOf(answer: BackendMessages, options: QueryOptions | undefined): Results[] {
+    const own = options?.parsers as Record<number, Parser> | undefined;
+    const parserOf = (type: number): Parser | undefined =>
+      (own !== undefined && Object.hasOwn(own, type) ? own[type] : client.parsers[type]) ??
+      types.parsers[type];
+    const results: Results[] = [];
+    let fields: { name: string; dataTypeID: number }[] = [];
+    let parsers: (Parser | undefined)[] = [];
+    let rows: unknown[] = [];
+    let affectedRows = 0;
+    const read = (value: string | null, index: number) => {
+      if (value === null) return null;
+      const parser = parsers[index];
+      return parser ? parser(value, fields[index]!.dataTypeID) : value;
+    };
+    for (const message of answer) {
+      if (message.name === 'rowDescription') {
+        fields = (message as InstanceType<typeof messages.RowDescriptionMessage>).fields.map(
+          ({ name, dataTypeID }) => ({ name, dataTypeID }),
+        );
+        parsers = fields.map((field) => parserOf(field.dataTypeID));
+      } else if (message.name === 'dataRow') {
+        const values = (message as InstanceType<typeof messages.DataRowMessage>).fields.map(read);
+        rows.push(
+          options?.rowMode === 'array'
+            ? values
+            : Object.fromEntries(values.map((value, index) => [fields[index]!.name, value])),
+        );
+      } else if (message.name === 'commandComplete') {
+        const words = (message as InstanceType<typeof messages.CommandCompleteMessage>).text.split(' ');
+        const command = words[0]!;
+        const count = parseInt(words[words.length - 1]!, 10);
+        if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(command)) affectedRows += count;
+        results.push({
+          rows,
+          fields,
+          command,
+          affectedRows,
+          ...(Number.isNaN(count) ? {} : { rowCount: count }),
+        } as Results);
+        [fields, parsers, rows] = [[], [], []];
+      }
+    }
+    if (results.length === 0) results.push({ affectedRows: 0, rows: [], fields: [] });
+    return results;
   }
 
   async function prepare(query: string, options: QueryOptions | undefined) {
@@ -99,7 +152,7 @@ export function usePreparedStatements(client: PGlite): () => number {
           throw reported(error, query, params, options);
         }
         await client.syncToFs();
-        return parse.parseResults(answer, client.parsers, options)[0] as Results<T>;
+        return resultsOf(answer, options)[0] as Results<T>;
       }),
     );
   }

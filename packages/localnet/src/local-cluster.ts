@@ -191,6 +191,11 @@ export class LocalCluster extends ClusterHistory {
     return this.runtime.getProgramAccounts(programId);
   }
 
+  /** The accounts owned by `programId` whose data `matches`, in getProgramAccounts' order. */
+  getProgramAccountsWhere(programId: string, matches: (data: Uint8Array) => boolean): AccountView[] {
+    return this.runtime.getProgramAccountsWhere(programId, matches);
+  }
+
   /** Decimals of a mint, or undefined when the account is not a mint. */
   getMintDecimals(mint: string): number | undefined {
     return this.runtime.getMintDecimals(mint);

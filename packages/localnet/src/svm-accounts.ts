@@ -274,6 +274,22 @@ export class SvmAccounts {
       .map((entry) => this.toAccountView(this.addressOf(entry.address), entry.account()));
   }
 
+  /**
+   * The program's accounts whose data `matches`, in getProgramAccounts' order: only those are made
+   * into views (a token scan for one owner otherwise read every token account's fields).
+   */
+  getProgramAccountsWhere(programId: string, matches: (data: Uint8Array) => boolean): AccountView[] {
+    const bytes = decodeBase58Exact(programId, 32);
+    if (bytes === undefined) return [];
+    const found: AccountView[] = [];
+    for (const entry of this.native.getProgramAccounts(bytes)) {
+      const account = entry.account();
+      const data = account.data();
+      if (matches(data)) found.push(this.toAccountView(this.addressOf(entry.address), account, data));
+    }
+    return found;
+  }
+
   getMintDecimals(mint: string): number | undefined {
     const cached = this.mintDecimalsCache.get(mint);
     if (cached !== undefined) return cached;
@@ -323,14 +339,14 @@ export class SvmAccounts {
     return text;
   }
 
-  protected toAccountView(accountAddress: string, account: Account): AccountView {
+  protected toAccountView(accountAddress: string, account: Account, data = account.data()): AccountView {
     return {
       address: accountAddress,
       lamports: account.lamports(),
       owner: this.addressOf(account.owner()),
       executable: account.executable(),
       rentEpoch: account.rentEpoch(),
-      data: account.data(),
+      data,
     };
   }
 

@@ -11,6 +11,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { usePreparedStatements } from './pglite-statements';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -72,6 +73,7 @@ async function openPglite(
     client = dataDir ? new PGlite(dataDir, { loadDataDir }) : new PGlite({ loadDataDir });
     db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    usePreparedStatements(client);
   } catch (error) {
     await unlock();
     throw error;

@@ -211,15 +211,13 @@ function findTokenAccounts(
   const mintBytes = where.mint === undefined ? undefined : decodeBase58Exact(where.mint, 32);
   const ownerBytes = where.owner === undefined ? undefined : decodeBase58Exact(where.owner, 32);
   const delegateBytes = where.delegate === undefined ? undefined : decodeBase58Exact(where.delegate, 32);
-  return cluster.getProgramAccounts(programId).filter((account) => {
-    if (!isTokenAccountData(account.owner, account.data)) return false;
-    if (mintBytes !== undefined && !bytesEqual(account.data, 0, mintBytes)) return false;
-    if (ownerBytes !== undefined && !bytesEqual(account.data, 32, ownerBytes)) return false;
+  // Every account here is owned by `programId`.
+  return cluster.getProgramAccountsWhere(programId, (data) => {
+    if (!isTokenAccountData(programId, data)) return false;
+    if (mintBytes !== undefined && !bytesEqual(data, 0, mintBytes)) return false;
+    if (ownerBytes !== undefined && !bytesEqual(data, 32, ownerBytes)) return false;
     // The delegate is a COption<Pubkey>: a 4-byte tag (1 = some) at 72, the key at 76.
-    if (
-      delegateBytes !== undefined &&
-      (account.data[72] !== 1 || !bytesEqual(account.data, 76, delegateBytes))
-    ) {
+    if (delegateBytes !== undefined && (data[72] !== 1 || !bytesEqual(data, 76, delegateBytes))) {
       return false;
     }
     return true;

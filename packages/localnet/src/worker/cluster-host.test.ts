@@ -144,3 +144,34 @@ describe('answers as bytes', () => {
     expect(new TextDecoder().decode(bytes)).toBe(await host.handleJsonRpcText(body));
   });
 });
+
+describe('requests of one turn', () => {
+  it('answers each of many made together, in order, a failing one included', async () => {
+    // One turn's requests travel as one message and their answers as another: each still gets its own.
+    const recipient = (await generateKeyPairSigner()).address;
+    const body = (id: number, method: string, params: unknown[] = []) =>
+      JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const slot = await host.slot();
+    const [airdrop, refused, bytes, advanced, slotAfter, rent] = await Promise.allSettled([
+      host.handleJsonRpcText(body(1, 'requestAirdrop', [recipient, 1e9])),
+      host.advanceSlots(-1),
+      host.handleJsonRpcBytes(body(2, 'getIdentity')),
+      host.advanceSlots(2),
+      host.slot(),
+      host.minimumBalanceForRentExemption(165),
+    ]);
+    expect(JSON.parse((airdrop as PromiseFulfilledResult<string>).value)).toMatchObject({ id: 1 });
+    expect(refused).toMatchObject({
+      status: 'rejected',
+      reason: { message: 'count must be a non-negative integer' },
+    });
+    expect(new TextDecoder().decode((bytes as PromiseFulfilledResult<Uint8Array>).value)).toContain(
+      host.treasury.address,
+    );
+    expect(advanced.status).toBe('fulfilled');
+    // In order: the slot is read after the advance before it.
+    expect(slotAfter).toEqual({ status: 'fulfilled', value: slot + 2 });
+    expect(rent).toEqual({ status: 'fulfilled', value: 2_039_280n });
+    expect(await host.getBalance(recipient)).toBe(LAMPORTS_PER_SOL);
+  });
+});

@@ -29,7 +29,22 @@ class MovedBytes {
 }
 const port = parentPort;
 if (port === null) throw new Error('cluster-worker runs in a worker thread');
-const post = (message: WorkerMessage): void => port.postMessage(message);
+/**
+ * What the worker says in one turn (answers, notifications, logs) goes out as one message, in order,
+ * once the turn's microtasks have run (cluster-host.ts batches its requests the same way).
+ */
+let outbox: WorkerMessage[] = [];
+let outboxMoves: ArrayBuffer[] = [];
+function postOutbox(): void {
+  const [messages, moves] = [outbox, outboxMoves];
+  [outbox, outboxMoves] = [[], []];
+  port!.postMessage(messages.length === 1 ? messages[0] : messages, moves);
+}
+function post(message: WorkerMessage, moves: readonly ArrayBuffer[] = []): void {
+  if (outbox.length === 0) process.nextTick(postOutbox);
+  outbox.push(message);
+  outboxMoves.push(...moves);
+}
 const log = (line: string): void => post({ type: 'log', line });
 
 function operationsOf(cluster: LocalCluster, handler: JsonRpcHandler, pubsubBudget?: Partial<PubSubBudget>) {
@@ -101,7 +116,11 @@ async function main(): Promise<void> {
     string,
     (...args: unknown[]) => unknown
   >;
-  port!.on('message', (request: OperationRequest) => {
+  port!.on('message', (message: OperationRequest | readonly OperationRequest[]) => {
+    if (Array.isArray(message)) for (const request of message as readonly OperationRequest[]) run(request);
+    else run(message as OperationRequest);
+  });
+  function run(request: OperationRequest): void {
     let value: unknown;
     try {
       value = operations[request.op]!(...request.args);
@@ -117,7 +136,7 @@ async function main(): Promise<void> {
     } else {
       answer(request.id, value);
     }
-  });
+  }
   post({
     type: 'ready',
     treasurySecretKey: secretKeys.treasury,
@@ -129,9 +148,7 @@ async function main(): Promise<void> {
 function answer(id: number, value: unknown): void {
   if (value instanceof MovedBytes) {
     // TextEncoder's output owns its ArrayBuffer (never a shared pool), so it can be transferred.
-    port!.postMessage({ type: 'result', id, value: value.bytes } satisfies WorkerMessage, [
-      value.bytes.buffer as ArrayBuffer,
-    ]);
+    post({ type: 'result', id, value: value.bytes }, [value.bytes.buffer as ArrayBuffer]);
   } else {
     post({ type: 'result', id, value });
   }

@@ -1,6 +1,7 @@
 /**
  * Messages between the main thread's {@link ClusterHost} and the worker thread that owns the
- * LocalCluster. Everything here survives structured cloning (bigint and Uint8Array included).
+ * LocalCluster. Everything here survives structured cloning (bigint and Uint8Array included). Either
+ * side may post an array of its messages instead of one: those of one turn of its thread, in order.
  */
 import type { LocalClusterOptions } from '../local-cluster';
 import type { PublicRpcLimitOverrides, RpcCaller } from '../rpc/public-limits';

@@ -24,16 +24,19 @@ describe('relay repository: ticket transitions follow the ticket lifecycle', () 
   afterAll(() => database.close());
 
   async function ticketIn(status: TicketState): Promise<string> {
-    const row = await repo.insertTicket({
-      userId,
-      kind: 'test',
-      walletAddress: 'wallet',
-      messageHash: randomUUID(),
-      lastValidBlockHeight: '100',
-      payload: {},
-      status,
-    });
-    return row.id;
+    const [row] = await database.db
+      .insert(transactionTickets)
+      .values({
+        userId,
+        kind: 'test',
+        walletAddress: 'wallet',
+        messageHash: randomUUID(),
+        lastValidBlockHeight: '100',
+        payload: {},
+        status,
+      })
+      .returning();
+    return row!.id;
   }
 
   async function serverTicketIn(status: TicketState): Promise<string> {
@@ -91,6 +94,37 @@ describe('relay repository: ticket transitions follow the ticket lifecycle', () 
       expect(await serverStatusOf(id)).toBe(row?.status ?? state);
     },
   );
+
+  it('registers an open ticket, finds it by message hash and claims it, as plain queries read it', async () => {
+    const messageHash = randomUUID();
+    const payload = { orderId: randomUUID(), amount: '12345678901234567890', nested: { list: [1, 'two'] } };
+    const inserted = await repo.insertOpenTicket({
+      userId,
+      kind: 'swap',
+      walletAddress: 'wallet',
+      messageHash,
+      lastValidBlockHeight: '18446744073709551615',
+      payload,
+    });
+    const read = async () =>
+      (await database.db.select().from(transactionTickets).where(eq(transactionTickets.id, inserted.id)))[0];
+    expect(inserted).toEqual(await read());
+    expect(inserted).toMatchObject({ status: 'open', orderId: null, payload, signature: null });
+    expect(await repo.findTicketByMessageHash(messageHash)).toEqual(inserted);
+    expect(await repo.findTicketByMessageHash(randomUUID())).toBeUndefined();
+    const at = new Date('2026-11-29T06:00:00.123Z');
+    expect(await repo.claimTicket(inserted.id, `sig-${messageHash}`, 'wire', at)).toBe(true);
+    expect(await read()).toEqual({
+      ...inserted,
+      status: 'sending',
+      signature: `sig-${messageHash}`,
+      signedTransaction: 'wire',
+      sentAt: at,
+    });
+    // Claimed once: a second claim (another execution) is refused, the first one's values kept.
+    expect(await repo.claimTicket(inserted.id, 'other', 'other wire', new Date())).toBe(false);
+    expect((await read())!.signature).toBe(`sig-${messageHash}`);
+  });
 
   it('claims a ticket for sending once when two executions race for it', async () => {
     const id = await ticketIn('open');

@@ -63,8 +63,53 @@ export function insertFromSettled<Table extends PgTable>(table: Table, row: Tabl
   return sql`${insertFrom(table, row, SETTLED_TICKET)} on conflict do nothing`;
 }
 
+/**
+ * A prepared update's value, given when it runs: Drizzle binds it through the column's encoder as it
+ * binds a value given at once, but its types admit placeholders only in inserts and conditions.
+ */
+const setLater = <Value>(name: string) => sql.placeholder(name) as unknown as Value;
+
 /** The relay's tables: transaction tickets and Idempotency-Key answers. */
 export function createRelayRepository(db: Db) {
+  // The statements every wallet execution runs, built once: Drizzle otherwise builds a statement's
+  // SQL from its query objects on every call.
+  const ticketByMessageHash = db
+    .select()
+    .from(transactionTickets)
+    .where(eq(transactionTickets.messageHash, sql.placeholder('messageHash')))
+    .limit(1)
+    .prepare('relay_ticket_by_message_hash');
+  const insertOpenTicket = db
+    .insert(transactionTickets)
+    .values({
+      userId: sql.placeholder('userId'),
+      kind: sql.placeholder('kind'),
+      walletAddress: sql.placeholder('walletAddress'),
+      messageHash: sql.placeholder('messageHash'),
+      lastValidBlockHeight: sql.placeholder('lastValidBlockHeight'),
+      payload: sql.placeholder('payload'),
+      orderId: sql.placeholder('orderId'),
+      status: 'open',
+    })
+    .returning()
+    .prepare('relay_insert_open_ticket');
+  const claim = db
+    .update(transactionTickets)
+    .set({
+      signature: setLater<string>('signature'),
+      signedTransaction: setLater<string>('signedTransaction'),
+      sentAt: setLater<Date>('sentAt'),
+      status: entered('send'),
+    })
+    .where(
+      and(
+        eq(transactionTickets.id, sql.placeholder('id')),
+        inArray(transactionTickets.status, sourcesOf('send')),
+      ),
+    )
+    .returning({ id: transactionTickets.id })
+    .prepare('relay_claim_ticket');
+
   /**
    * Applies a lifecycle event to a wallet-signed ticket: the update's WHERE clause names the states
    * the event may leave, so a ticket another caller moved on meanwhile (a concurrent execute, the
@@ -136,17 +181,19 @@ export function createRelayRepository(db: Db) {
       return row;
     },
 
-    async insertTicket(values: NewTicketRow): Promise<TicketRow> {
-      const [row] = await db.insert(transactionTickets).values(values).returning();
+    /** A new ticket, open for its wallet to sign and execute. */
+    async insertOpenTicket(
+      values: Pick<
+        NewTicketRow,
+        'userId' | 'kind' | 'walletAddress' | 'messageHash' | 'lastValidBlockHeight' | 'payload' | 'orderId'
+      >,
+    ): Promise<TicketRow> {
+      const [row] = await insertOpenTicket.execute({ ...values, orderId: values.orderId ?? null });
       return row!;
     },
 
     async findTicketByMessageHash(messageHash: string): Promise<TicketRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(transactionTickets)
-        .where(eq(transactionTickets.messageHash, messageHash))
-        .limit(1);
+      const [row] = await ticketByMessageHash.execute({ messageHash });
       return row;
     },
 
@@ -184,8 +231,7 @@ export function createRelayRepository(db: Db) {
      */
     async claimTicket(id: string, signature: string, signedTransaction: string, at: Date): Promise<boolean> {
       try {
-        const values = { signature, signedTransaction, sentAt: at };
-        return (await transitionTicket(id, 'send', { values })) !== undefined;
+        return (await claim.execute({ id, signature, signedTransaction, sentAt: at })).length === 1;
       } catch (error) {
         if (isUniqueViolation(error)) return false;
         throw error;

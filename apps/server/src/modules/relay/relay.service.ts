@@ -225,7 +225,7 @@ export function createRelay(deps: RelayDeps) {
     /** Remembers a built transaction as an open ticket; its payload must satisfy the kind's schema. */
     async register<Payload>(ticket: NewTicket<Payload>): Promise<{ id: string }> {
       const payload = ticket.kind.payload.parse(ticket.payload);
-      const row = await repo.insertTicket({
+      const row = await repo.insertOpenTicket({
         userId: ticket.userId,
         kind: ticket.kind.kind,
         walletAddress: ticket.walletAddress,
@@ -233,7 +233,6 @@ export function createRelay(deps: RelayDeps) {
         lastValidBlockHeight: ticket.lastValidBlockHeight.toString(),
         payload: payload as Record<string, unknown>,
         orderId: ticket.orderId ?? null,
-        status: 'open',
       });
       return { id: row.id };
     },

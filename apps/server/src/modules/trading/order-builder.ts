@@ -209,6 +209,9 @@ export function createOrderBuilder(deps: OrderBuilderDeps) {
     // error is still the one reported when both fail.
     const holdingsRead = pairs.holdingsOf(wallet);
     holdingsRead.catch(() => undefined);
+    // So is the blockhash the swap will carry: the three reads go to the node together.
+    const latestBlockhash = chain.getLatestBlockhash();
+    latestBlockhash.catch(() => undefined);
     const quotedAt = deps.now();
     const quote = await venue
       .quote({
@@ -228,7 +231,12 @@ export function createOrderBuilder(deps: OrderBuilderDeps) {
       priorityFeeLamports(order.priority_fee_micro_lamports, MAX_DEFAULT_COMPUTE_UNIT_LIMIT);
     assertAffordable(await holdingsRead, pays, receives, estimatedFee);
     const swap = await venue
-      .buildSwap({ quote, userAddress: wallet, priorityFeeMicroLamports: order.priority_fee_micro_lamports })
+      .buildSwap({
+        quote,
+        userAddress: wallet,
+        priorityFeeMicroLamports: order.priority_fee_micro_lamports,
+        latestBlockhash,
+      })
       .catch((error: unknown) => mapVenueError(error, pair));
     const payload: SwapPayload = {
       orderId: randomUUID(),

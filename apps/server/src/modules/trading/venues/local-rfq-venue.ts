@@ -129,7 +129,7 @@ export function createLocalRfqVenue(deps: LocalRfqVenueDeps): SpotVenue {
               { token: base, amount: baseAmount },
               { token: quoteToken, amount: signedQuote.quoteAmount },
             ];
-      const lifetimeRead = deps.chain.getLatestBlockhash();
+      const lifetimeRead = request.latestBlockhash ?? deps.chain.getLatestBlockhash();
       lifetimeRead.catch(() => undefined);
       const instructions = [
         ...(await tokenLegInstructions({ ...userGives, from: user, to: deps.maker.address })),

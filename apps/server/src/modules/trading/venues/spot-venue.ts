@@ -1,4 +1,5 @@
 import type { Transaction } from '@solana/kit';
+import type { BlockhashLifetime } from '../../chain/chain.service';
 import type { Dec } from '@solterm/engine';
 
 /**
@@ -74,6 +75,11 @@ export interface SpotSwapRequest {
   /** The wallet: fee payer and owner of both user-side token accounts. */
   userAddress: string;
   priorityFeeMicroLamports: number;
+  /**
+   * The chain's latest blockhash, read by the caller while the quote was made (a venue that builds
+   * the transaction itself uses it instead of reading one now; others ignore it).
+   */
+  latestBlockhash?: Promise<BlockhashLifetime>;
 }
 
 export interface SpotSwapTransaction {

@@ -150,7 +150,8 @@ describe('margin floors', () => {
       }),
       { numRuns: 5_000 },
     );
-    expect(yes).toBeGreaterThan(100);
+    // The yes path runs: ~120 of 5,000 worlds on average (101-135 in six runs), never near 25.
+    expect(yes).toBeGreaterThan(25);
   });
 
   it('the free margin floor’s yes/no answer says yes only where the needs are within the floor, at any leverage', () => {

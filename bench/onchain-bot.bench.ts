@@ -55,9 +55,12 @@ try {
   for (let close = 0; close < CLOSES; close += 1) {
     const known = (await tradesNow()).length;
     const next = Math.ceil(Date.now() / 60_000) * 60_000;
-    await sleep(next - 20 - Date.now());
+    await sleep(next - 100 - Date.now());
     const cpuBefore = await serverCpuMs();
+    // (Reading the CPU time scans /proc: a fast trade's update may come in before it returns.)
     const pushed = new Promise<number>((resolve, reject) => {
+      const early = updates.find((at) => at >= next);
+      if (early !== undefined) return resolve(early);
       const timeout = setTimeout(
         () => reject(new Error('no bot_timing_update within 30 s of the close')),
         next - Date.now() + 30_000,

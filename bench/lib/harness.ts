@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -81,7 +82,12 @@ export async function startServer(
       LOG_LEVEL: 'warn',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // BENCH_SERVER_LOG: a file to take the server's log (stdout), e.g. with LOG_LEVEL=info in env.
+    stdio: [
+      'ignore',
+      process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, 'w') : 'ignore',
+      'inherit',
+    ],
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 180_000;

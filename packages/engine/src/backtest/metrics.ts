@@ -158,22 +158,36 @@ function firstPeak(values: readonly number[], bottom: number): number {
  * point's equity as a double. Statistics, not money: computed on doubles and reported to 6 decimals.
  */
 function riskAdjusted(values: readonly number[], periodSeconds: number): { sharpe: Dec; sortino: Dec } {
-  const returns: number[] = [];
+  // Plain loops adding in order (reduce's sums), no closures: a run made new ones for each call.
+  const returns = new Float64Array(Math.max(0, values.length - 1));
+  let n = 0;
   let previous = values[0] ?? 0;
   for (let i = 1; i < values.length; i += 1) {
     const value = values[i]!;
-    if (previous > 0) returns.push(value / previous - 1);
+    if (previous > 0) returns[n++] = value / previous - 1;
     previous = value;
   }
-  if (returns.length < 2) return { sharpe: ZERO, sortino: ZERO };
-  const n = returns.length;
-  const mean = returns.reduce((sum, r) => sum + r, 0) / n;
-  const variance = returns.reduce((sum, r) => sum + (r - mean) ** 2, 0) / (n - 1);
-  const downside = returns.reduce((sum, r) => (r < 0 ? sum + r * r : sum), 0) / n;
+  if (n < 2) return { sharpe: ZERO, sortino: ZERO };
+  let sum = 0;
+  for (let i = 0; i < n; i += 1) sum += returns[i]!;
+  const mean = sum / n;
+  let squares = 0;
+  let downsideSquares = 0;
+  for (let i = 0; i < n; i += 1) {
+    const r = returns[i]!;
+    squares += (r - mean) ** 2;
+    if (r < 0) downsideSquares += r * r;
+  }
+  const variance = squares / (n - 1);
+  const downside = downsideSquares / n;
   const annualise = Math.sqrt(SECONDS_PER_YEAR / periodSeconds);
-  const ratio = (x: number) => (Number.isFinite(x) ? new Dec(x.toFixed(6)) : ZERO);
   return {
-    sharpe: variance > 0 ? ratio((mean / Math.sqrt(variance)) * annualise) : ZERO,
-    sortino: downside > 0 ? ratio((mean / Math.sqrt(downside)) * annualise) : ZERO,
+    sharpe: variance > 0 ? ratioOf((mean / Math.sqrt(variance)) * annualise) : ZERO,
+    sortino: downside > 0 ? ratioOf((mean / Math.sqrt(downside)) * annualise) : ZERO,
   };
+}
+
+/** A ratio reported to 6 decimals (0 when not finite). */
+function ratioOf(x: number): Dec {
+  return Number.isFinite(x) ? new Dec(x.toFixed(6)) : ZERO;
 }

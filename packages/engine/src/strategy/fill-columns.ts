@@ -1,4 +1,5 @@
 import type { Exact } from '../money/exact';
+import { emptyObjectArray } from './array-kinds';
 import type { RuntimeFill } from './runtime-fill';
 import type { RfqFastQuotes } from './rfq-fast';
 
@@ -23,7 +24,7 @@ export class FillColumns {
   /** A sell's proceeds − its lot's cost; 0 for a buy. */
   private readonly pnls = new BigColumn();
   private midScales = new Int32Array(0);
-  private readonly reasons: string[] = [];
+  private readonly reasons: string[] = emptyObjectArray();
   /** A fill of recordFast: 1 + its quote's key (0 for record's). */
   private fastKeys = new Uint8Array(0);
   /** A fill's row in the columns of its kind (record's, or recordFast's). */

@@ -1,5 +1,5 @@
 import { Dec } from '../money/decimal';
-import { quotientDouble } from './decimal-double';
+import { quotientDouble, quotientOfSum } from './decimal-double';
 
 // An equity point cash + base × mid (cash units at one scale, base units times a mid's integer at
 // another) rounded to its decimal (Dec.precision digits, half up) and that decimal's double, on
@@ -24,6 +24,8 @@ const PRECISION = Dec.precision;
 const SAFE = Number.MAX_SAFE_INTEGER;
 /** 10^k as doubles, exact for k ≤ 22, and the doubles nearest 10^-k. */
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
+/** 2^53 − 1 over 5^k, down: a whole x up to it times 10^k is exact (x × 5^k × 2^k, below 2^53 × 2^k). */
+const SAFE_OVER_FIVES = Array.from({ length: LOG_BASE + 1 }, (_, k) => Math.floor(SAFE / 5 ** k));
 const INVERSE_POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 1 / 10 ** k);
 /** Per count of places (up to the limbs' digits): its whole limbs, and the places left over. */
 const LIMB_OF = Int32Array.from({ length: LIMBS * LOG_BASE + 1 }, (_, s) => Math.floor(s / LOG_BASE));
@@ -121,14 +123,21 @@ export class LimbRounding {
       zeros += 1;
     }
     let whole = word;
+    let upper = 0;
     if (low < top) {
-      whole = limbs[top]!;
-      for (let k = top - 1; k > low; k -= 1) whole = whole * LIMB + limbs[k]!;
-      whole = whole * POWERS_OF_TEN[LOG_BASE - zeros]! + word;
+      upper = limbs[top]!;
+      for (let k = top - 1; k > low; k -= 1) upper = upper * LIMB + limbs[k]!;
+      whole = upper * POWERS_OF_TEN[LOG_BASE - zeros]! + word;
     }
     const shift = low * LOG_BASE + zeros - point;
     if (whole <= SAFE && shift >= -22 && shift <= 22) {
       return shift >= 0 ? whole * POWERS_OF_TEN[shift]! : whole / POWERS_OF_TEN[-shift]!;
+    }
+    // 16 to 18 digits: the limbs above the low one times 10^(its digits), exact while below
+    // 2^53 / 5^(its digits), plus the low one's digits, to quotientOfSum.
+    if (low < top && upper <= SAFE_OVER_FIVES[LOG_BASE - zeros]! && shift >= -22 && shift <= 0) {
+      const x = quotientOfSum(upper * POWERS_OF_TEN[LOG_BASE - zeros]!, word, -shift);
+      if (x === x) return x;
     }
     const from = low * LOG_BASE + zeros;
     const exponent = from - point;
@@ -163,6 +172,28 @@ function addShifted(limbs: Float64Array, x: number, shift: number): void {
 
 /** limbs += base × mid × 10^shift (base and mid whole numbers below 2^53). */
 function addProduct(limbs: Float64Array, base: number, mid: number, shift: number): void {
+  const whole = LIMB_OF[shift]!;
+  const place = POWERS_OF_TEN[DIGIT_OF[shift]!]!;
+  const scaled = mid * place;
+  if (scaled <= SAFE) {
+    // The place taken into the mid (exactly: it stays below 2^53, the product rounds up past it
+    // otherwise): the product's limbs are sums of at most three products below 10^14, added as
+    // they are for carry() to carry with the cash's (its chain, not one of their own first).
+    const b1 = limbsIn(base);
+    const b0 = base - b1 * LIMB;
+    const b2 = limbsIn(b1);
+    const c1 = b1 - b2 * LIMB;
+    const m1 = limbsIn(scaled);
+    const m0 = scaled - m1 * LIMB;
+    const m2 = limbsIn(m1);
+    const n1 = m1 - m2 * LIMB;
+    limbs[whole] = limbs[whole]! + b0 * m0;
+    limbs[whole + 1] = limbs[whole + 1]! + (b0 * n1 + c1 * m0);
+    limbs[whole + 2] = limbs[whole + 2]! + (b0 * m2 + c1 * n1 + b2 * m0);
+    limbs[whole + 3] = limbs[whole + 3]! + (c1 * m2 + b2 * n1);
+    limbs[whole + 4] = limbs[whole + 4]! + b2 * m2;
+    return;
+  }
   const b1 = limbsIn(base);
   const b0 = base - b1 * LIMB;
   const b2 = limbsIn(b1);
@@ -188,8 +219,6 @@ function addProduct(limbs: Float64Array, base: number, mid: number, shift: numbe
   sum = b2 * m2 + over;
   over = limbsIn(sum);
   const p4 = sum - over * LIMB;
-  const whole = LIMB_OF[shift]!;
-  const place = POWERS_OF_TEN[DIGIT_OF[shift]!]!;
   limbs[whole] = limbs[whole]! + p0 * place;
   limbs[whole + 1] = limbs[whole + 1]! + p1 * place;
   limbs[whole + 2] = limbs[whole + 2]! + p2 * place;
@@ -245,11 +274,11 @@ function modPower(x: number, j: number): number {
   return x - floorOver(x, j) * POWERS_OF_TEN[j]!;
 }
 
-/** Digits of a limb from 1 to 10^7 − 1. */
+/** Digits of a limb from 1 to 10^7 − 1 (by halves: a loop's exit is a branch mispredicted). */
 function digitCount(limb: number): number {
-  let digits = 1;
-  while (digits < LOG_BASE && limb >= POWERS_OF_TEN[digits]!) digits += 1;
-  return digits;
+  if (limb < 1e3) return limb < 10 ? 1 : limb < 100 ? 2 : 3;
+  if (limb < 1e5) return limb < 1e4 ? 4 : 5;
+  return limb < 1e6 ? 6 : 7;
 }
 
 /** The integer of digits [from, to) of the limbs' number (at most 15 of them). */

@@ -25,7 +25,7 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 /** 10^k as doubles, exact for k ≤ 22, and the doubles nearest 10^-k. */
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
 /** 2^53 − 1 over 5^k, down: a whole x up to it times 10^k is exact (x × 5^k × 2^k, below 2^53 × 2^k). */
-const SAFE_OVER_FIVES = Array.from({ length: LOG_BASE + 1 }, (_, k) => Math.floor(SAFE / 5 ** k));
+const SAFE_OVER_FIVES = Array.from({ length: 2 * LOG_BASE + 1 }, (_, k) => Math.floor(SAFE / 5 ** k));
 const INVERSE_POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 1 / 10 ** k);
 /** Per count of places (up to the limbs' digits): its whole limbs, and the places left over. */
 const LIMB_OF = Int32Array.from({ length: LIMBS * LOG_BASE + 1 }, (_, s) => Math.floor(s / LOG_BASE));
@@ -109,7 +109,7 @@ export class LimbRounding {
   /**
    * Number(text) of the rounded value (its digits [low limb's lowest non-zero digit, length) of
    * value × 10^point, in limbs low to top): the integer of its digits times or over a power of ten
-   * when both are exact (one correctly rounded operation), quotientDouble for 16 to 18 digits, the
+   * when both are exact (one correctly rounded operation), quotientOfSum for 16 to 18 digits, the
    * text's parse otherwise. Each is the value's nearest double.
    */
   private double(length: number, low: number, top: number, point: number): number {
@@ -122,21 +122,28 @@ export class LimbRounding {
       word = tenth;
       zeros += 1;
     }
+    // The limbs above the low two (`upper`), the next one and the low one's digits (`lower`): the
+    // digits' integer is upper × 10^(7 + theirs) + lower.
+    const lowDigits = LOG_BASE - zeros;
     let whole = word;
     let upper = 0;
+    let lower = word;
     if (low < top) {
-      upper = limbs[top]!;
-      for (let k = top - 1; k > low; k -= 1) upper = upper * LIMB + limbs[k]!;
-      whole = upper * POWERS_OF_TEN[LOG_BASE - zeros]! + word;
+      lower = limbs[low + 1]! * POWERS_OF_TEN[lowDigits]! + word;
+      if (low + 1 < top) {
+        upper = limbs[top]!;
+        for (let k = top - 1; k > low + 1; k -= 1) upper = upper * LIMB + limbs[k]!;
+      }
+      whole = upper * POWERS_OF_TEN[LOG_BASE + lowDigits]! + lower;
     }
     const shift = low * LOG_BASE + zeros - point;
     if (whole <= SAFE && shift >= -22 && shift <= 22) {
       return shift >= 0 ? whole * POWERS_OF_TEN[shift]! : whole / POWERS_OF_TEN[-shift]!;
     }
-    // 16 to 18 digits: the limbs above the low one times 10^(its digits), exact while below
-    // 2^53 / 5^(its digits), plus the low one's digits, to quotientOfSum.
-    if (low < top && upper <= SAFE_OVER_FIVES[LOG_BASE - zeros]! && shift >= -22 && shift <= 0) {
-      const x = quotientOfSum(upper * POWERS_OF_TEN[LOG_BASE - zeros]!, word, -shift);
+    // 16 to 18 digits: upper × 10^(7 + the low one's digits) is exact (below 2^53 / 5^those, as 18
+    // digits keep it), to quotientOfSum with lower (below 10^14).
+    if (upper <= SAFE_OVER_FIVES[LOG_BASE + lowDigits]! && shift >= -22 && shift <= 0) {
+      const x = quotientOfSum(upper * POWERS_OF_TEN[LOG_BASE + lowDigits]!, lower, -shift);
       if (x === x) return x;
     }
     const from = low * LOG_BASE + zeros;

@@ -5,11 +5,11 @@ import { quotientDouble, quotientOfSum } from './decimal-double';
 // another) rounded to its decimal (Dec.precision digits, half up) and that decimal's double, on
 // doubles: the exact value is summed in limbs of 7 digits aligned at the decimal point, decimal.js's
 // own words (its first word the digits down to a multiple of 7 places, the last padded with zeros).
-// Every input is a whole number below 2^53 and split into limbs below 10^7 by a division that is
-// exact there (x / 10^7 below 2^53 is a double within 2^-24 of its quotient, whose fraction is a
-// multiple of 10^-7: its floor is the quotient's); a limb times a limb or a power of ten below 10^7
-// is below 10^14, and a few of those summed stay far below 2^53, so every step is exact. The
-// rounding then drops digits of an exact integer, as exact.roundHalfUp does on its text.
+// Every input is a whole number below 2^53 and split into limbs below 10^7 by a product with 10^-7
+// whose floor is at most one off the quotient's, which the exact remainder corrects (limbsIn); a
+// limb times a limb or a power of ten below 10^7 is below 10^14, and a few of those summed stay far
+// below 2^53, so every step is exact. The rounding then drops digits of an exact integer, as
+// exact.roundHalfUp does on its text.
 
 const LIMB = 10_000_000;
 const LOG_BASE = 7;

@@ -80,7 +80,8 @@ export class FillColumns {
    * Appends a fill the fast quotes priced (FastFills' last quote: its mid, value at the mid and key):
    * record's, its fee and slippage made when read. Its base and quote amounts are the quote's: the
    * base times the mid's integer (at least 1) is below 2^52, and the quote units below 2^30, so
-   * both are stored without the test of a 64-bit range (two bigint comparisons each).
+   * both are stored without the test of a 64-bit range (two bigint comparisons each). Those bounds
+   * are rfq-fast's MAX_AT_MID and MAX_RATIO: raising either past 2^63 would need the test back.
    */
   recordFast(
     time: number,

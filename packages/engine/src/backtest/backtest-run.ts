@@ -70,7 +70,7 @@ export class BacktestRun {
   after(i: number): void {
     const { series, onProgress } = this.input;
     if (this.runtime.lots.length > 0) this.exposed += 1;
-    if (i + 1 === series.length) this.mark(i, Number.NaN);
+    if (i + 1 === series.length) this.mark(i);
     else if (series.time[i + 1]! >= this.nextAt) this.cross(i);
     if (onProgress && (i + 1) % this.every === 0) onProgress(i + 1, series.length);
   }
@@ -116,7 +116,7 @@ export class BacktestRun {
         if (open > 0) exposed += 1;
       } else j = stop;
       if (j === markAt) {
-        if (j === series.length - 1) this.mark(j, Number.NaN);
+        if (j === series.length - 1) this.mark(j);
         else this.cross(j);
         markAt = this.markIndex(j + 1);
       }
@@ -159,11 +159,14 @@ export class BacktestRun {
   /** Candle `i + 1` is at or past nextAt: a point at `i` when it starts a new period. */
   private cross(i: number): void {
     const next = Math.floor(this.input.series.time[i + 1]! / this.step);
-    if (next !== this.bucket) this.mark(i, next);
+    if (next !== this.bucket) {
+      this.mark(i);
+      this.enter(next);
+    }
   }
 
-  /** The equity points at candle `i`, the last of its period. */
-  private mark(i: number, next: number): void {
+  /** The equity points at candle `i`, the last of its period (the caller enters the next period). */
+  private mark(i: number): void {
     const { series, quoteDecimals, baseDecimals, intervalSeconds } = this.input;
     const { runtime, mid } = this;
     const time = Math.max((this.bucket + 1) * this.step, series.time[i]! + intervalSeconds);
@@ -181,7 +184,6 @@ export class BacktestRun {
       else this.curve.pushCash(time, runtime.cash, quoteDecimals);
       this.benchmark.mark(time, exact);
     }
-    this.enter(next);
   }
 
   /**
@@ -244,7 +246,9 @@ function pointsOf(series: BacktestInput['series'], step: number): number {
 /**
  * `target` with each of `made`'s properties made on its first read (an enumerable getter that
  * replaces itself with the value it made: spread, JSON and equality see a plain property), and
- * `hidden`'s as properties that are not enumerable.
+ * `hidden`'s as properties that are not enumerable. The getters are one function per key for every
+ * object, found by key in a hidden map of the target: a getter made anew for each object would give
+ * each result a map (a shape) of its own, and the code reading results would deoptimise on each.
  */
 function lazily<T extends object, M extends Record<string, unknown>, H extends Record<string, unknown>>(
   target: T,
@@ -254,18 +258,34 @@ function lazily<T extends object, M extends Record<string, unknown>, H extends R
   for (const [key, value] of Object.entries(hidden)) {
     Object.defineProperty(target, key, { value, enumerable: false, writable: false, configurable: false });
   }
+  Object.defineProperty(target, MAKERS, {
+    value: made,
+    enumerable: false,
+    writable: false,
+    configurable: false,
+  });
   for (const key of Object.keys(made)) {
-    Object.defineProperty(target, key, {
-      enumerable: true,
-      configurable: true,
-      get() {
-        const value = made[key]!();
-        Object.defineProperty(target, key, { value, enumerable: true, writable: false, configurable: false });
-        return value;
-      },
-    });
+    Object.defineProperty(target, key, { enumerable: true, configurable: true, get: lazyGetter(key) });
   }
   return target as T & M & H;
+}
+
+/** Where lazily() keeps an object's makers. */
+const MAKERS = Symbol('makers');
+const lazyGetters = new Map<string, () => unknown>();
+
+/** The getter of lazily()'s property `key`, one for all objects. */
+function lazyGetter(key: string): () => unknown {
+  let getter = lazyGetters.get(key);
+  if (getter === undefined) {
+    getter = function (this: { [MAKERS]: Record<string, () => unknown> }) {
+      const value = this[MAKERS][key]!();
+      Object.defineProperty(this, key, { value, enumerable: true, writable: false, configurable: false });
+      return value;
+    };
+    lazyGetters.set(key, getter);
+  }
+  return getter;
 }
 
 /**

@@ -19,9 +19,16 @@ const INSIDE = 1 - 2 ** -40;
  * within 2^-40 of a half gap from the candidate; the caller parses the text then).
  */
 export function quotientDouble(hi: number, lo: number, k: number): number {
-  // hi × 10^9 = hi × 5^9 × 2^9 is exact (hi × 5^9 < 2^53); s + err = the integer exactly (TwoSum),
-  // s its nearest double.
-  const t = hi * 1e9;
+  // hi × 10^9 = hi × 5^9 × 2^9 is exact (hi × 5^9 < 2^53).
+  return quotientOfSum(hi * 1e9, lo, k);
+}
+
+/**
+ * quotientDouble of the integer t + lo, for whole doubles t and lo ≥ 0 (t exact: the caller's
+ * product) whose sum is below 10^18.
+ */
+export function quotientOfSum(t: number, lo: number, k: number): number {
+  // s + err = the integer exactly (TwoSum), s its nearest double.
   const s = t + lo;
   const back = s - t;
   const err = t - (s - back) + (lo - back);

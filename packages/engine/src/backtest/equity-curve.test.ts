@@ -120,12 +120,35 @@ describe('EquityCurve', () => {
         : { cash: 1n, cashScale: scale, base, mid: 1, heldScale: scale };
     });
 
+  // Values whose digits' integer is near 2^53 or has 15 to 18 digits, followed by zeros within a limb
+  // and past it, at scales that put their power of ten inside and outside 10^±22 (the double from
+  // the limbs' integer, or from its digits).
+  const wholes = fc
+    .tuple(
+      fc.oneof(
+        fc.bigInt({ min: 2n ** 53n - 1_000n, max: 2n ** 53n - 1n }),
+        fc.bigInt({ min: 10n ** 14n, max: 10n ** 16n }),
+        fc.bigInt({ min: 1n, max: 10n ** 7n }),
+      ),
+      fc.integer({ min: 0, max: 9 }),
+      fc.integer({ min: 0, max: 35 }),
+      fc.constantFrom(0n, 1n, 999_984_929n),
+      fc.integer({ min: 0, max: 35 }),
+    )
+    .map(([digits, zeros, heldScale, cash, cashScale]) => ({
+      cash,
+      cashScale,
+      base: digits,
+      mid: 10 ** zeros,
+      heldScale,
+    }));
+
   it(
     'makes a held point toDec’s decimal and its toNumber, on doubles or bigints',
     () => {
       const curve = new EquityCurve();
       fc.assert(
-        fc.property(fc.oneof(held, edges), (x) => {
+        fc.property(fc.oneof(held, edges, wholes), (x) => {
           curve.pushHeld(0, x.cash, x.cashScale, x.base, x.mid, x.heldScale);
           const before = frozenToDec(exactOfHeld(x));
           const equity = curve.last!.equity;

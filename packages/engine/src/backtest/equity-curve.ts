@@ -1,5 +1,6 @@
 import { Dec } from '../money/decimal';
 import type { Exact } from '../money/exact';
+import { emptyDoubleArray } from '../strategy/array-kinds';
 import { quotientDouble } from './decimal-double';
 import { LimbRounding, MAX_LIMB_SCALE } from './equity-limbs';
 
@@ -22,7 +23,7 @@ export interface EquityPoint {
  */
 export class EquityCurve {
   /** Each point's equity as a double (its decimal's toNumber). */
-  readonly values: number[] = [];
+  readonly values: number[] = emptyDoubleArray();
   private count = 0;
   private capacity: number;
   private times: Float64Array;

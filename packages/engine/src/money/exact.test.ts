@@ -5,6 +5,7 @@ import {
   add,
   ceil,
   compare,
+  decimalOfNumber,
   exactOf,
   exactOfNumber,
   ExactSum,
@@ -61,6 +62,65 @@ describe('exactOfNumber', () => {
       expect(toDec(exactOfNumber(value)).toFixed()).toBe(expected);
     }
     expect(() => exactOfNumber(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+/** decimalOfNumber as it was: the test at each scale from 1 (the differential reference). */
+function decimalOfNumberFromOne(value: number, out: Float64Array): boolean {
+  if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
+    out[0] = value;
+    out[1] = 0;
+    return true;
+  }
+  for (let k = 1; k <= 22; k += 1) {
+    const scaled = value * 10 ** k;
+    if (!(Math.abs(scaled) < 1e15)) break;
+    const r = Math.round(scaled);
+    if (r / 10 ** k === value) {
+      out[0] = r;
+      out[1] = k;
+      return true;
+    }
+  }
+  return false;
+}
+
+describe('decimalOfNumber', () => {
+  // Its search starts at the scale it last found: any order of values must give the scan's answers.
+  const decimal = fc.tuple(
+    fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }),
+    fc.integer({ min: -5, max: 24 }),
+  );
+  const doubles = fc.oneof(
+    decimal.map(([n, scale]) => Number(`${n}e${-scale}`)),
+    fc.double({ noDefaultInfinity: false, noNaN: false }),
+    fc.constantFrom(0, -0, 0.1, 1e-22, 1e-23, 123456.789012345, 1e15 - 0.5, 999999999999999.9, 2 ** 53),
+  );
+
+  it('finds the fewest digits the scan from one finds, in any order of values', () => {
+    const out = new Float64Array(2);
+    const expected = new Float64Array(2);
+    fc.assert(
+      fc.property(fc.array(doubles, { maxLength: 40 }), (values) => {
+        for (const value of values) {
+          const found = decimalOfNumber(value, out);
+          expect(found).toBe(decimalOfNumberFromOne(value, expected));
+          if (found) expect([...out]).toEqual([...expected]);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('walks down and up from the last scale', () => {
+    const out = new Float64Array(2);
+    for (const value of [
+      150.1234567, 150.123456, 150.12, 150.1234567, 1.5e-7, 150.5, 0.001, 123.456789012345,
+    ]) {
+      const expected = new Float64Array(2);
+      expect(decimalOfNumber(value, out)).toBe(decimalOfNumberFromOne(value, expected));
+      expect([...out]).toEqual([...expected]);
+    }
   });
 });
 

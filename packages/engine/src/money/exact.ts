@@ -61,17 +61,45 @@ export function decimalOfNumber(value: number, out: Float64Array): boolean {
   // (15 digits always survive the round trip), so the fewest fractional digits k whose integer
   // round(value × 10^k) divides back to the value exactly are the digits String(value) prints.
   // value × 10^k is off the integer by < 0.25 below 10^15: Math.round finds it when it exists.
-  for (let k = 1; k <= 22; k += 1) {
-    const scaled = value * POWERS_OF_TEN[k]!;
-    if (!(Math.abs(scaled) < 1e15)) break;
-    const r = Math.round(scaled);
-    if (r / POWERS_OF_TEN[k]! === value) {
-      out[0] = r;
-      out[1] = k;
-      return true;
-    }
+  // The test then passes at every k from the fewest on while value × 10^k stays below 10^15 (ten
+  // times the integer is again within 0.25 of it, and divides back to the same decimal's double):
+  // the search starts at the scale last found (a market's prices mostly keep theirs) and walks down
+  // while the test passes, or up until it does.
+  let k = lastScale;
+  let test = scaleTest(value, k, out);
+  if (test === PASSES) {
+    while (k > 1 && scaleTest(value, k - 1, out) === PASSES) k -= 1;
+  } else {
+    // Past 10^15 at the last scale: the fewest digits are below it, searched from the first.
+    if (test === PAST) k = 0;
+    do {
+      k += 1;
+      test = k <= 22 ? scaleTest(value, k, out) : PAST;
+    } while (test === FAILS);
+    if (test === PAST) return false;
   }
-  return false;
+  lastScale = k;
+  return true;
+}
+
+/** The scale decimalOfNumber last found. */
+let lastScale = 1;
+const PASSES = 1;
+const FAILS = 0;
+const PAST = -1;
+
+/**
+ * decimalOfNumber's test at k digits: PAST when value × 10^k is not below 10^15, else whether
+ * round(value × 10^k) divides back to the value (PASSES: it is in out[0], and k in out[1]).
+ */
+function scaleTest(value: number, k: number, out: Float64Array): number {
+  const scaled = value * POWERS_OF_TEN[k]!;
+  if (!(Math.abs(scaled) < 1e15)) return PAST;
+  const r = Math.round(scaled);
+  if (r / POWERS_OF_TEN[k]! !== value) return FAILS;
+  out[0] = r;
+  out[1] = k;
+  return PASSES;
 }
 
 /** 10^k as doubles, exact for k ≤ 22. */

@@ -1,4 +1,5 @@
 import type { Exact } from '../money/exact';
+import { emptyObjectArray } from './array-kinds';
 import type { RuntimeFill } from './runtime-fill';
 import type { RfqFastQuotes } from './rfq-fast';
 
@@ -23,7 +24,7 @@ export class FillColumns {
   /** A sell's proceeds − its lot's cost; 0 for a buy. */
   private readonly pnls = new BigColumn();
   private midScales = new Int32Array(0);
-  private readonly reasons: string[] = [];
+  private readonly reasons: string[] = emptyObjectArray();
   /** A fill of recordFast: 1 + its quote's key (0 for record's). */
   private fastKeys = new Uint8Array(0);
   /** A fill's row in the columns of its kind (record's, or recordFast's). */
@@ -69,12 +70,18 @@ export class FillColumns {
     this.slippageNs.set(row, slippage.n);
     this.slippageScales[row] = slippage.scale;
     this.slowCount = row + 1;
-    this.append(time, sell, baseAmount, quoteAmount, mid.scale, reason, pnl, entryTime, 0, row);
+    const i = this.append(time, sell, mid.scale, reason, entryTime, 0, row);
+    this.baseAmounts.set(i, baseAmount);
+    this.quoteAmounts.set(i, quoteAmount);
+    this.pnls.set(i, pnl);
   }
 
   /**
    * Appends a fill the fast quotes priced (FastFills' last quote: its mid, value at the mid and key):
-   * record's, its fee and slippage made when read.
+   * record's, its fee and slippage made when read. Its base and quote amounts are the quote's: the
+   * base times the mid's integer (at least 1) is below 2^52, and the quote units below 2^30, so
+   * both are stored without the test of a 64-bit range (two bigint comparisons each). Those bounds
+   * are rfq-fast's MAX_AT_MID and MAX_RATIO: raising either past 2^63 would need the test back.
    */
   recordFast(
     time: number,
@@ -92,46 +99,37 @@ export class FillColumns {
     this.midNumbers[row] = quote.midN;
     this.atMids[row] = quote.atMid;
     this.fastCount = row + 1;
-    this.append(
-      time,
-      sell,
-      baseAmount,
-      quoteAmount,
-      quote.midScale,
-      reason,
-      pnl,
-      entryTime,
-      1 + quote.key,
-      row,
-    );
+    const i = this.append(time, sell, quote.midScale, reason, entryTime, 1 + quote.key, row);
+    this.baseAmounts.setFitting(i, baseAmount);
+    this.quoteAmounts.setFitting(i, quoteAmount);
+    if (sell) this.pnls.set(i, pnl);
+    else this.pnls.setFitting(i, pnl);
   }
 
-  /** The columns every fill has; `fastKey` 0 for a fill priced exactly, `row` its row in its kind's columns. */
+  /**
+   * The columns every fill has but its amounts and PnL (the caller's); `fastKey` 0 for a fill priced
+   * exactly, `row` its row in its kind's columns. Returns the fill's index.
+   */
   private append(
     time: number,
     sell: boolean,
-    baseAmount: bigint,
-    quoteAmount: bigint,
     midScale: number,
     reason: string,
-    pnl: bigint,
     entryTime: number,
     fastKey: number,
     row: number,
-  ): void {
+  ): number {
     const i = this.length;
     if (i === this.capacity) this.grow();
     this.times[i] = time;
     this.entryTimes[i] = entryTime;
     this.sells[i] = sell ? 1 : 0;
-    this.baseAmounts.set(i, baseAmount);
-    this.quoteAmounts.set(i, quoteAmount);
-    this.pnls.set(i, pnl);
     this.midScales[i] = midScale;
     this.reasons.push(reason);
     this.fastKeys[i] = fastKey;
     this.rows[i] = row;
     this.length = i + 1;
+    return i;
   }
 
   /** Fill `i`'s PnL: proceeds − the lot's cost for a sell, null for a buy. */
@@ -231,6 +229,11 @@ class BigColumn {
   set(i: number, value: bigint): void {
     if (value >= MIN_64 && value <= MAX_64) this.values[i] = value;
     else (this.wide ??= new Map()).set(i, value);
+  }
+
+  /** set() of a value the caller knows is within 64 bits. */
+  setFitting(i: number, value: bigint): void {
+    this.values[i] = value;
   }
 
   get(i: number): bigint {

@@ -58,6 +58,18 @@ interface FastPlan {
   readonly capped: FastBranch;
 }
 
+/** feeAndSlippage's constants of a key (RfqFastQuotes.key). */
+interface KeyReading {
+  readonly branch: Branch;
+  readonly linear: boolean;
+  /** The linear impact at offScale per unit of value at the mid (0 for the cap), and whether it is 1. */
+  readonly perValue: bigint;
+  readonly perValueIsOne: boolean;
+  /** paidPerUnit's. */
+  readonly perUnit: number;
+  readonly feeToSlippageIsOne: boolean;
+}
+
 /** RfqFills.priced's quote units on doubles, where they are certain. */
 export class RfqFastQuotes {
   /** The last quote's key in FastFillSums: its mid scale × 2, plus 1 on the linear branch. */
@@ -66,6 +78,8 @@ export class RfqFastQuotes {
   private readonly perValue: (bigint | undefined)[] = [];
   /** paidPerUnit by key. */
   private readonly perUnit: (number | undefined)[] = [];
+  /** readingFor by key. */
+  private readonly readings: (KeyReading | undefined)[] = [];
   private readonly buyTotal: number;
   private readonly sellTotal: number;
 
@@ -120,23 +134,21 @@ export class RfqFastQuotes {
     quoteUnits: number,
   ): { fee: Exact; slippage: Exact } {
     const { fills } = this;
-    const plan = fills.plan(key >> 1);
-    const linear = (key & 1) === 1;
-    const branch = linear ? plan.linear : plan.cap;
+    const reading = (this.readings[key] ??= this.readingFor(key));
+    const { branch } = reading;
     const value = BigInt(atMid);
     let factor = sell ? branch.sellFactor : branch.buyFactor;
-    if (linear) {
-      const perValue = this.impactPerValue(key >> 1);
-      const impact = perValue === 1n ? value : value * perValue;
+    if (reading.linear) {
+      const impact = reading.perValueIsOne ? value : value * reading.perValue;
       factor = sell ? factor - impact : factor + impact;
     }
-    const perUnit = this.paidPerUnit(key, branch);
+    const { perUnit } = reading;
     const paidAtMid = quoteUnits * perUnit;
     if (perUnit > 0 && paidAtMid <= SAFE) {
       // paid − atMid × atMidToSlippage = (quote units × perUnit − atMid) × atMidToSlippage, the
       // difference of two whole doubles below 2^53: exact, one bigint product instead of two.
       const feeN = value * factor * fills.feeBps;
-      const feeScaled = branch.feeToSlippage === 1n ? feeN : feeN * branch.feeToSlippage;
+      const feeScaled = reading.feeToSlippageIsOne ? feeN : feeN * branch.feeToSlippage;
       const spread = BigInt(sell ? atMid - paidAtMid : paidAtMid - atMid) * branch.atMidToSlippage;
       return {
         fee: { n: feeN, scale: branch.feeScale },
@@ -145,6 +157,22 @@ export class RfqFastQuotes {
     }
     const paid = BigInt(quoteUnits) * branch.unitDivisor;
     return feeAndSlippageOf(branch, fills.feeBps, sell, value * factor, paid, value);
+  }
+
+  /** What feeAndSlippage reads of a key: its branch, impact per value and paid per unit, once. */
+  private readingFor(key: number): KeyReading {
+    const plan = this.fills.plan(key >> 1);
+    const linear = (key & 1) === 1;
+    const branch = linear ? plan.linear : plan.cap;
+    const perValue = linear ? this.impactPerValue(key >> 1) : 0n;
+    return {
+      branch,
+      linear,
+      perValue,
+      perValueIsOne: perValue === 1n,
+      perUnit: this.paidPerUnit(key, branch),
+      feeToSlippageIsOne: branch.feeToSlippage === 1n,
+    };
   }
 
   /**

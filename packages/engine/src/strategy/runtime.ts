@@ -13,6 +13,7 @@ import type {
 } from './strategy';
 import { BUY_SIGNAL, EXIT_SIGNAL } from './strategy';
 import { lotsAtRisk, nextRiskIndex, riskBounds, thresholdOf, type Lot } from './lot';
+import { emptyObjectArray } from './array-kinds';
 import type { FillColumns } from './fill-columns';
 import { FastFills } from './rfq-fast';
 import { checkIntent, type RuntimeFill } from './runtime-fill';
@@ -64,7 +65,7 @@ const REASON_MAX = 80;
  */
 export class StrategyRuntime {
   cash: bigint;
-  readonly lots: Lot[] = [];
+  readonly lots: Lot[] = emptyObjectArray();
   /** The fills so far (none when they go to the options' fillColumns). */
   readonly fills: RuntimeFill[] = [];
   private readonly fillColumns: FillColumns | null;

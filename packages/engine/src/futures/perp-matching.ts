@@ -228,23 +228,57 @@ function matchOneExact(
  * made then), so a fill nobody reads them from costs no bigint.
  */
 class UnitsFill implements PerpFill {
+  // Fields set in the constructor only, none as a parameter property: the bundle would emit those
+  // as class fields, defined by an initializer function of their own (one more call per fill).
+  declare readonly market: string;
+  declare readonly takerOrderId: number;
+  declare readonly makerOrderId: number;
+  declare readonly taker: string;
+  declare readonly maker: string;
+  declare readonly side: PerpSide;
+  declare readonly price: bigint;
+  declare private readonly lots: number;
+  declare private readonly notionalUnits: number;
+  declare private readonly takerFeeUnits: number;
+  declare private readonly makerFeeUnits: number;
+  declare private readonly takerRealizedUnits: number | bigint;
+  declare private readonly makerRealizedUnits: number | bigint;
+  declare readonly liquidation: boolean;
+  declare readonly at: number;
+
   constructor(
-    readonly market: string,
-    readonly takerOrderId: number,
-    readonly makerOrderId: number,
-    readonly taker: string,
-    readonly maker: string,
-    readonly side: PerpSide,
-    readonly price: bigint,
-    private readonly lots: number,
-    private readonly notionalUnits: number,
-    private readonly takerFeeUnits: number,
-    private readonly makerFeeUnits: number,
-    private readonly takerRealizedUnits: number | bigint,
-    private readonly makerRealizedUnits: number | bigint,
-    readonly liquidation: boolean,
-    readonly at: number,
-  ) {}
+    market: string,
+    takerOrderId: number,
+    makerOrderId: number,
+    taker: string,
+    maker: string,
+    side: PerpSide,
+    price: bigint,
+    lots: number,
+    notionalUnits: number,
+    takerFeeUnits: number,
+    makerFeeUnits: number,
+    takerRealizedUnits: number | bigint,
+    makerRealizedUnits: number | bigint,
+    liquidation: boolean,
+    at: number,
+  ) {
+    this.market = market;
+    this.takerOrderId = takerOrderId;
+    this.makerOrderId = makerOrderId;
+    this.taker = taker;
+    this.maker = maker;
+    this.side = side;
+    this.price = price;
+    this.lots = lots;
+    this.notionalUnits = notionalUnits;
+    this.takerFeeUnits = takerFeeUnits;
+    this.makerFeeUnits = makerFeeUnits;
+    this.takerRealizedUnits = takerRealizedUnits;
+    this.makerRealizedUnits = makerRealizedUnits;
+    this.liquidation = liquidation;
+    this.at = at;
+  }
 
   get size(): bigint {
     return bigOf(this.lots);

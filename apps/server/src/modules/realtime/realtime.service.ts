@@ -10,6 +10,7 @@ import {
   type TUserMessage,
 } from '@solterm/contracts';
 import type { Database } from '../../db/database';
+import { createKeyedQueue } from '../../lib/keyed-queue';
 import { createNotifyReassembler, splitForNotify } from './notify-chunks';
 
 export { createChannelStream, type ChannelStream, type ChannelStreamDeps } from './channel-stream';
@@ -65,6 +66,8 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
   const sessionOf = new Map<WebSocket, SocketSession>();
   const crossProcess = deps.database.kind === 'postgres';
   const reassembler = createNotifyReassembler({ now: deps.now });
+  /** Cross-process envelopes, sent in order per user and per channel (see fanOut). */
+  const inOrder = createKeyedQueue();
   let stopListening: (() => Promise<void>) | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
 
@@ -137,10 +140,16 @@ export function createRealtimeHub(deps: { database: Database; log: FastifyBaseLo
       deliverLocally(envelope);
       return;
     }
-    // One after another, so a listener gets a split text's pieces in order (it copes otherwise).
-    for (const payload of splitForNotify(JSON.stringify(envelope))) {
-      await deps.database.notify(NOTIFY_CHANNEL, payload);
-    }
+    // A user's (or a channel's) envelopes are sent one after another: each NOTIFY is a statement of
+    // its own, on whichever pooled connection is free, and listeners get them in commit order, so two
+    // sent at once could arrive swapped (a backtest's progress going back from 93 % to 46 %).
+    const key = envelope.kind === 'channel' ? `channel:${envelope.channel}` : `user:${envelope.userId}`;
+    await inOrder.run(key, async () => {
+      // The pieces of a split text in order too (the reassembler copes otherwise).
+      for (const payload of splitForNotify(JSON.stringify(envelope))) {
+        await deps.database.notify(NOTIFY_CHANNEL, payload);
+      }
+    });
   }
 
   function onNotification(payload: string): void {

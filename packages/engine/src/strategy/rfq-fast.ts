@@ -75,9 +75,6 @@ export class RfqFastQuotes {
   /** The last quote's key in FastFillSums: its mid scale × 2, plus 1 on the linear branch. */
   key = 0;
   private readonly plans: (FastPlan | undefined)[] = [];
-  private readonly perValue: (bigint | undefined)[] = [];
-  /** paidPerUnit by key. */
-  private readonly perUnit: (number | undefined)[] = [];
   /** readingFor by key. */
   private readonly readings: (KeyReading | undefined)[] = [];
   private readonly buyTotal: number;
@@ -159,7 +156,7 @@ export class RfqFastQuotes {
     return feeAndSlippageOf(branch, fills.feeBps, sell, value * factor, paid, value);
   }
 
-  /** What feeAndSlippage reads of a key: its branch, impact per value and paid per unit, once. */
+  /** What feeAndSlippage reads of a key: its branch, impact per value and paid per unit (made once a key). */
   private readingFor(key: number): KeyReading {
     const plan = this.fills.plan(key >> 1);
     const linear = (key & 1) === 1;
@@ -170,7 +167,7 @@ export class RfqFastQuotes {
       linear,
       perValue,
       perValueIsOne: perValue === 1n,
-      perUnit: this.paidPerUnit(key, branch),
+      perUnit: this.paidPerUnit(branch),
       feeToSlippageIsOne: branch.feeToSlippage === 1n,
     };
   }
@@ -179,20 +176,15 @@ export class RfqFastQuotes {
    * unitDivisor / atMidToSlippage of the key's branch as a double when it is a whole number up to
    * 2^53 (the slippage scale is the fee's, finer than base × mid's: it is a power of ten), else 0.
    */
-  private paidPerUnit(key: number, branch: Branch): number {
-    let perUnit = this.perUnit[key];
-    if (perUnit === undefined) {
-      const { unitDivisor, atMidToSlippage } = branch;
-      const whole = unitDivisor % atMidToSlippage === 0n ? unitDivisor / atMidToSlippage : 0n;
-      perUnit = whole > 0n && whole <= BigInt(SAFE) ? Number(whole) : 0;
-      this.perUnit[key] = perUnit;
-    }
-    return perUnit;
+  private paidPerUnit(branch: Branch): number {
+    const { unitDivisor, atMidToSlippage } = branch;
+    const whole = unitDivisor % atMidToSlippage === 0n ? unitDivisor / atMidToSlippage : 0n;
+    return whole > 0n && whole <= BigInt(SAFE) ? Number(whole) : 0;
   }
 
-  /** The linear impact at offScale per unit of value at the mid, exact (by mid scale). */
+  /** The linear impact at offScale per unit of value at the mid, exact. */
   private impactPerValue(midScale: number): bigint {
-    return (this.perValue[midScale] ??= this.fills.impactPerNotional * this.fills.plan(midScale).linearToOff);
+    return this.fills.impactPerNotional * this.fills.plan(midScale).linearToOff;
   }
 
   private planFor(midScale: number): FastPlan {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -72,6 +72,9 @@ export async function startServer(
       ? ['--import', 'tsx', 'apps/server/src/server.ts']
       : ['--enable-source-maps', BUILT_SERVER];
   const args = [...flags, ...entry];
+  // BENCH_SERVER_LOG: a file to take the server's log (stdout: warnings and up, unless `env` sets
+  // LOG_LEVEL).
+  const log = process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, 'w') : undefined;
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
@@ -82,13 +85,10 @@ export async function startServer(
       LOG_LEVEL: 'warn',
       ...env,
     },
-    // BENCH_SERVER_LOG: a file to take the server's log (stdout), e.g. with LOG_LEVEL=info in env.
-    stdio: [
-      'ignore',
-      process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, 'w') : 'ignore',
-      'inherit',
-    ],
+    stdio: ['ignore', log ?? 'ignore', 'inherit'],
   });
+  // (The child has its own copy of the log's descriptor.)
+  if (log !== undefined) closeSync(log);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 180_000;
   for (;;) {

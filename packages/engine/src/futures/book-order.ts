@@ -22,23 +22,25 @@ export interface RestingOrder {
 
 /**
  * A resting order as the book holds it: its price and open lots also as plain numbers, exact (the
- * venue takes in no price or size past 2^53 − 1), which is what matching and margin work on.
+ * venue takes in no price or size past 2^53 − 1), which is what matching and margin work on. A book
+ * reuses the object once the order has left (OrderBook.newOrder), so none is read-only here; the
+ * exchange hands out copies ({@link toJSON}).
  */
 export class BookOrder implements RestingOrder {
-  // Every field is set in the constructor, none by an initializer or a parameter property: the
-  // bundle would emit those as class fields, which V8 defines in an initializer function of their
-  // own, one more call per order.
-  declare readonly id: number;
-  declare readonly market: string;
-  declare readonly account: string;
-  declare readonly side: PerpSide;
-  declare readonly price: bigint;
+  // Every field is set in `reset` (the constructor's body), none by an initializer or a parameter
+  // property: the bundle would emit those as class fields, which V8 defines in an initializer
+  // function of their own, one more call per order.
+  declare id: number;
+  declare market: string;
+  declare account: string;
+  declare side: PerpSide;
+  declare price: bigint;
   /** `price` as a number (the caller has it: no conversion per order). */
-  declare readonly px: number;
-  declare readonly size: bigint;
-  declare readonly reduceOnly: boolean;
+  declare px: number;
+  declare size: bigint;
+  declare reduceOnly: boolean;
   declare leverage: number;
-  declare readonly createdAt: number;
+  declare createdAt: number;
   /** Lots still open, as a number. */
   declare rem: number;
   /**
@@ -76,25 +78,47 @@ export class BookOrder implements RestingOrder {
     leverage: number,
     createdAt: number,
   ) {
+    this.reset(id, market, account, side, price, px, size, remaining, reduceOnly, leverage, createdAt);
+  }
+
+  /**
+   * Sets every field, as a new order's (the constructor's body, and how a book reuses a spare
+   * order). The fields that matching, resting and cancelling read come first: V8 lays them out in
+   * the order they are first set, so those share the object's first cache lines.
+   */
+  reset(
+    id: number,
+    market: string,
+    account: string,
+    side: PerpSide,
+    price: bigint,
+    px: number,
+    size: bigint,
+    remaining: number,
+    reduceOnly: boolean,
+    leverage: number,
+    createdAt: number,
+  ): this {
     this.id = id;
-    this.market = market;
-    this.account = account;
-    this.side = side;
-    this.price = price;
-    this.px = px;
-    this.size = size;
-    this.reduceOnly = reduceOnly;
-    this.leverage = leverage;
-    this.createdAt = createdAt;
     this.rem = remaining;
-    this.margin = 0;
-    this.owner = undefined;
-    this.home = undefined;
+    this.px = px;
     this.level = undefined;
     this.prev = undefined;
     this.next = undefined;
+    this.owner = undefined;
+    this.margin = 0;
     this.ownerSlot = -1;
+    this.side = side;
+    this.reduceOnly = reduceOnly;
+    this.home = undefined;
+    this.leverage = leverage;
+    this.price = price;
+    this.size = size;
+    this.market = market;
+    this.account = account;
+    this.createdAt = createdAt;
     this.seq = 0;
+    return this;
   }
 
   static of(order: RestingOrder): BookOrder {

@@ -1,4 +1,4 @@
-import type { BookOrder, Level } from './book-order';
+import { BookOrder, type Level } from './book-order';
 import { LevelIndex, OrderIndex } from './order-index';
 import type { PerpSide } from './perp-math';
 import { MAX_UNITS } from './perp-units';
@@ -12,6 +12,8 @@ let added = 0;
 const MAX_HEIGHT = 12;
 /** Unlinked levels a side keeps for reuse (a price level empties and refills all the time). */
 const MAX_SPARE_LEVELS = 4_096;
+/** Orders a book keeps for reuse (a book that once held more lets the rest go). */
+const MAX_SPARE_ORDERS = 65_536;
 
 /**
  * One side of a book: its levels in a map by price and in a skip list, best first (bids
@@ -186,6 +188,43 @@ export class OrderBook {
   private readonly buys = new BookSide(true);
   private readonly sells = new BookSide(false);
   private readonly byId = new OrderIndex();
+  /**
+   * Orders that left the book and their owner's orders, for reuse: a new resting order takes one
+   * rather than a new object. With thousands resting, each new object lived through young-generation
+   * collections and was copied, then promoted: most of what the book cost at 10,000 orders over
+   * 1,000. So a book's orders are its own: {@link get}, {@link best} and {@link orders} answer them
+   * to be read at once, never kept (the exchange hands out copies).
+   */
+  private readonly spareOrders: BookOrder[] = [];
+
+  /** A new order for this book (a spare one reset, or a new object); the caller rests it. */
+  newOrder(
+    id: number,
+    market: string,
+    account: string,
+    side: PerpSide,
+    price: bigint,
+    px: number,
+    size: bigint,
+    remaining: number,
+    reduceOnly: boolean,
+    leverage: number,
+    createdAt: number,
+  ): BookOrder {
+    const spare = this.spareOrders.pop();
+    return spare === undefined
+      ? new BookOrder(id, market, account, side, price, px, size, remaining, reduceOnly, leverage, createdAt)
+      : spare.reset(id, market, account, side, price, px, size, remaining, reduceOnly, leverage, createdAt);
+  }
+
+  /**
+   * Keeps an order for reuse once it is out of this book and out of its owner's orders; one still
+   * in either is left alone (never reused while something links to it).
+   */
+  recycle(order: BookOrder): void {
+    if (order.level !== undefined || order.ownerSlot !== -1) return;
+    if (this.spareOrders.length < MAX_SPARE_ORDERS) this.spareOrders.push(order);
+  }
 
   get size(): number {
     return this.byId.size;

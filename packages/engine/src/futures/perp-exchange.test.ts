@@ -204,6 +204,53 @@ describe('PerpExchange', () => {
     exchange.placeOrder(order);
   });
 
+  it('hands out copies of its orders: one it reuses for a new order leaves what a caller holds alone', () => {
+    const exchange = venue();
+    exchange.deposit('erin', USDC(1_000));
+    exchange.deposit('finn', USDC(1_000));
+    const limit = { market: 'SOL-PERP', type: 'limit' as const, leverage: 10, at: 1 };
+    const { orderId: first } = exchange.placeOrder({
+      ...limit,
+      account: 'erin',
+      side: 'buy',
+      size: 100n,
+      price: USDC(95),
+    });
+    const found = exchange.findOrder(first)!;
+    const cancelled = exchange.cancelOrder('erin', first);
+    // The cancelled order's object is spare now: the next resting order is made from it.
+    const { orderId: second } = exchange.placeOrder({
+      ...limit,
+      account: 'finn',
+      side: 'sell',
+      size: 300n,
+      price: USDC(105),
+      at: 2,
+    });
+    expect(found).toEqual({
+      id: first,
+      market: 'SOL-PERP',
+      account: 'erin',
+      side: 'buy',
+      price: USDC(95),
+      size: 100n,
+      remaining: 100n,
+      reduceOnly: false,
+      leverage: 10,
+      createdAt: 1,
+    });
+    expect(cancelled).toEqual({ ...found, remaining: 0n });
+    expect(exchange.findOrder(first)).toBeUndefined();
+    expect(exchange.findOrder(second)).toMatchObject({
+      id: second,
+      account: 'finn',
+      side: 'sell',
+      remaining: 300n,
+    });
+    expect([...exchange.account('finn').orders]).toEqual([second]);
+    expect(exchange.account('erin').orders.size).toBe(0);
+  });
+
   it('prices a limit within 8 % of the oracle on the side it trades; the passive side is free', () => {
     const exchange = venue();
     exchange.deposit('ivy', USDC(1_000));

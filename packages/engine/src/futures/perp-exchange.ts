@@ -120,8 +120,14 @@ export class PerpExchange implements PerpVenueState {
     return margin.liquidationPriceOf(this.markets, account, symbol);
   }
 
-  findOrder(id: number): BookOrder | undefined {
-    return findOrder(this, id);
+  /** The open order with this id, as it is now (a copy: the venue reuses its order objects). */
+  findOrder(id: number): RestingOrder | undefined {
+    return findOrder(this, id)?.toJSON();
+  }
+
+  /** The market of the open order with this id (what {@link findOrder} answers, without the copy). */
+  marketOfOrder(id: number): string | undefined {
+    return findOrder(this, id)?.market;
   }
 
   /** The trigger order with this id, in whichever market holds it. */
@@ -270,14 +276,14 @@ export class PerpExchange implements PerpVenueState {
   cancelOrder(accountId: string, orderId: number): RestingOrder | TriggerOrder {
     const account = this.account(accountId);
     // Its open order when the book holding the id has it in the account's name.
-    const order = this.findOrder(orderId);
+    const order = findOrder(this, orderId);
     if (order === undefined || order.owner !== account) {
       const trigger = cancelTrigger(this, accountId, orderId);
       if (!trigger) throw new PerpError('ORDER_NOT_FOUND', 'No such open order');
       return trigger;
     }
     unrestOrder(this, account, order);
-    return order;
+    return order.toJSON();
   }
 
   /** Cancels every open order and trigger order of an account (in one market, or all); answers their ids. */

@@ -54,6 +54,7 @@ export function unrestOrder(venue: PerpVenueState, account: Account, order: Book
   releaseMargin(market, account, order);
   market.book.remove(order);
   account.orders.remove(order);
+  market.book.recycle(order);
 }
 
 /** Fills `lots` of a resting order, keeping its owner's order margin and order set in step. */
@@ -78,7 +79,10 @@ export function fillRestingOrder(
     order.margin = orderMarginUnits(market, order);
     account.orderMargin += orderMarginOf(venue.markets, order) - before;
   }
-  if (order.rem === 0) account.orders.remove(order);
+  if (order.rem === 0) {
+    account.orders.remove(order);
+    market.book.recycle(order);
+  }
 }
 
 /** An order's leverage changes (its owner's setting did): its margin follows; the caller sets the owner's total. */

@@ -1,4 +1,3 @@
-import { BookOrder } from './book-order';
 import { checkLeverage, equityOf, hasExposureIn, initialRequirementAt, leverageOf } from './perp-margin';
 import { freeMarginFloorCovers, freeMarginFloorUnits, freeMarginUnits, heldUnits } from './perp-margin-units';
 import { matchAgainstBook } from './perp-matching';
@@ -155,7 +154,7 @@ export function placeOrder(venue: PerpVenueState, input: PlaceOrderInput, id?: n
     restOrder(
       market,
       account,
-      new BookOrder(
+      book.newOrder(
         orderId,
         input.market,
         account.id,

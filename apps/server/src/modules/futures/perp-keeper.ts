@@ -66,8 +66,8 @@ export function marketsInUse(exchange: PerpExchange): Set<string> {
     if (account.id === MAKER_ACCOUNT) continue;
     for (const symbol of account.positions.keys()) used.add(symbol);
     for (const id of account.orders) {
-      const order = exchange.findOrder(id);
-      if (order) used.add(order.market);
+      const market = exchange.marketOfOrder(id);
+      if (market !== undefined) used.add(market);
     }
   }
   return used;
@@ -76,7 +76,7 @@ export function marketsInUse(exchange: PerpExchange): Set<string> {
 /** Whether the maker has an order resting in the market. */
 function makerQuoting(exchange: PerpExchange, symbol: string): boolean {
   for (const id of exchange.accounts.get(MAKER_ACCOUNT)?.orders ?? []) {
-    if (exchange.findOrder(id)?.market === symbol) return true;
+    if (exchange.marketOfOrder(id) === symbol) return true;
   }
   return false;
 }

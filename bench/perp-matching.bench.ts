@@ -10,8 +10,10 @@ import type * as PerpMatchingLoad from './lib/perp-matching-load';
 // best 6 resting orders (up to 6 levels) — on SOL-PERP at 1,000 and at 10,000 resting orders (250
 // levels a side), margin check, fees and positions included on the venue's side. The rounds
 // alternate venue / reference / the venue's engine before #28 (its frozen copy, fixtures/engine-v1)
-// on fresh books; the figures are medians of the rounds, per wall-clock second and per CPU-second
-// (this process's user + system time: what a loaded machine does not take away).
+// on fresh books, at 1,000 then at 10,000 resting, and each round's preload is promoted to the old
+// generation before it is timed (perp-matching-load.ts, `settle`). The figures are medians of the
+// rounds, per wall-clock second and per CPU-second (this process's user + system time: what a
+// loaded machine does not take away); the ratios are medians of each round's own.
 //
 // The work (lib/perp-matching-load.ts) is bundled first as production bundles the engine
 // (scripts/build-server.mjs: esbuild, no keepNames), so the figure is not tsx's: its `__name`
@@ -20,7 +22,7 @@ const TARGET_OPS_PER_SECOND = 1_000_000;
 const TARGET_VS_REFERENCE = 5;
 const MAX_SLOWDOWN = 0.15;
 const OPS = 200_000;
-const ROUNDS = Number(process.env.PERP_BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.PERP_BENCH_ROUNDS ?? 11);
 
 type Load = typeof PerpMatchingLoad;
 
@@ -55,26 +57,34 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const work = await load();
 
-function measure(resting: number) {
+interface Rounds {
+  stream: PerpMatchingLoad.Stream;
+  ours: PerpMatchingLoad.Round[];
+  reference: PerpMatchingLoad.Round[];
+  before: PerpMatchingLoad.Round[];
+}
+
+function roundsAt(resting: number): Rounds {
   const stream = work.record(resting, OPS);
-  const ours: { wall: number; cpu: number }[] = [];
-  const reference: { wall: number; cpu: number }[] = [];
-  const before: { wall: number; cpu: number }[] = [];
   work.roundOurs(stream); // warm-up
   work.roundReference(stream);
   work.roundOurs(stream, true);
-  for (let round = 0; round < ROUNDS; round++) {
-    ours.push(work.roundOurs(stream));
-    reference.push(work.roundReference(stream));
-    before.push(work.roundOurs(stream, true));
-  }
-  const ratios = ours.map((o, i) => o.cpu / reference[i]!.cpu);
+  return { stream, ours: [], reference: [], before: [] };
+}
+
+function round(rounds: Rounds): void {
+  rounds.ours.push(work.roundOurs(rounds.stream));
+  rounds.reference.push(work.roundReference(rounds.stream));
+  rounds.before.push(work.roundOurs(rounds.stream, true));
+}
+
+function summary({ stream, ours, reference, before }: Rounds) {
   return {
     wall: median(ours.map((r) => r.wall)),
     cpu: median(ours.map((r) => r.cpu)),
     refWall: median(reference.map((r) => r.wall)),
     refCpu: median(reference.map((r) => r.cpu)),
-    ratio: median(ratios),
+    ratio: median(ours.map((o, i) => o.cpu / reference[i]!.cpu)),
     beforeCpu: median(before.map((r) => r.cpu)),
     vsBefore: median(ours.map((o, i) => o.cpu / before[i]!.cpu)),
     mix: stream.mix,
@@ -82,9 +92,18 @@ function measure(resting: number) {
   };
 }
 
-const small = measure(1_000);
-const large = measure(10_000);
-const slowdown = 1 - large.cpu / small.cpu;
+// The rounds at 1,000 and at 10,000 resting alternate too, and the slowdown is the median of each
+// pair's: this machine's speed drifts over seconds, which a comparison of two phases measured one
+// after the other took for the book's size.
+const atSmall = roundsAt(1_000);
+const atLarge = roundsAt(10_000);
+for (let i = 0; i < ROUNDS; i++) {
+  round(atSmall);
+  round(atLarge);
+}
+const small = summary(atSmall);
+const large = summary(atLarge);
+const slowdown = 1 - median(atLarge.ours.map((r, i) => r.cpu / atSmall.ours[i]!.cpu));
 const pct = (n: number, total: number) => Math.round((n / total) * 100);
 report(
   'perp-matching',

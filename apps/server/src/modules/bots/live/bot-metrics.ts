@@ -27,12 +27,19 @@ export const NO_METRICS: TBotMetrics = {
 
 const round = (value: Dec, places: number) => Number(value.toDecimalPlaces(places).toString());
 
-/** What a running run is doing, in words (the card's "current task"). */
-function currentTaskOf(run: BotRunRow): string {
+/**
+ * What a running run is doing, in words (the card's "current task"): waiting for its next candle to
+ * close or, once that close has passed and the run has not yet recorded it, acting on it (deciding,
+ * and trading when the strategy says so: an on-chain trade stays here until it has landed).
+ */
+function currentTaskOf(run: BotRunRow, now: Date): string {
   const step = CHART_INTERVAL_SECONDS[run.config.interval];
   const nextOpen = (run.lastCandle ?? run.firstCandle - step) + step;
-  const closes = new Date((nextOpen + step) * 1000).toISOString().slice(11, 16);
-  return `Next ${run.config.interval} candle closes at ${closes} UTC`;
+  const closesMs = (nextOpen + step) * 1000;
+  const closes = new Date(closesMs).toISOString().slice(11, 16);
+  return now.getTime() < closesMs
+    ? `Next ${run.config.interval} candle closes at ${closes} UTC`
+    : `Acting on the ${closes} UTC ${run.config.interval} close`;
 }
 
 /**
@@ -104,7 +111,7 @@ export function metricsOf(run: BotRunRow | undefined, fills: readonly MetricFill
     last_trade_time: fills.at(-1)?.time.toISOString() ?? null,
     started_at: timed ? run.startedAt.toISOString() : null,
     estimated_completion: timed ? run.endsAt.toISOString() : null,
-    current_task: running ? currentTaskOf(run) : null,
+    current_task: running ? currentTaskOf(run, now) : null,
     progress_percentage: completed ? 100 : running ? Math.floor((elapsed / span) * 100) : 0,
   };
 }

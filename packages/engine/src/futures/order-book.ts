@@ -14,6 +14,8 @@ const MAX_HEIGHT = 12;
 const MAX_SPARE_LEVELS = 4_096;
 /** Orders a book keeps for reuse (a book that once held more lets the rest go). */
 const MAX_SPARE_ORDERS = 65_536;
+/** A kept order's `ownerSlot` (−1 is an order out of its owner's orders; `reset` sets that again). */
+const SPARE = -2;
 
 /**
  * One side of a book: its levels in a map by price and in a skip list, best first (bids
@@ -219,11 +221,14 @@ export class OrderBook {
 
   /**
    * Keeps an order for reuse once it is out of this book and out of its owner's orders; one still
-   * in either is left alone (never reused while something links to it).
+   * in either, or already kept, is left alone (never reused while something links to it, never
+   * handed out twice).
    */
   recycle(order: BookOrder): void {
     if (order.level !== undefined || order.ownerSlot !== -1) return;
-    if (this.spareOrders.length < MAX_SPARE_ORDERS) this.spareOrders.push(order);
+    if (this.spareOrders.length >= MAX_SPARE_ORDERS) return;
+    order.ownerSlot = SPARE;
+    this.spareOrders.push(order);
   }
 
   get size(): number {

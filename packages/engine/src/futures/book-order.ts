@@ -20,27 +20,29 @@ export interface RestingOrder {
   readonly createdAt: number;
 }
 
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 /**
  * A resting order as the book holds it: its price and open lots also as plain numbers, exact (the
  * venue takes in no price or size past 2^53 − 1), which is what matching and margin work on. A book
- * reuses the object once the order has left (OrderBook.newOrder), so none is read-only here; the
- * exchange hands out copies ({@link toJSON}).
+ * reuses the object once the order has left (OrderBook.newOrder, {@link reset}): the exchange hands
+ * out copies ({@link toJSON}), and nothing may keep one of these past the command that read it.
  */
 export class BookOrder implements RestingOrder {
   // Every field is set in `reset` (the constructor's body), none by an initializer or a parameter
   // property: the bundle would emit those as class fields, which V8 defines in an initializer
   // function of their own, one more call per order.
-  declare id: number;
-  declare market: string;
-  declare account: string;
-  declare side: PerpSide;
-  declare price: bigint;
+  declare readonly id: number;
+  declare readonly market: string;
+  declare readonly account: string;
+  declare readonly side: PerpSide;
+  declare readonly price: bigint;
   /** `price` as a number (the caller has it: no conversion per order). */
-  declare px: number;
-  declare size: bigint;
-  declare reduceOnly: boolean;
+  declare readonly px: number;
+  declare readonly size: bigint;
+  declare readonly reduceOnly: boolean;
   declare leverage: number;
-  declare createdAt: number;
+  declare readonly createdAt: number;
   /** Lots still open, as a number. */
   declare rem: number;
   /**
@@ -99,25 +101,27 @@ export class BookOrder implements RestingOrder {
     leverage: number,
     createdAt: number,
   ): this {
-    this.id = id;
-    this.rem = remaining;
-    this.px = px;
-    this.level = undefined;
-    this.prev = undefined;
-    this.next = undefined;
-    this.owner = undefined;
-    this.margin = 0;
-    this.ownerSlot = -1;
-    this.side = side;
-    this.reduceOnly = reduceOnly;
-    this.home = undefined;
-    this.leverage = leverage;
-    this.price = price;
-    this.size = size;
-    this.market = market;
-    this.account = account;
-    this.createdAt = createdAt;
-    this.seq = 0;
+    // The identity fields are read-only to everyone else: only a reset (a new order) sets them.
+    const order = this as Writable<BookOrder>;
+    order.id = id;
+    order.rem = remaining;
+    order.px = px;
+    order.level = undefined;
+    order.prev = undefined;
+    order.next = undefined;
+    order.owner = undefined;
+    order.margin = 0;
+    order.ownerSlot = -1;
+    order.side = side;
+    order.reduceOnly = reduceOnly;
+    order.home = undefined;
+    order.leverage = leverage;
+    order.price = price;
+    order.size = size;
+    order.market = market;
+    order.account = account;
+    order.createdAt = createdAt;
+    order.seq = 0;
     return this;
   }
 

@@ -98,9 +98,12 @@ function plain(value: unknown): string {
   );
 }
 
-function outcome(run: () => unknown): string {
+function outcome(run: () => unknown, kept?: { result: unknown; seen: string }[]): string {
   try {
-    return plain({ ok: run() });
+    const result = run();
+    const seen = plain({ ok: result });
+    kept?.push({ result, seen });
+    return seen;
   } catch (error) {
     const e = error as { code?: string; message: string };
     return plain({ error: e.code ?? 'THROWN', message: e.message });
@@ -246,11 +249,14 @@ function runStream(seed: number, steps: number, world: World = REAL) {
   const commandRandom = lcg(seed);
   let fills = 0;
   let pastSafe = 0;
+  // What the venue answered, kept: it must read the same at the end (the venue reuses its order
+  // objects, so an answer holding one would change as later commands reuse it).
+  const kept: { result: unknown; seen: string }[] = [];
   for (let step = 0; step < steps; step++) {
     const seedOfStep = Math.floor(commandRandom() * 2 ** 32);
     // The same random draws for both: each command is built twice from the same seed.
     const a = outcome(() => command(lcg(seedOfStep), frozen.nextOrderId, world)(frozen));
-    const b = outcome(() => command(lcg(seedOfStep), current.nextOrderId, world)(current));
+    const b = outcome(() => command(lcg(seedOfStep), current.nextOrderId, world)(current), kept);
     expect(b, `seed ${seed} step ${step}`).toBe(a);
     if (a.includes('"fills":[{')) fills++;
     for (const [, notional] of a.matchAll(/"notional":"(\d+)n"/g))
@@ -258,6 +264,7 @@ function runStream(seed: number, steps: number, world: World = REAL) {
     if (step % 10 === 0 || step === steps - 1)
       expect(state(current), `seed ${seed} step ${step}`).toBe(state(frozen));
   }
+  for (const { result, seen } of kept) expect(plain({ ok: result }), `seed ${seed}`).toBe(seen);
   return { fills, pastSafe };
 }
 

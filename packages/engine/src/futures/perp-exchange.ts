@@ -130,11 +130,14 @@ export class PerpExchange implements PerpVenueState {
     return findOrder(this, id)?.market;
   }
 
-  /** The trigger order with this id, in whichever market holds it. */
+  /**
+   * The trigger order with this id, in whichever market holds it. Trigger orders come out as copies
+   * (a position's TP/SL is resized in place as the position changes).
+   */
   findTrigger(id: number): TriggerOrder | undefined {
     for (const market of this.markets.values()) {
       const trigger = market.triggers.get(id);
-      if (trigger) return trigger;
+      if (trigger) return { ...trigger };
     }
     return undefined;
   }
@@ -145,6 +148,7 @@ export class PerpExchange implements PerpVenueState {
       .filter((market) => symbol === undefined || market.spec.symbol === symbol)
       .flatMap((market) => [...market.triggers.values()])
       .filter((trigger) => trigger.account === accountId)
+      .map((trigger) => ({ ...trigger }))
       .sort((a, b) => a.id - b.id);
   }
 
@@ -259,12 +263,13 @@ export class PerpExchange implements PerpVenueState {
    * market order. Refused when the oracle is already there (TRIGGER_WRONG_SIDE).
    */
   placeTrigger(input: PlaceTriggerInput): TriggerOrder {
-    return placeTrigger(this, input);
+    return { ...placeTrigger(this, input) };
   }
 
   /** Attaches (replaces, or with null cancels) the take-profit and stop-loss of a position. */
   setPositionTpsl(input: TpslInput): TpslResult {
-    return setPositionTpsl(this, input);
+    const result = setPositionTpsl(this, input);
+    return { ...result, placed: result.placed.map((trigger) => ({ ...trigger })) };
   }
 
   /** Fires the market's trigger orders the oracle has reached, each once, as market orders. */

@@ -147,12 +147,13 @@ test('initialize with 100 USDC, open a 10x SOL long, close it with PnL, place an
   await expect(page.getByText(/Closed SOL-PERP: realized [+−][\d,.]+ USDC/)).toBeVisible({ timeout: 15_000 });
   await expect(positions.getByText('No open positions')).toBeVisible();
 
-  // A limit long far below the market rests in the book; cancel it.
+  // A limit long far below the market rests in the book; cancel it. (At 11, not 10: the earlier
+  // order's toast may still be up, and its text must not answer for this one.)
   await panel.getByRole('radio', { name: 'Limit' }).click();
   await panel.getByLabel('Amount (SOL)').fill('0.5');
-  await panel.getByLabel('Price (USDC)').fill('10');
+  await panel.getByLabel('Price (USDC)').fill('11');
   await panel.getByRole('button', { name: 'Open Long' }).click();
-  await expect(page.getByText('Long limit order placed at 10.00')).toBeVisible();
+  await expect(page.getByText('Long limit order placed at 11.00')).toBeVisible();
   await positions.getByRole('tab', { name: /Your Futures Orders/ }).click();
   const order = positions.getByRole('row').filter({ hasText: 'Open' });
   await expect(order).toBeVisible();
